@@ -1,0 +1,162 @@
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// Times are epoch milliseconds (UTC) everywhere; money is integer minor units beside an ISO currency code.
+
+const timestamps = {
+  createdAt: integer()
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`),
+  updatedAt: integer()
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`),
+};
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    email: text().notNull(),
+    passwordHash: text(),
+    oidcIssuer: text(),
+    oidcSubject: text(),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    profileImageUrl: text(),
+    userType: text({ enum: ["driver", "shipper"] }).notNull(),
+    currency: text().notNull().default("USD"),
+    language: text().notNull().default("en"),
+    ratingSum: integer().notNull().default(0),
+    totalRatings: integer().notNull().default(0),
+    totalTrips: integer().notNull().default(0),
+    // Premium: a trial that ends at trialEndsAt, a paid period that ends at paidUntil, or an explicit cancellation.
+    trialEndsAt: integer().notNull(),
+    paidUntil: integer(),
+    subscriptionCancelledAt: integer(),
+    // Drivers: last reported position and availability.
+    latitude: real(),
+    longitude: real(),
+    locationUpdatedAt: integer(),
+    isAvailable: integer({ mode: "boolean" }).notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("users_email_idx").on(t.email),
+    uniqueIndex("users_oidc_idx").on(t.oidcIssuer, t.oidcSubject),
+    index("users_type_idx").on(t.userType),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    // SHA-256 of the 256-bit token in the cookie: a stolen database does not yield live sessions.
+    idHash: text().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer().notNull(),
+    lastSeenAt: integer().notNull(),
+    userAgent: text(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const fxRates = sqliteTable("fx_rates", {
+  currency: text().primaryKey(),
+  name: text().notNull(),
+  symbol: text().notNull(),
+  // Units of this currency per 1 USD.
+  ratePerUsd: real().notNull(),
+  locale: text().notNull(),
+  updatedAt: integer().notNull(),
+});
+
+export const loads = sqliteTable(
+  "loads",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    shipperId: integer().references(() => users.id, { onDelete: "cascade" }),
+    title: text().notNull(),
+    description: text(),
+    pickupAddress: text().notNull(),
+    pickupCity: text().notNull(),
+    pickupState: text(),
+    pickupCountry: text().notNull(),
+    pickupLatitude: real().notNull(),
+    pickupLongitude: real().notNull(),
+    deliveryAddress: text().notNull(),
+    deliveryCity: text().notNull(),
+    deliveryState: text(),
+    deliveryCountry: text().notNull(),
+    deliveryLatitude: real().notNull(),
+    deliveryLongitude: real().notNull(),
+    pickupDate: integer().notNull(),
+    deliveryDate: integer().notNull(),
+    weightLbs: real().notNull(),
+    equipmentType: text().notNull(),
+    budgetMinor: integer().notNull(),
+    budgetCurrency: text().notNull().default("USD"),
+    // Great-circle miles from pickup to delivery, computed once at insert.
+    tripMiles: real().notNull(),
+    specialInstructions: text(),
+    status: text({ enum: ["posted", "assigned", "in_transit", "delivered", "completed", "cancelled"] })
+      .notNull()
+      .default("posted"),
+    sourceType: text({ enum: ["mytess", "external"] })
+      .notNull()
+      .default("mytess"),
+    sourceProvider: text(),
+    sourceExternalId: text(),
+    assignedDriverId: integer().references(() => users.id, { onDelete: "set null" }),
+    acceptedBidId: integer(),
+    cancelledById: integer(),
+    cancelReason: text(),
+    cancelledAt: integer(),
+    pickedUpAt: integer(),
+    deliveredAt: integer(),
+    completedAt: integer(),
+    ...timestamps,
+  },
+  (t) => [
+    index("loads_status_pickup_idx").on(t.status, t.pickupDate),
+    index("loads_shipper_idx").on(t.shipperId),
+    index("loads_driver_idx").on(t.assignedDriverId),
+    uniqueIndex("loads_source_idx").on(t.sourceProvider, t.sourceExternalId),
+  ],
+);
+
+export const bids = sqliteTable(
+  "bids",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    driverId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    amountMinor: integer().notNull(),
+    currency: text().notNull().default("USD"),
+    proposedPickupDate: integer(),
+    notes: text(),
+    status: text({ enum: ["pending", "accepted", "rejected", "withdrawn"] })
+      .notNull()
+      .default("pending"),
+    ...timestamps,
+  },
+  (t) => [
+    index("bids_load_idx").on(t.loadId, t.status),
+    index("bids_driver_idx").on(t.driverId, t.status),
+    // One pending bid per driver and load: a new bid replaces the old one.
+    uniqueIndex("bids_one_pending_idx")
+      .on(t.loadId, t.driverId)
+      .where(sql`status = 'pending'`),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type Load = typeof loads.$inferSelect;
+export type NewLoad = typeof loads.$inferInsert;
+export type Bid = typeof bids.$inferSelect;

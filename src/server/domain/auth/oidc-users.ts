@@ -1,0 +1,44 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../../db/client";
+import { users } from "../../../../db/schema";
+import type { TUserType } from "../../../shared/constants";
+import { AppError } from "../../errors";
+import type { TOidcClaims } from "../../integrations/oidc/oidc";
+import { createUser, findUserByEmail } from "../users/users";
+
+/**
+ * The account behind an OpenID Connect identity: the one already linked to it, else an account with the same verified
+ * email (which gets linked), else a new account of the type the visitor chose.
+ */
+export const findOrCreateOidcUser = (db: Db, claims: TOidcClaims, userType: TUserType) => {
+  const linked = db
+    .select()
+    .from(users)
+    .where(and(eq(users.oidcIssuer, claims.issuer), eq(users.oidcSubject, claims.sub)))
+    .get();
+  if (linked) return linked;
+  if (!claims.email) throw new AppError("BAD_REQUEST", "The sign-in provider did not share an email address");
+  const byEmail = findUserByEmail(db, claims.email);
+  if (byEmail) {
+    if (claims.emailVerified !== true) {
+      throw new AppError("CONFLICT", "An account with this email already exists; sign in with its password");
+    }
+    return db
+      .update(users)
+      .set({ oidcIssuer: claims.issuer, oidcSubject: claims.sub, updatedAt: Date.now() })
+      .where(eq(users.id, byEmail.id))
+      .returning()
+      .get();
+  }
+  const [first, ...rest] = (claims.name ?? "").trim().split(/\s+/);
+  return createUser(db, {
+    email: claims.email,
+    passwordHash: null,
+    firstName: claims.givenName ?? (first || claims.email.split("@")[0]),
+    lastName: claims.familyName ?? rest.join(" "),
+    userType,
+    oidcIssuer: claims.issuer,
+    oidcSubject: claims.sub,
+    profileImageUrl: claims.picture ?? null,
+  });
+};

@@ -1,0 +1,64 @@
+import { and, eq, gt, lt } from "drizzle-orm";
+import type { Db } from "../../../../db/client";
+import { sessions, users } from "../../../../db/schema";
+import { SESSION_COOKIE, SESSION_TTL_MS } from "../../../shared/constants";
+
+// The sliding expiry is written at most this often, so ordinary requests do not each write to the database.
+const TOUCH_EVERY_MS = 60 * 60 * 1000;
+
+const toHex = (bytes: ArrayBuffer | Uint8Array) => Buffer.from(bytes as ArrayBuffer).toString("hex");
+
+export const hashToken = (token: string) => new Bun.CryptoHasher("sha256").update(token).digest("hex");
+
+/** A new 256-bit session: the token goes in the cookie, only its hash is stored. */
+export const createSession = (db: Db, userId: number, userAgent: string | null, now = Date.now()) => {
+  const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
+  db.insert(sessions)
+    .values({ idHash: hashToken(token), userId, expiresAt: now + SESSION_TTL_MS, lastSeenAt: now, userAgent, createdAt: now })
+    .run();
+  return { token, expiresAt: now + SESSION_TTL_MS };
+};
+
+/** The user behind a session token, extending the session's 30 days when it is used. */
+export const resolveSession = (db: Db, token: string, now = Date.now()) => {
+  const idHash = hashToken(token);
+  const row = db
+    .select({ user: users, session: sessions })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
+    .get();
+  if (!row) return null;
+  let refreshed = false;
+  if (now - row.session.lastSeenAt > TOUCH_EVERY_MS) {
+    db.update(sessions).set({ lastSeenAt: now, expiresAt: now + SESSION_TTL_MS }).where(eq(sessions.idHash, idHash)).run();
+    refreshed = true;
+  }
+  return { user: row.user, idHash, refreshed };
+};
+
+export const deleteSession = (db: Db, idHash: string) => db.delete(sessions).where(eq(sessions.idHash, idHash)).run();
+
+export const purgeExpiredSessions = (db: Db, now = Date.now()) =>
+  db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+
+export const sessionCookie = (token: string, secure: boolean, maxAgeMs = SESSION_TTL_MS) =>
+  [
+    `${SESSION_COOKIE}=${token}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${Math.floor(maxAgeMs / 1000)}`,
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
+
+export const clearedSessionCookie = (secure: boolean) => sessionCookie("", secure, 0);
+
+export const readCookie = (header: string | null, name: string) => {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(v.join("="));
+  }
+  return null;
+};

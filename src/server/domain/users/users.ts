@@ -1,0 +1,64 @@
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "../../../../db/client";
+import { type User, users } from "../../../../db/schema";
+import { TRIAL_MONTHS, type TUserType } from "../../../shared/constants";
+import type { TUpdateProfileInput } from "../../../shared/schemas/auth";
+import { AppError } from "../../errors";
+
+export const trialEnd = (from: number) => {
+  const d = new Date(from);
+  d.setUTCMonth(d.getUTCMonth() + TRIAL_MONTHS);
+  return d.getTime();
+};
+
+type TCreateUserParams = {
+  email: string;
+  passwordHash: string | null;
+  firstName: string;
+  lastName: string;
+  userType: TUserType;
+  oidcIssuer?: string;
+  oidcSubject?: string;
+  profileImageUrl?: string | null;
+  now?: number;
+};
+
+/** Creates an account with the free premium trial running; a taken email is a CONFLICT. */
+export const createUser = (db: Db, p: TCreateUserParams): User => {
+  const now = p.now ?? Date.now();
+  const email = p.email.trim().toLowerCase();
+  const existing = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  if (existing) throw new AppError("CONFLICT", "An account with this email already exists");
+  return db
+    .insert(users)
+    .values({
+      email,
+      passwordHash: p.passwordHash,
+      firstName: p.firstName,
+      lastName: p.lastName,
+      userType: p.userType,
+      oidcIssuer: p.oidcIssuer,
+      oidcSubject: p.oidcSubject,
+      profileImageUrl: p.profileImageUrl ?? null,
+      trialEndsAt: trialEnd(now),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get();
+};
+
+export const findUserByEmail = (db: Db, email: string) =>
+  db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get();
+
+export const findUserById = (db: Db, id: number) => db.select().from(users).where(eq(users.id, id)).get();
+
+export const listUsers = (db: Db) => db.select().from(users).orderBy(asc(users.id)).all();
+
+export const updateUser = (db: Db, id: number, values: Partial<Pick<User, "language" | "currency">> | TUpdateProfileInput) =>
+  db
+    .update(users)
+    .set({ ...values, updatedAt: Date.now() })
+    .where(eq(users.id, id))
+    .returning()
+    .get();

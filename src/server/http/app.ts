@@ -1,0 +1,102 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { Elysia } from "elysia";
+import type { Db } from "../../../db/client";
+import type { TConfig } from "../config";
+import { AppError } from "../errors";
+import { createOidcClient } from "../integrations/oidc/oidc";
+import { logger } from "../logger";
+import { createCaller, appRouter } from "../trpc/root";
+import { createAuthRoutes } from "./auth-routes";
+import { errorResponse, json, toHttpError } from "./errors";
+import { REST_ROUTES } from "./rest/table";
+import { applySecurityHeaders, isCrossSiteWrite } from "./security";
+import { createStaticHandler } from "./static";
+import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
+
+export type TAppDeps = { db: Db; config: TConfig };
+
+const readJsonBody = async (req: Request) => {
+  if (req.method === "GET" || req.method === "HEAD") return undefined;
+  const text = await req.text();
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError("BAD_REQUEST", "The request body must be valid JSON");
+  }
+};
+
+/** The whole server as one Elysia app; tests call `app.handle(request)`, main.ts listens. */
+export const createApp = ({ db, config }: TAppDeps) => {
+  const oidc = config.oidc ? createOidcClient(config.oidc) : null;
+  const auth = createAuthRoutes(db, config, oidc);
+  const serveStatic = createStaticHandler(config.webDist);
+  const metaOf = (server: { requestIP?: (r: Request) => { address: string } | null } | null, req: Request): TRequestMeta => ({
+    ip: server?.requestIP?.(req)?.address ?? null,
+  });
+
+  type TServer = Parameters<typeof metaOf>[0];
+  const trpc = (request: Request, server: TServer) =>
+    fetchRequestHandler({
+      endpoint: "/trpc",
+      req: request,
+      router: appRouter,
+      createContext: ({ resHeaders }) => contextFromRequest(request, db, config, metaOf(server, request), "web", resHeaders),
+      onError: ({ error }) => {
+        if (toHttpError(error).status >= 500) logger.error("trpc error", { error: String(error.cause ?? error) });
+      },
+    });
+
+  // Elysia registers in place, so the loops below add to this same instance.
+  const app = new Elysia()
+    .onRequest(({ request }) => {
+      const path = new URL(request.url).pathname;
+      if ((path.startsWith("/api/") || path.startsWith("/trpc/")) && isCrossSiteWrite(request, config.trustProxy)) {
+        return json({ message: "Cross-site request refused", code: "FORBIDDEN" }, 403);
+      }
+    })
+    .mapResponse(({ request, response }) => {
+      if (response instanceof Response) applySecurityHeaders(response.headers, isSecureRequest(request, config));
+      return response as Response;
+    })
+    .onError(({ error, code }) => {
+      if (code === "NOT_FOUND") return json({ message: "Not found", code: "NOT_FOUND" }, 404);
+      return errorResponse(error);
+    })
+    // Method by method: Elysia ranks a GET wildcard above an ALL route, and the web app's GET /* must not win.
+    .get("/trpc/*", ({ request, server }) => trpc(request, server), { parse: "none" })
+    .post("/trpc/*", ({ request, server }) => trpc(request, server), { parse: "none" })
+    .get("/api/login", ({ request }) => auth.login(request))
+    .get("/api/auth/callback", ({ request }) => auth.callback(request))
+    .get("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)))
+    .get("/api/health", () => json({ ok: true }));
+
+  for (const r of REST_ROUTES) {
+    app.route(
+      r.method,
+      r.path,
+      async ({ request, params, server }) => {
+        const resHeaders = new Headers();
+        try {
+          const url = new URL(request.url);
+          const ctx = contextFromRequest(request, db, config, metaOf(server, request), "rest", resHeaders);
+          const body = await readJsonBody(request);
+          const result = await r.call(createCaller(ctx), {
+            params: params as Record<string, string>,
+            query: Object.fromEntries(url.searchParams),
+            body,
+          });
+          return json(result ?? { ok: true }, r.status ?? 200, resHeaders);
+        } catch (err) {
+          return errorResponse(err, resHeaders);
+        }
+      },
+      { parse: "none" },
+    );
+  }
+
+  const apiNotFound = () => json({ message: "Not found", code: "NOT_FOUND" }, 404);
+  for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) app.route(method, "/api/*", apiNotFound);
+  return app.get("/*", ({ request }) => serveStatic(new URL(request.url).pathname));
+};
+export type TApp = ReturnType<typeof createApp>;

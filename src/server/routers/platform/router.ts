@@ -1,0 +1,16 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { latestPostedLoads, listFxRates, platformStats } from "../../domain/platform/stats";
+import { publicProcedure } from "../../trpc/init";
+
+export const platformRouter = {
+  stats: publicProcedure.query(({ ctx }) => platformStats(ctx.db)),
+
+  sampleLoads: publicProcedure
+    .input(z.object({ limit: z.number().int().min(1).max(20).default(6) }).default({ limit: 6 }))
+    .query(({ ctx, input }) => latestPostedLoads(ctx.db, input.limit)),
+
+  fxRates: publicProcedure.query(({ ctx }) =>
+    listFxRates(ctx.db).map((r) => ({ code: r.currency, name: r.name, symbol: r.symbol, exchangeRate: r.ratePerUsd, locale: r.locale })),
+  ),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,22 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { ZUpdateCurrencyInput, ZUpdateLanguageInput, ZUpdateProfileInput } from "../../../shared/schemas/auth";
+import { toPublicUser } from "../../domain/users/public-user";
+import { subscriptionStatusOf } from "../../domain/users/subscription";
+import { updateUser } from "../../domain/users/users";
+import { authedProcedure } from "../../trpc/init";
+
+export const userRouter = {
+  updateLanguage: authedProcedure.input(ZUpdateLanguageInput).mutation(({ ctx, input }) => ({
+    user: toPublicUser(updateUser(ctx.db, ctx.actor.id, { language: input.language })),
+  })),
+
+  updateCurrency: authedProcedure.input(ZUpdateCurrencyInput).mutation(({ ctx, input }) => ({
+    user: toPublicUser(updateUser(ctx.db, ctx.actor.id, { currency: input.currency })),
+  })),
+
+  updateProfile: authedProcedure.input(ZUpdateProfileInput).mutation(({ ctx, input }) => ({
+    user: toPublicUser(updateUser(ctx.db, ctx.actor.id, input)),
+  })),
+
+  subscriptionStatus: authedProcedure.query(({ ctx }) => subscriptionStatusOf(ctx.actor)),
+} satisfies TRPCRouterRecord;

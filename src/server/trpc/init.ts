@@ -1,0 +1,83 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import type { User } from "../../../db/schema";
+import { AppError, type TFieldIssue } from "../errors";
+import type { TContext } from "./context";
+
+const TRPC_CODE = {
+  BAD_REQUEST: "BAD_REQUEST",
+  UNAUTHORIZED: "UNAUTHORIZED",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  CONFLICT: "CONFLICT",
+  TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
+  BAD_GATEWAY: "BAD_GATEWAY",
+  SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
+  GATEWAY_TIMEOUT: "GATEWAY_TIMEOUT",
+  INTERNAL_SERVER_ERROR: "INTERNAL_SERVER_ERROR",
+} as const;
+
+export const zodIssues = (error: ZodError): TFieldIssue[] =>
+  error.issues.map((i) => ({ path: i.path.join(".") || "(root)", message: i.message }));
+
+const t = initTRPC.context<TContext>().create({
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    const issues =
+      cause instanceof ZodError ? zodIssues(cause) : cause instanceof AppError ? cause.issues : undefined;
+    return {
+      ...shape,
+      message: cause instanceof ZodError ? (issues?.[0]?.message ?? shape.message) : shape.message,
+      data: { ...shape.data, stack: undefined, issues, retryAfterSeconds: (cause as AppError)?.retryAfterSeconds },
+    };
+  },
+});
+
+/** Turns an AppError thrown anywhere below a procedure into the matching TRPCError, keeping it as the cause. */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
+  }
+  return result;
+});
+
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Anyone, signed in or not. */
+export const publicProcedure = t.procedure.use(appErrors);
+
+/** A signed-in user; narrows ctx.actor. */
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
+  return next({ ctx: { ...ctx, actor: ctx.actor as User } });
+});
+
+/** A signed-in driver. */
+export const driverProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.actor.userType !== "driver") throw new TRPCError({ code: "FORBIDDEN", message: "Only drivers can do this" });
+  return next();
+});
+
+/** A signed-in shipper. */
+export const shipperProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.actor.userType !== "shipper") throw new TRPCError({ code: "FORBIDDEN", message: "Only shippers can do this" });
+  return next();
+});
+
+/** The operator: the CLI and background jobs, never a web request. */
+export const systemProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.system) throw new TRPCError({ code: "FORBIDDEN", message: "Operator access only" });
+  return next();
+});
+
+/**
+ * Throws NOT_FOUND unless the record exists and belongs to the caller. Another user's record reads as missing, so
+ * ids cannot be probed.
+ */
+export const assertOwned = <T>(record: T | undefined | null, ownerId: number | null | undefined, actor: User, what: string): T => {
+  if (!record || ownerId !== actor.id) throw new AppError("NOT_FOUND", `${what} not found`);
+  return record;
+};

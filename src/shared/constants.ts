@@ -1,0 +1,80 @@
+// Business constants of SPEC section 9. Pure data: imported by the web app, the server, the bots and the CLI.
+
+export const LANGUAGES = [
+  { code: "en", name: "English", nativeName: "English" },
+  { code: "am", name: "Amharic", nativeName: "አማርኛ" },
+  { code: "om", name: "Afaan Oromo", nativeName: "Afaan Oromoo" },
+] as const;
+export const LANGUAGE_CODES = ["en", "am", "om"] as const;
+export type TLanguage = (typeof LANGUAGE_CODES)[number];
+export const DEFAULT_LANGUAGE: TLanguage = "en";
+
+/** Display currencies of the selector, with the SPEC's rates to USD (the server keeps the live table). */
+export const CURRENCIES = [
+  { code: "USD", name: "US Dollar", symbol: "$", exchangeRate: 1, locale: "en-US" },
+  { code: "EUR", name: "Euro", symbol: "€", exchangeRate: 0.85, locale: "de-DE" },
+  { code: "ETB", name: "Ethiopian Birr", symbol: "Br", exchangeRate: 60.5, locale: "am-ET" },
+] as const;
+export const DISPLAY_CURRENCY_CODES = ["USD", "EUR", "ETB"] as const;
+export type TDisplayCurrency = (typeof DISPLAY_CURRENCY_CODES)[number];
+/** Currencies a load budget or a bid may be written in. */
+export const MONEY_CURRENCY_CODES = ["USD", "EUR", "GBP", "CAD", "ETB"] as const;
+export type TMoneyCurrency = (typeof MONEY_CURRENCY_CODES)[number];
+
+export const USER_TYPES = ["driver", "shipper"] as const;
+export type TUserType = (typeof USER_TYPES)[number];
+
+export const EQUIPMENT_TYPES = [
+  "dry_van",
+  "refrigerated",
+  "flatbed",
+  "step_deck",
+  "lowboy",
+  "tanker",
+  "container",
+] as const;
+export type TEquipmentType = (typeof EQUIPMENT_TYPES)[number];
+
+export const RADIUS_OPTIONS = [25, 50, 100, 250, 500] as const;
+export const DEFAULT_RADIUS = 50;
+export const EARTH_RADIUS_MILES = 3959;
+export const EARTH_RADIUS_KM = 6371;
+export const URGENT_WITHIN_MS = 2 * 24 * 60 * 60 * 1000;
+export const DISTANCE_BADGE_NEAR_MILES = 10;
+export const DISTANCE_BADGE_MID_MILES = 50;
+
+export const PREMIUM_PRICE_USD = 29;
+export const TRIAL_MONTHS = 6;
+export const MONEY_BACK_DAYS = 30;
+
+export const SESSION_COOKIE = "mytess_session";
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const PASSWORD_MIN_LENGTH = 8;
+
+/** Shown only when GET /api/platform-stats fails. */
+export const SAMPLE_PLATFORM_STATS = {
+  totalLoads: 2847,
+  activeDrivers: 1256,
+  completedDeliveries: 18943,
+  countriesServed: 45,
+  avgRating: 4.8,
+  totalRevenue: 2_400_000,
+} as const;
+
+export const TOAST_LIMIT = 1;
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+export const TOAST_SWIPE_THRESHOLD = 50;
+export const TOOLTIP_DELAY_MS = 700;
+export const TOOLTIP_SKIP_DELAY_MS = 300;
+export const COPIED_INDICATOR_MS = 2000;
+export const UPDATE_BANNER_MS = 30_000;
+export const STATUS_TOAST_MS = 5000;
+
+export const STORAGE_KEYS = {
+  language: "i18nextLng",
+  preferredLanguage: "preferredLanguage",
+  preferredCurrency: "preferredCurrency",
+  queuedRequests: "queuedRequests",
+  engagementLog: "socialEngagementLog",
+} as const;

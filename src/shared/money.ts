@@ -1,0 +1,23 @@
+// Money is integer minor units in storage and decimals on the wire; conversion uses rates per USD.
+
+const ZERO_DECIMAL = new Set(["JPY", "KRW"]);
+
+export const minorDigits = (currency: string) => (ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2);
+
+export const toMinor = (amount: number, currency: string) => Math.round(amount * 10 ** minorDigits(currency));
+
+export const fromMinor = (minor: number, currency: string) => minor / 10 ** minorDigits(currency);
+
+/** Converts between currencies given each one's units per USD. */
+export const convert = (amount: number, fromRatePerUsd: number, toRatePerUsd: number) =>
+  (amount / fromRatePerUsd) * toRatePerUsd;
+
+export const formatMoney = (amount: number, currency: string, locale = "en-US") => {
+  const digits = minorDigits(currency);
+  return new Intl.NumberFormat(locale, {
+    style: "currency",
+    currency,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(amount);
+};

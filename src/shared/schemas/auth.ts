@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { DISPLAY_CURRENCY_CODES, LANGUAGE_CODES, PASSWORD_MIN_LENGTH, USER_TYPES } from "../constants";
+
+const name = (field: string) =>
+  z
+    .string({ error: `${field} is required` })
+    .trim()
+    .min(1, `${field} is required`)
+    .max(80, `${field} must be at most 80 characters`);
+
+export const ZEmail = z
+  .string({ error: "email is required" })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: "email must be a valid email address" }).max(254, "email is too long"));
+
+export const ZRegisterInput = z.object({
+  email: ZEmail,
+  password: z
+    .string({ error: "password is required" })
+    .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(200, "password must be at most 200 characters"),
+  firstName: name("firstName"),
+  lastName: name("lastName"),
+  userType: z.enum(USER_TYPES, { error: 'userType must be "driver" or "shipper"' }),
+});
+export type TRegisterInput = z.infer<typeof ZRegisterInput>;
+
+export const ZLoginInput = z.object({
+  email: z.string({ error: "email is required" }).trim().toLowerCase().min(1, "email is required"),
+  password: z.string({ error: "password is required" }).min(1, "password is required"),
+});
+export type TLoginInput = z.infer<typeof ZLoginInput>;
+
+export const ZUpdateLanguageInput = z.object({
+  language: z.enum(LANGUAGE_CODES, { error: `language must be one of ${LANGUAGE_CODES.join(", ")}` }),
+});
+export const ZUpdateCurrencyInput = z.object({
+  currency: z.enum(DISPLAY_CURRENCY_CODES, { error: `currency must be one of ${DISPLAY_CURRENCY_CODES.join(", ")}` }),
+});
+export const ZUpdateProfileInput = z.object({
+  firstName: name("firstName"),
+  lastName: name("lastName"),
+  profileImageUrl: z.url({ error: "profileImageUrl must be a URL" }).max(500).nullable().optional(),
+});
+export type TUpdateProfileInput = z.infer<typeof ZUpdateProfileInput>;
