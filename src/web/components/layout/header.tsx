@@ -1,0 +1,115 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
+import { Menu, Truck, X } from "lucide-react";
+import { useState } from "react";
+import { loginHref, useMe } from "../../lib/auth";
+import { Button } from "../ui/button";
+import { CurrencySelect } from "./currency-select";
+import { LanguageSelect } from "./language-select";
+import { SubscriptionBadge } from "./subscription-badge";
+import { UserMenu } from "./user-menu";
+
+function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
+  const cls = "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-muted [&.active]:bg-teal-50 [&.active]:text-teal-800";
+  return (
+    <>
+      <Link to="/driver" className={cls} onClick={onNavigate}>
+        <Trans>Driver</Trans>
+      </Link>
+      <Link to="/shipper" className={cls} onClick={onNavigate}>
+        <Trans>Post Load</Trans>
+      </Link>
+      <Link to="/loads" className={cls} onClick={onNavigate}>
+        <Trans>Load Board</Trans>
+      </Link>
+      <Link to="/marketplaces" className={cls} onClick={onNavigate}>
+        <Trans>Marketplaces</Trans>
+      </Link>
+      <Link to="/messaging" className={cls} onClick={onNavigate}>
+        <Trans>Messages</Trans>
+      </Link>
+      <Link to="/ecommerce" className={cls} onClick={onNavigate}>
+        <Trans>E-commerce</Trans>
+      </Link>
+      <Link to="/shipping" className={cls} onClick={onNavigate}>
+        <Trans>Shipping</Trans>
+      </Link>
+      <Link to="/promotion" className={cls} onClick={onNavigate}>
+        <Trans>Promote</Trans>
+      </Link>
+    </>
+  );
+}
+
+function SignedOutLinks({ onNavigate }: { onNavigate?: () => void }) {
+  const cls = "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-muted";
+  return (
+    <>
+      <a href="/landing#drivers" className={cls} onClick={onNavigate}>
+        <Trans>For drivers</Trans>
+      </a>
+      <a href="/landing#shippers" className={cls} onClick={onNavigate}>
+        <Trans>For shippers</Trans>
+      </a>
+      <a href="/landing#loadboard" className={cls} onClick={onNavigate}>
+        <Trans>Load board</Trans>
+      </a>
+      <a href="/landing#about" className={cls} onClick={onNavigate}>
+        <Trans>About</Trans>
+      </a>
+    </>
+  );
+}
+
+export function Header() {
+  const { t } = useLingui();
+  const { data: user } = useMe();
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  return (
+    <header className="sticky top-0 z-40 border-b bg-white/95 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4">
+        <Link to="/" className="flex items-center gap-2 font-bold text-brand" aria-label="MyTess">
+          <Truck className="size-6" />
+          <span className="text-lg">MyTess</span>
+        </Link>
+        <nav aria-label={t`Main`} className="ml-4 hidden items-center gap-1 lg:flex" data-testid="main-nav">
+          {user ? <NavLinks /> : <SignedOutLinks />}
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          {user && <SubscriptionBadge />}
+          <LanguageSelect className="hidden w-[8.5rem] sm:flex" />
+          <CurrencySelect className="hidden w-[6.5rem] sm:flex" />
+          {user ? (
+            <UserMenu user={user} />
+          ) : (
+            <>
+              <Button asChild variant="ghost" size="sm">
+                <a href={loginHref()}>
+                  <Trans>Log in</Trans>
+                </a>
+              </Button>
+              <Button asChild size="sm" className="hidden sm:inline-flex">
+                <a href={loginHref()}>
+                  <Trans>Get started</Trans>
+                </a>
+              </Button>
+            </>
+          )}
+          <Button variant="ghost" size="icon" className="lg:hidden" aria-label={open ? t`Close menu` : t`Open menu`} aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? <X /> : <Menu />}
+          </Button>
+        </div>
+      </div>
+      {open && (
+        <nav aria-label={t`Mobile`} className="flex flex-col gap-1 border-t bg-white px-4 py-3 lg:hidden">
+          {user ? <NavLinks onNavigate={close} /> : <SignedOutLinks onNavigate={close} />}
+          <div className="mt-2 flex gap-2 sm:hidden">
+            <LanguageSelect className="flex-1" />
+            <CurrencySelect className="flex-1" />
+          </div>
+        </nav>
+      )}
+    </header>
+  );
+}

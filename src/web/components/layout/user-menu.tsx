@@ -1,0 +1,61 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
+import { LogOut, Settings, User } from "lucide-react";
+import type { TPublicUser } from "../../../server/domain/users/public-user";
+import { Button } from "../ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "../ui/dropdown-menu";
+
+export const initials = (u: Pick<TPublicUser, "firstName" | "lastName">) =>
+  `${u.firstName.charAt(0)}${u.lastName.charAt(0)}`.toUpperCase();
+
+export function UserMenu({ user }: { user: TPublicUser }) {
+  const { t } = useLingui();
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon" className="rounded-full bg-teal-100 text-teal-900" aria-label={t`Account menu`} data-testid="user-menu">
+          {user.profileImageUrl ? (
+            <img src={user.profileImageUrl} alt="" className="size-9 rounded-full object-cover" />
+          ) : (
+            <span className="text-sm font-semibold">{initials(user)}</span>
+          )}
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent>
+        <DropdownMenuLabel>
+          <div className="font-medium">
+            {user.firstName} {user.lastName}
+          </div>
+          <div className="text-xs text-muted-foreground">{user.email}</div>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/profile">
+            <User className="size-4" />
+            <Trans>Profile</Trans>
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/settings">
+            <Settings className="size-4" />
+            <Trans>Settings</Trans>
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <a href="/api/logout">
+            <LogOut className="size-4" />
+            <Trans>Log out</Trans>
+          </a>
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,54 @@
+import { Trans } from "@lingui/react/macro";
+import { ArrowRight, Calendar, Weight } from "lucide-react";
+import type { TPublicLoad } from "../../../server/domain/loads/serialize";
+import { usePreferences } from "../../lib/preferences";
+import { Badge } from "../ui/badge";
+import { Card, CardContent } from "../ui/card";
+import { EquipmentLabel } from "./equipment-label";
+
+/** A compact load card: route, equipment, weight, pickup date and budget in the viewer's currency. */
+export function LoadSummaryCard({ load, action }: { load: TPublicLoad; action?: React.ReactNode }) {
+  const { formatAmount, formatOriginal, formatDate, formatNumber } = usePreferences();
+  const weight = formatNumber(load.weight);
+  return (
+    <Card data-testid="load-card">
+      <CardContent className="grid gap-3 pt-5">
+        <div className="flex items-start justify-between gap-2">
+          <div className="font-semibold">{load.title}</div>
+          {load.isUrgent && (
+            <Badge variant="destructive">
+              <Trans>Urgent</Trans>
+            </Badge>
+          )}
+        </div>
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <span>{load.pickupLocation}</span>
+          <ArrowRight className="size-4 text-muted-foreground" />
+          <span>{load.deliveryLocation}</span>
+        </div>
+        <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+          <span className="flex items-center gap-1">
+            <Calendar className="size-4" />
+            {formatDate(load.pickupDate)}
+          </span>
+          <span className="flex items-center gap-1">
+            <Weight className="size-4" />
+            <Trans>{weight} lbs</Trans>
+          </span>
+          <Badge variant="secondary">
+            <EquipmentLabel type={load.equipmentType} />
+          </Badge>
+        </div>
+        <div className="flex items-end justify-between gap-2">
+          <div>
+            <div className="text-lg font-bold text-brand" data-testid="load-budget">
+              {formatAmount(load.budgetAmount, load.budgetCurrency)}
+            </div>
+            <div className="text-xs text-muted-foreground">{formatOriginal(load.budgetAmount, load.budgetCurrency)}</div>
+          </div>
+          {action}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,45 @@
+import "./styles.css";
+import { I18nProvider } from "@lingui/react";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { createRouter, RouterProvider } from "@tanstack/react-router";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { NotFound } from "./components/layout/not-found";
+import { Splash } from "./components/layout/splash";
+import { TooltipProvider } from "./components/ui/tooltip";
+import { activateLanguage, detectLanguage, i18n } from "./lib/i18n";
+import { PreferencesProvider } from "./lib/preferences";
+import { queryClient, trpc } from "./lib/trpc";
+import { routeTree } from "./routeTree.gen";
+
+const router = createRouter({
+  routeTree,
+  context: { queryClient, trpc },
+  defaultPreload: "intent",
+  defaultPreloadStaleTime: 0,
+  defaultNotFoundComponent: NotFound,
+  defaultPendingComponent: Splash,
+  scrollRestoration: true,
+});
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+await activateLanguage(detectLanguage());
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <PreferencesProvider>
+          <TooltipProvider>
+            <RouterProvider router={router} />
+          </TooltipProvider>
+        </PreferencesProvider>
+      </QueryClientProvider>
+    </I18nProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,44 @@
+import type { QueryClient } from "@tanstack/react-query";
+import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
+import type { TRPCOptionsProxy } from "@trpc/tanstack-react-query";
+import type { AppRouter } from "../../server/trpc/root";
+import { ConnectionStatus } from "../components/layout/connection-status";
+import { Footer } from "../components/layout/footer";
+import { Header } from "../components/layout/header";
+import { NotFound } from "../components/layout/not-found";
+import { Splash } from "../components/layout/splash";
+import { UpdateBanner } from "../components/layout/update-banner";
+import { Toaster } from "../components/ui/toaster";
+import { meQueryOptions } from "../lib/auth";
+
+export type TRouterContext = { queryClient: QueryClient; trpc: TRPCOptionsProxy<AppRouter> };
+
+export const Route = createRootRouteWithContext<TRouterContext>()({
+  // Who is signed in decides the route table, so it is known before any route renders (the splash shows meanwhile).
+  beforeLoad: async ({ context }) => {
+    try {
+      return { me: await context.queryClient.ensureQueryData(meQueryOptions()) };
+    } catch {
+      return { me: null };
+    }
+  },
+  pendingComponent: Splash,
+  pendingMs: 0,
+  component: RootLayout,
+  notFoundComponent: NotFound,
+});
+
+function RootLayout() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <Header />
+      <main className="flex-1">
+        <Outlet />
+      </main>
+      <Footer />
+      <Toaster />
+      <ConnectionStatus />
+      <UpdateBanner />
+    </div>
+  );
+}

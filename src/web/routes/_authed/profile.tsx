@@ -1,0 +1,85 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
+import { type FormEvent, useState } from "react";
+import { PageHeader } from "../../components/layout/page-header";
+import { Badge } from "../../components/ui/badge";
+import { Button } from "../../components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
+import { FieldError, Input, Label } from "../../components/ui/input";
+import { meQueryOptions, useMe } from "../../lib/auth";
+import { usePreferences } from "../../lib/preferences";
+import { toast } from "../../lib/toast";
+import { trpc } from "../../lib/trpc";
+
+export const Route = createFileRoute("/_authed/profile")({ component: ProfilePage });
+
+function ProfilePage() {
+  const { t } = useLingui();
+  const me = useMe().data ?? Route.useRouteContext().me;
+  const { formatDate } = usePreferences();
+  const queryClient = useQueryClient();
+  const [errors, setErrors] = useState<{ firstName?: string; lastName?: string }>({});
+  const save = useMutation(
+    trpc.user.updateProfile.mutationOptions({
+      onSuccess: ({ user }) => {
+        queryClient.setQueryData(meQueryOptions().queryKey, user);
+        toast({ title: t`Profile saved`, description: t`Your name has been updated.`, variant: "success" });
+      },
+      onError: () => toast({ title: t`Error`, description: t`Failed to save your profile. Please try again.`, variant: "destructive" }),
+    }),
+  );
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const firstName = String(f.get("firstName") ?? "").trim();
+    const lastName = String(f.get("lastName") ?? "").trim();
+    const next = {
+      firstName: firstName ? undefined : t`Enter your first name`,
+      lastName: lastName ? undefined : t`Enter your last name`,
+    };
+    setErrors(next);
+    if (firstName && lastName) save.mutate({ firstName, lastName });
+  };
+  const since = formatDate(me.createdAt);
+  return (
+    <div className="max-w-2xl">
+      <PageHeader title={<Trans>Profile</Trans>} description={<Trans>Member since {since}</Trans>} />
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            {me.email}
+            <Badge variant="secondary" data-testid="profile-user-type">
+              {me.userType === "driver" ? <Trans>Driver</Trans> : <Trans>Shipper</Trans>}
+            </Badge>
+          </CardTitle>
+        </CardHeader>
+        <CardContent>
+          <form className="grid gap-4" onSubmit={submit} noValidate>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <div className="grid gap-2">
+                <Label htmlFor="profile-first">
+                  <Trans>First name</Trans>
+                </Label>
+                <Input id="profile-first" name="firstName" defaultValue={me.firstName} aria-invalid={!!errors.firstName} />
+                <FieldError>{errors.firstName}</FieldError>
+              </div>
+              <div className="grid gap-2">
+                <Label htmlFor="profile-last">
+                  <Trans>Last name</Trans>
+                </Label>
+                <Input id="profile-last" name="lastName" defaultValue={me.lastName} aria-invalid={!!errors.lastName} />
+                <FieldError>{errors.lastName}</FieldError>
+              </div>
+            </div>
+            <div>
+              <Button type="submit" disabled={save.isPending}>
+                {save.isPending ? <Trans>Saving...</Trans> : <Trans>Save</Trans>}
+              </Button>
+            </div>
+          </form>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

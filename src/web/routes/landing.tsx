@@ -1,0 +1,180 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
+import { Banknote, Globe2, MapPin, Smartphone, Star, Truck } from "lucide-react";
+import { SAMPLE_PLATFORM_STATS } from "../../shared/constants";
+import { LoadSummaryCard } from "../components/loads/load-summary-card";
+import { Button } from "../components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { loginHref } from "../lib/auth";
+import { usePreferences } from "../lib/preferences";
+import { trpc } from "../lib/trpc";
+
+export const Route = createFileRoute("/landing")({ component: LandingPage });
+
+function Stats() {
+  const { t } = useLingui();
+  const { formatNumber, formatAmount } = usePreferences();
+  const stats = useQuery(trpc.platform.stats.queryOptions(undefined, { staleTime: 60_000 }));
+  // SPEC: the sample figures stand in only when the call fails.
+  const s = stats.isError ? SAMPLE_PLATFORM_STATS : stats.data;
+  const items = [
+    { label: t`Loads posted`, value: s ? formatNumber(s.totalLoads) : "…" },
+    { label: t`Active drivers`, value: s ? formatNumber(s.activeDrivers) : "…" },
+    { label: t`Completed deliveries`, value: s ? formatNumber(s.completedDeliveries) : "…" },
+    { label: t`Countries served`, value: s ? formatNumber(s.countriesServed) : "…" },
+    { label: t`Average rating`, value: s ? formatNumber(s.avgRating, { maximumFractionDigits: 1 }) : "…" },
+    { label: t`Freight value delivered`, value: s ? formatAmount(s.totalRevenue, "USD") : "…" },
+  ];
+  return (
+    <section aria-label={t`Platform figures`} className="mx-auto grid max-w-7xl grid-cols-2 gap-4 px-4 py-10 md:grid-cols-3 lg:grid-cols-6" data-testid="platform-stats">
+      {items.map((i) => (
+        <div key={i.label} className="rounded-xl border bg-white p-4 text-center">
+          <div className="text-2xl font-bold text-brand">{i.value}</div>
+          <div className="text-xs text-muted-foreground">{i.label}</div>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function SampleBoard() {
+  const loads = useQuery(trpc.platform.sampleLoads.queryOptions({ limit: 6 }, { staleTime: 60_000 }));
+  return (
+    <section id="loadboard" className="mx-auto max-w-7xl px-4 py-10">
+      <h2 className="text-2xl font-bold">
+        <Trans>Live load board</Trans>
+      </h2>
+      <p className="mt-1 text-muted-foreground">
+        <Trans>The newest loads posted on MyTess right now.</Trans>
+      </p>
+      <div className="mt-6 grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+        {loads.isPending && (
+          <p className="text-muted-foreground">
+            <Trans>Loading loads...</Trans>
+          </p>
+        )}
+        {loads.isError && (
+          <p className="text-destructive">
+            <Trans>The load board could not be loaded. Please try again later.</Trans>
+          </p>
+        )}
+        {loads.data?.length === 0 && (
+          <p className="text-muted-foreground">
+            <Trans>No loads are posted yet. Be the first shipper to post one.</Trans>
+          </p>
+        )}
+        {loads.data?.map((l) => (
+          <LoadSummaryCard
+            key={l.id}
+            load={l}
+            action={
+              <Button asChild size="sm" variant="outline">
+                <a href={loginHref("/loads")}>
+                  <Trans>Sign in to bid</Trans>
+                </a>
+              </Button>
+            }
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function LandingPage() {
+  const { t } = useLingui();
+  const features = [
+    { icon: MapPin, title: t`Loads near you`, text: t`See loads by distance from where your truck is, within 25 to 500 miles.` },
+    { icon: Banknote, title: t`Your currency`, text: t`Budgets and bids shown in US dollars, euros or Ethiopian birr.` },
+    { icon: Truck, title: t`Bid and win`, text: t`Drivers bid in minutes; shippers compare offers and award the best.` },
+    { icon: Globe2, title: t`Three languages`, text: t`Use MyTess in English, Amharic or Afaan Oromo.` },
+    { icon: Smartphone, title: t`Made for any phone`, text: t`Install it from the browser; it stays usable on a weak network.` },
+    { icon: Star, title: t`Ratings you can trust`, text: t`Drivers and shippers rate each other after every trip.` },
+  ];
+  return (
+    <div>
+      <section className="bg-gradient-to-br from-teal-700 to-teal-900 text-white">
+        <div className="mx-auto grid max-w-7xl gap-8 px-4 py-16 md:grid-cols-2 md:py-24">
+          <div>
+            <p className="text-sm font-semibold tracking-wide text-teal-200 uppercase">
+              <Trans>Six months of premium free</Trans>
+            </p>
+            <h1 className="mt-3 text-4xl font-bold tracking-tight md:text-5xl">
+              <Trans>Freight moves faster when drivers and shippers meet directly.</Trans>
+            </h1>
+            <p className="mt-4 text-lg text-teal-50">
+              <Trans>Post a load, find a truck near it, agree a price and follow the trip, from Djibouti to Addis Ababa and beyond.</Trans>
+            </p>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <Button asChild size="lg" className="bg-white text-teal-900 hover:bg-teal-50">
+                <a href={loginHref("/driver", "driver")}>
+                  <Trans>Start earning today</Trans>
+                </a>
+              </Button>
+              <Button asChild size="lg" variant="outline" className="border-white bg-transparent text-white hover:bg-teal-800">
+                <a href={loginHref("/shipper", "shipper")}>
+                  <Trans>Ship freight now</Trans>
+                </a>
+              </Button>
+            </div>
+          </div>
+        </div>
+      </section>
+      <Stats />
+      <SampleBoard />
+      <section className="mx-auto grid max-w-7xl gap-6 px-4 py-10 md:grid-cols-2">
+        <Card id="drivers">
+          <CardHeader>
+            <CardTitle className="text-xl">
+              <Trans>For drivers</Trans>
+            </CardTitle>
+            <CardDescription>
+              <Trans>Find loads near your truck, bid with one tap and get rated for good work.</Trans>
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild>
+              <a href={loginHref("/driver", "driver")}>
+                <Trans>Join as a driver</Trans>
+              </a>
+            </Button>
+          </CardContent>
+        </Card>
+        <Card id="shippers">
+          <CardHeader>
+            <CardTitle className="text-xl">
+              <Trans>For shippers</Trans>
+            </CardTitle>
+            <CardDescription>
+              <Trans>Post a load in a minute, compare bids from rated drivers and follow the delivery.</Trans>
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild>
+              <a href={loginHref("/shipper", "shipper")}>
+                <Trans>Join as a shipper</Trans>
+              </a>
+            </Button>
+          </CardContent>
+        </Card>
+      </section>
+      <section id="about" className="mx-auto max-w-7xl px-4 py-10">
+        <h2 className="text-2xl font-bold">
+          <Trans>Why MyTess</Trans>
+        </h2>
+        <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {features.map((f) => (
+            <Card key={f.title}>
+              <CardHeader>
+                <f.icon className="size-6 text-brand" />
+                <CardTitle>{f.title}</CardTitle>
+                <CardDescription>{f.text}</CardDescription>
+              </CardHeader>
+            </Card>
+          ))}
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,218 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute, redirect } from "@tanstack/react-router";
+import { type FormEvent, useState } from "react";
+import { z } from "zod";
+import { PASSWORD_MIN_LENGTH, type TUserType } from "../../shared/constants";
+import { Button } from "../components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { FieldError, Input, Label } from "../components/ui/input";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
+import { errorInfo, trpc } from "../lib/trpc";
+
+const ZSearch = z.object({
+  returnTo: z.string().optional().catch(undefined),
+  userType: z.enum(["driver", "shipper"]).optional().catch(undefined),
+  mode: z.enum(["signin", "register"]).optional().catch(undefined),
+});
+
+const safeReturnTo = (v?: string) => (v?.startsWith("/") && !v.startsWith("//") ? v : "/");
+
+export const Route = createFileRoute("/signin")({
+  validateSearch: ZSearch,
+  beforeLoad: ({ context, search }) => {
+    if (context.me) throw redirect({ href: safeReturnTo(search.returnTo) });
+  },
+  component: SignInPage,
+});
+
+type TErrors = Partial<Record<"email" | "password" | "firstName" | "lastName" | "userType" | "form", string>>;
+
+function SignInPage() {
+  const search = Route.useSearch();
+  const [tab, setTab] = useState(search.mode ?? (search.userType ? "register" : "signin"));
+  const queryClient = useQueryClient();
+  const done = async () => {
+    await queryClient.resetQueries();
+    window.location.assign(safeReturnTo(search.returnTo));
+  };
+  return (
+    <div className="mx-auto max-w-md px-4 py-12">
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-2xl">
+            <Trans>Welcome to MyTess</Trans>
+          </CardTitle>
+          <CardDescription>
+            <Trans>Sign in or create a free account. New accounts get 6 months of premium access free.</Trans>
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Tabs value={tab} onValueChange={(v) => setTab(v as typeof tab)}>
+            <TabsList className="grid w-full grid-cols-2">
+              <TabsTrigger value="signin">
+                <Trans>Sign in</Trans>
+              </TabsTrigger>
+              <TabsTrigger value="register">
+                <Trans>Create account</Trans>
+              </TabsTrigger>
+            </TabsList>
+            <TabsContent value="signin">
+              <SignInForm onDone={done} />
+            </TabsContent>
+            <TabsContent value="register">
+              <RegisterForm initialType={search.userType} onDone={done} />
+            </TabsContent>
+          </Tabs>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+function useServerErrorText() {
+  const { t } = useLingui();
+  return (err: unknown): TErrors => {
+    const info = errorInfo(err);
+    if (info.status === 401) return { form: t`Invalid email or password` };
+    if (info.status === 409) return { email: t`An account with this email already exists` };
+    if (info.status === 429) {
+      const minutes = Math.max(1, Math.ceil((info.retryAfterSeconds ?? 60) / 60));
+      return { form: t`Too many failed sign-in attempts. Try again in ${minutes} minutes.` };
+    }
+    if (info.status === 400 && info.issues.length) {
+      const out: TErrors = {};
+      for (const i of info.issues) out[i.path as keyof TErrors] ??= i.message;
+      return out;
+    }
+    if (info.status === 0) return { form: t`Could not reach MyTess. Check your connection and try again.` };
+    return { form: t`Something went wrong. Please try again.` };
+  };
+}
+
+function SignInForm({ onDone }: { onDone: () => Promise<void> }) {
+  const { t } = useLingui();
+  const [errors, setErrors] = useState<TErrors>({});
+  const serverErrors = useServerErrorText();
+  const login = useMutation(trpc.auth.login.mutationOptions({ onSuccess: onDone, onError: (e) => setErrors(serverErrors(e)) }));
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const email = String(f.get("email") ?? "").trim();
+    const password = String(f.get("password") ?? "");
+    const next: TErrors = {};
+    if (!email) next.email = t`Enter your email`;
+    if (!password) next.password = t`Enter your password`;
+    setErrors(next);
+    if (Object.keys(next).length === 0) login.mutate({ email, password });
+  };
+  return (
+    <form className="mt-4 grid gap-4" onSubmit={submit} noValidate>
+      <div className="grid gap-2">
+        <Label htmlFor="signin-email">
+          <Trans>Email</Trans>
+        </Label>
+        <Input id="signin-email" name="email" type="email" autoComplete="email" aria-invalid={!!errors.email} />
+        <FieldError>{errors.email}</FieldError>
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor="signin-password">
+          <Trans>Password</Trans>
+        </Label>
+        <Input id="signin-password" name="password" type="password" autoComplete="current-password" aria-invalid={!!errors.password} />
+        <FieldError>{errors.password}</FieldError>
+      </div>
+      <FieldError>{errors.form}</FieldError>
+      <Button type="submit" disabled={login.isPending}>
+        {login.isPending ? <Trans>Signing in...</Trans> : <Trans>Sign in</Trans>}
+      </Button>
+    </form>
+  );
+}
+
+function RegisterForm({ initialType, onDone }: { initialType?: TUserType; onDone: () => Promise<void> }) {
+  const { t } = useLingui();
+  const [errors, setErrors] = useState<TErrors>({});
+  const [userType, setUserType] = useState<TUserType | undefined>(initialType);
+  const serverErrors = useServerErrorText();
+  const register = useMutation(
+    trpc.auth.register.mutationOptions({ onSuccess: onDone, onError: (e) => setErrors(serverErrors(e)) }),
+  );
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const v = {
+      firstName: String(f.get("firstName") ?? "").trim(),
+      lastName: String(f.get("lastName") ?? "").trim(),
+      email: String(f.get("email") ?? "").trim(),
+      password: String(f.get("password") ?? ""),
+    };
+    const next: TErrors = {};
+    if (!v.firstName) next.firstName = t`Enter your first name`;
+    if (!v.lastName) next.lastName = t`Enter your last name`;
+    if (!z.email().safeParse(v.email).success) next.email = t`Enter a valid email address`;
+    if (v.password.length < PASSWORD_MIN_LENGTH) next.password = t`Use at least ${PASSWORD_MIN_LENGTH} characters`;
+    if (!userType) next.userType = t`Choose whether you drive or ship`;
+    setErrors(next);
+    if (Object.keys(next).length === 0 && userType) register.mutate({ ...v, userType });
+  };
+  const typeOption = (value: TUserType, label: string, hint: string) => (
+    <label
+      className={`flex cursor-pointer flex-col rounded-lg border p-3 text-sm ${userType === value ? "border-brand bg-teal-50" : ""}`}
+    >
+      <span className="flex items-center gap-2 font-medium">
+        <input type="radio" name="userType" value={value} checked={userType === value} onChange={() => setUserType(value)} />
+        {label}
+      </span>
+      <span className="mt-1 text-xs text-muted-foreground">{hint}</span>
+    </label>
+  );
+  return (
+    <form className="mt-4 grid gap-4" onSubmit={submit} noValidate>
+      <fieldset className="grid gap-2">
+        <legend className="mb-2 text-sm font-medium">
+          <Trans>I am a</Trans>
+        </legend>
+        <div className="grid grid-cols-2 gap-2">
+          {typeOption("driver", t`Driver`, t`I haul freight and want loads`)}
+          {typeOption("shipper", t`Shipper`, t`I have freight to move`)}
+        </div>
+        <FieldError>{errors.userType}</FieldError>
+      </fieldset>
+      <div className="grid grid-cols-2 gap-3">
+        <div className="grid gap-2">
+          <Label htmlFor="reg-first">
+            <Trans>First name</Trans>
+          </Label>
+          <Input id="reg-first" name="firstName" autoComplete="given-name" aria-invalid={!!errors.firstName} />
+          <FieldError>{errors.firstName}</FieldError>
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor="reg-last">
+            <Trans>Last name</Trans>
+          </Label>
+          <Input id="reg-last" name="lastName" autoComplete="family-name" aria-invalid={!!errors.lastName} />
+          <FieldError>{errors.lastName}</FieldError>
+        </div>
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor="reg-email">
+          <Trans>Email</Trans>
+        </Label>
+        <Input id="reg-email" name="email" type="email" autoComplete="email" aria-invalid={!!errors.email} />
+        <FieldError>{errors.email}</FieldError>
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor="reg-password">
+          <Trans>Password</Trans>
+        </Label>
+        <Input id="reg-password" name="password" type="password" autoComplete="new-password" aria-invalid={!!errors.password} />
+        <FieldError>{errors.password}</FieldError>
+      </div>
+      <FieldError>{errors.form}</FieldError>
+      <Button type="submit" disabled={register.isPending}>
+        {register.isPending ? <Trans>Creating account...</Trans> : <Trans>Create account</Trans>}
+      </Button>
+    </form>
+  );
+}

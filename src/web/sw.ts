@@ -1,0 +1,53 @@
+/// <reference lib="webworker" />
+// The app shell's service worker: precaches the built files, answers navigations from the network with the cached
+// shell as the offline fallback, and serves hashed assets from the cache. API calls always go to the network.
+declare const self: ServiceWorkerGlobalScope;
+declare const __PRECACHE__: string[];
+declare const __VERSION__: string;
+
+const CACHE = `mytess-shell-${__VERSION__}`;
+const SHELL = "/index.html";
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll([SHELL, ...__PRECACHE__])));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("mytess-shell-") && k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "SKIP_WAITING") void self.skipWaiting();
+});
+
+self.addEventListener("fetch", (event) => {
+  const req = event.request;
+  const url = new URL(req.url);
+  if (req.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/trpc/") || url.pathname === "/sw.js") return;
+
+  if (req.mode === "navigate") {
+    event.respondWith(
+      fetch(req).catch(async () => (await caches.match(SHELL, { cacheName: CACHE })) ?? Response.error()),
+    );
+    return;
+  }
+  event.respondWith(
+    caches.match(req, { cacheName: CACHE }).then(
+      (hit) =>
+        hit ??
+        fetch(req).then((res) => {
+          if (res.ok && url.pathname.startsWith("/assets/")) {
+            const copy = res.clone();
+            void caches.open(CACHE).then((cache) => cache.put(req, copy));
+          }
+          return res;
+        }),
+    ),
+  );
+});

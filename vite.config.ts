@@ -1,0 +1,30 @@
+import { fileURLToPath } from "node:url";
+import { lingui } from "@lingui/vite-plugin";
+import { linguiMacroSwcPlugin } from "@lingui/swc-plugin/options";
+import tailwindcss from "@tailwindcss/vite";
+import { tanstackRouter } from "@tanstack/router-plugin/vite";
+import react from "@vitejs/plugin-react-swc";
+import { defineConfig } from "vite";
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const apiTarget = `http://localhost:${process.env.API_PORT ?? 3000}`;
+
+export default defineConfig({
+  root: here("./src/web"),
+  publicDir: here("./public"),
+  resolve: { alias: { "@": here("./src/web") } },
+  build: { outDir: here("./dist/web"), emptyOutDir: true, target: "es2022", reportCompressedSize: false },
+  plugins: [
+    tanstackRouter({
+      target: "react",
+      autoCodeSplitting: true,
+      routesDirectory: here("./src/web/routes"),
+      generatedRouteTree: here("./src/web/routeTree.gen.ts"),
+      quoteStyle: "double",
+    }),
+    react({ plugins: [linguiMacroSwcPlugin()] }),
+    lingui(),
+    tailwindcss(),
+  ],
+  server: { proxy: { "/api": apiTarget, "/trpc": apiTarget, "/sw.js": apiTarget } },
+});
