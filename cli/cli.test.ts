@@ -1,0 +1,63 @@
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const dir = mkdtempSync(join(tmpdir(), "mytess-cli-"));
+const env = { ...process.env, DATABASE_PATH: join(dir, "cli.db"), MYTESS_LANG: "en" };
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = (...args: string[]) => {
+  const p = Bun.spawnSync(["bun", join(import.meta.dir, "index.ts"), ...args], { env });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+};
+
+test("--help lists the commands on every level", () => {
+  expect(run("--help").out).toContain("db");
+  expect(run("user", "--help").out).toContain("create");
+  expect(run("user", "create", "--help").out).toContain("--email <email>");
+  expect(run("db", "seed", "--help").out).toContain("--demo");
+});
+
+test("db migrate, then user create and user list go through the router", () => {
+  expect(run("db", "migrate")).toMatchObject({ code: 0 });
+  const created = run("user", "create", "--email", "Ayele@Example.com", "--password", "long-enough-1", "--first", "Ayele", "--last", "Girma", "--type", "driver");
+  expect(created.code).toBe(0);
+  expect(created.out).toContain("Created driver account ayele@example.com");
+  const listed = run("user", "list", "--json");
+  expect(listed.code).toBe(0);
+  const users = JSON.parse(listed.out);
+  expect(users).toHaveLength(1);
+  expect(users[0]).toMatchObject({ email: "ayele@example.com", firstName: "Ayele", userType: "driver" });
+  expect(users[0].passwordHash).toBeUndefined();
+  expect(run("user", "list").out).toContain("ayele@example.com");
+});
+
+test("bad input exits non-zero with a message naming the field, and creates nothing", () => {
+  const bad = run("user", "create", "--email", "nope", "--password", "short", "--first", "A", "--last", "B", "--type", "pilot");
+  expect(bad.code).toBe(1);
+  expect(bad.err).toContain("email: email must be a valid email address");
+  expect(bad.err).toContain("password: password must be at least 8 characters");
+  expect(bad.err).toContain('userType: userType must be "driver" or "shipper"');
+  const missing = run("user", "create", "--email", "x@example.com");
+  expect(missing.code).not.toBe(0);
+  expect(missing.err).toContain("required option");
+  expect(JSON.parse(run("user", "list", "--json").out)).toHaveLength(1);
+});
+
+test("a taken email is refused", () => {
+  const again = run("user", "create", "--email", "ayele@example.com", "--password", "long-enough-1", "--first", "A", "--last", "G", "--type", "shipper");
+  expect(again.code).toBe(1);
+  expect(again.err).toContain("An account with this email already exists");
+});
+
+test("db seed --demo fills an empty database once", () => {
+  const fresh = { ...env, DATABASE_PATH: join(dir, "seed.db") };
+  const seed = () => Bun.spawnSync(["bun", join(import.meta.dir, "index.ts"), "db", "seed", "--demo"], { env: fresh });
+  const first = seed();
+  expect(first.exitCode).toBe(0);
+  expect(first.stdout.toString()).toContain("250 posted loads");
+  const second = seed();
+  expect(second.exitCode).toBe(1);
+  expect(second.stderr.toString()).toContain("already has data");
+});

@@ -1,0 +1,33 @@
+import { Command } from "commander";
+import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
+import { CliError, openSystem, i18n } from "../context";
+
+const migrate = new Command("migrate").description("Apply pending database migrations").action(() => {
+  const { config, handle } = openSystem();
+  handle.close();
+  console.log(i18n._({ id: "cli.db.migrated", message: "Database is up to date: {path}" }, { path: config.databasePath }));
+});
+
+const seed = new Command("seed")
+  .description("Fill an empty database with data")
+  .option("--demo", "demo accounts and realistic loads on Ethiopian, US and European lanes")
+  .action(async (opts: { demo?: boolean }) => {
+    if (!opts.demo) throw new CliError(i18n._({ id: "cli.db.seed.which", message: "Say which data to seed: --demo" }));
+    const { handle } = openSystem();
+    try {
+      if (!isDatabaseEmpty(handle.db)) {
+        throw new CliError(i18n._({ id: "cli.db.seed.notEmpty", message: "The database already has data; demo data goes only into an empty database." }));
+      }
+      const s = await seedDemo(handle.db);
+      console.log(
+        i18n._(
+          { id: "cli.db.seeded", message: "Seeded {users} demo users, {posted} posted loads and {completed} completed loads." },
+          { users: s.users, posted: s.postedLoads, completed: s.completedLoads },
+        ),
+      );
+    } finally {
+      handle.close();
+    }
+  });
+
+export const db = new Command("db").description("Database operations").addCommand(migrate).addCommand(seed);

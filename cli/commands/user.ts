@@ -1,0 +1,58 @@
+import { Command } from "commander";
+import { USER_TYPES } from "../../src/shared/constants";
+import { openSystem, i18n } from "../context";
+
+const create = new Command("create")
+  .description("Create an account")
+  .requiredOption("--email <email>", "email address")
+  .requiredOption("--password <password>", "password (at least 8 characters)")
+  .requiredOption("--first <name>", "first name")
+  .requiredOption("--last <name>", "last name")
+  .requiredOption("--type <type>", `account type: ${USER_TYPES.join(" or ")}`)
+  .action(async (o: { email: string; password: string; first: string; last: string; type: string }) => {
+    const { caller, handle } = openSystem();
+    try {
+      const user = await caller.admin.createUser({
+        email: o.email,
+        password: o.password,
+        firstName: o.first,
+        lastName: o.last,
+        userType: o.type as never,
+      });
+      console.log(i18n._({ id: "cli.user.created", message: "Created {type} account {email} (id {id})." }, { type: user.userType, email: user.email, id: user.id }));
+    } finally {
+      handle.close();
+    }
+  });
+
+const list = new Command("list")
+  .description("List accounts")
+  .option("--json", "print JSON")
+  .action(async (o: { json?: boolean }) => {
+    const { caller, handle } = openSystem();
+    try {
+      const users = await caller.admin.listUsers();
+      if (o.json) {
+        console.log(JSON.stringify(users, null, 2));
+        return;
+      }
+      if (users.length === 0) {
+        console.log(i18n._({ id: "cli.user.none", message: "No accounts yet." }));
+        return;
+      }
+      const rows = users.map((u) => [String(u.id), u.email, `${u.firstName} ${u.lastName}`, u.userType, u.createdAt.slice(0, 10)]);
+      const head = [
+        "ID",
+        i18n._({ id: "cli.user.col.email", message: "Email" }),
+        i18n._({ id: "cli.user.col.name", message: "Name" }),
+        i18n._({ id: "cli.user.col.type", message: "Type" }),
+        i18n._({ id: "cli.user.col.created", message: "Created" }),
+      ];
+      const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+      for (const r of [head, ...rows]) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  "));
+    } finally {
+      handle.close();
+    }
+  });
+
+export const user = new Command("user").description("Accounts").addCommand(create).addCommand(list);

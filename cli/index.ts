@@ -1,0 +1,36 @@
+#!/usr/bin/env bun
+import { TRPCError } from "@trpc/server";
+import { Command, CommanderError } from "commander";
+import { toHttpError } from "../src/server/http/errors";
+import { db } from "./commands/db";
+import { user } from "./commands/user";
+import { CliError, i18n } from "./context";
+
+process.env.LOG_LEVEL ??= "silent";
+
+const program = new Command()
+  .name("mytess")
+  .description("MyTess operator tools: database and accounts")
+  .version("0.1.0")
+  .showHelpAfterError()
+  .exitOverride()
+  .addCommand(db)
+  .addCommand(user);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exit(err.exitCode);
+  }
+  if (err instanceof CliError) {
+    console.error(err.message);
+  } else if (err instanceof TRPCError) {
+    const { body } = toHttpError(err);
+    console.error(i18n._({ id: "cli.error", message: "Error: {message}" }, { message: body.message }));
+    for (const issue of body.issues ?? []) console.error(`  ${issue.path}: ${issue.message}`);
+  } else {
+    console.error(i18n._({ id: "cli.error", message: "Error: {message}" }, { message: (err as Error).message }));
+  }
+  process.exit(1);
+}

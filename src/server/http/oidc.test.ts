@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startOidcEmulator } from "../../../emulators/oidc/server";
+import { createClient, createTestApp, type TTestApp } from "../testing";
+
+let emulator: Awaited<ReturnType<typeof startOidcEmulator>>;
+let t: TTestApp;
+
+beforeAll(async () => {
+  emulator = await startOidcEmulator({ clientId: "mytess-test", clientSecret: "s3cret" });
+  t = createTestApp({ oidc: { issuer: emulator.issuer, clientId: "mytess-test", clientSecret: "s3cret" } });
+});
+afterAll(() => {
+  emulator.stop();
+  t.close();
+});
+
+/** Walks the browser's part: /api/login, the provider's form, back to /api/auth/callback. */
+const signInThroughProvider = async (email: string, userType?: string) => {
+  const c = createClient(t);
+  const start = await c.get(`/api/login?returnTo=/shipper${userType ? `&userType=${userType}` : ""}`);
+  expect(start.status).toBe(302);
+  const authorize = new URL(start.headers.get("location")!);
+  expect(authorize.origin).toBe(emulator.issuer);
+  expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+  expect(authorize.searchParams.get("redirect_uri")).toBe("http://localhost/api/auth/callback");
+  const form = new URLSearchParams(authorize.searchParams);
+  form.set("email", email);
+  form.set("given_name", "Tigist");
+  form.set("family_name", "Haile");
+  const approved = await fetch(`${emulator.issuer}/authorize`, { method: "POST", body: form, redirect: "manual" });
+  expect(approved.status).toBe(302);
+  const callback = new URL(approved.headers.get("location")!);
+  const done = await c.get(`${callback.pathname}${callback.search}`);
+  return { c, done };
+};
+
+test("GET /api/login redirects to the provider and the callback signs the user in", async () => {
+  const { c, done } = await signInThroughProvider("tigist@example.com", "driver");
+  expect(done.status).toBe(302);
+  expect(done.headers.get("location")).toBe("/shipper");
+  const me = await c.get("/api/auth/user");
+  expect(me.status).toBe(200);
+  expect(me.json.user).toMatchObject({ email: "tigist@example.com", firstName: "Tigist", lastName: "Haile", userType: "driver" });
+});
+
+test("signing in again reuses the linked account", async () => {
+  await signInThroughProvider("repeat@example.com", "shipper");
+  const { c } = await signInThroughProvider("repeat@example.com");
+  const me = await c.get("/api/auth/user");
+  expect(me.json.user.userType).toBe("shipper");
+  const rows = t.db.query.users.findMany({ where: (u, { eq }) => eq(u.email, "repeat@example.com") }).sync();
+  expect(rows).toHaveLength(1);
+});
+
+test("a callback with a forged state is refused and signs nobody in", async () => {
+  const c = createClient(t);
+  const start = await c.get("/api/login");
+  const authorize = new URL(start.headers.get("location")!);
+  const form = new URLSearchParams(authorize.searchParams);
+  form.set("email", "forged@example.com");
+  form.set("state", "not-the-state");
+  const approved = await fetch(`${emulator.issuer}/authorize`, { method: "POST", body: form, redirect: "manual" });
+  const callback = new URL(approved.headers.get("location")!);
+  const done = await c.get(`${callback.pathname}${callback.search}`);
+  expect(done.status).toBe(401);
+  expect((await c.get("/api/auth/user")).status).toBe(401);
+});
+
+test("a callback without the login cookie goes back to the sign-in screen", async () => {
+  const res = await createClient(t).get("/api/auth/callback?code=x&state=y");
+  expect(res.status).toBe(302);
+  expect(res.headers.get("location")).toBe("/signin?error=expired");
+});
