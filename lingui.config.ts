@@ -6,5 +6,7 @@ export default defineConfig({
   locales: ["en", "am", "om"],
   fallbackLocales: { default: "en" },
   format: formatter({ lineNumbers: false }),
-  catalogs: [{ path: "<rootDir>/locales/{locale}", include: ["src", "cli"], exclude: ["**/node_modules/**", "**/*.test.ts"] }],
+  catalogs: [
+    { path: "<rootDir>/locales/{locale}", include: ["src", "cli"], exclude: ["**/node_modules/**", "**/*.test.ts"] },
+  ],
 });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { lingui } from "@lingui/vite-plugin";
 import { linguiMacroSwcPlugin } from "@lingui/swc-plugin/options";
+import { lingui } from "@lingui/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react-swc";
@@ -13,7 +13,13 @@ export default defineConfig({
   root: here("./src/web"),
   publicDir: here("./public"),
   resolve: { alias: { "@": here("./src/web") } },
-  build: { outDir: here("./dist/web"), emptyOutDir: true, target: "es2022", reportCompressedSize: false },
+  build: {
+    outDir: here("./dist/web"),
+    emptyOutDir: true,
+    target: "es2022",
+    reportCompressedSize: false,
+    manifest: true,
+  },
   plugins: [
     tanstackRouter({
       target: "react",

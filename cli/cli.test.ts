@@ -21,7 +21,20 @@ test("--help lists the commands on every level", () => {
 
 test("db migrate, then user create and user list go through the router", () => {
   expect(run("db", "migrate")).toMatchObject({ code: 0 });
-  const created = run("user", "create", "--email", "Ayele@Example.com", "--password", "long-enough-1", "--first", "Ayele", "--last", "Girma", "--type", "driver");
+  const created = run(
+    "user",
+    "create",
+    "--email",
+    "Ayele@Example.com",
+    "--password",
+    "long-enough-1",
+    "--first",
+    "Ayele",
+    "--last",
+    "Girma",
+    "--type",
+    "driver",
+  );
   expect(created.code).toBe(0);
   expect(created.out).toContain("Created driver account ayele@example.com");
   const listed = run("user", "list", "--json");
@@ -34,7 +47,20 @@ test("db migrate, then user create and user list go through the router", () => {
 });
 
 test("bad input exits non-zero with a message naming the field, and creates nothing", () => {
-  const bad = run("user", "create", "--email", "nope", "--password", "short", "--first", "A", "--last", "B", "--type", "pilot");
+  const bad = run(
+    "user",
+    "create",
+    "--email",
+    "nope",
+    "--password",
+    "short",
+    "--first",
+    "A",
+    "--last",
+    "B",
+    "--type",
+    "pilot",
+  );
   expect(bad.code).toBe(1);
   expect(bad.err).toContain("email: email must be a valid email address");
   expect(bad.err).toContain("password: password must be at least 8 characters");
@@ -46,7 +72,20 @@ test("bad input exits non-zero with a message naming the field, and creates noth
 });
 
 test("a taken email is refused", () => {
-  const again = run("user", "create", "--email", "ayele@example.com", "--password", "long-enough-1", "--first", "A", "--last", "G", "--type", "shipper");
+  const again = run(
+    "user",
+    "create",
+    "--email",
+    "ayele@example.com",
+    "--password",
+    "long-enough-1",
+    "--first",
+    "A",
+    "--last",
+    "G",
+    "--type",
+    "shipper",
+  );
   expect(again.code).toBe(1);
   expect(again.err).toContain("An account with this email already exists");
 });

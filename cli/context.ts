@@ -9,6 +9,7 @@ export const cliLocale = () => languageFromEnv();
 
 // CLI messages speak the user's language (MYTESS_LANG or LANG).
 i18n.activate(cliLocale());
+
 export { i18n };
 
 /** The database named by DATABASE_PATH, migrated, and a router caller acting as the operator. */

@@ -27,10 +27,12 @@ try {
     console.error(err.message);
   } else if (err instanceof TRPCError) {
     const { body } = toHttpError(err);
-    console.error(i18n._({ id: "cli.error", message: "Error: {message}" }, { message: body.message }));
+    console.error(i18n._({ id: "cli.error", message: "Error: {message}", values: { message: body.message } }));
     for (const issue of body.issues ?? []) console.error(`  ${issue.path}: ${issue.message}`);
   } else {
-    console.error(i18n._({ id: "cli.error", message: "Error: {message}" }, { message: (err as Error).message }));
+    console.error(
+      i18n._({ id: "cli.error", message: "Error: {message}", values: { message: (err as Error).message } }),
+    );
   }
   process.exit(1);
 }

@@ -4,12 +4,8 @@ import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-or
 // Times are epoch milliseconds (UTC) everywhere; money is integer minor units beside an ISO currency code.
 
 const timestamps = {
-  createdAt: integer()
-    .notNull()
-    .default(sql`(unixepoch('subsec') * 1000)`),
-  updatedAt: integer()
-    .notNull()
-    .default(sql`(unixepoch('subsec') * 1000)`),
+  createdAt: integer().notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  updatedAt: integer().notNull().default(sql`(unixepoch('subsec') * 1000)`),
 };
 
 export const users = sqliteTable(
@@ -150,9 +146,7 @@ export const bids = sqliteTable(
     index("bids_load_idx").on(t.loadId, t.status),
     index("bids_driver_idx").on(t.driverId, t.status),
     // One pending bid per driver and load: a new bid replaces the old one.
-    uniqueIndex("bids_one_pending_idx")
-      .on(t.loadId, t.driverId)
-      .where(sql`status = 'pending'`),
+    uniqueIndex("bids_one_pending_idx").on(t.loadId, t.driverId).where(sql`status = 'pending'`),
   ],
 );
 

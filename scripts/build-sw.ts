@@ -15,7 +15,11 @@ const files = walk(dist)
   .map((p) => `/${relative(dist, p)}`)
   .filter((p) => p !== "/sw.js" && p !== "/index.html" && !p.endsWith(".map"))
   .sort();
-const version = new Bun.CryptoHasher("sha256").update(files.join("\n")).update(await Bun.file(join(dist, "index.html")).text()).digest("hex").slice(0, 12);
+const version = new Bun.CryptoHasher("sha256")
+  .update(files.join("\n"))
+  .update(await Bun.file(join(dist, "index.html")).text())
+  .digest("hex")
+  .slice(0, 12);
 
 const result = await Bun.build({
   entrypoints: [join(root, "src", "web", "sw.ts")],

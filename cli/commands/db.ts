@@ -1,11 +1,13 @@
 import { Command } from "commander";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
-import { CliError, openSystem, i18n } from "../context";
+import { CliError, i18n, openSystem } from "../context";
 
 const migrate = new Command("migrate").description("Apply pending database migrations").action(() => {
   const { config, handle } = openSystem();
   handle.close();
-  console.log(i18n._({ id: "cli.db.migrated", message: "Database is up to date: {path}" }, { path: config.databasePath }));
+  console.log(
+    i18n._({ id: "cli.db.migrated", message: "Database is up to date: {path}", values: { path: config.databasePath } }),
+  );
 });
 
 const seed = new Command("seed")
@@ -16,14 +18,20 @@ const seed = new Command("seed")
     const { handle } = openSystem();
     try {
       if (!isDatabaseEmpty(handle.db)) {
-        throw new CliError(i18n._({ id: "cli.db.seed.notEmpty", message: "The database already has data; demo data goes only into an empty database." }));
+        throw new CliError(
+          i18n._({
+            id: "cli.db.seed.notEmpty",
+            message: "The database already has data; demo data goes only into an empty database.",
+          }),
+        );
       }
       const s = await seedDemo(handle.db);
       console.log(
-        i18n._(
-          { id: "cli.db.seeded", message: "Seeded {users} demo users, {posted} posted loads and {completed} completed loads." },
-          { users: s.users, posted: s.postedLoads, completed: s.completedLoads },
-        ),
+        i18n._({
+          id: "cli.db.seeded",
+          message: "Seeded {users} demo users, {posted} posted loads and {completed} completed loads.",
+          values: { users: s.users, posted: s.postedLoads, completed: s.completedLoads },
+        }),
       );
     } finally {
       handle.close();

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { USER_TYPES } from "../../src/shared/constants";
-import { openSystem, i18n } from "../context";
+import { i18n, openSystem } from "../context";
 
 const create = new Command("create")
   .description("Create an account")
@@ -19,7 +19,13 @@ const create = new Command("create")
         lastName: o.last,
         userType: o.type as never,
       });
-      console.log(i18n._({ id: "cli.user.created", message: "Created {type} account {email} (id {id})." }, { type: user.userType, email: user.email, id: user.id }));
+      console.log(
+        i18n._({
+          id: "cli.user.created",
+          message: "Created {type} account {email} (id {id}).",
+          values: { type: user.userType, email: user.email, id: user.id },
+        }),
+      );
     } finally {
       handle.close();
     }
@@ -40,7 +46,13 @@ const list = new Command("list")
         console.log(i18n._({ id: "cli.user.none", message: "No accounts yet." }));
         return;
       }
-      const rows = users.map((u) => [String(u.id), u.email, `${u.firstName} ${u.lastName}`, u.userType, u.createdAt.slice(0, 10)]);
+      const rows = users.map((u) => [
+        String(u.id),
+        u.email,
+        `${u.firstName} ${u.lastName}`,
+        u.userType,
+        u.createdAt.slice(0, 10),
+      ]);
       const head = [
         "ID",
         i18n._({ id: "cli.user.col.email", message: "Email" }),

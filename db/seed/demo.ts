@@ -11,7 +11,13 @@ export const DEMO_PASSWORD = "mytess-demo";
 
 export const DEMO_USERS = [
   { email: "abebe@demo.mytess.app", firstName: "Abebe", lastName: "Kebede", userType: "driver", at: [9.0108, 38.7613] },
-  { email: "chaltu@demo.mytess.app", firstName: "Chaltu", lastName: "Tadesse", userType: "driver", at: [8.5410, 39.2689] },
+  {
+    email: "chaltu@demo.mytess.app",
+    firstName: "Chaltu",
+    lastName: "Tadesse",
+    userType: "driver",
+    at: [8.541, 39.2689],
+  },
   { email: "mike@demo.mytess.app", firstName: "Mike", lastName: "Johnson", userType: "driver", at: [41.85, -87.65] },
   { email: "anna@demo.mytess.app", firstName: "Anna", lastName: "Kowalski", userType: "driver", at: [51.92, 4.48] },
   { email: "selam@demo.mytess.app", firstName: "Selam", lastName: "Bekele", userType: "shipper", at: null },
@@ -31,7 +37,11 @@ export const isDatabaseEmpty = (db: Db) =>
   (db.select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0) === 0 &&
   (db.select({ n: sql<number>`count(*)` }).from(loads).get()?.n ?? 0) === 0;
 
-type TRegion = { places: TPlace[]; cargo: readonly { title: string; equipment: string; lbs: readonly [number, number] }[]; hubs: string[] };
+type TRegion = {
+  places: TPlace[];
+  cargo: readonly { title: string; equipment: string; lbs: readonly [number, number] }[];
+  hubs: string[];
+};
 
 const REGIONS: Record<"ethiopia" | "us" | "europe", TRegion> = {
   ethiopia: { places: ETHIOPIA_CORRIDOR, cargo: CARGO.ethiopia, hubs: ["Djibouti", "Modjo", "Addis Ababa"] },
@@ -56,7 +66,15 @@ export const seedDemo = async (db: Db, now = Date.now()) => {
         .where(sql`${users.id} = ${user.id}`)
         .run();
     }
-    return { ...user, region: u.email.startsWith("john") || u.email.startsWith("mike") ? "us" : u.email.startsWith("lena") || u.email.startsWith("anna") ? "europe" : "ethiopia" };
+    return {
+      ...user,
+      region:
+        u.email.startsWith("john") || u.email.startsWith("mike")
+          ? "us"
+          : u.email.startsWith("lena") || u.email.startsWith("anna")
+            ? "europe"
+            : "ethiopia",
+    };
   });
   const shipperOf = (region: string) => created.find((u) => u.userType === "shipper" && u.region === region)!;
   const driversOf = (region: string) => created.filter((u) => u.userType === "driver" && u.region === region);
@@ -74,8 +92,7 @@ export const seedDemo = async (db: Db, now = Date.now()) => {
     while (to.city === from.city) to = pick(r.places);
     const cargo = pick(r.cargo);
     const miles = haversineMiles(from.lat, from.lng, to.lat, to.lng);
-    const pickupDate =
-      status === "posted" ? now + between(0.3, 14) * DAY : now - between(5, 35) * DAY;
+    const pickupDate = status === "posted" ? now + between(0.3, 14) * DAY : now - between(5, 35) * DAY;
     const deliveryDate = pickupDate + (Math.ceil(miles / 350) + between(0.5, 1.5)) * DAY;
     const [currency, perMile] =
       region === "ethiopia"
@@ -110,7 +127,16 @@ export const seedDemo = async (db: Db, now = Date.now()) => {
       budgetMinor: toMinor(budget, currency),
       budgetCurrency: currency,
       tripMiles: miles,
-      specialInstructions: rand() < 0.4 ? pick(["Tarp required", "Call the consignee 2 hours before arrival", "Seal number on the bill of lading", "No stacking", "Weighbridge ticket required at the port"]) : null,
+      specialInstructions:
+        rand() < 0.4
+          ? pick([
+              "Tarp required",
+              "Call the consignee 2 hours before arrival",
+              "Seal number on the bill of lading",
+              "No stacking",
+              "Weighbridge ticket required at the port",
+            ])
+          : null,
       status,
       createdAt: Math.round(status === "posted" ? now - between(0, 6) * DAY : pickupDate - 3 * DAY),
       updatedAt: now,
@@ -136,16 +162,34 @@ export const seedDemo = async (db: Db, now = Date.now()) => {
         const load = tx.insert(loads).values(values).returning().get();
         const bid = tx
           .insert(bids)
-          .values({ loadId: load.id, driverId: driver.id, amountMinor: Math.round(values.budgetMinor * between(0.85, 0.98)), currency: values.budgetCurrency!, status: "accepted", createdAt: values.createdAt!, updatedAt: values.pickupDate })
+          .values({
+            loadId: load.id,
+            driverId: driver.id,
+            amountMinor: Math.round(values.budgetMinor * between(0.85, 0.98)),
+            currency: values.budgetCurrency!,
+            status: "accepted",
+            createdAt: values.createdAt!,
+            updatedAt: values.pickupDate,
+          })
           .returning()
           .get();
         tx.update(loads)
-          .set({ assignedDriverId: driver.id, acceptedBidId: bid.id, pickedUpAt: values.pickupDate, deliveredAt: values.deliveryDate, completedAt: values.deliveryDate + DAY })
+          .set({
+            assignedDriverId: driver.id,
+            acceptedBidId: bid.id,
+            pickedUpAt: values.pickupDate,
+            deliveredAt: values.deliveryDate,
+            completedAt: values.deliveryDate + DAY,
+          })
           .where(sql`${loads.id} = ${load.id}`)
           .run();
         const score = 4 + Math.round(rand());
         tx.update(users)
-          .set({ ratingSum: sql`${users.ratingSum} + ${score}`, totalRatings: sql`${users.totalRatings} + 1`, totalTrips: sql`${users.totalTrips} + 1` })
+          .set({
+            ratingSum: sql`${users.ratingSum} + ${score}`,
+            totalRatings: sql`${users.totalRatings} + 1`,
+            totalTrips: sql`${users.totalTrips} + 1`,
+          })
           .where(sql`${users.id} = ${driver.id}`)
           .run();
         tx.update(users)

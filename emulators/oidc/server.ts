@@ -2,10 +2,23 @@
 // a token endpoint (authorization code + PKCE S256, client_secret_basic or client_secret_post), JWKS and userinfo.
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 
-export type TOidcEmulatorUser = { sub: string; email: string; given_name: string; family_name: string; email_verified: boolean };
+export type TOidcEmulatorUser = {
+  sub: string;
+  email: string;
+  given_name: string;
+  family_name: string;
+  email_verified: boolean;
+};
 export type TOidcEmulatorOptions = { port?: number; clientId: string; clientSecret: string; hostname?: string };
 
-type TCode = { clientId: string; redirectUri: string; challenge: string; user: TOidcEmulatorUser; nonce?: string; expires: number };
+type TCode = {
+  clientId: string;
+  redirectUri: string;
+  challenge: string;
+  user: TOidcEmulatorUser;
+  nonce?: string;
+  expires: number;
+};
 
 const sha256b64url = async (s: string) =>
   Buffer.from(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s))).toString("base64url");
@@ -55,7 +68,8 @@ export const startOidcEmulator = async (opts: TOidcEmulatorOptions) => {
         case "GET /authorize": {
           const p = url.searchParams;
           if (p.get("client_id") !== opts.clientId) return oauthError("unauthorized_client", "unknown client_id");
-          if (p.get("response_type") !== "code") return oauthError("unsupported_response_type", "only code is supported");
+          if (p.get("response_type") !== "code")
+            return oauthError("unsupported_response_type", "only code is supported");
           if (p.get("code_challenge_method") !== "S256" || !p.get("code_challenge")) {
             return oauthError("invalid_request", "PKCE with S256 is required");
           }
@@ -106,7 +120,8 @@ export const startOidcEmulator = async (opts: TOidcEmulatorOptions) => {
           if (clientId !== opts.clientId || secret !== opts.clientSecret) {
             return oauthError("invalid_client", "client authentication failed", 401);
           }
-          if (f.get("grant_type") !== "authorization_code") return oauthError("unsupported_grant_type", "authorization_code only");
+          if (f.get("grant_type") !== "authorization_code")
+            return oauthError("unsupported_grant_type", "authorization_code only");
           const entry = codes.get(f.get("code") ?? "");
           codes.delete(f.get("code") ?? "");
           if (!entry || entry.expires < Date.now()) return oauthError("invalid_grant", "unknown or expired code");
@@ -126,13 +141,20 @@ export const startOidcEmulator = async (opts: TOidcEmulatorOptions) => {
           const accessToken = crypto.randomUUID();
           accessTokens.set(accessToken, entry.user);
           return Response.json(
-            { access_token: accessToken, token_type: "Bearer", expires_in: 600, id_token: idToken, scope: "openid email profile" },
+            {
+              access_token: accessToken,
+              token_type: "Bearer",
+              expires_in: 600,
+              id_token: idToken,
+              scope: "openid email profile",
+            },
             { headers: { "Cache-Control": "no-store" } },
           );
         }
         case "GET /userinfo": {
           const user = accessTokens.get(req.headers.get("authorization")?.replace(/^Bearer /, "") ?? "");
-          if (!user) return new Response(null, { status: 401, headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
+          if (!user)
+            return new Response(null, { status: 401, headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' } });
           return Response.json(user);
         }
         default:

@@ -31,12 +31,13 @@ i18n.setMessagesCompiler(compileMessage);
 i18n.load(load());
 i18n.activate("en");
 
-export const isLanguage = (v: unknown): v is TLanguage => typeof v === "string" && (LANGUAGE_CODES as readonly string[]).includes(v);
+export const isLanguage = (v: unknown): v is TLanguage =>
+  typeof v === "string" && (LANGUAGE_CODES as readonly string[]).includes(v);
 
 /** A message in the given language (English when a translation is missing). */
 export const translate = (locale: TLanguage, descriptor: MessageDescriptor, values?: Record<string, unknown>) => {
   if (i18n.locale !== locale) i18n.activate(locale);
-  return i18n._(descriptor, values);
+  return i18n._({ ...descriptor, values });
 };
 
 /** The language named by a POSIX locale such as am_ET.UTF-8, or English. */

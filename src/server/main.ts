@@ -17,7 +17,11 @@ if (config.demo && isDatabaseEmpty(handle.db)) {
 
 const app = createApp({ db: handle.db, config });
 app.listen({ port: config.port, hostname: process.env.HOST ?? "0.0.0.0" });
-logger.info("MyTess is listening", { url: `http://localhost:${config.port}`, database: config.databasePath, demo: config.demo });
+logger.info("MyTess is listening", {
+  url: `http://localhost:${config.port}`,
+  database: config.databasePath,
+  demo: config.demo,
+});
 
 let stopping = false;
 const shutdown = async (signal: string) => {

@@ -40,6 +40,7 @@ export const createClient = (t: TTestApp, ip = "10.0.0.1") => {
       else jar.set(name, value);
     }
     const text = await res.text();
+    // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
     let json: any = null;
     try {
       json = text ? JSON.parse(text) : null;
@@ -59,7 +60,10 @@ export const createClient = (t: TTestApp, ip = "10.0.0.1") => {
     },
     set cookie(v: string) {
       jar.clear();
-      for (const pair of v.split(";").map((p) => p.trim()).filter(Boolean)) {
+      for (const pair of v
+        .split(";")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
         const [name, ...rest] = pair.split("=");
         jar.set(name, rest.join("="));
       }

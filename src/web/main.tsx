@@ -6,7 +6,6 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { NotFound } from "./components/layout/not-found";
 import { Splash } from "./components/layout/splash";
-import { TooltipProvider } from "./components/ui/tooltip";
 import { activateLanguage, detectLanguage, i18n } from "./lib/i18n";
 import { PreferencesProvider } from "./lib/preferences";
 import { queryClient, trpc } from "./lib/trpc";
@@ -35,9 +34,7 @@ createRoot(document.getElementById("root")!).render(
     <I18nProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <PreferencesProvider>
-          <TooltipProvider>
-            <RouterProvider router={router} />
-          </TooltipProvider>
+          <RouterProvider router={router} />
         </PreferencesProvider>
       </QueryClientProvider>
     </I18nProvider>

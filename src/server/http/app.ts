@@ -5,13 +5,13 @@ import type { TConfig } from "../config";
 import { AppError } from "../errors";
 import { createOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
-import { createCaller, appRouter } from "../trpc/root";
+import { appRouter, createCaller } from "../trpc/root";
 import { createAuthRoutes } from "./auth-routes";
 import { errorResponse, json, toHttpError } from "./errors";
+import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 import { REST_ROUTES } from "./rest/table";
 import { applySecurityHeaders, isCrossSiteWrite } from "./security";
 import { createStaticHandler } from "./static";
-import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 
 export type TAppDeps = { db: Db; config: TConfig };
 
@@ -31,7 +31,10 @@ export const createApp = ({ db, config }: TAppDeps) => {
   const oidc = config.oidc ? createOidcClient(config.oidc) : null;
   const auth = createAuthRoutes(db, config, oidc);
   const serveStatic = createStaticHandler(config.webDist);
-  const metaOf = (server: { requestIP?: (r: Request) => { address: string } | null } | null, req: Request): TRequestMeta => ({
+  const metaOf = (
+    server: { requestIP?: (r: Request) => { address: string } | null } | null,
+    req: Request,
+  ): TRequestMeta => ({
     ip: server?.requestIP?.(req)?.address ?? null,
   });
 
@@ -41,7 +44,8 @@ export const createApp = ({ db, config }: TAppDeps) => {
       endpoint: "/trpc",
       req: request,
       router: appRouter,
-      createContext: ({ resHeaders }) => contextFromRequest(request, db, config, metaOf(server, request), "web", resHeaders),
+      createContext: ({ resHeaders }) =>
+        contextFromRequest(request, db, config, metaOf(server, request), "web", resHeaders),
       onError: ({ error }) => {
         if (toHttpError(error).status >= 500) logger.error("trpc error", { error: String(error.cause ?? error) });
       },

@@ -1,5 +1,5 @@
 import type { Db } from "../../../db/client";
-import { USER_TYPES, type TUserType } from "../../shared/constants";
+import { type TUserType, USER_TYPES } from "../../shared/constants";
 import type { TConfig } from "../config";
 import { findOrCreateOidcUser } from "../domain/auth/oidc-users";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../domain/auth/sessions";
@@ -33,7 +33,9 @@ export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | nu
     const url = new URL(req.url);
     const returnTo = safeReturnTo(url.searchParams.get("returnTo"));
     const typeParam = url.searchParams.get("userType");
-    const userType: TUserType = (USER_TYPES as readonly string[]).includes(typeParam ?? "") ? (typeParam as TUserType) : "shipper";
+    const userType: TUserType = (USER_TYPES as readonly string[]).includes(typeParam ?? "")
+      ? (typeParam as TUserType)
+      : "shipper";
     if (!oidc) {
       const q = new URLSearchParams({ returnTo });
       if (typeParam) q.set("userType", userType);
@@ -41,7 +43,9 @@ export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | nu
     }
     try {
       const start = await oidc.start(`${originOf(req, config)}/api/auth/callback`);
-      const payload = Buffer.from(JSON.stringify({ s: start.state, v: start.codeVerifier, r: returnTo, t: userType })).toString("base64url");
+      const payload = Buffer.from(
+        JSON.stringify({ s: start.state, v: start.codeVerifier, r: returnTo, t: userType }),
+      ).toString("base64url");
       const secure = isSecureRequest(req, config);
       const headers = new Headers();
       headers.append(
@@ -68,7 +72,12 @@ export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | nu
     headers.append("Set-Cookie", `${OIDC_COOKIE}=; Path=/api/auth/callback; HttpOnly; SameSite=Lax; Max-Age=0`);
     try {
       if (!raw) return redirect("/signin?error=expired", headers);
-      const saved = JSON.parse(Buffer.from(raw, "base64url").toString()) as { s: string; v: string; r: string; t: TUserType };
+      const saved = JSON.parse(Buffer.from(raw, "base64url").toString()) as {
+        s: string;
+        v: string;
+        r: string;
+        t: TUserType;
+      };
       const external = new URL(req.url);
       const callbackUrl = new URL(`${originOf(req, config)}/api/auth/callback${external.search}`);
       const claims = await oidc.finish(callbackUrl, { state: saved.s, codeVerifier: saved.v });

@@ -123,7 +123,10 @@ describe("POST /api/auth/login", () => {
     expect(wrong.status).toBe(401);
     expect(wrong.json.message).toBe("Invalid email or password");
     expect(wrong.headers.get("set-cookie")).toBeNull();
-    const unknown = await createClient(t).post("/api/auth/login", { email: "nobody@example.com", password: "whatever1" });
+    const unknown = await createClient(t).post("/api/auth/login", {
+      email: "nobody@example.com",
+      password: "whatever1",
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.json.message).toBe("Invalid email or password");
   });
@@ -132,10 +135,16 @@ describe("POST /api/auth/login", () => {
     const input = valid();
     await createClient(t).post("/api/auth/register", input);
     for (let i = 0; i < 5; i++) {
-      const r = await createClient(t, `10.1.0.${i}`).post("/api/auth/login", { email: input.email, password: `bad-${i}-password` });
+      const r = await createClient(t, `10.1.0.${i}`).post("/api/auth/login", {
+        email: input.email,
+        password: `bad-${i}-password`,
+      });
       expect(r.status).toBe(401);
     }
-    const blocked = await createClient(t, "10.1.1.1").post("/api/auth/login", { email: input.email, password: input.password });
+    const blocked = await createClient(t, "10.1.1.1").post("/api/auth/login", {
+      email: input.email,
+      password: input.password,
+    });
     expect(blocked.status).toBe(429);
     expect(blocked.json.code).toBe("TOO_MANY_REQUESTS");
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -144,11 +153,16 @@ describe("POST /api/auth/login", () => {
   test("many failures from one address are refused for other accounts too", async () => {
     const c = createClient(t, "10.9.9.9");
     for (let i = 0; i < 20; i++) {
-      expect((await c.post("/api/auth/login", { email: `guess${i}@example.com`, password: "password1" })).status).toBe(401);
+      expect((await c.post("/api/auth/login", { email: `guess${i}@example.com`, password: "password1" })).status).toBe(
+        401,
+      );
     }
     const blocked = await c.post("/api/auth/login", { email: "another@example.com", password: "password1" });
     expect(blocked.status).toBe(429);
-    const elsewhere = await createClient(t, "10.8.8.8").post("/api/auth/login", { email: "another@example.com", password: "password1" });
+    const elsewhere = await createClient(t, "10.8.8.8").post("/api/auth/login", {
+      email: "another@example.com",
+      password: "password1",
+    });
     expect(elsewhere.status).toBe(401);
   });
 });
@@ -264,6 +278,13 @@ describe("server", () => {
     await registerUser(c, "driver");
     await registerUser(createClient(t), "shipper");
     const res = await c.get("/api/platform-stats");
-    expect(res.json).toEqual({ totalLoads: 0, activeDrivers: 1, completedDeliveries: 0, countriesServed: 0, avgRating: 0, totalRevenue: 0 });
+    expect(res.json).toEqual({
+      totalLoads: 0,
+      activeDrivers: 1,
+      completedDeliveries: 0,
+      countriesServed: 0,
+      avgRating: 0,
+      totalRevenue: 0,
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { ZodError } from "zod";
-import { AppError, APP_ERROR_STATUS } from "../errors";
+import { APP_ERROR_STATUS, AppError } from "../errors";
 import { logger } from "../logger";
 import { zodIssues } from "../trpc/init";
 

@@ -40,7 +40,12 @@ test("GET /api/login redirects to the provider and the callback signs the user i
   expect(done.headers.get("location")).toBe("/shipper");
   const me = await c.get("/api/auth/user");
   expect(me.status).toBe(200);
-  expect(me.json.user).toMatchObject({ email: "tigist@example.com", firstName: "Tigist", lastName: "Haile", userType: "driver" });
+  expect(me.json.user).toMatchObject({
+    email: "tigist@example.com",
+    firstName: "Tigist",
+    lastName: "Haile",
+    userType: "driver",
+  });
 });
 
 test("signing in again reuses the linked account", async () => {

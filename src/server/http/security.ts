@@ -34,7 +34,8 @@ export const isCrossSiteWrite = (req: Request, trustProxy: boolean) => {
   const origin = req.headers.get("origin");
   if (origin) {
     if (origin === "null") return true;
-    const host = (trustProxy && req.headers.get("x-forwarded-host")) || req.headers.get("host") || new URL(req.url).host;
+    const host =
+      (trustProxy && req.headers.get("x-forwarded-host")) || req.headers.get("host") || new URL(req.url).host;
     try {
       return new URL(origin).host !== host;
     } catch {

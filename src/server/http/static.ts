@@ -29,6 +29,8 @@ export const createStaticHandler = (root: string) => {
         headers: { "Content-Type": "text/plain; charset=utf-8" },
       });
     }
-    return new Response(Bun.file(index), { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" } });
+    return new Response(Bun.file(index), {
+      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" },
+    });
   };
 };

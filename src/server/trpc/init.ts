@@ -23,8 +23,7 @@ export const zodIssues = (error: ZodError): TFieldIssue[] =>
 const t = initTRPC.context<TContext>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
-    const issues =
-      cause instanceof ZodError ? zodIssues(cause) : cause instanceof AppError ? cause.issues : undefined;
+    const issues = cause instanceof ZodError ? zodIssues(cause) : cause instanceof AppError ? cause.issues : undefined;
     return {
       ...shape,
       message: cause instanceof ZodError ? (issues?.[0]?.message ?? shape.message) : shape.message,
@@ -63,7 +62,8 @@ export const driverProcedure = authedProcedure.use(({ ctx, next }) => {
 
 /** A signed-in shipper. */
 export const shipperProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.actor.userType !== "shipper") throw new TRPCError({ code: "FORBIDDEN", message: "Only shippers can do this" });
+  if (ctx.actor.userType !== "shipper")
+    throw new TRPCError({ code: "FORBIDDEN", message: "Only shippers can do this" });
   return next();
 });
 
@@ -77,7 +77,12 @@ export const systemProcedure = publicProcedure.use(({ ctx, next }) => {
  * Throws NOT_FOUND unless the record exists and belongs to the caller. Another user's record reads as missing, so
  * ids cannot be probed.
  */
-export const assertOwned = <T>(record: T | undefined | null, ownerId: number | null | undefined, actor: User, what: string): T => {
+export const assertOwned = <T>(
+  record: T | undefined | null,
+  ownerId: number | null | undefined,
+  actor: User,
+  what: string,
+): T => {
   if (!record || ownerId !== actor.id) throw new AppError("NOT_FOUND", `${what} not found`);
   return record;
 };

@@ -1,11 +1,12 @@
 import { i18n } from "@lingui/core";
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES, STORAGE_KEYS, type TLanguage } from "../../shared/constants";
 
-const isLanguage = (v: unknown): v is TLanguage => typeof v === "string" && (LANGUAGE_CODES as readonly string[]).includes(v);
+const isLanguage = (v: unknown): v is TLanguage =>
+  typeof v === "string" && (LANGUAGE_CODES as readonly string[]).includes(v);
 
 /** Detection order of SPEC section 9: local storage, then the browser's language, then the page's language tag. */
 export const detectLanguage = (): TLanguage => {
-  const stored = [localStorage.getItem(STORAGE_KEYS.language), localStorage.getItem(STORAGE_KEYS.preferredLanguage)];
+  const stored = [localStorage.getItem(STORAGE_KEYS.preferredLanguage), localStorage.getItem(STORAGE_KEYS.language)];
   for (const s of stored) if (isLanguage(s)) return s;
   for (const l of navigator.languages ?? [navigator.language]) {
     const code = l?.slice(0, 2).toLowerCase();
@@ -24,14 +25,17 @@ const loaders: Record<TLanguage, () => Promise<{ messages: Record<string, unknow
   om: () => import("../../../locales/om.po"),
 };
 
-/** Loads a catalog lazily and activates it; a failed load logs a warning and keeps the current language. */
-export const activateLanguage = async (language: TLanguage) => {
+/**
+ * Loads a catalog lazily and activates it; a failed load logs a warning and keeps the current language. The active
+ * language is cached under i18nextLng; `chosen` marks an explicit choice of the user (preferredLanguage).
+ */
+export const activateLanguage = async (language: TLanguage, chosen = false) => {
   try {
     const { messages } = await loaders[language]();
     i18n.loadAndActivate({ locale: language, messages: messages as never });
     document.documentElement.lang = language;
     localStorage.setItem(STORAGE_KEYS.language, language);
-    localStorage.setItem(STORAGE_KEYS.preferredLanguage, language);
+    if (chosen) localStorage.setItem(STORAGE_KEYS.preferredLanguage, language);
   } catch (err) {
     console.warn(`Could not load the ${language} translations`, err);
     if (!i18n.locale) i18n.activate(DEFAULT_LANGUAGE);

@@ -1,7 +1,13 @@
 import { useLingui } from "@lingui/react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import { CURRENCIES, DISPLAY_CURRENCY_CODES, STORAGE_KEYS, type TDisplayCurrency, type TLanguage } from "../../shared/constants";
+import {
+  CURRENCIES,
+  DISPLAY_CURRENCY_CODES,
+  STORAGE_KEYS,
+  type TDisplayCurrency,
+  type TLanguage,
+} from "../../shared/constants";
 import { convert, formatMoney } from "../../shared/money";
 import { useMe } from "./auth";
 import { activateLanguage, FORMAT_LOCALE } from "./i18n";
@@ -26,7 +32,11 @@ const PreferencesContext = createContext<TPreferences | null>(null);
 const isDisplayCurrency = (v: unknown): v is TDisplayCurrency =>
   typeof v === "string" && (DISPLAY_CURRENCY_CODES as readonly string[]).includes(v);
 
-const FALLBACK_RATES: Record<string, number> = { ...Object.fromEntries(CURRENCIES.map((c) => [c.code, c.exchangeRate])), GBP: 0.79, CAD: 1.37 };
+const FALLBACK_RATES: Record<string, number> = {
+  ...Object.fromEntries(CURRENCIES.map((c) => [c.code, c.exchangeRate])),
+  GBP: 0.79,
+  CAD: 1.37,
+};
 
 /**
  * Language and currency: chosen locally (local storage) and, when signed in, kept on the server too. A choice made on
@@ -63,7 +73,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
 
   const setLanguage = useCallback(
     async (l: TLanguage) => {
-      await activateLanguage(l);
+      await activateLanguage(l, true);
       // Fire and forget (SPEC section 7): a failure only logs a warning.
       if (me) pushLanguage({ language: l }, { onError: (e) => console.warn("Could not save the language", e) });
     },
@@ -89,9 +99,14 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
       setCurrency,
       formatLocale,
       formatAmount: (amount, from = "USD") =>
-        formatMoney(from === currency ? amount : convert(amount, rateOf(from), rateOf(currency)), currency, formatLocale),
+        formatMoney(
+          from === currency ? amount : convert(amount, rateOf(from), rateOf(currency)),
+          currency,
+          formatLocale,
+        ),
       formatOriginal: (amount, code) => formatMoney(amount, code, formatLocale),
-      formatDate: (d, opts = { dateStyle: "medium" }) => new Intl.DateTimeFormat(formatLocale, opts).format(new Date(d)),
+      formatDate: (d, opts = { dateStyle: "medium" }) =>
+        new Intl.DateTimeFormat(formatLocale, opts).format(new Date(d)),
       formatNumber: (n, opts) => new Intl.NumberFormat(formatLocale, opts).format(n),
     };
   }, [language, setLanguage, currency, setCurrency, rates]);

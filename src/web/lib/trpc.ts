@@ -28,7 +28,12 @@ export type TErrorInfo = {
 /** What a failed call said: HTTP status, code, message and field issues. A network failure has status 0. */
 export const errorInfo = (err: unknown): TErrorInfo => {
   if (err instanceof TRPCClientError) {
-    const data = (err.data ?? {}) as { httpStatus?: number; code?: string; issues?: TErrorInfo["issues"]; retryAfterSeconds?: number };
+    const data = (err.data ?? {}) as {
+      httpStatus?: number;
+      code?: string;
+      issues?: TErrorInfo["issues"];
+      retryAfterSeconds?: number;
+    };
     return {
       status: data.httpStatus ?? 0,
       code: data.code ?? "NETWORK",

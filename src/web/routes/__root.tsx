@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
 import type { TRPCOptionsProxy } from "@trpc/tanstack-react-query";
+import { lazy, Suspense } from "react";
 import type { AppRouter } from "../../server/trpc/root";
 import { ConnectionStatus } from "../components/layout/connection-status";
 import { Footer } from "../components/layout/footer";
@@ -8,8 +9,10 @@ import { Header } from "../components/layout/header";
 import { NotFound } from "../components/layout/not-found";
 import { Splash } from "../components/layout/splash";
 import { UpdateBanner } from "../components/layout/update-banner";
-import { Toaster } from "../components/ui/toaster";
 import { meQueryOptions } from "../lib/auth";
+
+// The toast region loads right after the first paint; toasts raised before it arrives wait in the store.
+const Toaster = lazy(() => import("../components/ui/toaster").then((m) => ({ default: m.Toaster })));
 
 export type TRouterContext = { queryClient: QueryClient; trpc: TRPCOptionsProxy<AppRouter> };
 
@@ -36,7 +39,9 @@ function RootLayout() {
         <Outlet />
       </main>
       <Footer />
-      <Toaster />
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
       <ConnectionStatus />
       <UpdateBanner />
     </div>

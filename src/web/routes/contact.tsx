@@ -9,7 +9,10 @@ export const Route = createFileRoute("/contact")({ component: ContactPage });
 function ContactPage() {
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
-      <PageHeader title={<Trans>Contact us</Trans>} description={<Trans>Questions about loads, billing or your account? Write to us.</Trans>} />
+      <PageHeader
+        title={<Trans>Contact us</Trans>}
+        description={<Trans>Questions about loads, billing or your account? Write to us.</Trans>}
+      />
       <Card>
         <CardContent className="grid gap-4 pt-5">
           <p className="flex items-center gap-2">

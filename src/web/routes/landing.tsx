@@ -27,7 +27,11 @@ function Stats() {
     { label: t`Freight value delivered`, value: s ? formatAmount(s.totalRevenue, "USD") : "…" },
   ];
   return (
-    <section aria-label={t`Platform figures`} className="mx-auto grid max-w-7xl grid-cols-2 gap-4 px-4 py-10 md:grid-cols-3 lg:grid-cols-6" data-testid="platform-stats">
+    <section
+      aria-label={t`Platform figures`}
+      className="mx-auto grid max-w-7xl grid-cols-2 gap-4 px-4 py-10 md:grid-cols-3 lg:grid-cols-6"
+      data-testid="platform-stats"
+    >
       {items.map((i) => (
         <div key={i.label} className="rounded-xl border bg-white p-4 text-center">
           <div className="text-2xl font-bold text-brand">{i.value}</div>
@@ -85,11 +89,27 @@ function SampleBoard() {
 function LandingPage() {
   const { t } = useLingui();
   const features = [
-    { icon: MapPin, title: t`Loads near you`, text: t`See loads by distance from where your truck is, within 25 to 500 miles.` },
-    { icon: Banknote, title: t`Your currency`, text: t`Budgets and bids shown in US dollars, euros or Ethiopian birr.` },
-    { icon: Truck, title: t`Bid and win`, text: t`Drivers bid in minutes; shippers compare offers and award the best.` },
+    {
+      icon: MapPin,
+      title: t`Loads near you`,
+      text: t`See loads by distance from where your truck is, within 25 to 500 miles.`,
+    },
+    {
+      icon: Banknote,
+      title: t`Your currency`,
+      text: t`Budgets and bids shown in US dollars, euros or Ethiopian birr.`,
+    },
+    {
+      icon: Truck,
+      title: t`Bid and win`,
+      text: t`Drivers bid in minutes; shippers compare offers and award the best.`,
+    },
     { icon: Globe2, title: t`Three languages`, text: t`Use MyTess in English, Amharic or Afaan Oromo.` },
-    { icon: Smartphone, title: t`Made for any phone`, text: t`Install it from the browser; it stays usable on a weak network.` },
+    {
+      icon: Smartphone,
+      title: t`Made for any phone`,
+      text: t`Install it from the browser; it stays usable on a weak network.`,
+    },
     { icon: Star, title: t`Ratings you can trust`, text: t`Drivers and shippers rate each other after every trip.` },
   ];
   return (
@@ -104,15 +124,18 @@ function LandingPage() {
               <Trans>Freight moves faster when drivers and shippers meet directly.</Trans>
             </h1>
             <p className="mt-4 text-lg text-teal-50">
-              <Trans>Post a load, find a truck near it, agree a price and follow the trip, from Djibouti to Addis Ababa and beyond.</Trans>
+              <Trans>
+                Post a load, find a truck near it, agree a price and follow the trip, from Djibouti to Addis Ababa and
+                beyond.
+              </Trans>
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
-              <Button asChild size="lg" className="bg-white text-teal-900 hover:bg-teal-50">
+              <Button asChild size="lg" variant="inverse">
                 <a href={loginHref("/driver", "driver")}>
                   <Trans>Start earning today</Trans>
                 </a>
               </Button>
-              <Button asChild size="lg" variant="outline" className="border-white bg-transparent text-white hover:bg-teal-800">
+              <Button asChild size="lg" variant="outlineInverse">
                 <a href={loginHref("/shipper", "shipper")}>
                   <Trans>Ship freight now</Trans>
                 </a>

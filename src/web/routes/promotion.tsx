@@ -28,12 +28,14 @@ function CopyableText({ id, title, text }: { id: string; title: string; text: st
   };
   return (
     <Card data-testid={`promo-${id}`}>
-      <CardHeader className="flex-row items-center justify-between">
-        <CardTitle>{title}</CardTitle>
-        <Button size="sm" variant="outline" onClick={copy} aria-live="polite">
-          {copied ? <Check /> : <Copy />}
-          {copied ? <Trans>Copied!</Trans> : <Trans>Copy</Trans>}
-        </Button>
+      <CardHeader>
+        <div className="flex items-center justify-between gap-2">
+          <CardTitle>{title}</CardTitle>
+          <Button size="sm" variant="outline" onClick={copy} aria-live="polite">
+            {copied ? <Check /> : <Copy />}
+            {copied ? <Trans>Copied!</Trans> : <Trans>Copy</Trans>}
+          </Button>
+        </div>
       </CardHeader>
       <CardContent>
         <p className="whitespace-pre-line text-sm text-slate-700">{text}</p>
@@ -75,7 +77,10 @@ function PromotionPage() {
   ];
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
-      <PageHeader title={<Trans>Promote MyTess</Trans>} description={<Trans>Ready-made texts to share MyTess with drivers and shippers you know.</Trans>} />
+      <PageHeader
+        title={<Trans>Promote MyTess</Trans>}
+        description={<Trans>Ready-made texts to share MyTess with drivers and shippers you know.</Trans>}
+      />
       <Card className="mb-6">
         <CardHeader>
           <CardTitle>

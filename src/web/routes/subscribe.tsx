@@ -36,7 +36,9 @@ function TrialState() {
   if (data.trialStatus.isTrialActive && days > 0) {
     return (
       <p className="font-medium text-green-700" data-testid="trial-state">
-        <Trans>Your free premium access has {days} days left, until {until}.</Trans>
+        <Trans>
+          Your free premium access has {days} days left, until {until}.
+        </Trans>
       </p>
     );
   }
@@ -61,7 +63,10 @@ function SubscribePage() {
   ];
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
-      <PageHeader title={<Trans>MyTess Premium</Trans>} description={<Trans>Everything you need to move freight, for one monthly price.</Trans>} />
+      <PageHeader
+        title={<Trans>MyTess Premium</Trans>}
+        description={<Trans>Everything you need to move freight, for one monthly price.</Trans>}
+      />
       <Card className="border-brand">
         <CardHeader>
           <CardTitle className="flex items-center gap-2 text-xl">
@@ -94,8 +99,13 @@ function SubscribePage() {
           <p className="text-sm text-muted-foreground">
             <Trans>New accounts get 6 months free. {MONEY_BACK_DAYS}-day money-back guarantee. Cancel anytime.</Trans>
           </p>
-          <div className="rounded-md border border-yellow-300 bg-yellow-50 p-4 text-sm text-yellow-900" data-testid="payment-note">
-            <Trans>Online payment is not available yet. To subscribe now, contact our team and we will set up your plan.</Trans>
+          <div
+            className="rounded-md border border-yellow-300 bg-yellow-50 p-4 text-sm text-yellow-900"
+            data-testid="payment-note"
+          >
+            <Trans>
+              Online payment is not available yet. To subscribe now, contact our team and we will set up your plan.
+            </Trans>
           </div>
           <Button asChild>
             <Link to="/contact">

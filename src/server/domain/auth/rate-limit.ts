@@ -9,9 +9,7 @@ type TWindow = { failures: number[] };
 export class LoginThrottle {
   private readonly byKey = new Map<string, TWindow>();
 
-  constructor(
-    private readonly opts = { windowMs: 15 * 60 * 1000, maxPerAccount: 5, maxPerIp: 20 },
-  ) {}
+  constructor(private readonly opts = { windowMs: 15 * 60 * 1000, maxPerAccount: 5, maxPerIp: 20 }) {}
 
   private recent(key: string, now: number) {
     const w = this.byKey.get(key);

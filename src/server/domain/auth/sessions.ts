@@ -14,7 +14,14 @@ export const hashToken = (token: string) => new Bun.CryptoHasher("sha256").updat
 export const createSession = (db: Db, userId: number, userAgent: string | null, now = Date.now()) => {
   const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
   db.insert(sessions)
-    .values({ idHash: hashToken(token), userId, expiresAt: now + SESSION_TTL_MS, lastSeenAt: now, userAgent, createdAt: now })
+    .values({
+      idHash: hashToken(token),
+      userId,
+      expiresAt: now + SESSION_TTL_MS,
+      lastSeenAt: now,
+      userAgent,
+      createdAt: now,
+    })
     .run();
   return { token, expiresAt: now + SESSION_TTL_MS };
 };
@@ -31,7 +38,10 @@ export const resolveSession = (db: Db, token: string, now = Date.now()) => {
   if (!row) return null;
   let refreshed = false;
   if (now - row.session.lastSeenAt > TOUCH_EVERY_MS) {
-    db.update(sessions).set({ lastSeenAt: now, expiresAt: now + SESSION_TTL_MS }).where(eq(sessions.idHash, idHash)).run();
+    db.update(sessions)
+      .set({ lastSeenAt: now, expiresAt: now + SESSION_TTL_MS })
+      .where(eq(sessions.idHash, idHash))
+      .run();
     refreshed = true;
   }
   return { user: row.user, idHash, refreshed };

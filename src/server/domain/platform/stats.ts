@@ -19,12 +19,13 @@ export const platformStats = (db: Db) => {
     .get();
   const countries = db
     .select({ n: sql<number>`count(*)` })
-    .from(
-      sql`(select ${loads.pickupCountry} as c from ${loads} union select ${loads.deliveryCountry} from ${loads})`,
-    )
+    .from(sql`(select ${loads.pickupCountry} as c from ${loads} union select ${loads.deliveryCountry} from ${loads})`)
     .get();
   const rating = db
-    .select({ sum: sql<number>`coalesce(sum(${users.ratingSum}), 0)`, n: sql<number>`coalesce(sum(${users.totalRatings}), 0)` })
+    .select({
+      sum: sql<number>`coalesce(sum(${users.ratingSum}), 0)`,
+      n: sql<number>`coalesce(sum(${users.totalRatings}), 0)`,
+    })
     .from(users)
     .get();
   // Revenue: the value of completed loads, in USD.

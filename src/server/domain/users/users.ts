@@ -55,7 +55,11 @@ export const findUserById = (db: Db, id: number) => db.select().from(users).wher
 
 export const listUsers = (db: Db) => db.select().from(users).orderBy(asc(users.id)).all();
 
-export const updateUser = (db: Db, id: number, values: Partial<Pick<User, "language" | "currency">> | TUpdateProfileInput) =>
+export const updateUser = (
+  db: Db,
+  id: number,
+  values: Partial<Pick<User, "language" | "currency">> | TUpdateProfileInput,
+) =>
   db
     .update(users)
     .set({ ...values, updatedAt: Date.now() })

@@ -26,7 +26,8 @@ export const route = (
 /** A numeric path parameter, or a 400 naming it. */
 export const idParam = (req: TRestRequest, name = "id") => {
   const value = Number(req.params[name]);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new AppError("BAD_REQUEST", `${name} must be a positive integer`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new AppError("BAD_REQUEST", `${name} must be a positive integer`);
   return value;
 };
 

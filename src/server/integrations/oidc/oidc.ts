@@ -3,7 +3,16 @@ import { AppError } from "../../errors";
 
 export type TOidcSettings = { issuer: string; clientId: string; clientSecret: string };
 export type TOidcStart = { url: string; state: string; codeVerifier: string };
-export type TOidcClaims = { sub: string; issuer: string; email?: string; emailVerified?: boolean; givenName?: string; familyName?: string; name?: string; picture?: string };
+export type TOidcClaims = {
+  sub: string;
+  issuer: string;
+  email?: string;
+  emailVerified?: boolean;
+  givenName?: string;
+  familyName?: string;
+  name?: string;
+  picture?: string;
+};
 
 /** An OpenID Connect relying party: authorization code with PKCE, discovery cached per issuer. */
 export const createOidcClient = (settings: TOidcSettings) => {

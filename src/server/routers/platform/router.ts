@@ -11,6 +11,12 @@ export const platformRouter = {
     .query(({ ctx, input }) => latestPostedLoads(ctx.db, input.limit)),
 
   fxRates: publicProcedure.query(({ ctx }) =>
-    listFxRates(ctx.db).map((r) => ({ code: r.currency, name: r.name, symbol: r.symbol, exchangeRate: r.ratePerUsd, locale: r.locale })),
+    listFxRates(ctx.db).map((r) => ({
+      code: r.currency,
+      name: r.name,
+      symbol: r.symbol,
+      exchangeRate: r.ratePerUsd,
+      locale: r.locale,
+    })),
   ),
 } satisfies TRPCRouterRecord;

@@ -18,7 +18,11 @@ export function ConnectionStatus() {
       toast({ title: t`You're back online!`, variant: "success", duration: STATUS_TOAST_MS });
       requestBackgroundSync().catch((err) => console.warn("Background sync was not registered", err));
     } else {
-      toast({ title: t`You're now offline. Some features may be limited.`, variant: "warning", duration: STATUS_TOAST_MS });
+      toast({
+        title: t`You're now offline. Some features may be limited.`,
+        variant: "warning",
+        duration: STATUS_TOAST_MS,
+      });
     }
   }, [online, t]);
 

@@ -1,16 +1,18 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { Menu, Truck, X } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { loginHref, useMe } from "../../lib/auth";
 import { Button } from "../ui/button";
 import { CurrencySelect } from "./currency-select";
 import { LanguageSelect } from "./language-select";
-import { SubscriptionBadge } from "./subscription-badge";
-import { UserMenu } from "./user-menu";
+
+// Signed-in parts (menus, tooltip) load only for signed-in users, keeping the landing page light.
+const SignedInControls = lazy(() => import("./signed-in-controls"));
 
 function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
-  const cls = "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-muted [&.active]:bg-teal-50 [&.active]:text-teal-800";
+  const cls =
+    "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-muted [&.active]:bg-teal-50 [&.active]:text-teal-800";
   return (
     <>
       <Link to="/driver" className={cls} onClick={onNavigate}>
@@ -45,18 +47,18 @@ function SignedOutLinks({ onNavigate }: { onNavigate?: () => void }) {
   const cls = "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-muted";
   return (
     <>
-      <a href="/landing#drivers" className={cls} onClick={onNavigate}>
+      <Link to="/landing" hash="drivers" className={cls} onClick={onNavigate}>
         <Trans>For drivers</Trans>
-      </a>
-      <a href="/landing#shippers" className={cls} onClick={onNavigate}>
+      </Link>
+      <Link to="/landing" hash="shippers" className={cls} onClick={onNavigate}>
         <Trans>For shippers</Trans>
-      </a>
-      <a href="/landing#loadboard" className={cls} onClick={onNavigate}>
+      </Link>
+      <Link to="/landing" hash="loadboard" className={cls} onClick={onNavigate}>
         <Trans>Load board</Trans>
-      </a>
-      <a href="/landing#about" className={cls} onClick={onNavigate}>
+      </Link>
+      <Link to="/landing" hash="about" className={cls} onClick={onNavigate}>
         <Trans>About</Trans>
-      </a>
+      </Link>
     </>
   );
 }
@@ -77,11 +79,12 @@ export function Header() {
           {user ? <NavLinks /> : <SignedOutLinks />}
         </nav>
         <div className="ml-auto flex items-center gap-2">
-          {user && <SubscriptionBadge />}
           <LanguageSelect className="hidden w-[8.5rem] sm:flex" />
           <CurrencySelect className="hidden w-[6.5rem] sm:flex" />
           {user ? (
-            <UserMenu user={user} />
+            <Suspense fallback={<span className="size-9" />}>
+              <SignedInControls user={user} />
+            </Suspense>
           ) : (
             <>
               <Button asChild variant="ghost" size="sm">
@@ -89,14 +92,23 @@ export function Header() {
                   <Trans>Log in</Trans>
                 </a>
               </Button>
-              <Button asChild size="sm" className="hidden sm:inline-flex">
-                <a href={loginHref()}>
-                  <Trans>Get started</Trans>
-                </a>
-              </Button>
+              <span className="hidden sm:inline-flex">
+                <Button asChild size="sm">
+                  <a href={loginHref()}>
+                    <Trans>Get started</Trans>
+                  </a>
+                </Button>
+              </span>
             </>
           )}
-          <Button variant="ghost" size="icon" className="lg:hidden" aria-label={open ? t`Close menu` : t`Open menu`} aria-expanded={open} onClick={() => setOpen(!open)}>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="lg:hidden"
+            aria-label={open ? t`Close menu` : t`Open menu`}
+            aria-expanded={open}
+            onClick={() => setOpen(!open)}
+          >
             {open ? <X /> : <Menu />}
           </Button>
         </div>

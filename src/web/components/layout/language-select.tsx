@@ -2,24 +2,28 @@ import { useLingui } from "@lingui/react/macro";
 import { Globe } from "lucide-react";
 import { LANGUAGES, type TLanguage } from "../../../shared/constants";
 import { usePreferences } from "../../lib/preferences";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../ui/select";
+import { cn } from "../../lib/utils";
 
+// A native select: light, and the phone's own picker on small screens.
 export function LanguageSelect({ className }: { className?: string }) {
   const { t } = useLingui();
   const { language, setLanguage } = usePreferences();
   return (
-    <Select value={language} onValueChange={(v) => void setLanguage(v as TLanguage)}>
-      <SelectTrigger className={className} aria-label={t`Language`} data-testid="language-select">
-        <Globe className="size-4" />
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
+    <div className={cn("relative flex items-center", className)}>
+      <Globe className="pointer-events-none absolute left-2.5 size-4 text-muted-foreground" />
+      <select
+        aria-label={t`Language`}
+        data-testid="language-select"
+        value={language}
+        onChange={(e) => void setLanguage(e.target.value as TLanguage)}
+        className="h-9 w-full appearance-none rounded-md border bg-white pr-3 pl-8 text-sm outline-none focus-visible:ring-2 focus-visible:ring-brand/40"
+      >
         {LANGUAGES.map((l) => (
-          <SelectItem key={l.code} value={l.code}>
+          <option key={l.code} value={l.code}>
             {l.nativeName}
-          </SelectItem>
+          </option>
         ))}
-      </SelectContent>
-    </Select>
+      </select>
+    </div>
   );
 }

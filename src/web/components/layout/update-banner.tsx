@@ -14,14 +14,17 @@ export function UpdateBanner() {
   }, [waiting, dismiss]);
   if (!waiting) return null;
   return (
-    <div role="alert" className="fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-lg items-center gap-3 rounded-lg bg-slate-900 p-4 text-white shadow-xl">
+    <div
+      role="alert"
+      className="fixed inset-x-4 bottom-4 z-50 mx-auto flex max-w-lg items-center gap-3 rounded-lg bg-slate-900 p-4 text-white shadow-xl"
+    >
       <span className="flex-1 text-sm">
         <Trans>A new version of MyTess is ready.</Trans>
       </span>
       <Button size="sm" onClick={update}>
         <Trans>Update Now</Trans>
       </Button>
-      <Button size="sm" variant="ghost" className="text-white hover:bg-slate-800" onClick={dismiss}>
+      <Button size="sm" variant="ghostInverse" onClick={dismiss}>
         <Trans>Later</Trans>
       </Button>
     </div>

@@ -20,7 +20,13 @@ export function UserMenu({ user }: { user: TPublicUser }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full bg-teal-100 text-teal-900" aria-label={t`Account menu`} data-testid="user-menu">
+        <Button
+          variant="ghost"
+          size="icon"
+          className="rounded-full bg-teal-100 text-teal-900"
+          aria-label={t`Account menu`}
+          data-testid="user-menu"
+        >
           {user.profileImageUrl ? (
             <img src={user.profileImageUrl} alt="" className="size-9 rounded-full object-cover" />
           ) : (

@@ -44,7 +44,9 @@ export function LoadSummaryCard({ load, action }: { load: TPublicLoad; action?: 
             <div className="text-lg font-bold text-brand" data-testid="load-budget">
               {formatAmount(load.budgetAmount, load.budgetCurrency)}
             </div>
-            <div className="text-xs text-muted-foreground">{formatOriginal(load.budgetAmount, load.budgetCurrency)}</div>
+            <div className="text-xs text-muted-foreground">
+              {formatOriginal(load.budgetAmount, load.budgetCurrency)}
+            </div>
           </div>
           {action}
         </div>

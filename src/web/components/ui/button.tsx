@@ -14,6 +14,9 @@ const buttonVariants = cva(
         secondary: "bg-muted text-slate-900 hover:bg-slate-200",
         ghost: "hover:bg-muted",
         link: "text-brand underline-offset-4 hover:underline",
+        inverse: "bg-white text-teal-900 hover:bg-teal-50",
+        outlineInverse: "border border-white text-white hover:bg-teal-800",
+        ghostInverse: "text-white hover:bg-slate-800",
       },
       size: {
         default: "h-9 px-4 py-2",

@@ -14,7 +14,7 @@ function CardDescription({ className, ...props }: React.ComponentProps<"p">) {
   return <p data-slot="card-description" className={cn("text-sm text-muted-foreground", className)} {...props} />;
 }
 function CardContent({ className, ...props }: React.ComponentProps<"div">) {
-  return <div data-slot="card-content" className={cn("p-5 pt-0", className)} {...props} />;
+  return <div data-slot="card-content" className={cn("px-5 pb-5", className)} {...props} />;
 }
 
 export { Card, CardContent, CardDescription, CardHeader, CardTitle };

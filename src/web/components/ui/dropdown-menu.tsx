@@ -40,4 +40,11 @@ function DropdownMenuSeparator(props: React.ComponentProps<typeof DropdownMenuPr
   return <DropdownMenuPrimitive.Separator className="-mx-1 my-1 h-px bg-border" {...props} />;
 }
 
-export { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger };
+export {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+};

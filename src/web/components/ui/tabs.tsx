@@ -4,8 +4,21 @@ import { cn } from "../../lib/utils";
 
 const Tabs = TabsPrimitive.Root;
 
-function TabsList({ className, ...props }: React.ComponentProps<typeof TabsPrimitive.List>) {
-  return <TabsPrimitive.List className={cn("inline-flex h-9 items-center rounded-lg bg-muted p-1", className)} {...props} />;
+function TabsList({
+  className,
+  fullWidth,
+  ...props
+}: React.ComponentProps<typeof TabsPrimitive.List> & { fullWidth?: boolean }) {
+  return (
+    <TabsPrimitive.List
+      className={cn(
+        "h-9 items-center rounded-lg bg-muted p-1",
+        fullWidth ? "grid w-full auto-cols-fr grid-flow-col" : "inline-flex",
+        className,
+      )}
+      {...props}
+    />
+  );
 }
 function TabsTrigger({ className, ...props }: React.ComponentProps<typeof TabsPrimitive.Trigger>) {
   return (

@@ -36,7 +36,10 @@ export function Toaster() {
               <ToastPrimitive.Description className="text-sm opacity-90">{t.description}</ToastPrimitive.Description>
             )}
           </div>
-          <ToastPrimitive.Close aria-label="Close" className="absolute top-2 right-2 rounded-md p-1 opacity-70 hover:opacity-100">
+          <ToastPrimitive.Close
+            aria-label="Close"
+            className="absolute top-2 right-2 rounded-md p-1 opacity-70 hover:opacity-100"
+          >
             <X className="size-4" />
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>

@@ -5,5 +5,10 @@ import { PageHeader } from "../../components/layout/page-header";
 export const Route = createFileRoute("/_authed/ecommerce")({ component: Page });
 
 function Page() {
-  return <PageHeader title={<Trans>E-commerce Integrations</Trans>} description={<Trans>Turn store orders into freight loads.</Trans>} />;
+  return (
+    <PageHeader
+      title={<Trans>E-commerce Integrations</Trans>}
+      description={<Trans>Turn store orders into freight loads.</Trans>}
+    />
+  );
 }

@@ -5,5 +5,10 @@ import { PageHeader } from "../../components/layout/page-header";
 export const Route = createFileRoute("/_authed/loads")({ component: Page });
 
 function Page() {
-  return <PageHeader title={<Trans>Load Board</Trans>} description={<Trans>Browse posted loads from MyTess and external load boards.</Trans>} />;
+  return (
+    <PageHeader
+      title={<Trans>Load Board</Trans>}
+      description={<Trans>Browse posted loads from MyTess and external load boards.</Trans>}
+    />
+  );
 }

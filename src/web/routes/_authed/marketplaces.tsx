@@ -5,5 +5,10 @@ import { PageHeader } from "../../components/layout/page-header";
 export const Route = createFileRoute("/_authed/marketplaces")({ component: Page });
 
 function Page() {
-  return <PageHeader title={<Trans>Marketplace Integrations</Trans>} description={<Trans>Connect external load boards and keep their loads in sync.</Trans>} />;
+  return (
+    <PageHeader
+      title={<Trans>Marketplace Integrations</Trans>}
+      description={<Trans>Connect external load boards and keep their loads in sync.</Trans>}
+    />
+  );
 }

@@ -5,5 +5,10 @@ import { PageHeader } from "../../components/layout/page-header";
 export const Route = createFileRoute("/_authed/messaging")({ component: Page });
 
 function Page() {
-  return <PageHeader title={<Trans>Messaging</Trans>} description={<Trans>Configure your messaging and notification preferences</Trans>} />;
+  return (
+    <PageHeader
+      title={<Trans>Messaging</Trans>}
+      description={<Trans>Configure your messaging and notification preferences</Trans>}
+    />
+  );
 }

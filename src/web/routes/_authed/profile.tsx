@@ -16,7 +16,8 @@ export const Route = createFileRoute("/_authed/profile")({ component: ProfilePag
 
 function ProfilePage() {
   const { t } = useLingui();
-  const me = useMe().data ?? Route.useRouteContext().me;
+  const fromRoute = Route.useRouteContext().me;
+  const me = useMe().data ?? fromRoute;
   const { formatDate } = usePreferences();
   const queryClient = useQueryClient();
   const [errors, setErrors] = useState<{ firstName?: string; lastName?: string }>({});
@@ -26,7 +27,12 @@ function ProfilePage() {
         queryClient.setQueryData(meQueryOptions().queryKey, user);
         toast({ title: t`Profile saved`, description: t`Your name has been updated.`, variant: "success" });
       },
-      onError: () => toast({ title: t`Error`, description: t`Failed to save your profile. Please try again.`, variant: "destructive" }),
+      onError: () =>
+        toast({
+          title: t`Error`,
+          description: t`Failed to save your profile. Please try again.`,
+          variant: "destructive",
+        }),
     }),
   );
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -61,7 +67,12 @@ function ProfilePage() {
                 <Label htmlFor="profile-first">
                   <Trans>First name</Trans>
                 </Label>
-                <Input id="profile-first" name="firstName" defaultValue={me.firstName} aria-invalid={!!errors.firstName} />
+                <Input
+                  id="profile-first"
+                  name="firstName"
+                  defaultValue={me.firstName}
+                  aria-invalid={!!errors.firstName}
+                />
                 <FieldError>{errors.firstName}</FieldError>
               </div>
               <div className="grid gap-2">

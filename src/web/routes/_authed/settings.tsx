@@ -10,7 +10,10 @@ export const Route = createFileRoute("/_authed/settings")({ component: SettingsP
 function SettingsPage() {
   return (
     <div className="max-w-2xl">
-      <PageHeader title={<Trans>Settings</Trans>} description={<Trans>Choices here are saved to your account and this device.</Trans>} />
+      <PageHeader
+        title={<Trans>Settings</Trans>}
+        description={<Trans>Choices here are saved to your account and this device.</Trans>}
+      />
       <div className="grid gap-4">
         <Card>
           <CardHeader>
@@ -31,7 +34,9 @@ function SettingsPage() {
               <Trans>Currency</Trans>
             </CardTitle>
             <CardDescription>
-              <Trans>Budgets and bids are converted to this currency for display; the original amount is always shown too.</Trans>
+              <Trans>
+                Budgets and bids are converted to this currency for display; the original amount is always shown too.
+              </Trans>
             </CardDescription>
           </CardHeader>
           <CardContent>

@@ -5,5 +5,10 @@ import { PageHeader } from "../../components/layout/page-header";
 export const Route = createFileRoute("/_authed/shipping")({ component: Page });
 
 function Page() {
-  return <PageHeader title={<Trans>Package Delivery Services</Trans>} description={<Trans>Compare parcel rates and track packages across FedEx, UPS and USPS.</Trans>} />;
+  return (
+    <PageHeader
+      title={<Trans>Package Delivery Services</Trans>}
+      description={<Trans>Compare parcel rates and track packages across FedEx, UPS and USPS.</Trans>}
+    />
+  );
 }

@@ -1,0 +1,153 @@
+import { expect, test } from "@playwright/test";
+import { DEMO, signIn, signUp, uniqueEmail } from "./helpers";
+
+test("a shipper signs up through the UI and lands signed in", async ({ page }) => {
+  await page.goto("/landing");
+  await page.getByRole("link", { name: "Get started" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+  const email = uniqueEmail("shipper");
+  await signUp(page, { type: "Shipper", first: "Hana", last: "Tesfaye", email });
+  await expect(page.getByTestId("home-greeting")).toHaveText("Welcome back, Hana!");
+  await expect(page.getByTestId("trial-badge")).toContainText(/18\d days left/);
+  await page.getByTestId("user-menu").click();
+  await page.getByRole("menuitem", { name: "Profile" }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByTestId("profile-user-type")).toHaveText("Shipper");
+  await expect(page.getByText(email)).toBeVisible();
+});
+
+test("a driver signs up from the landing call to action and returns to the driver dashboard", async ({ page }) => {
+  await page.goto("/landing");
+  await page.getByRole("link", { name: "Start earning today" }).click();
+  await expect(page).toHaveURL(/\/signin\?.*userType=driver/);
+  await expect(page.getByRole("radio", { name: "Driver" })).toBeChecked();
+  await signUp(page, { type: "Driver", first: "Dawit", last: "Alemu", email: uniqueEmail("driver") });
+  await expect(page).toHaveURL(/\/driver$/);
+  await expect(page.getByRole("heading", { name: "Driver Dashboard" })).toBeVisible();
+});
+
+test("sign-up shows field errors and keeps the user on the form", async ({ page }) => {
+  await page.goto("/signin?mode=register");
+  await page.getByRole("button", { name: "Create account" }).last().click();
+  await expect(page.getByText("Enter your first name")).toBeVisible();
+  await expect(page.getByText("Choose whether you drive or ship")).toBeVisible();
+  await signUp(page, { type: "Shipper", first: "A", last: "B", email: DEMO.shipper.email });
+  await expect(page.getByText("An account with this email already exists")).toBeVisible();
+});
+
+test("a wrong password shows the error", async ({ page }) => {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(DEMO.driver.email);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByText("Invalid email or password")).toBeVisible();
+});
+
+test("route guards: signed-out visitors go to landing or sign-in, and come back after", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/landing$/);
+  for (const path of [
+    "/driver",
+    "/shipper",
+    "/loads",
+    "/marketplaces",
+    "/ecommerce",
+    "/messaging",
+    "/shipping",
+    "/profile",
+    "/settings",
+  ]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(new RegExp(`/signin\\?returnTo=${encodeURIComponent(path)}`));
+  }
+  await page.goto("/promotion");
+  await expect(page.getByRole("heading", { name: "Promote MyTess" })).toBeVisible();
+  await page.goto("/shipper");
+  await page.getByLabel("Email").fill(DEMO.shipper.email);
+  await page.getByLabel("Password").fill(DEMO.shipper.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/shipper$/);
+  await expect(page.getByRole("heading", { name: "Shipper Dashboard" })).toBeVisible();
+  await page.goto("/signin");
+  await expect(page).toHaveURL(/\/$/);
+  await page.getByTestId("user-menu").click();
+  await page.getByRole("menuitem", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/landing$/);
+  await page.goto("/driver");
+  await expect(page).toHaveURL(/\/signin/);
+});
+
+test("an unknown path shows the 404 screen", async ({ page }) => {
+  await page.goto("/no/such/page");
+  await expect(page.getByRole("heading", { name: "404 Page Not Found" })).toBeVisible();
+});
+
+test("switching to Amharic translates the navigation and survives a reload", async ({ page }) => {
+  await signIn(page, DEMO.driver);
+  const nav = page.getByTestId("main-nav");
+  await expect(nav.getByRole("link", { name: "Load Board" })).toBeVisible();
+  await page.getByTestId("language-select").selectOption({ label: "አማርኛ" });
+  await expect(nav.getByRole("link", { name: "የጭነት ሰሌዳ" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "am");
+  await page.reload();
+  await expect(nav.getByRole("link", { name: "የጭነት ሰሌዳ" })).toBeVisible();
+  // Saved on the account too: a new device without a choice of its own gets Amharic.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await expect(nav.getByRole("link", { name: "የጭነት ሰሌዳ" })).toBeVisible();
+  await page.getByTestId("language-select").selectOption({ label: "English" });
+  await expect(nav.getByRole("link", { name: "Load Board" })).toBeVisible();
+});
+
+test("the currency switch converts amounts and is remembered", async ({ page }) => {
+  await page.goto("/landing");
+  const budget = page.getByTestId("load-budget").first();
+  await expect(budget).toBeVisible();
+  const before = await budget.textContent();
+  await page.getByTestId("currency-select").selectOption("EUR");
+  await expect(budget).toContainText("€");
+  expect(await budget.textContent()).not.toBe(before);
+  await page.reload();
+  await expect(page.getByTestId("currency-select")).toHaveValue("EUR");
+  await expect(page.getByTestId("load-budget").first()).toContainText("€");
+  await page.getByTestId("currency-select").selectOption("ETB");
+  await expect(page.getByTestId("load-budget").first()).toContainText("ETB");
+});
+
+test("going offline shows the badge and a warning; coming back says so", async ({ page, context }) => {
+  await page.goto("/landing");
+  await expect(page.getByTestId("platform-stats")).toBeVisible();
+  await context.setOffline(true);
+  await expect(page.getByTestId("offline-badge")).toHaveText("You're offline");
+  await expect(page.getByTestId("toast")).toContainText("You're now offline. Some features may be limited.");
+  await context.setOffline(false);
+  await expect(page.getByTestId("offline-badge")).toBeHidden();
+  await expect(page.getByTestId("toast")).toContainText("You're back online!");
+});
+
+test("the landing page shows live platform figures and posted loads", async ({ page, request }) => {
+  const stats = await (await request.get("/api/platform-stats")).json();
+  await page.goto("/landing");
+  await expect(page.getByTestId("platform-stats")).toContainText(String(stats.totalLoads));
+  await expect(page.getByTestId("load-card")).toHaveCount(6);
+});
+
+test("promo texts copy to the clipboard with a Copied! indicator", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/promotion");
+  const card = page.getByTestId("promo-pitch");
+  await card.getByRole("button", { name: "Copy" }).click();
+  await expect(card.getByRole("button", { name: "Copied!" })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain("MyTess is a freight marketplace");
+  await expect(card.getByRole("button", { name: "Copy" })).toBeVisible({ timeout: 4000 });
+});
+
+test("the service worker is served and registered", async ({ page, request }) => {
+  const sw = await request.get("/sw.js");
+  expect(sw.ok()).toBe(true);
+  expect(await sw.text()).toContain("mytess-shell-");
+  await page.goto("/landing");
+  const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  expect(scope).toMatch(/\/$/);
+});
