@@ -154,3 +154,93 @@ export type User = typeof users.$inferSelect;
 export type Load = typeof loads.$inferSelect;
 export type NewLoad = typeof loads.$inferInsert;
 export type Bid = typeof bids.$inferSelect;
+
+/** A conversation line between a load's shipper and one driver who bid on it. */
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    // The driver side of the conversation (the shipper side is the load's shipper).
+    driverId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    senderId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    body: text().notNull(),
+    readAt: integer(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("messages_conversation_idx").on(t.loadId, t.driverId, t.id)],
+);
+
+/** Driver positions recorded while a load is in transit: the trip's track. */
+export const tripPoints = sqliteTable(
+  "trip_points",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    latitude: real().notNull(),
+    longitude: real().notNull(),
+    recordedAt: integer().notNull(),
+  },
+  (t) => [index("trip_points_load_idx").on(t.loadId, t.recordedAt)],
+);
+
+/** One rating per side per completed load. */
+export const ratings = sqliteTable(
+  "ratings",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    raterId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rateeId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    score: integer().notNull(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [uniqueIndex("ratings_once_idx").on(t.loadId, t.raterId)],
+);
+
+/** What happened, one row per user who should see it in their activity feed. */
+export const activityEvents = sqliteTable(
+  "activity_events",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text({
+      enum: [
+        "load_posted",
+        "bid_placed",
+        "bid_received",
+        "bid_accepted",
+        "bid_rejected",
+        "bid_withdrawn",
+        "load_picked_up",
+        "load_delivered",
+        "load_completed",
+        "load_cancelled",
+        "rated",
+      ],
+    }).notNull(),
+    loadId: integer().references(() => loads.id, { onDelete: "cascade" }),
+    actorId: integer().references(() => users.id, { onDelete: "set null" }),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("activity_user_idx").on(t.userId, t.id)],
+);
+
+export type Message = typeof messages.$inferSelect;
+export type ActivityEvent = typeof activityEvents.$inferSelect;

@@ -1,5 +1,11 @@
 import { adminRouter } from "../routers/admin/router";
 import { authRouter } from "../routers/auth/router";
+import { bidsRouter } from "../routers/bids/router";
+import { dashboardRouter } from "../routers/dashboard/router";
+import { driversRouter } from "../routers/drivers/router";
+import { loadsRouter } from "../routers/loads/router";
+import { messagesRouter } from "../routers/messages/router";
+import { placesRouter } from "../routers/places/router";
 import { platformRouter } from "../routers/platform/router";
 import { userRouter } from "../routers/user/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
@@ -9,6 +15,12 @@ export const appRouter = createTRPCRouter({
   user: userRouter,
   platform: platformRouter,
   admin: adminRouter,
+  loads: loadsRouter,
+  bids: bidsRouter,
+  drivers: driversRouter,
+  dashboard: dashboardRouter,
+  messages: messagesRouter,
+  places: placesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -37,7 +37,8 @@ export const toPublicLoad = (l: Load, from?: { latitude: number; longitude: numb
     rate: budgetAmount,
     currency: l.budgetCurrency,
     tripMiles: Math.round(l.tripMiles * 10) / 10,
-    ratePerMile: l.tripMiles > 0 ? Math.round((budgetAmount / l.tripMiles) * 100) / 100 : null,
+    // Same floor of one mile as the rate sort in search.ts, so a cross-town load is not infinitely well paid.
+    ratePerMile: Math.round((budgetAmount / Math.max(l.tripMiles, 1)) * 100) / 100,
     specialInstructions: l.specialInstructions,
     status: l.status,
     isUrgent: l.pickupDate - now <= URGENT_WITHIN_MS && l.pickupDate >= now - 24 * 60 * 60 * 1000,

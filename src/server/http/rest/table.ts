@@ -1,5 +1,5 @@
 import { AppError } from "../../errors";
-import { bodyObject, route, type TRestRoute } from "./route";
+import { bodyObject, idParam, route, type TRestRoute } from "./route";
 
 /** The REST paths of SPEC section 7, each a thin adapter over one procedure. */
 export const REST_ROUTES: TRestRoute[] = [
@@ -16,4 +16,47 @@ export const REST_ROUTES: TRestRoute[] = [
   route("PUT", "/api/user/profile", (c, r) => c.user.updateProfile(bodyObject(r) as never)),
   route("GET", "/api/platform-stats", (c) => c.platform.stats()),
   route("GET", "/api/fx-rates", (c) => c.platform.fxRates()),
+
+  // Loads
+  route("GET", "/api/loads", async (c, r) => (await c.loads.search(r.query as never)).items),
+  route("GET", "/api/loads/stats", (c, r) => c.loads.stats(r.query as never)),
+  route("POST", "/api/loads", (c, r) => c.loads.create(bodyObject(r) as never), 201),
+  route("GET", "/api/loads/shipper", (c) => c.loads.mine()),
+  route("GET", "/api/loads/:id", (c, r) => c.loads.byId({ loadId: idParam(r) })),
+  route("GET", "/api/loads/:id/preview", (c, r) => c.loads.preview({ loadId: idParam(r) })),
+  route("POST", "/api/loads/:id/pickup", (c, r) => c.loads.pickup({ loadId: idParam(r) })),
+  route("POST", "/api/loads/:id/deliver", (c, r) => c.loads.deliver({ loadId: idParam(r) })),
+  route("POST", "/api/loads/:id/complete", (c, r) => c.loads.complete({ loadId: idParam(r) })),
+  route("POST", "/api/loads/:id/cancel", (c, r) => c.loads.cancel({ ...bodyObject(r), loadId: idParam(r) } as never)),
+  route("POST", "/api/loads/:id/rating", (c, r) => c.loads.rate({ ...bodyObject(r), loadId: idParam(r) } as never)),
+
+  // Bids
+  route("GET", "/api/loads/:id/bids", (c, r) => c.bids.forLoad({ loadId: idParam(r) })),
+  route("POST", "/api/loads/:id/bids", (c, r) => c.bids.place({ ...bodyObject(r), loadId: idParam(r) } as never), 201),
+  route("GET", "/api/bids/driver", (c) => c.bids.mine()),
+  route("POST", "/api/bids/:id/accept", (c, r) => c.bids.accept({ bidId: idParam(r) })),
+  route("POST", "/api/bids/:id/reject", (c, r) => c.bids.reject({ bidId: idParam(r) })),
+  route("DELETE", "/api/bids/:id", (c, r) => c.bids.withdraw({ bidId: idParam(r) })),
+
+  // Conversations
+  route("GET", "/api/loads/:id/messages", (c, r) =>
+    c.messages.list({ loadId: idParam(r), driverId: r.query.driverId ? Number(r.query.driverId) : undefined }),
+  ),
+  route(
+    "POST",
+    "/api/loads/:id/messages",
+    (c, r) => c.messages.send({ ...bodyObject(r), loadId: idParam(r) } as never),
+    201,
+  ),
+  route("GET", "/api/loads/:id/conversations", (c, r) => c.messages.conversations({ loadId: idParam(r) })),
+
+  // Drivers and dashboards
+  route("POST", "/api/drivers/location", (c, r) => c.drivers.updateLocation(bodyObject(r) as never)),
+  route("PUT", "/api/drivers/availability", (c, r) => c.drivers.setAvailability(bodyObject(r) as never)),
+  route("GET", "/api/drivers/stats", (c) => c.drivers.stats()),
+  route("GET", "/api/drivers/trips", (c) => c.drivers.trips()),
+  route("GET", "/api/dashboard", (c) => c.dashboard.home()),
+  route("GET", "/api/places", (c, r) =>
+    c.places.search({ q: r.query.q ?? "", limit: r.query.limit ? Number(r.query.limit) : 8 }),
+  ),
 ];

@@ -1,0 +1,192 @@
+import { and, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import type { Db } from "../../../../db/client";
+import { bids, loads, ratings, type User, users } from "../../../../db/schema";
+import { fromMinor } from "../../../shared/money";
+import { listActivity } from "../activity/activity";
+import { pendingBidCount } from "../bids/bids";
+import { fromUsd, loadRates, toUsd } from "../fx";
+import { unreadByLoad } from "../messages/messages";
+import { toPublicUser } from "../users/public-user";
+import { toPublicLoad } from "./serialize";
+import { trackOf } from "./trip";
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const monthStart = (now: number) => {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+};
+
+/** Driver figures: rating, trips, this month's earnings from completed loads (in the driver's currency), active bids. */
+export const driverStats = (db: Db, driver: User, now = Date.now()) => {
+  const rates = loadRates(db);
+  const earned = db
+    .select({ amountMinor: bids.amountMinor, currency: bids.currency })
+    .from(loads)
+    .innerJoin(bids, eq(bids.id, loads.acceptedBidId))
+    .where(
+      and(
+        eq(loads.assignedDriverId, driver.id),
+        eq(loads.status, "completed"),
+        gte(loads.completedAt, monthStart(now)),
+      ),
+    )
+    .all();
+  const usd = earned.reduce((s, e) => s + toUsd(rates, fromMinor(e.amountMinor, e.currency), e.currency), 0);
+  const u = toPublicUser(driver);
+  return {
+    rating: u.rating,
+    totalRatings: u.totalRatings,
+    totalTrips: u.totalTrips,
+    monthlyEarnings: { amount: round2(fromUsd(rates, usd, driver.currency)), currency: driver.currency },
+    activeBids: pendingBidCount(db, driver.id),
+    location:
+      driver.latitude != null && driver.longitude != null
+        ? {
+            latitude: driver.latitude,
+            longitude: driver.longitude,
+            updatedAt: driver.locationUpdatedAt ? new Date(driver.locationUpdatedAt).toISOString() : null,
+          }
+        : null,
+    isAvailable: driver.isAvailable,
+  };
+};
+
+/** The loads assigned to a driver that are not finished, with what the driver must do next. */
+export const driverTrips = (db: Db, driver: User) => {
+  const rows = db
+    .select()
+    .from(loads)
+    .where(
+      and(
+        eq(loads.assignedDriverId, driver.id),
+        inArray(loads.status, ["assigned", "in_transit", "delivered", "completed"]),
+      ),
+    )
+    .orderBy(desc(loads.updatedAt))
+    .limit(50)
+    .all();
+  const rated = new Set(
+    rows.length
+      ? db
+          .select({ loadId: ratings.loadId })
+          .from(ratings)
+          .where(
+            and(
+              eq(ratings.raterId, driver.id),
+              inArray(
+                ratings.loadId,
+                rows.map((r) => r.id),
+              ),
+            ),
+          )
+          .all()
+          .map((r) => r.loadId)
+      : [],
+  );
+  return rows.map((l) => ({ ...toPublicLoad(l), hasRated: rated.has(l.id) }));
+};
+
+/** Shipper figures: active loads (not completed or cancelled), bids received, average savings, completed. */
+export const shipperStats = (db: Db, shipper: User) => {
+  const rates = loadRates(db);
+  const counts = db
+    .select({
+      active: sql<number>`coalesce(sum(${loads.status} not in ('completed', 'cancelled')), 0)`,
+      completed: sql<number>`coalesce(sum(${loads.status} = 'completed'), 0)`,
+    })
+    .from(loads)
+    .where(eq(loads.shipperId, shipper.id))
+    .get();
+  const totalBids =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(bids)
+      .innerJoin(loads, eq(loads.id, bids.loadId))
+      .where(and(eq(loads.shipperId, shipper.id), ne(bids.status, "withdrawn")))
+      .get()?.n ?? 0;
+  const awarded = db
+    .select({
+      budgetMinor: loads.budgetMinor,
+      budgetCurrency: loads.budgetCurrency,
+      amountMinor: bids.amountMinor,
+      currency: bids.currency,
+    })
+    .from(loads)
+    .innerJoin(bids, eq(bids.id, loads.acceptedBidId))
+    .where(eq(loads.shipperId, shipper.id))
+    .all();
+  const savings = awarded.map((a) => {
+    const budget = toUsd(rates, fromMinor(a.budgetMinor, a.budgetCurrency), a.budgetCurrency);
+    const paid = toUsd(rates, fromMinor(a.amountMinor, a.currency), a.currency);
+    return budget > 0 ? (budget - paid) / budget : 0;
+  });
+  return {
+    active: counts?.active ?? 0,
+    totalBids,
+    avgSavings: savings.length ? Math.round((savings.reduce((s, x) => s + x, 0) / savings.length) * 1000) / 1000 : null,
+    awardedLoads: savings.length,
+    completed: counts?.completed ?? 0,
+  };
+};
+
+/** A shipper's loads, newest first, with bid counts, unread messages, the driver and the last position. */
+export const shipperLoads = (db: Db, shipper: User) => {
+  const rows = db
+    .select()
+    .from(loads)
+    .where(eq(loads.shipperId, shipper.id))
+    .orderBy(desc(loads.createdAt), desc(loads.id))
+    .limit(200)
+    .all();
+  const ids = rows.map((r) => r.id);
+  const bidCounts = new Map(
+    ids.length
+      ? db
+          .select({ loadId: bids.loadId, n: sql<number>`count(*)` })
+          .from(bids)
+          .where(and(inArray(bids.loadId, ids), eq(bids.status, "pending")))
+          .groupBy(bids.loadId)
+          .all()
+          .map((r) => [r.loadId, r.n])
+      : [],
+  );
+  const unread = unreadByLoad(db, shipper, ids);
+  const driverIds = [...new Set(rows.map((r) => r.assignedDriverId).filter((d): d is number => d != null))];
+  const drivers = new Map(
+    driverIds.length
+      ? db
+          .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+          .from(users)
+          .where(inArray(users.id, driverIds))
+          .all()
+          .map((d) => [d.id, `${d.firstName} ${d.lastName}`.trim()])
+      : [],
+  );
+  const rated = new Set(
+    ids.length
+      ? db
+          .select({ loadId: ratings.loadId })
+          .from(ratings)
+          .where(and(eq(ratings.raterId, shipper.id), inArray(ratings.loadId, ids)))
+          .all()
+          .map((r) => r.loadId)
+      : [],
+  );
+  return rows.map((l) => ({
+    ...toPublicLoad(l),
+    pendingBids: bidCounts.get(l.id) ?? 0,
+    unreadMessages: unread.get(l.id) ?? 0,
+    assignedDriverName: l.assignedDriverId ? (drivers.get(l.assignedDriverId) ?? null) : null,
+    lastPosition: l.status === "in_transit" || l.status === "delivered" ? trackOf(db, l.id, 1).lastPosition : null,
+    cancelReason: l.cancelReason,
+    hasRated: rated.has(l.id),
+  }));
+};
+
+/** The home dashboard: the user's own figures and their recent activity. */
+export const homeSummary = (db: Db, user: User) => ({
+  userType: user.userType,
+  driver: user.userType === "driver" ? driverStats(db, user) : null,
+  shipper: user.userType === "shipper" ? shipperStats(db, user) : null,
+  activity: listActivity(db, user.id, 15),
+});

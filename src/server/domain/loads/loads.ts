@@ -1,0 +1,85 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../../db/client";
+import { type Load, loads, type User } from "../../../../db/schema";
+import { haversineMiles } from "../../../shared/geo";
+import { toMinor } from "../../../shared/money";
+import type { TCreateLoadInput } from "../../../shared/schemas/loads";
+import { AppError } from "../../errors";
+import { recordActivity } from "../activity/activity";
+import { toPublicLoad } from "./serialize";
+
+// A pickup a few minutes in the past is the clock of the phone, not a mistake.
+const PAST_GRACE_MS = 5 * 60 * 1000;
+
+/** Posts a load for a shipper after the rules that span fields: dates in order and in the future. */
+export const createLoad = (db: Db, shipper: User, input: TCreateLoadInput, now = Date.now()) => {
+  if (input.pickupDate < now - PAST_GRACE_MS) {
+    throw new AppError("BAD_REQUEST", "pickupDate must not be in the past", {
+      issues: [{ path: "pickupDate", message: "pickupDate must not be in the past" }],
+    });
+  }
+  if (input.deliveryDate <= input.pickupDate) {
+    throw new AppError("BAD_REQUEST", "deliveryDate must be after pickupDate", {
+      issues: [{ path: "deliveryDate", message: "deliveryDate must be after pickupDate" }],
+    });
+  }
+  const { budgetAmount, weight, ...rest } = input;
+  return db.transaction((tx) => {
+    const load = tx
+      .insert(loads)
+      .values({
+        ...rest,
+        shipperId: shipper.id,
+        weightLbs: weight,
+        budgetMinor: toMinor(budgetAmount, input.budgetCurrency),
+        tripMiles: haversineMiles(
+          input.pickupLatitude,
+          input.pickupLongitude,
+          input.deliveryLatitude,
+          input.deliveryLongitude,
+        ),
+        status: "posted",
+        sourceType: "mytess",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+    recordActivity(tx, [shipper.id], "load_posted", load.id, shipper.id, now);
+    return load;
+  });
+};
+
+export const findLoad = (db: Db, id: number) => db.select().from(loads).where(eq(loads.id, id)).get();
+
+/** Who may see a load in full: anyone signed in while it is posted; afterwards its shipper and its driver. */
+export const canSeeLoad = (load: Load, viewer: User) =>
+  load.status === "posted" || load.shipperId === viewer.id || load.assignedDriverId === viewer.id;
+
+export const getVisibleLoad = (db: Db, id: number, viewer: User) => {
+  const load = findLoad(db, id);
+  if (!load || !canSeeLoad(load, viewer)) throw new AppError("NOT_FOUND", "Load not found");
+  return load;
+};
+
+/** What a signed-out visitor sees of a shared load: enough to decide to sign in, nothing about the parties. */
+export const publicPreview = (db: Db, id: number) => {
+  const load = findLoad(db, id);
+  if (!load || load.status !== "posted") throw new AppError("NOT_FOUND", "Load not found");
+  const p = toPublicLoad(load);
+  return {
+    id: p.id,
+    title: p.title,
+    pickupLocation: p.pickupLocation,
+    deliveryLocation: p.deliveryLocation,
+    pickupDate: p.pickupDate,
+    deliveryDate: p.deliveryDate,
+    equipmentType: p.equipmentType,
+    weight: p.weight,
+    budgetAmount: p.budgetAmount,
+    budgetCurrency: p.budgetCurrency,
+    tripMiles: p.tripMiles,
+    isUrgent: p.isUrgent,
+    status: p.status,
+  };
+};

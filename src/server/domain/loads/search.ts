@@ -1,0 +1,188 @@
+import { getTableColumns } from "drizzle-orm";
+import type { Db } from "../../../../db/client";
+import { type Load, loads } from "../../../../db/schema";
+import { boundingBox, haversineMiles } from "../../../shared/geo";
+import type { TLoadSearchInput } from "../../../shared/schemas/loads";
+import { toPublicLoad } from "./serialize";
+
+// "Near me" reads the R*Tree of pickup points, never every load. Sorted by distance, it widens a box around the point
+// until the nearest page is certain (every load inside the box's inscribed circle is known), so the work follows the
+// page size, not the number of loads. Other sorts read the radius's box once and let SQLite sort.
+
+const snake = (k: string) => k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
+const SELECT_LOAD = Object.keys(getTableColumns(loads))
+  .map((k) => `l.${snake(k)} AS "${k}"`)
+  .join(", ");
+
+// Rate per mile in USD, for the rate sort and the minimum-rate filter (budgets come in several currencies).
+const USD_PER_MILE = "(l.budget_minor / 100.0 / fx.rate_per_usd) / MAX(l.trip_miles, 1)";
+const HAVERSINE = `(2 * 3959 * asin(min(1, sqrt(
+  pow(sin(radians(l.pickup_latitude - $lat) / 2), 2) +
+  cos(radians($lat)) * cos(radians(l.pickup_latitude)) * pow(sin(radians(l.pickup_longitude - $lng) / 2), 2)))))`;
+
+type TFilters = { where: string[]; params: Record<string, string | number> };
+
+const filtersOf = (p: TLoadSearchInput): TFilters => {
+  const where = ["l.status = $status"];
+  const params: Record<string, string | number> = { status: p.status };
+  if (p.sourceType !== "all") {
+    where.push("l.source_type = $sourceType");
+    params.sourceType = p.sourceType;
+  }
+  if (p.equipmentType) {
+    where.push("l.equipment_type = $equipmentType");
+    params.equipmentType = p.equipmentType;
+  }
+  if (p.maxWeight !== undefined) {
+    where.push("l.weight_lbs <= $maxWeight");
+    params.maxWeight = p.maxWeight;
+  }
+  if (p.minRate !== undefined) {
+    where.push(`${USD_PER_MILE} >= $minRate`);
+    params.minRate = p.minRate;
+  }
+  if (p.location) {
+    where.push(
+      "(l.pickup_city LIKE $location OR l.pickup_state LIKE $location OR l.pickup_country LIKE $location OR " +
+        "l.delivery_city LIKE $location OR l.delivery_state LIKE $location OR l.delivery_country LIKE $location)",
+    );
+    params.location = `%${p.location.replace(/[%_]/g, "")}%`;
+  }
+  return { where, params };
+};
+
+const ORDER = { rate: `${USD_PER_MILE} DESC, l.id DESC`, date: "l.pickup_date ASC, l.id ASC" } as const;
+
+/** Boxes that cross the antimeridian are split in two so the R*Tree can answer them. */
+const lngRanges = (minLng: number, maxLng: number): [number, number][] => {
+  if (maxLng - minLng >= 360) return [[-180, 180]];
+  if (minLng < -180)
+    return [
+      [minLng + 360, 180],
+      [-180, maxLng],
+    ];
+  if (maxLng > 180)
+    return [
+      [minLng, 180],
+      [-180, maxLng - 360],
+    ];
+  return [[minLng, maxLng]];
+};
+
+const boxClause = (ranges: [number, number][], params: Record<string, string | number>) =>
+  `(${ranges
+    .map(([a, b], i) => {
+      params[`lngMin${i}`] = a;
+      params[`lngMax${i}`] = b;
+      return `(r.min_lng >= $lngMin${i} AND r.max_lng <= $lngMax${i})`;
+    })
+    .join(" OR ")}) AND r.min_lat >= $latMin AND r.max_lat <= $latMax`;
+
+type TRow = Load & { usdPerMile?: number };
+
+export type TLoadPage = { items: ReturnType<typeof toPublicLoad>[]; page: number; pageSize: number; hasMore: boolean };
+
+export const searchLoads = (db: Db, p: TLoadSearchInput, now = Date.now()): TLoadPage => {
+  const sqlite = db.$client;
+  const { where, params } = filtersOf(p);
+  const offset = (p.page - 1) * p.pageSize;
+  const want = offset + p.pageSize + 1; // one more tells whether a next page exists
+  const hasPoint = p.latitude !== undefined && p.longitude !== undefined;
+  const needsFx = p.minRate !== undefined || p.sort === "rate";
+  const join = needsFx ? "JOIN fx_rates fx ON fx.currency = l.budget_currency" : "";
+  const page = (rows: TRow[]) => ({
+    items: rows
+      .slice(offset, offset + p.pageSize)
+      .map((l) => toPublicLoad(l, hasPoint ? { latitude: p.latitude!, longitude: p.longitude! } : null, now)),
+    page: p.page,
+    pageSize: p.pageSize,
+    hasMore: rows.length > offset + p.pageSize,
+  });
+
+  if (!hasPoint) {
+    const order = p.sort === "rate" ? ORDER.rate : ORDER.date;
+    const rows = sqlite
+      .query<TRow, Record<string, string | number>>(
+        `SELECT ${SELECT_LOAD} FROM loads l ${join} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT $limit`,
+      )
+      .all({ ...params, limit: want });
+    return page(rows);
+  }
+
+  const lat = p.latitude!;
+  const lng = p.longitude!;
+
+  if (p.sort !== "distance") {
+    const box = boundingBox(lat, lng, p.radius);
+    const q = { ...params, lat, lng, latMin: box.minLat, latMax: box.maxLat, radius: p.radius, limit: want };
+    const rows = sqlite
+      .query<TRow, Record<string, string | number>>(
+        `SELECT ${SELECT_LOAD} FROM loads_pickup_rtree r JOIN loads l ON l.id = r.id ${join}
+         WHERE ${boxClause(lngRanges(box.minLng, box.maxLng), q)} AND ${where.join(" AND ")} AND ${HAVERSINE} <= $radius
+         ORDER BY ${ORDER[p.sort]} LIMIT $limit`,
+      )
+      .all(q);
+    return page(rows);
+  }
+
+  // Nearest first: widen the window until `want` loads lie within its certain radius, or the radius is reached.
+  let r = Math.min(p.radius, Math.max(1, p.radius / 32));
+  for (;;) {
+    const box = boundingBox(lat, lng, r);
+    const q = { ...params, latMin: box.minLat, latMax: box.maxLat };
+    const candidates = sqlite
+      .query<TRow, Record<string, string | number>>(
+        `SELECT ${SELECT_LOAD} FROM loads_pickup_rtree r JOIN loads l ON l.id = r.id ${join}
+         WHERE ${boxClause(lngRanges(box.minLng, box.maxLng), q)} AND ${where.join(" AND ")}`,
+      )
+      .all(q);
+    const within: { row: TRow; d: number }[] = [];
+    for (const row of candidates) {
+      const d = haversineMiles(lat, lng, row.pickupLatitude, row.pickupLongitude);
+      if (d <= r) within.push({ row, d });
+    }
+    if (within.length >= want || r >= p.radius) {
+      within.sort((a, b) => a.d - b.d || a.row.id - b.row.id);
+      return page(within.slice(0, want).map((w) => w.row));
+    }
+    // Aim at the radius that should hold `want` loads at the density seen so far, at least doubling.
+    const density = within.length / (r * r);
+    const target = density > 0 ? Math.sqrt(want / density) * 1.2 : r * 4;
+    r = Math.min(p.radius, Math.max(r * 2, target));
+  }
+};
+
+/** Figures for the board's stat cards over everything the filters match (not only the page shown). */
+export const boardStats = (db: Db, p: TLoadSearchInput, now = Date.now()) => {
+  const sqlite = db.$client;
+  const { where, params } = filtersOf(p);
+  const hasPoint = p.latitude !== undefined && p.longitude !== undefined;
+  const q: Record<string, string | number> = { ...params, urgentBefore: now + 2 * 24 * 60 * 60 * 1000, now };
+  let from = "loads l JOIN fx_rates fx ON fx.currency = l.budget_currency";
+  const conditions = [...where];
+  if (hasPoint) {
+    const box = boundingBox(p.latitude!, p.longitude!, p.radius);
+    Object.assign(q, { lat: p.latitude!, lng: p.longitude!, latMin: box.minLat, latMax: box.maxLat, radius: p.radius });
+    from = `loads_pickup_rtree r JOIN loads l ON l.id = r.id JOIN fx_rates fx ON fx.currency = l.budget_currency`;
+    conditions.unshift(boxClause(lngRanges(box.minLng, box.maxLng), q));
+    conditions.push(`${HAVERSINE} <= $radius`);
+  }
+  const row = sqlite
+    .query<
+      { total: number; urgent: number; avgUsdPerMile: number | null; external: number },
+      Record<string, string | number>
+    >(
+      `SELECT count(*) AS total,
+              coalesce(sum(l.pickup_date <= $urgentBefore AND l.pickup_date >= $now - 86400000), 0) AS urgent,
+              avg(${USD_PER_MILE}) AS avgUsdPerMile,
+              coalesce(sum(l.source_type = 'external'), 0) AS external
+       FROM ${from} WHERE ${conditions.join(" AND ")}`,
+    )
+    .get(q);
+  return {
+    total: row?.total ?? 0,
+    urgent: row?.urgent ?? 0,
+    external: row?.external ?? 0,
+    avgRatePerMileUsd: row?.avgUsdPerMile == null ? null : Math.round(row.avgUsdPerMile * 100) / 100,
+  };
+};

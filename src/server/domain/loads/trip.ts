@@ -1,0 +1,183 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../../../db/client";
+import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/schema";
+import { AppError } from "../../errors";
+import { recordActivity } from "../activity/activity";
+
+type TStatus = Load["status"];
+
+const STATUS_WORD: Record<TStatus, string> = {
+  posted: "posted",
+  assigned: "assigned",
+  in_transit: "in_transit",
+  delivered: "delivered",
+  completed: "completed",
+  cancelled: "cancelled",
+};
+
+/** A move the current status does not allow: 409 naming both. */
+const notAllowed = (load: Load, to: TStatus, from: TStatus[]) =>
+  new AppError(
+    "CONFLICT",
+    `Cannot move this load to ${STATUS_WORD[to]}: it is ${STATUS_WORD[load.status]}, and must be ${from.map((s) => STATUS_WORD[s]).join(" or ")}`,
+  );
+
+type TMove = {
+  to: TStatus;
+  from: TStatus[];
+  who: "driver" | "shipper";
+  stamp: Partial<Pick<Load, "pickedUpAt" | "deliveredAt" | "completedAt">>;
+  kind: "load_picked_up" | "load_delivered" | "load_completed";
+};
+
+const move = (db: Db, actor: User, loadId: number, m: TMove, now: number) =>
+  db.transaction(
+    (tx) => {
+      const load = tx.select().from(loads).where(eq(loads.id, loadId)).get();
+      const isParty = load && (m.who === "driver" ? load.assignedDriverId === actor.id : load.shipperId === actor.id);
+      if (!load || !isParty) throw new AppError("NOT_FOUND", "Load not found");
+      if (!m.from.includes(load.status)) throw notAllowed(load, m.to, m.from);
+      const updated = tx
+        .update(loads)
+        .set({ status: m.to, ...m.stamp, updatedAt: now })
+        .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
+        .returning()
+        .get();
+      if (!updated) throw notAllowed(load, m.to, m.from);
+      if (m.to === "completed" && load.assignedDriverId) {
+        tx.update(users)
+          .set({ totalTrips: sql`${users.totalTrips} + 1` })
+          .where(eq(users.id, load.assignedDriverId))
+          .run();
+      }
+      recordActivity(tx, [load.shipperId, load.assignedDriverId], m.kind, load.id, actor.id, now);
+      return updated;
+    },
+    { behavior: "immediate" },
+  );
+
+export const markPickedUp = (db: Db, driver: User, loadId: number, now = Date.now()) =>
+  move(
+    db,
+    driver,
+    loadId,
+    { to: "in_transit", from: ["assigned"], who: "driver", stamp: { pickedUpAt: now }, kind: "load_picked_up" },
+    now,
+  );
+
+export const markDelivered = (db: Db, driver: User, loadId: number, now = Date.now()) =>
+  move(
+    db,
+    driver,
+    loadId,
+    { to: "delivered", from: ["in_transit"], who: "driver", stamp: { deliveredAt: now }, kind: "load_delivered" },
+    now,
+  );
+
+export const markCompleted = (db: Db, shipper: User, loadId: number, now = Date.now()) =>
+  move(
+    db,
+    shipper,
+    loadId,
+    { to: "completed", from: ["delivered"], who: "shipper", stamp: { completedAt: now }, kind: "load_completed" },
+    now,
+  );
+
+/** A shipper cancels a posted load, or an assigned one with a reason; pending bids are rejected with it. */
+export const cancelLoad = (db: Db, shipper: User, loadId: number, reason: string | null, now = Date.now()) =>
+  db.transaction(
+    (tx) => {
+      const load = tx.select().from(loads).where(eq(loads.id, loadId)).get();
+      if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Load not found");
+      if (load.status !== "posted" && load.status !== "assigned")
+        throw notAllowed(load, "cancelled", ["posted", "assigned"]);
+      if (load.status === "assigned" && !reason) {
+        throw new AppError("BAD_REQUEST", "reason is required to cancel an assigned load", {
+          issues: [{ path: "reason", message: "reason is required to cancel an assigned load" }],
+        });
+      }
+      const updated = tx
+        .update(loads)
+        .set({ status: "cancelled", cancelledById: shipper.id, cancelReason: reason, cancelledAt: now, updatedAt: now })
+        .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
+        .returning()
+        .get();
+      if (!updated) throw notAllowed(load, "cancelled", ["posted", "assigned"]);
+      const pending = tx
+        .select({ driverId: bids.driverId })
+        .from(bids)
+        .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")))
+        .all();
+      tx.update(bids)
+        .set({ status: "rejected", updatedAt: now })
+        .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")))
+        .run();
+      recordActivity(
+        tx,
+        [shipper.id, load.assignedDriverId, ...pending.map((p) => p.driverId)],
+        "load_cancelled",
+        load.id,
+        shipper.id,
+        now,
+      );
+      return updated;
+    },
+    { behavior: "immediate" },
+  );
+
+/** After completion each side rates the other once, 1 to 5. */
+export const rateLoad = (db: Db, rater: User, loadId: number, score: number, now = Date.now()) =>
+  db.transaction(
+    (tx) => {
+      const load = tx.select().from(loads).where(eq(loads.id, loadId)).get();
+      const isShipper = load?.shipperId === rater.id;
+      const isDriver = load?.assignedDriverId === rater.id;
+      if (!load || (!isShipper && !isDriver)) throw new AppError("NOT_FOUND", "Load not found");
+      if (load.status !== "completed") {
+        throw new AppError("CONFLICT", `Ratings open when the load is completed; it is ${load.status}`);
+      }
+      const rateeId = isShipper ? load.assignedDriverId : load.shipperId;
+      if (!rateeId) throw new AppError("CONFLICT", "There is nobody to rate on this load");
+      const already = tx
+        .select({ id: ratings.id })
+        .from(ratings)
+        .where(and(eq(ratings.loadId, load.id), eq(ratings.raterId, rater.id)))
+        .get();
+      if (already) throw new AppError("CONFLICT", "You have already rated this load");
+      tx.insert(ratings).values({ loadId: load.id, raterId: rater.id, rateeId, score, createdAt: now }).run();
+      const ratee = tx
+        .update(users)
+        .set({ ratingSum: sql`${users.ratingSum} + ${score}`, totalRatings: sql`${users.totalRatings} + 1` })
+        .where(eq(users.id, rateeId))
+        .returning()
+        .get();
+      recordActivity(tx, [rateeId], "rated", load.id, rater.id, now);
+      return {
+        loadId: load.id,
+        score,
+        ratee: {
+          id: rateeId,
+          rating: Math.round((ratee.ratingSum / ratee.totalRatings) * 10) / 10,
+          totalRatings: ratee.totalRatings,
+        },
+      };
+    },
+    { behavior: "immediate" },
+  );
+
+/** Which sides have rated a load already. */
+export const ratingsOf = (db: Db, loadId: number) => db.select().from(ratings).where(eq(ratings.loadId, loadId)).all();
+
+/** The trip's last known position and its track, for the load's two parties. */
+export const trackOf = (db: Db, loadId: number, limit = 500) => {
+  const points = db
+    .select()
+    .from(tripPoints)
+    .where(eq(tripPoints.loadId, loadId))
+    .orderBy(desc(tripPoints.recordedAt), desc(tripPoints.id))
+    .limit(limit)
+    .all()
+    .reverse()
+    .map((p) => ({ latitude: p.latitude, longitude: p.longitude, recordedAt: new Date(p.recordedAt).toISOString() }));
+  return { lastPosition: points.at(-1) ?? null, points };
+};

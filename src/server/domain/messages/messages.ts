@@ -1,0 +1,140 @@
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import type { Db } from "../../../../db/client";
+import { bids, loads, messages, type User, users } from "../../../../db/schema";
+import { AppError } from "../../errors";
+
+/**
+ * A conversation belongs to one load and one driver who bid on it (or was assigned it); its two parties are that
+ * driver and the load's shipper. Anyone else gets NOT_FOUND.
+ */
+const conversation = (db: Db, viewer: User, loadId: number, driverId?: number) => {
+  const load = db.select().from(loads).where(eq(loads.id, loadId)).get();
+  if (!load) throw new AppError("NOT_FOUND", "Load not found");
+  const isShipper = load.shipperId === viewer.id;
+  const driver = isShipper ? driverId : viewer.id;
+  if (!isShipper && viewer.userType !== "driver") throw new AppError("NOT_FOUND", "Load not found");
+  if (driver === undefined) {
+    throw new AppError("BAD_REQUEST", "driverId is required: say which driver's conversation", {
+      issues: [{ path: "driverId", message: "driverId is required" }],
+    });
+  }
+  const involved =
+    load.assignedDriverId === driver ||
+    db
+      .select({ id: bids.id })
+      .from(bids)
+      .where(and(eq(bids.loadId, loadId), eq(bids.driverId, driver)))
+      .get() !== undefined;
+  if (!involved) throw new AppError("NOT_FOUND", isShipper ? "This driver has not bid on the load" : "Load not found");
+  return { load, driverId: driver, isShipper };
+};
+
+const toPublicMessage = (m: typeof messages.$inferSelect, viewerId: number) => ({
+  id: m.id,
+  loadId: m.loadId,
+  driverId: m.driverId,
+  senderId: m.senderId,
+  fromMe: m.senderId === viewerId,
+  body: m.body,
+  readAt: m.readAt ? new Date(m.readAt).toISOString() : null,
+  createdAt: new Date(m.createdAt).toISOString(),
+});
+
+/** The conversation, oldest first (newest at the bottom); reading it marks the other side's messages read. */
+export const listMessages = (db: Db, viewer: User, loadId: number, driverId?: number, now = Date.now()) => {
+  const c = conversation(db, viewer, loadId, driverId);
+  const where = and(eq(messages.loadId, loadId), eq(messages.driverId, c.driverId));
+  db.update(messages)
+    .set({ readAt: now })
+    .where(and(where, ne(messages.senderId, viewer.id), isNull(messages.readAt)))
+    .run();
+  const rows = db.select().from(messages).where(where).orderBy(asc(messages.id)).limit(500).all();
+  const other = db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(eq(users.id, c.isShipper ? c.driverId : c.load.shipperId!))
+    .get();
+  return {
+    loadId,
+    driverId: c.driverId,
+    with: other ? { id: other.id, name: `${other.firstName} ${other.lastName}`.trim() } : null,
+    messages: rows.map((m) => toPublicMessage(m, viewer.id)),
+  };
+};
+
+export const sendMessage = (
+  db: Db,
+  viewer: User,
+  loadId: number,
+  body: string,
+  driverId?: number,
+  now = Date.now(),
+) => {
+  const c = conversation(db, viewer, loadId, driverId);
+  const row = db
+    .insert(messages)
+    .values({ loadId, driverId: c.driverId, senderId: viewer.id, body, createdAt: now })
+    .returning()
+    .get();
+  return toPublicMessage(row, viewer.id);
+};
+
+/** The shipper's side of a load: one conversation per driver who bid, with unread counts and the last line. */
+export const listConversations = (db: Db, shipper: User, loadId: number) => {
+  const load = db.select().from(loads).where(eq(loads.id, loadId)).get();
+  if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Load not found");
+  const drivers = db
+    .selectDistinct({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(bids)
+    .innerJoin(users, eq(users.id, bids.driverId))
+    .where(eq(bids.loadId, loadId))
+    .all();
+  return drivers.map((d) => {
+    const last = db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.loadId, loadId), eq(messages.driverId, d.id)))
+      .orderBy(desc(messages.id))
+      .limit(1)
+      .get();
+    const unread =
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.loadId, loadId),
+            eq(messages.driverId, d.id),
+            ne(messages.senderId, shipper.id),
+            isNull(messages.readAt),
+          ),
+        )
+        .get()?.n ?? 0;
+    return {
+      driverId: d.id,
+      driverName: `${d.firstName} ${d.lastName}`.trim(),
+      unread,
+      lastMessage: last ? toPublicMessage(last, shipper.id) : null,
+    };
+  });
+};
+
+/** Unread messages addressed to a user, per load. */
+export const unreadByLoad = (db: Db, user: User, loadIds: number[]) => {
+  if (!loadIds.length) return new Map<number, number>();
+  const rows = db
+    .select({ loadId: messages.loadId, n: sql<number>`count(*)` })
+    .from(messages)
+    .innerJoin(loads, eq(loads.id, messages.loadId))
+    .where(
+      and(
+        inArray(messages.loadId, loadIds),
+        ne(messages.senderId, user.id),
+        isNull(messages.readAt),
+        user.userType === "driver" ? eq(messages.driverId, user.id) : eq(loads.shipperId, user.id),
+      ),
+    )
+    .groupBy(messages.loadId)
+    .all();
+  return new Map(rows.map((r) => [r.loadId, r.n]));
+};

@@ -1,0 +1,19 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { ZLocationInput } from "../../../shared/schemas/loads";
+import { setDriverAvailability, updateDriverLocation } from "../../domain/drivers/location";
+import { driverStats, driverTrips } from "../../domain/loads/dashboards";
+import { driverProcedure } from "../../trpc/init";
+
+export const driversRouter = {
+  updateLocation: driverProcedure
+    .input(ZLocationInput)
+    .mutation(({ ctx, input }) => updateDriverLocation(ctx.db, ctx.actor, input.latitude, input.longitude)),
+  setAvailability: driverProcedure
+    .input(z.object({ isAvailable: z.boolean({ error: "isAvailable must be true or false" }) }))
+    .mutation(({ ctx, input }) => ({
+      isAvailable: setDriverAvailability(ctx.db, ctx.actor, input.isAvailable).isAvailable,
+    })),
+  stats: driverProcedure.query(({ ctx }) => driverStats(ctx.db, ctx.actor)),
+  trips: driverProcedure.query(({ ctx }) => driverTrips(ctx.db, ctx.actor)),
+} satisfies TRPCRouterRecord;

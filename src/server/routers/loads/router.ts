@@ -1,0 +1,68 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { ZCancelLoadInput, ZCreateLoadInput, ZLoadSearchInput, ZRatingInput } from "../../../shared/schemas/loads";
+import { shipperLoads } from "../../domain/loads/dashboards";
+import { createLoad, getVisibleLoad, publicPreview } from "../../domain/loads/loads";
+import { boardStats, searchLoads } from "../../domain/loads/search";
+import { toPublicLoad } from "../../domain/loads/serialize";
+import {
+  cancelLoad,
+  markCompleted,
+  markDelivered,
+  markPickedUp,
+  rateLoad,
+  ratingsOf,
+  trackOf,
+} from "../../domain/loads/trip";
+import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } from "../../trpc/init";
+
+const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
+
+export const loadsRouter = {
+  create: shipperProcedure
+    .input(ZCreateLoadInput)
+    .mutation(({ ctx, input }) => toPublicLoad(createLoad(ctx.db, ctx.actor, input))),
+
+  search: authedProcedure.input(ZLoadSearchInput).query(({ ctx, input }) => searchLoads(ctx.db, input)),
+
+  stats: authedProcedure.input(ZLoadSearchInput).query(({ ctx, input }) => boardStats(ctx.db, input)),
+
+  /** One load in full, for a signed-in viewer who may see it; the two parties also get its track and ratings. */
+  byId: authedProcedure.input(ZLoadId).query(({ ctx, input }) => {
+    const load = getVisibleLoad(ctx.db, input.loadId, ctx.actor);
+    const from =
+      ctx.actor.latitude != null && ctx.actor.longitude != null
+        ? { latitude: ctx.actor.latitude, longitude: ctx.actor.longitude }
+        : null;
+    const isParty = load.shipperId === ctx.actor.id || load.assignedDriverId === ctx.actor.id;
+    return {
+      ...toPublicLoad(load, from),
+      isMine: load.shipperId === ctx.actor.id,
+      isAssignedToMe: load.assignedDriverId === ctx.actor.id,
+      track: isParty ? trackOf(ctx.db, load.id) : null,
+      cancelReason: isParty ? load.cancelReason : null,
+      ratedBy: isParty ? ratingsOf(ctx.db, load.id).map((r) => r.raterId) : [],
+    };
+  }),
+
+  /** A shared load as a signed-out visitor sees it. */
+  preview: publicProcedure.input(ZLoadId).query(({ ctx, input }) => publicPreview(ctx.db, input.loadId)),
+
+  mine: shipperProcedure.query(({ ctx }) => shipperLoads(ctx.db, ctx.actor)),
+
+  pickup: driverProcedure
+    .input(ZLoadId)
+    .mutation(({ ctx, input }) => toPublicLoad(markPickedUp(ctx.db, ctx.actor, input.loadId))),
+  deliver: driverProcedure
+    .input(ZLoadId)
+    .mutation(({ ctx, input }) => toPublicLoad(markDelivered(ctx.db, ctx.actor, input.loadId))),
+  complete: shipperProcedure
+    .input(ZLoadId)
+    .mutation(({ ctx, input }) => toPublicLoad(markCompleted(ctx.db, ctx.actor, input.loadId))),
+  cancel: shipperProcedure
+    .input(ZLoadId.extend(ZCancelLoadInput.shape))
+    .mutation(({ ctx, input }) => toPublicLoad(cancelLoad(ctx.db, ctx.actor, input.loadId, input.reason))),
+  rate: authedProcedure
+    .input(ZLoadId.extend(ZRatingInput.shape))
+    .mutation(({ ctx, input }) => rateLoad(ctx.db, ctx.actor, input.loadId, input.score)),
+} satisfies TRPCRouterRecord;
