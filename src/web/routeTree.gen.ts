@@ -25,6 +25,7 @@ import { Route as AuthedProfileRouteImport } from "./routes/_authed/profile"
 import { Route as AuthedSettingsRouteImport } from "./routes/_authed/settings"
 import { Route as AuthedShipperRouteImport } from "./routes/_authed/shipper"
 import { Route as AuthedShippingRouteImport } from "./routes/_authed/shipping"
+import { Route as LoadsIdRouteImport } from "./routes/loads_.$id"
 
 const IndexRoute = IndexRouteImport.update({
   id: "/",
@@ -105,6 +106,11 @@ const AuthedShippingRoute = AuthedShippingRouteImport.update({
   path: "/shipping",
   getParentRoute: () => AuthedRoute,
 } as any)
+const LoadsIdRoute = LoadsIdRouteImport.update({
+  id: "/loads_/$id",
+  path: "/loads/$id",
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   "/": typeof IndexRoute
@@ -122,6 +128,7 @@ export interface FileRoutesByFullPath {
   "/settings": typeof AuthedSettingsRoute
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
+  "/loads/$id": typeof LoadsIdRoute
 }
 export interface FileRoutesByTo {
   "/": typeof IndexRoute
@@ -139,6 +146,7 @@ export interface FileRoutesByTo {
   "/settings": typeof AuthedSettingsRoute
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
+  "/loads/$id": typeof LoadsIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -158,6 +166,7 @@ export interface FileRoutesById {
   "/_authed/settings": typeof AuthedSettingsRoute
   "/_authed/shipper": typeof AuthedShipperRoute
   "/_authed/shipping": typeof AuthedShippingRoute
+  "/loads_/$id": typeof LoadsIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -177,6 +186,7 @@ export interface FileRouteTypes {
     | "/settings"
     | "/shipper"
     | "/shipping"
+    | "/loads/$id"
   fileRoutesByTo: FileRoutesByTo
   to:
     | "/"
@@ -194,6 +204,7 @@ export interface FileRouteTypes {
     | "/settings"
     | "/shipper"
     | "/shipping"
+    | "/loads/$id"
   id:
     | "__root__"
     | "/"
@@ -212,6 +223,7 @@ export interface FileRouteTypes {
     | "/_authed/settings"
     | "/_authed/shipper"
     | "/_authed/shipping"
+    | "/loads_/$id"
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -222,6 +234,7 @@ export interface RootRouteChildren {
   PromotionRoute: typeof PromotionRoute
   SigninRoute: typeof SigninRoute
   SubscribeRoute: typeof SubscribeRoute
+  LoadsIdRoute: typeof LoadsIdRoute
 }
 
 declare module "@tanstack/react-router" {
@@ -338,6 +351,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AuthedShippingRouteImport
       parentRoute: typeof AuthedRoute
     }
+    "/loads_/$id": {
+      id: "/loads_/$id"
+      path: "/loads/$id"
+      fullPath: "/loads/$id"
+      preLoaderRoute: typeof LoadsIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -376,6 +396,7 @@ const rootRouteChildren: RootRouteChildren = {
   PromotionRoute: PromotionRoute,
   SigninRoute: SigninRoute,
   SubscribeRoute: SubscribeRoute,
+  LoadsIdRoute: LoadsIdRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -1,8 +1,13 @@
 import { Trans } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
 import { createFileRoute, Link, redirect } from "@tanstack/react-router";
-import { LayoutGrid, Package, Truck } from "lucide-react";
+import { Banknote, CheckCircle2, Gavel, LayoutGrid, Package, PiggyBank, Star, Truck } from "lucide-react";
+import { ActivityFeed } from "../components/layout/activity-feed";
+import { StatCard } from "../components/layout/stat-card";
 import { Button } from "../components/ui/button";
-import { Card, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { usePreferences } from "../lib/preferences";
+import { trpc } from "../lib/trpc";
 
 export const Route = createFileRoute("/")({
   beforeLoad: ({ context }) => {
@@ -23,6 +28,7 @@ function HomePage() {
       <p className="mt-1 text-muted-foreground">
         <Trans>Here is where your freight business stands today.</Trans>
       </p>
+      <QuickStats />
       <div className="mt-6 flex flex-wrap gap-3">
         <Button asChild>
           <Link to="/driver">
@@ -81,6 +87,80 @@ function HomePage() {
           </Card>
         </Link>
       </div>
+      <Card className="mt-10">
+        <CardHeader>
+          <CardTitle>
+            <Trans>Recent activity</Trans>
+          </CardTitle>
+        </CardHeader>
+        <CardContent>
+          <RecentActivity />
+        </CardContent>
+      </Card>
     </div>
   );
+}
+
+function useHome() {
+  return useQuery(trpc.dashboard.home.queryOptions(undefined, { staleTime: 15_000, refetchOnMount: "always" }));
+}
+
+function RecentActivity() {
+  const home = useHome();
+  if (home.isPending)
+    return (
+      <p className="text-sm text-muted-foreground">
+        <Trans>Loading...</Trans>
+      </p>
+    );
+  if (home.isError)
+    return (
+      <p className="text-sm text-destructive">
+        <Trans>Your activity could not be loaded.</Trans>
+      </p>
+    );
+  return <ActivityFeed events={home.data.activity} />;
+}
+
+function QuickStats() {
+  const { formatNumber, formatAmount } = usePreferences();
+  const home = useHome().data;
+  if (!home) return null;
+  if (home.driver) {
+    const d = home.driver;
+    return (
+      <div className="mt-6 grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="home-stats">
+        <StatCard
+          icon={Star}
+          label={<Trans>Rating</Trans>}
+          value={formatNumber(d.rating, { maximumFractionDigits: 1 })}
+        />
+        <StatCard icon={Truck} label={<Trans>Total trips</Trans>} value={formatNumber(d.totalTrips)} />
+        <StatCard
+          icon={Banknote}
+          label={<Trans>This month's earnings</Trans>}
+          value={formatAmount(d.monthlyEarnings.amount, d.monthlyEarnings.currency)}
+        />
+        <StatCard icon={Gavel} label={<Trans>Active bids</Trans>} value={formatNumber(d.activeBids)} />
+      </div>
+    );
+  }
+  if (home.shipper) {
+    const s = home.shipper;
+    return (
+      <div className="mt-6 grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="home-stats">
+        <StatCard icon={Package} label={<Trans>Active loads</Trans>} value={formatNumber(s.active)} />
+        <StatCard icon={Gavel} label={<Trans>Total bids</Trans>} value={formatNumber(s.totalBids)} />
+        <StatCard
+          icon={PiggyBank}
+          label={<Trans>Average savings</Trans>}
+          value={
+            s.avgSavings == null ? "—" : formatNumber(s.avgSavings, { style: "percent", maximumFractionDigits: 1 })
+          }
+        />
+        <StatCard icon={CheckCircle2} label={<Trans>Completed</Trans>} value={formatNumber(s.completed)} />
+      </div>
+    );
+  }
+  return null;
 }

@@ -65,8 +65,8 @@ export const getVisibleLoad = (db: Db, id: number, viewer: User) => {
 /** What a signed-out visitor sees of a shared load: enough to decide to sign in, nothing about the parties. */
 export const publicPreview = (db: Db, id: number) => {
   const load = findLoad(db, id);
-  if (!load || load.status !== "posted") throw new AppError("NOT_FOUND", "Load not found");
-  const p = toPublicLoad(load);
+  if (load?.status !== "posted") throw new AppError("NOT_FOUND", "Load not found");
+  const p = toPublicLoad(load!);
   return {
     id: p.id,
     title: p.title,

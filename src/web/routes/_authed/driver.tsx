@@ -1,14 +1,350 @@
-import { Trans } from "@lingui/react/macro";
-import { createFileRoute } from "@tanstack/react-router";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute, Link } from "@tanstack/react-router";
+import { Banknote, Gavel, LocateFixed, MapPin, Star, Truck } from "lucide-react";
+import { useState } from "react";
+import { DEFAULT_RADIUS } from "../../../shared/constants";
 import { PageHeader } from "../../components/layout/page-header";
+import { StatCard } from "../../components/layout/stat-card";
+import { BidStatusBadge, LoadStatusBadge } from "../../components/loads/badges";
+import { BidDialog } from "../../components/loads/bid-dialog";
+import { LoadCard } from "../../components/loads/load-card";
+import { DEFAULT_FILTERS, filtersToInput, LoadFilters, type TBoardFilters } from "../../components/loads/load-filters";
+import { DriverMessagesDialog } from "../../components/loads/messages-dialog";
+import { RateDialog } from "../../components/loads/rate-dialog";
+import { Badge } from "../../components/ui/badge";
+import { Button } from "../../components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
+import { Label } from "../../components/ui/input";
+import { Switch } from "../../components/ui/switch";
+import { currentPosition } from "../../lib/geolocation";
+import { usePreferences } from "../../lib/preferences";
+import { toast } from "../../lib/toast";
+import { trpc } from "../../lib/trpc";
+import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 
-export const Route = createFileRoute("/_authed/driver")({ component: Page });
+export const Route = createFileRoute("/_authed/driver")({ component: DriverDashboard });
 
-function Page() {
+function DriverDashboard() {
+  const { t } = useLingui();
+  const { me } = Route.useRouteContext();
+  if (me.userType !== "driver") {
+    return (
+      <div>
+        <PageHeader
+          title={<Trans>Driver Dashboard</Trans>}
+          description={<Trans>Find loads near you, bid and run your trips.</Trans>}
+        />
+        <Card className="p-6" data-testid="wrong-role">
+          <p>
+            <Trans>This dashboard is for driver accounts. Your account is a shipper account.</Trans>
+          </p>
+          <Button asChild className="mt-3">
+            <Link to="/shipper">{t`Go to the shipper dashboard`}</Link>
+          </Button>
+        </Card>
+      </div>
+    );
+  }
+  return <DriverHome />;
+}
+
+function DriverHome() {
+  const { t } = useLingui();
+  const { formatNumber, formatOriginal, formatDate, formatAmount } = usePreferences();
+  const queryClient = useQueryClient();
+  const onUnauthorized = useUnauthorizedRedirect();
+  const [filters, setFilters] = useState<TBoardFilters>({ ...DEFAULT_FILTERS, radius: DEFAULT_RADIUS });
+  const [locating, setLocating] = useState(false);
+  const stats = useQuery(trpc.drivers.stats.queryOptions(undefined, { staleTime: 30_000 }));
+  const location = stats.data?.location;
+  const nearby = useQuery({
+    ...trpc.loads.search.queryOptions(
+      {
+        ...filtersToInput(filters),
+        latitude: location?.latitude,
+        longitude: location?.longitude,
+        sort: "distance",
+        pageSize: 20,
+      },
+      { placeholderData: keepPreviousData, staleTime: 30_000 },
+    ),
+    enabled: Boolean(location),
+  });
+  const bids = useQuery(trpc.bids.mine.queryOptions(undefined, { staleTime: 30_000 }));
+  const trips = useQuery(trpc.drivers.trips.queryOptions(undefined, { staleTime: 30_000 }));
+  const refresh = () => queryClient.invalidateQueries();
+
+  const saveLocation = useMutation(
+    trpc.drivers.updateLocation.mutationOptions({
+      onSuccess: async () => {
+        toast({
+          title: t`Location Updated`,
+          description: t`Your current location has been updated successfully.`,
+          variant: "success",
+        });
+        await refresh();
+      },
+      onError: (err) => {
+        if (!onUnauthorized(err))
+          toast({
+            title: t`Location Error`,
+            description: t`Failed to get your current location.`,
+            variant: "destructive",
+          });
+      },
+    }),
+  );
+  const updateLocation = async () => {
+    setLocating(true);
+    try {
+      saveLocation.mutate(await currentPosition());
+    } catch {
+      toast({ title: t`Location Error`, description: t`Failed to get your current location.`, variant: "destructive" });
+    } finally {
+      setLocating(false);
+    }
+  };
+  const availability = useMutation(trpc.drivers.setAvailability.mutationOptions({ onSuccess: () => refresh() }));
+  const withdraw = useMutation(
+    trpc.bids.withdraw.mutationOptions({
+      onSuccess: async () => {
+        toast({ title: t`Bid withdrawn`, variant: "success" });
+        await refresh();
+      },
+      onError: () =>
+        toast({
+          title: t`Error`,
+          description: t`Could not withdraw the bid. Please try again.`,
+          variant: "destructive",
+        }),
+    }),
+  );
+  const tripAction = (kind: "pickup" | "deliver") =>
+    trpc.loads[kind].mutationOptions({
+      onSuccess: async () => {
+        toast({ title: kind === "pickup" ? t`Marked as picked up` : t`Marked as delivered`, variant: "success" });
+        await refresh();
+      },
+      onError: () =>
+        toast({
+          title: t`Error`,
+          description: t`The trip could not be updated. Please try again.`,
+          variant: "destructive",
+        }),
+    });
+  const pickup = useMutation(tripAction("pickup"));
+  const deliver = useMutation(tripAction("deliver"));
+
+  const s = stats.data;
   return (
-    <PageHeader
-      title={<Trans>Driver Dashboard</Trans>}
-      description={<Trans>Find loads near you, bid and run your trips.</Trans>}
-    />
+    <div className="grid gap-6">
+      <PageHeader
+        title={<Trans>Driver Dashboard</Trans>}
+        description={<Trans>Find loads near you, bid and run your trips.</Trans>}
+        actions={
+          <Button
+            onClick={() => void updateLocation()}
+            disabled={locating || saveLocation.isPending}
+            data-testid="update-location"
+          >
+            <LocateFixed />
+            {locating || saveLocation.isPending ? <Trans>Updating...</Trans> : <Trans>Update Location</Trans>}
+          </Button>
+        }
+      />
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <StatCard
+          icon={Star}
+          label={<Trans>Rating</Trans>}
+          value={s ? formatNumber(s.rating, { maximumFractionDigits: 1 }) : "…"}
+          hint={s ? <Trans>{s.totalRatings} ratings</Trans> : undefined}
+          testId="stat-rating"
+        />
+        <StatCard
+          icon={Truck}
+          label={<Trans>Total trips</Trans>}
+          value={s ? formatNumber(s.totalTrips) : "…"}
+          testId="stat-trips"
+        />
+        <StatCard
+          icon={Banknote}
+          label={<Trans>This month's earnings</Trans>}
+          value={s ? formatAmount(s.monthlyEarnings.amount, s.monthlyEarnings.currency) : "…"}
+          testId="stat-earnings"
+        />
+        <StatCard
+          icon={Gavel}
+          label={<Trans>Active bids</Trans>}
+          value={s ? formatNumber(s.activeBids) : "…"}
+          testId="stat-active-bids"
+        />
+      </div>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <MapPin className="size-5 text-brand" />
+            <Trans>Current location</Trans>
+            {s &&
+              (s.isAvailable ? (
+                <Badge variant="success" data-testid="available-badge">{t`Available`}</Badge>
+              ) : (
+                <Badge variant="secondary" data-testid="available-badge">{t`Not available`}</Badge>
+              ))}
+          </CardTitle>
+        </CardHeader>
+        <CardContent className="flex flex-wrap items-center justify-between gap-4">
+          <div className="text-sm" data-testid="coordinates">
+            {location ? (
+              <>
+                <div className="font-mono">
+                  {location.latitude.toFixed(5)}, {location.longitude.toFixed(5)}
+                </div>
+                {location.updatedAt && (
+                  <div className="text-muted-foreground">
+                    <Trans>Updated {formatDate(location.updatedAt, { dateStyle: "medium", timeStyle: "short" })}</Trans>
+                  </div>
+                )}
+              </>
+            ) : (
+              <span className="text-muted-foreground">
+                <Trans>No location yet. Press Update Location to see loads near you.</Trans>
+              </span>
+            )}
+          </div>
+          {s && (
+            <div className="flex items-center gap-2 text-sm">
+              <Switch
+                id="available-switch"
+                checked={s.isAvailable}
+                onCheckedChange={(v) => availability.mutate({ isAvailable: v })}
+              />
+              <Label htmlFor="available-switch">
+                <Trans>Available for loads</Trans>
+              </Label>
+            </div>
+          )}
+        </CardContent>
+      </Card>
+
+      <section className="grid gap-3">
+        <h2 className="text-lg font-semibold">
+          <Trans>Loads near you</Trans>
+        </h2>
+        <LoadFilters value={filters} onChange={setFilters} />
+        {!location && (
+          <Card className="p-6 text-center text-muted-foreground">
+            <Trans>Share your location to see loads near you.</Trans>
+          </Card>
+        )}
+        {location && nearby.isPending && (
+          <Card className="p-6 text-center text-muted-foreground">
+            <Trans>Loading loads...</Trans>
+          </Card>
+        )}
+        {nearby.data?.items.length === 0 && (
+          <Card className="p-6 text-center text-muted-foreground" data-testid="no-nearby">
+            <Trans>No posted loads within this radius right now.</Trans>
+          </Card>
+        )}
+        <div className="grid gap-3" data-testid="nearby-loads">
+          {nearby.data?.items.map((l) => (
+            <LoadCard
+              key={l.id}
+              load={l}
+              actions={
+                <BidDialog
+                  load={l}
+                  trigger={
+                    <Button size="sm" data-testid="bid-button">
+                      <Trans>Bid</Trans>
+                    </Button>
+                  }
+                />
+              }
+            />
+          ))}
+        </div>
+      </section>
+
+      <section className="grid gap-3">
+        <h2 className="text-lg font-semibold">
+          <Trans>My trips</Trans>
+        </h2>
+        {trips.data?.length === 0 && (
+          <Card className="p-6 text-center text-muted-foreground">
+            <Trans>Loads you win appear here, with what to do next.</Trans>
+          </Card>
+        )}
+        {trips.data?.map((l) => (
+          <Card
+            key={l.id}
+            className="flex flex-wrap items-center justify-between gap-3 p-4"
+            data-testid="trip-row"
+            data-load-id={l.id}
+          >
+            <div>
+              <div className="flex items-center gap-2 font-medium">
+                {l.title} <LoadStatusBadge status={l.status} />
+              </div>
+              <div className="text-sm text-muted-foreground">
+                {l.pickupLocation} → {l.deliveryLocation}
+              </div>
+            </div>
+            <div className="flex flex-wrap gap-2">
+              {l.status === "assigned" && (
+                <Button size="sm" disabled={pickup.isPending} onClick={() => pickup.mutate({ loadId: l.id })}>
+                  <Trans>Mark picked up</Trans>
+                </Button>
+              )}
+              {l.status === "in_transit" && (
+                <Button size="sm" disabled={deliver.isPending} onClick={() => deliver.mutate({ loadId: l.id })}>
+                  <Trans>Mark delivered</Trans>
+                </Button>
+              )}
+              {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom={t`the shipper`} />}
+              <DriverMessagesDialog loadId={l.id} title={l.title} />
+            </div>
+          </Card>
+        ))}
+      </section>
+
+      <section className="grid gap-3">
+        <h2 className="text-lg font-semibold">
+          <Trans>My Bids</Trans>
+        </h2>
+        {bids.data?.length === 0 && (
+          <Card className="p-6 text-center text-muted-foreground" data-testid="no-bids">
+            <Trans>You have not bid on any load yet.</Trans>
+          </Card>
+        )}
+        {bids.data?.map((b) => (
+          <Card key={b.id} className="flex flex-wrap items-center justify-between gap-3 p-4" data-testid="my-bid">
+            <div>
+              <div className="font-medium">{b.load.title}</div>
+              <div className="text-sm text-muted-foreground">
+                {b.load.pickupLocation} → {b.load.deliveryLocation}
+              </div>
+            </div>
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="font-semibold">{formatOriginal(b.amount, b.currency)}</span>
+              <BidStatusBadge status={b.status} />
+              {b.status === "pending" && (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  disabled={withdraw.isPending}
+                  onClick={() => withdraw.mutate({ bidId: b.id })}
+                >
+                  <Trans>Withdraw</Trans>
+                </Button>
+              )}
+              {b.status !== "withdrawn" && <DriverMessagesDialog loadId={b.loadId} title={b.load.title} />}
+            </div>
+          </Card>
+        ))}
+      </section>
+    </div>
   );
 }

@@ -1,14 +1,217 @@
-import { Trans } from "@lingui/react/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
+import { AlertTriangle, ChevronLeft, ChevronRight, Globe, LocateFixed, Package, TrendingUp } from "lucide-react";
+import { useEffect, useState } from "react";
+import type { TLoadSort } from "../../../shared/schemas/loads";
 import { PageHeader } from "../../components/layout/page-header";
+import { StatCard } from "../../components/layout/stat-card";
+import { BidDialog } from "../../components/loads/bid-dialog";
+import { LoadCard } from "../../components/loads/load-card";
+import { DEFAULT_FILTERS, filtersToInput, LoadFilters, type TBoardFilters } from "../../components/loads/load-filters";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { NativeSelect } from "../../components/ui/textarea";
+import { currentPosition, type TPoint } from "../../lib/geolocation";
+import { usePreferences } from "../../lib/preferences";
+import { trpc } from "../../lib/trpc";
 
-export const Route = createFileRoute("/_authed/loads")({ component: Page });
+type TSearch = { highlight?: number };
 
-function Page() {
+export const Route = createFileRoute("/_authed/loads")({
+  validateSearch: (raw: Record<string, unknown>): TSearch => {
+    const n = Number(raw.highlight);
+    return Number.isSafeInteger(n) && n > 0 ? { highlight: n } : {};
+  },
+  component: LoadBoardPage,
+});
+
+const PAGE_SIZE = 20;
+
+function LoadBoardPage() {
+  const { t } = useLingui();
+  const { me } = Route.useRouteContext();
+  const { highlight } = Route.useSearch();
+  const { formatAmount, formatNumber } = usePreferences();
+  const [filters, setFiltersState] = useState<TBoardFilters>(DEFAULT_FILTERS);
+  const [sort, setSortState] = useState<TLoadSort>("distance");
+  const [page, setPage] = useState(1);
+  const [point, setPointState] = useState<TPoint | null>(null);
+  // A new question starts again at its first page.
+  const setFilters = (f: TBoardFilters) => {
+    setFiltersState(f);
+    setPage(1);
+  };
+  const setSort = (s: TLoadSort) => {
+    setSortState(s);
+    setPage(1);
+  };
+  const setPoint = (p: TPoint) => {
+    setPointState(p);
+    setPage(1);
+  };
+  const [locating, setLocating] = useState(false);
+  const isDriver = me.userType === "driver";
+  const driverStats = useQuery({ ...trpc.drivers.stats.queryOptions(), enabled: isDriver });
+  const saved = driverStats.data?.location;
+  const origin = point ?? (saved ? { latitude: saved.latitude, longitude: saved.longitude } : null);
+
+  const input = { ...filtersToInput(filters), ...(origin ?? {}), sort, page, pageSize: PAGE_SIZE };
+  const results = useQuery(
+    trpc.loads.search.queryOptions(input, { placeholderData: keepPreviousData, staleTime: 30_000 }),
+  );
+  const { page: _p, pageSize: _s, sort: _o, ...statsInput } = input;
+  const stats = useQuery(
+    trpc.loads.stats.queryOptions(statsInput, { placeholderData: keepPreviousData, staleTime: 30_000 }),
+  );
+  const highlighted = useQuery({
+    ...trpc.loads.byId.queryOptions({ loadId: highlight ?? 0 }),
+    enabled: highlight !== undefined,
+    retry: false,
+  });
+
+  useEffect(() => {
+    if (highlighted.data)
+      document.getElementById(`load-${highlighted.data.id}`)?.scrollIntoView({ behavior: "smooth", block: "center" });
+  }, [highlighted.data]);
+
+  const locate = async () => {
+    setLocating(true);
+    try {
+      setPoint(await currentPosition());
+    } catch (err) {
+      console.warn("Device location unavailable", err);
+    } finally {
+      setLocating(false);
+    }
+  };
+
+  const quickBid = (load: {
+    id: number;
+    status: string;
+    title: string;
+    budgetAmount: number;
+    budgetCurrency: string;
+    pickupLocation: string;
+    deliveryLocation: string;
+  }) =>
+    isDriver && load.status === "posted" ? (
+      <BidDialog
+        load={load}
+        trigger={
+          <Button size="sm" data-testid="quick-bid">
+            <Trans>Quick Bid</Trans>
+          </Button>
+        }
+      />
+    ) : null;
+
+  const s = stats.data;
+  const avgRate = s?.avgRatePerMileUsd;
   return (
-    <PageHeader
-      title={<Trans>Load Board</Trans>}
-      description={<Trans>Browse posted loads from MyTess and external load boards.</Trans>}
-    />
+    <div>
+      <PageHeader
+        title={<Trans>Load Board</Trans>}
+        description={<Trans>Browse posted loads from MyTess and external load boards.</Trans>}
+        actions={
+          <div className="flex items-center gap-2">
+            <label htmlFor="sort" className="text-sm text-muted-foreground">
+              <Trans>Sort by</Trans>
+            </label>
+            <NativeSelect
+              id="sort"
+              className="w-44"
+              value={sort}
+              onChange={(e) => setSort(e.target.value as TLoadSort)}
+              data-testid="sort-select"
+            >
+              <option value="distance">{t`Distance`}</option>
+              <option value="rate">{t`Rate per mile`}</option>
+              <option value="date">{t`Pickup date`}</option>
+            </NativeSelect>
+          </div>
+        }
+      />
+      <div className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <StatCard
+          icon={Package}
+          label={<Trans>Loads found</Trans>}
+          value={s ? formatNumber(s.total) : "…"}
+          testId="stat-total"
+        />
+        <StatCard icon={AlertTriangle} label={<Trans>Urgent</Trans>} value={s ? formatNumber(s.urgent) : "…"} />
+        <StatCard
+          icon={TrendingUp}
+          label={<Trans>Average rate per mile</Trans>}
+          value={avgRate == null ? "—" : formatAmount(avgRate, "USD")}
+        />
+        <StatCard icon={Globe} label={<Trans>From external boards</Trans>} value={s ? formatNumber(s.external) : "…"} />
+      </div>
+      <LoadFilters value={filters} onChange={setFilters} showRadius={origin !== null} />
+      <div className="my-4 flex flex-wrap items-center gap-3 text-sm text-muted-foreground">
+        {origin ? (
+          <span data-testid="origin-note">
+            {point ? (
+              <Trans>Distances from your current position.</Trans>
+            ) : (
+              <Trans>Distances from your last shared location.</Trans>
+            )}
+          </span>
+        ) : (
+          <span>
+            <Trans>Share your location to see distances and loads near you.</Trans>
+          </span>
+        )}
+        <Button size="sm" variant="outline" onClick={() => void locate()} disabled={locating}>
+          <LocateFixed />
+          {locating ? <Trans>Locating...</Trans> : <Trans>Use my location</Trans>}
+        </Button>
+      </div>
+      {highlighted.data && (
+        <div className="mb-4">
+          <h2 className="mb-2 text-sm font-semibold text-brand">
+            <Trans>Shared with you</Trans>
+          </h2>
+          <LoadCard load={highlighted.data} highlighted actions={quickBid(highlighted.data)} />
+        </div>
+      )}
+      <div className="grid gap-3" data-testid="load-results">
+        {results.isPending && (
+          <Card className="p-6 text-center text-muted-foreground">
+            <Trans>Loading loads...</Trans>
+          </Card>
+        )}
+        {results.isError && (
+          <Card className="p-6 text-center text-destructive">
+            <Trans>The load board could not be loaded. Please try again later.</Trans>
+          </Card>
+        )}
+        {results.data?.items.length === 0 && (
+          <Card className="p-6 text-center text-muted-foreground" data-testid="no-loads">
+            <Trans>No loads match these filters. Widen the radius or clear a filter.</Trans>
+          </Card>
+        )}
+        {results.data?.items
+          .filter((l) => l.id !== highlighted.data?.id)
+          .map((l) => (
+            <LoadCard key={l.id} load={l} actions={quickBid(l)} />
+          ))}
+      </div>
+      {results.data && (page > 1 || results.data.hasMore) && (
+        <div className="mt-4 flex items-center justify-center gap-3">
+          <Button variant="outline" size="sm" disabled={page === 1} onClick={() => setPage(page - 1)}>
+            <ChevronLeft />
+            <Trans>Previous</Trans>
+          </Button>
+          <span className="text-sm">
+            <Trans>Page {page}</Trans>
+          </span>
+          <Button variant="outline" size="sm" disabled={!results.data.hasMore} onClick={() => setPage(page + 1)}>
+            <Trans>Next</Trans>
+            <ChevronRight />
+          </Button>
+        </div>
+      )}
+    </div>
   );
 }

@@ -1,14 +1,185 @@
-import { Trans } from "@lingui/react/macro";
-import { createFileRoute } from "@tanstack/react-router";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute, Link } from "@tanstack/react-router";
+import { CheckCircle2, Gavel, Package, PiggyBank } from "lucide-react";
 import { PageHeader } from "../../components/layout/page-header";
+import { StatCard } from "../../components/layout/stat-card";
+import { LoadStatusBadge } from "../../components/loads/badges";
+import { BidsDialog } from "../../components/loads/bids-dialog";
+import { CancelLoadDialog } from "../../components/loads/cancel-dialog";
+import { ShipperMessagesDialog } from "../../components/loads/messages-dialog";
+import { PostLoadDialog } from "../../components/loads/post-load-dialog";
+import { RateDialog } from "../../components/loads/rate-dialog";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { usePreferences } from "../../lib/preferences";
+import { toast } from "../../lib/toast";
+import { trpc } from "../../lib/trpc";
 
-export const Route = createFileRoute("/_authed/shipper")({ component: Page });
+export const Route = createFileRoute("/_authed/shipper")({ component: ShipperDashboard });
 
-function Page() {
+function ShipperDashboard() {
+  const { t } = useLingui();
+  const { me } = Route.useRouteContext();
+  if (me.userType !== "shipper") {
+    return (
+      <div>
+        <PageHeader
+          title={<Trans>Shipper Dashboard</Trans>}
+          description={<Trans>Post loads, review bids and follow your shipments.</Trans>}
+        />
+        <Card className="p-6" data-testid="wrong-role">
+          <p>
+            <Trans>This dashboard is for shipper accounts. Your account is a driver account.</Trans>
+          </p>
+          <Button asChild className="mt-3">
+            <Link to="/driver">{t`Go to the driver dashboard`}</Link>
+          </Button>
+        </Card>
+      </div>
+    );
+  }
+  return <ShipperHome />;
+}
+
+function ShipperHome() {
+  const { t } = useLingui();
+  const { formatNumber, formatAmount, formatOriginal, formatDate } = usePreferences();
+  const queryClient = useQueryClient();
+  const stats = useQuery(trpc.dashboard.shipperStats.queryOptions(undefined, { staleTime: 30_000 }));
+  const loads = useQuery(trpc.loads.mine.queryOptions(undefined, { staleTime: 30_000 }));
+  const complete = useMutation(
+    trpc.loads.complete.mutationOptions({
+      onSuccess: async () => {
+        toast({
+          title: t`Delivery confirmed`,
+          description: t`The load is completed. Rate your driver.`,
+          variant: "success",
+        });
+        await queryClient.invalidateQueries();
+      },
+      onError: () =>
+        toast({
+          title: t`Error`,
+          description: t`The load could not be completed. Please try again.`,
+          variant: "destructive",
+        }),
+    }),
+  );
+  const s = stats.data;
+  const savings =
+    s?.avgSavings == null ? "—" : formatNumber(s.avgSavings, { style: "percent", maximumFractionDigits: 1 });
   return (
-    <PageHeader
-      title={<Trans>Shipper Dashboard</Trans>}
-      description={<Trans>Post loads, review bids and follow your shipments.</Trans>}
-    />
+    <div className="grid gap-6">
+      <PageHeader
+        title={<Trans>Shipper Dashboard</Trans>}
+        description={<Trans>Post loads, review bids and follow your shipments.</Trans>}
+        actions={<PostLoadDialog />}
+      />
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <StatCard
+          icon={Package}
+          label={<Trans>Active loads</Trans>}
+          value={s ? formatNumber(s.active) : "…"}
+          testId="stat-active"
+        />
+        <StatCard
+          icon={Gavel}
+          label={<Trans>Total bids</Trans>}
+          value={s ? formatNumber(s.totalBids) : "…"}
+          testId="stat-bids"
+        />
+        <StatCard
+          icon={PiggyBank}
+          label={<Trans>Average savings</Trans>}
+          value={savings}
+          hint={<Trans>Budget minus accepted bid</Trans>}
+          testId="stat-savings"
+        />
+        <StatCard
+          icon={CheckCircle2}
+          label={<Trans>Completed</Trans>}
+          value={s ? formatNumber(s.completed) : "…"}
+          testId="stat-completed"
+        />
+      </div>
+      <section className="grid gap-3">
+        <h2 className="text-lg font-semibold">
+          <Trans>My Loads</Trans>
+        </h2>
+        {loads.isPending && (
+          <Card className="p-6 text-center text-muted-foreground">
+            <Trans>Loading...</Trans>
+          </Card>
+        )}
+        {loads.isError && (
+          <Card className="p-6 text-center text-destructive">
+            <Trans>Your loads could not be loaded. Please try again later.</Trans>
+          </Card>
+        )}
+        {loads.data?.length === 0 && (
+          <Card className="p-6 text-center text-muted-foreground" data-testid="no-loads">
+            <Trans>You have not posted a load yet. Post one and drivers nearby will bid.</Trans>
+          </Card>
+        )}
+        {loads.data?.map((l) => (
+          <Card key={l.id} className="grid gap-3 p-4" data-testid="my-load" data-load-id={l.id}>
+            <div className="flex flex-wrap items-start justify-between gap-3">
+              <div>
+                <div className="flex flex-wrap items-center gap-2 font-medium">
+                  <Link to="/loads/$id" params={{ id: String(l.id) }} className="hover:underline">
+                    {l.title}
+                  </Link>
+                  <LoadStatusBadge status={l.status} />
+                </div>
+                <div className="text-sm text-muted-foreground">
+                  {l.pickupLocation} → {l.deliveryLocation} · {formatDate(l.pickupDate, { dateStyle: "medium" })}
+                </div>
+                {l.assignedDriverName && (
+                  <div className="text-sm">
+                    <Trans>Driver: {l.assignedDriverName}</Trans>
+                  </div>
+                )}
+                {l.lastPosition && (
+                  <div className="text-sm text-muted-foreground" data-testid="last-position">
+                    <Trans>
+                      Last position {l.lastPosition.latitude.toFixed(3)}, {l.lastPosition.longitude.toFixed(3)} at{" "}
+                      {formatDate(l.lastPosition.recordedAt, { dateStyle: "short", timeStyle: "short" })}
+                    </Trans>
+                  </div>
+                )}
+                {l.cancelReason && (
+                  <div className="text-sm text-muted-foreground">
+                    <Trans>Cancelled: {l.cancelReason}</Trans>
+                  </div>
+                )}
+              </div>
+              <div className="text-right">
+                <div className="font-bold text-brand">{formatAmount(l.budgetAmount, l.budgetCurrency)}</div>
+                <div className="text-xs text-muted-foreground">{formatOriginal(l.budgetAmount, l.budgetCurrency)}</div>
+              </div>
+            </div>
+            <div className="flex flex-wrap gap-2">
+              <BidsDialog loadId={l.id} title={l.title} pending={l.pendingBids} canAward={l.status === "posted"} />
+              <ShipperMessagesDialog loadId={l.id} title={l.title} unread={l.unreadMessages} />
+              {l.status === "delivered" && (
+                <Button
+                  size="sm"
+                  disabled={complete.isPending}
+                  onClick={() => complete.mutate({ loadId: l.id })}
+                  data-testid="confirm-delivery"
+                >
+                  <Trans>Confirm delivery</Trans>
+                </Button>
+              )}
+              {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom={t`the driver`} />}
+              {(l.status === "posted" || l.status === "assigned") && (
+                <CancelLoadDialog loadId={l.id} assigned={l.status === "assigned"} />
+              )}
+            </div>
+          </Card>
+        ))}
+      </section>
+    </div>
   );
 }

@@ -1,0 +1,86 @@
+import { Trans } from "@lingui/react/macro";
+import { MapPin } from "lucide-react";
+import { DISTANCE_BADGE_MID_MILES, DISTANCE_BADGE_NEAR_MILES } from "../../../shared/constants";
+import { usePreferences } from "../../lib/preferences";
+import { cn } from "../../lib/utils";
+import { Badge } from "../ui/badge";
+
+/** SPEC section 4: MYTESS when the source is mytess or missing, otherwise EXTERNAL. */
+export function SourceBadge({ type }: { type?: string | null }) {
+  const external = type != null && type !== "mytess";
+  return (
+    <Badge variant={external ? "outline" : "default"} data-testid="source-badge">
+      {external ? "EXTERNAL" : "MYTESS"}
+    </Badge>
+  );
+}
+
+/** Green within 10 miles, yellow within 50, grey beyond. */
+export function DistanceBadge({ miles }: { miles: number | null | undefined }) {
+  const { formatNumber } = usePreferences();
+  if (miles == null) return null;
+  const tone = miles <= DISTANCE_BADGE_NEAR_MILES ? "near" : miles <= DISTANCE_BADGE_MID_MILES ? "mid" : "far";
+  const distance = formatNumber(miles, { maximumFractionDigits: miles < 10 ? 1 : 0 });
+  return (
+    <span
+      data-testid="distance-badge"
+      data-tone={tone}
+      className={cn(
+        "inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold",
+        tone === "near" && "bg-green-100 text-green-800",
+        tone === "mid" && "bg-yellow-100 text-yellow-800",
+        tone === "far" && "bg-slate-100 text-slate-700",
+      )}
+    >
+      <MapPin className="size-3" />
+      <Trans>{distance} mi to pickup</Trans>
+    </span>
+  );
+}
+
+export function LoadStatusBadge({ status }: { status: string }) {
+  const map: Record<
+    string,
+    { variant: "default" | "secondary" | "success" | "warning" | "destructive" | "outline"; label: React.ReactNode }
+  > = {
+    posted: { variant: "default", label: <Trans>Posted</Trans> },
+    assigned: { variant: "warning", label: <Trans>Assigned</Trans> },
+    in_transit: { variant: "warning", label: <Trans>In transit</Trans> },
+    delivered: { variant: "success", label: <Trans>Delivered</Trans> },
+    completed: { variant: "success", label: <Trans>Completed</Trans> },
+    cancelled: { variant: "destructive", label: <Trans>Cancelled</Trans> },
+  };
+  const s = map[status] ?? { variant: "secondary" as const, label: status };
+  return (
+    <Badge variant={s.variant} data-testid="load-status">
+      {s.label}
+    </Badge>
+  );
+}
+
+/** SPEC section 4: accepted and rejected get their colours, anything else (pending) a neutral badge. */
+export function BidStatusBadge({ status }: { status: string }) {
+  if (status === "accepted")
+    return (
+      <Badge variant="success" data-testid="bid-status">
+        <Trans>Accepted</Trans>
+      </Badge>
+    );
+  if (status === "rejected")
+    return (
+      <Badge variant="destructive" data-testid="bid-status">
+        <Trans>Rejected</Trans>
+      </Badge>
+    );
+  if (status === "withdrawn")
+    return (
+      <Badge variant="outline" data-testid="bid-status">
+        <Trans>Withdrawn</Trans>
+      </Badge>
+    );
+  return (
+    <Badge variant="secondary" data-testid="bid-status">
+      <Trans>Pending</Trans>
+    </Badge>
+  );
+}

@@ -1,0 +1,140 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, type ReactNode, useState } from "react";
+import { MONEY_CURRENCY_CODES } from "../../../shared/constants";
+import { toast } from "../../lib/toast";
+import { trpc } from "../../lib/trpc";
+import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { Button } from "../ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "../ui/dialog";
+import { FieldError, Input, Label } from "../ui/input";
+import { NativeSelect, Textarea } from "../ui/textarea";
+
+type TLoadLike = {
+  id: number;
+  title: string;
+  budgetAmount: number;
+  budgetCurrency: string;
+  pickupLocation: string;
+  deliveryLocation: string;
+};
+
+/** SPEC section 4's bid dialog: opens, submits ("Placing..."), closes on success and refreshes the loads. */
+export function BidDialog({ load, trigger }: { load: TLoadLike; trigger: ReactNode }) {
+  const { t } = useLingui();
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string>();
+  const queryClient = useQueryClient();
+  const onUnauthorized = useUnauthorizedRedirect();
+  const place = useMutation(
+    trpc.bids.place.mutationOptions({
+      onSuccess: async () => {
+        setOpen(false);
+        toast({ title: t`Bid Placed`, description: t`Your bid has been submitted successfully.`, variant: "success" });
+        await Promise.all([
+          queryClient.invalidateQueries(trpc.loads.pathFilter()),
+          queryClient.invalidateQueries(trpc.bids.pathFilter()),
+          queryClient.invalidateQueries(trpc.drivers.pathFilter()),
+          queryClient.invalidateQueries(trpc.dashboard.pathFilter()),
+        ]);
+      },
+      onError: (err) => {
+        if (onUnauthorized(err)) return;
+        toast({ title: t`Error`, description: t`Failed to place bid. Please try again.`, variant: "destructive" });
+      },
+    }),
+  );
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const amount = Number(f.get("amount"));
+    if (!f.get("amount") || !Number.isFinite(amount) || amount <= 0) {
+      setError(t`Enter an amount greater than 0`);
+      return;
+    }
+    setError(undefined);
+    const pickup = String(f.get("proposedPickupDate") ?? "");
+    place.mutate({
+      loadId: load.id,
+      amount: Math.round(amount * 100) / 100,
+      currency: String(f.get("currency")) as (typeof MONEY_CURRENCY_CODES)[number],
+      proposedPickupDate: pickup ? new Date(pickup).toISOString() : null,
+      notes: String(f.get("notes") ?? "") || null,
+    });
+  };
+  const defaultCurrency = (MONEY_CURRENCY_CODES as readonly string[]).includes(load.budgetCurrency)
+    ? load.budgetCurrency
+    : "USD";
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>{trigger}</DialogTrigger>
+      <DialogContent closeLabel={t`Close`} data-testid="bid-dialog">
+        <DialogHeader>
+          <DialogTitle>
+            <Trans>Place a bid</Trans>
+          </DialogTitle>
+          <DialogDescription>
+            {load.title}: {load.pickupLocation} → {load.deliveryLocation}
+          </DialogDescription>
+        </DialogHeader>
+        <form className="grid gap-4" onSubmit={submit} noValidate>
+          <div className="grid grid-cols-[1fr_7rem] gap-3">
+            <div className="grid gap-2">
+              <Label htmlFor={`bid-amount-${load.id}`}>
+                <Trans>Bid amount</Trans>
+              </Label>
+              <Input
+                id={`bid-amount-${load.id}`}
+                name="amount"
+                type="number"
+                inputMode="decimal"
+                step="0.01"
+                min="0.01"
+                required
+                aria-invalid={!!error}
+              />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor={`bid-currency-${load.id}`}>
+                <Trans>Currency</Trans>
+              </Label>
+              <NativeSelect id={`bid-currency-${load.id}`} name="currency" defaultValue={defaultCurrency}>
+                {MONEY_CURRENCY_CODES.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+          </div>
+          <FieldError>{error}</FieldError>
+          <div className="grid gap-2">
+            <Label htmlFor={`bid-pickup-${load.id}`}>
+              <Trans>Proposed pickup (optional)</Trans>
+            </Label>
+            <Input id={`bid-pickup-${load.id}`} name="proposedPickupDate" type="datetime-local" />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={`bid-notes-${load.id}`}>
+              <Trans>Notes (optional)</Trans>
+            </Label>
+            <Textarea id={`bid-notes-${load.id}`} name="notes" maxLength={1000} />
+          </div>
+          <DialogFooter>
+            <Button type="submit" disabled={place.isPending}>
+              {place.isPending ? <Trans>Placing...</Trans> : <Trans>Place Bid</Trans>}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

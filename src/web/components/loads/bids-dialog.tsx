@@ -1,0 +1,148 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { MapPin, Star } from "lucide-react";
+import { useState } from "react";
+import { usePreferences } from "../../lib/preferences";
+import { toast } from "../../lib/toast";
+import { errorInfo, trpc } from "../../lib/trpc";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import { Card } from "../ui/card";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "../ui/dialog";
+import { BidStatusBadge } from "./badges";
+
+/** The bids on one of the shipper's loads, cheapest first, with accept and reject. */
+export function BidsDialog({
+  loadId,
+  title,
+  pending,
+  canAward,
+}: {
+  loadId: number;
+  title: string;
+  pending: number;
+  canAward: boolean;
+}) {
+  const { t } = useLingui();
+  const [open, setOpen] = useState(false);
+  const { formatOriginal, formatNumber } = usePreferences();
+  const queryClient = useQueryClient();
+  const bids = useQuery({ ...trpc.bids.forLoad.queryOptions({ loadId }), enabled: open, staleTime: 0 });
+  const onError = (err: unknown) =>
+    toast({
+      title: t`Error`,
+      description:
+        errorInfo(err).status === 409 ? t`This load or bid has changed. The list is refreshed.` : t`Please try again.`,
+      variant: "destructive",
+    });
+  const accept = useMutation(
+    trpc.bids.accept.mutationOptions({
+      onSuccess: async () => {
+        toast({ title: t`Bid accepted`, description: t`The load is assigned to the driver.`, variant: "success" });
+        await queryClient.invalidateQueries();
+      },
+      onError: async (err) => {
+        onError(err);
+        await queryClient.invalidateQueries();
+      },
+    }),
+  );
+  const reject = useMutation(
+    trpc.bids.reject.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries(),
+      onError,
+    }),
+  );
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button size="sm" variant="outline" data-testid="view-bids">
+          <Trans>View Bids</Trans>
+          {pending > 0 && <Badge variant="default">{pending}</Badge>}
+        </Button>
+      </DialogTrigger>
+      <DialogContent closeLabel={t`Close`} className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>
+            <Trans>Bids</Trans>
+          </DialogTitle>
+          <DialogDescription>{title}</DialogDescription>
+        </DialogHeader>
+        {bids.isPending && (
+          <p className="text-sm text-muted-foreground">
+            <Trans>Loading...</Trans>
+          </p>
+        )}
+        {bids.data?.length === 0 && (
+          <p className="text-sm text-muted-foreground" data-testid="no-bids-yet">
+            <Trans>No bids yet. Drivers near the pickup see this load on their dashboard.</Trans>
+          </p>
+        )}
+        <div className="grid gap-2">
+          {bids.data?.map((b) => (
+            <Card key={b.id} className="flex flex-wrap items-center justify-between gap-3 p-3" data-testid="bid-row">
+              <div className="flex items-center gap-3">
+                <div className="flex size-10 items-center justify-center rounded-full bg-teal-100 font-semibold text-teal-900">
+                  {b.initials}
+                </div>
+                <div>
+                  <div className="flex items-center gap-2 font-medium">
+                    {b.driverName}
+                    {b.isClosest && <Badge variant="success">{t`Closest`}</Badge>}
+                  </div>
+                  <div className="flex flex-wrap items-center gap-3 text-xs text-muted-foreground">
+                    <span className="flex items-center gap-1">
+                      <Star className="size-3" />
+                      {formatNumber(b.rating, { maximumFractionDigits: 1 })}
+                    </span>
+                    <span>
+                      <Trans>{b.trips} trips</Trans>
+                    </span>
+                    {b.distance != null && (
+                      <span className="flex items-center gap-1">
+                        <MapPin className="size-3" />
+                        <Trans>{formatNumber(b.distance, { maximumFractionDigits: 0 })} mi from pickup</Trans>
+                      </span>
+                    )}
+                  </div>
+                  {b.notes && <div className="mt-1 text-sm">{b.notes}</div>}
+                </div>
+              </div>
+              <div className="flex flex-wrap items-center gap-2">
+                <div className="text-right">
+                  <div className="font-bold" data-testid="bid-amount">
+                    {formatOriginal(b.amountInViewerCurrency, b.viewerCurrency)}
+                  </div>
+                  {b.currency !== b.viewerCurrency && (
+                    <div className="text-xs text-muted-foreground">{formatOriginal(b.amount, b.currency)}</div>
+                  )}
+                </div>
+                <BidStatusBadge status={b.status} />
+                {canAward && b.status === "pending" && (
+                  <>
+                    <Button
+                      size="sm"
+                      disabled={accept.isPending}
+                      onClick={() => accept.mutate({ bidId: b.id })}
+                      data-testid="accept-bid"
+                    >
+                      <Trans>Accept</Trans>
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      disabled={reject.isPending}
+                      onClick={() => reject.mutate({ bidId: b.id })}
+                    >
+                      <Trans>Reject</Trans>
+                    </Button>
+                  </>
+                )}
+              </div>
+            </Card>
+          ))}
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,135 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { EQUIPMENT_TYPES, RADIUS_OPTIONS } from "../../../shared/constants";
+import { Card } from "../ui/card";
+import { Input, Label } from "../ui/input";
+import { NativeSelect } from "../ui/textarea";
+import { useEquipmentLabel } from "./equipment-label";
+
+export type TBoardFilters = {
+  location: string;
+  radius: number;
+  sourceType: "all" | "mytess" | "external";
+  equipmentType: string;
+  maxWeight: string;
+  minRate: string;
+};
+
+export const DEFAULT_FILTERS: TBoardFilters = {
+  location: "",
+  radius: 50,
+  sourceType: "all",
+  equipmentType: "all",
+  maxWeight: "",
+  minRate: "",
+};
+
+/** The filters as search input: blanks left out, numbers as numbers. */
+export const filtersToInput = (f: TBoardFilters) => ({
+  location: f.location.trim() || undefined,
+  radius: f.radius,
+  sourceType: f.sourceType,
+  equipmentType: f.equipmentType === "all" ? undefined : (f.equipmentType as (typeof EQUIPMENT_TYPES)[number]),
+  maxWeight: f.maxWeight && Number(f.maxWeight) > 0 ? Number(f.maxWeight) : undefined,
+  minRate: f.minRate && Number(f.minRate) >= 0 ? Number(f.minRate) : undefined,
+});
+
+export function LoadFilters({
+  value,
+  onChange,
+  showRadius = true,
+}: {
+  value: TBoardFilters;
+  onChange: (v: TBoardFilters) => void;
+  showRadius?: boolean;
+}) {
+  const { t } = useLingui();
+  const equipmentLabel = useEquipmentLabel();
+  const set = <K extends keyof TBoardFilters>(k: K, v: TBoardFilters[K]) => onChange({ ...value, [k]: v });
+  return (
+    <Card className="grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-6" data-testid="load-filters">
+      <div className="grid gap-1.5 lg:col-span-2">
+        <Label htmlFor="f-location">
+          <Trans>Location</Trans>
+        </Label>
+        <Input
+          id="f-location"
+          value={value.location}
+          placeholder={t`City, state or country`}
+          onChange={(e) => set("location", e.target.value)}
+        />
+      </div>
+      {showRadius && (
+        <div className="grid gap-1.5">
+          <Label htmlFor="f-radius">
+            <Trans>Radius</Trans>
+          </Label>
+          <NativeSelect id="f-radius" value={value.radius} onChange={(e) => set("radius", Number(e.target.value))}>
+            {RADIUS_OPTIONS.map((r) => (
+              <option key={r} value={r}>
+                {t`${r} miles`}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      )}
+      <div className="grid gap-1.5">
+        <Label htmlFor="f-source">
+          <Trans>Source</Trans>
+        </Label>
+        <NativeSelect
+          id="f-source"
+          value={value.sourceType}
+          onChange={(e) => set("sourceType", e.target.value as TBoardFilters["sourceType"])}
+        >
+          <option value="all">{t`All sources`}</option>
+          <option value="mytess">MyTess</option>
+          <option value="external">{t`External boards`}</option>
+        </NativeSelect>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor="f-equipment">
+          <Trans>Equipment</Trans>
+        </Label>
+        <NativeSelect
+          id="f-equipment"
+          value={value.equipmentType}
+          onChange={(e) => set("equipmentType", e.target.value)}
+        >
+          <option value="all">{t`All equipment`}</option>
+          {EQUIPMENT_TYPES.map((e) => (
+            <option key={e} value={e}>
+              {equipmentLabel(e)}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor="f-weight">
+          <Trans>Max weight (lbs)</Trans>
+        </Label>
+        <Input
+          id="f-weight"
+          type="number"
+          inputMode="numeric"
+          min="0"
+          value={value.maxWeight}
+          onChange={(e) => set("maxWeight", e.target.value)}
+        />
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor="f-rate">
+          <Trans>Min rate (USD/mi)</Trans>
+        </Label>
+        <Input
+          id="f-rate"
+          type="number"
+          inputMode="decimal"
+          min="0"
+          step="0.1"
+          value={value.minRate}
+          onChange={(e) => set("minRate", e.target.value)}
+        />
+      </div>
+    </Card>
+  );
+}

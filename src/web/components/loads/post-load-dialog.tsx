@@ -1,0 +1,355 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Plus } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { EQUIPMENT_TYPES, MONEY_CURRENCY_CODES } from "../../../shared/constants";
+import { toast } from "../../lib/toast";
+import { errorInfo, trpc } from "../../lib/trpc";
+import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { Button } from "../ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "../ui/dialog";
+import { FieldError, Input, Label } from "../ui/input";
+import { NativeSelect, Textarea } from "../ui/textarea";
+import { useEquipmentLabel } from "./equipment-label";
+import { PlaceInput } from "./place-input";
+
+type TSide = { address: string; city: string; state: string; country: string; latitude: string; longitude: string };
+const EMPTY_SIDE: TSide = { address: "", city: "", state: "", country: "", latitude: "", longitude: "" };
+type TErrors = Record<string, string | undefined>;
+
+function PlaceFields({
+  prefix,
+  value,
+  onChange,
+  errors,
+}: {
+  prefix: "pickup" | "delivery";
+  value: TSide;
+  onChange: (v: TSide) => void;
+  errors: TErrors;
+}) {
+  const set = (k: keyof TSide, v: string) => onChange({ ...value, [k]: v });
+  const err = (k: string) => errors[`${prefix}${k}`];
+  return (
+    <fieldset className="grid gap-3 rounded-md border p-3 sm:grid-cols-2">
+      <legend className="px-1 text-sm font-semibold">
+        {prefix === "pickup" ? <Trans>Pickup</Trans> : <Trans>Delivery</Trans>}
+      </legend>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${prefix}-city`}>
+          <Trans>City</Trans>
+        </Label>
+        <PlaceInput
+          id={`${prefix}-city`}
+          value={value.city}
+          invalid={!!err("City")}
+          onChange={(v) => set("city", v)}
+          onPick={(p) =>
+            onChange({
+              ...value,
+              city: p.city,
+              state: p.state ?? "",
+              country: p.country,
+              latitude: String(p.latitude),
+              longitude: String(p.longitude),
+            })
+          }
+        />
+        <FieldError>{err("City")}</FieldError>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${prefix}-address`}>
+          <Trans>Address</Trans>
+        </Label>
+        <Input
+          id={`${prefix}-address`}
+          value={value.address}
+          onChange={(e) => set("address", e.target.value)}
+          aria-invalid={!!err("Address")}
+        />
+        <FieldError>{err("Address")}</FieldError>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${prefix}-state`}>
+          <Trans>State or region (optional)</Trans>
+        </Label>
+        <Input id={`${prefix}-state`} value={value.state} onChange={(e) => set("state", e.target.value)} />
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${prefix}-country`}>
+          <Trans>Country</Trans>
+        </Label>
+        <Input
+          id={`${prefix}-country`}
+          value={value.country}
+          onChange={(e) => set("country", e.target.value)}
+          aria-invalid={!!err("Country")}
+        />
+        <FieldError>{err("Country")}</FieldError>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${prefix}-lat`}>
+          <Trans>Latitude</Trans>
+        </Label>
+        <Input
+          id={`${prefix}-lat`}
+          type="number"
+          step="any"
+          inputMode="decimal"
+          value={value.latitude}
+          onChange={(e) => set("latitude", e.target.value)}
+          aria-invalid={!!err("Latitude")}
+        />
+        <FieldError>{err("Latitude")}</FieldError>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${prefix}-lng`}>
+          <Trans>Longitude</Trans>
+        </Label>
+        <Input
+          id={`${prefix}-lng`}
+          type="number"
+          step="any"
+          inputMode="decimal"
+          value={value.longitude}
+          onChange={(e) => set("longitude", e.target.value)}
+          aria-invalid={!!err("Longitude")}
+        />
+        <FieldError>{err("Longitude")}</FieldError>
+      </div>
+    </fieldset>
+  );
+}
+
+/** SPEC section 5's Post New Load form, checked here and again on the server. */
+export function PostLoadDialog() {
+  const { t } = useLingui();
+  const equipmentLabel = useEquipmentLabel();
+  const queryClient = useQueryClient();
+  const onUnauthorized = useUnauthorizedRedirect();
+  const [open, setOpen] = useState(false);
+  const [pickup, setPickup] = useState<TSide>(EMPTY_SIDE);
+  const [delivery, setDelivery] = useState<TSide>(EMPTY_SIDE);
+  const [errors, setErrors] = useState<TErrors>({});
+  const create = useMutation(
+    trpc.loads.create.mutationOptions({
+      onSuccess: async () => {
+        setOpen(false);
+        setPickup(EMPTY_SIDE);
+        setDelivery(EMPTY_SIDE);
+        setErrors({});
+        toast({ title: t`Load Created`, description: t`Your load has been posted successfully.`, variant: "success" });
+        await queryClient.invalidateQueries();
+      },
+      onError: (err) => {
+        if (onUnauthorized(err)) return;
+        const info = errorInfo(err);
+        if (info.issues.length) setErrors(Object.fromEntries(info.issues.map((i) => [i.path, i.message])));
+        toast({ title: t`Error`, description: t`Failed to create load. Please try again.`, variant: "destructive" });
+      },
+    }),
+  );
+
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const str = (k: string) => String(f.get(k) ?? "").trim();
+    const num = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
+    const next: TErrors = {};
+    const required = t`Required`;
+    if (!str("title")) next.title = required;
+    if (!str("equipmentType")) next.equipmentType = required;
+    for (const [prefix, side] of [
+      ["pickup", pickup],
+      ["delivery", delivery],
+    ] as const) {
+      if (!side.address.trim()) next[`${prefix}Address`] = required;
+      if (!side.city.trim()) next[`${prefix}City`] = required;
+      if (!side.country.trim()) next[`${prefix}Country`] = required;
+      const lat = num(side.latitude);
+      const lng = num(side.longitude);
+      if (!(lat >= -90 && lat <= 90)) next[`${prefix}Latitude`] = t`Between -90 and 90`;
+      if (!(lng >= -180 && lng <= 180)) next[`${prefix}Longitude`] = t`Between -180 and 180`;
+    }
+    const pickupDate = Date.parse(str("pickupDate"));
+    const deliveryDate = Date.parse(str("deliveryDate"));
+    if (Number.isNaN(pickupDate)) next.pickupDate = required;
+    else if (pickupDate < Date.now() - 5 * 60_000) next.pickupDate = t`Pickup cannot be in the past`;
+    if (Number.isNaN(deliveryDate)) next.deliveryDate = required;
+    else if (!Number.isNaN(pickupDate) && deliveryDate <= pickupDate)
+      next.deliveryDate = t`Delivery must be after pickup`;
+    const weight = num(str("weight"));
+    const budget = num(str("budgetAmount"));
+    if (!(weight > 0)) next.weight = t`Enter a weight greater than 0`;
+    if (!(budget > 0)) next.budgetAmount = t`Enter a budget greater than 0`;
+    setErrors(next);
+    if (Object.keys(next).length) return;
+    create.mutate({
+      title: str("title"),
+      description: str("description") || null,
+      equipmentType: str("equipmentType") as (typeof EQUIPMENT_TYPES)[number],
+      pickupAddress: pickup.address.trim(),
+      pickupCity: pickup.city.trim(),
+      pickupState: pickup.state.trim() || null,
+      pickupCountry: pickup.country.trim(),
+      pickupLatitude: Number(pickup.latitude),
+      pickupLongitude: Number(pickup.longitude),
+      deliveryAddress: delivery.address.trim(),
+      deliveryCity: delivery.city.trim(),
+      deliveryState: delivery.state.trim() || null,
+      deliveryCountry: delivery.country.trim(),
+      deliveryLatitude: Number(delivery.latitude),
+      deliveryLongitude: Number(delivery.longitude),
+      pickupDate: new Date(pickupDate).toISOString(),
+      deliveryDate: new Date(deliveryDate).toISOString(),
+      weight,
+      budgetAmount: Math.round(budget * 100) / 100,
+      budgetCurrency: str("budgetCurrency") as (typeof MONEY_CURRENCY_CODES)[number],
+      specialInstructions: str("specialInstructions") || null,
+    });
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button data-testid="post-load">
+          <Plus />
+          <Trans>Post New Load</Trans>
+        </Button>
+      </DialogTrigger>
+      <DialogContent closeLabel={t`Close`} className="max-w-3xl">
+        <DialogHeader>
+          <DialogTitle>
+            <Trans>Post New Load</Trans>
+          </DialogTitle>
+          <DialogDescription>
+            <Trans>Drivers near the pickup will see it and bid.</Trans>
+          </DialogDescription>
+        </DialogHeader>
+        <form className="grid gap-4" onSubmit={submit} noValidate>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <div className="grid gap-1.5">
+              <Label htmlFor="load-title">
+                <Trans>Title</Trans>
+              </Label>
+              <Input id="load-title" name="title" maxLength={120} aria-invalid={!!errors.title} />
+              <FieldError>{errors.title}</FieldError>
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="load-equipment">
+                <Trans>Equipment</Trans>
+              </Label>
+              <NativeSelect
+                id="load-equipment"
+                name="equipmentType"
+                defaultValue=""
+                aria-invalid={!!errors.equipmentType}
+              >
+                <option value="" disabled>
+                  {t`Choose equipment`}
+                </option>
+                {EQUIPMENT_TYPES.map((e) => (
+                  <option key={e} value={e}>
+                    {equipmentLabel(e)}
+                  </option>
+                ))}
+              </NativeSelect>
+              <FieldError>{errors.equipmentType}</FieldError>
+            </div>
+          </div>
+          <PlaceFields prefix="pickup" value={pickup} onChange={setPickup} errors={errors} />
+          <PlaceFields prefix="delivery" value={delivery} onChange={setDelivery} errors={errors} />
+          <div className="grid gap-3 sm:grid-cols-2">
+            <div className="grid gap-1.5">
+              <Label htmlFor="load-pickup-date">
+                <Trans>Pickup date and time</Trans>
+              </Label>
+              <Input id="load-pickup-date" name="pickupDate" type="datetime-local" aria-invalid={!!errors.pickupDate} />
+              <FieldError>{errors.pickupDate}</FieldError>
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="load-delivery-date">
+                <Trans>Delivery date and time</Trans>
+              </Label>
+              <Input
+                id="load-delivery-date"
+                name="deliveryDate"
+                type="datetime-local"
+                aria-invalid={!!errors.deliveryDate}
+              />
+              <FieldError>{errors.deliveryDate}</FieldError>
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="load-weight">
+                <Trans>Weight (lbs)</Trans>
+              </Label>
+              <Input
+                id="load-weight"
+                name="weight"
+                type="number"
+                inputMode="decimal"
+                min="1"
+                aria-invalid={!!errors.weight}
+              />
+              <FieldError>{errors.weight}</FieldError>
+            </div>
+            <div className="grid grid-cols-[1fr_6.5rem] gap-2">
+              <div className="grid gap-1.5">
+                <Label htmlFor="load-budget">
+                  <Trans>Budget</Trans>
+                </Label>
+                <Input
+                  id="load-budget"
+                  name="budgetAmount"
+                  type="number"
+                  inputMode="decimal"
+                  step="0.01"
+                  min="0.01"
+                  aria-invalid={!!errors.budgetAmount}
+                />
+                <FieldError>{errors.budgetAmount}</FieldError>
+              </div>
+              <div className="grid gap-1.5">
+                <Label htmlFor="load-currency">
+                  <Trans>Currency</Trans>
+                </Label>
+                <NativeSelect id="load-currency" name="budgetCurrency" defaultValue="USD">
+                  {MONEY_CURRENCY_CODES.map((c) => (
+                    <option key={c} value={c}>
+                      {c}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </div>
+            </div>
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor="load-description">
+              <Trans>Description (optional)</Trans>
+            </Label>
+            <Textarea id="load-description" name="description" maxLength={2000} />
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor="load-instructions">
+              <Trans>Special instructions (optional)</Trans>
+            </Label>
+            <Textarea id="load-instructions" name="specialInstructions" maxLength={1000} />
+          </div>
+          <DialogFooter>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? <Trans>Posting...</Trans> : <Trans>Post Load</Trans>}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,80 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Star } from "lucide-react";
+import { useState } from "react";
+import { toast } from "../../lib/toast";
+import { trpc } from "../../lib/trpc";
+import { cn } from "../../lib/utils";
+import { Button } from "../ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "../ui/dialog";
+
+/** Rate the other side of a completed load, once, 1 to 5 stars. */
+export function RateDialog({ loadId, whom }: { loadId: number; whom: string }) {
+  const { t } = useLingui();
+  const [open, setOpen] = useState(false);
+  const [score, setScore] = useState(0);
+  const queryClient = useQueryClient();
+  const rate = useMutation(
+    trpc.loads.rate.mutationOptions({
+      onSuccess: async () => {
+        setOpen(false);
+        toast({ title: t`Rating saved`, description: t`Thank you for rating ${whom}.`, variant: "success" });
+        await queryClient.invalidateQueries();
+      },
+      onError: () =>
+        toast({
+          title: t`Error`,
+          description: t`Failed to save the rating. Please try again.`,
+          variant: "destructive",
+        }),
+    }),
+  );
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button size="sm" variant="outline">
+          <Star />
+          <Trans>Rate {whom}</Trans>
+        </Button>
+      </DialogTrigger>
+      <DialogContent closeLabel={t`Close`}>
+        <DialogHeader>
+          <DialogTitle>
+            <Trans>Rate {whom}</Trans>
+          </DialogTitle>
+          <DialogDescription>
+            <Trans>How did this trip go? Your rating is final.</Trans>
+          </DialogDescription>
+        </DialogHeader>
+        <div className="flex justify-center gap-2" role="radiogroup" aria-label={t`Score`}>
+          {[1, 2, 3, 4, 5].map((n) => (
+            <button
+              key={n}
+              type="button"
+              role="radio"
+              aria-checked={score === n}
+              aria-label={t`${n} stars`}
+              onClick={() => setScore(n)}
+              className="rounded p-1"
+            >
+              <Star className={cn("size-8", n <= score ? "fill-yellow-400 text-yellow-500" : "text-slate-300")} />
+            </button>
+          ))}
+        </div>
+        <DialogFooter>
+          <Button disabled={score === 0 || rate.isPending} onClick={() => rate.mutate({ loadId, score })}>
+            {rate.isPending ? <Trans>Saving...</Trans> : <Trans>Submit rating</Trans>}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,26 @@
+import { useLingui } from "@lingui/react/macro";
+import { useCallback } from "react";
+import { loginHref } from "./auth";
+import { toast } from "./toast";
+import { isUnauthorized } from "./trpc";
+
+/**
+ * SPEC sections 6 and 8: a call that fails with 401 shows "Unauthorized" and sends the browser to sign in after 500 ms.
+ * Returns true when it handled the error.
+ */
+export const useUnauthorizedRedirect = () => {
+  const { t } = useLingui();
+  return useCallback(
+    (err: unknown) => {
+      if (!isUnauthorized(err)) return false;
+      toast({
+        title: t`Unauthorized`,
+        description: t`You are logged out. Logging in again...`,
+        variant: "destructive",
+      });
+      setTimeout(() => window.location.assign(loginHref(window.location.pathname + window.location.search)), 500);
+      return true;
+    },
+    [t],
+  );
+};

@@ -1,0 +1,184 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { createFileRoute, Link } from "@tanstack/react-router";
+import { ArrowRight, Calendar, MapPin, Truck, Weight } from "lucide-react";
+import { LoadStatusBadge } from "../components/loads/badges";
+import { BidDialog } from "../components/loads/bid-dialog";
+import { EquipmentLabel } from "../components/loads/equipment-label";
+import { LoadCard, shareContentFor } from "../components/loads/load-card";
+import { ShareMenu } from "../components/loads/share-menu";
+import { Button } from "../components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
+import { loginHref } from "../lib/auth";
+import { usePreferences } from "../lib/preferences";
+import { trpc } from "../lib/trpc";
+
+/** A shared load: a public preview for visitors, the full load for signed-in users. */
+export const Route = createFileRoute("/loads_/$id")({ component: SharedLoadPage });
+
+function SharedLoadPage() {
+  const { id } = Route.useParams();
+  const { me } = Route.useRouteContext();
+  const loadId = Number(id);
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-8">
+      {!Number.isSafeInteger(loadId) || loadId <= 0 ? (
+        <Missing />
+      ) : me ? (
+        <FullLoad loadId={loadId} isDriver={me.userType === "driver"} />
+      ) : (
+        <Preview loadId={loadId} />
+      )}
+    </div>
+  );
+}
+
+function Missing() {
+  return (
+    <Card className="p-8 text-center" data-testid="load-missing">
+      <h1 className="text-xl font-semibold">
+        <Trans>This load is no longer available</Trans>
+      </h1>
+      <p className="mt-2 text-muted-foreground">
+        <Trans>It may have been awarded, cancelled or removed.</Trans>
+      </p>
+    </Card>
+  );
+}
+
+function Preview({ loadId }: { loadId: number }) {
+  const { formatAmount, formatOriginal, formatDate, formatNumber } = usePreferences();
+  const q = useQuery(trpc.loads.preview.queryOptions({ loadId }, { retry: false }));
+  if (q.isPending)
+    return (
+      <p className="text-muted-foreground">
+        <Trans>Loading...</Trans>
+      </p>
+    );
+  if (q.isError || !q.data) return <Missing />;
+  const l = q.data;
+  const weight = formatNumber(l.weight);
+  return (
+    <Card data-testid="load-preview">
+      <CardHeader>
+        <CardTitle className="text-2xl">{l.title}</CardTitle>
+        <div className="flex flex-wrap items-center gap-2 text-muted-foreground">
+          <MapPin className="size-4" />
+          {l.pickupLocation}
+          <ArrowRight className="size-4" />
+          {l.deliveryLocation}
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <div className="flex flex-wrap gap-4 text-sm">
+          <span className="flex items-center gap-1">
+            <Calendar className="size-4" />
+            {formatDate(l.pickupDate, { dateStyle: "medium", timeStyle: "short" })}
+          </span>
+          <span className="flex items-center gap-1">
+            <Truck className="size-4" />
+            <EquipmentLabel type={l.equipmentType} />
+          </span>
+          <span className="flex items-center gap-1">
+            <Weight className="size-4" />
+            <Trans>{weight} lbs</Trans>
+          </span>
+        </div>
+        <div>
+          <div className="text-2xl font-bold text-brand">{formatAmount(l.budgetAmount, l.budgetCurrency)}</div>
+          <div className="text-xs text-muted-foreground">{formatOriginal(l.budgetAmount, l.budgetCurrency)}</div>
+        </div>
+        <div className="rounded-md bg-teal-50 p-4">
+          <p className="text-sm">
+            <Trans>Sign in to see the full details, the pickup address and to bid on this load.</Trans>
+          </p>
+          <Button asChild className="mt-3">
+            <a href={loginHref(`/loads?highlight=${l.id}`)}>
+              <Trans>Sign in to bid</Trans>
+            </a>
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
+  const { t } = useLingui();
+  const { formatDate } = usePreferences();
+  const q = useQuery(trpc.loads.byId.queryOptions({ loadId }, { retry: false }));
+  if (q.isPending)
+    return (
+      <p className="text-muted-foreground">
+        <Trans>Loading...</Trans>
+      </p>
+    );
+  if (q.isError || !q.data) return <Missing />;
+  const l = q.data;
+  return (
+    <div className="grid gap-4">
+      <div className="flex items-center justify-between">
+        <Button asChild variant="ghost" size="sm">
+          <Link to="/loads" search={{ highlight: l.id }}>
+            <Trans>Open on the load board</Trans>
+          </Link>
+        </Button>
+        <LoadStatusBadge status={l.status} />
+      </div>
+      <LoadCard
+        load={l}
+        actions={
+          isDriver && l.status === "posted" ? (
+            <BidDialog
+              load={l}
+              trigger={
+                <Button size="sm" data-testid="quick-bid">
+                  <Trans>Place Bid</Trans>
+                </Button>
+              }
+            />
+          ) : null
+        }
+      />
+      <Card>
+        <CardContent className="grid gap-2 pt-5 text-sm">
+          <div>
+            <span className="font-medium">{t`Pickup address`}: </span>
+            {l.pickupAddress}, {l.pickupLocation}
+          </div>
+          <div>
+            <span className="font-medium">{t`Delivery address`}: </span>
+            {l.deliveryAddress}, {l.deliveryLocation}
+          </div>
+          <div>
+            <span className="font-medium">{t`Delivery by`}: </span>
+            {formatDate(l.deliveryDate, { dateStyle: "medium", timeStyle: "short" })}
+          </div>
+          {l.description && <p className="text-muted-foreground">{l.description}</p>}
+          {l.specialInstructions && (
+            <p>
+              <span className="font-medium">{t`Special instructions`}: </span>
+              {l.specialInstructions}
+            </p>
+          )}
+          {l.track?.lastPosition && (
+            <p data-testid="last-position">
+              <span className="font-medium">{t`Last position`}: </span>
+              {l.track.lastPosition.latitude.toFixed(4)}, {l.track.lastPosition.longitude.toFixed(4)} ·{" "}
+              {formatDate(l.track.lastPosition.recordedAt, { dateStyle: "short", timeStyle: "short" })}
+            </p>
+          )}
+          {l.cancelReason && (
+            <p>
+              <span className="font-medium">{t`Cancelled because`}: </span>
+              {l.cancelReason}
+            </p>
+          )}
+        </CardContent>
+      </Card>
+      <div className="flex justify-end">
+        <ShareMenu content={shareContentFor(l)} />
+      </div>
+    </div>
+  );
+}
