@@ -244,3 +244,14 @@ export const activityEvents = sqliteTable(
 
 export type Message = typeof messages.$inferSelect;
 export type ActivityEvent = typeof activityEvents.$inferSelect;
+
+/** Failed sign-ins, by account ("a:<email>") and by client address ("i:<ip>"), shared by every server process. */
+export const loginFailures = sqliteTable(
+  "login_failures",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    key: text().notNull(),
+    at: integer().notNull(),
+  },
+  (t) => [index("login_failures_key_idx").on(t.key, t.at)],
+);

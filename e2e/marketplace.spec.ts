@@ -149,7 +149,10 @@ test("the whole story: post, find nearby, bid, award, pick up, deliver, complete
 });
 
 test("the load board: filters, sort, quick bid for drivers only, sharing, highlight", async ({ browser }) => {
-  const ctx = await offlineContext(browser, { geolocation: PICKUP, permissions: ["geolocation", "clipboard-read", "clipboard-write"] });
+  const ctx = await offlineContext(browser, {
+    geolocation: PICKUP,
+    permissions: ["geolocation", "clipboard-read", "clipboard-write"],
+  });
   const page = await ctx.newPage();
   await page.goto("/signin?mode=register&returnTo=/loads");
   await signUp(page, { type: "Driver", first: "Lidya", last: "Haile", email: uniqueEmail("lidya") });
@@ -164,7 +167,9 @@ test("the load board: filters, sort, quick bid for drivers only, sharing, highli
   const nearTotal = Number(await page.getByTestId("stat-total-value").textContent());
   expect(nearTotal).toBeLessThan(total);
   await page.getByLabel("Radius").selectOption("500");
-  await expect.poll(async () => Number(await page.getByTestId("stat-total-value").textContent())).toBeGreaterThan(nearTotal);
+  await expect
+    .poll(async () => Number(await page.getByTestId("stat-total-value").textContent()))
+    .toBeGreaterThan(nearTotal);
 
   await page.getByLabel("Equipment").selectOption("refrigerated");
   await expect(page.getByTestId("load-card").first()).toContainText("Refrigerated");
@@ -196,7 +201,10 @@ test("the load board: filters, sort, quick bid for drivers only, sharing, highli
   const visitor = await (await offlineContext(browser)).newPage();
   await visitor.goto(`/loads/${id}`);
   await expect(visitor.getByTestId("load-preview")).toBeVisible();
-  await expect(visitor.getByRole("link", { name: "Sign in to bid" })).toHaveAttribute("href", `/api/login?returnTo=%2Floads%3Fhighlight%3D${id}`);
+  await expect(visitor.getByRole("link", { name: "Sign in to bid" })).toHaveAttribute(
+    "href",
+    `/api/login?returnTo=%2Floads%3Fhighlight%3D${id}`,
+  );
   await ctx.close();
 });
 

@@ -1,7 +1,6 @@
 // Test helpers: a fresh in-memory database and the app around it, driven through app.handle (no port).
 import { openTestDb } from "../../db/client";
 import { loadConfig, type TConfig } from "./config";
-import { loginThrottle } from "./domain/auth/rate-limit";
 import { createApp } from "./http/app";
 
 process.env.LOG_LEVEL ??= "silent";
@@ -89,8 +88,4 @@ export const registerUser = async (
   });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
   return res.json.user as { id: number; email: string; userType: string };
-};
-
-export const resetLoginThrottle = () => {
-  (loginThrottle as unknown as { byKey: Map<string, unknown> }).byKey.clear();
 };

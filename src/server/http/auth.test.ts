@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { SESSION_COOKIE } from "../../shared/constants";
-import { createClient, createTestApp, registerUser, resetLoginThrottle, type TTestApp, uniqueEmail } from "../testing";
+import { createClient, createTestApp, registerUser, type TTestApp, uniqueEmail } from "../testing";
 
 let t: TTestApp;
 beforeEach(() => {
   t = createTestApp();
-  resetLoginThrottle();
 });
 afterEach(() => t.close());
 

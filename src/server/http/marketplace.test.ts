@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, test } from "bun:test";
-import { createClient, createTestApp, registerUser, resetLoginThrottle, type TTestApp } from "../testing";
+import { createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 
 type TClient = ReturnType<typeof createClient>;
 const HOUR = 60 * 60 * 1000;
@@ -15,7 +15,6 @@ let ids: Record<string, number>;
 
 beforeEach(async () => {
   t = createTestApp();
-  resetLoginThrottle();
   shipper = createClient(t);
   otherShipper = createClient(t);
   driver = createClient(t);
@@ -307,6 +306,16 @@ describe("bids and award", () => {
     expect(theirs.status).toBe("rejected");
     expect((await shipper.post(`/api/bids/${b2.id}/accept`)).status).toBe(409);
     expect((await driver2.post(`/api/loads/${loadId}/bids`, { amount: 700 })).status).toBe(409);
+  });
+
+  test("near-me search follows a load's status: awarded loads leave the posted board", async () => {
+    const near = () => driver2.get("/api/loads?latitude=8.9&longitude=38.77&radius=25");
+    expect((await near()).json.map((l: { id: number }) => l.id)).toEqual([loadId]);
+    const b1 = (await driver.post(`/api/loads/${loadId}/bids`, { amount: 900 })).json.bid;
+    await shipper.post(`/api/bids/${b1.id}/accept`);
+    expect((await near()).json).toEqual([]);
+    const assigned = await driver2.get("/api/loads?latitude=8.9&longitude=38.77&radius=25&status=assigned");
+    expect(assigned.json.map((l: { id: number; distance: number }) => l.id)).toEqual([loadId]);
   });
 
   test("two accepts at once never award the load twice", async () => {

@@ -3,7 +3,7 @@ import type { TLoginInput, TRegisterInput } from "../../../shared/schemas/auth";
 import { AppError } from "../../errors";
 import { createUser, findUserByEmail } from "../users/users";
 import { hashPassword, verifyPassword } from "./password";
-import { loginThrottle } from "./rate-limit";
+import { checkLoginAllowed, clearAccountFailures, recordLoginFailure } from "./rate-limit";
 
 export const registerUser = async (db: Db, input: TRegisterInput) => {
   if (findUserByEmail(db, input.email)) throw new AppError("CONFLICT", "An account with this email already exists");
@@ -12,13 +12,13 @@ export const registerUser = async (db: Db, input: TRegisterInput) => {
 };
 
 export const authenticate = async (db: Db, input: TLoginInput, ip: string) => {
-  loginThrottle.check(input.email, ip);
+  checkLoginAllowed(db, input.email, ip);
   const user = findUserByEmail(db, input.email);
   const ok = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !ok) {
-    loginThrottle.fail(input.email, ip);
+    recordLoginFailure(db, input.email, ip);
     throw new AppError("UNAUTHORIZED", "Invalid email or password");
   }
-  loginThrottle.succeed(input.email);
+  clearAccountFailures(db, input.email);
   return user;
 };

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../../../db/client";
 import { sessions, users } from "../../../../db/schema";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "../../../shared/constants";
@@ -26,15 +26,27 @@ export const createSession = (db: Db, userId: number, userAgent: string | null, 
   return { token, expiresAt: now + SESSION_TTL_MS };
 };
 
-/** The user behind a session token, extending the session's 30 days when it is used. */
-export const resolveSession = (db: Db, token: string, now = Date.now()) => {
-  const idHash = hashToken(token);
-  const row = db
+// Every request resolves its session: one prepared statement (cached by SQLite) instead of building the query each time.
+const sessionQuery = (db: Db) => {
+  const sel = db
     .select({ user: users, session: sessions })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
-    .get();
+    .where(and(eq(sessions.idHash, sql.placeholder("idHash")), gt(sessions.expiresAt, sql.placeholder("now"))))
+    .prepare();
+  return sel;
+};
+const prepared = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
+
+/** The user behind a session token, extending the session's 30 days when it is used. */
+export const resolveSession = (db: Db, token: string, now = Date.now()) => {
+  const idHash = hashToken(token);
+  let query = prepared.get(db);
+  if (!query) {
+    query = sessionQuery(db);
+    prepared.set(db, query);
+  }
+  const row = query.get({ idHash, now });
   if (!row) return null;
   let refreshed = false;
   if (now - row.session.lastSeenAt > TOUCH_EVERY_MS) {

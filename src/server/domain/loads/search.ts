@@ -5,7 +5,8 @@ import { boundingBox, haversineMiles } from "../../../shared/geo";
 import type { TLoadSearchInput } from "../../../shared/schemas/loads";
 import { toPublicLoad } from "./serialize";
 
-// "Near me" reads the R*Tree of pickup points, never every load. Sorted by distance, it widens a box around the point
+// "Near me" reads the R*Tree of pickup points, never every load (CROSS JOIN keeps SQLite from driving the join from
+// the status index instead, which would visit every posted load). Sorted by distance, it widens a box around the point
 // until the nearest page is certain (every load inside the box's inscribed circle is known), so the work follows the
 // page size, not the number of loads. Other sorts read the radius's box once and let SQLite sort.
 
@@ -22,9 +23,14 @@ const HAVERSINE = `(2 * 3959 * asin(min(1, sqrt(
 
 type TFilters = { where: string[]; params: Record<string, string | number> };
 
-const filtersOf = (p: TLoadSearchInput): TFilters => {
-  const where = ["l.status = $status"];
-  const params: Record<string, string | number> = { status: p.status };
+/** The SQL conditions of a search; `status` may be left to the posted-loads R*Tree, which holds nothing else. */
+const filtersOf = (p: TLoadSearchInput, includeStatus = true): TFilters => {
+  const where: string[] = [];
+  const params: Record<string, string | number> = {};
+  if (includeStatus) {
+    where.push("l.status = $status");
+    params.status = p.status;
+  }
   if (p.sourceType !== "all") {
     where.push("l.source_type = $sourceType");
     params.sourceType = p.sourceType;
@@ -117,7 +123,7 @@ export const searchLoads = (db: Db, p: TLoadSearchInput, now = Date.now()): TLoa
     const q = { ...params, lat, lng, latMin: box.minLat, latMax: box.maxLat, radius: p.radius, limit: want };
     const rows = sqlite
       .query<TRow, Record<string, string | number>>(
-        `SELECT ${SELECT_LOAD} FROM loads_pickup_rtree r JOIN loads l ON l.id = r.id ${join}
+        `SELECT ${SELECT_LOAD} FROM loads_pickup_rtree r CROSS JOIN loads l ON l.id = r.id ${join}
          WHERE ${boxClause(lngRanges(box.minLng, box.maxLng), q)} AND ${where.join(" AND ")} AND ${HAVERSINE} <= $radius
          ORDER BY ${ORDER[p.sort]} LIMIT $limit`,
       )
@@ -125,29 +131,73 @@ export const searchLoads = (db: Db, p: TLoadSearchInput, now = Date.now()): TLoa
     return page(rows);
   }
 
-  // Nearest first: widen the window until `want` loads lie within its certain radius, or the radius is reached.
-  let r = Math.min(p.radius, Math.max(1, p.radius / 32));
+  // Nearest first: candidates come from an R*Tree alone (id and point, no table look-ups), ranked by distance; posted
+  // loads have an R*Tree of their own, so the default search checks nothing per candidate. Other filters are checked
+  // for the nearest candidates only, a batch at a time, and full rows are read for the page alone. The window widens
+  // until `want` matching loads lie within its certain radius, or the radius is reached.
+  const postedOnly = p.status === "posted";
+  const tree = postedOnly ? "loads_posted_rtree" : "loads_pickup_rtree";
+  const rest = filtersOf(p, !postedOnly);
+  const passes = new Map<number, boolean>();
+  const check = sqlite.query<{ id: number }, Record<string, string | number>>(
+    `SELECT l.id AS id FROM json_each($ids) j CROSS JOIN loads l ON l.id = j.value ${join} WHERE ${rest.where.join(" AND ") || "1"}`,
+  );
+  const verify = (ids: number[]) => {
+    if (!rest.where.length) {
+      for (const id of ids) passes.set(id, true);
+      return;
+    }
+    for (const id of ids) passes.set(id, false);
+    for (const row of check.all({ ...rest.params, ids: JSON.stringify(ids) })) passes.set(row.id, true);
+  };
+  let r = Math.min(p.radius, Math.max(1, p.radius / 16));
   for (;;) {
     const box = boundingBox(lat, lng, r);
-    const q = { ...params, latMin: box.minLat, latMax: box.maxLat };
-    const candidates = sqlite
-      .query<TRow, Record<string, string | number>>(
-        `SELECT ${SELECT_LOAD} FROM loads_pickup_rtree r JOIN loads l ON l.id = r.id ${join}
-         WHERE ${boxClause(lngRanges(box.minLng, box.maxLng), q)} AND ${where.join(" AND ")}`,
+    const q: Record<string, number> = { latMin: box.minLat, latMax: box.maxLat };
+    const near = sqlite
+      .query<{ id: number; la: number; lo: number }, Record<string, number>>(
+        `SELECT id, (min_lat + max_lat) / 2 AS la, (min_lng + max_lng) / 2 AS lo FROM ${tree} r
+         WHERE ${boxClause(lngRanges(box.minLng, box.maxLng), q)}`,
       )
-      .all(q);
-    const within: { row: TRow; d: number }[] = [];
-    for (const row of candidates) {
-      const d = haversineMiles(lat, lng, row.pickupLatitude, row.pickupLongitude);
-      if (d <= r) within.push({ row, d });
+      .all(q)
+      .map((c) => ({ id: c.id, d: haversineMiles(lat, lng, c.la, c.lo) }))
+      .filter((c) => c.d <= r)
+      .sort((a, b) => a.d - b.d || a.id - b.id);
+    const hits: typeof near = [];
+    for (let i = 0; i < near.length && hits.length < want; ) {
+      // Check about as many as should be enough at the pass rate seen so far.
+      const checked = passes.size;
+      const passed = [...passes.values()].filter(Boolean).length;
+      const rate = checked >= 16 ? Math.max(0.05, passed / checked) : 0.6;
+      const batch = Math.ceil(((want - hits.length) / rate) * 1.1) + 4;
+      const pending: number[] = [];
+      for (let j = i; j < near.length && pending.length < batch; j++) {
+        if (!passes.has(near[j].id)) pending.push(near[j].id);
+      }
+      if (pending.length) verify(pending);
+      for (; i < near.length && hits.length < want && passes.has(near[i].id); i++)
+        if (passes.get(near[i].id)) hits.push(near[i]);
     }
-    if (within.length >= want || r >= p.radius) {
-      within.sort((a, b) => a.d - b.d || a.row.id - b.row.id);
-      return page(within.slice(0, want).map((w) => w.row));
+    if (hits.length >= want || r >= p.radius) {
+      const shown = hits.slice(offset, offset + p.pageSize).map((h) => h.id);
+      const rows = shown.length
+        ? sqlite
+            .query<TRow, { ids: string }>(
+              `SELECT ${SELECT_LOAD} FROM json_each($ids) j CROSS JOIN loads l ON l.id = j.value`,
+            )
+            .all({ ids: JSON.stringify(shown) })
+        : [];
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return {
+        items: shown.map((id) => toPublicLoad(byId.get(id)!, { latitude: lat, longitude: lng }, now)),
+        page: p.page,
+        pageSize: p.pageSize,
+        hasMore: hits.length > offset + p.pageSize,
+      };
     }
-    // Aim at the radius that should hold `want` loads at the density seen so far, at least doubling.
-    const density = within.length / (r * r);
-    const target = density > 0 ? Math.sqrt(want / density) * 1.2 : r * 4;
+    // Aim at the radius that should hold `want` matches at the density seen so far, at least doubling.
+    const density = hits.length / (Math.PI * r * r);
+    const target = density > 0 ? Math.sqrt(want / (density * Math.PI)) * 1.15 : r * 4;
     r = Math.min(p.radius, Math.max(r * 2, target));
   }
 };
@@ -163,7 +213,7 @@ export const boardStats = (db: Db, p: TLoadSearchInput, now = Date.now()) => {
   if (hasPoint) {
     const box = boundingBox(p.latitude!, p.longitude!, p.radius);
     Object.assign(q, { lat: p.latitude!, lng: p.longitude!, latMin: box.minLat, latMax: box.maxLat, radius: p.radius });
-    from = `loads_pickup_rtree r JOIN loads l ON l.id = r.id JOIN fx_rates fx ON fx.currency = l.budget_currency`;
+    from = `loads_pickup_rtree r CROSS JOIN loads l ON l.id = r.id JOIN fx_rates fx ON fx.currency = l.budget_currency`;
     conditions.unshift(boxClause(lngRanges(box.minLng, box.maxLng), q));
     conditions.push(`${HAVERSINE} <= $radius`);
   }

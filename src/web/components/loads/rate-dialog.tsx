@@ -17,8 +17,9 @@ import {
 } from "../ui/dialog";
 
 /** Rate the other side of a completed load, once, 1 to 5 stars. */
-export function RateDialog({ loadId, whom }: { loadId: number; whom: string }) {
+export function RateDialog({ loadId, whom }: { loadId: number; whom: "driver" | "shipper" }) {
   const { t } = useLingui();
+  const label = whom === "driver" ? t`Rate the driver` : t`Rate the shipper`;
   const [open, setOpen] = useState(false);
   const [score, setScore] = useState(0);
   const queryClient = useQueryClient();
@@ -26,7 +27,7 @@ export function RateDialog({ loadId, whom }: { loadId: number; whom: string }) {
     trpc.loads.rate.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
-        toast({ title: t`Rating saved`, description: t`Thank you for rating ${whom}.`, variant: "success" });
+        toast({ title: t`Rating saved`, description: t`Thank you. Your rating is saved.`, variant: "success" });
         await queryClient.invalidateQueries();
       },
       onError: () =>
@@ -42,14 +43,12 @@ export function RateDialog({ loadId, whom }: { loadId: number; whom: string }) {
       <DialogTrigger asChild>
         <Button size="sm" variant="outline">
           <Star />
-          <Trans>Rate {whom}</Trans>
+          {label}
         </Button>
       </DialogTrigger>
       <DialogContent closeLabel={t`Close`}>
         <DialogHeader>
-          <DialogTitle>
-            <Trans>Rate {whom}</Trans>
-          </DialogTitle>
+          <DialogTitle>{label}</DialogTitle>
           <DialogDescription>
             <Trans>How did this trip go? Your rating is final.</Trans>
           </DialogDescription>

@@ -303,7 +303,7 @@ function DriverHome() {
                   <Trans>Mark delivered</Trans>
                 </Button>
               )}
-              {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom={t`the shipper`} />}
+              {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom="shipper" />}
               <DriverMessagesDialog loadId={l.id} title={l.title} />
             </div>
           </Card>

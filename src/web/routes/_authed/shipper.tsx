@@ -172,7 +172,7 @@ function ShipperHome() {
                   <Trans>Confirm delivery</Trans>
                 </Button>
               )}
-              {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom={t`the driver`} />}
+              {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom="driver" />}
               {(l.status === "posted" || l.status === "assigned") && (
                 <CancelLoadDialog loadId={l.id} assigned={l.status === "assigned"} />
               )}
