@@ -1,7 +1,9 @@
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sampleNumber } from "../emulators/carriers/numbers";
+import { EMULATOR_CREDENTIALS, startCarrierEmulators } from "../emulators/carriers/server";
 
 const dir = mkdtempSync(join(tmpdir(), "mytess-cli-"));
 const env = { ...process.env, DATABASE_PATH: join(dir, "cli.db"), MYTESS_LANG: "en" };
@@ -99,4 +101,63 @@ test("db seed --demo fills an empty database once", () => {
   const second = seed();
   expect(second.exitCode).toBe(1);
   expect(second.stderr.toString()).toContain("already has data");
+});
+
+describe("parcel commands, through the same procedures, against the carrier emulators", () => {
+  const emu = startCarrierEmulators();
+  afterAll(() => emu.stop());
+  const carrierEnv = {
+    ...env,
+    FEDEX_BASE_URL: emu.urls.fedex,
+    FEDEX_CLIENT_ID: EMULATOR_CREDENTIALS.fedex.clientId,
+    FEDEX_CLIENT_SECRET: EMULATOR_CREDENTIALS.fedex.clientSecret,
+    FEDEX_ACCOUNT_NUMBER: EMULATOR_CREDENTIALS.fedex.accountNumber,
+    UPS_BASE_URL: emu.urls.ups,
+    UPS_CLIENT_ID: EMULATOR_CREDENTIALS.ups.clientId,
+    UPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.ups.clientSecret,
+    USPS_BASE_URL: emu.urls.usps,
+    USPS_CLIENT_ID: EMULATOR_CREDENTIALS.usps.clientId,
+    USPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.usps.clientSecret,
+  };
+  const cli = async (...args: string[]) => {
+    const p = Bun.spawn(["bun", join(import.meta.dir, "index.ts"), ...args], {
+      env: carrierEnv,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
+    return { code, out, err };
+  };
+
+  test("mytess rates lists every carrier's options, cheapest first; --json gives the procedure's answer", async () => {
+    const table = await cli("rates", "--from-zip", "95014", "--to-zip", "10118", "--weight", "5");
+    expect(table.code).toBe(0);
+    expect(table.out).toContain("FEDEX");
+    expect(table.out).toContain("UPS");
+    expect(table.out).toContain("USPS");
+    const json = JSON.parse(
+      (await cli("rates", "--from-zip", "95014", "--to-zip", "10118", "--weight", "5", "--carrier", "ups", "--json"))
+        .out,
+    );
+    expect(json.errors).toEqual([]);
+    expect(json.rates.every((r: { carrier: string }) => r.carrier === "ups")).toBe(true);
+    const costs = json.rates.map((r: { totalCost: number }) => r.totalCost);
+    expect(costs).toEqual([...costs].sort((a: number, b: number) => a - b));
+  });
+
+  test("mytess track detects the carrier and prints the history; bad input exits non-zero", async () => {
+    const n = sampleNumber("usps", "delivered");
+    const out = await cli("track", n);
+    expect(out.code).toBe(0);
+    expect(out.out).toContain(`USPS ${n}: delivered`);
+    expect((await cli("track", "12345")).err).toContain("does not match a FedEx, UPS or USPS format");
+    expect((await cli("track", n, "--carrier", "dhl")).code).toBe(1);
+    expect((await cli("rates", "--from-zip", "1", "--to-zip", "2", "--weight", "heavy")).err).toContain(
+      "--weight must be a number of pounds",
+    );
+  });
 });

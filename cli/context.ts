@@ -1,6 +1,7 @@
 import { migrateDb, openDb } from "../db/client";
 import { loadConfig } from "../src/server/config";
 import { i18n, languageFromEnv } from "../src/server/i18n";
+import { carriersFromEnv } from "../src/server/integrations/carriers/registry";
 import { logger } from "../src/server/logger";
 import type { TContext } from "../src/server/trpc/context";
 import { createCaller } from "../src/server/trpc/root";
@@ -28,6 +29,7 @@ export const openSystem = () => {
     ip: "cli",
     secure: false,
     resHeaders: new Headers(),
+    carriers: carriersFromEnv(),
   };
   return { config, handle, caller: createCaller(ctx) };
 };

@@ -3,6 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { Command, CommanderError } from "commander";
 import { toHttpError } from "../src/server/http/errors";
 import { db } from "./commands/db";
+import { rates, track } from "./commands/shipping";
 import { user } from "./commands/user";
 import { CliError, i18n } from "./context";
 
@@ -10,12 +11,14 @@ process.env.LOG_LEVEL ??= "silent";
 
 const program = new Command()
   .name("mytess")
-  .description("MyTess operator tools: database and accounts")
+  .description("MyTess operator tools: database, accounts and parcel carriers")
   .version("0.1.0")
   .showHelpAfterError()
   .exitOverride()
   .addCommand(db)
-  .addCommand(user);
+  .addCommand(user)
+  .addCommand(track)
+  .addCommand(rates);
 
 try {
   await program.parseAsync(process.argv);

@@ -255,3 +255,26 @@ export const loginFailures = sqliteTable(
   },
   (t) => [index("login_failures_key_idx").on(t.key, t.at)],
 );
+
+/** A parcel quote a user chose ("Select This Service"), kept with its addresses and packages. */
+export const shipments = sqliteTable(
+  "shipments",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    carrier: text().notNull(),
+    serviceCode: text().notNull(),
+    serviceName: text().notNull(),
+    totalCostMinor: integer().notNull(),
+    currency: text().notNull(),
+    deliveryDays: integer(),
+    guaranteedDelivery: integer({ mode: "boolean" }).notNull(),
+    shipper: text({ mode: "json" }).notNull(),
+    recipient: text({ mode: "json" }).notNull(),
+    packages: text({ mode: "json" }).notNull(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("shipments_user_idx").on(t.userId, t.createdAt)],
+);

@@ -2,13 +2,14 @@
 import { openTestDb } from "../../db/client";
 import { loadConfig, type TConfig } from "./config";
 import { createApp } from "./http/app";
+import { carriersFromEnv, type TCarrierRegistry } from "./integrations/carriers/registry";
 
 process.env.LOG_LEVEL ??= "silent";
 
-export const createTestApp = (overrides: Partial<TConfig> = {}) => {
+export const createTestApp = (overrides: Partial<TConfig> = {}, carriers: TCarrierRegistry = carriersFromEnv({})) => {
   const handle = openTestDb();
   const config: TConfig = { ...loadConfig({}), webDist: "/nonexistent", trustProxy: true, ...overrides };
-  const app = createApp({ db: handle.db, config });
+  const app = createApp({ db: handle.db, config, carriers });
   return { app, db: handle.db, config, close: handle.close };
 };
 

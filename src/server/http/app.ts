@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { Db } from "../../../db/client";
 import type { TConfig } from "../config";
 import { AppError } from "../errors";
+import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
 import { createOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
 import { appRouter, createCaller } from "../trpc/root";
@@ -13,7 +14,7 @@ import { REST_ROUTES } from "./rest/table";
 import { applySecurityHeaders, isCrossSiteWrite } from "./security";
 import { createStaticHandler } from "./static";
 
-export type TAppDeps = { db: Db; config: TConfig };
+export type TAppDeps = { db: Db; config: TConfig; carriers?: TCarrierRegistry };
 
 const readJsonBody = async (req: Request) => {
   if (req.method === "GET" || req.method === "HEAD") return undefined;
@@ -27,9 +28,9 @@ const readJsonBody = async (req: Request) => {
 };
 
 /** The whole server as one Elysia app; tests call `app.handle(request)`, main.ts listens. */
-export const createApp = ({ db, config }: TAppDeps) => {
+export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps) => {
   const oidc = config.oidc ? createOidcClient(config.oidc) : null;
-  const auth = createAuthRoutes(db, config, oidc);
+  const auth = createAuthRoutes(db, config, oidc, carriers);
   const serveStatic = createStaticHandler(config.webDist);
   const metaOf = (
     server: { requestIP?: (r: Request) => { address: string } | null } | null,
@@ -45,7 +46,7 @@ export const createApp = ({ db, config }: TAppDeps) => {
       req: request,
       router: appRouter,
       createContext: ({ resHeaders }) =>
-        contextFromRequest(request, db, config, metaOf(server, request), "web", resHeaders),
+        contextFromRequest(request, db, config, metaOf(server, request), "web", resHeaders, carriers),
       onError: ({ error }) => {
         if (toHttpError(error).status >= 500) logger.error("trpc error", { error: String(error.cause ?? error) });
       },
@@ -83,7 +84,7 @@ export const createApp = ({ db, config }: TAppDeps) => {
         const resHeaders = new Headers();
         try {
           const url = new URL(request.url);
-          const ctx = contextFromRequest(request, db, config, metaOf(server, request), "rest", resHeaders);
+          const ctx = contextFromRequest(request, db, config, metaOf(server, request), "rest", resHeaders, carriers);
           const body = await readJsonBody(request);
           const result = await r.call(createCaller(ctx), {
             params: params as Record<string, string>,

@@ -3,6 +3,7 @@ import { type TUserType, USER_TYPES } from "../../shared/constants";
 import type { TConfig } from "../config";
 import { findOrCreateOidcUser } from "../domain/auth/oidc-users";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../domain/auth/sessions";
+import type { TCarrierRegistry } from "../integrations/carriers/registry";
 import type { TOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
 import { errorResponse } from "./errors";
@@ -27,7 +28,7 @@ const originOf = (req: Request, config: TConfig) => {
 /** Only same-site paths may be returned to after sign-in. */
 const safeReturnTo = (value: string | null) => (value?.startsWith("/") && !value.startsWith("//") ? value : "/");
 
-export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | null) => ({
+export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | null, carriers: TCarrierRegistry) => ({
   /** GET /api/login: the provider when one is configured, else the sign-in screen. */
   async login(req: Request) {
     const url = new URL(req.url);
@@ -95,7 +96,7 @@ export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | nu
   /** GET /api/logout: ends the session on the server, clears the cookie, back to the start. */
   logout(req: Request, meta: TRequestMeta) {
     const headers = new Headers();
-    const ctx = contextFromRequest(req, db, config, meta, "rest", headers);
+    const ctx = contextFromRequest(req, db, config, meta, "rest", headers, carriers);
     if (ctx.sessionHash) deleteSession(db, ctx.sessionHash);
     const out = new Headers();
     out.append("Set-Cookie", clearedSessionCookie(ctx.secure));

@@ -2,6 +2,7 @@ import type { Db } from "../../../db/client";
 import { LANGUAGE_CODES, SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession, sessionCookie } from "../domain/auth/sessions";
+import type { TCarrierRegistry } from "../integrations/carriers/registry";
 import { logger } from "../logger";
 import type { TChannel, TContext } from "../trpc/context";
 
@@ -30,6 +31,7 @@ export const contextFromRequest = (
   meta: TRequestMeta,
   channel: TChannel,
   resHeaders: Headers,
+  carriers: TCarrierRegistry,
 ): TContext => {
   const secure = isSecureRequest(req, config);
   const token = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
@@ -48,5 +50,6 @@ export const contextFromRequest = (
     ip: clientIp(req, config, meta),
     secure,
     resHeaders,
+    carriers,
   };
 };

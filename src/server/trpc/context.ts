@@ -1,6 +1,7 @@
 import type { Db } from "../../../db/client";
 import type { User } from "../../../db/schema";
 import type { TLanguage } from "../../shared/constants";
+import type { TCarrierRegistry } from "../integrations/carriers/registry";
 import type { TLogger } from "../logger";
 
 export type TChannel = "web" | "rest" | "cli" | "telegram" | "whatsapp";
@@ -23,4 +24,6 @@ export type TContext = {
   secure: boolean;
   /** Response headers a procedure may add to (Set-Cookie). */
   resHeaders: Headers;
+  /** The parcel carriers, as configured (real hosts, sandboxes or local emulators). */
+  carriers: TCarrierRegistry;
 };

@@ -67,6 +67,12 @@ export const shipperProcedure = authedProcedure.use(({ ctx, next }) => {
   return next();
 });
 
+/** A signed-in user, or the operator (CLI, jobs): for services that hold no one's data, such as carrier look-ups. */
+export const userOrSystemProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.actor && !ctx.system) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
+  return next();
+});
+
 /** The operator: the CLI and background jobs, never a web request. */
 export const systemProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.system) throw new TRPCError({ code: "FORBIDDEN", message: "Operator access only" });

@@ -56,6 +56,17 @@ export const REST_ROUTES: TRestRoute[] = [
   route("GET", "/api/drivers/stats", (c) => c.drivers.stats()),
   route("GET", "/api/drivers/trips", (c) => c.drivers.trips()),
   route("GET", "/api/dashboard", (c) => c.dashboard.home()),
+  // Parcel shipping
+  route("POST", "/api/shipping/rates", (c, r) => c.shipping.rates(bodyObject(r) as never)),
+  // One parameter name per path segment (the router's rule): the first segment is the number, or the carrier.
+  route("GET", "/api/shipping/track/:first", (c, r) => c.shipping.track({ trackingNumber: r.params.first ?? "" })),
+  route("GET", "/api/shipping/track/:first/:trackingNumber", (c, r) =>
+    c.shipping.track({ trackingNumber: r.params.trackingNumber ?? "", carrier: r.params.first as never }),
+  ),
+  route("GET", "/api/shipping/carriers", (c) => c.shipping.carriers()),
+  route("GET", "/api/shipping/shipments", (c) => c.shipping.shipments()),
+  route("POST", "/api/shipping/shipments", (c, r) => c.shipping.saveShipment(bodyObject(r) as never), 201),
+  route("DELETE", "/api/shipping/shipments/:id", (c, r) => c.shipping.deleteShipment({ id: idParam(r) })),
   route("GET", "/api/places", (c, r) =>
     c.places.search({ q: r.query.q ?? "", limit: r.query.limit ? Number(r.query.limit) : 8 }),
   ),

@@ -1,0 +1,127 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "../../../../db/client";
+import { shipments, type User } from "../../../../db/schema";
+import { fromMinor, toMinor } from "../../../shared/money";
+import type { TAddress, TPackage, TRateOption, TRatesInput, TTrackingResult } from "../../../shared/schemas/shipping";
+import { CARRIERS, detectCarriers, normalizeTrackingNumber, type TCarrier } from "../../../shared/tracking-number";
+import { AppError } from "../../errors";
+import type { TCarrierRegistry } from "../../integrations/carriers/registry";
+
+/** Asks the chosen carriers at once; one failing does not hide the others. Rates come cheapest first. */
+export const shopRates = async (carriers: TCarrierRegistry, input: TRatesInput) => {
+  const ids: TCarrier[] = input.carrier ? [input.carrier] : [...CARRIERS];
+  const settled = await Promise.allSettled(
+    ids.map(async (id) => {
+      const adapter = carriers.get(id);
+      if (!adapter) throw new AppError("SERVICE_UNAVAILABLE", `${carriers.nameOf(id)} is not configured`);
+      return adapter.rates({ shipper: input.shipper, recipient: input.recipient, packages: input.packages });
+    }),
+  );
+  const rates: TRateOption[] = [];
+  const errors: { carrier: TCarrier; message: string }[] = [];
+  settled.forEach((s, i) => {
+    if (s.status === "fulfilled") rates.push(...s.value);
+    else
+      errors.push({
+        carrier: ids[i],
+        message: s.reason instanceof AppError ? s.reason.message : `${carriers.nameOf(ids[i])}: unexpected error`,
+      });
+  });
+  rates.sort((a, b) => a.totalCost - b.totalCost || (a.deliveryDays ?? 99) - (b.deliveryDays ?? 99));
+  return { rates, errors };
+};
+
+/**
+ * Tracks a package: with the carrier named, or else the carrier the number's format and check digit point to (when
+ * two fit, the one that knows the number wins).
+ */
+export const trackPackage = async (
+  carriers: TCarrierRegistry,
+  raw: string,
+  carrier?: TCarrier,
+): Promise<TTrackingResult> => {
+  const number = normalizeTrackingNumber(raw);
+  const candidates = carrier ? [carrier] : [...new Set(detectCarriers(number).map((d) => d.carrier))];
+  if (!candidates.length) {
+    throw new AppError("BAD_REQUEST", "This tracking number does not match a FedEx, UPS or USPS format", {
+      issues: [{ path: "trackingNumber", message: "This tracking number does not match a FedEx, UPS or USPS format" }],
+    });
+  }
+  let last: unknown;
+  for (const id of candidates) {
+    const adapter = carriers.get(id);
+    if (!adapter) {
+      last = new AppError("SERVICE_UNAVAILABLE", `${carriers.nameOf(id)} is not configured`);
+      continue;
+    }
+    try {
+      return await adapter.track(number);
+    } catch (err) {
+      last = err;
+      if (!(err instanceof AppError && err.code === "NOT_FOUND")) throw err;
+    }
+  }
+  throw last;
+};
+
+const toPublicShipment = (s: typeof shipments.$inferSelect) => ({
+  id: s.id,
+  carrier: s.carrier as TCarrier,
+  serviceCode: s.serviceCode,
+  serviceName: s.serviceName,
+  totalCost: fromMinor(s.totalCostMinor, s.currency),
+  currency: s.currency,
+  deliveryDays: s.deliveryDays,
+  guaranteedDelivery: s.guaranteedDelivery,
+  shipper: s.shipper as TAddress,
+  recipient: s.recipient as TAddress,
+  packages: s.packages as TPackage[],
+  createdAt: new Date(s.createdAt).toISOString(),
+});
+
+/** "Select This Service": the chosen quote is kept with its addresses in the user's shipments. */
+export const saveShipment = (
+  db: Db,
+  user: User,
+  input: { quote: TRateOption; shipper: TAddress; recipient: TAddress; packages: TPackage[] },
+) =>
+  toPublicShipment(
+    db
+      .insert(shipments)
+      .values({
+        userId: user.id,
+        carrier: input.quote.carrier,
+        serviceCode: input.quote.serviceCode,
+        serviceName: input.quote.serviceName,
+        totalCostMinor: toMinor(input.quote.totalCost, input.quote.currency),
+        currency: input.quote.currency,
+        deliveryDays: input.quote.deliveryDays,
+        guaranteedDelivery: input.quote.guaranteedDelivery,
+        shipper: input.shipper,
+        recipient: input.recipient,
+        packages: input.packages,
+        createdAt: Date.now(),
+      })
+      .returning()
+      .get(),
+  );
+
+export const listShipments = (db: Db, user: User) =>
+  db
+    .select()
+    .from(shipments)
+    .where(eq(shipments.userId, user.id))
+    .orderBy(desc(shipments.createdAt), desc(shipments.id))
+    .limit(100)
+    .all()
+    .map(toPublicShipment);
+
+export const deleteShipment = (db: Db, user: User, id: number) => {
+  const gone = db
+    .delete(shipments)
+    .where(and(eq(shipments.id, id), eq(shipments.userId, user.id)))
+    .returning({ id: shipments.id })
+    .get();
+  if (!gone) throw new AppError("NOT_FOUND", "Shipment not found");
+  return { id, deleted: true };
+};

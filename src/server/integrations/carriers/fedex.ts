@@ -1,0 +1,173 @@
+import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
+import { AppError } from "../../errors";
+import { createCarrierClient, readToken } from "./client";
+import { carrierFetch } from "./http";
+import { fedexStatus } from "./status";
+import type { TCarrierAdapter, TCarrierSettings, TRateRequest } from "./types";
+
+const NAME = "FedEx";
+const WORD_DAYS: Record<string, number> = {
+  ONE: 1,
+  TWO: 2,
+  THREE: 3,
+  FOUR: 4,
+  FIVE: 5,
+  SIX: 6,
+  SEVEN: 7,
+  EIGHT: 8,
+  NINE: 9,
+  TEN: 10,
+};
+
+type TFedexError = { errors?: { code?: string; message?: string }[] };
+const errorMessage = (b: unknown) => (b as TFedexError | null)?.errors?.[0]?.message;
+
+const address = (a: TRateRequest["shipper"]) => ({
+  streetLines: [a.street1, a.street2].filter(Boolean),
+  city: a.city,
+  stateOrProvinceCode: a.state,
+  postalCode: a.postalCode,
+  countryCode: a.countryCode,
+});
+
+/** FedEx REST: OAuth client credentials, Rate and Transit Times, Track by number. */
+export const createFedexAdapter = (s: TCarrierSettings): TCarrierAdapter => {
+  const client = createCarrierClient({
+    name: NAME,
+    baseUrl: s.baseUrl,
+    timeoutMs: s.timeoutMs,
+    errorMessage,
+    fetchToken: async () =>
+      readToken(
+        NAME,
+        await carrierFetch(
+          NAME,
+          `${s.baseUrl}/oauth/token`,
+          {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({
+              grant_type: "client_credentials",
+              client_id: s.clientId,
+              client_secret: s.clientSecret,
+            }),
+          },
+          s.timeoutMs,
+        ),
+        errorMessage,
+      ),
+  });
+  const post = (path: string, body: unknown) =>
+    client.call(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-locale": "en_US" },
+      body: JSON.stringify(body),
+    });
+
+  return {
+    id: "fedex",
+    name: NAME,
+    sandbox: s.sandbox,
+    async rates(req) {
+      const res = await post("/rate/v1/rates/quotes", {
+        accountNumber: { value: s.accountNumber },
+        rateRequestControlParameters: { returnTransitTimes: true, servicesNeededOnRateFailure: true },
+        requestedShipment: {
+          shipper: { address: address(req.shipper) },
+          recipient: { address: address(req.recipient) },
+          pickupType: "DROPOFF_AT_FEDEX_LOCATION",
+          rateRequestType: ["ACCOUNT", "LIST"],
+          shipDateStamp: (req.shipDate ?? new Date()).toISOString().slice(0, 10),
+          requestedPackageLineItems: req.packages.map((p) => ({
+            weight: { units: p.weightUnit === "KG" ? "KG" : "LB", value: p.weight },
+            // FedEx takes whole numbers, and all three or none.
+            ...(p.length && p.width && p.height
+              ? {
+                  dimensions: {
+                    length: Math.ceil(p.length),
+                    width: Math.ceil(p.width),
+                    height: Math.ceil(p.height),
+                    units: p.dimensionUnit,
+                  },
+                }
+              : {}),
+            ...(p.declaredValue ? { declaredValue: { amount: p.declaredValue, currency: "USD" } } : {}),
+          })),
+        },
+      });
+      if (res.status !== 200) client.fail(res, "the rate request failed");
+      const details = ((res.body as any)?.output?.rateReplyDetails ?? []) as any[];
+      return details.flatMap((d): TRateOption[] => {
+        const rated: any[] = d.ratedShipmentDetails ?? [];
+        const pick =
+          rated.find((r) => r.rateType === "PREFERRED_CURRENCY") ??
+          rated.find((r) => r.rateType === "ACCOUNT") ??
+          rated[0];
+        if (!pick) return [];
+        const total = Number(pick.totalNetChargeWithDutiesAndTaxes ?? pick.totalNetCharge);
+        const word = String(
+          d.commit?.transitDays?.minimumTransitTime ?? d.operationalDetail?.transitTime ?? "",
+        ).replace(/_DAYS?$/, "");
+        const days = WORD_DAYS[word] ?? null;
+        return [
+          {
+            carrier: "fedex",
+            serviceCode: d.serviceType,
+            serviceName: d.serviceName ?? d.serviceType,
+            transitTime:
+              d.commit?.transitDays?.description ?? (days ? `${days} business days` : "Transit time not given"),
+            totalCost: Math.round(total * 100) / 100,
+            currency: pick.currency ?? "USD",
+            deliveryDays: days,
+            guaranteedDelivery:
+              Boolean(d.commit?.guaranteedType) || d.operationalDetail?.ineligibleForMoneyBackGuarantee === false,
+          },
+        ];
+      });
+    },
+    async track(trackingNumber) {
+      const res = await post("/track/v1/trackingnumbers", {
+        includeDetailedScans: true,
+        trackingInfo: [{ trackingNumberInfo: { trackingNumber } }],
+      });
+      if (res.status !== 200) client.fail(res, "the tracking request failed");
+      const results: any[] = (res.body as any)?.output?.completeTrackResults?.[0]?.trackResults ?? [];
+      const found = results.filter((r) => !r.error);
+      if (!found.length) {
+        // "Not found" comes inside a 200.
+        throw new AppError("NOT_FOUND", `${NAME}: ${results[0]?.error?.message ?? "Tracking number cannot be found."}`);
+      }
+      // Duplicates: keep the result with the newest scan.
+      const newest = (r: any) => Math.max(0, ...(r.scanEvents ?? []).map((e: any) => Date.parse(e.date) || 0));
+      const r = found.reduce((a, b) => (newest(b) > newest(a) ? b : a));
+      const status = fedexStatus(r.latestStatusDetail?.code);
+      const loc = (l: any) =>
+        l ? { city: l.city ?? null, state: l.stateOrProvinceCode ?? null, country: l.countryCode ?? null } : null;
+      const dates: any[] = r.dateAndTimes ?? [];
+      const events = ((r.scanEvents ?? []) as any[])
+        .map((e) => ({
+          description: e.exceptionDescription || e.eventDescription || e.eventType,
+          date: new Date(e.date).toISOString(),
+          location: loc(e.scanLocation),
+          status: fedexStatus(e.eventType),
+        }))
+        .sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+      const actual = dates.find((d) => d.type === "ACTUAL_DELIVERY")?.dateTime;
+      const estimated =
+        r.standardTransitTimeWindow?.window?.begins ??
+        r.estimatedDeliveryTimeWindow?.window?.begins ??
+        dates.find((d) => d.type === "ESTIMATED_DELIVERY")?.dateTime;
+      const result: TTrackingResult = {
+        carrier: "fedex",
+        trackingNumber,
+        status,
+        service: r.serviceDetail?.description ?? null,
+        currentLocation: loc(r.latestStatusDetail?.scanLocation),
+        estimatedDelivery: estimated ? new Date(estimated).toISOString() : null,
+        actualDelivery: status === "delivered" && actual ? new Date(actual).toISOString() : null,
+        events,
+      };
+      return result;
+    },
+  };
+};

@@ -1,0 +1,179 @@
+import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
+import { toInches, toPounds } from "../../../shared/units";
+import { AppError } from "../../errors";
+import { createCarrierClient, readToken } from "./client";
+import { carrierFetch } from "./http";
+import { uspsStatus } from "./status";
+import type { TCarrierAdapter, TCarrierSettings } from "./types";
+
+const NAME = "USPS";
+const NAMES: Record<string, string> = {
+  USPS_GROUND_ADVANTAGE: "USPS Ground Advantage",
+  PRIORITY_MAIL: "Priority Mail",
+  PRIORITY_MAIL_EXPRESS: "Priority Mail Express",
+  FIRST_CLASS_PACKAGE_SERVICE: "First-Class Package Service",
+  PARCEL_SELECT: "Parcel Select",
+  MEDIA_MAIL: "Media Mail",
+  LIBRARY_MAIL: "Library Mail",
+};
+
+type TUspsError = {
+  error?: { message?: string; errors?: { detail?: string; title?: string }[] } | string;
+  error_description?: string;
+};
+const errorMessage = (b: unknown) => {
+  const e = b as TUspsError | null;
+  if (!e) return undefined;
+  if (typeof e.error === "string") return e.error_description ?? e.error;
+  return e.error?.errors?.[0]?.detail ?? e.error?.message ?? undefined;
+};
+const zip5 = (postal: string) => postal.replace(/\D/g, "").slice(0, 5);
+
+/** USPS APIs v3: OAuth client credentials, Shipping Options (domestic prices with commitments), Tracking. */
+export const createUspsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
+  const client = createCarrierClient({
+    name: NAME,
+    baseUrl: s.baseUrl,
+    timeoutMs: s.timeoutMs,
+    errorMessage,
+    fetchToken: async () =>
+      readToken(
+        NAME,
+        await carrierFetch(
+          NAME,
+          `${s.baseUrl}/oauth2/v3/token`,
+          {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({
+              grant_type: "client_credentials",
+              client_id: s.clientId,
+              client_secret: s.clientSecret,
+              scope: "prices shipments tracking",
+            }),
+          },
+          s.timeoutMs,
+        ),
+        errorMessage,
+      ),
+  });
+
+  return {
+    id: "usps",
+    name: NAME,
+    sandbox: s.sandbox,
+    async rates(req) {
+      if (req.shipper.countryCode !== "US" || req.recipient.countryCode !== "US") {
+        throw new AppError(
+          "BAD_REQUEST",
+          `${NAME}: rates are offered here for shipments within the United States only`,
+        );
+      }
+      const mailingDate = (req.shipDate ?? new Date()).toISOString().slice(0, 10);
+      // One question per package, as the API takes one package at a time; a class counts only if every package has it.
+      const answers = await Promise.all(
+        req.packages.map(async (p) => {
+          const inches = (v?: number | null) => (v ? Math.round(toInches(v, p.dimensionUnit) * 100) / 100 : 1);
+          const res = await client.call("/shipments/v3/options/search", {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({
+              originZIPCode: zip5(req.shipper.postalCode),
+              destinationZIPCode: zip5(req.recipient.postalCode),
+              destinationEntryFacilityType: "NONE",
+              packageDescription: {
+                weight: Math.round(toPounds(p.weight, p.weightUnit) * 100) / 100,
+                length: inches(p.length),
+                width: inches(p.width),
+                height: inches(p.height),
+                mailClass: "ALL_OUTBOUND",
+                mailingDate,
+              },
+              pricingOptions: [{ priceType: "RETAIL" }],
+            }),
+          });
+          if (res.status !== 200) client.fail(res, "the rate request failed");
+          const options: any[] = ((res.body as any)?.pricingOptions ?? []).flatMap(
+            (po: any) => po.shippingOptions ?? [],
+          );
+          return new Map(
+            options.flatMap((o) => {
+              const best = ((o.rateOptions ?? []) as any[]).sort(
+                (a, b) => Number(a.totalPrice ?? a.totalBasePrice) - Number(b.totalPrice ?? b.totalBasePrice),
+              )[0];
+              return best ? [[o.mailClass as string, best]] : [];
+            }),
+          );
+        }),
+      );
+      const classes = [...answers[0].keys()].filter((c) => answers.every((a) => a.has(c)));
+      return classes.map((mailClass): TRateOption => {
+        const options = answers.map((a) => a.get(mailClass));
+        const total = options.reduce((sum, o) => sum + Number(o.totalPrice ?? o.totalBasePrice), 0);
+        const commitment = options[0].commitment ?? {};
+        // "2 Days" → 2; "NO STD" has no number.
+        const days = Number.parseInt(String(commitment.name ?? ""), 10);
+        return {
+          carrier: "usps",
+          serviceCode: mailClass,
+          serviceName: NAMES[mailClass] ?? options[0].rates?.[0]?.productName ?? mailClass,
+          transitTime:
+            commitment.name && Number.isFinite(days)
+              ? `${days} business day${days === 1 ? "" : "s"}`
+              : "Transit time not given",
+          totalCost: Math.round(total * 100) / 100,
+          currency: "USD",
+          deliveryDays: Number.isFinite(days) ? days : null,
+          guaranteedDelivery: options.every((o) => o.commitment?.guaranteedDelivery === true),
+        };
+      });
+    },
+    async track(trackingNumber) {
+      const res = await client.call(`/tracking/v3/tracking/${encodeURIComponent(trackingNumber)}?expand=DETAIL`, {
+        method: "GET",
+      });
+      if (res.status === 404)
+        throw new AppError("NOT_FOUND", `${NAME}: ${errorMessage(res.body) ?? "Tracking information not found"}`);
+      if (res.status !== 200) client.fail(res, "the tracking request failed");
+      const b = res.body as any;
+      const events = ((b.trackingEvents ?? []) as any[])
+        .map((e) => ({
+          description: String(e.eventType ?? ""),
+          date: new Date(e.GMTTimestamp ?? `${e.eventTimestamp}Z`).toISOString(),
+          location:
+            e.eventCity || e.eventState
+              ? { city: e.eventCity ?? null, state: e.eventState ?? null, country: e.eventCountry ?? "US" }
+              : null,
+          status: uspsStatus(null, e.eventCode, e.eventType),
+          code: e.eventCode as string,
+        }))
+        .sort((a, b2) => Date.parse(b2.date) - Date.parse(a.date));
+      const status = uspsStatus(b.statusCategory, events[0]?.code, b.status);
+      const deliveredAt = events.find((e) => e.code === "01")?.date ?? null;
+      const expected = b.expectedDeliveryTimeStamp ?? b.predictedDeliveryDate ?? b.guaranteedDeliveryTimeStamp;
+      const result: TTrackingResult = {
+        carrier: "usps",
+        trackingNumber,
+        status,
+        // The service name comes with markup (USPS Ground Advantage<SUP>&#153;</SUP>).
+        service: b.mailClass
+          ? String(b.mailClass)
+              .replace(/<[^>]+>/g, "")
+              .replace(/&#\d+;/g, "")
+              .trim()
+          : null,
+        currentLocation: events[0]?.location ?? null,
+        estimatedDelivery: expected
+          ? new Date(
+              expected.length <= 10
+                ? `${expected}T00:00:00Z`
+                : `${expected}${/[zZ+]/.test(expected.slice(-6)) ? "" : "Z"}`,
+            ).toISOString()
+          : null,
+        actualDelivery: status === "delivered" ? deliveredAt : null,
+        events: events.map(({ code: _code, ...e }) => e),
+      };
+      return result;
+    },
+  };
+};

@@ -1,0 +1,45 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import {
+  ZPackage,
+  ZRatesInput,
+  ZRecipientAddress,
+  ZShipperAddress,
+  ZTrackInput,
+} from "../../../shared/schemas/shipping";
+import { CARRIERS } from "../../../shared/tracking-number";
+import { deleteShipment, listShipments, saveShipment, shopRates, trackPackage } from "../../domain/shipping/shipping";
+import { authedProcedure, userOrSystemProcedure } from "../../trpc/init";
+
+const ZQuote = z.object({
+  carrier: z.enum(CARRIERS),
+  serviceCode: z.string().min(1).max(60),
+  serviceName: z.string().min(1).max(120),
+  transitTime: z.string().max(120),
+  totalCost: z.number().min(0).max(1_000_000),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  deliveryDays: z.number().int().min(0).max(90).nullable(),
+  guaranteedDelivery: z.boolean(),
+});
+
+export const shippingRouter = {
+  carriers: userOrSystemProcedure.query(({ ctx }) => ctx.carriers.states()),
+  rates: userOrSystemProcedure.input(ZRatesInput).mutation(({ ctx, input }) => shopRates(ctx.carriers, input)),
+  track: userOrSystemProcedure.input(ZTrackInput).query(async ({ ctx, input }) => ({
+    tracking: await trackPackage(ctx.carriers, input.trackingNumber, input.carrier),
+  })),
+  saveShipment: authedProcedure
+    .input(
+      z.object({
+        quote: ZQuote,
+        shipper: ZShipperAddress,
+        recipient: ZRecipientAddress,
+        packages: z.array(ZPackage).min(1).max(25),
+      }),
+    )
+    .mutation(({ ctx, input }) => saveShipment(ctx.db, ctx.actor, input)),
+  shipments: authedProcedure.query(({ ctx }) => listShipments(ctx.db, ctx.actor)),
+  deleteShipment: authedProcedure
+    .input(z.object({ id: z.number().int().positive() }))
+    .mutation(({ ctx, input }) => deleteShipment(ctx.db, ctx.actor, input.id)),
+} satisfies TRPCRouterRecord;
