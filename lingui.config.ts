@@ -1,12 +1,36 @@
 import { defineConfig } from "@lingui/cli";
 import { formatter } from "@lingui/format-po";
 
+// Two catalog sets. "shell" holds what the first screen needs (landing, sign-in, the chrome) and the CLI and server
+// messages; it loads before the first render. "app" holds the signed-in screens and loads lazily, so the landing
+// page's first load does not grow with every feature.
+const SHELL = [
+  "<rootDir>/src/web/components/layout",
+  "<rootDir>/src/web/components/ui",
+  "<rootDir>/src/web/components/loads/load-summary-card.tsx",
+  "<rootDir>/src/web/components/loads/equipment-label.tsx",
+  "<rootDir>/src/web/lib",
+  "<rootDir>/src/web/routes/__root.tsx",
+  "<rootDir>/src/web/routes/landing.tsx",
+  "<rootDir>/src/web/routes/signin.tsx",
+  "<rootDir>/src/web/routes/promotion.tsx",
+  "<rootDir>/src/web/routes/subscribe.tsx",
+  "<rootDir>/src/web/routes/contact.tsx",
+  "<rootDir>/src/server",
+  "<rootDir>/cli",
+];
+
 export default defineConfig({
   sourceLocale: "en",
   locales: ["en", "am", "om"],
   fallbackLocales: { default: "en" },
   format: formatter({ lineNumbers: false }),
   catalogs: [
-    { path: "<rootDir>/locales/{locale}", include: ["src", "cli"], exclude: ["**/node_modules/**", "**/*.test.ts"] },
+    { path: "<rootDir>/locales/{locale}", include: SHELL, exclude: ["**/node_modules/**", "**/*.test.ts"] },
+    {
+      path: "<rootDir>/locales/app/{locale}",
+      include: ["<rootDir>/src/web"],
+      exclude: [...SHELL, "**/node_modules/**", "**/*.test.ts"],
+    },
   ],
 });

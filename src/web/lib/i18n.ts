@@ -19,10 +19,33 @@ export const detectLanguage = (): TLanguage => {
 /** BCP 47 tags used to format numbers, money and dates for each interface language. */
 export const FORMAT_LOCALE: Record<TLanguage, string> = { en: "en-US", am: "am-ET", om: "om-ET" };
 
-const loaders: Record<TLanguage, () => Promise<{ messages: Record<string, unknown> }>> = {
+type TCatalog = () => Promise<{ messages: Record<string, unknown> }>;
+// The shell catalog (first screen, chrome) loads before the first render; the app catalog (signed-in screens) after.
+const shell: Record<TLanguage, TCatalog> = {
   en: () => import("../../../locales/en.po"),
   am: () => import("../../../locales/am.po"),
   om: () => import("../../../locales/om.po"),
+};
+const app: Record<TLanguage, TCatalog> = {
+  en: () => import("../../../locales/app/en.po"),
+  am: () => import("../../../locales/app/am.po"),
+  om: () => import("../../../locales/app/om.po"),
+};
+const appLoaded = new Map<TLanguage, Promise<void>>();
+
+/** Adds the signed-in screens' messages for the active language (once per language). */
+export const loadAppMessages = (language: TLanguage = (i18n.locale || DEFAULT_LANGUAGE) as TLanguage) => {
+  let pending = appLoaded.get(language);
+  if (!pending) {
+    pending = app[language]()
+      .then(({ messages }) => i18n.load(language, messages as never))
+      .catch((err) => {
+        appLoaded.delete(language);
+        console.warn(`Could not load the ${language} translations`, err);
+      });
+    appLoaded.set(language, pending);
+  }
+  return pending;
 };
 
 /**
@@ -31,8 +54,11 @@ const loaders: Record<TLanguage, () => Promise<{ messages: Record<string, unknow
  */
 export const activateLanguage = async (language: TLanguage, chosen = false) => {
   try {
-    const { messages } = await loaders[language]();
-    i18n.loadAndActivate({ locale: language, messages: messages as never });
+    const { messages } = await shell[language]();
+    i18n.load(language, messages as never);
+    // A change of language on a signed-in screen needs the app messages before it shows.
+    if (appLoaded.size) await loadAppMessages(language);
+    i18n.activate(language);
     document.documentElement.lang = language;
     localStorage.setItem(STORAGE_KEYS.language, language);
     if (chosen) localStorage.setItem(STORAGE_KEYS.preferredLanguage, language);

@@ -6,12 +6,14 @@ import { ActivityFeed } from "../components/layout/activity-feed";
 import { StatCard } from "../components/layout/stat-card";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { loadAppMessages } from "../lib/i18n";
 import { usePreferences } from "../lib/preferences";
 import { trpc } from "../lib/trpc";
 
 export const Route = createFileRoute("/")({
-  beforeLoad: ({ context }) => {
+  beforeLoad: async ({ context }) => {
     if (!context.me) throw redirect({ to: "/landing" });
+    await loadAppMessages();
     return { me: context.me };
   },
   component: HomePage,

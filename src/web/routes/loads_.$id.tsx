@@ -10,11 +10,12 @@ import { ShareMenu } from "../components/loads/share-menu";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
 import { loginHref } from "../lib/auth";
+import { loadAppMessages } from "../lib/i18n";
 import { usePreferences } from "../lib/preferences";
 import { trpc } from "../lib/trpc";
 
 /** A shared load: a public preview for visitors, the full load for signed-in users. */
-export const Route = createFileRoute("/loads_/$id")({ component: SharedLoadPage });
+export const Route = createFileRoute("/loads_/$id")({ beforeLoad: () => loadAppMessages(), component: SharedLoadPage });
 
 function SharedLoadPage() {
   const { id } = Route.useParams();

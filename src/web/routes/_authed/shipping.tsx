@@ -1,14 +1,115 @@
-import { Trans } from "@lingui/react/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
+import { Calculator, Clock, Globe2, MapPinned, PackageSearch, ShieldCheck, Shuffle, Tag } from "lucide-react";
 import { PageHeader } from "../../components/layout/page-header";
+import { CarrierIcon } from "../../components/shipping/carrier-icon";
+import { RateCalculator } from "../../components/shipping/rate-calculator";
+import { TrackingPanel } from "../../components/shipping/tracking-panel";
+import { Badge } from "../../components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
+import { trpc } from "../../lib/trpc";
 
-export const Route = createFileRoute("/_authed/shipping")({ component: Page });
+export const Route = createFileRoute("/_authed/shipping")({ component: ShippingPage });
 
-function Page() {
+function CarriersCard() {
+  const { t } = useLingui();
+  const carriers = useQuery(trpc.shipping.carriers.queryOptions(undefined, { staleTime: 60_000 }));
   return (
-    <PageHeader
-      title={<Trans>Package Delivery Services</Trans>}
-      description={<Trans>Compare parcel rates and track packages across FedEx, UPS and USPS.</Trans>}
-    />
+    <Card data-testid="carriers-card">
+      <CardHeader>
+        <CardTitle>
+          <Trans>Available Carriers</Trans>
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-3 sm:grid-cols-3">
+        {carriers.isError && (
+          <p className="text-sm text-destructive">
+            <Trans>The carriers' status could not be loaded.</Trans>
+          </p>
+        )}
+        {carriers.data?.map((c) => (
+          <div key={c.id} className="flex items-center gap-3 rounded-md border p-3" data-testid={`carrier-${c.id}`}>
+            <CarrierIcon carrier={c.id} />
+            <div className="flex-1 font-medium">{c.name}</div>
+            {c.state === "active" ? (
+              <Badge variant="success">{t`Active`}</Badge>
+            ) : c.state === "sandbox" ? (
+              <Badge variant="warning">{t`Sandbox`}</Badge>
+            ) : (
+              <Badge variant="outline">{t`Not configured`}</Badge>
+            )}
+          </div>
+        ))}
+      </CardContent>
+    </Card>
+  );
+}
+
+function ShippingPage() {
+  const { t } = useLingui();
+  const tiles = [
+    { icon: Calculator, title: t`Rate Calculator`, text: t`Compare prices from three carriers at once.` },
+    { icon: PackageSearch, title: t`Package Tracking`, text: t`Follow any FedEx, UPS or USPS package.` },
+    { icon: ShieldCheck, title: t`Insured Shipping`, text: t`Declare a value for each package.` },
+    { icon: Globe2, title: t`International`, text: t`Quotes to other countries with FedEx and UPS.` },
+  ];
+  const more = [
+    { icon: Tag, title: t`Competitive rates`, text: t`See every service side by side, cheapest first.` },
+    {
+      icon: MapPinned,
+      title: t`Universal tracking`,
+      text: t`One box for every tracking number; the carrier is recognised for you.`,
+    },
+    { icon: ShieldCheck, title: t`Insurance`, text: t`Declared values travel with your quote.` },
+    { icon: Clock, title: t`Fast processing`, text: t`Carriers are asked at the same time, not one after another.` },
+    { icon: Globe2, title: t`International`, text: t`Ship from Addis Ababa to the world and back.` },
+    { icon: Shuffle, title: t`Flexible delivery`, text: t`Change a delivery with the carrier in one click.` },
+  ];
+  return (
+    <div className="grid gap-6">
+      <PageHeader
+        title={<Trans>Package Delivery Services</Trans>}
+        description={<Trans>Compare parcel rates and track packages across FedEx, UPS and USPS.</Trans>}
+      />
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {tiles.map((x) => (
+          <Card key={x.title} className="p-4">
+            <x.icon className="size-6 text-brand" />
+            <div className="mt-2 font-semibold">{x.title}</div>
+            <div className="text-sm text-muted-foreground">{x.text}</div>
+          </Card>
+        ))}
+      </div>
+      <CarriersCard />
+      <Tabs defaultValue="calculator">
+        <TabsList>
+          <TabsTrigger value="calculator">
+            <Trans>Shipping Calculator</Trans>
+          </TabsTrigger>
+          <TabsTrigger value="tracking">
+            <Trans>Package Tracking</Trans>
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="calculator">
+          <RateCalculator />
+        </TabsContent>
+        <TabsContent value="tracking">
+          <TrackingPanel />
+        </TabsContent>
+      </Tabs>
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        {more.map((x) => (
+          <Card key={x.title}>
+            <CardHeader>
+              <x.icon className="size-5 text-brand" />
+              <CardTitle>{x.title}</CardTitle>
+              <CardDescription>{x.text}</CardDescription>
+            </CardHeader>
+          </Card>
+        ))}
+      </div>
+    </div>
   );
 }
