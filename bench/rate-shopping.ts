@@ -3,7 +3,7 @@
 // token requests over many rate requests (one per carrier is the target).
 //   bun bench/rate-shopping.ts --requests 100
 import { parseArgs } from "node:util";
-import { EMULATOR_CREDENTIALS, startCarrierEmulators } from "../emulators/carriers/server";
+import { emulatorEnv, startCarrierEmulators } from "../emulators/carriers/server";
 import { shopRates } from "../src/server/domain/shipping/shipping";
 import { carriersFromEnv } from "../src/server/integrations/carriers/registry";
 import { ZRatesInput } from "../src/shared/schemas/shipping";
@@ -20,16 +20,7 @@ const emu = startCarrierEmulators();
 for (const [id, ms] of Object.entries(DELAYS)) emu.controls[id as keyof typeof DELAYS].delayMs = ms;
 const carriers = carriersFromEnv({
   CARRIER_TIMEOUT_MS: "5000",
-  FEDEX_BASE_URL: emu.urls.fedex,
-  FEDEX_CLIENT_ID: EMULATOR_CREDENTIALS.fedex.clientId,
-  FEDEX_CLIENT_SECRET: EMULATOR_CREDENTIALS.fedex.clientSecret,
-  FEDEX_ACCOUNT_NUMBER: EMULATOR_CREDENTIALS.fedex.accountNumber,
-  UPS_BASE_URL: emu.urls.ups,
-  UPS_CLIENT_ID: EMULATOR_CREDENTIALS.ups.clientId,
-  UPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.ups.clientSecret,
-  USPS_BASE_URL: emu.urls.usps,
-  USPS_CLIENT_ID: EMULATOR_CREDENTIALS.usps.clientId,
-  USPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.usps.clientSecret,
+  ...emulatorEnv(emu.urls),
 });
 const input = ZRatesInput.parse({
   shipper: { street1: "1 Infinite Loop", city: "Cupertino", state: "CA", postalCode: "95014" },

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sampleNumber } from "../emulators/carriers/numbers";
-import { EMULATOR_CREDENTIALS, startCarrierEmulators } from "../emulators/carriers/server";
+import { emulatorEnv, startCarrierEmulators } from "../emulators/carriers/server";
 
 const dir = mkdtempSync(join(tmpdir(), "mytess-cli-"));
 const env = { ...process.env, DATABASE_PATH: join(dir, "cli.db"), MYTESS_LANG: "en" };
@@ -108,16 +108,7 @@ describe("parcel commands, through the same procedures, against the carrier emul
   afterAll(() => emu.stop());
   const carrierEnv = {
     ...env,
-    FEDEX_BASE_URL: emu.urls.fedex,
-    FEDEX_CLIENT_ID: EMULATOR_CREDENTIALS.fedex.clientId,
-    FEDEX_CLIENT_SECRET: EMULATOR_CREDENTIALS.fedex.clientSecret,
-    FEDEX_ACCOUNT_NUMBER: EMULATOR_CREDENTIALS.fedex.accountNumber,
-    UPS_BASE_URL: emu.urls.ups,
-    UPS_CLIENT_ID: EMULATOR_CREDENTIALS.ups.clientId,
-    UPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.ups.clientSecret,
-    USPS_BASE_URL: emu.urls.usps,
-    USPS_CLIENT_ID: EMULATOR_CREDENTIALS.usps.clientId,
-    USPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.usps.clientSecret,
+    ...emulatorEnv(emu.urls),
   };
   const cli = async (...args: string[]) => {
     const p = Bun.spawn(["bun", join(import.meta.dir, "index.ts"), ...args], {

@@ -9,6 +9,21 @@ export const EMULATOR_CREDENTIALS = {
   usps: { clientId: "usps-sandbox-client", clientSecret: "usps-sandbox-secret" },
 } as const;
 
+/** The environment that points MyTess's carrier adapters at running emulators. */
+export const emulatorEnv = (urls: { fedex: string; ups: string; usps: string }): Record<string, string> => ({
+  FEDEX_BASE_URL: urls.fedex,
+  FEDEX_CLIENT_ID: EMULATOR_CREDENTIALS.fedex.clientId,
+  FEDEX_CLIENT_SECRET: EMULATOR_CREDENTIALS.fedex.clientSecret,
+  FEDEX_ACCOUNT_NUMBER: EMULATOR_CREDENTIALS.fedex.accountNumber,
+  UPS_BASE_URL: urls.ups,
+  UPS_CLIENT_ID: EMULATOR_CREDENTIALS.ups.clientId,
+  UPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.ups.clientSecret,
+  UPS_ACCOUNT_NUMBER: EMULATOR_CREDENTIALS.ups.accountNumber,
+  USPS_BASE_URL: urls.usps,
+  USPS_CLIENT_ID: EMULATOR_CREDENTIALS.usps.clientId,
+  USPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.usps.clientSecret,
+});
+
 const serve = (handle: (r: Request) => Promise<Response>, port: number) =>
   Bun.serve({ port, hostname: "127.0.0.1", fetch: handle });
 

@@ -4,7 +4,7 @@
 import { availableParallelism } from "node:os";
 import { migrateDb, openDb } from "../../db/client";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
-import { EMULATOR_CREDENTIALS, startCarrierEmulators } from "../../emulators/carriers/server";
+import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
 import { loadConfig } from "./config";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
 import { createApp } from "./http/app";
@@ -15,21 +15,15 @@ const isWorker = process.env.MYTESS_WORKER === "1";
 const concurrency = Math.max(1, Number(process.env.WEB_CONCURRENCY ?? availableParallelism()) || 1);
 const hostname = process.env.HOST ?? "0.0.0.0";
 
-/** Demo mode: every external system the environment does not name is answered by its local emulator. */
+/** Demo mode: every carrier the environment does not name is answered by its local emulator. */
 const startDemoEmulators = () => {
   const missing = (["FEDEX", "UPS", "USPS"] as const).filter((c) => !process.env[`${c}_CLIENT_ID`]);
   if (!missing.length) return;
   const emu = startCarrierEmulators();
-  const creds = { FEDEX: EMULATOR_CREDENTIALS.fedex, UPS: EMULATOR_CREDENTIALS.ups, USPS: EMULATOR_CREDENTIALS.usps };
-  const urls = { FEDEX: emu.urls.fedex, UPS: emu.urls.ups, USPS: emu.urls.usps };
-  for (const c of missing) {
-    process.env[`${c}_BASE_URL`] = urls[c];
-    process.env[`${c}_CLIENT_ID`] = creds[c].clientId;
-    process.env[`${c}_CLIENT_SECRET`] = creds[c].clientSecret;
-    const account = (creds[c] as { accountNumber?: string }).accountNumber;
-    if (account) process.env[`${c}_ACCOUNT_NUMBER`] = account;
+  for (const [key, value] of Object.entries(emulatorEnv(emu.urls))) {
+    if (missing.some((c) => key.startsWith(`${c}_`))) process.env[key] = value;
   }
-  logger.info("demo: carrier emulators started", { carriers: missing, urls });
+  logger.info("demo: carrier emulators started", { carriers: missing, urls: emu.urls });
 };
 
 const prepare = async () => {

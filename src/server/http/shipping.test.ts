@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { sampleNumber } from "../../../emulators/carriers/numbers";
-import { EMULATOR_CREDENTIALS, startCarrierEmulators } from "../../../emulators/carriers/server";
+import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";
 import { carriersFromEnv } from "../integrations/carriers/registry";
 import { createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 
@@ -8,18 +8,7 @@ const emu = startCarrierEmulators();
 afterAll(() => emu.stop());
 
 const env = (only?: ("fedex" | "ups" | "usps")[]) => {
-  const all = {
-    FEDEX_BASE_URL: emu.urls.fedex,
-    FEDEX_CLIENT_ID: EMULATOR_CREDENTIALS.fedex.clientId,
-    FEDEX_CLIENT_SECRET: EMULATOR_CREDENTIALS.fedex.clientSecret,
-    FEDEX_ACCOUNT_NUMBER: EMULATOR_CREDENTIALS.fedex.accountNumber,
-    UPS_BASE_URL: emu.urls.ups,
-    UPS_CLIENT_ID: EMULATOR_CREDENTIALS.ups.clientId,
-    UPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.ups.clientSecret,
-    USPS_BASE_URL: emu.urls.usps,
-    USPS_CLIENT_ID: EMULATOR_CREDENTIALS.usps.clientId,
-    USPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.usps.clientSecret,
-  };
+  const all = emulatorEnv(emu.urls);
   return Object.fromEntries(
     Object.entries(all).filter(([k]) => !only || only.some((c) => k.startsWith(c.toUpperCase()))),
   );

@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { sampleNumber } from "../../../../emulators/carriers/numbers";
-import { EMULATOR_CREDENTIALS, startCarrierEmulators } from "../../../../emulators/carriers/server";
+import { emulatorEnv, startCarrierEmulators } from "../../../../emulators/carriers/server";
 import type { TAddress, TPackage } from "../../../shared/schemas/shipping";
 import type { AppError } from "../../errors";
 import { carriersFromEnv } from "./registry";
@@ -10,16 +10,7 @@ const emu = startCarrierEmulators();
 afterAll(() => emu.stop());
 
 const envFor = (over: Record<string, string> = {}) => ({
-  FEDEX_BASE_URL: emu.urls.fedex,
-  FEDEX_CLIENT_ID: EMULATOR_CREDENTIALS.fedex.clientId,
-  FEDEX_CLIENT_SECRET: EMULATOR_CREDENTIALS.fedex.clientSecret,
-  FEDEX_ACCOUNT_NUMBER: EMULATOR_CREDENTIALS.fedex.accountNumber,
-  UPS_BASE_URL: emu.urls.ups,
-  UPS_CLIENT_ID: EMULATOR_CREDENTIALS.ups.clientId,
-  UPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.ups.clientSecret,
-  USPS_BASE_URL: emu.urls.usps,
-  USPS_CLIENT_ID: EMULATOR_CREDENTIALS.usps.clientId,
-  USPS_CLIENT_SECRET: EMULATOR_CREDENTIALS.usps.clientSecret,
+  ...emulatorEnv(emu.urls),
   CARRIER_TIMEOUT_MS: "2000",
   ...over,
 });
