@@ -8,7 +8,7 @@ import { fromUsd, loadRates, toUsd } from "../fx";
 import { unreadByLoad } from "../messages/messages";
 import { toPublicUser } from "../users/public-user";
 import { toPublicLoad } from "./serialize";
-import { trackOf } from "./trip";
+import { lastPositions } from "./trip";
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const monthStart = (now: number) => {
@@ -151,6 +151,10 @@ export const shipperLoads = (db: Db, shipper: User) => {
       : [],
   );
   const unread = unreadByLoad(db, shipper, ids);
+  const positions = lastPositions(
+    db,
+    rows.filter((l) => l.status === "in_transit" || l.status === "delivered").map((l) => l.id),
+  );
   const driverIds = [...new Set(rows.map((r) => r.assignedDriverId).filter((d): d is number => d != null))];
   const drivers = new Map(
     driverIds.length
@@ -177,7 +181,7 @@ export const shipperLoads = (db: Db, shipper: User) => {
     pendingBids: bidCounts.get(l.id) ?? 0,
     unreadMessages: unread.get(l.id) ?? 0,
     assignedDriverName: l.assignedDriverId ? (drivers.get(l.assignedDriverId) ?? null) : null,
-    lastPosition: l.status === "in_transit" || l.status === "delivered" ? trackOf(db, l.id, 1).lastPosition : null,
+    lastPosition: positions.get(l.id) ?? null,
     cancelReason: l.cancelReason,
     hasRated: rated.has(l.id),
   }));

@@ -168,6 +168,24 @@ export const rateLoad = (db: Db, rater: User, loadId: number, score: number, now
 /** Which sides have rated a load already. */
 export const ratingsOf = (db: Db, loadId: number) => db.select().from(ratings).where(eq(ratings.loadId, loadId)).all();
 
+/** The newest recorded position of each of these loads, in one query. */
+export const lastPositions = (db: Db, loadIds: number[]) => {
+  if (!loadIds.length) return new Map<number, { latitude: number; longitude: number; recordedAt: string }>();
+  const rows = db.$client
+    .query<{ load_id: number; latitude: number; longitude: number; recorded_at: number }, { ids: string }>(
+      `SELECT load_id, latitude, longitude, recorded_at FROM (
+         SELECT p.*, row_number() OVER (PARTITION BY p.load_id ORDER BY p.recorded_at DESC, p.id DESC) AS rn
+         FROM json_each($ids) j CROSS JOIN trip_points p ON p.load_id = j.value) WHERE rn = 1`,
+    )
+    .all({ ids: JSON.stringify(loadIds) });
+  return new Map(
+    rows.map((r) => [
+      r.load_id,
+      { latitude: r.latitude, longitude: r.longitude, recordedAt: new Date(r.recorded_at).toISOString() },
+    ]),
+  );
+};
+
 /** The trip's last known position and its track, for the load's two parties. */
 export const trackOf = (db: Db, loadId: number, limit = 500) => {
   const points = db

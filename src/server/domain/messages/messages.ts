@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../../db/client";
 import { bids, loads, messages, type User, users } from "../../../../db/schema";
 import { AppError } from "../../errors";
@@ -89,32 +89,41 @@ export const listConversations = (db: Db, shipper: User, loadId: number) => {
     .innerJoin(users, eq(users.id, bids.driverId))
     .where(eq(bids.loadId, loadId))
     .all();
-  return drivers.map((d) => {
-    const last = db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.loadId, loadId), eq(messages.driverId, d.id)))
-      .orderBy(desc(messages.id))
-      .limit(1)
-      .get();
-    const unread =
-      db
-        .select({ n: sql<number>`count(*)` })
+  const lastIds = db
+    .select({ driverId: messages.driverId, id: sql<number>`max(${messages.id})` })
+    .from(messages)
+    .where(eq(messages.loadId, loadId))
+    .groupBy(messages.driverId)
+    .all();
+  const lastRows = lastIds.length
+    ? db
+        .select()
         .from(messages)
         .where(
-          and(
-            eq(messages.loadId, loadId),
-            eq(messages.driverId, d.id),
-            ne(messages.senderId, shipper.id),
-            isNull(messages.readAt),
+          inArray(
+            messages.id,
+            lastIds.map((l) => l.id),
           ),
         )
-        .get()?.n ?? 0;
+        .all()
+    : [];
+  const last = new Map(lastRows.map((m) => [m.driverId, m]));
+  const unread = new Map(
+    db
+      .select({ driverId: messages.driverId, n: sql<number>`count(*)` })
+      .from(messages)
+      .where(and(eq(messages.loadId, loadId), ne(messages.senderId, shipper.id), isNull(messages.readAt)))
+      .groupBy(messages.driverId)
+      .all()
+      .map((r) => [r.driverId, r.n]),
+  );
+  return drivers.map((d) => {
+    const m = last.get(d.id);
     return {
       driverId: d.id,
       driverName: `${d.firstName} ${d.lastName}`.trim(),
-      unread,
-      lastMessage: last ? toPublicMessage(last, shipper.id) : null,
+      unread: unread.get(d.id) ?? 0,
+      lastMessage: m ? toPublicMessage(m, shipper.id) : null,
     };
   });
 };
