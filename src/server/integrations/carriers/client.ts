@@ -6,7 +6,8 @@ type TOptions = {
   name: string;
   baseUrl: string;
   timeoutMs: number;
-  fetchToken: () => Promise<TToken>;
+  /** The carrier's OAuth client-credentials request: its path and how it is sent. */
+  tokenRequest: { path: string; init: () => RequestInit };
   /** The carrier's own error message inside an error body. */
   errorMessage: (body: unknown) => string | undefined;
 };
@@ -16,7 +17,18 @@ const MAX_RETRY_WAIT_S = 2;
 
 /** Authenticated JSON calls to one carrier: bearer token, one retry after a 401 or a short 429, errors named. */
 export const createCarrierClient = (o: TOptions) => {
-  const tokens = new TokenCache(o.fetchToken);
+  const tokens = new TokenCache(async () =>
+    readToken(
+      o.name,
+      await carrierFetch(
+        o.name,
+        `${o.baseUrl}${o.tokenRequest.path}`,
+        { method: "POST", ...o.tokenRequest.init() },
+        o.timeoutMs,
+      ),
+      o.errorMessage,
+    ),
+  );
   const call = async (path: string, init: RequestInit, attempt = 0): Promise<TCarrierResponse> => {
     const token = await tokens.get();
     const res = await carrierFetch(

@@ -1,7 +1,6 @@
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { AppError } from "../../errors";
-import { createCarrierClient, readToken } from "./client";
-import { carrierFetch } from "./http";
+import { createCarrierClient } from "./client";
 import { fedexStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings, TRateRequest } from "./types";
 
@@ -37,25 +36,17 @@ export const createFedexAdapter = (s: TCarrierSettings): TCarrierAdapter => {
     baseUrl: s.baseUrl,
     timeoutMs: s.timeoutMs,
     errorMessage,
-    fetchToken: async () =>
-      readToken(
-        NAME,
-        await carrierFetch(
-          NAME,
-          `${s.baseUrl}/oauth/token`,
-          {
-            method: "POST",
-            headers: { "Content-Type": "application/x-www-form-urlencoded" },
-            body: new URLSearchParams({
-              grant_type: "client_credentials",
-              client_id: s.clientId,
-              client_secret: s.clientSecret,
-            }),
-          },
-          s.timeoutMs,
-        ),
-        errorMessage,
-      ),
+    tokenRequest: {
+      path: "/oauth/token",
+      init: () => ({
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: s.clientId,
+          client_secret: s.clientSecret,
+        }),
+      }),
+    },
   });
   const post = (path: string, body: unknown) =>
     client.call(path, {

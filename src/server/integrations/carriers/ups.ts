@@ -1,7 +1,6 @@
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { AppError } from "../../errors";
-import { createCarrierClient, readToken } from "./client";
-import { carrierFetch } from "./http";
+import { createCarrierClient } from "./client";
 import { upsStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings, TRateRequest } from "./types";
 
@@ -53,25 +52,17 @@ export const createUpsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
     baseUrl: s.baseUrl,
     timeoutMs: s.timeoutMs,
     errorMessage,
-    fetchToken: async () =>
-      readToken(
-        NAME,
-        await carrierFetch(
-          NAME,
-          `${s.baseUrl}/security/v1/oauth/token`,
-          {
-            method: "POST",
-            headers: {
-              "Content-Type": "application/x-www-form-urlencoded",
-              Authorization: `Basic ${Buffer.from(`${s.clientId}:${s.clientSecret}`).toString("base64")}`,
-              ...(s.accountNumber ? { "x-merchant-id": s.accountNumber } : {}),
-            },
-            body: "grant_type=client_credentials",
-          },
-          s.timeoutMs,
-        ),
-        errorMessage,
-      ),
+    tokenRequest: {
+      path: "/security/v1/oauth/token",
+      init: () => ({
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Authorization: `Basic ${Buffer.from(`${s.clientId}:${s.clientSecret}`).toString("base64")}`,
+          ...(s.accountNumber ? { "x-merchant-id": s.accountNumber } : {}),
+        },
+        body: "grant_type=client_credentials",
+      }),
+    },
   });
 
   return {

@@ -1,8 +1,7 @@
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { toInches, toPounds } from "../../../shared/units";
 import { AppError } from "../../errors";
-import { createCarrierClient, readToken } from "./client";
-import { carrierFetch } from "./http";
+import { createCarrierClient } from "./client";
 import { uspsStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings } from "./types";
 
@@ -36,26 +35,18 @@ export const createUspsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
     baseUrl: s.baseUrl,
     timeoutMs: s.timeoutMs,
     errorMessage,
-    fetchToken: async () =>
-      readToken(
-        NAME,
-        await carrierFetch(
-          NAME,
-          `${s.baseUrl}/oauth2/v3/token`,
-          {
-            method: "POST",
-            headers: { "Content-Type": "application/x-www-form-urlencoded" },
-            body: new URLSearchParams({
-              grant_type: "client_credentials",
-              client_id: s.clientId,
-              client_secret: s.clientSecret,
-              scope: "prices shipments tracking",
-            }),
-          },
-          s.timeoutMs,
-        ),
-        errorMessage,
-      ),
+    tokenRequest: {
+      path: "/oauth2/v3/token",
+      init: () => ({
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: s.clientId,
+          client_secret: s.clientSecret,
+          scope: "prices shipments tracking",
+        }),
+      }),
+    },
   });
 
   return {
