@@ -1,3 +1,4 @@
+import { useLingui } from "@lingui/react/macro";
 import { X } from "lucide-react";
 import { Toast as ToastPrimitive } from "radix-ui";
 import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD } from "../../../shared/constants";
@@ -14,30 +15,31 @@ const VARIANT = {
 /** The toast region of SPEC section 9: one at a time, 5 s, swipe right past 50 px, F8 focuses it. */
 export function Toaster() {
   const toasts = useToasts();
+  const { t } = useLingui();
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={TOAST_SWIPE_THRESHOLD}>
-      {toasts.map((t) => (
+      {toasts.map((item) => (
         <ToastPrimitive.Root
-          key={t.id}
-          open={t.open}
-          duration={t.duration}
+          key={item.id}
+          open={item.open}
+          duration={item.duration}
           onOpenChange={(open) => {
-            if (!open) dismissToast(t.id);
+            if (!open) dismissToast(item.id);
           }}
           data-testid="toast"
           className={cn(
             "group pointer-events-auto relative flex w-full items-start justify-between gap-3 overflow-hidden rounded-md p-4 pr-8 shadow-lg data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[state=closed]:opacity-0 transition-opacity",
-            VARIANT[t.variant ?? "default"],
+            VARIANT[item.variant ?? "default"],
           )}
         >
           <div className="grid gap-1">
-            {t.title && <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>}
-            {t.description && (
-              <ToastPrimitive.Description className="text-sm opacity-90">{t.description}</ToastPrimitive.Description>
+            {item.title && <ToastPrimitive.Title className="text-sm font-semibold">{item.title}</ToastPrimitive.Title>}
+            {item.description && (
+              <ToastPrimitive.Description className="text-sm opacity-90">{item.description}</ToastPrimitive.Description>
             )}
           </div>
           <ToastPrimitive.Close
-            aria-label="Close"
+            aria-label={t`Close`}
             className="absolute top-2 right-2 rounded-md p-1 opacity-70 hover:opacity-100"
           >
             <X className="size-4" />

@@ -1,11 +1,12 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createFileRoute, Link } from "@tanstack/react-router";
+import { createFileRoute } from "@tanstack/react-router";
 import { Banknote, Gavel, LocateFixed, MapPin, Star, Truck } from "lucide-react";
 import { useState } from "react";
 import { DEFAULT_RADIUS } from "../../../shared/constants";
 import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
+import { WrongRole } from "../../components/layout/wrong-role";
 import { BidStatusBadge, LoadStatusBadge } from "../../components/loads/badges";
 import { BidDialog } from "../../components/loads/bid-dialog";
 import { LoadCard } from "../../components/loads/load-card";
@@ -26,7 +27,6 @@ import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 export const Route = createFileRoute("/_authed/driver")({ component: DriverDashboard });
 
 function DriverDashboard() {
-  const { t } = useLingui();
   const { me } = Route.useRouteContext();
   if (me.userType !== "driver") {
     return (
@@ -35,14 +35,7 @@ function DriverDashboard() {
           title={<Trans>Driver Dashboard</Trans>}
           description={<Trans>Find loads near you, bid and run your trips.</Trans>}
         />
-        <Card className="p-6" data-testid="wrong-role">
-          <p>
-            <Trans>This dashboard is for driver accounts. Your account is a shipper account.</Trans>
-          </p>
-          <Button asChild className="mt-3">
-            <Link to="/shipper">{t`Go to the shipper dashboard`}</Link>
-          </Button>
-        </Card>
+        <WrongRole dashboardFor="driver" />
       </div>
     );
   }

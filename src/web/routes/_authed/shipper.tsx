@@ -4,6 +4,7 @@ import { createFileRoute, Link } from "@tanstack/react-router";
 import { CheckCircle2, Gavel, Package, PiggyBank } from "lucide-react";
 import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
+import { WrongRole } from "../../components/layout/wrong-role";
 import { LoadStatusBadge } from "../../components/loads/badges";
 import { BidsDialog } from "../../components/loads/bids-dialog";
 import { CancelLoadDialog } from "../../components/loads/cancel-dialog";
@@ -19,7 +20,6 @@ import { trpc } from "../../lib/trpc";
 export const Route = createFileRoute("/_authed/shipper")({ component: ShipperDashboard });
 
 function ShipperDashboard() {
-  const { t } = useLingui();
   const { me } = Route.useRouteContext();
   if (me.userType !== "shipper") {
     return (
@@ -28,14 +28,7 @@ function ShipperDashboard() {
           title={<Trans>Shipper Dashboard</Trans>}
           description={<Trans>Post loads, review bids and follow your shipments.</Trans>}
         />
-        <Card className="p-6" data-testid="wrong-role">
-          <p>
-            <Trans>This dashboard is for shipper accounts. Your account is a driver account.</Trans>
-          </p>
-          <Button asChild className="mt-3">
-            <Link to="/driver">{t`Go to the driver dashboard`}</Link>
-          </Button>
-        </Card>
+        <WrongRole dashboardFor="shipper" />
       </div>
     );
   }
