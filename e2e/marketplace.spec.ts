@@ -177,8 +177,9 @@ test("the load board: filters, sort, quick bid for drivers only, sharing, highli
   await expect(page.getByTestId("load-card").first().getByTestId("quick-bid")).toBeVisible();
 
   // Copy a load's link, then open the shared link: the board highlights it.
-  const first = page.getByTestId("load-card").first();
-  const id = await first.getAttribute("data-load-id");
+  // Pin one card by its id: the list may still re-sort under a plain first().
+  const id = await page.getByTestId("load-card").first().getAttribute("data-load-id");
+  const first = page.locator(`[data-testid="load-card"][data-load-id="${id}"]`).first();
   await first.getByTestId("share-button").click();
   await page.getByRole("menuitem", { name: "Copy link" }).click();
   await expect(page.getByTestId("toast")).toContainText("Link Copied!");
