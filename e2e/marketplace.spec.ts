@@ -222,3 +222,20 @@ test("shippers see the board without Quick Bid; a missing shared load says so", 
   await expect(page.getByTestId("wrong-role")).toBeVisible();
   await ctx.close();
 });
+
+test("a bid after the session ended shows Unauthorized and goes to sign in", async ({ browser }) => {
+  const ctx = await offlineContext(browser);
+  const page = await ctx.newPage();
+  await page.goto("/signin?mode=register&returnTo=/loads");
+  await signUp(page, { type: "Driver", first: "Yonas", last: "Tesfaye", email: uniqueEmail("yonas") });
+  const card = page.getByTestId("load-card").first();
+  await expect(card).toBeVisible();
+  // The session ends elsewhere (signed out on another device, or expired).
+  await ctx.clearCookies();
+  await card.getByTestId("quick-bid").click();
+  await page.getByTestId("bid-dialog").getByLabel("Bid amount").fill("500");
+  await page.getByTestId("bid-dialog").getByRole("button", { name: "Place Bid" }).click();
+  await expect(page.getByTestId("toast")).toContainText("You are logged out. Logging in again...");
+  await expect(page).toHaveURL(/\/signin\?returnTo=%2Floads/);
+  await ctx.close();
+});
