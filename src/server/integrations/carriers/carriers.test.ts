@@ -190,6 +190,18 @@ describe("failures become clear errors naming the carrier", () => {
     expect(err.message).toBe("FedEx sent an answer that is not valid JSON (HTTP 200)");
   });
 
+  test("valid JSON of the wrong shape is reported, not half-read", async () => {
+    const ups = carriersFromEnv(envFor()).get("ups")!;
+    await ups.rates({ shipper: from, recipient: to, packages: [box()] });
+    emu.controls.ups.failNext({
+      status: 200,
+      body: { RateResponse: { RatedShipment: [{ Service: { Code: 3 }, TotalCharges: { MonetaryValue: "12.00" } }] } },
+    });
+    const err = await caught(ups.rates({ shipper: from, recipient: to, packages: [box()] }));
+    expect(err.code).toBe("BAD_GATEWAY");
+    expect(err.message).toBe("UPS sent an answer we could not read (at RateResponse.RatedShipment)");
+  });
+
   test("the carrier's own error message is passed on", async () => {
     const fedex = carriersFromEnv(envFor()).get("fedex")!;
     await fedex.rates({ shipper: from, recipient: to, packages: [box()] });

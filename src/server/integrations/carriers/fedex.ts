@@ -3,6 +3,7 @@ import { AppError } from "../../errors";
 import { createCarrierClient } from "./client";
 import { fedexStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings, TRateRequest } from "./types";
+import { parseWire, ZFedexRateResponse, ZFedexTrackResponse } from "./wire";
 
 const NAME = "FedEx";
 const WORD_DAYS: Record<string, number> = {
@@ -87,15 +88,15 @@ export const createFedexAdapter = (s: TCarrierSettings): TCarrierAdapter => {
         },
       });
       if (res.status !== 200) client.fail(res, "the rate request failed");
-      const details = ((res.body as any)?.output?.rateReplyDetails ?? []) as any[];
+      const details = parseWire(NAME, ZFedexRateResponse, res.body).output.rateReplyDetails;
       return details.flatMap((d): TRateOption[] => {
-        const rated: any[] = d.ratedShipmentDetails ?? [];
+        const rated = d.ratedShipmentDetails;
         const pick =
           rated.find((r) => r.rateType === "PREFERRED_CURRENCY") ??
           rated.find((r) => r.rateType === "ACCOUNT") ??
           rated[0];
-        if (!pick) return [];
-        const total = Number(pick.totalNetChargeWithDutiesAndTaxes ?? pick.totalNetCharge);
+        const total = pick?.totalNetChargeWithDutiesAndTaxes ?? pick?.totalNetCharge;
+        if (!pick || total === undefined || !Number.isFinite(total)) return [];
         const word = String(
           d.commit?.transitDays?.minimumTransitTime ?? d.operationalDetail?.transitTime ?? "",
         ).replace(/_DAYS?$/, "");
@@ -122,27 +123,29 @@ export const createFedexAdapter = (s: TCarrierSettings): TCarrierAdapter => {
         trackingInfo: [{ trackingNumberInfo: { trackingNumber } }],
       });
       if (res.status !== 200) client.fail(res, "the tracking request failed");
-      const results: any[] = (res.body as any)?.output?.completeTrackResults?.[0]?.trackResults ?? [];
+      const results = parseWire(NAME, ZFedexTrackResponse, res.body).output.completeTrackResults[0]?.trackResults ?? [];
       const found = results.filter((r) => !r.error);
       if (!found.length) {
         // "Not found" comes inside a 200.
         throw new AppError("NOT_FOUND", `${NAME}: ${results[0]?.error?.message ?? "Tracking number cannot be found."}`);
       }
       // Duplicates: keep the result with the newest scan.
-      const newest = (r: any) => Math.max(0, ...(r.scanEvents ?? []).map((e: any) => Date.parse(e.date) || 0));
-      const r = found.reduce((a, b) => (newest(b) > newest(a) ? b : a));
+      type TResult = (typeof found)[number];
+      const newest = (r: TResult) => Math.max(0, ...r.scanEvents.map((e) => Date.parse(e.date) || 0));
+      const r = found.reduce((x, y) => (newest(y) > newest(x) ? y : x));
       const status = fedexStatus(r.latestStatusDetail?.code);
-      const loc = (l: any) =>
+      type TLoc = NonNullable<TResult["latestStatusDetail"]>["scanLocation"];
+      const loc = (l: TLoc) =>
         l ? { city: l.city ?? null, state: l.stateOrProvinceCode ?? null, country: l.countryCode ?? null } : null;
-      const dates: any[] = r.dateAndTimes ?? [];
-      const events = ((r.scanEvents ?? []) as any[])
+      const dates = r.dateAndTimes;
+      const events = r.scanEvents
         .map((e) => ({
-          description: e.exceptionDescription || e.eventDescription || e.eventType,
+          description: e.exceptionDescription || e.eventDescription || e.eventType || "",
           date: new Date(e.date).toISOString(),
           location: loc(e.scanLocation),
           status: fedexStatus(e.eventType),
         }))
-        .sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+        .sort((x, y) => Date.parse(y.date) - Date.parse(x.date));
       const actual = dates.find((d) => d.type === "ACTUAL_DELIVERY")?.dateTime;
       const estimated =
         r.standardTransitTimeWindow?.window?.begins ??

@@ -3,6 +3,7 @@ import { AppError } from "../../errors";
 import { createCarrierClient } from "./client";
 import { upsStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings, TRateRequest } from "./types";
+import { parseWire, ZUpsRateResponse, ZUpsTrackResponse } from "./wire";
 
 const NAME = "UPS";
 /** UPS answers with service codes and an empty description; the names are ours to give. */
@@ -30,8 +31,8 @@ const fromYmd = (date?: string, time?: string) =>
         `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}T${(time ?? "000000").padEnd(6, "0").replace(/(\d\d)(\d\d)(\d\d)/, "$1:$2:$3")}Z`,
       ).toISOString()
     : null;
-const money = (m: any) =>
-  m?.MonetaryValue !== undefined ? { value: Number(m.MonetaryValue), currency: m.CurrencyCode as string } : null;
+const money = (m?: { MonetaryValue: number; CurrencyCode?: string | null }) =>
+  m && Number.isFinite(m.MonetaryValue) ? { value: m.MonetaryValue, currency: m.CurrencyCode ?? "USD" } : null;
 
 const party = (a: TRateRequest["shipper"], shipperNumber?: string) => ({
   Name: a.name ?? a.company ?? "Shipper",
@@ -119,8 +120,7 @@ export const createUpsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
         }),
       });
       if (res.status !== 200) client.fail(res, "the rate request failed");
-      const rated = (res.body as any)?.RateResponse?.RatedShipment;
-      const list: any[] = Array.isArray(rated) ? rated : rated ? [rated] : [];
+      const list = parseWire(NAME, ZUpsRateResponse, res.body).RateResponse.RatedShipment;
       return list.flatMap((r): TRateOption[] => {
         const price =
           money(r.NegotiatedRateCharges?.TotalChargesWithTaxes) ??
@@ -128,12 +128,12 @@ export const createUpsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
           money(r.TotalCharges) ??
           money(r.NegotiatedRateCharges?.TotalCharge) ??
           money(r.TransportationCharges);
-        if (!price || !Number.isFinite(price.value)) return [];
+        if (!price) return [];
         const summary = r.TimeInTransit?.ServiceSummary;
         const days = Number(
           summary?.EstimatedArrival?.BusinessDaysInTransit ?? r.GuaranteedDelivery?.BusinessDaysInTransit,
         );
-        const code = r.Service?.Code as string;
+        const code = r.Service.Code;
         return [
           {
             carrier: "ups",
@@ -143,10 +143,10 @@ export const createUpsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
               ? `${days} business day${days === 1 ? "" : "s"}`
               : "Transit time not given",
             totalCost: Math.round(price.value * 100) / 100,
-            currency: price.currency ?? "USD",
+            currency: price.currency,
             deliveryDays: Number.isFinite(days) ? days : null,
             // An empty GuaranteedIndicator tag still means guaranteed.
-            guaranteedDelivery: (summary && "GuaranteedIndicator" in summary) || Boolean(r.GuaranteedDelivery),
+            guaranteedDelivery: summary?.GuaranteedIndicator !== undefined || Boolean(r.GuaranteedDelivery),
           },
         ];
       });
@@ -160,7 +160,7 @@ export const createUpsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
         },
       );
       if (res.status !== 200) client.fail(res, "the tracking request failed");
-      const shipment = (res.body as any)?.trackResponse?.shipment?.[0];
+      const shipment = parseWire(NAME, ZUpsTrackResponse, res.body).trackResponse.shipment[0];
       const pkg = shipment?.package?.[0];
       if (!pkg) {
         // "Not found" comes as a warning inside a 200.
@@ -169,20 +169,21 @@ export const createUpsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
           `${NAME}: ${shipment?.warnings?.[0]?.message ?? "Tracking Information Not Found"}`,
         );
       }
-      const activity: any[] = pkg.activity ?? [];
-      const loc = (a: any) =>
+      const activity = pkg.activity;
+      type TAddress = NonNullable<NonNullable<(typeof activity)[number]["location"]>["address"]>;
+      const loc = (a?: TAddress) =>
         a
           ? { city: a.city ?? null, state: a.stateProvince ?? null, country: a.countryCode ?? a.country ?? null }
           : null;
       const events = activity
         .map((a) => ({
           description: String(a.status?.description ?? "").trim(),
-          date: fromYmd(a.date, a.time) ?? "",
+          date: fromYmd(a.date ?? undefined, a.time ?? undefined) ?? "",
           location: loc(a.location?.address),
           status: upsStatus(a.status?.type, a.status?.code),
         }))
         .filter((e) => e.date)
-        .sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
+        .sort((x, y) => Date.parse(y.date) - Date.parse(x.date));
       const delivered = activity.some((a) => a.status?.type === "D");
       const status = delivered
         ? "delivered"
@@ -190,7 +191,7 @@ export const createUpsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
             pkg.currentStatus?.type ?? activity[0]?.status?.type,
             pkg.currentStatus?.code ?? activity[0]?.status?.code,
           );
-      const dates: any[] = pkg.deliveryDate ?? [];
+      const dates = pkg.deliveryDate;
       const del = dates.find((d) => d.type === "DEL");
       const est = dates.find((d) => d.type === "RDD") ?? dates.find((d) => d.type === "SDD");
       const result: TTrackingResult = {
@@ -201,7 +202,7 @@ export const createUpsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
         currentLocation: loc(activity[0]?.location?.address),
         estimatedDelivery: est ? fromYmd(est.date) : null,
         actualDelivery: del
-          ? fromYmd(del.date, pkg.deliveryTime?.type === "DEL" ? pkg.deliveryTime.endTime : undefined)
+          ? fromYmd(del.date, pkg.deliveryTime?.type === "DEL" ? (pkg.deliveryTime.endTime ?? undefined) : undefined)
           : null,
         events,
       };

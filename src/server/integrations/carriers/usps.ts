@@ -1,9 +1,15 @@
+import type { z } from "zod";
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { toInches, toPounds } from "../../../shared/units";
 import { AppError } from "../../errors";
 import { createCarrierClient } from "./client";
 import { uspsStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings } from "./types";
+import { parseWire, ZUspsOptionsResponse, ZUspsTrackingResponse } from "./wire";
+
+type TOption = z.output<
+  typeof ZUspsOptionsResponse
+>["pricingOptions"][number]["shippingOptions"][number]["rateOptions"][number];
 
 const NAME = "USPS";
 const NAMES: Record<string, string> = {
@@ -84,23 +90,22 @@ export const createUspsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
             }),
           });
           if (res.status !== 200) client.fail(res, "the rate request failed");
-          const options: any[] = ((res.body as any)?.pricingOptions ?? []).flatMap(
-            (po: any) => po.shippingOptions ?? [],
+          const options = parseWire(NAME, ZUspsOptionsResponse, res.body).pricingOptions.flatMap(
+            (po) => po.shippingOptions,
           );
+          const price = (o: TOption) => o.totalPrice ?? o.totalBasePrice ?? Number.POSITIVE_INFINITY;
           return new Map(
             options.flatMap((o) => {
-              const best = ((o.rateOptions ?? []) as any[]).sort(
-                (a, b) => Number(a.totalPrice ?? a.totalBasePrice) - Number(b.totalPrice ?? b.totalBasePrice),
-              )[0];
-              return best ? [[o.mailClass as string, best]] : [];
+              const best = [...o.rateOptions].sort((x, y) => price(x) - price(y))[0];
+              return best && Number.isFinite(price(best)) ? [[o.mailClass, best] as const] : [];
             }),
           );
         }),
       );
       const classes = [...answers[0].keys()].filter((c) => answers.every((a) => a.has(c)));
       return classes.map((mailClass): TRateOption => {
-        const options = answers.map((a) => a.get(mailClass));
-        const total = options.reduce((sum, o) => sum + Number(o.totalPrice ?? o.totalBasePrice), 0);
+        const options = answers.map((a) => a.get(mailClass)!);
+        const total = options.reduce((sum, o) => sum + (o.totalPrice ?? o.totalBasePrice ?? 0), 0);
         const commitment = options[0].commitment ?? {};
         // "2 Days" → 2; "NO STD" has no number.
         const days = Number.parseInt(String(commitment.name ?? ""), 10);
@@ -126,8 +131,8 @@ export const createUspsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
       if (res.status === 404)
         throw new AppError("NOT_FOUND", `${NAME}: ${errorMessage(res.body) ?? "Tracking information not found"}`);
       if (res.status !== 200) client.fail(res, "the tracking request failed");
-      const b = res.body as any;
-      const events = ((b.trackingEvents ?? []) as any[])
+      const b = parseWire(NAME, ZUspsTrackingResponse, res.body);
+      const events = b.trackingEvents
         .map((e) => ({
           description: String(e.eventType ?? ""),
           date: new Date(e.GMTTimestamp ?? `${e.eventTimestamp}Z`).toISOString(),
@@ -136,9 +141,9 @@ export const createUspsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
               ? { city: e.eventCity ?? null, state: e.eventState ?? null, country: e.eventCountry ?? "US" }
               : null,
           status: uspsStatus(null, e.eventCode, e.eventType),
-          code: e.eventCode as string,
+          code: e.eventCode ?? "",
         }))
-        .sort((a, b2) => Date.parse(b2.date) - Date.parse(a.date));
+        .sort((x, y) => Date.parse(y.date) - Date.parse(x.date));
       const status = uspsStatus(b.statusCategory, events[0]?.code, b.status);
       const deliveredAt = events.find((e) => e.code === "01")?.date ?? null;
       const expected = b.expectedDeliveryTimeStamp ?? b.predictedDeliveryDate ?? b.guaranteedDeliveryTimeStamp;
