@@ -5,7 +5,7 @@ import { type FormEvent, useState } from "react";
 import { PASSWORD_MIN_LENGTH, type TUserType } from "../../shared/constants";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
-import { FieldError, Input, Label } from "../components/ui/input";
+import { FieldError, TextField } from "../components/ui/input";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
 import { errorInfo, trpc } from "../lib/trpc";
 
@@ -112,26 +112,22 @@ function SignInForm({ onDone }: { onDone: () => Promise<void> }) {
   };
   return (
     <form className="mt-4 grid gap-4" onSubmit={submit} noValidate>
-      <div className="grid gap-2">
-        <Label htmlFor="signin-email">
-          <Trans>Email</Trans>
-        </Label>
-        <Input id="signin-email" name="email" type="email" autoComplete="email" aria-invalid={!!errors.email} />
-        <FieldError>{errors.email}</FieldError>
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="signin-password">
-          <Trans>Password</Trans>
-        </Label>
-        <Input
-          id="signin-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={!!errors.password}
-        />
-        <FieldError>{errors.password}</FieldError>
-      </div>
+      <TextField
+        id="signin-email"
+        label=<Trans>Email</Trans>
+        name="email"
+        type="email"
+        autoComplete="email"
+        error={errors.email}
+      />
+      <TextField
+        id="signin-password"
+        label=<Trans>Password</Trans>
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.password}
+      />
       <FieldError>{errors.form}</FieldError>
       <Button type="submit" disabled={login.isPending}>
         {login.isPending ? <Trans>Signing in...</Trans> : <Trans>Sign in</Trans>}
@@ -196,41 +192,37 @@ function RegisterForm({ initialType, onDone }: { initialType?: TUserType; onDone
         <FieldError>{errors.userType}</FieldError>
       </fieldset>
       <div className="grid grid-cols-2 gap-3">
-        <div className="grid gap-2">
-          <Label htmlFor="reg-first">
-            <Trans>First name</Trans>
-          </Label>
-          <Input id="reg-first" name="firstName" autoComplete="given-name" aria-invalid={!!errors.firstName} />
-          <FieldError>{errors.firstName}</FieldError>
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="reg-last">
-            <Trans>Last name</Trans>
-          </Label>
-          <Input id="reg-last" name="lastName" autoComplete="family-name" aria-invalid={!!errors.lastName} />
-          <FieldError>{errors.lastName}</FieldError>
-        </div>
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="reg-email">
-          <Trans>Email</Trans>
-        </Label>
-        <Input id="reg-email" name="email" type="email" autoComplete="email" aria-invalid={!!errors.email} />
-        <FieldError>{errors.email}</FieldError>
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="reg-password">
-          <Trans>Password</Trans>
-        </Label>
-        <Input
-          id="reg-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          aria-invalid={!!errors.password}
+        <TextField
+          id="reg-first"
+          label=<Trans>First name</Trans>
+          name="firstName"
+          autoComplete="given-name"
+          error={errors.firstName}
         />
-        <FieldError>{errors.password}</FieldError>
+        <TextField
+          id="reg-last"
+          label=<Trans>Last name</Trans>
+          name="lastName"
+          autoComplete="family-name"
+          error={errors.lastName}
+        />
       </div>
+      <TextField
+        id="reg-email"
+        label=<Trans>Email</Trans>
+        name="email"
+        type="email"
+        autoComplete="email"
+        error={errors.email}
+      />
+      <TextField
+        id="reg-password"
+        label=<Trans>Password</Trans>
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.password}
+      />
       <FieldError>{errors.form}</FieldError>
       <Button type="submit" disabled={register.isPending}>
         {register.isPending ? <Trans>Creating account...</Trans> : <Trans>Create account</Trans>}

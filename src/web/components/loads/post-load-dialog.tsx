@@ -16,7 +16,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "../ui/dialog";
-import { FieldError, Input, Label } from "../ui/input";
+import { FieldError, Input, Label, TextField } from "../ui/input";
 import { NativeSelect, Textarea } from "../ui/textarea";
 import { useEquipmentLabel } from "./equipment-label";
 import { PlaceInput } from "./place-input";
@@ -65,66 +65,46 @@ function PlaceFields({
         />
         <FieldError>{err("City")}</FieldError>
       </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={`${prefix}-address`}>
-          <Trans>Address</Trans>
-        </Label>
-        <Input
-          id={`${prefix}-address`}
-          value={value.address}
-          onChange={(e) => set("address", e.target.value)}
-          aria-invalid={!!err("Address")}
-        />
-        <FieldError>{err("Address")}</FieldError>
-      </div>
+      <TextField
+        id={`${prefix}-address`}
+        label=<Trans>Address</Trans>
+        value={value.address}
+        onChange={(e) => set("address", e.target.value)}
+        error={err("Address")}
+      />
       <div className="grid gap-1.5">
         <Label htmlFor={`${prefix}-state`}>
           <Trans>State or region (optional)</Trans>
         </Label>
         <Input id={`${prefix}-state`} value={value.state} onChange={(e) => set("state", e.target.value)} />
       </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={`${prefix}-country`}>
-          <Trans>Country</Trans>
-        </Label>
-        <Input
-          id={`${prefix}-country`}
-          value={value.country}
-          onChange={(e) => set("country", e.target.value)}
-          aria-invalid={!!err("Country")}
-        />
-        <FieldError>{err("Country")}</FieldError>
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={`${prefix}-lat`}>
-          <Trans>Latitude</Trans>
-        </Label>
-        <Input
-          id={`${prefix}-lat`}
-          type="number"
-          step="any"
-          inputMode="decimal"
-          value={value.latitude}
-          onChange={(e) => set("latitude", e.target.value)}
-          aria-invalid={!!err("Latitude")}
-        />
-        <FieldError>{err("Latitude")}</FieldError>
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={`${prefix}-lng`}>
-          <Trans>Longitude</Trans>
-        </Label>
-        <Input
-          id={`${prefix}-lng`}
-          type="number"
-          step="any"
-          inputMode="decimal"
-          value={value.longitude}
-          onChange={(e) => set("longitude", e.target.value)}
-          aria-invalid={!!err("Longitude")}
-        />
-        <FieldError>{err("Longitude")}</FieldError>
-      </div>
+      <TextField
+        id={`${prefix}-country`}
+        label=<Trans>Country</Trans>
+        value={value.country}
+        onChange={(e) => set("country", e.target.value)}
+        error={err("Country")}
+      />
+      <TextField
+        id={`${prefix}-lat`}
+        label=<Trans>Latitude</Trans>
+        type="number"
+        step="any"
+        inputMode="decimal"
+        value={value.latitude}
+        onChange={(e) => set("latitude", e.target.value)}
+        error={err("Latitude")}
+      />
+      <TextField
+        id={`${prefix}-lng`}
+        label=<Trans>Longitude</Trans>
+        type="number"
+        step="any"
+        inputMode="decimal"
+        value={value.longitude}
+        onChange={(e) => set("longitude", e.target.value)}
+        error={err("Longitude")}
+      />
     </fieldset>
   );
 }
@@ -236,13 +216,7 @@ export function PostLoadDialog() {
         </DialogHeader>
         <form className="grid gap-4" onSubmit={submit} noValidate>
           <div className="grid gap-3 sm:grid-cols-2">
-            <div className="grid gap-1.5">
-              <Label htmlFor="load-title">
-                <Trans>Title</Trans>
-              </Label>
-              <Input id="load-title" name="title" maxLength={120} aria-invalid={!!errors.title} />
-              <FieldError>{errors.title}</FieldError>
-            </div>
+            <TextField id="load-title" label=<Trans>Title</Trans> name="title" maxLength={120} error={errors.title} />
             <div className="grid gap-1.5">
               <Label htmlFor="load-equipment">
                 <Trans>Equipment</Trans>
@@ -268,55 +242,40 @@ export function PostLoadDialog() {
           <PlaceFields prefix="pickup" value={pickup} onChange={setPickup} errors={errors} />
           <PlaceFields prefix="delivery" value={delivery} onChange={setDelivery} errors={errors} />
           <div className="grid gap-3 sm:grid-cols-2">
-            <div className="grid gap-1.5">
-              <Label htmlFor="load-pickup-date">
-                <Trans>Pickup date and time</Trans>
-              </Label>
-              <Input id="load-pickup-date" name="pickupDate" type="datetime-local" aria-invalid={!!errors.pickupDate} />
-              <FieldError>{errors.pickupDate}</FieldError>
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="load-delivery-date">
-                <Trans>Delivery date and time</Trans>
-              </Label>
-              <Input
-                id="load-delivery-date"
-                name="deliveryDate"
-                type="datetime-local"
-                aria-invalid={!!errors.deliveryDate}
-              />
-              <FieldError>{errors.deliveryDate}</FieldError>
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="load-weight">
-                <Trans>Weight (lbs)</Trans>
-              </Label>
-              <Input
-                id="load-weight"
-                name="weight"
+            <TextField
+              id="load-pickup-date"
+              label=<Trans>Pickup date and time</Trans>
+              name="pickupDate"
+              type="datetime-local"
+              error={errors.pickupDate}
+            />
+            <TextField
+              id="load-delivery-date"
+              label=<Trans>Delivery date and time</Trans>
+              name="deliveryDate"
+              type="datetime-local"
+              error={errors.deliveryDate}
+            />
+            <TextField
+              id="load-weight"
+              label=<Trans>Weight (lbs)</Trans>
+              name="weight"
+              type="number"
+              inputMode="decimal"
+              min="1"
+              error={errors.weight}
+            />
+            <div className="grid grid-cols-[1fr_6.5rem] gap-2">
+              <TextField
+                id="load-budget"
+                label=<Trans>Budget</Trans>
+                name="budgetAmount"
                 type="number"
                 inputMode="decimal"
-                min="1"
-                aria-invalid={!!errors.weight}
+                step="0.01"
+                min="0.01"
+                error={errors.budgetAmount}
               />
-              <FieldError>{errors.weight}</FieldError>
-            </div>
-            <div className="grid grid-cols-[1fr_6.5rem] gap-2">
-              <div className="grid gap-1.5">
-                <Label htmlFor="load-budget">
-                  <Trans>Budget</Trans>
-                </Label>
-                <Input
-                  id="load-budget"
-                  name="budgetAmount"
-                  type="number"
-                  inputMode="decimal"
-                  step="0.01"
-                  min="0.01"
-                  aria-invalid={!!errors.budgetAmount}
-                />
-                <FieldError>{errors.budgetAmount}</FieldError>
-              </div>
               <div className="grid gap-1.5">
                 <Label htmlFor="load-currency">
                   <Trans>Currency</Trans>

@@ -28,4 +28,21 @@ function FieldError({ children, id }: { children?: React.ReactNode; id?: string 
   );
 }
 
-export { FieldError, Input, Label };
+/** A labelled input with its error underneath; `id` ties the three together. */
+function TextField({
+  id,
+  label,
+  error,
+  className,
+  ...props
+}: React.ComponentProps<"input"> & { id: string; label: React.ReactNode; error?: React.ReactNode }) {
+  return (
+    <div className={cn("grid gap-2", className)}>
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} aria-invalid={!!error} {...props} />
+      <FieldError>{error}</FieldError>
+    </div>
+  );
+}
+
+export { FieldError, Input, Label, TextField };

@@ -6,7 +6,7 @@ import { PageHeader } from "../../components/layout/page-header";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
-import { FieldError, Input, Label } from "../../components/ui/input";
+import { TextField } from "../../components/ui/input";
 import { meQueryOptions, useMe } from "../../lib/auth";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
@@ -63,25 +63,20 @@ function ProfilePage() {
         <CardContent>
           <form className="grid gap-4" onSubmit={submit} noValidate>
             <div className="grid gap-4 sm:grid-cols-2">
-              <div className="grid gap-2">
-                <Label htmlFor="profile-first">
-                  <Trans>First name</Trans>
-                </Label>
-                <Input
-                  id="profile-first"
-                  name="firstName"
-                  defaultValue={me.firstName}
-                  aria-invalid={!!errors.firstName}
-                />
-                <FieldError>{errors.firstName}</FieldError>
-              </div>
-              <div className="grid gap-2">
-                <Label htmlFor="profile-last">
-                  <Trans>Last name</Trans>
-                </Label>
-                <Input id="profile-last" name="lastName" defaultValue={me.lastName} aria-invalid={!!errors.lastName} />
-                <FieldError>{errors.lastName}</FieldError>
-              </div>
+              <TextField
+                id="profile-first"
+                label=<Trans>First name</Trans>
+                name="firstName"
+                defaultValue={me.firstName}
+                error={errors.firstName}
+              />
+              <TextField
+                id="profile-last"
+                label=<Trans>Last name</Trans>
+                name="lastName"
+                defaultValue={me.lastName}
+                error={errors.lastName}
+              />
             </div>
             <div>
               <Button type="submit" disabled={save.isPending}>
