@@ -4,6 +4,7 @@
 import { availableParallelism } from "node:os";
 import { migrateDb, openDb } from "../../db/client";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
+import { MAX_JSON_BODY_BYTES } from "./http/body";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
 import { loadConfig } from "./config";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
@@ -39,7 +40,8 @@ const prepare = async () => {
 
 const serve = (handle: ReturnType<typeof openDb>) => {
   const app = createApp({ db: handle.db, config });
-  app.listen({ port: config.port, hostname, reusePort: concurrency > 1 });
+  // Bun stops reading a body past this size (413) before any handler runs; routes apply their own 1 MB JSON limit.
+  app.listen({ port: config.port, hostname, reusePort: concurrency > 1, maxRequestBodySize: 2 * MAX_JSON_BODY_BYTES });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

@@ -2,30 +2,22 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { Elysia } from "elysia";
 import type { Db } from "../../../db/client";
 import type { TConfig } from "../config";
-import { AppError } from "../errors";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
 import { createOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
 import { appRouter, createCaller } from "../trpc/root";
 import { createAuthRoutes } from "./auth-routes";
+import { declaresTooLargeBody, MAX_JSON_BODY_BYTES, readCapped, readJsonBody } from "./body";
 import { errorResponse, json, toHttpError } from "./errors";
 import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 import { REST_ROUTES } from "./rest/table";
 import { applySecurityHeaders, isCrossSiteWrite } from "./security";
 import { createStaticHandler } from "./static";
 
-export type TAppDeps = { db: Db; config: TConfig; carriers?: TCarrierRegistry };
+/** The most calls one tRPC batch may carry; the web app batches a screen's queries, a handful at a time. */
+export const MAX_TRPC_BATCH = 20;
 
-const readJsonBody = async (req: Request) => {
-  if (req.method === "GET" || req.method === "HEAD") return undefined;
-  const text = await req.text();
-  if (!text.trim()) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError("BAD_REQUEST", "The request body must be valid JSON");
-  }
-};
+export type TAppDeps = { db: Db; config: TConfig; carriers?: TCarrierRegistry };
 
 /** The whole server as one Elysia app; tests call `app.handle(request)`, main.ts listens. */
 export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps) => {
@@ -40,24 +32,45 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
   });
 
   type TServer = Parameters<typeof metaOf>[0];
-  const trpc = (request: Request, server: TServer) =>
-    fetchRequestHandler({
+  const trpc = async (request: Request, server: TServer) => {
+    // The body is read here, within the limit, so a chunked upload cannot grow past it inside tRPC.
+    let req = request;
+    if (request.method === "POST") {
+      try {
+        req = new Request(request.url, { method: "POST", headers: request.headers, body: await readCapped(request) });
+      } catch (err) {
+        return errorResponse(err);
+      }
+    }
+    const res = await fetchRequestHandler({
       endpoint: "/trpc",
-      req: request,
+      req,
       router: appRouter,
+      maxBatchSize: MAX_TRPC_BATCH,
       createContext: ({ resHeaders }) =>
         contextFromRequest(request, db, config, metaOf(server, request), "web", resHeaders, carriers),
       onError: ({ error }) => {
         if (toHttpError(error).status >= 500) logger.error("trpc error", { error: String(error.cause ?? error) });
       },
     });
+    // Answers carry user data: never kept by a browser or a shared cache.
+    res.headers.set("Cache-Control", "no-store");
+    return res;
+  };
 
   // Elysia registers in place, so the loops below add to this same instance.
   const app = new Elysia()
     .onRequest(({ request }) => {
       const path = new URL(request.url).pathname;
-      if ((path.startsWith("/api/") || path.startsWith("/trpc/")) && isCrossSiteWrite(request, config.trustProxy)) {
+      if (!path.startsWith("/api/") && !path.startsWith("/trpc/")) return;
+      if (isCrossSiteWrite(request, config.trustProxy)) {
         return json({ message: "Cross-site request refused", code: "FORBIDDEN" }, 403);
+      }
+      if (declaresTooLargeBody(request)) {
+        return json(
+          { message: `The request body is larger than ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB`, code: "PAYLOAD_TOO_LARGE" },
+          413,
+        );
       }
     })
     .mapResponse(({ request, response }) => {
@@ -74,6 +87,7 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
     .get("/api/login", ({ request }) => auth.login(request))
     .get("/api/auth/callback", ({ request }) => auth.callback(request))
     .get("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)))
+    .post("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)), { parse: "none" })
     .get("/api/health", () => json({ ok: true }));
 
   for (const r of REST_ROUTES) {

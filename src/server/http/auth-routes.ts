@@ -1,8 +1,10 @@
 import type { Db } from "../../../db/client";
-import { type TUserType, USER_TYPES } from "../../shared/constants";
+import { type TLanguage, type TUserType, USER_TYPES } from "../../shared/constants";
+import { safeReturnTo } from "../../shared/return-to";
 import type { TConfig } from "../config";
 import { findOrCreateOidcUser } from "../domain/auth/oidc-users";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../domain/auth/sessions";
+import { translate } from "../i18n";
 import type { TCarrierRegistry } from "../integrations/carriers/registry";
 import type { TOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
@@ -25,14 +27,36 @@ const originOf = (req: Request, config: TConfig) => {
   return `${proto}://${host}`;
 };
 
-/** Only same-site paths may be returned to after sign-in. */
-const safeReturnTo = (value: string | null) => (value?.startsWith("/") && !value.startsWith("//") ? value : "/");
+/** A sign-out asked for by this site's own page, or typed into the address bar; not one set off by another site. */
+const isOwnNavigation = (req: Request) => {
+  const site = req.headers.get("sec-fetch-site");
+  return site === null || site === "same-origin" || site === "none";
+};
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+/** The page shown when another site links to /api/logout: the user decides, with a same-site form post. */
+const confirmSignOutPage = (locale: TLanguage) => {
+  const title = translate(locale, { id: "logout.confirm.title", message: "Sign out of MyTess?" });
+  const body = translate(locale, {
+    id: "logout.confirm.body",
+    message: "Another site sent you here. You are still signed in; sign out only if you meant to.",
+  });
+  const button = translate(locale, { id: "logout.confirm.button", message: "Sign out" });
+  const back = translate(locale, { id: "logout.confirm.back", message: "Back to MyTess" });
+  const html = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,'Noto Sans Ethiopic',sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p><form method="post" action="/api/logout"><button type="submit">${escapeHtml(button)}</button></form><p><a href="/">${escapeHtml(back)}</a></p></body></html>`;
+  return new Response(html, {
+    status: 200,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
+};
 
 export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | null, carriers: TCarrierRegistry) => ({
   /** GET /api/login: the provider when one is configured, else the sign-in screen. */
   async login(req: Request) {
     const url = new URL(req.url);
-    const returnTo = safeReturnTo(url.searchParams.get("returnTo"));
+    const returnTo = safeReturnTo(url.searchParams.get("returnTo"), originOf(req, config));
     const typeParam = url.searchParams.get("userType");
     const userType: TUserType = (USER_TYPES as readonly string[]).includes(typeParam ?? "")
       ? (typeParam as TUserType)
@@ -86,17 +110,21 @@ export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | nu
       const { token } = createSession(db, user.id, req.headers.get("user-agent"));
       headers.append("Set-Cookie", sessionCookie(token, secure));
       logger.info("oidc sign-in", { userId: user.id });
-      return redirect(safeReturnTo(saved.r), headers);
+      return redirect(safeReturnTo(saved.r, originOf(req, config)), headers);
     } catch (err) {
       logger.warn("oidc callback failed", { error: (err as Error).message });
       return errorResponse(err, headers);
     }
   },
 
-  /** GET /api/logout: ends the session on the server, clears the cookie, back to the start. */
+  /**
+   * GET /api/logout (and the POST of its confirmation form): ends the session on the server, clears the cookie, back to
+   * the start. A GET that another site set off (a link or an image; the Lax cookie rides along) only asks.
+   */
   logout(req: Request, meta: TRequestMeta) {
     const headers = new Headers();
     const ctx = contextFromRequest(req, db, config, meta, "rest", headers, carriers);
+    if (req.method === "GET" && !isOwnNavigation(req)) return confirmSignOutPage(ctx.locale);
     if (ctx.sessionHash) deleteSession(db, ctx.sessionHash);
     const out = new Headers();
     out.append("Set-Cookie", clearedSessionCookie(ctx.secure));

@@ -314,8 +314,10 @@ describe("bids and award", () => {
     const b1 = (await driver.post(`/api/loads/${loadId}/bids`, { amount: 900 })).json.bid;
     await shipper.post(`/api/bids/${b1.id}/accept`);
     expect((await near()).json).toEqual([]);
-    const assigned = await driver2.get("/api/loads?latitude=8.9&longitude=38.77&radius=25&status=assigned");
-    expect(assigned.json.map((l: { id: number; distance: number }) => l.id)).toEqual([loadId]);
+    // An awarded load is its parties' business: the assigned driver finds it, the other bidder does not.
+    const assigned = "/api/loads?latitude=8.9&longitude=38.77&radius=25&status=assigned";
+    expect((await driver.get(assigned)).json.map((l: { id: number; distance: number }) => l.id)).toEqual([loadId]);
+    expect((await driver2.get(assigned)).json).toEqual([]);
   });
 
   test("two accepts at once never award the load twice", async () => {

@@ -15,9 +15,10 @@ afterAll(() => {
 });
 
 /** Walks the browser's part: /api/login, the provider's form, back to /api/auth/callback. */
-const signInThroughProvider = async (email: string, userType?: string) => {
+const signInThroughProvider = async (email: string, userType?: string, returnTo = "/shipper") => {
   const c = createClient(t);
-  const start = await c.get(`/api/login?returnTo=/shipper${userType ? `&userType=${userType}` : ""}`);
+  const q = new URLSearchParams({ returnTo, ...(userType ? { userType } : {}) });
+  const start = await c.get(`/api/login?${q}`);
   expect(start.status).toBe(302);
   const authorize = new URL(start.headers.get("location")!);
   expect(authorize.origin).toBe(emulator.issuer);
@@ -75,4 +76,12 @@ test("a callback without the login cookie goes back to the sign-in screen", asyn
   const res = await createClient(t).get("/api/auth/callback?code=x&state=y");
   expect(res.status).toBe(302);
   expect(res.headers.get("location")).toBe("/signin?error=expired");
+});
+
+test("the callback never sends the browser to another site, whatever returnTo said", async () => {
+  for (const [i, returnTo] of ["/\\attacker.test/x", "/%09/attacker.test/x", "//attacker.test/x"].entries()) {
+    const { done } = await signInThroughProvider(`redirect${i}@example.com`, "driver", returnTo);
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/");
+  }
 });

@@ -8,7 +8,16 @@ import { join, normalize } from "node:path";
 export const createStaticHandler = (root: string) => {
   const index = join(root, "index.html");
   return async (pathname: string) => {
-    const rel = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, "");
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return new Response("Bad request: the path is not valid percent-encoding.", {
+        status: 400,
+        headers: { "Content-Type": "text/plain; charset=utf-8" },
+      });
+    }
+    const rel = normalize(decoded).replace(/^(\.\.[/\\])+/, "");
     const path = join(root, rel);
     if (path.startsWith(root) && rel !== "/" && existsSync(path)) {
       const file = Bun.file(path);

@@ -41,6 +41,15 @@ export const ZUpdateCurrencyInput = z.object({
 export const ZUpdateProfileInput = z.object({
   firstName: name("firstName"),
   lastName: name("lastName"),
-  profileImageUrl: z.url({ error: "profileImageUrl must be a URL" }).max(500).nullable().optional(),
+  profileImageUrl: z
+    .url({ protocol: /^https$/, error: "profileImageUrl must be an https:// URL" })
+    .max(500, "profileImageUrl must be at most 500 characters")
+    // An image is fetched with the viewer's cookies: no user:password in it, and nothing of this site's API.
+    .refine((u) => {
+      const url = new URL(u);
+      return !url.username && !url.password && !/^\/(api|trpc)(\/|$)/i.test(url.pathname);
+    }, "profileImageUrl must be an https:// URL of an image")
+    .nullable()
+    .optional(),
 });
 export type TUpdateProfileInput = z.infer<typeof ZUpdateProfileInput>;

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, redirect } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { PASSWORD_MIN_LENGTH, type TUserType } from "../../shared/constants";
+import { safeReturnTo } from "../../shared/return-to";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { FieldError, TextField } from "../components/ui/input";
@@ -18,12 +19,10 @@ const validateSearch = (raw: Record<string, unknown>): TSearch => ({
 });
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const safeReturnTo = (v?: string) => (v?.startsWith("/") && !v.startsWith("//") ? v : "/");
-
 export const Route = createFileRoute("/signin")({
   validateSearch,
   beforeLoad: ({ context, search }) => {
-    if (context.me) throw redirect({ href: safeReturnTo(search.returnTo) });
+    if (context.me) throw redirect({ href: safeReturnTo(search.returnTo, window.location.origin) });
   },
   component: SignInPage,
 });
@@ -36,7 +35,7 @@ function SignInPage() {
   const queryClient = useQueryClient();
   const done = async () => {
     await queryClient.resetQueries();
-    window.location.assign(safeReturnTo(search.returnTo));
+    window.location.assign(safeReturnTo(search.returnTo, window.location.origin));
   };
   return (
     <div className="mx-auto max-w-md px-4 py-12">

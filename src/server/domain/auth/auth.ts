@@ -3,22 +3,23 @@ import type { TLoginInput, TRegisterInput } from "../../../shared/schemas/auth";
 import { AppError } from "../../errors";
 import { createUser, findUserByEmail } from "../users/users";
 import { hashPassword, verifyPassword } from "./password";
-import { checkLoginAllowed, clearAccountFailures, recordLoginFailure } from "./rate-limit";
+import { purgeOldLoginFailures, releaseLoginAttempt, reserveLoginAttempt } from "./rate-limit";
 
 export const registerUser = async (db: Db, input: TRegisterInput) => {
-  if (findUserByEmail(db, input.email)) throw new AppError("CONFLICT", "An account with this email already exists");
+  // The password is hashed before the email is looked up, so a taken email answers no faster than a new one.
   const passwordHash = await hashPassword(input.password);
+  if (findUserByEmail(db, input.email)) throw new AppError("CONFLICT", "An account with this email already exists");
   return createUser(db, { ...input, passwordHash });
 };
 
 export const authenticate = async (db: Db, input: TLoginInput, ip: string) => {
-  checkLoginAllowed(db, input.email, ip);
+  const reservation = reserveLoginAttempt(db, input.email, ip);
   const user = findUserByEmail(db, input.email);
   const ok = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !ok) {
-    recordLoginFailure(db, input.email, ip);
+    purgeOldLoginFailures(db);
     throw new AppError("UNAUTHORIZED", "Invalid email or password");
   }
-  clearAccountFailures(db, input.email);
+  releaseLoginAttempt(db, reservation);
   return user;
 };

@@ -1,47 +1,94 @@
-import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, lt, max, min } from "drizzle-orm";
 import type { Db } from "../../../../db/client";
 import { loginFailures } from "../../../../db/schema";
 import { AppError } from "../../errors";
 
-export const LOGIN_LIMITS = { windowMs: 15 * 60 * 1000, maxPerAccount: 5, maxPerIp: 20 };
-
-const keysOf = (email: string, ip: string) => [`a:${email.trim().toLowerCase()}`, `i:${ip}`] as const;
-
 /**
- * Failed sign-ins are counted per account and per client address over a sliding window, in the database so that every
- * server process sees the same counts. Past the limit, attempts are refused (even with the right password) until the
- * oldest failure leaves the window.
+ * Sign-in attempts are limited three ways, in the spirit of OWASP's authentication guidance:
+ * - per account *and* client address (`maxPerAccountAddress`): guessing one account's password from one place stops
+ *   after a few tries, without locking the owner out from anywhere else;
+ * - per client address (`maxPerAddress`), over all accounts: one place cannot spray many accounts;
+ * - per account over all addresses, a slower backoff rather than a lockout: past `accountBackoffAfter` failures in the
+ *   window, the account takes one attempt per `accountBackoffMs`, so a distributed guesser gets a trickle and the owner
+ *   waits seconds, never the whole window.
  */
-export const checkLoginAllowed = (db: Db, email: string, ip: string, now = Date.now()) => {
-  const since = now - LOGIN_LIMITS.windowMs;
-  const [account, address] = keysOf(email, ip);
-  for (const [key, max] of [
-    [account, LOGIN_LIMITS.maxPerAccount],
-    [address, LOGIN_LIMITS.maxPerIp],
-  ] as const) {
-    const row = db
-      .select({ n: sql<number>`count(*)`, oldest: sql<number | null>`min(${loginFailures.at})` })
-      .from(loginFailures)
-      .where(and(eq(loginFailures.key, key), gte(loginFailures.at, since)))
-      .get();
-    if (row && row.n >= max && row.oldest != null) {
-      const retryAfterSeconds = Math.max(1, Math.ceil((row.oldest + LOGIN_LIMITS.windowMs - now) / 1000));
-      throw new AppError(
-        "TOO_MANY_REQUESTS",
-        `Too many failed sign-in attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
-        {
-          retryAfterSeconds,
-        },
-      );
-    }
-  }
+export const LOGIN_LIMITS = {
+  windowMs: 15 * 60 * 1000,
+  maxPerAccountAddress: 5,
+  maxPerAddress: 20,
+  accountBackoffAfter: 10,
+  accountBackoffMs: 30 * 1000,
 };
 
-export const recordLoginFailure = (db: Db, email: string, ip: string, now = Date.now()) => {
-  db.insert(loginFailures)
-    .values(keysOf(email, ip).map((key) => ({ key, at: now })))
-    .run();
-  // Old rows are of no use; a few at a time are cleared as failures come in.
+const normal = (email: string) => email.trim().toLowerCase();
+const keysOf = (email: string, ip: string) =>
+  ({ pair: `p:${normal(email)}|${ip}`, address: `i:${ip}`, account: `a:${normal(email)}` }) as const;
+
+const refuse = (retryAfterMs: number) => {
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const wait =
+    retryAfterSeconds < 60
+      ? `${retryAfterSeconds} seconds`
+      : `${Math.ceil(retryAfterSeconds / 60)} minute${retryAfterSeconds > 60 ? "s" : ""}`;
+  return new AppError("TOO_MANY_REQUESTS", `Too many failed sign-in attempts. Try again in ${wait}.`, {
+    retryAfterSeconds,
+  });
+};
+
+export type TLoginReservation = { ids: number[]; email: string; ip: string };
+
+/**
+ * Takes one sign-in attempt out of the allowance *before* the password is checked: within one immediate transaction
+ * (the database's write lock, shared by every server process) the recent rows are counted and, if the attempt is
+ * allowed, one row per key is written. Of N simultaneous attempts only the allowance is evaluated; the rest are refused
+ * with 429. The rows stand as failures unless `releaseLoginAttempt` clears them after a right password.
+ */
+export const reserveLoginAttempt = (db: Db, email: string, ip: string, now = Date.now()): TLoginReservation =>
+  db.transaction(
+    (tx) => {
+      const since = now - LOGIN_LIMITS.windowMs;
+      const keys = keysOf(email, ip);
+      const stats = (key: string) =>
+        tx
+          .select({ n: count(), oldest: min(loginFailures.at), newest: max(loginFailures.at) })
+          .from(loginFailures)
+          .where(and(eq(loginFailures.key, key), gte(loginFailures.at, since)))
+          .get() ?? { n: 0, oldest: null, newest: null };
+      for (const [key, limit] of [
+        [keys.pair, LOGIN_LIMITS.maxPerAccountAddress],
+        [keys.address, LOGIN_LIMITS.maxPerAddress],
+      ] as const) {
+        const s = stats(key);
+        if (s.n >= limit && s.oldest != null) throw refuse(s.oldest + LOGIN_LIMITS.windowMs - now);
+      }
+      const account = stats(keys.account);
+      if (account.n >= LOGIN_LIMITS.accountBackoffAfter && account.newest != null) {
+        const next = account.newest + LOGIN_LIMITS.accountBackoffMs;
+        if (next > now) throw refuse(next - now);
+      }
+      const rows = tx
+        .insert(loginFailures)
+        .values([keys.pair, keys.address, keys.account].map((key) => ({ key, at: now })))
+        .returning({ id: loginFailures.id })
+        .all();
+      return { ids: rows.map((r) => r.id), email, ip };
+    },
+    { behavior: "immediate" },
+  );
+
+/** A right password: the attempt was no failure, and the account's failures from that address are forgotten. */
+export const releaseLoginAttempt = (db: Db, r: TLoginReservation) => {
+  const keys = keysOf(r.email, r.ip);
+  db.transaction((tx) => {
+    if (r.ids.length) tx.delete(loginFailures).where(inArray(loginFailures.id, r.ids)).run();
+    tx.delete(loginFailures)
+      .where(inArray(loginFailures.key, [keys.pair, keys.account]))
+      .run();
+  });
+};
+
+/** Rows older than the window are of no use; a few at a time are cleared as attempts come in. */
+export const purgeOldLoginFailures = (db: Db, now = Date.now()) => {
   const old = db
     .select({ id: loginFailures.id })
     .from(loginFailures)
@@ -52,17 +99,10 @@ export const recordLoginFailure = (db: Db, email: string, ip: string, now = Date
   if (old.length)
     db.delete(loginFailures)
       .where(
-        sql`${loginFailures.id} IN (${sql.join(
-          old.map((o) => sql`${o.id}`),
-          sql`, `,
-        )})`,
+        inArray(
+          loginFailures.id,
+          old.map((o) => o.id),
+        ),
       )
       .run();
 };
-
-/** A successful sign-in clears the account's failures (not the address's). */
-export const clearAccountFailures = (db: Db, email: string) =>
-  db
-    .delete(loginFailures)
-    .where(eq(loginFailures.key, keysOf(email, "")[0]))
-    .run();

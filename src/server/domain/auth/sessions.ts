@@ -80,7 +80,13 @@ export const readCookie = (header: string | null, name: string) => {
   if (!header) return null;
   for (const part of header.split(";")) {
     const [k, ...v] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(v.join("="));
+    if (k !== name) continue;
+    // A malformed value (bad percent-encoding) is no session, not a failure of the request.
+    try {
+      return decodeURIComponent(v.join("="));
+    } catch {
+      return null;
+    }
   }
   return null;
 };

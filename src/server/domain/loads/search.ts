@@ -23,13 +23,20 @@ const HAVERSINE = `(2 * 3959 * asin(min(1, sqrt(
 
 type TFilters = { where: string[]; params: Record<string, string | number> };
 
-/** The SQL conditions of a search; `status` may be left to the posted-loads R*Tree, which holds nothing else. */
-const filtersOf = (p: TLoadSearchInput, includeStatus = true): TFilters => {
+/**
+ * The SQL conditions of a search; `status` may be left to the posted-loads R*Tree, which holds nothing else. A load that
+ * is no longer posted belongs to its parties: only its shipper and its assigned driver find it (nobody, anonymously).
+ */
+const filtersOf = (p: TLoadSearchInput, viewerId: number | null, includeStatus = true): TFilters => {
   const where: string[] = [];
   const params: Record<string, string | number> = {};
   if (includeStatus) {
     where.push("l.status = $status");
     params.status = p.status;
+  }
+  if (p.status !== "posted") {
+    where.push("(l.shipper_id = $viewerId OR l.assigned_driver_id = $viewerId)");
+    params.viewerId = viewerId ?? -1;
   }
   if (p.sourceType !== "all") {
     where.push("l.source_type = $sourceType");
@@ -88,9 +95,14 @@ type TRow = Load & { usdPerMile?: number };
 
 export type TLoadPage = { items: ReturnType<typeof toPublicLoad>[]; page: number; pageSize: number; hasMore: boolean };
 
-export const searchLoads = (db: Db, p: TLoadSearchInput, now = Date.now()): TLoadPage => {
+export const searchLoads = (
+  db: Db,
+  p: TLoadSearchInput,
+  viewerId: number | null = null,
+  now = Date.now(),
+): TLoadPage => {
   const sqlite = db.$client;
-  const { where, params } = filtersOf(p);
+  const { where, params } = filtersOf(p, viewerId);
   const offset = (p.page - 1) * p.pageSize;
   const want = offset + p.pageSize + 1; // one more tells whether a next page exists
   const hasPoint = p.latitude !== undefined && p.longitude !== undefined;
@@ -137,7 +149,7 @@ export const searchLoads = (db: Db, p: TLoadSearchInput, now = Date.now()): TLoa
   // until `want` matching loads lie within its certain radius, or the radius is reached.
   const postedOnly = p.status === "posted";
   const tree = postedOnly ? "loads_posted_rtree" : "loads_pickup_rtree";
-  const rest = filtersOf(p, !postedOnly);
+  const rest = filtersOf(p, viewerId, !postedOnly);
   const passes = new Map<number, boolean>();
   const check = sqlite.query<{ id: number }, Record<string, string | number>>(
     `SELECT l.id AS id FROM json_each($ids) j CROSS JOIN loads l ON l.id = j.value ${join} WHERE ${rest.where.join(" AND ") || "1"}`,
@@ -203,9 +215,9 @@ export const searchLoads = (db: Db, p: TLoadSearchInput, now = Date.now()): TLoa
 };
 
 /** Figures for the board's stat cards over everything the filters match (not only the page shown). */
-export const boardStats = (db: Db, p: TLoadSearchInput, now = Date.now()) => {
+export const boardStats = (db: Db, p: TLoadSearchInput, viewerId: number | null = null, now = Date.now()) => {
   const sqlite = db.$client;
-  const { where, params } = filtersOf(p);
+  const { where, params } = filtersOf(p, viewerId);
   const hasPoint = p.latitude !== undefined && p.longitude !== undefined;
   const q: Record<string, string | number> = { ...params, urgentBefore: now + 2 * 24 * 60 * 60 * 1000, now };
   let from = "loads l JOIN fx_rates fx ON fx.currency = l.budget_currency";

@@ -26,7 +26,17 @@ const conversation = (db: Db, viewer: User, loadId: number, driverId?: number) =
       .where(and(eq(bids.loadId, loadId), eq(bids.driverId, driver)))
       .get() !== undefined;
   if (!involved) throw new AppError("NOT_FOUND", isShipper ? "This driver has not bid on the load" : "Load not found");
-  return { load, driverId: driver, isShipper };
+  return { load, driverId: driver, isShipper, closed: closedReason(load, driver) };
+};
+
+/**
+ * After the award the conversation goes on with the assigned driver only; the other bidders' conversations, and all of
+ * a cancelled load's, stay readable but take no new messages.
+ */
+const closedReason = (load: typeof loads.$inferSelect, driverId: number): "awarded_to_other" | "cancelled" | null => {
+  if (load.status === "cancelled") return "cancelled";
+  if (load.assignedDriverId != null && load.assignedDriverId !== driverId) return "awarded_to_other";
+  return null;
 };
 
 const toPublicMessage = (m: typeof messages.$inferSelect, viewerId: number) => ({
@@ -58,6 +68,8 @@ export const listMessages = (db: Db, viewer: User, loadId: number, driverId?: nu
     loadId,
     driverId: c.driverId,
     with: other ? { id: other.id, name: `${other.firstName} ${other.lastName}`.trim() } : null,
+    /** Why no new message can be sent, or null while the conversation is open. */
+    closed: c.closed,
     messages: rows.map((m) => toPublicMessage(m, viewer.id)),
   };
 };
@@ -71,6 +83,8 @@ export const sendMessage = (
   now = Date.now(),
 ) => {
   const c = conversation(db, viewer, loadId, driverId);
+  if (c.closed === "cancelled") throw new AppError("FORBIDDEN", "The load was cancelled; this conversation is closed");
+  if (c.closed) throw new AppError("FORBIDDEN", "The load went to another driver; this conversation is closed");
   const row = db
     .insert(messages)
     .values({ loadId, driverId: c.driverId, senderId: viewer.id, body, createdAt: now })

@@ -65,6 +65,9 @@ export const createCarrierClient = (o: TOptions) => {
   const fail = (res: TCarrierResponse, fallback: string): never => {
     const message = o.errorMessage(res.body) ?? fallback;
     if (res.status === 404) throw new AppError("NOT_FOUND", `${o.name}: ${message}`);
+    // The carrier refused what the caller asked (a malformed tracking number, an impossible address): the caller's
+    // mistake, told with the carrier's reason. A 502 is kept for the carrier failing.
+    if (res.status === 400 || res.status === 422) throw new AppError("BAD_REQUEST", `${o.name}: ${message}`);
     if (res.status === 401 || res.status === 403)
       throw new AppError("BAD_GATEWAY", `${o.name} refused our credentials: ${message}`);
     throw new AppError("BAD_GATEWAY", `${o.name}: ${message} (HTTP ${res.status})`);

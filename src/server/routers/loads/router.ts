@@ -23,9 +23,9 @@ export const loadsRouter = {
     .input(ZCreateLoadInput)
     .mutation(({ ctx, input }) => toPublicLoad(createLoad(ctx.db, ctx.actor, input))),
 
-  search: authedProcedure.input(ZLoadSearchInput).query(({ ctx, input }) => searchLoads(ctx.db, input)),
+  search: authedProcedure.input(ZLoadSearchInput).query(({ ctx, input }) => searchLoads(ctx.db, input, ctx.actor.id)),
 
-  stats: authedProcedure.input(ZLoadSearchInput).query(({ ctx, input }) => boardStats(ctx.db, input)),
+  stats: authedProcedure.input(ZLoadSearchInput).query(({ ctx, input }) => boardStats(ctx.db, input, ctx.actor.id)),
 
   /** One load in full, for a signed-in viewer who may see it; the two parties also get its track and ratings. */
   byId: authedProcedure.input(ZLoadId).query(({ ctx, input }) => {

@@ -4,7 +4,7 @@ import { MessageSquare, Send } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
-import { trpc } from "../../lib/trpc";
+import { errorInfo, trpc } from "../../lib/trpc";
 import { cn } from "../../lib/utils";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -29,12 +29,18 @@ function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
         setBody("");
         await queryClient.invalidateQueries(trpc.messages.list.queryFilter(input));
       },
-      onError: () =>
+      onError: async (err) => {
+        // A conversation closed meanwhile (the load was awarded or cancelled) shows why instead of a retry prompt.
+        if (errorInfo(err).code === "FORBIDDEN") {
+          await queryClient.invalidateQueries(trpc.messages.list.queryFilter(input));
+          return;
+        }
         toast({
           title: t`Error`,
           description: t`Failed to send the message. Please try again.`,
           variant: "destructive",
-        }),
+        });
+      },
     }),
   );
   const submit = (e: FormEvent) => {
@@ -75,6 +81,15 @@ function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
         ))}
         <div ref={end} />
       </div>
+      {thread.data?.closed ? (
+        <p className="rounded-md border px-3 py-2 text-sm text-muted-foreground" data-testid="conversation-closed">
+          {thread.data.closed === "cancelled" ? (
+            <Trans>The load was cancelled. This conversation is closed.</Trans>
+          ) : (
+            <Trans>The load went to another driver. This conversation is closed.</Trans>
+          )}
+        </p>
+      ) : (
       <form className="flex gap-2" onSubmit={submit}>
         <Input
           value={body}
@@ -87,6 +102,7 @@ function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
           <Send />
         </Button>
       </form>
+      )}
     </div>
   );
 }
