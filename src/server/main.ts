@@ -4,11 +4,11 @@
 import { availableParallelism } from "node:os";
 import { migrateDb, openDb } from "../../db/client";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
-import { MAX_JSON_BODY_BYTES } from "./http/body";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
 import { loadConfig } from "./config";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
 import { createApp } from "./http/app";
+import { MAX_JSON_BODY_BYTES } from "./http/body";
 import { logger } from "./logger";
 
 const config = loadConfig();

@@ -68,7 +68,10 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
       }
       if (declaresTooLargeBody(request)) {
         return json(
-          { message: `The request body is larger than ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB`, code: "PAYLOAD_TOO_LARGE" },
+          {
+            message: `The request body is larger than ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB`,
+            code: "PAYLOAD_TOO_LARGE",
+          },
           413,
         );
       }

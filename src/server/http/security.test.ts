@@ -116,7 +116,9 @@ describe("2 and 8. sign-in throttling", () => {
     const results = await Promise.all(guesses.map((password) => attacker.post("/api/auth/login", { email, password })));
     const evaluated = results.filter((r) => r.status !== 429);
     expect(evaluated.length).toBeLessThanOrEqual(LOGIN_LIMITS.maxPerAccountAddress);
-    expect(results.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(30 - LOGIN_LIMITS.maxPerAccountAddress);
+    expect(results.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(
+      30 - LOGIN_LIMITS.maxPerAccountAddress,
+    );
     // The right password, sent 18th, was refused unseen.
     expect(results[17].status).toBe(429);
   }, 60_000);
@@ -134,7 +136,8 @@ describe("2 and 8. sign-in throttling", () => {
   test("guesses from many addresses slow the account down to one attempt per backoff, never a lockout", () => {
     const email = "target@example.com";
     const start = 1_000_000_000_000;
-    for (let i = 0; i < LOGIN_LIMITS.accountBackoffAfter; i++) reserveLoginAttempt(t.db, email, `10.70.0.${i}`, start + i);
+    for (let i = 0; i < LOGIN_LIMITS.accountBackoffAfter; i++)
+      reserveLoginAttempt(t.db, email, `10.70.0.${i}`, start + i);
     const now = start + LOGIN_LIMITS.accountBackoffAfter;
     let refused: unknown;
     try {
@@ -153,7 +156,8 @@ describe("2 and 8. sign-in throttling", () => {
   test("a right password leaves no failure behind", async () => {
     const c = createClient(t, "10.66.0.3");
     const { email } = await registerUser(c, "shipper");
-    for (let i = 0; i < 8; i++) expect((await c.post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
+    for (let i = 0; i < 8; i++)
+      expect((await c.post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
   }, 60_000);
 });
 
@@ -171,9 +175,14 @@ describe("3. other parties' loads", () => {
     const bidId = await bid(driver, loadId);
     expect((await shipper.post(`/api/bids/${bidId}/accept`)).status).toBe(200);
 
-    const ids = async (c: TClient, q: string) => ((await c.get(`/api/loads?${q}`)).json as { id: number }[]).map((l) => l.id);
+    const ids = async (c: TClient, q: string) =>
+      ((await c.get(`/api/loads?${q}`)).json as { id: number }[]).map((l) => l.id);
     const near = "latitude=8.9&longitude=38.77&radius=100&sort=distance";
-    for (const q of ["status=assigned", `status=assigned&${near}`, `status=assigned&${near.replace("distance", "rate")}`]) {
+    for (const q of [
+      "status=assigned",
+      `status=assigned&${near}`,
+      `status=assigned&${near.replace("distance", "rate")}`,
+    ]) {
       expect(await ids(stranger, q)).not.toContain(loadId);
       expect(await ids(otherShipper, q)).not.toContain(loadId);
       expect(await ids(shipper, q)).toContain(loadId);

@@ -90,18 +90,18 @@ function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
           )}
         </p>
       ) : (
-      <form className="flex gap-2" onSubmit={submit}>
-        <Input
-          value={body}
-          onChange={(e) => setBody(e.target.value)}
-          placeholder={t`Write a message`}
-          aria-label={t`Message`}
-          maxLength={2000}
-        />
-        <Button type="submit" disabled={!body.trim() || send.isPending} aria-label={t`Send`}>
-          <Send />
-        </Button>
-      </form>
+        <form className="flex gap-2" onSubmit={submit}>
+          <Input
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+            placeholder={t`Write a message`}
+            aria-label={t`Message`}
+            maxLength={2000}
+          />
+          <Button type="submit" disabled={!body.trim() || send.isPending} aria-label={t`Send`}>
+            <Send />
+          </Button>
+        </form>
       )}
     </div>
   );
