@@ -2,6 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { Elysia } from "elysia";
 import type { Db } from "../../../db/client";
 import type { TConfig } from "../config";
+import { AppError } from "../errors";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
 import { createOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
@@ -102,6 +103,8 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
         try {
           const url = new URL(request.url);
           const ctx = contextFromRequest(request, db, config, metaOf(server, request), "rest", resHeaders, carriers);
+          // Nothing that grows with the body happens for a caller who may not send one.
+          if (!ctx.actor && !r.anonymousBody && request.body) throw new AppError("UNAUTHORIZED", "Sign in to continue");
           const body = await readJsonBody(request);
           const result = await r.call(createCaller(ctx), {
             params: params as Record<string, string>,

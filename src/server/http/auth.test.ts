@@ -163,7 +163,7 @@ describe("POST /api/auth/login", () => {
       password: "password1",
     });
     expect(elsewhere.status).toBe(401);
-  });
+  }, 60_000);
 });
 
 describe("sessions", () => {

@@ -60,12 +60,21 @@ const raw = (path: string, init: RequestInit = {}) => t.app.handle(new Request(`
 describe("1. request bodies", () => {
   test("a JSON string body is refused before any route spreads it into its input", async () => {
     const body = JSON.stringify("x".repeat(900_000));
-    for (const path of ["/api/loads/1/bids", "/api/loads/1/cancel", "/api/loads/1/rating", "/api/loads/1/messages"]) {
+    const paths = ["/api/loads/1/bids", "/api/loads/1/cancel", "/api/loads/1/rating", "/api/loads/1/messages"];
+    // Anonymous: refused before the body is read at all.
+    for (const path of paths) {
       const res = await raw(path, { method: "POST", body, headers: { "Content-Type": "application/json" } });
-      expect(res.status).toBe(400);
-      expect((await res.json()).message).toBe("The request body must be a JSON object");
+      expect(res.status).toBe(401);
     }
-  });
+    // Signed in: the body is read, and a string is not an object.
+    const driver = createClient(t);
+    await registerUser(driver, "driver");
+    for (const path of paths) {
+      const res = await driver.post(path, body);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe("The request body must be a JSON object");
+    }
+  }, 30_000);
 
   test("arrays, numbers and null are refused the same way", async () => {
     for (const body of ["[1,2,3]", "42", "null", '"text"', "true"]) {

@@ -14,6 +14,8 @@ export type TRestRoute = {
   status?: number;
   /** Which procedure answers, and how path, query and body become its input. */
   call: (caller: TCaller, req: TRestRequest) => Promise<unknown>;
+  /** Whether an anonymous caller may send this route a body (sign-up and sign-in); others are refused before reading it. */
+  anonymousBody?: boolean;
 };
 
 export const route = (
@@ -21,7 +23,8 @@ export const route = (
   path: string,
   call: TRestRoute["call"],
   status?: number,
-): TRestRoute => ({ method, path, call, status });
+  options: { anonymousBody?: boolean } = {},
+): TRestRoute => ({ method, path, call, status, ...options });
 
 /** A numeric path parameter, or a 400 naming it. */
 export const idParam = (req: TRestRequest, name = "id") => {

@@ -3,8 +3,8 @@ import { bodyObject, idParam, route, type TRestRoute } from "./route";
 
 /** The REST paths of SPEC section 7, each a thin adapter over one procedure. */
 export const REST_ROUTES: TRestRoute[] = [
-  route("POST", "/api/auth/register", (c, r) => c.auth.register(bodyObject(r) as never), 201),
-  route("POST", "/api/auth/login", (c, r) => c.auth.login(bodyObject(r) as never)),
+  route("POST", "/api/auth/register", (c, r) => c.auth.register(bodyObject(r) as never), 201, { anonymousBody: true }),
+  route("POST", "/api/auth/login", (c, r) => c.auth.login(bodyObject(r) as never), 200, { anonymousBody: true }),
   route("GET", "/api/auth/user", async (c) => {
     const user = await c.auth.me();
     if (!user) throw new AppError("UNAUTHORIZED", "Unauthorized");
