@@ -77,9 +77,42 @@ test("route guards: signed-out visitors go to landing or sign-in, and come back 
   await expect(page).toHaveURL(/\/signin/);
 });
 
-test("an unknown path shows the 404 screen", async ({ page }) => {
-  await page.goto("/no/such/page");
+test("an unknown path shows the 404 screen with status 404", async ({ page }) => {
+  const res = await page.goto("/no/such/page");
+  expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "404 Page Not Found" })).toBeVisible();
+});
+
+test("installable: the manifest has an id and PNG icons (192, 512, maskable) that load", async ({ request }) => {
+  const manifest = await (await request.get("/manifest.webmanifest")).json();
+  expect(manifest.id).toBe("/");
+  const pngs = manifest.icons.filter((i: { type: string }) => i.type === "image/png");
+  expect(pngs.map((i: { sizes: string; purpose: string }) => `${i.sizes} ${i.purpose}`).sort()).toEqual([
+    "192x192 any",
+    "512x512 any",
+    "512x512 maskable",
+  ]);
+  for (const icon of pngs) {
+    const res = await request.get(icon.src);
+    expect(res.status()).toBe(200);
+    expect(res.headers()["content-type"]).toBe("image/png");
+    // The PNG signature, and the size the manifest claims (width and height from the IHDR chunk).
+    const bytes = await res.body();
+    expect(bytes.subarray(1, 4).toString()).toBe("PNG");
+    const side = Number(icon.sizes.split("x")[0]);
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([side, side]);
+  }
+});
+
+test("the main bundle arrives brotli-compressed, as built", async ({ page }) => {
+  const encodings: string[] = [];
+  page.on("response", async (res) => {
+    if (res.url().includes("/assets/index-") && res.url().endsWith(".js"))
+      encodings.push((await res.allHeaders())["content-encoding"] ?? "none");
+  });
+  await page.goto("/landing");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(encodings).toEqual(["br"]);
 });
 
 test("switching to Amharic translates the navigation and survives a reload", async ({ page }) => {

@@ -9,6 +9,7 @@ import { logger } from "../logger";
 import { appRouter, createCaller } from "../trpc/root";
 import { createAuthRoutes } from "./auth-routes";
 import { declaresTooLargeBody, MAX_JSON_BODY_BYTES, readCapped, readJsonBody } from "./body";
+import { compressResponse } from "./compress";
 import { errorResponse, json, toHttpError } from "./errors";
 import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 import { REST_ROUTES } from "./rest/table";
@@ -77,9 +78,11 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
         );
       }
     })
-    .mapResponse(({ request, response }) => {
-      if (response instanceof Response) applySecurityHeaders(response.headers, isSecureRequest(request, config));
-      return response as Response;
+    .mapResponse(async ({ request, response }) => {
+      if (!(response instanceof Response)) return response as Response;
+      const out = await compressResponse(request, response);
+      applySecurityHeaders(out.headers, isSecureRequest(request, config));
+      return out;
     })
     .onError(({ error, code }) => {
       if (code === "NOT_FOUND") return json({ message: "Not found", code: "NOT_FOUND" }, 404);
@@ -122,6 +125,6 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
 
   const apiNotFound = () => json({ message: "Not found", code: "NOT_FOUND" }, 404);
   for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) app.route(method, "/api/*", apiNotFound);
-  return app.get("/*", ({ request }) => serveStatic(new URL(request.url).pathname));
+  return app.get("/*", ({ request }) => serveStatic(request));
 };
 export type TApp = ReturnType<typeof createApp>;
