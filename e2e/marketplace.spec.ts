@@ -94,6 +94,9 @@ test("the whole story: post, find nearby, bid, award, pick up, deliver, complete
   await expect(bidRow).toContainText("Closest");
   await expect(bidRow.getByTestId("bid-amount")).toHaveText("$900.00");
   await bidRow.getByTestId("accept-bid").click();
+  // Awarding asks first, saying what will happen.
+  await expect(bidRow.getByTestId("confirm-award")).toContainText("This cannot be undone.");
+  await bidRow.getByTestId("confirm-accept-bid").click();
   await expect(toast(shipper)).toContainText("Bid accepted");
   await expect(bidRow.getByTestId("bid-status")).toHaveText("Accepted");
   await shipper.keyboard.press("Escape");

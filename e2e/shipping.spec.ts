@@ -102,4 +102,9 @@ test("tracking: Enter submits, detection, history newest first, failures clear t
     "Could not find tracking information. Please check the tracking number and try again.",
   );
   await expect(result).toHaveCount(0);
+
+  // A number in no carrier's format is told as such, not as "could not find".
+  await input.fill("12345");
+  await page.getByTestId("track-button").click();
+  await expect(toast(page).last()).toContainText("This is not a FedEx, UPS or USPS tracking number format.");
 });

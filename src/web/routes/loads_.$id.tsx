@@ -4,6 +4,7 @@ import { createFileRoute, Link } from "@tanstack/react-router";
 import { ArrowRight, Calendar, MapPin, Truck, Weight } from "lucide-react";
 import { LoadStatusBadge } from "../components/loads/badges";
 import { BidDialog } from "../components/loads/bid-dialog";
+import { BudgetAmount } from "../components/loads/budget-amount";
 import { EquipmentLabel } from "../components/loads/equipment-label";
 import { LoadCard, shareContentFor } from "../components/loads/load-card";
 import { ShareMenu } from "../components/loads/share-menu";
@@ -48,7 +49,7 @@ function Missing() {
 }
 
 function Preview({ loadId }: { loadId: number }) {
-  const { formatAmount, formatOriginal, formatDate, formatNumber } = usePreferences();
+  const { formatDate, formatNumber } = usePreferences();
   const q = useQuery(trpc.loads.preview.queryOptions({ loadId }, { retry: false }));
   if (q.isPending)
     return (
@@ -86,8 +87,7 @@ function Preview({ loadId }: { loadId: number }) {
           </span>
         </div>
         <div>
-          <div className="text-2xl font-bold text-brand">{formatAmount(l.budgetAmount, l.budgetCurrency)}</div>
-          <div className="text-xs text-muted-foreground">{formatOriginal(l.budgetAmount, l.budgetCurrency)}</div>
+          <BudgetAmount amount={l.budgetAmount} currency={l.budgetCurrency} className="text-2xl" />
         </div>
         <div className="rounded-md bg-teal-50 p-4">
           <p className="text-sm">

@@ -2,9 +2,9 @@ import type { Load } from "../../../../db/schema";
 import { URGENT_WITHIN_MS } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
 import { fromMinor } from "../../../shared/money";
+import { placeLabel } from "../../../shared/place";
 
-const place = (city: string, state: string | null, country: string) =>
-  [city, state, country].filter(Boolean).join(", ");
+const place = (city: string, state: string | null, country: string) => placeLabel(city, state, country);
 
 /** A load as the API shows it (SPEC section 3), with distance from an optional point of view. */
 export const toPublicLoad = (l: Load, from?: { latitude: number; longitude: number } | null, now = Date.now()) => {

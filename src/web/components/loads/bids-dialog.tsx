@@ -25,6 +25,8 @@ export function BidsDialog({
 }) {
   const { t } = useLingui();
   const [open, setOpen] = useState(false);
+  // Awarding cannot be undone: the Accept button first asks, saying what will happen.
+  const [confirming, setConfirming] = useState<number | null>(null);
   const { formatOriginal, formatNumber } = usePreferences();
   const queryClient = useQueryClient();
   const bids = useQuery({ ...trpc.bids.forLoad.queryOptions({ loadId }), enabled: open, staleTime: 0 });
@@ -38,6 +40,7 @@ export function BidsDialog({
   const accept = useMutation(
     trpc.bids.accept.mutationOptions({
       onSuccess: async () => {
+        setConfirming(null);
         toast({ title: t`Bid accepted`, description: t`The load is assigned to the driver.`, variant: "success" });
         await queryClient.invalidateQueries();
       },
@@ -53,8 +56,16 @@ export function BidsDialog({
       onError,
     }),
   );
+  const othersPending = (bidId: number) =>
+    bids.data?.filter((x) => x.status === "pending" && x.id !== bidId).length ?? 0;
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setConfirming(null);
+      }}
+    >
       <DialogTrigger asChild>
         <Button size="sm" variant="outline" data-testid="view-bids">
           <Trans>View Bids</Trans>
@@ -81,6 +92,44 @@ export function BidsDialog({
         <div className="grid gap-2">
           {bids.data?.map((b) => (
             <Card key={b.id} className="flex flex-wrap items-center justify-between gap-3 p-3" data-testid="bid-row">
+              {confirming === b.id && (
+                <div
+                  className="basis-full rounded-md border border-brand/40 bg-teal-50 p-3 text-sm"
+                  role="alertdialog"
+                  aria-labelledby={`confirm-award-${b.id}`}
+                  data-testid="confirm-award"
+                >
+                  <p id={`confirm-award-${b.id}`} className="font-medium">
+                    <Trans>
+                      Award this load to {b.driverName} for {formatOriginal(b.amountInViewerCurrency, b.viewerCurrency)}
+                      ?
+                    </Trans>
+                  </p>
+                  <p className="mt-1 text-muted-foreground">
+                    {othersPending(b.id) > 0 ? (
+                      <Trans>
+                        The load is assigned to this driver and the other {othersPending(b.id)} pending bids are
+                        declined. This cannot be undone.
+                      </Trans>
+                    ) : (
+                      <Trans>The load is assigned to this driver. This cannot be undone.</Trans>
+                    )}
+                  </p>
+                  <div className="mt-2 flex gap-2">
+                    <Button
+                      size="sm"
+                      disabled={accept.isPending}
+                      onClick={() => accept.mutate({ bidId: b.id })}
+                      data-testid="confirm-accept-bid"
+                    >
+                      {accept.isPending ? <Trans>Accepting...</Trans> : <Trans>Yes, award the load</Trans>}
+                    </Button>
+                    <Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>
+                      <Trans>Back</Trans>
+                    </Button>
+                  </div>
+                </div>
+              )}
               <div className="flex items-center gap-3">
                 <div className="flex size-10 items-center justify-center rounded-full bg-teal-100 font-semibold text-teal-900">
                   {b.initials}
@@ -122,8 +171,8 @@ export function BidsDialog({
                   <>
                     <Button
                       size="sm"
-                      disabled={accept.isPending}
-                      onClick={() => accept.mutate({ bidId: b.id })}
+                      disabled={accept.isPending || confirming === b.id}
+                      onClick={() => setConfirming(b.id)}
                       data-testid="accept-bid"
                     >
                       <Trans>Accept</Trans>

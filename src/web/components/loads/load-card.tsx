@@ -8,6 +8,7 @@ import { cn } from "../../lib/utils";
 import { Badge } from "../ui/badge";
 import { Card } from "../ui/card";
 import { DistanceBadge, LoadStatusBadge, SourceBadge } from "./badges";
+import { BudgetAmount } from "./budget-amount";
 import { EquipmentLabel } from "./equipment-label";
 import { ShareMenu } from "./share-menu";
 
@@ -28,7 +29,7 @@ export function LoadCard({
   actions?: ReactNode;
   highlighted?: boolean;
 }) {
-  const { formatAmount, formatOriginal, formatDate, formatNumber } = usePreferences();
+  const { formatOriginal, formatDate, formatNumber } = usePreferences();
   const weight = formatNumber(load.weight);
   const miles = formatNumber(load.tripMiles, { maximumFractionDigits: 0 });
   const perMile = formatOriginal(load.ratePerMile, load.budgetCurrency);
@@ -78,12 +79,13 @@ export function LoadCard({
           </div>
         </div>
         <div className="shrink-0 text-left sm:text-right">
-          <div className="text-xl font-bold text-brand" data-testid="load-budget">
-            {formatAmount(load.budgetAmount, load.budgetCurrency)}
-          </div>
-          <div className="text-xs text-muted-foreground">
-            {formatOriginal(load.budgetAmount, load.budgetCurrency)} · <Trans>{perMile}/mi</Trans>
-          </div>
+          <BudgetAmount
+            amount={load.budgetAmount}
+            currency={load.budgetCurrency}
+            className="text-xl"
+            testId="load-budget"
+            extra={<Trans>{perMile}/mi</Trans>}
+          />
         </div>
       </div>
       <div className="mt-3 flex flex-wrap items-center justify-end gap-2">

@@ -4,11 +4,12 @@ import type { TPublicLoad } from "../../../server/domain/loads/serialize";
 import { usePreferences } from "../../lib/preferences";
 import { Badge } from "../ui/badge";
 import { Card, CardContent } from "../ui/card";
+import { BudgetAmount } from "./budget-amount";
 import { EquipmentLabel } from "./equipment-label";
 
 /** A compact load card: route, equipment, weight, pickup date and budget in the viewer's currency. */
 export function LoadSummaryCard({ load, action }: { load: TPublicLoad; action?: React.ReactNode }) {
-  const { formatAmount, formatOriginal, formatDate, formatNumber } = usePreferences();
+  const { formatDate, formatNumber } = usePreferences();
   const weight = formatNumber(load.weight);
   return (
     <Card data-testid="load-card">
@@ -41,12 +42,12 @@ export function LoadSummaryCard({ load, action }: { load: TPublicLoad; action?: 
         </div>
         <div className="flex items-end justify-between gap-2">
           <div>
-            <div className="text-lg font-bold text-brand" data-testid="load-budget">
-              {formatAmount(load.budgetAmount, load.budgetCurrency)}
-            </div>
-            <div className="text-xs text-muted-foreground">
-              {formatOriginal(load.budgetAmount, load.budgetCurrency)}
-            </div>
+            <BudgetAmount
+              amount={load.budgetAmount}
+              currency={load.budgetCurrency}
+              className="text-lg"
+              testId="load-budget"
+            />
           </div>
           {action}
         </div>

@@ -4,7 +4,7 @@ import { AlertTriangle, CheckCircle2, Clock, ExternalLink, HelpCircle, Search, T
 import { type FormEvent, useState } from "react";
 import type { TPlaceRef, TTrackingResult } from "../../../shared/schemas/shipping";
 import { toast } from "../../lib/toast";
-import { trpcClient } from "../../lib/trpc";
+import { errorInfo, trpcClient } from "../../lib/trpc";
 import { cn } from "../../lib/utils";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -82,13 +82,18 @@ export function TrackingPanel() {
       const n = tracking.trackingNumber;
       toast({ title: t`Package Found`, description: t`Tracking information retrieved for ${n}`, variant: "success" });
     },
-    onError: () => {
+    onError: (err) => {
       setResult(null);
-      toast({
-        title: t`Tracking Failed`,
-        description: t`Could not find tracking information. Please check the tracking number and try again.`,
-        variant: "destructive",
-      });
+      const { code } = errorInfo(err);
+      // A number in no carrier's format, a number the carrier does not know, and a carrier that did not answer are
+      // three different things to do next.
+      const description =
+        code === "BAD_REQUEST"
+          ? t`This is not a FedEx, UPS or USPS tracking number format. Check the number and try again.`
+          : code === "NOT_FOUND"
+            ? t`Could not find tracking information. Please check the tracking number and try again.`
+            : t`The carrier could not be reached just now. Please try again in a moment.`;
+      toast({ title: t`Tracking Failed`, description, variant: "destructive" });
     },
   });
   const submit = (e: FormEvent) => {

@@ -7,6 +7,7 @@ import { StatCard } from "../../components/layout/stat-card";
 import { WrongRole } from "../../components/layout/wrong-role";
 import { LoadStatusBadge } from "../../components/loads/badges";
 import { BidsDialog } from "../../components/loads/bids-dialog";
+import { BudgetAmount } from "../../components/loads/budget-amount";
 import { CancelLoadDialog } from "../../components/loads/cancel-dialog";
 import { ShipperMessagesDialog } from "../../components/loads/messages-dialog";
 import { PostLoadDialog } from "../../components/loads/post-load-dialog";
@@ -37,7 +38,7 @@ function ShipperDashboard() {
 
 function ShipperHome() {
   const { t } = useLingui();
-  const { formatNumber, formatAmount, formatOriginal, formatDate } = usePreferences();
+  const { formatNumber, formatDate } = usePreferences();
   const queryClient = useQueryClient();
   const stats = useQuery(trpc.dashboard.shipperStats.queryOptions(undefined, { staleTime: 30_000 }));
   const loads = useQuery(trpc.loads.mine.queryOptions(undefined, { staleTime: 30_000 }));
@@ -148,8 +149,7 @@ function ShipperHome() {
                 )}
               </div>
               <div className="text-right">
-                <div className="font-bold text-brand">{formatAmount(l.budgetAmount, l.budgetCurrency)}</div>
-                <div className="text-xs text-muted-foreground">{formatOriginal(l.budgetAmount, l.budgetCurrency)}</div>
+                <BudgetAmount amount={l.budgetAmount} currency={l.budgetCurrency} />
               </div>
             </div>
             <div className="flex flex-wrap gap-2">
