@@ -1,0 +1,138 @@
+// Cold and warm start on a 3G phone: the built app on the real server with demo data, Debian's Chromium through
+// Playwright with CDP network throttling (400 ms latency, 400 kbit/s each way) and the CPU slowed 4x. For /landing
+// (signed out) and /loads (a signed-in driver) it measures first paint, the main content (the landing hero's
+// heading; the board's first load card) and the bytes transferred, the median of 3 runs each, cold (empty cache, no
+// service worker) and warm (the same page again in the same browser context).
+//   bun run build && bun bench/cold-start.ts [--runs 3]
+// Targets (issue 12): landing main content <= 4 s cold, first load card <= 6 s cold, landing transfer <= 200 KB.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { type BrowserContext, chromium, type Page } from "@playwright/test";
+
+const { values } = parseArgs({ options: { runs: { type: "string", default: "3" } } });
+const RUNS = Number(values.runs);
+const root = join(import.meta.dir, "..");
+const dir = mkdtempSync(join(tmpdir(), "mytess-cold-start-"));
+const port = 20000 + Math.floor(Math.random() * 20000);
+const base = `http://127.0.0.1:${port}`;
+const DRIVER = { email: "abebe@demo.mytess.app", password: "mytess-demo" };
+
+const server = Bun.spawn(["bun", "run", join(root, "src", "server", "main.ts")], {
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_PATH: join(dir, "bench.db"),
+    MYTESS_DEMO: "1",
+    WEB_CONCURRENCY: "1",
+    LOG_LEVEL: "silent",
+  },
+  stdout: "ignore",
+  stderr: "inherit",
+});
+
+const waitForServer = async () => {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {}
+    await Bun.sleep(100);
+  }
+  throw new Error("the server did not start within 60 s");
+};
+
+type TSample = { firstPaint: number; content: number; kb: number };
+
+/** One navigation under the phone profile; `content` is the time from navigation start until `selector` shows. */
+const measure = async (context: BrowserContext, path: string, selector: string): Promise<TSample> => {
+  const page: Page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 400,
+    downloadThroughput: (400 * 1024) / 8,
+    uploadThroughput: (400 * 1024) / 8,
+  });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  let bytes = 0;
+  cdp.on("Network.loadingFinished", (e: { encodedDataLength: number }) => {
+    bytes += e.encodedDataLength;
+  });
+  await page.goto(`${base}${path}`, { waitUntil: "commit" });
+  await page.waitForSelector(selector, { state: "visible", timeout: 120_000 });
+  const content = await page.evaluate(() => performance.now());
+  await page.waitForLoadState("networkidle", { timeout: 120_000 }).catch(() => {});
+  const firstPaint = await page.evaluate(
+    () =>
+      performance.getEntriesByName("first-contentful-paint")[0]?.startTime ??
+      performance.getEntriesByName("first-paint")[0]?.startTime ??
+      Number.NaN,
+  );
+  await page.close();
+  return { firstPaint, content, kb: bytes / 1024 };
+};
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+const PAGES = {
+  landing: { path: "/landing", selector: "h1", signIn: false },
+  loads: { path: "/loads", selector: "[data-testid=load-card]", signIn: true },
+} as const;
+
+const results: Record<string, number> = {};
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
+});
+try {
+  await waitForServer();
+  for (const [name, p] of Object.entries(PAGES)) {
+    const cold: TSample[] = [];
+    const warm: TSample[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      // A new context is an empty cache; service workers are blocked so "cold" means the network every time.
+      const context = await browser.newContext({
+        serviceWorkers: "block",
+        geolocation: { latitude: 9.01, longitude: 38.76 },
+        permissions: ["geolocation"],
+      });
+      if (p.signIn) {
+        const res = await context.request.post(`${base}/api/auth/login`, { data: DRIVER });
+        if (!res.ok()) throw new Error(`sign-in failed: ${res.status()}`);
+      }
+      cold.push(await measure(context, p.path, p.selector));
+      warm.push(await measure(context, p.path, p.selector));
+      await context.close();
+    }
+    for (const [kind, samples] of [
+      ["cold", cold],
+      ["warm", warm],
+    ] as const) {
+      const fp = median(samples.map((s) => s.firstPaint));
+      const content = median(samples.map((s) => s.content));
+      const kb = median(samples.map((s) => s.kb));
+      console.log(
+        `${p.path.padEnd(9)} ${kind}: first paint ${fp.toFixed(0)} ms, main content ${content.toFixed(0)} ms, ${kb.toFixed(0)} KB transferred (median of ${RUNS})`,
+      );
+      results[`${name}_${kind}_ms`] = Math.round(content);
+      results[`${name}_${kind}_first_paint_ms`] = Math.round(fp);
+      results[`${name}_${kind}_kb`] = Math.round(kb);
+    }
+  }
+  console.log(
+    Object.entries(results)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" "),
+  );
+} finally {
+  await browser.close();
+  server.kill("SIGTERM");
+  await server.exited;
+  rmSync(dir, { recursive: true, force: true });
+}
