@@ -22,9 +22,18 @@ const addStatic = (key: string) => {
   files.add(chunk.file);
   for (const i of chunk.imports ?? []) addStatic(i);
 };
-const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
-if (!entryKey) throw new Error("no entry chunk in the manifest");
-addStatic(entryKey);
+// The entry is what index.html loads: its module scripts and modulepreloads (the build may fold the entry module into
+// a named chunk, which the manifest then does not mark as the entry).
+const html = readFileSync(join(dist, "index.html"), "utf8");
+const htmlFiles = [
+  ...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/([^"]+\.js)"/g),
+].map((m) => m[1]);
+if (!htmlFiles.length) throw new Error("index.html loads no script");
+for (const file of htmlFiles) {
+  const key = Object.keys(manifest).find((k) => manifest[k].file === file);
+  if (key) addStatic(key);
+  else files.add(file);
+}
 const firstLoad = Object.keys(manifest).filter(
   (k) => /routes\/(landing|__root)\.tsx/.test(k) || /locales\/en\.po/.test(k),
 );

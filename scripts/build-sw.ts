@@ -13,7 +13,14 @@ const walk = (dir: string): string[] =>
 
 const files = walk(dist)
   .map((p) => `/${relative(dist, p)}`)
-  .filter((p) => p !== "/sw.js" && p !== "/index.html" && !/\.(map|br|gz)$/.test(p) && p !== "/routes.json")
+  .filter(
+    (p) =>
+      p !== "/sw.js" &&
+      p !== "/index.html" &&
+      !/\.(map|br|gz)$/.test(p) &&
+      p !== "/routes.json" &&
+      p !== "/preload.json",
+  )
   .sort();
 const version = new Bun.CryptoHasher("sha256")
   .update(files.join("\n"))

@@ -78,3 +78,6 @@ export const STORAGE_KEYS = {
   queuedRequests: "queuedRequests",
   engagementLog: "socialEngagementLog",
 } as const;
+
+/** A cookie the web app sets with its active language, so the server can ask for that language's messages up front. */
+export const LANGUAGE_COOKIE = "mytess_lang";

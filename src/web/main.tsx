@@ -6,7 +6,8 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { NotFound } from "./components/layout/not-found";
 import { Splash } from "./components/layout/splash";
-import { activateLanguage, detectLanguage, i18n } from "./lib/i18n";
+import { meQueryOptions, wasSignedIn } from "./lib/auth";
+import { activateLanguage, detectLanguage, i18n, loadAppMessages } from "./lib/i18n";
 import { PreferencesProvider } from "./lib/preferences";
 import { queryClient, trpc } from "./lib/trpc";
 import { routeTree } from "./routeTree.gen";
@@ -27,7 +28,13 @@ declare module "@tanstack/react-router" {
   }
 }
 
-await activateLanguage(detectLanguage());
+// Everything the first screen needs starts at once: the current user, the language's messages and, on a device that was
+// signed in, the signed-in screens' messages. The router's checks then find the answers in flight instead of asking
+// one after the other.
+void queryClient.prefetchQuery(meQueryOptions());
+const language = detectLanguage();
+if (wasSignedIn()) void loadAppMessages(language);
+await activateLanguage(language);
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

@@ -115,3 +115,54 @@ describe("the built app", () => {
     }
   });
 });
+
+describe("the page's chunks asked for up front", () => {
+  test("index.html names the route's chunks and the visitor's catalogs as modulepreloads", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mytess-preload-"));
+    try {
+      writeFileSync(
+        join(dir, "index.html"),
+        "<!doctype html><html><head><title>MyTess</title></head><body></body></html>",
+      );
+      writeFileSync(join(dir, "routes.json"), JSON.stringify(["/landing", "/loads", "/loads/$id"]));
+      writeFileSync(
+        join(dir, "preload.json"),
+        JSON.stringify({
+          routes: { "/landing": ["assets/landing-1.js"], "/loads": ["assets/loads-1.js", "assets/load-card-1.js"] },
+          authed: ["assets/_authed-1.js"],
+          authedPaths: ["/loads"],
+          shellCatalogs: { en: "assets/en-1.js", am: "assets/am-1.js", om: "assets/om-1.js" },
+          appCatalogs: { en: "assets/app-en-1.js", am: "assets/app-am-1.js", om: "assets/app-om-1.js" },
+        }),
+      );
+      const { app } = createTestApp({ webDist: dir });
+      const preloads = async (path: string, headers: Record<string, string> = {}) => {
+        const res = await app.handle(new Request(`http://localhost${path}`, { headers }));
+        return {
+          status: res.status,
+          files: [...(await res.text()).matchAll(/modulepreload" crossorigin href="\/([^"]+)"/g)].map((m) => m[1]),
+        };
+      };
+      expect(await preloads("/landing", { "Accept-Language": "am-ET,am;q=0.9" })).toEqual({
+        status: 200,
+        files: ["assets/am-1.js", "assets/landing-1.js"],
+      });
+      // The language the app last used wins over the browser's; a signed-in visitor's screen gets its messages too.
+      expect(
+        await preloads("/loads", { Cookie: "mytess_lang=om; mytess_session=abc", "Accept-Language": "en" }),
+      ).toEqual({
+        status: 200,
+        files: [
+          "assets/om-1.js",
+          "assets/app-om-1.js",
+          "assets/_authed-1.js",
+          "assets/loads-1.js",
+          "assets/load-card-1.js",
+        ],
+      });
+      expect((await preloads("/nowhere")).status).toBe(404);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, normalize } from "node:path";
+import { LANGUAGE_CODES, LANGUAGE_COOKIE } from "../../shared/constants";
 
 const ENCODINGS = [
   ["br", ".br"],
@@ -17,15 +18,41 @@ const accepted = (header: string | null) => {
   return out;
 };
 
-/** "/loads/$id" matches "/loads/42": each `$name` stands for one path segment. */
+/** The route a path belongs to ("/loads/$id" for "/loads/42": each `$name` stands for one segment), or null. */
 const routeMatcher = (routes: string[]) => {
-  const patterns = routes.map((r) => r.split("/").filter(Boolean));
+  const patterns = routes.map((r) => [r, r.split("/").filter(Boolean)] as const);
   return (pathname: string) => {
     const segments = pathname.split("/").filter(Boolean);
-    return patterns.some(
-      (p) => p.length === segments.length && p.every((s, i) => s.startsWith("$") || s === segments[i]),
+    return (
+      patterns.find(
+        ([, p]) => p.length === segments.length && p.every((s, i) => s.startsWith("$") || s === segments[i]),
+      )?.[0] ?? null
     );
   };
+};
+
+type TPreloadMap = {
+  routes: Record<string, string[]>;
+  authed: string[];
+  authedPaths: string[];
+  shellCatalogs: Record<string, string>;
+  appCatalogs: Record<string, string>;
+};
+
+/** The interface language the page will most likely start in: its own cookie, else the browser's languages. */
+const likelyLanguage = (req: Request) => {
+  const cookie = req.headers
+    .get("cookie")
+    ?.split(";")
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(`${LANGUAGE_COOKIE}=`))
+    ?.slice(LANGUAGE_COOKIE.length + 1);
+  if (cookie && (LANGUAGE_CODES as readonly string[]).includes(cookie)) return cookie;
+  for (const part of (req.headers.get("accept-language") ?? "").split(",")) {
+    const code = part.trim().slice(0, 2).toLowerCase();
+    if ((LANGUAGE_CODES as readonly string[]).includes(code)) return code;
+  }
+  return "en";
 };
 
 /**
@@ -36,9 +63,30 @@ const routeMatcher = (routes: string[]) => {
 export const createStaticHandler = (root: string) => {
   const index = join(root, "index.html");
   const routesFile = join(root, "routes.json");
-  const isRoute = existsSync(routesFile)
+  const routeOf = existsSync(routesFile)
     ? routeMatcher(JSON.parse(readFileSync(routesFile, "utf8")) as string[])
-    : () => true;
+    : () => "/";
+  const preloadFile = join(root, "preload.json");
+  const preload = existsSync(preloadFile) ? (JSON.parse(readFileSync(preloadFile, "utf8")) as TPreloadMap) : null;
+  const indexHtml = existsSync(index) ? readFileSync(index, "utf8") : null;
+
+  /**
+   * index.html with the page's own chunks and its language's messages asked for at once (modulepreload), in parallel
+   * with the main bundle: otherwise each waits for the code before it to run, a round trip apiece on a slow phone.
+   */
+  const shell = (req: Request, route: string | null) => {
+    if (!indexHtml || !preload || !route) return null;
+    const language = likelyLanguage(req);
+    const signedIn = /(?:^|;\s*)mytess_session=/.test(req.headers.get("cookie") ?? "");
+    const signedInScreen = preload.authedPaths.includes(route) || route === "/loads/$id" || route === "/";
+    const files = [
+      preload.shellCatalogs[language],
+      ...(signedIn && signedInScreen ? [preload.appCatalogs[language], ...preload.authed] : []),
+      ...(preload.routes[route] ?? []),
+    ].filter(Boolean);
+    const links = files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join("");
+    return indexHtml.replace("</head>", `${links}</head>`);
+  };
 
   const fileResponse = async (
     path: string,
@@ -91,18 +139,23 @@ export const createStaticHandler = (root: string) => {
         );
       }
     }
+    const route = routeOf(decoded);
+    const html = shell(req, route);
+    if (html)
+      return new Response(html, {
+        status: route ? 200 : 404,
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Cache-Control": "no-cache",
+          Vary: "Cookie, Accept-Language",
+        },
+      });
     if (!existsSync(index)) {
       return new Response("The web app is not built yet: run `bun run build`.", {
         status: 503,
         headers: { "Content-Type": "text/plain; charset=utf-8" },
       });
     }
-    return fileResponse(
-      index,
-      "text/html; charset=utf-8",
-      { "Cache-Control": "no-cache" },
-      req,
-      isRoute(decoded) ? 200 : 404,
-    );
+    return fileResponse(index, "text/html; charset=utf-8", { "Cache-Control": "no-cache" }, req, route ? 200 : 404);
   };
 };

@@ -3,13 +3,32 @@ import { trpc } from "./trpc";
 
 const FIVE_MINUTES = 5 * 60 * 1000;
 
+// Remembers whether this device was signed in last time, so start-up can fetch the signed-in screens' messages while
+// the current-user call is still on its way. Only a hint: the server's answer decides.
+const SIGNED_IN_HINT = "mytess.signedIn";
+export const wasSignedIn = () => localStorage.getItem(SIGNED_IN_HINT) === "1";
+const rememberSignedIn = (signedIn: boolean) => {
+  if (signedIn) localStorage.setItem(SIGNED_IN_HINT, "1");
+  else localStorage.removeItem(SIGNED_IN_HINT);
+};
+
 /** The current-user query of SPEC section 7: fresh 5 minutes, refetched on mount, never on focus or reconnect. */
-export const meQueryOptions = () =>
-  trpc.auth.me.queryOptions(undefined, {
+export const meQueryOptions = () => {
+  const options = trpc.auth.me.queryOptions(undefined, {
     staleTime: FIVE_MINUTES,
     refetchOnMount: true,
     refetchOnReconnect: false,
   });
+  const fetchMe = options.queryFn!;
+  return {
+    ...options,
+    queryFn: async (ctx: Parameters<typeof fetchMe>[0]) => {
+      const me = await fetchMe(ctx);
+      rememberSignedIn(Boolean(me));
+      return me;
+    },
+  };
+};
 
 export const useMe = () => useQuery(meQueryOptions());
 

@@ -1,5 +1,11 @@
 import { i18n } from "@lingui/core";
-import { DEFAULT_LANGUAGE, LANGUAGE_CODES, STORAGE_KEYS, type TLanguage } from "../../shared/constants";
+import {
+  DEFAULT_LANGUAGE,
+  LANGUAGE_CODES,
+  LANGUAGE_COOKIE,
+  STORAGE_KEYS,
+  type TLanguage,
+} from "../../shared/constants";
 
 const isLanguage = (v: unknown): v is TLanguage =>
   typeof v === "string" && (LANGUAGE_CODES as readonly string[]).includes(v);
@@ -61,6 +67,8 @@ export const activateLanguage = async (language: TLanguage, chosen = false) => {
     i18n.activate(language);
     document.documentElement.lang = language;
     localStorage.setItem(STORAGE_KEYS.language, language);
+    // biome-ignore lint/suspicious/noDocumentCookie: one plain preference cookie; the Cookie Store API is not everywhere
+    document.cookie = `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=31536000; SameSite=Lax`;
     if (chosen) localStorage.setItem(STORAGE_KEYS.preferredLanguage, language);
   } catch (err) {
     console.warn(`Could not load the ${language} translations`, err);

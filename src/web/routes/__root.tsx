@@ -14,11 +14,18 @@ import { meQueryOptions } from "../lib/auth";
 // The toast region loads right after the first paint; toasts raised before it arrives wait in the store.
 const Toaster = lazy(() => import("../components/ui/toaster").then((m) => ({ default: m.Toaster })));
 
+const RENDER_BEFORE_ME = new Set(["/landing", "/promotion", "/contact"]);
+
 export type TRouterContext = { queryClient: QueryClient; trpc: TRPCOptionsProxy<AppRouter> };
 
 export const Route = createRootRouteWithContext<TRouterContext>()({
   // Who is signed in decides the route table, so it is known before any route renders (the splash shows meanwhile).
-  beforeLoad: async ({ context }) => {
+  // Public pages that only show the user in the header render at once; the header follows when the answer comes.
+  beforeLoad: async ({ context, location }) => {
+    if (RENDER_BEFORE_ME.has(location.pathname)) {
+      void context.queryClient.prefetchQuery(meQueryOptions());
+      return { me: context.queryClient.getQueryData(meQueryOptions().queryKey) ?? null };
+    }
     try {
       return { me: await context.queryClient.ensureQueryData(meQueryOptions()) };
     } catch {

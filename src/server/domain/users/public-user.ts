@@ -13,6 +13,15 @@ export const toPublicUser = (u: User) => ({
   rating: u.totalRatings > 0 ? Math.round((u.ratingSum / u.totalRatings) * 10) / 10 : 0,
   totalRatings: u.totalRatings,
   totalTrips: u.totalTrips,
+  /** The user's own last known position (drivers share it on the dashboard): the board searches from it at once. */
+  location:
+    u.latitude != null && u.longitude != null
+      ? {
+          latitude: u.latitude,
+          longitude: u.longitude,
+          updatedAt: u.locationUpdatedAt ? new Date(u.locationUpdatedAt).toISOString() : null,
+        }
+      : null,
   createdAt: new Date(u.createdAt).toISOString(),
 });
 export type TPublicUser = ReturnType<typeof toPublicUser>;

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { AlertTriangle, ChevronLeft, ChevronRight, Globe, LocateFixed, Package, TrendingUp } from "lucide-react";
 import { useEffect, useState } from "react";
+import type { TPublicUser } from "../../../server/domain/users/public-user";
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
@@ -18,15 +19,34 @@ import { trpc } from "../../lib/trpc";
 
 type TSearch = { highlight?: number };
 
+const PAGE_SIZE = 20;
+
+const savedOrigin = (me: TPublicUser): TPoint | null =>
+  me.location ? { latitude: me.location.latitude, longitude: me.location.longitude } : null;
+
+/** The search input of the board: the same for the route's prefetch and the page's own query. */
+const boardInput = (filters: TBoardFilters, origin: TPoint | null, sort: TLoadSort, page: number) => ({
+  ...filtersToInput(filters),
+  ...(origin ?? {}),
+  sort,
+  page,
+  pageSize: PAGE_SIZE,
+});
+
 export const Route = createFileRoute("/_authed/loads")({
   validateSearch: (raw: Record<string, unknown>): TSearch => {
     const n = Number(raw.highlight);
     return Number.isSafeInteger(n) && n > 0 ? { highlight: n } : {};
   },
+  // The first page's loads and figures are asked for while the page's code is still arriving.
+  loader: ({ context }) => {
+    const input = boardInput(DEFAULT_FILTERS, savedOrigin(context.me), "distance", 1);
+    const { page: _p, pageSize: _s, sort: _o, ...statsInput } = input;
+    void context.queryClient.prefetchQuery(trpc.loads.search.queryOptions(input, { staleTime: 30_000 }));
+    void context.queryClient.prefetchQuery(trpc.loads.stats.queryOptions(statsInput, { staleTime: 30_000 }));
+  },
   component: LoadBoardPage,
 });
-
-const PAGE_SIZE = 20;
 
 function LoadBoardPage() {
   const { t } = useLingui();
@@ -52,11 +72,11 @@ function LoadBoardPage() {
   };
   const [locating, setLocating] = useState(false);
   const isDriver = me.userType === "driver";
-  const driverStats = useQuery({ ...trpc.drivers.stats.queryOptions(), enabled: isDriver });
-  const saved = driverStats.data?.location;
-  const origin = point ?? (saved ? { latitude: saved.latitude, longitude: saved.longitude } : null);
+  // The driver's last known position comes with the current user, so the first search is already "near me" (one
+  // search, no figures jumping when a second answer arrives).
+  const origin = point ?? savedOrigin(me);
 
-  const input = { ...filtersToInput(filters), ...(origin ?? {}), sort, page, pageSize: PAGE_SIZE };
+  const input = boardInput(filters, origin, sort, page);
   const results = useQuery(
     trpc.loads.search.queryOptions(input, { placeholderData: keepPreviousData, staleTime: 30_000 }),
   );
