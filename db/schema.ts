@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Times are epoch milliseconds (UTC) everywhere; money is integer minor units beside an ISO currency code.
 
@@ -277,4 +277,26 @@ export const shipments = sqliteTable(
     createdAt: integer().notNull(),
   },
   (t) => [index("shipments_user_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * Answers to writes sent with an Idempotency-Key (the web app's offline queue sends one with each write), kept a day
+ * per user, so a write replayed after a lost answer is answered again instead of done twice. `status` is null while
+ * the first attempt is still running.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text().notNull(),
+    method: text().notNull(),
+    path: text().notNull(),
+    status: integer(),
+    contentType: text(),
+    body: text(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );

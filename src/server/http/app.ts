@@ -1,7 +1,9 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { Elysia } from "elysia";
 import type { Db } from "../../../db/client";
+import { SESSION_COOKIE } from "../../shared/constants";
 import type { TConfig } from "../config";
+import { readCookie, resolveSession } from "../domain/auth/sessions";
 import { AppError } from "../errors";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
 import { createOidcClient } from "../integrations/oidc/oidc";
@@ -11,6 +13,7 @@ import { createAuthRoutes } from "./auth-routes";
 import { declaresTooLargeBody, MAX_JSON_BODY_BYTES, readCapped, readJsonBody } from "./body";
 import { compressResponse } from "./compress";
 import { errorResponse, json, toHttpError } from "./errors";
+import { IDEMPOTENCY_HEADER, withIdempotency } from "./idempotency";
 import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 import { REST_ROUTES } from "./rest/table";
 import { applySecurityHeaders, isCrossSiteWrite } from "./security";
@@ -34,6 +37,10 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
   });
 
   type TServer = Parameters<typeof metaOf>[0];
+  const actorIdOf = (req: Request) => {
+    const token = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
+    return token ? (resolveSession(db, token)?.user.id ?? null) : null;
+  };
   const trpc = async (request: Request, server: TServer) => {
     // The body is read here, within the limit, so a chunked upload cannot grow past it inside tRPC.
     let req = request;
@@ -44,17 +51,27 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
         return errorResponse(err);
       }
     }
-    const res = await fetchRequestHandler({
-      endpoint: "/trpc",
-      req,
-      router: appRouter,
-      maxBatchSize: MAX_TRPC_BATCH,
-      createContext: ({ resHeaders }) =>
-        contextFromRequest(request, db, config, metaOf(server, request), "web", resHeaders, carriers),
-      onError: ({ error }) => {
-        if (toHttpError(error).status >= 500) logger.error("trpc error", { error: String(error.cause ?? error) });
-      },
-    });
+    const handle = () =>
+      fetchRequestHandler({
+        endpoint: "/trpc",
+        req,
+        router: appRouter,
+        maxBatchSize: MAX_TRPC_BATCH,
+        createContext: ({ resHeaders }) =>
+          contextFromRequest(request, db, config, metaOf(server, request), "web", resHeaders, carriers),
+        onError: ({ error }) => {
+          if (toHttpError(error).status >= 500) logger.error("trpc error", { error: String(error.cause ?? error) });
+        },
+      });
+    let res: Response;
+    try {
+      // A write replayed from the offline queue carries the key it was first sent with.
+      res = request.headers.has(IDEMPOTENCY_HEADER)
+        ? await withIdempotency(db, req, actorIdOf(request), handle)
+        : await handle();
+    } catch (err) {
+      return errorResponse(err);
+    }
     // Answers carry user data: never kept by a browser or a shared cache.
     res.headers.set("Cache-Control", "no-store");
     return res;
@@ -108,13 +125,19 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
           const ctx = contextFromRequest(request, db, config, metaOf(server, request), "rest", resHeaders, carriers);
           // Nothing that grows with the body happens for a caller who may not send one.
           if (!ctx.actor && !r.anonymousBody && request.body) throw new AppError("UNAUTHORIZED", "Sign in to continue");
-          const body = await readJsonBody(request);
-          const result = await r.call(createCaller(ctx), {
-            params: params as Record<string, string>,
-            query: Object.fromEntries(url.searchParams),
-            body,
+          return await withIdempotency(db, request, ctx.actor?.id ?? null, async () => {
+            try {
+              const body = await readJsonBody(request);
+              const result = await r.call(createCaller(ctx), {
+                params: params as Record<string, string>,
+                query: Object.fromEntries(url.searchParams),
+                body,
+              });
+              return json(result ?? { ok: true }, r.status ?? 200, resHeaders);
+            } catch (err) {
+              return errorResponse(err, resHeaders);
+            }
           });
-          return json(result ?? { ok: true }, r.status ?? 200, resHeaders);
         } catch (err) {
           return errorResponse(err, resHeaders);
         }
