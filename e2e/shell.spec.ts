@@ -107,7 +107,7 @@ test("installable: the manifest has an id and PNG icons (192, 512, maskable) tha
 test("the main bundle arrives brotli-compressed, as built", async ({ page }) => {
   const encodings: string[] = [];
   page.on("response", async (res) => {
-    if (res.url().includes("/assets/index-") && res.url().endsWith(".js"))
+    if (/\/assets\/boot-[^/]+\.js$/.test(res.url()))
       encodings.push((await res.allHeaders())["content-encoding"] ?? "none");
   });
   await page.goto("/landing");

@@ -23,6 +23,18 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// Background sync (SPEC: tagged "background-sync"): the queue lives in the page's local storage, which a service worker
+// cannot read, so the open pages are asked to send it.
+self.addEventListener("sync", (event) => {
+  const e = event as ExtendableEvent & { tag?: string };
+  if (e.tag !== "background-sync") return;
+  e.waitUntil(
+    self.clients
+      .matchAll({ type: "window" })
+      .then((clients) => clients.forEach((c) => c.postMessage({ type: "replay-queue" }))),
+  );
+});
+
 self.addEventListener("message", (event) => {
   if (event.data?.type === "SKIP_WAITING") void self.skipWaiting();
 });

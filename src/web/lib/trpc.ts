@@ -1,18 +1,77 @@
-import { QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { t } from "@lingui/core/macro";
+import { MutationCache, QueryClient } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError, type TRPCLink } from "@trpc/client";
+import { observable } from "@trpc/server/observable";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import type { AppRouter } from "../../server/trpc/root";
+import { enqueue, newIdempotencyKey, QUEUEABLE, QUEUED_MESSAGE } from "./offline-queue";
+import { requestBackgroundSync } from "./online";
+import { toast } from "./toast";
 
 // SPEC section 7: no retries, no refetch on focus, data fresh until told otherwise.
 export const queryClient = new QueryClient({
+  // A write kept for later says so, once, whichever screen made it (SPEC §8: 'Offline - request queued for later').
+  mutationCache: new MutationCache({
+    onError: (err) => {
+      if (err instanceof TRPCClientError && err.meta?.queued)
+        toast({ title: t`Offline - request queued for later`, variant: "warning" });
+    },
+  }),
   defaultOptions: {
     queries: { retry: false, refetchOnWindowFocus: false, staleTime: Number.POSITIVE_INFINITY },
-    mutations: { retry: false },
+    // Writes always run: offline, the link queues them (TanStack Query would otherwise hold them, unseen).
+    mutations: { retry: false, networkMode: "always" },
   },
 });
 
+const isQueueable = (path: string): path is keyof typeof QUEUEABLE => path in QUEUEABLE;
+
+/**
+ * Writes that can wait (a bid, a load, a message, a location, a trip step, a rating) carry an Idempotency-Key; made
+ * offline, or lost to the network on the way, they are queued with that key and fail with SPEC's 'Offline - request
+ * queued for later' (code QUEUED) instead of being dropped.
+ */
+const offlineLink: TRPCLink<AppRouter> =
+  () =>
+  ({ op, next }) =>
+    observable((observer) => {
+      const path = op.path;
+      if (op.type !== "mutation" || !isQueueable(path)) return next(op).subscribe(observer);
+      const key = newIdempotencyKey();
+      const queue = () => {
+        enqueue(path, op.input, key);
+        requestBackgroundSync().catch(() => {});
+        observer.error(new TRPCClientError(QUEUED_MESSAGE, { meta: { queued: true } }));
+      };
+      if (!navigator.onLine) {
+        queue();
+        return;
+      }
+      const sub = next({ ...op, context: { ...op.context, idempotencyKey: key } }).subscribe({
+        next: (v) => observer.next(v),
+        complete: () => observer.complete(),
+        // No answer at all (the connection dropped): the server may or may not have it; the key makes a replay safe.
+        error: (err) => (err.meta?.response || err.data ? observer.error(err) : queue()),
+      });
+      return () => sub.unsubscribe();
+    });
+
+const sendCookies = (url: URL | RequestInfo, init?: RequestInit) => fetch(url, { ...init, credentials: "include" });
+
 export const trpcClient = createTRPCClient<AppRouter>({
-  links: [httpBatchLink({ url: "/trpc", fetch: (url, init) => fetch(url, { ...init, credentials: "include" }) })],
+  links: [
+    offlineLink,
+    splitLink({
+      condition: (op) => typeof op.context.idempotencyKey === "string",
+      // Keyed writes go one per request, so each request's key belongs to one write.
+      true: httpLink({
+        url: "/trpc",
+        fetch: sendCookies,
+        headers: ({ op }) => ({ "Idempotency-Key": String(op.context.idempotencyKey) }),
+      }),
+      false: httpBatchLink({ url: "/trpc", fetch: sendCookies }),
+    }),
+  ],
 });
 
 export const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });
@@ -27,6 +86,8 @@ export type TErrorInfo = {
 
 /** What a failed call said: HTTP status, code, message and field issues. A network failure has status 0. */
 export const errorInfo = (err: unknown): TErrorInfo => {
+  if (err instanceof TRPCClientError && err.meta?.queued)
+    return { status: 0, code: "QUEUED", message: QUEUED_MESSAGE, issues: [] };
   if (err instanceof TRPCClientError) {
     const data = (err.data ?? {}) as {
       httpStatus?: number;
@@ -44,5 +105,8 @@ export const errorInfo = (err: unknown): TErrorInfo => {
   }
   return { status: 0, code: "NETWORK", message: err instanceof Error ? err.message : String(err), issues: [] };
 };
+
+/** A write kept for later: the screen shows it as pending rather than as an error. */
+export const isQueued = (err: unknown) => errorInfo(err).code === "QUEUED";
 
 export const isUnauthorized = (err: unknown) => errorInfo(err).status === 401;

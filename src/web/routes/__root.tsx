@@ -13,6 +13,8 @@ import { meQueryOptions } from "../lib/auth";
 
 // The toast region loads right after the first paint; toasts raised before it arrives wait in the store.
 const Toaster = lazy(() => import("../components/ui/toaster").then((m) => ({ default: m.Toaster })));
+// The offline queue's sender and its pending list; code the first screen does not need.
+const QueueStatus = lazy(() => import("../components/layout/queue-status").then((m) => ({ default: m.QueueStatus })));
 
 const RENDER_BEFORE_ME = new Set(["/landing", "/promotion", "/contact"]);
 
@@ -48,6 +50,7 @@ function RootLayout() {
       <Footer />
       <Suspense fallback={null}>
         <Toaster />
+        <QueueStatus />
       </Suspense>
       <ConnectionStatus />
       <UpdateBanner />

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { MONEY_CURRENCY_CODES } from "../../../shared/constants";
 import { toast } from "../../lib/toast";
-import { trpc } from "../../lib/trpc";
+import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 import { Button } from "../ui/button";
 import {
@@ -47,6 +47,8 @@ export function BidDialog({ load, trigger }: { load: TLoadLike; trigger: ReactNo
         ]);
       },
       onError: (err) => {
+        // Kept for later: the dialog closes and the load shows the bid as waiting to send.
+        if (isQueued(err)) return setOpen(false);
         if (onUnauthorized(err)) return;
         toast({ title: t`Error`, description: t`Failed to place bid. Please try again.`, variant: "destructive" });
       },

@@ -10,6 +10,7 @@ import { Card } from "../ui/card";
 import { DistanceBadge, LoadStatusBadge, SourceBadge } from "./badges";
 import { BudgetAmount } from "./budget-amount";
 import { EquipmentLabel } from "./equipment-label";
+import { PendingBadge } from "./pending-badge";
 import { ShareMenu } from "./share-menu";
 
 export const shareContentFor = (load: Pick<TPublicLoad, "id" | "title" | "pickupLocation" | "deliveryLocation">) => ({
@@ -49,6 +50,7 @@ export function LoadCard({
           </Badge>
         )}
         {load.status !== "posted" && <LoadStatusBadge status={load.status} />}
+        <PendingBadge loadId={load.id} />
       </div>
       <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">

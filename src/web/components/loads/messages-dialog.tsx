@@ -2,9 +2,10 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { MessageSquare, Send } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useOfflineQueue } from "../../lib/offline-queue";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
-import { errorInfo, trpc } from "../../lib/trpc";
+import { errorInfo, isQueued, trpc } from "../../lib/trpc";
 import { cn } from "../../lib/utils";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -18,6 +19,10 @@ function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
   const input = { loadId, driverId };
   const thread = useQuery(trpc.messages.list.queryOptions(input, { staleTime: 0, refetchInterval: 15_000 }));
   const [body, setBody] = useState("");
+  // Messages written offline show at the bottom of the thread until they are sent.
+  const pending = useOfflineQueue().queued.filter(
+    (q) => q.kind === "message" && q.input.loadId === loadId && q.input.driverId === driverId,
+  );
   const end = useRef<HTMLDivElement>(null);
   const count = thread.data?.messages.length ?? 0;
   useEffect(() => {
@@ -30,6 +35,7 @@ function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
         await queryClient.invalidateQueries(trpc.messages.list.queryFilter(input));
       },
       onError: async (err) => {
+        if (isQueued(err)) return setBody("");
         // A conversation closed meanwhile (the load was awarded or cancelled) shows why instead of a retry prompt.
         if (errorInfo(err).code === "FORBIDDEN") {
           await queryClient.invalidateQueries(trpc.messages.list.queryFilter(input));
@@ -76,6 +82,18 @@ function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
             <div className="whitespace-pre-wrap">{m.body}</div>
             <div className={cn("mt-1 text-[10px]", m.fromMe ? "text-teal-100" : "text-muted-foreground")}>
               {formatDate(m.createdAt, { dateStyle: "short", timeStyle: "short" })}
+            </div>
+          </div>
+        ))}
+        {pending.map((q) => (
+          <div
+            key={q.id}
+            className="max-w-[80%] self-end rounded-lg bg-brand/60 px-3 py-2 text-sm text-white"
+            data-testid="pending-message"
+          >
+            <div className="whitespace-pre-wrap">{String(q.input.body ?? "")}</div>
+            <div className="mt-1 text-[10px] text-teal-50">
+              <Trans>Waiting to send</Trans>
             </div>
           </div>
         ))}

@@ -4,7 +4,7 @@ import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { EQUIPMENT_TYPES, MONEY_CURRENCY_CODES } from "../../../shared/constants";
 import { toast } from "../../lib/toast";
-import { errorInfo, trpc } from "../../lib/trpc";
+import { errorInfo, isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 import { Button } from "../ui/button";
 import {
@@ -130,6 +130,7 @@ export function PostLoadDialog() {
         await queryClient.invalidateQueries();
       },
       onError: (err) => {
+        if (isQueued(err)) return setOpen(false);
         if (onUnauthorized(err)) return;
         const info = errorInfo(err);
         if (info.issues.length) setErrors(Object.fromEntries(info.issues.map((i) => [i.path, i.message])));

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Star } from "lucide-react";
 import { useState } from "react";
 import { toast } from "../../lib/toast";
-import { trpc } from "../../lib/trpc";
+import { isQueued, trpc } from "../../lib/trpc";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
 import {
@@ -30,12 +30,14 @@ export function RateDialog({ loadId, whom }: { loadId: number; whom: "driver" | 
         toast({ title: t`Rating saved`, description: t`Thank you. Your rating is saved.`, variant: "success" });
         await queryClient.invalidateQueries();
       },
-      onError: () =>
-        toast({
-          title: t`Error`,
-          description: t`Failed to save the rating. Please try again.`,
-          variant: "destructive",
-        }),
+      onError: (err) =>
+        isQueued(err)
+          ? setOpen(false)
+          : toast({
+              title: t`Error`,
+              description: t`Failed to save the rating. Please try again.`,
+              variant: "destructive",
+            }),
     }),
   );
   return (

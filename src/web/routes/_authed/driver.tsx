@@ -19,9 +19,10 @@ import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/ca
 import { Label } from "../../components/ui/input";
 import { Switch } from "../../components/ui/switch";
 import { currentPosition } from "../../lib/geolocation";
+import { useOfflineQueue } from "../../lib/offline-queue";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
-import { trpc } from "../../lib/trpc";
+import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 
 export const Route = createFileRoute("/_authed/driver")({ component: DriverDashboard });
@@ -67,6 +68,7 @@ function DriverHome() {
   const bids = useQuery(trpc.bids.mine.queryOptions(undefined, { staleTime: 30_000 }));
   const trips = useQuery(trpc.drivers.trips.queryOptions(undefined, { staleTime: 30_000 }));
   const refresh = () => queryClient.invalidateQueries();
+  const locationQueued = useOfflineQueue().queued.some((q) => q.kind === "location");
 
   const saveLocation = useMutation(
     trpc.drivers.updateLocation.mutationOptions({
@@ -79,7 +81,7 @@ function DriverHome() {
         await refresh();
       },
       onError: (err) => {
-        if (!onUnauthorized(err))
+        if (!isQueued(err) && !onUnauthorized(err))
           toast({
             title: t`Location Error`,
             description: t`Failed to get your current location.`,
@@ -119,12 +121,14 @@ function DriverHome() {
         toast({ title: kind === "pickup" ? t`Marked as picked up` : t`Marked as delivered`, variant: "success" });
         await refresh();
       },
-      onError: () =>
-        toast({
-          title: t`Error`,
-          description: t`The trip could not be updated. Please try again.`,
-          variant: "destructive",
-        }),
+      onError: (err) => {
+        if (!isQueued(err))
+          toast({
+            title: t`Error`,
+            description: t`The trip could not be updated. Please try again.`,
+            variant: "destructive",
+          });
+      },
     });
   const pickup = useMutation(tripAction("pickup"));
   const deliver = useMutation(tripAction("deliver"));
@@ -189,6 +193,11 @@ function DriverHome() {
         </CardHeader>
         <CardContent className="flex flex-wrap items-center justify-between gap-4">
           <div className="text-sm" data-testid="coordinates">
+            {locationQueued && (
+              <Badge variant="warning" className="mb-1" data-testid="pending-location">
+                <Trans>New location waiting to send</Trans>
+              </Badge>
+            )}
             {location ? (
               <>
                 <div className="font-mono">

@@ -12,11 +12,13 @@ import { CancelLoadDialog } from "../../components/loads/cancel-dialog";
 import { ShipperMessagesDialog } from "../../components/loads/messages-dialog";
 import { PostLoadDialog } from "../../components/loads/post-load-dialog";
 import { RateDialog } from "../../components/loads/rate-dialog";
+import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
+import { useOfflineQueue } from "../../lib/offline-queue";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
-import { trpc } from "../../lib/trpc";
+import { isQueued, trpc } from "../../lib/trpc";
 
 export const Route = createFileRoute("/_authed/shipper")({ component: ShipperDashboard });
 
@@ -42,6 +44,7 @@ function ShipperHome() {
   const queryClient = useQueryClient();
   const stats = useQuery(trpc.dashboard.shipperStats.queryOptions(undefined, { staleTime: 30_000 }));
   const loads = useQuery(trpc.loads.mine.queryOptions(undefined, { staleTime: 30_000 }));
+  const queuedLoads = useOfflineQueue().queued.filter((q) => q.kind === "load");
   const complete = useMutation(
     trpc.loads.complete.mutationOptions({
       onSuccess: async () => {
@@ -52,12 +55,14 @@ function ShipperHome() {
         });
         await queryClient.invalidateQueries();
       },
-      onError: () =>
-        toast({
-          title: t`Error`,
-          description: t`The load could not be completed. Please try again.`,
-          variant: "destructive",
-        }),
+      onError: (err) => {
+        if (!isQueued(err))
+          toast({
+            title: t`Error`,
+            description: t`The load could not be completed. Please try again.`,
+            variant: "destructive",
+          });
+      },
     }),
   );
   const s = stats.data;
@@ -116,6 +121,14 @@ function ShipperHome() {
             <Trans>You have not posted a load yet. Post one and drivers nearby will bid.</Trans>
           </Card>
         )}
+        {queuedLoads.map((q) => (
+          <Card key={q.id} className="flex items-center justify-between gap-3 p-4" data-testid="pending-load">
+            <div className="font-semibold">{String(q.input.title ?? "")}</div>
+            <Badge variant="warning">
+              <Trans>Waiting to send</Trans>
+            </Badge>
+          </Card>
+        ))}
         {loads.data?.map((l) => (
           <Card key={l.id} className="grid gap-3 p-4" data-testid="my-load" data-load-id={l.id}>
             <div className="flex flex-wrap items-start justify-between gap-3">

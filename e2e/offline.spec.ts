@@ -1,0 +1,77 @@
+import { expect, test } from "@playwright/test";
+import { signUp, uniqueEmail } from "./helpers";
+
+// Writes made offline wait in local storage (SPEC's queuedRequests) and go out once the connection returns, once each.
+
+test("a bid made offline is queued, marked pending, and placed once when the connection returns", async ({
+  browser,
+}) => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto("/signin?mode=register&returnTo=/loads");
+  await signUp(page, { type: "Driver", first: "Kebede", last: "Ayana", email: uniqueEmail("kebede") });
+  const card = page.getByTestId("load-card").first();
+  await expect(card).toBeVisible();
+  const loadId = Number(await card.getAttribute("data-load-id"));
+
+  await ctx.setOffline(true);
+  await card.getByTestId("quick-bid").click();
+  await page.getByTestId("bid-dialog").getByLabel("Bid amount").fill("777");
+  await page.getByTestId("bid-dialog").getByRole("button", { name: "Place Bid" }).click();
+  await expect(page.getByTestId("toast").last()).toContainText("Offline - request queued for later");
+  await expect(page.getByTestId("bid-dialog")).toBeHidden();
+  await expect(card.getByTestId("pending-badge")).toHaveText("Bid waiting to send");
+  await expect(page.getByTestId("queue-button")).toHaveText("1 change waiting to send");
+  // Kept as SPEC says: url, options, timestamp; with the key that makes a replay safe.
+  const queued = await page.evaluate(() => JSON.parse(localStorage.getItem("queuedRequests") ?? "[]"));
+  expect(queued).toHaveLength(1);
+  expect(queued[0]).toMatchObject({ url: "/trpc/bids.place", options: { method: "POST" } });
+  expect(queued[0].options.headers["Idempotency-Key"]).toMatch(/^q-/);
+  expect(typeof queued[0].timestamp).toBe("number");
+
+  await ctx.setOffline(false);
+  await expect(page.getByTestId("toast").last()).toContainText("1 queued change sent");
+  await expect(page.getByTestId("queue-status")).toHaveCount(0);
+  await expect(card.getByTestId("pending-badge")).toHaveCount(0);
+
+  // Placed exactly once, with the amount typed offline.
+  const mine = await page.request.get("/api/bids/driver");
+  const bids = (await mine.json()) as { loadId: number; amount: number }[];
+  expect(bids.filter((b) => b.loadId === loadId).map((b) => b.amount)).toEqual([777]);
+  await ctx.close();
+});
+
+test("a queued write the server refuses is shown with its reason, not dropped", async ({ browser }) => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto("/signin?mode=register&returnTo=/driver");
+  await signUp(page, { type: "Driver", first: "Almaz", last: "Girma", email: uniqueEmail("almaz") });
+  await expect(page.getByTestId("user-menu")).toBeVisible();
+
+  // A rating for a load this driver never ran: queued offline, refused once sent.
+  await ctx.setOffline(true);
+  await page.evaluate(() => {
+    const entry = {
+      url: "/trpc/loads.rate",
+      options: {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Idempotency-Key": "q-test-refused-1" },
+        body: JSON.stringify({ loadId: 1, rating: 5, comment: "Great" }),
+      },
+      timestamp: Date.now(),
+      id: "q-test-refused-1",
+      kind: "rating",
+      input: { loadId: 1, rating: 5 },
+    };
+    localStorage.setItem("queuedRequests", JSON.stringify([entry]));
+  });
+  await page.reload().catch(() => {});
+  await ctx.setOffline(false);
+  await page.goto("/driver");
+  await expect(page.getByTestId("toast").filter({ hasText: "A queued change was not accepted" })).toBeVisible();
+  await page.getByTestId("queue-button").click();
+  await expect(page.getByTestId("refused-item")).toContainText("Rating on load #1");
+  await page.getByTestId("refused-item").getByRole("button", { name: "Dismiss" }).click();
+  await expect(page.getByTestId("queue-status")).toHaveCount(0);
+  await ctx.close();
+});
