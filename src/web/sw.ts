@@ -29,9 +29,9 @@ self.addEventListener("sync", (event) => {
   const e = event as ExtendableEvent & { tag?: string };
   if (e.tag !== "background-sync") return;
   e.waitUntil(
-    self.clients
-      .matchAll({ type: "window" })
-      .then((clients) => clients.forEach((c) => c.postMessage({ type: "replay-queue" }))),
+    self.clients.matchAll({ type: "window" }).then((clients) => {
+      for (const c of clients) c.postMessage({ type: "replay-queue" });
+    }),
   );
 });
 
