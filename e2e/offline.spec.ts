@@ -75,3 +75,28 @@ test("a queued write the server refuses is shown with its reason, not dropped", 
   await expect(page.getByTestId("queue-status")).toHaveCount(0);
   await ctx.close();
 });
+
+test("a signed-in page reloaded offline keeps the user in the app with the last data they saw", async ({ browser }) => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto("/signin?mode=register&returnTo=/driver");
+  await signUp(page, { type: "Driver", first: "Tigist", last: "Bekele", email: uniqueEmail("tigist") });
+  await expect(page.getByTestId("user-menu")).toBeVisible();
+  await expect(page.getByTestId("stat-active-bids-value")).toHaveText("0");
+  // The service worker holds the app shell once it controls the page.
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller)
+      await new Promise((r) => navigator.serviceWorker.addEventListener("controllerchange", r, { once: true }));
+  });
+  await page.waitForTimeout(1500); // the last answers are saved at most once a second
+
+  await ctx.setOffline(true);
+  await page.reload();
+  await expect(page).toHaveURL(/\/driver$/);
+  await expect(page.getByTestId("user-menu")).toBeVisible();
+  await expect(page.getByTestId("stat-active-bids-value")).toHaveText("0");
+  await expect(page.getByTestId("offline-badge")).toBeVisible();
+  await ctx.setOffline(false);
+  await ctx.close();
+});

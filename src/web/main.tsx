@@ -8,6 +8,7 @@ import { NotFound } from "./components/layout/not-found";
 import { Splash } from "./components/layout/splash";
 import { meQueryOptions, wasSignedIn } from "./lib/auth";
 import { activateLanguage, detectLanguage, i18n, loadAppMessages } from "./lib/i18n";
+import { persistQueries } from "./lib/persist";
 import { PreferencesProvider } from "./lib/preferences";
 import { queryClient, trpc } from "./lib/trpc";
 import { routeTree } from "./routeTree.gen";
@@ -31,6 +32,7 @@ declare module "@tanstack/react-router" {
 // Everything the first screen needs starts at once: the current user, the language's messages and, on a device that was
 // signed in, the signed-in screens' messages. The router's checks then find the answers in flight instead of asking
 // one after the other.
+persistQueries(queryClient);
 void queryClient.prefetchQuery(meQueryOptions());
 const language = detectLanguage();
 if (wasSignedIn()) void loadAppMessages(language);

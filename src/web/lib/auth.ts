@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { clearPersistedQueries } from "./persist";
 import { trpc } from "./trpc";
 
 const FIVE_MINUTES = 5 * 60 * 1000;
@@ -25,6 +26,7 @@ export const meQueryOptions = () => {
     queryFn: async (ctx: Parameters<typeof fetchMe>[0]) => {
       const me = await fetchMe(ctx);
       rememberSignedIn(Boolean(me));
+      if (!me) clearPersistedQueries();
       return me;
     },
   };

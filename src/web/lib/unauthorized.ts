@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { useCallback } from "react";
 import { loginHref } from "./auth";
+import { clearPersistedQueries } from "./persist";
 import { toast } from "./toast";
 import { isUnauthorized } from "./trpc";
 
@@ -13,6 +14,8 @@ export const useUnauthorizedRedirect = () => {
   return useCallback(
     (err: unknown) => {
       if (!isUnauthorized(err)) return false;
+      // The saved answers belong to a session that has ended.
+      clearPersistedQueries();
       toast({
         title: t`Unauthorized`,
         description: t`You are logged out. Logging in again...`,

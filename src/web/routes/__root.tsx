@@ -23,15 +23,18 @@ export type TRouterContext = { queryClient: QueryClient; trpc: TRPCOptionsProxy<
 export const Route = createRootRouteWithContext<TRouterContext>()({
   // Who is signed in decides the route table, so it is known before any route renders (the splash shows meanwhile).
   // Public pages that only show the user in the header render at once; the header follows when the answer comes.
+  // Online, the server's answer decides; offline, the last saved answer stands in (the app opens on the last data).
   beforeLoad: async ({ context, location }) => {
+    const cached = context.queryClient.getQueryData(meQueryOptions().queryKey);
     if (RENDER_BEFORE_ME.has(location.pathname)) {
       void context.queryClient.prefetchQuery(meQueryOptions());
-      return { me: context.queryClient.getQueryData(meQueryOptions().queryKey) ?? null };
+      return { me: cached ?? null };
     }
+    if (!navigator.onLine) return { me: cached ?? null };
     try {
-      return { me: await context.queryClient.ensureQueryData(meQueryOptions()) };
+      return { me: await context.queryClient.fetchQuery(meQueryOptions()) };
     } catch {
-      return { me: null };
+      return { me: cached ?? null };
     }
   },
   pendingComponent: Splash,

@@ -2,6 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { LogOut, Settings, User } from "lucide-react";
 import type { TPublicUser } from "../../../server/domain/users/public-user";
+import { clearPersistedQueries } from "../../lib/persist";
 import { Button } from "../ui/button";
 import {
   DropdownMenu,
@@ -56,7 +57,7 @@ export function UserMenu({ user }: { user: TPublicUser }) {
         </DropdownMenuItem>
         <DropdownMenuSeparator />
         <DropdownMenuItem asChild>
-          <a href="/api/logout">
+          <a href="/api/logout" onClick={() => clearPersistedQueries()}>
             <LogOut className="size-4" />
             <Trans>Log out</Trans>
           </a>
