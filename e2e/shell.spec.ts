@@ -184,3 +184,32 @@ test("the service worker is served and registered", async ({ page, request }) =>
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
   expect(scope).toMatch(/\/$/);
 });
+
+test("the menu follows the role, and the desktop bar fits at 1280 px in every language", async ({ browser }) => {
+  for (const [who, own, notOffered] of [
+    [DEMO.driver, "Driver", ["Post Load", "E-commerce"]],
+    [DEMO.shipper, "Post Load", ["Driver"]],
+  ] as const) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await ctx.newPage();
+    await signIn(page, who);
+    const nav = page.getByTestId("main-nav");
+    await expect(nav.getByRole("link", { name: own, exact: true })).toBeVisible();
+    await nav.getByTestId("nav-more").click();
+    for (const name of notOffered) await expect(nav.getByRole("link", { name, exact: true })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Promote" })).toBeVisible();
+    await nav.getByTestId("nav-more").click();
+    for (const label of ["English", "አማርኛ", "Afaan Oromoo"]) {
+      await page.getByTestId("language-select").selectOption({ label });
+      await page.waitForTimeout(300);
+      const bar = await nav.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      expect(bar.scroll).toBeLessThanOrEqual(bar.client);
+      const navBox = (await nav.boundingBox())!;
+      const pickerBox = (await page.getByTestId("language-select").boundingBox())!;
+      // One row: the pickers sit beside the links, not under them.
+      expect(navBox.x + navBox.width).toBeLessThanOrEqual(pickerBox.x);
+      expect(Math.abs(pickerBox.y - navBox.y)).toBeLessThan(24);
+    }
+    await ctx.close();
+  }
+});

@@ -1,7 +1,8 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
-import { Menu, Truck, X } from "lucide-react";
+import { ChevronDown, Menu, Truck, X } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
+import type { TUserType } from "../../../shared/constants";
 import { loginHref, useMe } from "../../lib/auth";
 import { Button } from "../ui/button";
 import { CurrencySelect } from "./currency-select";
@@ -10,35 +11,80 @@ import { LanguageSelect } from "./language-select";
 // Signed-in parts (menus, tooltip) load only for signed-in users, keeping the landing page light.
 const SignedInControls = lazy(() => import("./signed-in-controls"));
 
-function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
-  const cls =
-    "whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium text-slate-700 hover:bg-muted [&.active]:bg-teal-50 [&.active]:text-teal-800";
+const NAV_CLS =
+  "whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium text-slate-700 hover:bg-muted [&.active]:bg-teal-50 [&.active]:text-teal-800";
+
+/**
+ * The signed-in menu follows the role: a driver gets the driver dashboard and no Post Load or store orders, a shipper
+ * the reverse. On a desktop the first links stay in the bar and the rest sit under More, so the bar fits at 1280 px in
+ * every language.
+ */
+function useNavItems(role: TUserType) {
+  const { t } = useLingui();
+  const all = [
+    role === "driver" ? { to: "/driver", label: t`Driver` } : { to: "/shipper", label: t`Post Load` },
+    { to: "/loads", label: t`Load Board` },
+    { to: "/messaging", label: t`Messages` },
+    { to: "/shipping", label: t`Shipping` },
+    { to: "/marketplaces", label: t`Marketplaces` },
+    ...(role === "shipper" ? [{ to: "/ecommerce", label: t`E-commerce` }] : []),
+    { to: "/promotion", label: t`Promote` },
+  ] as const;
+  return all;
+}
+
+function NavLinks({ role, onNavigate }: { role: TUserType; onNavigate?: () => void }) {
   return (
     <>
-      <Link to="/driver" className={cls} onClick={onNavigate}>
-        <Trans>Driver</Trans>
-      </Link>
-      <Link to="/shipper" className={cls} onClick={onNavigate}>
-        <Trans>Post Load</Trans>
-      </Link>
-      <Link to="/loads" className={cls} onClick={onNavigate}>
-        <Trans>Load Board</Trans>
-      </Link>
-      <Link to="/marketplaces" className={cls} onClick={onNavigate}>
-        <Trans>Marketplaces</Trans>
-      </Link>
-      <Link to="/messaging" className={cls} onClick={onNavigate}>
-        <Trans>Messages</Trans>
-      </Link>
-      <Link to="/ecommerce" className={cls} onClick={onNavigate}>
-        <Trans>E-commerce</Trans>
-      </Link>
-      <Link to="/shipping" className={cls} onClick={onNavigate}>
-        <Trans>Shipping</Trans>
-      </Link>
-      <Link to="/promotion" className={cls} onClick={onNavigate}>
-        <Trans>Promote</Trans>
-      </Link>
+      {useNavItems(role).map((i) => (
+        <Link key={i.to} to={i.to} className={NAV_CLS} onClick={onNavigate}>
+          {i.label}
+        </Link>
+      ))}
+    </>
+  );
+}
+
+const PRIMARY = 4;
+
+function DesktopNav({ role }: { role: TUserType }) {
+  const { t } = useLingui();
+  const items = useNavItems(role);
+  const [more, setMore] = useState(false);
+  return (
+    <>
+      {items.slice(0, PRIMARY).map((i) => (
+        <Link key={i.to} to={i.to} className={NAV_CLS}>
+          {i.label}
+        </Link>
+      ))}
+      <div
+        className="relative"
+        onBlur={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setMore(false);
+        }}
+      >
+        <button
+          type="button"
+          className={`${NAV_CLS} flex items-center gap-1`}
+          aria-expanded={more}
+          aria-haspopup="true"
+          onClick={() => setMore(!more)}
+          data-testid="nav-more"
+        >
+          {t`More`}
+          <ChevronDown className="size-4" />
+        </button>
+        {more && (
+          <div className="absolute left-0 top-full z-50 mt-1 flex min-w-44 flex-col rounded-md border bg-white p-1 shadow-lg">
+            {items.slice(PRIMARY).map((i) => (
+              <Link key={i.to} to={i.to} className={NAV_CLS} onClick={() => setMore(false)}>
+                {i.label}
+              </Link>
+            ))}
+          </div>
+        )}
+      </div>
     </>
   );
 }
@@ -76,10 +122,10 @@ export function Header() {
           <span className="text-lg">MyTess</span>
         </Link>
         <nav aria-label={t`Main`} className="ml-2 hidden min-w-0 items-center gap-0.5 xl:flex" data-testid="main-nav">
-          {user ? <NavLinks /> : <SignedOutLinks />}
+          {user ? <DesktopNav role={user.userType} /> : <SignedOutLinks />}
         </nav>
         <div className="ml-auto flex items-center gap-2">
-          <LanguageSelect className="hidden w-[8.5rem] sm:flex xl:w-[7.5rem]" />
+          <LanguageSelect className="hidden w-[8.5rem] sm:flex" />
           <CurrencySelect className="hidden w-[6.5rem] sm:flex" />
           {user ? (
             <Suspense fallback={<span className="size-9" />}>
@@ -115,7 +161,7 @@ export function Header() {
       </div>
       {open && (
         <nav aria-label={t`Mobile`} className="flex flex-col gap-1 border-t bg-white px-4 py-3 xl:hidden">
-          {user ? <NavLinks onNavigate={close} /> : <SignedOutLinks onNavigate={close} />}
+          {user ? <NavLinks role={user.userType} onNavigate={close} /> : <SignedOutLinks onNavigate={close} />}
           <div className="mt-2 flex gap-2 sm:hidden">
             <LanguageSelect className="flex-1" />
             <CurrencySelect className="flex-1" />
