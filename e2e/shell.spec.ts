@@ -213,3 +213,24 @@ test("the menu follows the role, and the desktop bar fits at 1280 px in every la
     await ctx.close();
   }
 });
+
+test("the footer's company links open real pages: about (with company sharing), terms and privacy", async ({
+  page,
+}) => {
+  await page.goto("/landing");
+  const footer = page.locator("footer");
+  await footer.getByRole("link", { name: "Terms of use" }).click();
+  await expect(page).toHaveURL(/\/terms$/);
+  await expect(page.getByRole("heading", { name: "Terms of use", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Loads and bids" })).toBeVisible();
+  await footer.getByRole("link", { name: "Privacy" }).click();
+  await expect(page.getByRole("heading", { name: "Who sees what" })).toBeVisible();
+  const about = await page.goto("/about");
+  expect(about?.status()).toBe(200);
+  await expect(page.getByRole("heading", { name: "About MyTess", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("company-share").getByRole("button")).toBeVisible();
+  // In Amharic too.
+  await page.getByTestId("language-select").selectOption({ label: "አማርኛ" });
+  await expect(page.getByRole("heading", { name: "ስለ MyTess", level: 1 })).toBeVisible();
+  await page.getByTestId("language-select").selectOption({ label: "English" });
+});

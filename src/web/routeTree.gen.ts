@@ -11,11 +11,14 @@
 import { Route as rootRouteImport } from "./routes/__root"
 import { Route as IndexRouteImport } from "./routes/index"
 import { Route as AuthedRouteImport } from "./routes/_authed"
+import { Route as AboutRouteImport } from "./routes/about"
 import { Route as ContactRouteImport } from "./routes/contact"
 import { Route as LandingRouteImport } from "./routes/landing"
+import { Route as PrivacyRouteImport } from "./routes/privacy"
 import { Route as PromotionRouteImport } from "./routes/promotion"
 import { Route as SigninRouteImport } from "./routes/signin"
 import { Route as SubscribeRouteImport } from "./routes/subscribe"
+import { Route as TermsRouteImport } from "./routes/terms"
 import { Route as AuthedDriverRouteImport } from "./routes/_authed/driver"
 import { Route as AuthedEcommerceRouteImport } from "./routes/_authed/ecommerce"
 import { Route as AuthedLoadsRouteImport } from "./routes/_authed/loads"
@@ -36,6 +39,11 @@ const AuthedRoute = AuthedRouteImport.update({
   id: "/_authed",
   getParentRoute: () => rootRouteImport,
 } as any)
+const AboutRoute = AboutRouteImport.update({
+  id: "/about",
+  path: "/about",
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ContactRoute = ContactRouteImport.update({
   id: "/contact",
   path: "/contact",
@@ -44,6 +52,11 @@ const ContactRoute = ContactRouteImport.update({
 const LandingRoute = LandingRouteImport.update({
   id: "/landing",
   path: "/landing",
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PrivacyRoute = PrivacyRouteImport.update({
+  id: "/privacy",
+  path: "/privacy",
   getParentRoute: () => rootRouteImport,
 } as any)
 const PromotionRoute = PromotionRouteImport.update({
@@ -59,6 +72,11 @@ const SigninRoute = SigninRouteImport.update({
 const SubscribeRoute = SubscribeRouteImport.update({
   id: "/subscribe",
   path: "/subscribe",
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TermsRoute = TermsRouteImport.update({
+  id: "/terms",
+  path: "/terms",
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthedDriverRoute = AuthedDriverRouteImport.update({
@@ -114,11 +132,14 @@ const LoadsIdRoute = LoadsIdRouteImport.update({
 
 export interface FileRoutesByFullPath {
   "/": typeof IndexRoute
+  "/about": typeof AboutRoute
   "/contact": typeof ContactRoute
   "/landing": typeof LandingRoute
+  "/privacy": typeof PrivacyRoute
   "/promotion": typeof PromotionRoute
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
+  "/terms": typeof TermsRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
   "/loads": typeof AuthedLoadsRoute
@@ -132,11 +153,14 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   "/": typeof IndexRoute
+  "/about": typeof AboutRoute
   "/contact": typeof ContactRoute
   "/landing": typeof LandingRoute
+  "/privacy": typeof PrivacyRoute
   "/promotion": typeof PromotionRoute
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
+  "/terms": typeof TermsRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
   "/loads": typeof AuthedLoadsRoute
@@ -152,11 +176,14 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   "/": typeof IndexRoute
   "/_authed": typeof AuthedRouteWithChildren
+  "/about": typeof AboutRoute
   "/contact": typeof ContactRoute
   "/landing": typeof LandingRoute
+  "/privacy": typeof PrivacyRoute
   "/promotion": typeof PromotionRoute
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
+  "/terms": typeof TermsRoute
   "/_authed/driver": typeof AuthedDriverRoute
   "/_authed/ecommerce": typeof AuthedEcommerceRoute
   "/_authed/loads": typeof AuthedLoadsRoute
@@ -172,11 +199,14 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | "/"
+    | "/about"
     | "/contact"
     | "/landing"
+    | "/privacy"
     | "/promotion"
     | "/signin"
     | "/subscribe"
+    | "/terms"
     | "/driver"
     | "/ecommerce"
     | "/loads"
@@ -190,11 +220,14 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | "/"
+    | "/about"
     | "/contact"
     | "/landing"
+    | "/privacy"
     | "/promotion"
     | "/signin"
     | "/subscribe"
+    | "/terms"
     | "/driver"
     | "/ecommerce"
     | "/loads"
@@ -209,11 +242,14 @@ export interface FileRouteTypes {
     | "__root__"
     | "/"
     | "/_authed"
+    | "/about"
     | "/contact"
     | "/landing"
+    | "/privacy"
     | "/promotion"
     | "/signin"
     | "/subscribe"
+    | "/terms"
     | "/_authed/driver"
     | "/_authed/ecommerce"
     | "/_authed/loads"
@@ -229,11 +265,14 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AuthedRoute: typeof AuthedRouteWithChildren
+  AboutRoute: typeof AboutRoute
   ContactRoute: typeof ContactRoute
   LandingRoute: typeof LandingRoute
+  PrivacyRoute: typeof PrivacyRoute
   PromotionRoute: typeof PromotionRoute
   SigninRoute: typeof SigninRoute
   SubscribeRoute: typeof SubscribeRoute
+  TermsRoute: typeof TermsRoute
   LoadsIdRoute: typeof LoadsIdRoute
 }
 
@@ -253,6 +292,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AuthedRouteImport
       parentRoute: typeof rootRouteImport
     }
+    "/about": {
+      id: "/about"
+      path: "/about"
+      fullPath: "/about"
+      preLoaderRoute: typeof AboutRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     "/contact": {
       id: "/contact"
       path: "/contact"
@@ -265,6 +311,13 @@ declare module "@tanstack/react-router" {
       path: "/landing"
       fullPath: "/landing"
       preLoaderRoute: typeof LandingRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    "/privacy": {
+      id: "/privacy"
+      path: "/privacy"
+      fullPath: "/privacy"
+      preLoaderRoute: typeof PrivacyRouteImport
       parentRoute: typeof rootRouteImport
     }
     "/promotion": {
@@ -286,6 +339,13 @@ declare module "@tanstack/react-router" {
       path: "/subscribe"
       fullPath: "/subscribe"
       preLoaderRoute: typeof SubscribeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    "/terms": {
+      id: "/terms"
+      path: "/terms"
+      fullPath: "/terms"
+      preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
     }
     "/_authed/driver": {
@@ -391,11 +451,14 @@ const AuthedRouteWithChildren =
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRoute: AuthedRouteWithChildren,
+  AboutRoute: AboutRoute,
   ContactRoute: ContactRoute,
   LandingRoute: LandingRoute,
+  PrivacyRoute: PrivacyRoute,
   PromotionRoute: PromotionRoute,
   SigninRoute: SigninRoute,
   SubscribeRoute: SubscribeRoute,
+  TermsRoute: TermsRoute,
   LoadsIdRoute: LoadsIdRoute,
 }
 export const routeTree = rootRouteImport

@@ -5,7 +5,7 @@ export function Footer() {
   const year = new Date().getFullYear();
   return (
     <footer className="mt-16 border-t bg-white">
-      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 sm:grid-cols-2 lg:grid-cols-5">
         <div>
           <div className="text-lg font-bold text-brand">MyTess</div>
           <p className="mt-2 text-sm text-muted-foreground">
@@ -52,6 +52,28 @@ export function Footer() {
             <li>
               <Link to="/promotion" className="hover:underline">
                 <Trans>Spread the word</Trans>
+              </Link>
+            </li>
+          </ul>
+        </div>
+        <div>
+          <h2 className="text-sm font-semibold">
+            <Trans>Company</Trans>
+          </h2>
+          <ul className="mt-2 space-y-1 text-sm">
+            <li>
+              <Link to="/about" className="hover:underline">
+                <Trans>About MyTess</Trans>
+              </Link>
+            </li>
+            <li>
+              <Link to="/terms" className="hover:underline">
+                <Trans>Terms of use</Trans>
+              </Link>
+            </li>
+            <li>
+              <Link to="/privacy" className="hover:underline">
+                <Trans>Privacy</Trans>
               </Link>
             </li>
           </ul>
