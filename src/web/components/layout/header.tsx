@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { ChevronDown, Menu, Truck, X } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { TUserType } from "../../../shared/constants";
 import { loginHref, useMe } from "../../lib/auth";
 import { Button } from "../ui/button";
@@ -51,6 +51,23 @@ function DesktopNav({ role }: { role: TUserType }) {
   const { t } = useLingui();
   const items = useNavItems(role);
   const [more, setMore] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  // The More menu closes on a click elsewhere or Escape.
+  useEffect(() => {
+    if (!more) return;
+    const onDown = (e: MouseEvent) => {
+      if (!box.current?.contains(e.target as Node)) setMore(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setMore(false);
+    };
+    document.addEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [more]);
   return (
     <>
       {items.slice(0, PRIMARY).map((i) => (
@@ -58,12 +75,7 @@ function DesktopNav({ role }: { role: TUserType }) {
           {i.label}
         </Link>
       ))}
-      <div
-        className="relative"
-        onBlur={(e) => {
-          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setMore(false);
-        }}
-      >
+      <div className="relative" ref={box}>
         <button
           type="button"
           className={`${NAV_CLS} flex items-center gap-1`}

@@ -20,7 +20,6 @@ export function TextPage({
       <Card>
         <CardContent className="grid gap-6 pt-6">
           {sections.map((s, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: the sections are a fixed list
             <section key={i}>
               <h2 className="text-lg font-semibold">{s.heading}</h2>
               <div className="mt-1 text-sm leading-relaxed text-slate-700">{s.body}</div>
