@@ -210,6 +210,10 @@ test("the menu follows the role, and the desktop bar fits at 1280 px in every la
       expect(navBox.x + navBox.width).toBeLessThanOrEqual(pickerBox.x);
       expect(Math.abs(pickerBox.y - navBox.y)).toBeLessThan(24);
     }
+    // The choice is saved on the (shared demo) account: leave it as the other tests expect it.
+    await page.getByTestId("language-select").selectOption({ label: "English" });
+    await expect(nav.getByRole("link", { name: "Load Board" })).toBeVisible();
+    await page.waitForTimeout(500);
     await ctx.close();
   }
 });

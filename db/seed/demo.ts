@@ -153,8 +153,23 @@ export const seedDemo = async (db: Db, now = Date.now()) => {
   db.transaction((tx) => {
     for (const [region, nPosted, nCompleted] of plan) {
       for (let i = 0; i < nPosted; i++) {
-        tx.insert(loads).values(makeLoad(region, "posted")).run();
+        const values = makeLoad(region, "posted");
+        const load = tx.insert(loads).values(values).returning().get();
         posted++;
+        // A few open loads already have bids waiting, as a shipper would find them (and the landing page shows them).
+        if (i < 3)
+          for (const driver of driversOf(region))
+            tx.insert(bids)
+              .values({
+                loadId: load.id,
+                driverId: driver.id,
+                amountMinor: Math.round(values.budgetMinor * between(0.88, 0.99)),
+                currency: values.budgetCurrency!,
+                status: "pending",
+                createdAt: Math.min(now, values.createdAt! + between(1, 20) * 60 * 60 * 1000),
+                updatedAt: now,
+              })
+              .run();
       }
       for (let i = 0; i < nCompleted; i++) {
         const values = makeLoad(region, "completed");

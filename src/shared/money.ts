@@ -12,12 +12,14 @@ export const fromMinor = (minor: number, currency: string) => minor / 10 ** mino
 export const convert = (amount: number, fromRatePerUsd: number, toRatePerUsd: number) =>
   (amount / fromRatePerUsd) * toRatePerUsd;
 
-export const formatMoney = (amount: number, currency: string, locale = "en-US") => {
+/** Money in its currency's minor digits; `compact` rounds the way headline figures are shown ("$39.6K"). */
+export const formatMoney = (amount: number, currency: string, locale = "en-US", compact = false) => {
   const digits = minorDigits(currency);
   return new Intl.NumberFormat(locale, {
     style: "currency",
     currency,
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
+    ...(compact
+      ? { notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 }
+      : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
   }).format(amount);
 };

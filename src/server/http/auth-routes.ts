@@ -65,6 +65,8 @@ export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | nu
     if (!oidc) {
       const q = new URLSearchParams({ returnTo });
       if (typeParam) q.set("userType", userType);
+      const mode = url.searchParams.get("mode");
+      if (mode === "register" || mode === "signin") q.set("mode", mode);
       return redirect(`/signin?${q}`);
     }
     try {

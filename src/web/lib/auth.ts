@@ -34,11 +34,15 @@ export const meQueryOptions = () => {
 
 export const useMe = () => useQuery(meQueryOptions());
 
-/** Full-page navigation to sign in, coming back to `returnTo` afterwards. */
-export const loginHref = (returnTo?: string, userType?: "driver" | "shipper") => {
+/**
+ * Full-page navigation to sign in, coming back to `returnTo` afterwards. `mode` opens account creation ("register") or
+ * sign-in; with a role and no mode, account creation for that role.
+ */
+export const loginHref = (returnTo?: string, userType?: "driver" | "shipper", mode?: "signin" | "register") => {
   const q = new URLSearchParams();
   if (returnTo && returnTo !== "/") q.set("returnTo", returnTo);
   if (userType) q.set("userType", userType);
+  if (mode) q.set("mode", mode);
   const s = q.toString();
   return `/api/login${s ? `?${s}` : ""}`;
 };

@@ -19,7 +19,7 @@ type TPreferences = {
   currency: TDisplayCurrency;
   setCurrency: (c: TDisplayCurrency) => void;
   /** Converts an amount into the chosen display currency and formats it for the interface language. */
-  formatAmount: (amount: number, from?: string) => string;
+  formatAmount: (amount: number, from?: string, compact?: boolean) => string;
   /** Formats an amount in its own currency for the interface language. */
   formatOriginal: (amount: number, currency: string) => string;
   formatDate: (d: string | number | Date, opts?: Intl.DateTimeFormatOptions) => string;
@@ -98,11 +98,12 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
       currency,
       setCurrency,
       formatLocale,
-      formatAmount: (amount, from = "USD") =>
+      formatAmount: (amount, from = "USD", compact = false) =>
         formatMoney(
           from === currency ? amount : convert(amount, rateOf(from), rateOf(currency)),
           currency,
           formatLocale,
+          compact,
         ),
       formatOriginal: (amount, code) => formatMoney(amount, code, formatLocale),
       formatDate: (d, opts = { dateStyle: "medium" }) =>

@@ -10,11 +10,16 @@ import { NotFound } from "../components/layout/not-found";
 import { Splash } from "../components/layout/splash";
 import { UpdateBanner } from "../components/layout/update-banner";
 import { meQueryOptions } from "../lib/auth";
+import { readPendingBid } from "../lib/pending-bid";
 
 // The toast region loads right after the first paint; toasts raised before it arrives wait in the store.
 const Toaster = lazy(() => import("../components/ui/toaster").then((m) => ({ default: m.Toaster })));
 // The offline queue's sender and its pending list; code the first screen does not need.
 const QueueStatus = lazy(() => import("../components/layout/queue-status").then((m) => ({ default: m.QueueStatus })));
+// A bid made on the landing page before sign-up is placed once the account exists.
+const PendingBidPlacer = lazy(() =>
+  import("../components/layout/pending-bid-placer").then((m) => ({ default: m.PendingBidPlacer })),
+);
 
 const RENDER_BEFORE_ME = new Set(["/landing", "/promotion", "/contact"]);
 
@@ -44,6 +49,7 @@ export const Route = createRootRouteWithContext<TRouterContext>()({
 });
 
 function RootLayout() {
+  const hasPendingBid = readPendingBid() !== null;
   return (
     <div className="flex min-h-screen flex-col">
       <Header />
@@ -54,6 +60,7 @@ function RootLayout() {
       <Suspense fallback={null}>
         <Toaster />
         <QueueStatus />
+        {hasPendingBid && <PendingBidPlacer />}
       </Suspense>
       <ConnectionStatus />
       <UpdateBanner />

@@ -3,6 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { Banknote, Globe2, MapPin, Smartphone, Star, Truck } from "lucide-react";
 import { SAMPLE_PLATFORM_STATS } from "../../shared/constants";
+import { LandingBid } from "../components/landing/landing-bid";
+import { ReceivedBids } from "../components/landing/received-bids";
 import { LoadSummaryCard } from "../components/loads/load-summary-card";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
@@ -18,13 +20,25 @@ function Stats() {
   const stats = useQuery(trpc.platform.stats.queryOptions(undefined, { staleTime: 60_000 }));
   // SPEC: the sample figures stand in only when the call fails.
   const s = stats.isError ? SAMPLE_PLATFORM_STATS : stats.data;
+  // Rounded the way marketing pages show figures: "270+", "1.2K+", "$39.6K".
+  const atLeast = (n: number) => {
+    if (n < 10) return formatNumber(n);
+    const step = n < 1000 ? 10 : 100;
+    const floor = Math.floor(n / step) * step;
+    const text =
+      floor >= 1000 ? formatNumber(floor, { notation: "compact", maximumFractionDigits: 1 }) : formatNumber(floor);
+    return floor < n ? `${text}+` : text;
+  };
   const items = [
-    { label: t`Loads posted`, value: s ? formatNumber(s.totalLoads) : "…" },
-    { label: t`Active drivers`, value: s ? formatNumber(s.activeDrivers) : "…" },
-    { label: t`Completed deliveries`, value: s ? formatNumber(s.completedDeliveries) : "…" },
-    { label: t`Countries served`, value: s ? formatNumber(s.countriesServed) : "…" },
+    { label: t`Loads posted`, value: s ? atLeast(s.totalLoads) : "…" },
+    { label: t`Active drivers`, value: s ? atLeast(s.activeDrivers) : "…" },
+    { label: t`Completed deliveries`, value: s ? atLeast(s.completedDeliveries) : "…" },
+    { label: t`Countries served`, value: s ? atLeast(s.countriesServed) : "…" },
     { label: t`Average rating`, value: s ? formatNumber(s.avgRating, { maximumFractionDigits: 1 }) : "…" },
-    { label: t`Freight value delivered`, value: s ? formatAmount(s.totalRevenue, "USD") : "…" },
+    {
+      label: t`Freight value delivered`,
+      value: s ? formatAmount(s.totalRevenue, "USD", true) : "…",
+    },
   ];
   return (
     <section
@@ -131,20 +145,24 @@ function LandingPage() {
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
               <Button asChild size="lg" variant="inverse">
-                <a href={loginHref("/driver", "driver")}>
+                <a href={loginHref("/driver", "driver", "register")}>
                   <Trans>Start earning today</Trans>
                 </a>
               </Button>
               <Button asChild size="lg" variant="outlineInverse">
-                <a href={loginHref("/shipper", "shipper")}>
+                <a href={loginHref("/shipper", "shipper", "register")}>
                   <Trans>Ship freight now</Trans>
                 </a>
               </Button>
             </div>
           </div>
+          <div className="md:pl-6">
+            <LandingBid />
+          </div>
         </div>
       </section>
       <Stats />
+      <ReceivedBids />
       <SampleBoard />
       <section className="mx-auto grid max-w-7xl gap-6 px-4 py-10 md:grid-cols-2">
         <Card id="drivers">

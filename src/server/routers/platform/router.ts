@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { receivedBidsDemo } from "../../domain/platform/bids-demo";
 import { latestPostedLoads, listFxRates, platformStats } from "../../domain/platform/stats";
 import { publicProcedure } from "../../trpc/init";
 
@@ -9,6 +10,9 @@ export const platformRouter = {
   sampleLoads: publicProcedure
     .input(z.object({ limit: z.number().int().min(1).max(20).default(6) }).default({ limit: 6 }))
     .query(({ ctx, input }) => latestPostedLoads(ctx.db, input.limit)),
+
+  /** The landing page's received-bids demo: real pending bids on a posted load, drivers as initials only. */
+  bidsDemo: publicProcedure.query(({ ctx }) => receivedBidsDemo(ctx.db)),
 
   fxRates: publicProcedure.query(({ ctx }) =>
     listFxRates(ctx.db).map((r) => ({

@@ -146,13 +146,13 @@ export function Header() {
           ) : (
             <>
               <Button asChild variant="ghost" size="sm">
-                <a href={loginHref()}>
+                <a href={loginHref(undefined, undefined, "signin")}>
                   <Trans>Log in</Trans>
                 </a>
               </Button>
               <span className="hidden sm:inline-flex">
                 <Button asChild size="sm">
-                  <a href={loginHref()}>
+                  <a href={loginHref(undefined, undefined, "register")} data-testid="get-started">
                     <Trans>Get started</Trans>
                   </a>
                 </Button>
@@ -174,6 +174,20 @@ export function Header() {
       {open && (
         <nav aria-label={t`Mobile`} className="flex flex-col gap-1 border-t bg-white px-4 py-3 xl:hidden">
           {user ? <NavLinks role={user.userType} onNavigate={close} /> : <SignedOutLinks onNavigate={close} />}
+          {!user && (
+            <div className="mt-2 grid grid-cols-2 gap-2 sm:hidden">
+              <Button asChild variant="outline">
+                <a href={loginHref(undefined, undefined, "signin")}>
+                  <Trans>Log in</Trans>
+                </a>
+              </Button>
+              <Button asChild>
+                <a href={loginHref(undefined, undefined, "register")}>
+                  <Trans>Get started</Trans>
+                </a>
+              </Button>
+            </div>
+          )}
           <div className="mt-2 flex gap-2 sm:hidden">
             <LanguageSelect className="flex-1" />
             <CurrencySelect className="flex-1" />

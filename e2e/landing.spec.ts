@@ -1,0 +1,105 @@
+import { expect, test } from "@playwright/test";
+import { signUp, uniqueEmail } from "./helpers";
+
+test("a visitor bids on the landing page, creates a driver account, and finds the bid in My Bids", async ({
+  browser,
+}) => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const sent: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("bids.place")) sent.push(r.url());
+  });
+  await page.goto("/landing");
+  const form = page.getByTestId("landing-bid");
+  await expect(form).toBeVisible();
+  const title = (await form.getByTestId("landing-bid-title").textContent())?.trim() ?? "";
+  expect(title.length).toBeGreaterThan(0);
+
+  // The form checks the amount like the real bid dialog.
+  await form.getByRole("button", { name: "Place Bid" }).click();
+  await expect(form.getByRole("alert")).toHaveText("Enter an amount greater than 0");
+  await form.getByLabel("Bid amount").fill("640");
+  await form.getByLabel("Notes (optional)").fill("Loading crew of two");
+  await form.getByRole("button", { name: "Place Bid" }).click();
+  await expect(page.getByTestId("landing-bid-kept")).toContainText("has not been sent");
+  // Kept on the device, never sent before sign-in.
+  expect(sent).toEqual([]);
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem("mytess.pendingBid") ?? "null"));
+  expect(kept).toMatchObject({ amount: 640, notes: "Loading crew of two", loadTitle: title });
+
+  await page.getByRole("link", { name: "Create a driver account" }).click();
+  await expect(page.getByRole("radio", { name: "Driver" })).toBeChecked();
+  await signUp(page, { type: "Driver", first: "Bekele", last: "Tola", email: uniqueEmail("bekele") });
+  await expect(page).toHaveURL(/\/driver$/);
+  await expect(page.getByTestId("toast").filter({ hasText: "Bid Placed" })).toBeVisible();
+  await expect(page.getByTestId("my-bid").filter({ hasText: title })).toContainText("Pending");
+  expect(await page.evaluate(() => localStorage.getItem("mytess.pendingBid"))).toBeNull();
+  await ctx.close();
+});
+
+test("the landing page shows bids as a shipper receives them, with drivers as initials", async ({ page }) => {
+  await page.goto("/landing");
+  const demo = page.getByTestId("received-bids");
+  await expect(demo.getByTestId("demo-bid").first()).toBeVisible();
+  // The demo data has open loads with bids: real ones, not the example.
+  await expect(demo.getByTestId("bids-example")).toHaveCount(0);
+  await expect(demo.getByTestId("demo-bid").first()).toContainText(/^[A-Z]{2}/);
+  await expect(demo.getByTestId("demo-bid-amount").first()).toContainText("$");
+});
+
+test("Get started opens account creation, Log in opens sign-in; the phone menu offers both", async ({ browser }) => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto("/landing");
+  await page.getByTestId("get-started").click();
+  await expect(page.getByRole("tab", { name: "Create account" })).toHaveAttribute("aria-selected", "true");
+  await page.goto("/landing");
+  await page.getByRole("link", { name: "Log in" }).first().click();
+  await expect(page.getByRole("tab", { name: "Sign in" })).toHaveAttribute("aria-selected", "true");
+  await page.goto("/landing");
+  await page.getByRole("link", { name: "Start earning today" }).click();
+  await expect(page.getByRole("radio", { name: "Driver" })).toBeChecked();
+  await ctx.close();
+
+  const phone = await browser.newContext({ viewport: { width: 390, height: 800 } });
+  const p = await phone.newPage();
+  await p.goto("/landing");
+  await p.getByRole("button", { name: "Open menu" }).click();
+  const menu = p.getByRole("navigation", { name: "Mobile" });
+  await expect(menu.getByRole("link", { name: "Log in" })).toBeVisible();
+  await menu.getByRole("link", { name: "Get started" }).click();
+  await expect(p.getByRole("tab", { name: "Create account" })).toHaveAttribute("aria-selected", "true");
+  await phone.close();
+});
+
+test("a landing bid on a load that went meanwhile says so and shows similar loads", async ({ browser }) => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto("/landing");
+  // A bid kept from an earlier visit, on a load that is no longer open.
+  await page.evaluate(() =>
+    localStorage.setItem(
+      "mytess.pendingBid",
+      JSON.stringify({
+        loadId: 987654,
+        loadTitle: "Cement from Modjo",
+        amount: 500,
+        currency: "USD",
+        proposedPickupDate: null,
+        notes: null,
+        pickup: { latitude: 8.59, longitude: 39.12 },
+        equipmentType: "flatbed",
+        savedAt: Date.now(),
+      }),
+    ),
+  );
+  await page.goto("/signin?mode=register&userType=driver&returnTo=/driver");
+  await signUp(page, { type: "Driver", first: "Lemlem", last: "Haile", email: uniqueEmail("lemlem") });
+  const taken = page.getByTestId("load-taken");
+  await expect(taken).toContainText("This load was taken meanwhile");
+  await expect(taken).toContainText("Cement from Modjo");
+  await expect(taken.getByRole("link").first()).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("mytess.pendingBid"))).toBeNull();
+  await ctx.close();
+});

@@ -1,0 +1,197 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowRight, Gavel } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { MONEY_CURRENCY_CODES, type TMoneyCurrency } from "../../../shared/constants";
+import { loginHref, useMe } from "../../lib/auth";
+import { savePendingBid } from "../../lib/pending-bid";
+import { usePreferences } from "../../lib/preferences";
+import { toast } from "../../lib/toast";
+import { isQueued, trpc } from "../../lib/trpc";
+import { Button } from "../ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
+import { FieldError, Input, Label } from "../ui/input";
+import { NativeSelect, Textarea } from "../ui/textarea";
+
+type TBidDraft = {
+  amount: number;
+  currency: TMoneyCurrency;
+  proposedPickupDate: string | null;
+  notes: string | null;
+};
+
+/**
+ * A bid form on the newest real load: a visitor can try bidding as a driver would. Without an account the bid is kept
+ * on this device (never sent) and the visitor is asked to create a driver account or sign in; it is placed right after.
+ * A signed-in driver bids for real.
+ */
+export function LandingBid() {
+  const { t } = useLingui();
+  const { data: me } = useMe();
+  const { formatAmount, formatDate } = usePreferences();
+  const queryClient = useQueryClient();
+  const loads = useQuery(trpc.platform.sampleLoads.queryOptions({ limit: 6 }, { staleTime: 60_000 }));
+  const load = loads.data?.[0];
+  const [error, setError] = useState<string>();
+  const [kept, setKept] = useState(false);
+  const place = useMutation(
+    trpc.bids.place.mutationOptions({
+      onSuccess: async () => {
+        toast({ title: t`Bid Placed`, description: t`Your bid has been submitted successfully.`, variant: "success" });
+        await queryClient.invalidateQueries();
+      },
+      onError: (err) => {
+        if (!isQueued(err))
+          toast({ title: t`Error`, description: t`Failed to place bid. Please try again.`, variant: "destructive" });
+      },
+    }),
+  );
+
+  if (loads.isPending)
+    return (
+      <Card className="bg-white/95 text-slate-900">
+        <CardContent className="p-6 text-sm text-muted-foreground">
+          <Trans>Loading loads...</Trans>
+        </CardContent>
+      </Card>
+    );
+  if (!load) return null;
+
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const amount = Number(f.get("amount"));
+    if (!f.get("amount") || !Number.isFinite(amount) || amount <= 0) {
+      setError(t`Enter an amount greater than 0`);
+      return;
+    }
+    setError(undefined);
+    const pickup = String(f.get("proposedPickupDate") ?? "");
+    const draft: TBidDraft = {
+      amount: Math.round(amount * 100) / 100,
+      currency: String(f.get("currency")) as TMoneyCurrency,
+      proposedPickupDate: pickup ? new Date(pickup).toISOString() : null,
+      notes: String(f.get("notes") ?? "").trim() || null,
+    };
+    if (me?.userType === "driver") {
+      place.mutate({ loadId: load.id, ...draft });
+      return;
+    }
+    if (me) {
+      toast({
+        title: t`Only drivers can bid`,
+        description: t`Sign in with a driver account to bid.`,
+        variant: "warning",
+      });
+      return;
+    }
+    savePendingBid({
+      loadId: load.id,
+      loadTitle: load.title,
+      ...draft,
+      pickup: { latitude: load.pickupLatitude, longitude: load.pickupLongitude },
+      equipmentType: load.equipmentType,
+    });
+    setKept(true);
+  };
+
+  const currency = (MONEY_CURRENCY_CODES as readonly string[]).includes(load.budgetCurrency)
+    ? load.budgetCurrency
+    : "USD";
+  return (
+    <Card className="bg-white/95 text-slate-900 shadow-xl" data-testid="landing-bid">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-lg">
+          <Gavel className="size-5 text-brand" />
+          <Trans>Try it: bid on a real load</Trans>
+        </CardTitle>
+        <CardDescription>
+          <span className="font-medium text-slate-800" data-testid="landing-bid-title">
+            {load.title}
+          </span>
+          <span className="mt-1 flex flex-wrap items-center gap-1">
+            {load.pickupLocation} <ArrowRight className="size-3" /> {load.deliveryLocation}
+          </span>
+          <span className="mt-1 block">
+            <Trans>
+              Budget {formatAmount(load.budgetAmount, load.budgetCurrency)} · pickup{" "}
+              {formatDate(load.pickupDate, { dateStyle: "medium" })}
+            </Trans>
+          </span>
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {kept ? (
+          <div className="grid gap-3" data-testid="landing-bid-kept">
+            <p className="text-sm">
+              <Trans>
+                Your bid is kept on this device and has not been sent. Create a driver account or sign in, and it is
+                placed right away.
+              </Trans>
+            </p>
+            <div className="flex flex-wrap gap-2">
+              <Button asChild>
+                <a href={loginHref("/driver", "driver", "register")}>
+                  <Trans>Create a driver account</Trans>
+                </a>
+              </Button>
+              <Button asChild variant="outline">
+                <a href={loginHref("/driver", undefined, "signin")}>
+                  <Trans>Log in</Trans>
+                </a>
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <form className="grid gap-3" onSubmit={submit} noValidate>
+            <div className="grid grid-cols-[1fr_auto] gap-2">
+              <div className="grid gap-1.5">
+                <Label htmlFor="landing-bid-amount">
+                  <Trans>Bid amount</Trans>
+                </Label>
+                <Input
+                  id="landing-bid-amount"
+                  name="amount"
+                  type="number"
+                  inputMode="decimal"
+                  step="0.01"
+                  min="0.01"
+                  aria-invalid={!!error}
+                  aria-describedby={error ? "landing-bid-error" : undefined}
+                />
+              </div>
+              <div className="grid gap-1.5">
+                <Label htmlFor="landing-bid-currency">
+                  <Trans>Currency</Trans>
+                </Label>
+                <NativeSelect id="landing-bid-currency" name="currency" defaultValue={currency}>
+                  {MONEY_CURRENCY_CODES.map((c) => (
+                    <option key={c} value={c}>
+                      {c}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </div>
+            </div>
+            <FieldError id="landing-bid-error">{error}</FieldError>
+            <div className="grid gap-1.5">
+              <Label htmlFor="landing-bid-pickup">
+                <Trans>Proposed pickup (optional)</Trans>
+              </Label>
+              <Input id="landing-bid-pickup" name="proposedPickupDate" type="datetime-local" />
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="landing-bid-notes">
+                <Trans>Notes (optional)</Trans>
+              </Label>
+              <Textarea id="landing-bid-notes" name="notes" maxLength={1000} rows={2} />
+            </div>
+            <Button type="submit" disabled={place.isPending}>
+              {place.isPending ? <Trans>Placing...</Trans> : <Trans>Place Bid</Trans>}
+            </Button>
+          </form>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,104 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { ArrowRight, MapPin, Star } from "lucide-react";
+import { usePreferences } from "../../lib/preferences";
+import { trpc } from "../../lib/trpc";
+import { Badge } from "../ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
+
+type TDemo = {
+  load: { title: string; pickupLocation: string; deliveryLocation: string };
+  bids: {
+    initials: string;
+    rating: number;
+    trips: number;
+    distance: number | null;
+    amount: number;
+    currency: string;
+    isClosest: boolean;
+  }[];
+};
+
+// Shown only when no posted load has a bid yet, and labelled as an example.
+const example = (title: string): TDemo => ({
+  load: { title, pickupLocation: "Modjo, Ethiopia", deliveryLocation: "Hawassa, Ethiopia" },
+  bids: [
+    { initials: "AK", rating: 4.8, trips: 112, distance: 6, amount: 61000, currency: "ETB", isClosest: true },
+    { initials: "TG", rating: 4.6, trips: 58, distance: 23, amount: 63500, currency: "ETB", isClosest: false },
+    { initials: "MB", rating: 4.9, trips: 201, distance: 41, amount: 66000, currency: "ETB", isClosest: false },
+  ],
+});
+
+/** Bids as a shipper receives them: real recent bids on a real load, drivers reduced to initials. */
+export function ReceivedBids() {
+  const { t } = useLingui();
+  const { formatAmount, formatNumber } = usePreferences();
+  const demo = useQuery(trpc.platform.bidsDemo.queryOptions(undefined, { staleTime: 60_000 }));
+  if (demo.isPending || demo.isError) return null;
+  const isExample = demo.data === null;
+  const d: TDemo = demo.data ?? example(t`Cement, 40 t`);
+  return (
+    <section id="shippers-demo" className="mx-auto max-w-7xl px-4 py-10" data-testid="received-bids">
+      <h2 className="text-2xl font-bold">
+        <Trans>Bids as a shipper receives them</Trans>
+      </h2>
+      <p className="mt-1 text-muted-foreground">
+        <Trans>Every bid shows the driver's rating, trips and distance to the pickup, in your currency.</Trans>
+      </p>
+      <Card className="mt-6">
+        <CardHeader>
+          <CardTitle className="flex flex-wrap items-center gap-2 text-lg">
+            {d.load.title}
+            {isExample ? (
+              <Badge variant="warning" data-testid="bids-example">
+                <Trans>Example</Trans>
+              </Badge>
+            ) : (
+              <Badge variant="success">
+                <Trans>Live bids</Trans>
+              </Badge>
+            )}
+          </CardTitle>
+          <CardDescription className="flex flex-wrap items-center gap-1">
+            {d.load.pickupLocation} <ArrowRight className="size-3" /> {d.load.deliveryLocation}
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-2">
+          {d.bids.map((b, i) => (
+            <div
+              // biome-ignore lint/suspicious/noArrayIndexKey: bids carry no id here, by design
+              key={i}
+              className="flex flex-wrap items-center justify-between gap-3 rounded-md border p-3"
+              data-testid="demo-bid"
+            >
+              <div className="flex items-center gap-3">
+                <div className="flex size-10 items-center justify-center rounded-full bg-teal-100 font-semibold text-teal-900">
+                  {b.initials}
+                </div>
+                <div className="flex flex-wrap items-center gap-3 text-sm text-muted-foreground">
+                  <span className="flex items-center gap-1">
+                    <Star className="size-3" />
+                    {formatNumber(b.rating, { maximumFractionDigits: 1 })}
+                  </span>
+                  <span>
+                    <Trans>{b.trips} trips</Trans>
+                  </span>
+                  {b.distance != null && (
+                    <span className="flex items-center gap-1">
+                      <MapPin className="size-3" />
+                      <Trans>{formatNumber(b.distance)} mi from pickup</Trans>
+                    </span>
+                  )}
+                  {b.isClosest && <Badge variant="success">{t`Closest`}</Badge>}
+                </div>
+              </div>
+              <div className="font-bold" data-testid="demo-bid-amount">
+                {formatAmount(b.amount, b.currency)}
+              </div>
+            </div>
+          ))}
+        </CardContent>
+      </Card>
+    </section>
+  );
+}
