@@ -22,6 +22,9 @@ export const users = sqliteTable(
     userType: text({ enum: ["driver", "shipper"] }).notNull(),
     currency: text().notNull().default("USD"),
     language: text().notNull().default("en"),
+    // Dates in the Gregorian or the Ethiopian calendar, and the Ethiopian time of day beside the clock.
+    calendar: text().notNull().default("gregorian"),
+    ethiopianTime: integer({ mode: "boolean" }).notNull().default(false),
     ratingSum: integer().notNull().default(0),
     totalRatings: integer().notNull().default(0),
     totalTrips: integer().notNull().default(0),

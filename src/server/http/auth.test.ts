@@ -255,7 +255,33 @@ describe("language and currency", () => {
 
   test("need a signed-in user", async () => {
     expect((await createClient(t).put("/api/user/language", { language: "am" })).status).toBe(401);
+    expect((await createClient(t).put("/api/user/calendar", { calendar: "ethiopic" })).status).toBe(401);
   });
+});
+
+describe("calendar", () => {
+  test("Gregorian by default; the Ethiopian calendar and time of day are kept on the account", async () => {
+    const c = createClient(t);
+    await registerUser(c, "driver");
+    expect((await c.get("/api/auth/user")).json.user).toMatchObject({ calendar: "gregorian", ethiopianTime: false });
+    const res = await c.put("/api/user/calendar", { calendar: "ethiopic", ethiopianTime: true });
+    expect(res.status).toBe(200);
+    expect(res.json.user).toMatchObject({ calendar: "ethiopic", ethiopianTime: true });
+    // The time of day is left as it is when only the calendar changes.
+    await c.put("/api/user/calendar", { calendar: "gregorian" });
+    expect((await c.get("/api/auth/user")).json.user).toMatchObject({ calendar: "gregorian", ethiopianTime: true });
+  }, 30_000);
+
+  test("anything else is a 400 naming the field, and nothing changes", async () => {
+    const c = createClient(t);
+    await registerUser(c, "shipper");
+    const bad = await c.put("/api/user/calendar", { calendar: "julian" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.issues[0].path).toBe("calendar");
+    const badTime = await c.put("/api/user/calendar", { calendar: "ethiopic", ethiopianTime: "yes" });
+    expect(badTime.json.issues[0].path).toBe("ethiopianTime");
+    expect((await c.get("/api/auth/user")).json.user.calendar).toBe("gregorian");
+  }, 30_000);
 });
 
 describe("server", () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DISPLAY_CURRENCY_CODES, LANGUAGE_CODES, PASSWORD_MIN_LENGTH, USER_TYPES } from "../constants";
+import { CALENDARS } from "../dates";
 
 const name = (field: string) =>
   z
@@ -38,6 +39,12 @@ export const ZUpdateLanguageInput = z.object({
 export const ZUpdateCurrencyInput = z.object({
   currency: z.enum(DISPLAY_CURRENCY_CODES, { error: `currency must be one of ${DISPLAY_CURRENCY_CODES.join(", ")}` }),
 });
+export const ZUpdateCalendarInput = z.object({
+  calendar: z.enum(CALENDARS, { error: `calendar must be one of ${CALENDARS.join(", ")}` }),
+  ethiopianTime: z.boolean({ error: "ethiopianTime must be true or false" }).optional(),
+});
+export type TUpdateCalendarInput = z.infer<typeof ZUpdateCalendarInput>;
+
 export const ZUpdateProfileInput = z.object({
   firstName: name("firstName"),
   lastName: name("lastName"),

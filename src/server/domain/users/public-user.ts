@@ -1,4 +1,5 @@
 import type { User } from "../../../../db/schema";
+import type { TCalendar } from "../../../shared/dates";
 
 /** What the API shows of a user: never the password hash or the OIDC subject. */
 export const toPublicUser = (u: User) => ({
@@ -10,6 +11,8 @@ export const toPublicUser = (u: User) => ({
   userType: u.userType,
   currency: u.currency,
   language: u.language,
+  calendar: u.calendar as TCalendar,
+  ethiopianTime: u.ethiopianTime,
   rating: u.totalRatings > 0 ? Math.round((u.ratingSum / u.totalRatings) * 10) / 10 : 0,
   totalRatings: u.totalRatings,
   totalTrips: u.totalTrips,

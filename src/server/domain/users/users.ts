@@ -58,7 +58,7 @@ export const listUsers = (db: Db) => db.select().from(users).orderBy(asc(users.i
 export const updateUser = (
   db: Db,
   id: number,
-  values: Partial<Pick<User, "language" | "currency">> | TUpdateProfileInput,
+  values: Partial<Pick<User, "language" | "currency" | "calendar" | "ethiopianTime">> | TUpdateProfileInput,
 ) =>
   db
     .update(users)

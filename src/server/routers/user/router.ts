@@ -1,5 +1,10 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { ZUpdateCurrencyInput, ZUpdateLanguageInput, ZUpdateProfileInput } from "../../../shared/schemas/auth";
+import {
+  ZUpdateCalendarInput,
+  ZUpdateCurrencyInput,
+  ZUpdateLanguageInput,
+  ZUpdateProfileInput,
+} from "../../../shared/schemas/auth";
 import { toPublicUser } from "../../domain/users/public-user";
 import { subscriptionStatusOf } from "../../domain/users/subscription";
 import { updateUser } from "../../domain/users/users";
@@ -12,6 +17,15 @@ export const userRouter = {
 
   updateCurrency: authedProcedure.input(ZUpdateCurrencyInput).mutation(({ ctx, input }) => ({
     user: toPublicUser(updateUser(ctx.db, ctx.actor.id, { currency: input.currency })),
+  })),
+
+  updateCalendar: authedProcedure.input(ZUpdateCalendarInput).mutation(({ ctx, input }) => ({
+    user: toPublicUser(
+      updateUser(ctx.db, ctx.actor.id, {
+        calendar: input.calendar,
+        ...(input.ethiopianTime === undefined ? {} : { ethiopianTime: input.ethiopianTime }),
+      }),
+    ),
   })),
 
   updateProfile: authedProcedure.input(ZUpdateProfileInput).mutation(({ ctx, input }) => ({
