@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sampleNumber } from "../emulators/carriers/numbers";
 import { emulatorEnv, startCarrierEmulators } from "../emulators/carriers/server";
+import { formatDate } from "../src/shared/dates";
 
 const dir = mkdtempSync(join(tmpdir(), "mytess-cli-"));
 const env = { ...process.env, DATABASE_PATH: join(dir, "cli.db"), MYTESS_LANG: "en" };
@@ -46,6 +47,15 @@ test("db migrate, then user create and user list go through the router", () => {
   expect(users[0]).toMatchObject({ email: "ayele@example.com", firstName: "Ayele", userType: "driver" });
   expect(users[0].passwordHash).toBeUndefined();
   expect(run("user", "list").out).toContain("ayele@example.com");
+  // Dates in the operator's calendar and language: the Ethiopian calendar in Amharic and in Afaan Oromo.
+  const since = new Date(users[0].createdAt);
+  const inCalendar = (lang: string) =>
+    Bun.spawnSync(["bun", join(import.meta.dir, "index.ts"), "user", "list"], {
+      env: { ...env, MYTESS_LANG: lang, MYTESS_CALENDAR: "ethiopic" },
+    }).stdout.toString();
+  expect(inCalendar("am")).toContain(formatDate(since, { language: "am", calendar: "ethiopic" }));
+  expect(inCalendar("am")).toContain("ዓ.ም.");
+  expect(inCalendar("om")).toContain(formatDate(since, { language: "om", calendar: "ethiopic" }));
 });
 
 test("bad input exits non-zero with a message naming the field, and creates nothing", () => {

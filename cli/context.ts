@@ -5,8 +5,22 @@ import { carriersFromEnv } from "../src/server/integrations/carriers/registry";
 import { logger } from "../src/server/logger";
 import type { TContext } from "../src/server/trpc/context";
 import { createCaller } from "../src/server/trpc/root";
+import { formatDate, type TCalendar } from "../src/shared/dates";
 
 export const cliLocale = () => languageFromEnv();
+
+/** The calendar the CLI prints dates in: MYTESS_CALENDAR=ethiopic, else Gregorian. */
+export const cliCalendar = (): TCalendar => (process.env.MYTESS_CALENDAR === "ethiopic" ? "ethiopic" : "gregorian");
+
+/** A date (and clock time) as the operator reads it: their language and calendar (MYTESS_ETHIOPIAN_TIME=1 adds it). */
+export const cliDate = (iso: string, withTime = false) =>
+  formatDate(iso, {
+    language: cliLocale(),
+    calendar: cliCalendar(),
+    ethiopianTime: process.env.MYTESS_ETHIOPIAN_TIME === "1",
+    dateStyle: "medium",
+    ...(withTime ? { timeStyle: "short" as const } : {}),
+  });
 
 // CLI messages speak the user's language (MYTESS_LANG or LANG).
 i18n.activate(cliLocale());

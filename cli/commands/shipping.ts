@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { z } from "zod";
 import { CARRIERS } from "../../src/shared/tracking-number";
-import { CliError, i18n, openSystem } from "../context";
+import { CliError, cliDate, i18n, openSystem } from "../context";
 
 const ZCarrierOption = z.enum(CARRIERS).optional();
 const carrierOption = (v: string | undefined) => {
@@ -30,19 +30,23 @@ export const track = new Command("track")
       console.log(`${t.carrier.toUpperCase()} ${t.trackingNumber}: ${t.status}${t.service ? ` (${t.service})` : ""}`);
       if (t.actualDelivery)
         console.log(
-          i18n._({ id: "cli.track.delivered", message: "Delivered {date}", values: { date: t.actualDelivery } }),
+          i18n._({
+            id: "cli.track.delivered",
+            message: "Delivered {date}",
+            values: { date: cliDate(t.actualDelivery, true) },
+          }),
         );
       else if (t.estimatedDelivery)
         console.log(
           i18n._({
             id: "cli.track.estimated",
             message: "Estimated delivery {date}",
-            values: { date: t.estimatedDelivery },
+            values: { date: cliDate(t.estimatedDelivery) },
           }),
         );
       for (const e of t.events) {
         const place = [e.location?.city, e.location?.state, e.location?.country].filter(Boolean).join(", ");
-        console.log(`  ${e.date}  ${e.description}${place ? `  ${place}` : ""}`);
+        console.log(`  ${cliDate(e.date, true)}  ${e.description}${place ? `  ${place}` : ""}`);
       }
     } finally {
       handle.close();

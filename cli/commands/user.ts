@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { USER_TYPES } from "../../src/shared/constants";
-import { i18n, openSystem } from "../context";
+import { cliDate, i18n, openSystem } from "../context";
 
 const create = new Command("create")
   .description("Create an account")
@@ -51,7 +51,7 @@ const list = new Command("list")
         u.email,
         `${u.firstName} ${u.lastName}`,
         u.userType,
-        u.createdAt.slice(0, 10),
+        cliDate(u.createdAt),
       ]);
       const head = [
         "ID",

@@ -115,3 +115,11 @@ test("Ethiopian phone numbers in local and international forms become E.164", ()
   expect(ethiopianPhoneE164("0712 345 678")).toBe("+251712345678");
   for (const bad of ["0811234567", "091123456", "+1 911 234 567", "hello"]) expect(ethiopianPhoneE164(bad)).toBeNull();
 });
+
+test("birr is written ብር in Amharic and Br otherwise", async () => {
+  const { formatMoney } = await import("./money");
+  expect(formatMoney(1234.5, "ETB", "am-ET")).toBe("ብር 1,234.50");
+  expect(formatMoney(1234.5, "ETB", "en-US")).toBe("Br 1,234.50");
+  expect(formatMoney(39600, "ETB", "en-US", true)).toBe("Br 39.6K");
+  expect(formatMoney(12, "USD", "en-US")).toBe("$12.00");
+});

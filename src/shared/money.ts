@@ -15,6 +15,15 @@ export const convert = (amount: number, fromRatePerUsd: number, toRatePerUsd: nu
 /** Money in its currency's minor digits; `compact` rounds the way headline figures are shown ("$39.6K"). */
 export const formatMoney = (amount: number, currency: string, locale = "en-US", compact = false) => {
   const digits = minorDigits(currency);
+  // Birr as people write it: "ብር" in Amharic, "Br" otherwise (Intl would say "ETB").
+  if (currency === "ETB") {
+    const number = new Intl.NumberFormat(locale, {
+      ...(compact
+        ? { notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 }
+        : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    }).format(amount);
+    return `${locale.startsWith("am") ? "ብር" : "Br"} ${number}`;
+  }
   return new Intl.NumberFormat(locale, {
     style: "currency",
     currency,

@@ -8,6 +8,7 @@ import {
   type TDisplayCurrency,
   type TLanguage,
 } from "../../shared/constants";
+import { CALENDARS, formatDate, type TCalendar, type TDateFormat } from "../../shared/dates";
 import { convert, formatMoney } from "../../shared/money";
 import { useMe } from "./auth";
 import { activateLanguage, FORMAT_LOCALE } from "./i18n";
@@ -22,12 +23,23 @@ type TPreferences = {
   formatAmount: (amount: number, from?: string, compact?: boolean) => string;
   /** Formats an amount in its own currency for the interface language. */
   formatOriginal: (amount: number, currency: string) => string;
-  formatDate: (d: string | number | Date, opts?: Intl.DateTimeFormatOptions) => string;
+  /** Dates in the chosen calendar (and Ethiopian time of day, if chosen), in the interface language. */
+  formatDate: (d: string | number | Date, opts?: Pick<TDateFormat, "dateStyle" | "timeStyle">) => string;
+  calendar: TCalendar;
+  ethiopianTime: boolean;
+  /** Sets the calendar (and the Ethiopian time of day): on this device, and on the account when signed in. */
+  setCalendar: (calendar: TCalendar, ethiopianTime?: boolean) => void;
   formatNumber: (n: number, opts?: Intl.NumberFormatOptions) => string;
   formatLocale: string;
 };
 
 const PreferencesContext = createContext<TPreferences | null>(null);
+
+// A device without an account keeps its calendar choice here.
+const CALENDAR_KEY = "preferredCalendar";
+const ETHIOPIAN_TIME_KEY = "ethiopianTime";
+const isCalendar = (v: unknown): v is TCalendar =>
+  typeof v === "string" && (CALENDARS as readonly string[]).includes(v);
 
 const isDisplayCurrency = (v: unknown): v is TDisplayCurrency =>
   typeof v === "string" && (DISPLAY_CURRENCY_CODES as readonly string[]).includes(v);
@@ -50,6 +62,13 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     const stored = localStorage.getItem(STORAGE_KEYS.preferredCurrency);
     return isDisplayCurrency(stored) ? stored : "USD";
   });
+  const [calendar, setCalendarState] = useState<TCalendar>(() => {
+    const stored = localStorage.getItem(CALENDAR_KEY);
+    return isCalendar(stored) ? stored : "gregorian";
+  });
+  const [ethiopianTime, setEthiopianTime] = useState(() => localStorage.getItem(ETHIOPIAN_TIME_KEY) === "1");
+  const saveCalendar = useMutation(trpc.user.updateCalendar.mutationOptions());
+  const { mutate: pushCalendar } = saveCalendar;
   const rates = useQuery(trpc.platform.fxRates.queryOptions()).data;
   const saveLanguage = useMutation(trpc.user.updateLanguage.mutationOptions());
   const saveCurrency = useMutation(trpc.user.updateCurrency.mutationOptions());
@@ -64,12 +83,42 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     else if (isDisplayCurrency(storedCurrency) && storedCurrency !== me.currency) {
       pushCurrency({ currency: storedCurrency }, { onError: (e) => console.warn("Could not save the currency", e) });
     }
+    // The calendar the same way: this device's explicit choice wins and is saved, else the account's is taken.
+    const storedCalendar = localStorage.getItem(CALENDAR_KEY);
+    if (!isCalendar(storedCalendar)) {
+      setCalendarState(me.calendar);
+      setEthiopianTime(me.ethiopianTime);
+    } else if (
+      storedCalendar !== me.calendar ||
+      (localStorage.getItem(ETHIOPIAN_TIME_KEY) === "1") !== me.ethiopianTime
+    ) {
+      pushCalendar(
+        { calendar: storedCalendar, ethiopianTime: localStorage.getItem(ETHIOPIAN_TIME_KEY) === "1" },
+        { onError: (e) => console.warn("Could not save the calendar", e) },
+      );
+    }
     const storedLanguage = localStorage.getItem(STORAGE_KEYS.preferredLanguage);
     if (!storedLanguage && me.language !== language) void activateLanguage(me.language as TLanguage);
     else if (storedLanguage && me.language !== language) {
       pushLanguage({ language }, { onError: (e) => console.warn("Could not save the language", e) });
     }
-  }, [me, language, pushCurrency, pushLanguage]);
+  }, [me, language, pushCurrency, pushLanguage, pushCalendar]);
+
+  const setCalendar = useCallback(
+    (c: TCalendar, withEthiopianTime?: boolean) => {
+      setCalendarState(c);
+      localStorage.setItem(CALENDAR_KEY, c);
+      const time = withEthiopianTime ?? ethiopianTime;
+      setEthiopianTime(time);
+      localStorage.setItem(ETHIOPIAN_TIME_KEY, time ? "1" : "0");
+      if (me)
+        pushCalendar(
+          { calendar: c, ethiopianTime: time },
+          { onError: (e) => console.warn("Could not save the calendar", e) },
+        );
+    },
+    [me, pushCalendar, ethiopianTime],
+  );
 
   const setLanguage = useCallback(
     async (l: TLanguage) => {
@@ -107,10 +156,13 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
         ),
       formatOriginal: (amount, code) => formatMoney(amount, code, formatLocale),
       formatDate: (d, opts = { dateStyle: "medium" }) =>
-        new Intl.DateTimeFormat(formatLocale, opts).format(new Date(d)),
+        formatDate(d, { language, calendar, ethiopianTime, dateStyle: opts.dateStyle, timeStyle: opts.timeStyle }),
+      calendar,
+      ethiopianTime,
+      setCalendar,
       formatNumber: (n, opts) => new Intl.NumberFormat(formatLocale, opts).format(n),
     };
-  }, [language, setLanguage, currency, setCurrency, rates]);
+  }, [language, setLanguage, currency, setCurrency, rates, calendar, ethiopianTime, setCalendar]);
 
   return <PreferencesContext.Provider value={value}>{children}</PreferencesContext.Provider>;
 }

@@ -9,13 +9,17 @@ import { Header } from "../components/layout/header";
 import { NotFound } from "../components/layout/not-found";
 import { Splash } from "../components/layout/splash";
 import { UpdateBanner } from "../components/layout/update-banner";
-import { meQueryOptions } from "../lib/auth";
+import { meQueryOptions, useMe } from "../lib/auth";
 import { readPendingBid } from "../lib/pending-bid";
 
 // The toast region loads right after the first paint; toasts raised before it arrives wait in the store.
 const Toaster = lazy(() => import("../components/ui/toaster").then((m) => ({ default: m.Toaster })));
 // The offline queue's sender and its pending list; code the first screen does not need.
 const QueueStatus = lazy(() => import("../components/layout/queue-status").then((m) => ({ default: m.QueueStatus })));
+// For Amharic and Oromo readers: a one-time suggestion of the Ethiopian calendar.
+const CalendarSuggestion = lazy(() =>
+  import("../components/layout/calendar-suggestion").then((m) => ({ default: m.CalendarSuggestion })),
+);
 // A bid made on the landing page before sign-up is placed once the account exists.
 const PendingBidPlacer = lazy(() =>
   import("../components/layout/pending-bid-placer").then((m) => ({ default: m.PendingBidPlacer })),
@@ -50,6 +54,7 @@ export const Route = createRootRouteWithContext<TRouterContext>()({
 
 function RootLayout() {
   const hasPendingBid = readPendingBid() !== null;
+  const me = useMe().data;
   return (
     <div className="flex min-h-screen flex-col">
       <Header />
@@ -61,6 +66,7 @@ function RootLayout() {
         <Toaster />
         <QueueStatus />
         {hasPendingBid && <PendingBidPlacer />}
+        {me && <CalendarSuggestion />}
       </Suspense>
       <ConnectionStatus />
       <UpdateBanner />

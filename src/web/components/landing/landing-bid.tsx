@@ -10,6 +10,7 @@ import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
+import { DateTimeField } from "../ui/date-time-field";
 import { FieldError, Input, Label } from "../ui/input";
 import { NativeSelect, Textarea } from "../ui/textarea";
 
@@ -174,12 +175,11 @@ export function LandingBid() {
               </div>
             </div>
             <FieldError id="landing-bid-error">{error}</FieldError>
-            <div className="grid gap-1.5">
-              <Label htmlFor="landing-bid-pickup">
-                <Trans>Proposed pickup (optional)</Trans>
-              </Label>
-              <Input id="landing-bid-pickup" name="proposedPickupDate" type="datetime-local" />
-            </div>
+            <DateTimeField
+              id="landing-bid-pickup"
+              name="proposedPickupDate"
+              label={<Trans>Proposed pickup (optional)</Trans>}
+            />
             <div className="grid gap-1.5">
               <Label htmlFor="landing-bid-notes">
                 <Trans>Notes (optional)</Trans>

@@ -6,6 +6,7 @@ import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 import { Button } from "../ui/button";
+import { DateTimeField } from "../ui/date-time-field";
 import {
   Dialog,
   DialogContent,
@@ -118,12 +119,11 @@ export function BidDialog({ load, trigger }: { load: TLoadLike; trigger: ReactNo
             </div>
           </div>
           <FieldError>{error}</FieldError>
-          <div className="grid gap-2">
-            <Label htmlFor={`bid-pickup-${load.id}`}>
-              <Trans>Proposed pickup (optional)</Trans>
-            </Label>
-            <Input id={`bid-pickup-${load.id}`} name="proposedPickupDate" type="datetime-local" />
-          </div>
+          <DateTimeField
+            id={`bid-pickup-${load.id}`}
+            name="proposedPickupDate"
+            label={<Trans>Proposed pickup (optional)</Trans>}
+          />
           <div className="grid gap-2">
             <Label htmlFor={`bid-notes-${load.id}`}>
               <Trans>Notes (optional)</Trans>

@@ -7,6 +7,7 @@ import { toast } from "../../lib/toast";
 import { errorInfo, isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 import { Button } from "../ui/button";
+import { DateTimeField } from "../ui/date-time-field";
 import {
   Dialog,
   DialogContent,
@@ -243,18 +244,16 @@ export function PostLoadDialog() {
           <PlaceFields prefix="pickup" value={pickup} onChange={setPickup} errors={errors} />
           <PlaceFields prefix="delivery" value={delivery} onChange={setDelivery} errors={errors} />
           <div className="grid gap-3 sm:grid-cols-2">
-            <TextField
+            <DateTimeField
               id="load-pickup-date"
               label=<Trans>Pickup date and time</Trans>
               name="pickupDate"
-              type="datetime-local"
               error={errors.pickupDate}
             />
-            <TextField
+            <DateTimeField
               id="load-delivery-date"
               label=<Trans>Delivery date and time</Trans>
               name="deliveryDate"
-              type="datetime-local"
               error={errors.deliveryDate}
             />
             <TextField

@@ -1,9 +1,13 @@
-import { Trans } from "@lingui/react/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
+import type { TCalendar } from "../../../shared/dates";
 import { CurrencySelect } from "../../components/layout/currency-select";
 import { LanguageSelect } from "../../components/layout/language-select";
 import { PageHeader } from "../../components/layout/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
+import { Label } from "../../components/ui/input";
+import { NativeSelect } from "../../components/ui/textarea";
+import { usePreferences } from "../../lib/preferences";
 
 export const Route = createFileRoute("/_authed/settings")({ component: SettingsPage });
 
@@ -43,7 +47,53 @@ function SettingsPage() {
             <CurrencySelect className="w-56" />
           </CardContent>
         </Card>
+        <CalendarCard />
       </div>
     </div>
+  );
+}
+
+/** The Gregorian or the Ethiopian calendar, and the Ethiopian time of day beside the clock. */
+function CalendarCard() {
+  const { t } = useLingui();
+  const { calendar, ethiopianTime, setCalendar, formatDate } = usePreferences();
+  const now = Date.now();
+  return (
+    <Card data-testid="calendar-settings">
+      <CardHeader>
+        <CardTitle>
+          <Trans>Calendar</Trans>
+        </CardTitle>
+        <CardDescription>
+          <Trans>How dates are shown: pickup and delivery, trips, bids and notifications.</Trans>
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        <Label htmlFor="calendar-select">
+          <Trans>Calendar</Trans>
+        </Label>
+        <NativeSelect
+          id="calendar-select"
+          className="w-56"
+          value={calendar}
+          onChange={(e) => setCalendar(e.target.value as TCalendar)}
+        >
+          <option value="gregorian">{t`Gregorian`}</option>
+          <option value="ethiopic">{t`Ethiopian`}</option>
+        </NativeSelect>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={ethiopianTime}
+            onChange={(e) => setCalendar(calendar, e.target.checked)}
+            className="size-4 accent-teal-700"
+          />
+          <Trans>Also show the Ethiopian time of day (hours counted from 6 in the morning)</Trans>
+        </label>
+        <p className="text-sm text-muted-foreground" data-testid="calendar-example">
+          <Trans>Today: {formatDate(now, { dateStyle: "long", timeStyle: "short" })}</Trans>
+        </p>
+      </CardContent>
+    </Card>
   );
 }

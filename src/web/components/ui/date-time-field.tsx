@@ -1,0 +1,117 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMemo, useState } from "react";
+import {
+  daysInEthiopicMonth,
+  ETHIOPIC_MONTHS,
+  ethiopicToGregorian,
+  gregorianToEthiopic,
+  localParts,
+} from "../../../shared/dates";
+import { usePreferences } from "../../lib/preferences";
+import { cn } from "../../lib/utils";
+import { FieldError, Input, Label } from "./input";
+import { NativeSelect } from "./textarea";
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * A date and time input in the user's calendar. In the Gregorian calendar it is the browser's own picker; in the
+ * Ethiopian one, day, month (13, with Pagume's 5 or 6 days) and year selects with a clock time. Either way the form
+ * receives the same local "YYYY-MM-DDTHH:MM" value under `name`, so what is stored is the same instant (UTC).
+ */
+export function DateTimeField({
+  id,
+  name,
+  label,
+  error,
+  className,
+}: {
+  id: string;
+  name: string;
+  label: React.ReactNode;
+  error?: React.ReactNode;
+  className?: string;
+}) {
+  const { calendar } = usePreferences();
+  if (calendar !== "ethiopic")
+    return (
+      <div className={cn("grid gap-2", className)}>
+        <Label htmlFor={id}>{label}</Label>
+        <Input id={id} name={name} type="datetime-local" aria-invalid={!!error} />
+        <FieldError>{error}</FieldError>
+      </div>
+    );
+  return <EthiopicDateTime id={id} name={name} label={label} error={error} className={className} />;
+}
+
+function EthiopicDateTime({
+  id,
+  name,
+  label,
+  error,
+  className,
+}: {
+  id: string;
+  name: string;
+  label: React.ReactNode;
+  error?: React.ReactNode;
+  className?: string;
+}) {
+  const { t } = useLingui();
+  const { language } = usePreferences();
+  const today = useMemo(() => gregorianToEthiopic(localParts(new Date())), []);
+  const [year, setYear] = useState(today.year);
+  const [month, setMonth] = useState(0);
+  const [day, setDay] = useState(0);
+  const [time, setTime] = useState("09:00");
+  const days = month ? daysInEthiopicMonth(year, month) : 30;
+  const g = month && day && day <= days ? ethiopicToGregorian({ year, month, day }) : null;
+  const value = g && /^\d\d:\d\d$/.test(time) ? `${g.year}-${pad(g.month)}-${pad(g.day)}T${time}` : "";
+  const months = ETHIOPIC_MONTHS[language];
+  return (
+    <fieldset className={cn("grid gap-2", className)} data-testid={`${id}-ethiopic`}>
+      <legend className="mb-2 text-sm font-medium">{label}</legend>
+      <div className="grid grid-cols-[4.5rem_1fr_5.5rem] gap-2">
+        <NativeSelect
+          id={id}
+          aria-label={t`Day`}
+          value={day}
+          onChange={(e) => setDay(Number(e.target.value))}
+          aria-invalid={!!error}
+        >
+          <option value={0}>{t`Day`}</option>
+          {Array.from({ length: days }, (_, i) => (
+            <option key={i + 1} value={i + 1}>
+              {i + 1}
+            </option>
+          ))}
+        </NativeSelect>
+        <NativeSelect aria-label={t`Month`} value={month} onChange={(e) => setMonth(Number(e.target.value))}>
+          <option value={0}>{t`Month`}</option>
+          {months.map((m, i) => (
+            <option key={m} value={i + 1}>
+              {m}
+            </option>
+          ))}
+        </NativeSelect>
+        <NativeSelect aria-label={t`Year`} value={year} onChange={(e) => setYear(Number(e.target.value))}>
+          {[today.year, today.year + 1].map((y) => (
+            <option key={y} value={y}>
+              {y}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <Input aria-label={t`Time`} type="time" value={time} onChange={(e) => setTime(e.target.value)} />
+      <input type="hidden" name={name} value={value} />
+      {g && (
+        <p className="text-xs text-muted-foreground" data-testid={`${id}-gregorian`}>
+          <Trans>
+            Gregorian: {g.day}/{g.month}/{g.year}
+          </Trans>
+        </p>
+      )}
+      <FieldError>{error}</FieldError>
+    </fieldset>
+  );
+}
