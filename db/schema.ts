@@ -303,3 +303,31 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
+
+/**
+ * Background work, written in the same transaction as the change that causes it (an outbox). A worker claims due jobs
+ * (an immediate transaction on SQLite), runs them, retries failures with backoff, and keeps a job that used all its
+ * attempts as dead, visible and retryable. `uniqueKey` makes enqueueing idempotent; scheduled work uses
+ * "<kind>:<slot>" so each time slot runs once across every process and machine.
+ */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    kind: text().notNull(),
+    payload: text({ mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    status: text({ enum: ["pending", "running", "done", "dead"] }).notNull().default("pending"),
+    runAt: integer().notNull(),
+    attempts: integer().notNull().default(0),
+    maxAttempts: integer().notNull().default(5),
+    lockedBy: text(),
+    lockedUntil: integer(),
+    lastError: text(),
+    uniqueKey: text(),
+    createdAt: integer().notNull(),
+    updatedAt: integer().notNull(),
+    finishedAt: integer(),
+  },
+  (t) => [uniqueIndex("jobs_unique_key_idx").on(t.uniqueKey), index("jobs_due_idx").on(t.status, t.runAt)],
+);
+export type Job = typeof jobs.$inferSelect;

@@ -1,0 +1,139 @@
+import { and, asc, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { type Job, jobs } from "../../../db/schema";
+import { AppError } from "../errors";
+
+/** What enqueue accepts: the database or a transaction of the change that causes the job (the outbox). */
+type TWriter = Pick<Db, "insert">;
+
+export type TEnqueue = {
+  kind: string;
+  payload?: Record<string, unknown>;
+  runAt?: number;
+  /** Enqueueing the same key again does nothing: a retried request never adds a second job. */
+  uniqueKey?: string;
+  maxAttempts?: number;
+};
+
+/** Adds a job; returns its id, or null when a job with the same unique key exists already. */
+export const enqueue = (db: TWriter, j: TEnqueue, now = Date.now()) =>
+  db
+    .insert(jobs)
+    .values({
+      kind: j.kind,
+      payload: j.payload ?? {},
+      runAt: j.runAt ?? now,
+      uniqueKey: j.uniqueKey ?? null,
+      maxAttempts: j.maxAttempts ?? 5,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: jobs.id })
+    .get()?.id ?? null;
+
+/** The slot of a job scheduled every `everyMs`: "<kind>:<slot>" runs once per slot, wherever it is enqueued. */
+export const enqueueScheduled = (db: TWriter, kind: string, everyMs: number, now = Date.now()) => {
+  const slot = Math.floor(now / everyMs);
+  return enqueue(db, { kind, uniqueKey: `${kind}:${slot}`, runAt: slot * everyMs, maxAttempts: 3 }, now);
+};
+
+/**
+ * Takes up to `limit` due jobs for `workerId`: pending ones whose time has come, and running ones whose lock expired
+ * (their worker died). One immediate transaction holds SQLite's write lock, so two workers (or machines sharing the
+ * database) never take the same job; on PostgreSQL the same is `FOR UPDATE SKIP LOCKED`.
+ */
+export const claimJobs = (db: Db, workerId: string, limit = 1, now = Date.now(), lockMs = 5 * 60_000): Job[] =>
+  db.transaction(
+    (tx) => {
+      const due = tx
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(
+          or(
+            and(eq(jobs.status, "pending"), lte(jobs.runAt, now)),
+            and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now)),
+          ),
+        )
+        .orderBy(asc(jobs.runAt), asc(jobs.id))
+        .limit(limit)
+        .all();
+      if (!due.length) return [];
+      return tx
+        .update(jobs)
+        .set({
+          status: "running",
+          attempts: sql`${jobs.attempts} + 1`,
+          lockedBy: workerId,
+          lockedUntil: now + lockMs,
+          updatedAt: now,
+        })
+        .where(
+          inArray(
+            jobs.id,
+            due.map((d) => d.id),
+          ),
+        )
+        .returning()
+        .all();
+    },
+    { behavior: "immediate" },
+  );
+
+/** Each claim counts as an attempt, so a job whose worker keeps dying mid-run also ends up dead, not looping. */
+export const completeJob = (db: Db, job: Job, workerId: string, now = Date.now()) =>
+  db
+    .update(jobs)
+    .set({ status: "done", lockedBy: null, lockedUntil: null, finishedAt: now, updatedAt: now })
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)))
+    .run();
+
+/** Wait before the next try: 30 s, 1 min, 2 min, … at most an hour. */
+export const backoffMs = (attempt: number) => Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempt - 1));
+
+/** A failed attempt: tried again later with backoff, or kept as dead after the last attempt. */
+export const failJob = (db: Db, job: Job, workerId: string, error: unknown, now = Date.now()) => {
+  const attempts = job.attempts;
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+  const dead = attempts >= job.maxAttempts;
+  db.update(jobs)
+    .set({
+      status: dead ? "dead" : "pending",
+      attempts,
+      runAt: dead ? job.runAt : now + backoffMs(attempts),
+      lastError: message,
+      lockedBy: null,
+      lockedUntil: null,
+      finishedAt: dead ? now : null,
+      updatedAt: now,
+    })
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)))
+    .run();
+  return dead ? ("dead" as const) : ("retry" as const);
+};
+
+/** A dead job back in the queue with a fresh set of attempts. */
+export const retryJob = (db: Db, id: number, now = Date.now()) => {
+  const job = db.select().from(jobs).where(eq(jobs.id, id)).get();
+  if (!job) throw new AppError("NOT_FOUND", `Job ${id} not found`);
+  if (job.status !== "dead")
+    throw new AppError("CONFLICT", `Job ${id} is ${job.status}; only a dead job can be retried`);
+  return db
+    .update(jobs)
+    .set({ status: "pending", attempts: 0, runAt: now, lastError: null, finishedAt: null, updatedAt: now })
+    .where(eq(jobs.id, id))
+    .returning()
+    .get();
+};
+
+export const JOB_STATUSES = ["pending", "running", "done", "dead"] as const;
+export type TJobStatus = (typeof JOB_STATUSES)[number];
+
+export const listJobs = (db: Db, p: { status?: TJobStatus; limit?: number } = {}) =>
+  db
+    .select()
+    .from(jobs)
+    .where(p.status ? eq(jobs.status, p.status) : undefined)
+    .orderBy(desc(jobs.id))
+    .limit(p.limit ?? 100)
+    .all();

@@ -1,0 +1,16 @@
+// Test helper: a separate process that claims and completes jobs from the SQLite file in argv[2] until none are left,
+// then prints the ids it ran.
+import { openDb } from "../../../../db/client";
+import { claimJobs, completeJob } from "../queue";
+
+const handle = openDb(process.argv[2]!);
+const me = `child-${process.pid}`;
+const ran: number[] = [];
+for (;;) {
+  const [job] = claimJobs(handle.db, me, 1);
+  if (!job) break;
+  ran.push(job.id);
+  completeJob(handle.db, job, me);
+}
+handle.close();
+console.log(JSON.stringify(ran));

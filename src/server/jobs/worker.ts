@@ -1,0 +1,92 @@
+import type { Db } from "../../../db/client";
+import type { Job } from "../../../db/schema";
+import type { TLogger } from "../logger";
+import { housekeeping } from "./housekeeping";
+import { claimJobs, completeJob, enqueueScheduled, failJob } from "./queue";
+
+export type TJobHandler = (
+  payload: Record<string, unknown>,
+  ctx: { db: Db; job: Job; log: TLogger },
+) => Promise<unknown> | unknown;
+
+/** What each kind of job does. New integrations (notifications, board sync, store imports) add theirs here. */
+export const JOB_HANDLERS: Record<string, TJobHandler> = {
+  housekeeping: (_payload, { db }) => housekeeping(db),
+};
+
+/** Work every process would otherwise repeat: each time slot is enqueued under one key, so it runs once. */
+export const SCHEDULES: { kind: string; everyMs: number }[] = [{ kind: "housekeeping", everyMs: 60 * 60_000 }];
+
+export type TWorker = { stop: () => Promise<void>; runOnce: () => Promise<number> };
+
+/**
+ * A job worker: enqueues the current slot of each schedule, claims due jobs one at a time, runs their handler, marks
+ * them done or failed (retried with backoff, dead after the last attempt). `stop` lets the running job finish.
+ */
+export const startWorker = ({
+  db,
+  log,
+  handlers = JOB_HANDLERS,
+  schedules = SCHEDULES,
+  pollMs = 1000,
+  workerId = `${process.pid}-${crypto.randomUUID().slice(0, 8)}`,
+  autoStart = true,
+}: {
+  db: Db;
+  log: TLogger;
+  handlers?: Record<string, TJobHandler>;
+  schedules?: typeof SCHEDULES;
+  pollMs?: number;
+  workerId?: string;
+  autoStart?: boolean;
+}): TWorker => {
+  let stopping = false;
+  let current: Promise<unknown> = Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const runJob = async (job: Job) => {
+    const handler = handlers[job.kind];
+    try {
+      if (!handler) throw new Error(`No handler for jobs of kind "${job.kind}"`);
+      await handler(job.payload, { db, job, log });
+      completeJob(db, job, workerId);
+    } catch (err) {
+      const outcome = failJob(db, job, workerId, err);
+      log.warn("job failed", { id: job.id, kind: job.kind, attempt: job.attempts, outcome, error: String(err) });
+    }
+  };
+
+  /** One pass: schedules, then every due job in turn. Returns how many jobs ran. */
+  const runOnce = async () => {
+    const now = Date.now();
+    for (const s of schedules) enqueueScheduled(db, s.kind, s.everyMs, now);
+    let ran = 0;
+    while (!stopping) {
+      const [job] = claimJobs(db, workerId, 1);
+      if (!job) break;
+      current = runJob(job);
+      await current;
+      ran++;
+    }
+    return ran;
+  };
+
+  const loop = async () => {
+    try {
+      await runOnce();
+    } catch (err) {
+      log.error("job worker pass failed", { error: String(err) });
+    }
+    if (!stopping) timer = setTimeout(loop, pollMs);
+  };
+  if (autoStart) void loop();
+
+  return {
+    runOnce,
+    stop: async () => {
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+};
