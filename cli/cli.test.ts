@@ -162,3 +162,33 @@ describe("parcel commands, through the same procedures, against the carrier emul
     );
   });
 });
+
+test("jobs list shows dead jobs; jobs retry queues one again, and says why when it cannot", async () => {
+  expect(run("db", "migrate").code).toBe(0);
+  const { Database } = await import("bun:sqlite");
+  const db = new Database(env.DATABASE_PATH);
+  const now = Date.now();
+  db.run(
+    `INSERT INTO jobs (kind, payload, status, run_at, attempts, max_attempts, last_error, created_at, updated_at, finished_at)
+     VALUES ('notify', '{}', 'dead', ?, 5, 5, 'Telegram: bot was blocked by the user', ?, ?, ?)`,
+    [now, now, now, now],
+  );
+  const id = Number((db.query("SELECT max(id) AS id FROM jobs").get() as { id: number }).id);
+  db.close();
+
+  const dead = JSON.parse(run("jobs", "list", "--status", "dead", "--json").out);
+  expect(dead).toMatchObject([
+    { id, kind: "notify", status: "dead", lastError: "Telegram: bot was blocked by the user" },
+  ]);
+  expect(run("jobs", "list", "--status", "dead").out).toContain("bot was blocked");
+  const retried = run("jobs", "retry", String(id));
+  expect(retried.code).toBe(0);
+  expect(retried.out).toContain(`Job ${id} (notify) is queued again.`);
+  expect(run("jobs", "list", "--status", "dead").out).toContain("No jobs.");
+  const again = run("jobs", "retry", String(id));
+  expect(again.code).not.toBe(0);
+  expect(again.err).toContain("only a dead job can be retried");
+  expect(run("jobs", "retry", "999999").err).toContain("Job 999999 not found");
+  expect(run("jobs", "retry", "abc").err).toContain("id must be a job number");
+  expect(run("jobs", "list", "--status", "lost").err).toContain("status must be one of pending, running, done, dead");
+}, 60_000);

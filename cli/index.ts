@@ -3,6 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { Command, CommanderError } from "commander";
 import { toHttpError } from "../src/server/http/errors";
 import { db } from "./commands/db";
+import { jobs } from "./commands/jobs";
 import { rates, track } from "./commands/shipping";
 import { user } from "./commands/user";
 import { CliError, i18n } from "./context";
@@ -18,7 +19,8 @@ const program = new Command()
   .addCommand(db)
   .addCommand(user)
   .addCommand(track)
-  .addCommand(rates);
+  .addCommand(rates)
+  .addCommand(jobs);
 
 try {
   await program.parseAsync(process.argv);

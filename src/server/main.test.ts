@@ -7,10 +7,10 @@ import { join } from "node:path";
 const dir = mkdtempSync(join(tmpdir(), "mytess-main-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const boot = async (concurrency: number) => {
+const boot = async (concurrency: number, args: string[] = [], name = `main-${concurrency}`) => {
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const dbPath = join(dir, `main-${concurrency}.db`);
-  const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts")], {
+  const dbPath = join(dir, `${name}.db`);
+  const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts"), ...args], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -61,3 +61,77 @@ test.each([1, 2])(
     db.close();
   },
 );
+
+/** The jobs the process has run so far, read from its database file. */
+const jobsIn = (dbPath: string) => {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return db.query("select kind, status from jobs").all() as { kind: string; status: string }[];
+  } finally {
+    db.close();
+  }
+};
+
+const waitFor = async (check: () => boolean) => {
+  for (let i = 0; i < 100 && !check(); i++) await Bun.sleep(100);
+  return check();
+};
+
+test("by default one box serves and runs the jobs; --role web serves only", async () => {
+  const all = await boot(1, [], "role-all");
+  expect(await waitFor(() => jobsIn(all.dbPath).some((j) => j.kind === "housekeeping" && j.status === "done"))).toBe(
+    true,
+  );
+  all.proc.kill("SIGTERM");
+  expect(await all.proc.exited).toBe(0);
+
+  const web = await boot(1, ["--role", "web"], "role-web");
+  await Bun.sleep(1500);
+  expect(jobsIn(web.dbPath)).toEqual([]);
+  web.proc.kill("SIGTERM");
+  expect(await web.proc.exited).toBe(0);
+}, 60_000);
+
+test("--role worker runs the jobs without serving HTTP, and stops on SIGTERM", async () => {
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const dbPath = join(dir, "role-worker.db");
+  const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts"), "--role", "worker"], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_PATH: dbPath,
+      LOG_LEVEL: "silent",
+      WEB_DIST: dir,
+    },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  expect(
+    await waitFor(() => {
+      try {
+        return jobsIn(dbPath).some((j) => j.kind === "housekeeping" && j.status === "done");
+      } catch {
+        return false;
+      }
+    }),
+  ).toBe(true);
+  expect(
+    await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      () => "answered",
+      () => "refused",
+    ),
+  ).toBe("refused");
+  proc.kill("SIGTERM");
+  expect(await proc.exited).toBe(0);
+}, 60_000);
+
+test("an unknown role is refused with a message", async () => {
+  const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts"), "--role", "cron"], {
+    env: { ...process.env, DATABASE_PATH: join(dir, "role-bad.db"), LOG_LEVEL: "silent" },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  expect(await proc.exited).toBe(2);
+  expect(await new Response(proc.stderr).text()).toContain("--role must be one of all, web, worker");
+});

@@ -1,6 +1,8 @@
-// Starts MyTess. The primary process applies migrations (and seeds demo data in demo mode), then either serves itself
-// (WEB_CONCURRENCY=1) or starts one server process per core, all listening on the same port (SO_REUSEPORT) over the
-// same SQLite file in WAL mode. SIGTERM drains requests in flight and closes the database.
+// Starts MyTess in a role: `web` (HTTP), `worker` (background jobs) or, by default, both on one box (`--role` or
+// MYTESS_ROLE). The primary process applies migrations (and seeds demo data in demo mode); the web role either serves
+// itself (WEB_CONCURRENCY=1) or starts one server process per core, all listening on the same port (SO_REUSEPORT) over
+// the same SQLite file in WAL mode; the worker role runs the job worker in the primary process. SIGTERM drains requests
+// in flight, lets the running job finish, and closes the database.
 import { availableParallelism } from "node:os";
 import { migrateDb, openDb } from "../../db/client";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
@@ -9,10 +11,23 @@ import { loadConfig } from "./config";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
 import { createApp } from "./http/app";
 import { MAX_JSON_BODY_BYTES } from "./http/body";
+import { startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./logger";
 
 const config = loadConfig();
-const isWorker = process.env.MYTESS_WORKER === "1";
+// A server process started by the primary (one per core); it serves HTTP only.
+const isServerChild = process.env.MYTESS_SERVER_CHILD === "1";
+const ROLES = ["all", "web", "worker"] as const;
+const roleArg =
+  process.argv.find((_a, i) => process.argv[i - 1] === "--role") ??
+  process.argv.find((a) => a.startsWith("--role="))?.slice(7);
+const role = (roleArg ?? process.env.MYTESS_ROLE ?? "all") as (typeof ROLES)[number];
+if (!ROLES.includes(role)) {
+  console.error(`--role must be one of ${ROLES.join(", ")} (got "${role}")`);
+  process.exit(2);
+}
+const runsWeb = role !== "worker";
+const runsJobs = role !== "web" && !isServerChild;
 const concurrency = Math.max(1, Number(process.env.WEB_CONCURRENCY ?? availableParallelism()) || 1);
 const hostname = process.env.HOST ?? "0.0.0.0";
 
@@ -38,7 +53,14 @@ const prepare = async () => {
   return handle;
 };
 
-const serve = (handle: ReturnType<typeof openDb>) => {
+/** The job worker in this process, and a SIGTERM that lets its running job finish before the database closes. */
+const startJobs = (handle: ReturnType<typeof openDb>) => {
+  const worker = startWorker({ db: handle.db, log: logger });
+  logger.info("job worker started");
+  return worker;
+};
+
+const serve = (handle: ReturnType<typeof openDb>, worker: TWorker | null) => {
   const app = createApp({ db: handle.db, config });
   // Bun stops reading a body past this size (413) before any handler runs; routes apply their own 1 MB JSON limit.
   app.listen({ port: config.port, hostname, reusePort: concurrency > 1, maxRequestBodySize: 2 * MAX_JSON_BODY_BYTES });
@@ -46,18 +68,37 @@ const serve = (handle: ReturnType<typeof openDb>) => {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    // Stop accepting connections and wait for requests in flight, then close the database.
-    await app.server?.stop(false);
+    // Stop accepting connections and wait for requests in flight and the running job, then close the database.
+    await Promise.all([app.server?.stop(false), worker?.stop()]);
     handle.close();
-    if (!isWorker) logger.info("stopped", { signal });
+    if (!isServerChild) logger.info("stopped", { signal });
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 };
 
-if (isWorker) {
-  serve(openDb(config.databasePath));
+const workerOnly = (handle: ReturnType<typeof openDb>) => {
+  const worker = startJobs(handle);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    await worker.stop();
+    handle.close();
+    logger.info("stopped", { signal });
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+};
+
+if (isServerChild) {
+  serve(openDb(config.databasePath), null);
+} else if (!runsWeb) {
+  if (config.demo) startDemoEmulators();
+  workerOnly(await prepare());
+  logger.info("MyTess worker is running", { database: config.databasePath, role });
 } else {
   if (config.demo) startDemoEmulators();
   const handle = await prepare();
@@ -66,35 +107,39 @@ if (isWorker) {
     database: config.databasePath,
     demo: config.demo,
     processes: concurrency,
+    role,
   };
   if (concurrency === 1) {
-    serve(handle);
+    serve(handle, runsJobs ? startJobs(handle) : null);
     logger.info("MyTess is listening", where);
   } else {
-    handle.close();
+    // The primary supervises the server processes and, in the default role, runs the job worker itself.
+    const worker = runsJobs ? startJobs(handle) : null;
+    if (!worker) handle.close();
     let stopping = false;
-    const workers = new Set<ReturnType<typeof Bun.spawn>>();
+    const children = new Set<ReturnType<typeof Bun.spawn>>();
     const start = (restarts = 0) => {
       const child = Bun.spawn(["bun", import.meta.path], {
-        env: { ...process.env, MYTESS_WORKER: "1", WEB_CONCURRENCY: String(concurrency) },
+        env: { ...process.env, MYTESS_SERVER_CHILD: "1", WEB_CONCURRENCY: String(concurrency) },
         stdout: "inherit",
         stderr: "inherit",
         onExit: (proc, code) => {
-          workers.delete(proc);
+          children.delete(proc);
           if (stopping) return;
           logger.error("server process exited; starting another", { code });
           setTimeout(() => start(restarts + 1), Math.min(30_000, 500 * 2 ** restarts));
         },
       });
-      workers.add(child);
+      children.add(child);
     };
     for (let i = 0; i < concurrency; i++) start();
     logger.info("MyTess is listening", where);
     const shutdown = async (signal: string) => {
       if (stopping) return;
       stopping = true;
-      for (const w of workers) w.kill("SIGTERM");
-      await Promise.all([...workers].map((w) => w.exited));
+      for (const c of children) c.kill("SIGTERM");
+      await Promise.all([...[...children].map((c) => c.exited), worker?.stop()]);
+      if (worker) handle.close();
       logger.info("stopped", { signal });
       process.exit(0);
     };

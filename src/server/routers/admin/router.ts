@@ -1,9 +1,27 @@
 import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import type { Job } from "../../../../db/schema";
 import { ZRegisterInput } from "../../../shared/schemas/auth";
 import { registerUser } from "../../domain/auth/auth";
 import { toPublicUser } from "../../domain/users/public-user";
 import { listUsers } from "../../domain/users/users";
+import { JOB_STATUSES, listJobs, retryJob } from "../../jobs/queue";
 import { systemProcedure } from "../../trpc/init";
+
+const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
+const toPublicJob = (j: Job) => ({
+  id: j.id,
+  kind: j.kind,
+  status: j.status,
+  attempts: j.attempts,
+  maxAttempts: j.maxAttempts,
+  runAt: iso(j.runAt),
+  lastError: j.lastError,
+  uniqueKey: j.uniqueKey,
+  payload: j.payload,
+  createdAt: iso(j.createdAt),
+  finishedAt: iso(j.finishedAt),
+});
 
 /** Operator procedures: reachable from the CLI (system context), never from a web request. */
 export const adminRouter = {
@@ -12,4 +30,20 @@ export const adminRouter = {
     .mutation(async ({ ctx, input }) => toPublicUser(await registerUser(ctx.db, input))),
 
   listUsers: systemProcedure.query(({ ctx }) => listUsers(ctx.db).map(toPublicUser)),
+
+  /** Background jobs, newest first; `status: "dead"` lists the ones that used all their attempts. */
+  listJobs: systemProcedure
+    .input(
+      z
+        .object({
+          status: z.enum(JOB_STATUSES, { error: `status must be one of ${JOB_STATUSES.join(", ")}` }).optional(),
+          limit: z.number().int().min(1).max(1000).default(100),
+        })
+        .default({ limit: 100 }),
+    )
+    .query(({ ctx, input }) => listJobs(ctx.db, input).map(toPublicJob)),
+
+  retryJob: systemProcedure
+    .input(z.object({ id: z.number({ error: "id must be a job number" }).int().positive("id must be a job number") }))
+    .mutation(({ ctx, input }) => toPublicJob(retryJob(ctx.db, input.id))),
 } satisfies TRPCRouterRecord;
