@@ -316,7 +316,9 @@ export const jobs = sqliteTable(
     id: integer().primaryKey({ autoIncrement: true }),
     kind: text().notNull(),
     payload: text({ mode: "json" }).notNull().$type<Record<string, unknown>>(),
-    status: text({ enum: ["pending", "running", "done", "dead"] }).notNull().default("pending"),
+    status: text({ enum: ["pending", "running", "done", "dead"] })
+      .notNull()
+      .default("pending"),
     runAt: integer().notNull(),
     attempts: integer().notNull().default(0),
     maxAttempts: integer().notNull().default(5),

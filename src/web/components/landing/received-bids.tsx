@@ -66,7 +66,6 @@ export function ReceivedBids() {
         <CardContent className="grid gap-2">
           {d.bids.map((b, i) => (
             <div
-              // biome-ignore lint/suspicious/noArrayIndexKey: bids carry no id here, by design
               key={i}
               className="flex flex-wrap items-center justify-between gap-3 rounded-md border p-3"
               data-testid="demo-bid"
