@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 // GET /api/loads over HTTP: fills a temporary database with N loads (default 100,000), starts the real server on a
 // free loopback port, signs a driver in, and drives near-me queries with C concurrent clients for D seconds.
 // Prints requests per second and latency percentiles.   bun bench/loads-http.ts --loads 100000 --clients 32 --seconds 10
@@ -21,11 +22,13 @@ const SECONDS = Number(values.seconds);
 
 const dir = mkdtempSync(join(tmpdir(), "mytess-http-bench-"));
 const dbPath = join(dir, "bench.db");
-const handle = openDb(dbPath);
-migrateDb(handle.db);
-generateLoads(handle.sqlite, N);
-handle.sqlite.exec("ANALYZE");
+const handle = await openDb(dbPath);
+await migrateDb(handle.db);
 handle.close();
+const filler = new Database(dbPath);
+generateLoads(filler, N);
+filler.exec("ANALYZE");
+filler.close();
 
 const port = 20000 + Math.floor(Math.random() * 20000);
 const base = `http://127.0.0.1:${port}`;

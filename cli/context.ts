@@ -28,10 +28,10 @@ i18n.activate(cliLocale());
 export { i18n };
 
 /** The database named by DATABASE_PATH, migrated, and a router caller acting as the operator. */
-export const openSystem = () => {
+export const openSystem = async () => {
   const config = loadConfig();
-  const handle = openDb(config.databasePath);
-  migrateDb(handle.db);
+  const handle = await openDb(config.databasePath);
+  await migrateDb(handle.db);
   const ctx: TContext = {
     db: handle.db,
     actor: null,

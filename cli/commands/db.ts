@@ -2,8 +2,8 @@ import { Command } from "commander";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { CliError, i18n, openSystem } from "../context";
 
-const migrate = new Command("migrate").description("Apply pending database migrations").action(() => {
-  const { config, handle } = openSystem();
+const migrate = new Command("migrate").description("Apply pending database migrations").action(async () => {
+  const { config, handle } = await openSystem();
   handle.close();
   console.log(
     i18n._({ id: "cli.db.migrated", message: "Database is up to date: {path}", values: { path: config.databasePath } }),
@@ -15,9 +15,9 @@ const seed = new Command("seed")
   .option("--demo", "demo accounts and realistic loads on Ethiopian, US and European lanes")
   .action(async (opts: { demo?: boolean }) => {
     if (!opts.demo) throw new CliError(i18n._({ id: "cli.db.seed.which", message: "Say which data to seed: --demo" }));
-    const { handle } = openSystem();
+    const { handle } = await openSystem();
     try {
-      if (!isDatabaseEmpty(handle.db)) {
+      if (!(await isDatabaseEmpty(handle.db))) {
         throw new CliError(
           i18n._({
             id: "cli.db.seed.notEmpty",

@@ -6,7 +6,7 @@ const list = new Command("list")
   .option("--status <status>", "pending, running, done or dead")
   .option("--json", "print JSON")
   .action(async (o: { status?: string; json?: boolean }) => {
-    const { handle, caller } = openSystem();
+    const { handle, caller } = await openSystem();
     try {
       const jobs = await caller.admin.listJobs({ status: o.status as never, limit: 100 });
       if (o.json) {
@@ -35,7 +35,7 @@ const retry = new Command("retry")
     const n = Number(id);
     if (!Number.isSafeInteger(n) || n <= 0)
       throw new CliError(i18n._({ id: "cli.jobs.badId", message: "id must be a job number" }));
-    const { handle, caller } = openSystem();
+    const { handle, caller } = await openSystem();
     try {
       const job = await caller.admin.retryJob({ id: n });
       console.log(

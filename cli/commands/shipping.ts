@@ -17,7 +17,7 @@ export const track = new Command("track")
   .option("--carrier <carrier>", "fedex, ups or usps (detected from the number when left out)")
   .option("--json", "print JSON")
   .action(async (number: string, o: { carrier?: string; json?: boolean }) => {
-    const { caller, handle } = openSystem();
+    const { caller, handle } = await openSystem();
     try {
       const { tracking: t } = await caller.shipping.track({
         trackingNumber: number,
@@ -64,7 +64,7 @@ export const rates = new Command("rates")
     const weight = Number(o.weight);
     if (!Number.isFinite(weight))
       throw new CliError(i18n._({ id: "cli.rates.weight", message: "--weight must be a number of pounds" }));
-    const { caller, handle } = openSystem();
+    const { caller, handle } = await openSystem();
     try {
       // The CLI asks by ZIP code; the carriers want an address line, city and state, which do not change the price here.
       const place = (zip: string) => ({

@@ -10,7 +10,7 @@ const create = new Command("create")
   .requiredOption("--last <name>", "last name")
   .requiredOption("--type <type>", `account type: ${USER_TYPES.join(" or ")}`)
   .action(async (o: { email: string; password: string; first: string; last: string; type: string }) => {
-    const { caller, handle } = openSystem();
+    const { caller, handle } = await openSystem();
     try {
       const user = await caller.admin.createUser({
         email: o.email,
@@ -35,7 +35,7 @@ const list = new Command("list")
   .description("List accounts")
   .option("--json", "print JSON")
   .action(async (o: { json?: boolean }) => {
-    const { caller, handle } = openSystem();
+    const { caller, handle } = await openSystem();
     try {
       const users = await caller.admin.listUsers();
       if (o.json) {

@@ -3,7 +3,7 @@ import { hashPassword } from "../../src/server/domain/auth/password";
 import { createUser } from "../../src/server/domain/users/users";
 import { haversineMiles } from "../../src/shared/geo";
 import { toMinor } from "../../src/shared/money";
-import type { Db } from "../client";
+import type { TDb } from "../client";
 import { bids, loads, type NewLoad, users } from "../schema";
 import { CARGO, ETHIOPIA_CORRIDOR, EUROPE_LANES, type TPlace, US_LANES } from "./places";
 
@@ -33,9 +33,9 @@ const mulberry32 = (seed: number) => () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 
-export const isDatabaseEmpty = (db: Db) =>
-  (db.select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0) === 0 &&
-  (db.select({ n: sql<number>`count(*)` }).from(loads).get()?.n ?? 0) === 0;
+export const isDatabaseEmpty = async (db: TDb) =>
+  ((await db.select({ n: sql<number>`count(*)` }).from(users))[0]?.n ?? 0) === 0 &&
+  ((await db.select({ n: sql<number>`count(*)` }).from(loads))[0]?.n ?? 0) === 0;
 
 type TRegion = {
   places: TPlace[];
@@ -52,21 +52,22 @@ const REGIONS: Record<"ethiopia" | "us" | "europe", TRegion> = {
 const DAY = 24 * 60 * 60 * 1000;
 
 /** Seeds demo accounts and realistic loads; returns counts. Call only on an empty database. */
-export const seedDemo = async (db: Db, now = Date.now()) => {
+export const seedDemo = async (db: TDb, now = Date.now()) => {
   const rand = mulberry32(20261121);
   const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)];
   const between = (a: number, b: number) => a + rand() * (b - a);
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  const created = DEMO_USERS.map((u) => {
-    const user = createUser(db, { ...u, passwordHash, now: now - 40 * DAY });
+  const created: (Awaited<ReturnType<typeof createUser>> & { region: string })[] = [];
+  for (const u of DEMO_USERS) {
+    const user = await createUser(db, { ...u, passwordHash, now: now - 40 * DAY });
     if (u.at) {
-      db.update(users)
+      await db
+        .update(users)
         .set({ latitude: u.at[0], longitude: u.at[1], locationUpdatedAt: now - 2 * 60 * 60 * 1000 })
-        .where(sql`${users.id} = ${user.id}`)
-        .run();
+        .where(sql`${users.id} = ${user.id}`);
     }
-    return {
+    created.push({
       ...user,
       region:
         u.email.startsWith("john") || u.email.startsWith("mike")
@@ -74,8 +75,8 @@ export const seedDemo = async (db: Db, now = Date.now()) => {
           : u.email.startsWith("lena") || u.email.startsWith("anna")
             ? "europe"
             : "ethiopia",
-    };
-  });
+    });
+  }
   const shipperOf = (region: string) => created.find((u) => u.userType === "shipper" && u.region === region)!;
   const driversOf = (region: string) => created.filter((u) => u.userType === "driver" && u.region === region);
 
@@ -150,32 +151,30 @@ export const seedDemo = async (db: Db, now = Date.now()) => {
   ];
   let posted = 0;
   let completed = 0;
-  db.transaction((tx) => {
+  await db.transaction(async (tx) => {
     for (const [region, nPosted, nCompleted] of plan) {
       for (let i = 0; i < nPosted; i++) {
         const values = makeLoad(region, "posted");
-        const load = tx.insert(loads).values(values).returning().get();
+        const [load] = await tx.insert(loads).values(values).returning();
         posted++;
         // A few open loads already have bids waiting, as a shipper would find them (and the landing page shows them).
         if (i < 3)
           for (const driver of driversOf(region))
-            tx.insert(bids)
-              .values({
-                loadId: load.id,
-                driverId: driver.id,
-                amountMinor: Math.round(values.budgetMinor * between(0.88, 0.99)),
-                currency: values.budgetCurrency!,
-                status: "pending",
-                createdAt: Math.min(now, values.createdAt! + between(1, 20) * 60 * 60 * 1000),
-                updatedAt: now,
-              })
-              .run();
+            await tx.insert(bids).values({
+              loadId: load.id,
+              driverId: driver.id,
+              amountMinor: Math.round(values.budgetMinor * between(0.88, 0.99)),
+              currency: values.budgetCurrency!,
+              status: "pending",
+              createdAt: Math.min(now, values.createdAt! + between(1, 20) * 60 * 60 * 1000),
+              updatedAt: now,
+            });
       }
       for (let i = 0; i < nCompleted; i++) {
         const values = makeLoad(region, "completed");
         const driver = pick(driversOf(region));
-        const load = tx.insert(loads).values(values).returning().get();
-        const bid = tx
+        const [load] = await tx.insert(loads).values(values).returning();
+        const [bid] = await tx
           .insert(bids)
           .values({
             loadId: load.id,
@@ -186,9 +185,9 @@ export const seedDemo = async (db: Db, now = Date.now()) => {
             createdAt: values.createdAt!,
             updatedAt: values.pickupDate,
           })
-          .returning()
-          .get();
-        tx.update(loads)
+          .returning();
+        await tx
+          .update(loads)
           .set({
             assignedDriverId: driver.id,
             acceptedBidId: bid.id,
@@ -196,21 +195,20 @@ export const seedDemo = async (db: Db, now = Date.now()) => {
             deliveredAt: values.deliveryDate,
             completedAt: values.deliveryDate + DAY,
           })
-          .where(sql`${loads.id} = ${load.id}`)
-          .run();
+          .where(sql`${loads.id} = ${load.id}`);
         const score = 4 + Math.round(rand());
-        tx.update(users)
+        await tx
+          .update(users)
           .set({
             ratingSum: sql`${users.ratingSum} + ${score}`,
             totalRatings: sql`${users.totalRatings} + 1`,
             totalTrips: sql`${users.totalTrips} + 1`,
           })
-          .where(sql`${users.id} = ${driver.id}`)
-          .run();
-        tx.update(users)
+          .where(sql`${users.id} = ${driver.id}`);
+        await tx
+          .update(users)
           .set({ ratingSum: sql`${users.ratingSum} + 5`, totalRatings: sql`${users.totalRatings} + 1` })
-          .where(sql`${users.id} = ${load.shipperId}`)
-          .run();
+          .where(sql`${users.id} = ${load.shipperId}`);
         completed++;
       }
     }

@@ -4,7 +4,7 @@
 // the same SQLite file in WAL mode; the worker role runs the job worker in the primary process. SIGTERM drains requests
 // in flight, lets the running job finish, and closes the database.
 import { availableParallelism } from "node:os";
-import { migrateDb, openDb } from "../../db/client";
+import { type DbHandle, migrateDb, openDb } from "../../db/client";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
 import { loadConfig } from "./config";
@@ -43,10 +43,10 @@ const startDemoEmulators = () => {
 };
 
 const prepare = async () => {
-  const handle = openDb(config.databasePath);
-  migrateDb(handle.db);
-  purgeExpiredSessions(handle.db);
-  if (config.demo && isDatabaseEmpty(handle.db)) {
+  const handle = await openDb(config.databasePath);
+  await migrateDb(handle.db);
+  await purgeExpiredSessions(handle.db);
+  if (config.demo && (await isDatabaseEmpty(handle.db))) {
     const summary = await seedDemo(handle.db);
     logger.info("demo data seeded", summary);
   }
@@ -54,13 +54,13 @@ const prepare = async () => {
 };
 
 /** The job worker in this process, and a SIGTERM that lets its running job finish before the database closes. */
-const startJobs = (handle: ReturnType<typeof openDb>) => {
+const startJobs = (handle: DbHandle) => {
   const worker = startWorker({ db: handle.db, log: logger });
   logger.info("job worker started");
   return worker;
 };
 
-const serve = (handle: ReturnType<typeof openDb>, worker: TWorker | null) => {
+const serve = (handle: DbHandle, worker: TWorker | null) => {
   const app = createApp({ db: handle.db, config });
   // Bun stops reading a body past this size (413) before any handler runs; routes apply their own 1 MB JSON limit.
   app.listen({ port: config.port, hostname, reusePort: concurrency > 1, maxRequestBodySize: 2 * MAX_JSON_BODY_BYTES });
@@ -78,7 +78,7 @@ const serve = (handle: ReturnType<typeof openDb>, worker: TWorker | null) => {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 };
 
-const workerOnly = (handle: ReturnType<typeof openDb>) => {
+const workerOnly = (handle: DbHandle) => {
   const worker = startJobs(handle);
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -94,7 +94,7 @@ const workerOnly = (handle: ReturnType<typeof openDb>) => {
 };
 
 if (isServerChild) {
-  serve(openDb(config.databasePath), null);
+  serve(await openDb(config.databasePath), null);
 } else if (!runsWeb) {
   if (config.demo) startDemoEmulators();
   workerOnly(await prepare());

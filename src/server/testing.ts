@@ -6,14 +6,20 @@ import { carriersFromEnv, type TCarrierRegistry } from "./integrations/carriers/
 
 process.env.LOG_LEVEL ??= "silent";
 
-export const createTestApp = (overrides: Partial<TConfig> = {}, carriers: TCarrierRegistry = carriersFromEnv({})) => {
-  const handle = openTestDb();
+export const createTestApp = async (
+  overrides: Partial<TConfig> = {},
+  carriers: TCarrierRegistry = carriersFromEnv({}),
+) => {
+  const handle = await openTestDb();
   const config: TConfig = { ...loadConfig({}), webDist: "/nonexistent", trustProxy: true, ...overrides };
   const app = createApp({ db: handle.db, config, carriers });
-  return { app, db: handle.db, config, close: handle.close };
+  /** Raw SQL for a test's own look at the database (rows as objects). */
+  const rows = async <T = Record<string, unknown>>(sql: string, ...args: (string | number | null)[]) =>
+    handle.sqlite.query<T, (string | number | null)[]>(sql).all(...args);
+  return { app, db: handle.db, rows, config, close: handle.close };
 };
 
-export type TTestApp = ReturnType<typeof createTestApp>;
+export type TTestApp = Awaited<ReturnType<typeof createTestApp>>;
 
 /** A tiny cookie-keeping client, like a browser tab for one user. */
 export const createClient = (t: TTestApp, ip = "10.0.0.1") => {

@@ -1,17 +1,11 @@
-import type { Db } from "../../../db/client";
+import type { TDb } from "../../../db/client";
 import { fxRates } from "../../../db/schema";
 
 export type TRates = Map<string, number>;
 
 /** Units per USD for every currency in the rates table. */
-export const loadRates = (db: Db): TRates =>
-  new Map(
-    db
-      .select()
-      .from(fxRates)
-      .all()
-      .map((r) => [r.currency, r.ratePerUsd]),
-  );
+export const loadRates = async (db: TDb): Promise<TRates> =>
+  new Map((await db.select().from(fxRates)).map((r) => [r.currency, r.ratePerUsd]));
 
 export const toUsd = (rates: TRates, amount: number, currency: string) => amount / (rates.get(currency) ?? 1);
 export const fromUsd = (rates: TRates, usd: number, currency: string) => usd * (rates.get(currency) ?? 1);

@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { Elysia } from "elysia";
-import type { Db } from "../../../db/client";
+import type { TDb } from "../../../db/client";
 import { SESSION_COOKIE } from "../../shared/constants";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession } from "../domain/auth/sessions";
@@ -22,7 +22,7 @@ import { createStaticHandler } from "./static";
 /** The most calls one tRPC batch may carry; the web app batches a screen's queries, a handful at a time. */
 export const MAX_TRPC_BATCH = 20;
 
-export type TAppDeps = { db: Db; config: TConfig; carriers?: TCarrierRegistry };
+export type TAppDeps = { db: TDb; config: TConfig; carriers?: TCarrierRegistry };
 
 /** The whole server as one Elysia app; tests call `app.handle(request)`, main.ts listens. */
 export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps) => {
@@ -37,9 +37,9 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
   });
 
   type TServer = Parameters<typeof metaOf>[0];
-  const actorIdOf = (req: Request) => {
+  const actorIdOf = async (req: Request) => {
     const token = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
-    return token ? (resolveSession(db, token)?.user.id ?? null) : null;
+    return token ? ((await resolveSession(db, token))?.user.id ?? null) : null;
   };
   const trpc = async (request: Request, server: TServer) => {
     // The body is read here, within the limit, so a chunked upload cannot grow past it inside tRPC.
@@ -67,7 +67,7 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
     try {
       // A write replayed from the offline queue carries the key it was first sent with.
       res = request.headers.has(IDEMPOTENCY_HEADER)
-        ? await withIdempotency(db, req, actorIdOf(request), handle)
+        ? await withIdempotency(db, req, await actorIdOf(request), handle)
         : await handle();
     } catch (err) {
       return errorResponse(err);
@@ -122,7 +122,15 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
         const resHeaders = new Headers();
         try {
           const url = new URL(request.url);
-          const ctx = contextFromRequest(request, db, config, metaOf(server, request), "rest", resHeaders, carriers);
+          const ctx = await contextFromRequest(
+            request,
+            db,
+            config,
+            metaOf(server, request),
+            "rest",
+            resHeaders,
+            carriers,
+          );
           // Nothing that grows with the body happens for a caller who may not send one.
           if (!ctx.actor && !r.anonymousBody && request.body) throw new AppError("UNAUTHORIZED", "Sign in to continue");
           return await withIdempotency(db, request, ctx.actor?.id ?? null, async () => {

@@ -1,4 +1,4 @@
-import type { Db } from "../../../db/client";
+import type { TDb } from "../../../db/client";
 import { type TLanguage, type TUserType, USER_TYPES } from "../../shared/constants";
 import { safeReturnTo } from "../../shared/return-to";
 import type { TConfig } from "../config";
@@ -53,7 +53,7 @@ const confirmSignOutPage = (locale: TLanguage) => {
   });
 };
 
-export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | null, carriers: TCarrierRegistry) => ({
+export const createAuthRoutes = (db: TDb, config: TConfig, oidc: TOidcClient | null, carriers: TCarrierRegistry) => ({
   /** GET /api/login: the provider when one is configured, else the sign-in screen. */
   async login(req: Request) {
     const url = new URL(req.url);
@@ -109,8 +109,8 @@ export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | nu
       const external = new URL(req.url);
       const callbackUrl = new URL(`${originOf(req, config)}/api/auth/callback${external.search}`);
       const claims = await oidc.finish(callbackUrl, { state: saved.s, codeVerifier: saved.v });
-      const user = findOrCreateOidcUser(db, claims, saved.t);
-      const { token } = createSession(db, user.id, req.headers.get("user-agent"));
+      const user = await findOrCreateOidcUser(db, claims, saved.t);
+      const { token } = await createSession(db, user.id, req.headers.get("user-agent"));
       headers.append("Set-Cookie", sessionCookie(token, secure));
       logger.info("oidc sign-in", { userId: user.id });
       return redirect(safeReturnTo(saved.r, originOf(req, config)), headers);
@@ -124,11 +124,11 @@ export const createAuthRoutes = (db: Db, config: TConfig, oidc: TOidcClient | nu
    * GET /api/logout (and the POST of its confirmation form): ends the session on the server, clears the cookie, back to
    * the start. A GET that another site set off (a link or an image; the Lax cookie rides along) only asks.
    */
-  logout(req: Request, meta: TRequestMeta) {
+  async logout(req: Request, meta: TRequestMeta) {
     const headers = new Headers();
-    const ctx = contextFromRequest(req, db, config, meta, "rest", headers, carriers);
+    const ctx = await contextFromRequest(req, db, config, meta, "rest", headers, carriers);
     if (req.method === "GET" && !isOwnNavigation(req)) return confirmSignOutPage(ctx.locale);
-    if (ctx.sessionHash) deleteSession(db, ctx.sessionHash);
+    if (ctx.sessionHash) await deleteSession(db, ctx.sessionHash);
     const out = new Headers();
     out.append("Set-Cookie", clearedSessionCookie(ctx.secure));
     return redirect("/", out);

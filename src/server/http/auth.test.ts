@@ -3,8 +3,8 @@ import { SESSION_COOKIE } from "../../shared/constants";
 import { createClient, createTestApp, registerUser, type TTestApp, uniqueEmail } from "../testing";
 
 let t: TTestApp;
-beforeEach(() => {
-  t = createTestApp();
+beforeEach(async () => {
+  t = await createTestApp();
 });
 afterEach(() => t.close());
 
@@ -55,7 +55,7 @@ describe("POST /api/auth/register", () => {
     const c = createClient(t);
     const input = valid();
     await c.post("/api/auth/register", input);
-    const row = t.db.query.users.findFirst({ where: (u, { eq }) => eq(u.email, input.email) }).sync();
+    const row = await t.db.query.users.findFirst({ where: (u, { eq }) => eq(u.email, input.email) });
     expect(row?.passwordHash?.startsWith("$argon2id$")).toBe(true);
     expect(row?.passwordHash).not.toContain(input.password);
   });
@@ -190,7 +190,7 @@ describe("sessions", () => {
     await registerUser(c, "driver");
     const token = c.cookie.split("=")[1];
     expect(token).toMatch(/^[0-9a-f]{64}$/);
-    const rows = t.db.query.sessions.findMany().sync();
+    const rows = await t.db.query.sessions.findMany();
     expect(rows).toHaveLength(1);
     expect(rows[0].idHash).not.toBe(token);
   });

@@ -9,7 +9,7 @@ const DAY = 24 * 60 * 60 * 1000;
 
 describe("compressed answers", () => {
   test("a page of loads goes brotli or gzip as the client asks, with Vary; small answers go plain", async () => {
-    const t = createTestApp();
+    const t = await createTestApp();
     const shipper = createClient(t);
     await registerUser(shipper, "shipper");
     for (let i = 0; i < 6; i++) {
@@ -66,7 +66,7 @@ describe("compressed answers", () => {
 
 describe("the built app", () => {
   let dir: string;
-  const app = () => createTestApp({ webDist: dir }).app;
+  const app = async () => (await createTestApp({ webDist: dir })).app;
   const html = `<!doctype html><title>MyTess</title>${"<p>shell</p>".repeat(200)}`;
   const js = `console.log(${JSON.stringify("x".repeat(4000))});`;
   beforeAll(() => {
@@ -83,7 +83,7 @@ describe("the built app", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test("built files go as their precompressed copy the browser accepts", async () => {
-    const a = app();
+    const a = await app();
     const br = await a.handle(
       new Request("http://localhost/assets/main.js", { headers: { "Accept-Encoding": "gzip, br" } }),
     );
@@ -102,7 +102,7 @@ describe("the built app", () => {
   });
 
   test("the app's routes answer 200, unknown paths 404 with the same shell", async () => {
-    const a = app();
+    const a = await app();
     for (const path of ["/", "/loads", "/loads/42", "/landing?x=1"]) {
       const res = await a.handle(new Request(`http://localhost${path}`));
       expect(res.status).toBe(200);
@@ -135,7 +135,7 @@ describe("the page's chunks asked for up front", () => {
           appCatalogs: { en: "assets/app-en-1.js", am: "assets/app-am-1.js", om: "assets/app-om-1.js" },
         }),
       );
-      const { app } = createTestApp({ webDist: dir });
+      const { app } = await createTestApp({ webDist: dir });
       const preloads = async (path: string, headers: Record<string, string> = {}) => {
         const res = await app.handle(new Request(`http://localhost${path}`, { headers }));
         return {

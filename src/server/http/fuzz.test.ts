@@ -128,7 +128,7 @@ let actors: Record<"anonymous" | "driver" | "shipper", ReturnType<typeof createC
 let realIds: string[];
 
 beforeAll(async () => {
-  t = createTestApp({}, carriersFromEnv(emulatorEnv(emu.urls)));
+  t = await createTestApp({}, carriersFromEnv(emulatorEnv(emu.urls)));
   actors = {
     anonymous: createClient(t, "10.50.0.1"),
     driver: createClient(t, "10.50.0.2"),
@@ -166,15 +166,12 @@ afterAll(() => {
 });
 
 /** Every row of every table but the sign-in attempt log (refused sign-ins are recorded there on purpose). */
-const snapshot = () => {
-  const sqlite = t.db.$client;
-  const tables = sqlite
-    .query<{ name: string }, []>(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'login_failures' ORDER BY name",
-    )
-    .all();
+const snapshot = async () => {
+  const tables = await t.rows<{ name: string }>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'login_failures' ORDER BY name",
+  );
   const h = new Bun.CryptoHasher("sha256");
-  for (const { name } of tables) h.update(`${name}:${JSON.stringify(sqlite.query(`SELECT * FROM "${name}"`).all())}`);
+  for (const { name } of tables) h.update(`${name}:${JSON.stringify(await t.rows(`SELECT * FROM "${name}"`))}`);
   return h.digest("hex");
 };
 
@@ -239,14 +236,15 @@ describe("fuzzing every REST route", () => {
       // Which routes refused input as invalid (400/413): the cases got past the door to each route's validation.
       const validated = new Set<string>();
       for (const [i, c] of makeCases(seed).entries()) {
-        const before = snapshot();
+        const before = await snapshot();
         const cookie = who === "anonymous" ? ANONYMOUS_COOKIES[i % ANONYMOUS_COOKIES.length] : actors[who].cookie;
         const res = await send(c, cookie, `10.50.0.${who.length}`);
         const label = `${c.method} ${c.path.slice(0, 120)} ${String(c.body).slice(0, 80)}`;
         if (res.status >= 500) failures.push(`${res.status} ${label} → ${res.text.slice(0, 200)}`);
         if (res.status === 400 || res.status === 413) validated.add(REST_ROUTES[i % REST_ROUTES.length].path);
         if (res.status >= 400) {
-          if (snapshot() !== before) failures.push(`database changed by a refused request: ${res.status} ${label}`);
+          if ((await snapshot()) !== before)
+            failures.push(`database changed by a refused request: ${res.status} ${label}`);
         }
       }
       expect(failures).toEqual([]);

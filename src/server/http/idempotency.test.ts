@@ -8,7 +8,7 @@ let driver: ReturnType<typeof createClient>;
 let loadId: number;
 
 beforeEach(async () => {
-  t = createTestApp();
+  t = await createTestApp();
   shipper = createClient(t);
   driver = createClient(t);
   await registerUser(shipper, "shipper");
@@ -37,7 +37,7 @@ beforeEach(async () => {
   expect((await driver.post(`/api/loads/${loadId}/bids`, { amount: 3800 })).status).toBe(201);
 });
 
-const messageCount = () => t.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM messages").get()!.n;
+const messageCount = async () => (await t.rows<{ n: number }>("SELECT count(*) AS n FROM messages"))[0].n;
 
 describe("Idempotency-Key", () => {
   test("a REST write sent twice with one key is done once and answered the same both times", async () => {
@@ -48,14 +48,14 @@ describe("Idempotency-Key", () => {
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.json).toEqual(first.json);
-    expect(messageCount()).toBe(1);
+    expect(await messageCount()).toBe(1);
     // Without a key, or with another, it is a new write.
     await driver.post(
       `/api/loads/${loadId}/messages`,
       { body: "Can load tomorrow" },
       { "Idempotency-Key": "queued-7f3a9c2e-0002" },
     );
-    expect(messageCount()).toBe(2);
+    expect(await messageCount()).toBe(2);
   });
 
   test("a tRPC write replayed with its key is done once", async () => {
@@ -65,7 +65,7 @@ describe("Idempotency-Key", () => {
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     expect(b.json.result.data.id).toBe(a.json.result.data.id);
-    expect(messageCount()).toBe(1);
+    expect(await messageCount()).toBe(1);
   });
 
   test("two replays racing each other write once", async () => {
@@ -75,7 +75,7 @@ describe("Idempotency-Key", () => {
     );
     expect(results.filter((r) => r.status === 201).length).toBeGreaterThanOrEqual(1);
     for (const r of results) expect([201, 409]).toContain(r.status);
-    expect(messageCount()).toBe(1);
+    expect(await messageCount()).toBe(1);
   });
 
   test("a refused write is refused again on replay, and a key cannot be reused for another request", async () => {

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
-import type { Db } from "../../../db/client";
+import type { TDb } from "../../../db/client";
 import { idempotencyKeys } from "../../../db/schema";
 import { AppError } from "../errors";
 
@@ -25,7 +25,7 @@ const readKey = (req: Request) => {
  * or a thrown error) releases the key so the write can be tried again. Without the header the write simply runs.
  */
 export const withIdempotency = async (
-  db: Db,
+  db: TDb,
   req: Request,
   userId: number | null,
   run: () => Promise<Response>,
@@ -34,18 +34,16 @@ export const withIdempotency = async (
   const key = readKey(req);
   if (!key || userId === null || req.method === "GET" || req.method === "HEAD") return run();
   const path = new URL(req.url).pathname;
-  const claimed = db
+  const claimed = await db
     .insert(idempotencyKeys)
     .values({ userId, key, method: req.method, path, createdAt: now })
     .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key })
-    .all();
+    .returning({ key: idempotencyKeys.key });
   if (!claimed.length) {
-    const saved = db
+    const [saved] = await db
       .select()
       .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
-      .get();
+      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
     if (!saved || saved.method !== req.method || saved.path !== path)
       throw new AppError("CONFLICT", `This ${IDEMPOTENCY_HEADER} was used for another request`);
     if (saved.status === null)
@@ -60,40 +58,36 @@ export const withIdempotency = async (
     });
   }
   const release = () =>
-    db
-      .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
-      .run();
+    db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
   let res: Response;
   try {
     res = await run();
   } catch (err) {
-    release();
+    await release();
     throw err;
   }
   if (res.status >= 500) {
-    release();
+    await release();
     return res;
   }
   const body = await res.text();
-  db.update(idempotencyKeys)
+  await db
+    .update(idempotencyKeys)
     .set({ status: res.status, contentType: res.headers.get("Content-Type"), body })
-    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
-    .run();
-  purgeOldKeys(db, now);
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
+  await purgeOldKeys(db, now);
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 };
 
 /** Answers older than a day are dropped, a few at a time, as new ones are stored. */
-const purgeOldKeys = (db: Db, now: number) => {
-  const old = db
+const purgeOldKeys = async (db: TDb, now: number) => {
+  const old = await db
     .select({ userId: idempotencyKeys.userId, key: idempotencyKeys.key })
     .from(idempotencyKeys)
     .where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS))
-    .limit(100)
-    .all();
+    .limit(100);
   for (const o of old)
-    db.delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.userId, o.userId), inArray(idempotencyKeys.key, [o.key])))
-      .run();
+    await db
+      .delete(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.userId, o.userId), inArray(idempotencyKeys.key, [o.key])));
 };

@@ -4,7 +4,7 @@ import { createClient, createTestApp, registerUser } from "../testing";
 const DAY = 24 * 60 * 60 * 1000;
 
 test("the received-bids demo shows real pending bids on a posted load, drivers as initials only", async () => {
-  const t = createTestApp();
+  const t = await createTestApp();
   const anon = createClient(t);
   const none = await anon.get(`/trpc/platform.bidsDemo?input=${encodeURIComponent("{}")}`);
   expect(none.json.result.data).toBeNull();

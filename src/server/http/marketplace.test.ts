@@ -14,7 +14,7 @@ let anon: TClient;
 let ids: Record<string, number>;
 
 beforeEach(async () => {
-  t = createTestApp();
+  t = await createTestApp();
   shipper = createClient(t);
   otherShipper = createClient(t);
   driver = createClient(t);
@@ -58,7 +58,7 @@ const postLoad = async (over: Record<string, unknown> = {}, who = shipper) => {
   return res.json as { id: number; [k: string]: unknown };
 };
 
-const countLoads = () => t.db.$client.query<{ n: number }, []>("select count(*) n from loads").get()!.n;
+const countLoads = async () => (await t.rows<{ n: number }>("select count(*) n from loads"))[0].n;
 
 describe("posting loads", () => {
   test("a shipper posts a load: 201, posted, source mytess, computed distance and rate per mile", async () => {
@@ -82,7 +82,7 @@ describe("posting loads", () => {
   test("drivers cannot post loads and signed-out callers must sign in", async () => {
     expect((await driver.post("/api/loads", loadInput())).status).toBe(403);
     expect((await anon.post("/api/loads", loadInput())).status).toBe(401);
-    expect(countLoads()).toBe(0);
+    expect(await countLoads()).toBe(0);
   });
 
   test.each([
@@ -108,7 +108,7 @@ describe("posting loads", () => {
     expect(res.status).toBe(400);
     const issue = res.json.issues.find((i: { path: string }) => i.path === field);
     expect(issue?.message).toContain(message);
-    expect(countLoads()).toBe(0);
+    expect(await countLoads()).toBe(0);
   });
 
   test("budgets may be in ETB, EUR, GBP or CAD; USD is the default", async () => {
@@ -328,10 +328,52 @@ describe("bids and award", () => {
       shipper.post(`/api/bids/${b2.id}/accept`),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    const accepted = t.db.$client
-      .query<{ n: number }, []>("select count(*) n from bids where status = 'accepted'")
-      .get()!.n;
+    const [{ n: accepted }] = await t.rows<{ n: number }>("select count(*) n from bids where status = 'accepted'");
     expect(accepted).toBe(1);
+  });
+
+  test("accepts of different bids racing through both doors award the load once, to one driver", async () => {
+    const b1 = (await driver.post(`/api/loads/${loadId}/bids`, { amount: 900 })).json.bid;
+    const b2 = (await driver2.post(`/api/loads/${loadId}/bids`, { amount: 950 })).json.bid;
+    const results = await Promise.all([
+      shipper.post("/trpc/bids.accept", { bidId: b1.id }),
+      shipper.post(`/api/bids/${b2.id}/accept`),
+      shipper.post("/trpc/bids.accept", { bidId: b2.id }),
+      shipper.post(`/api/bids/${b1.id}/accept`),
+    ]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(3);
+    const bidsNow = await t.rows<{ id: number; status: string }>(
+      "select id, status from bids where load_id = ? order by id",
+      loadId,
+    );
+    expect(bidsNow.map((b) => b.status).sort()).toEqual(["accepted", "rejected"]);
+    const winner = bidsNow.find((b) => b.status === "accepted")!.id;
+    const [load] = await t.rows<{ status: string; accepted_bid_id: number; assigned_driver_id: number }>(
+      "select status, accepted_bid_id, assigned_driver_id from loads where id = ?",
+      loadId,
+    );
+    expect(load).toMatchObject({ status: "assigned", accepted_bid_id: winner });
+    expect(load.assigned_driver_id).toBe(winner === b1.id ? ids.driver : ids.driver2);
+    const [{ n: awards }] = await t.rows<{ n: number }>(
+      "select count(*) n from activity_events where kind = 'bid_accepted' and load_id = ?",
+      loadId,
+    );
+    expect(awards).toBe(2); // one event for the driver, one for the shipper: a single award
+  });
+
+  test("two bids at once from one driver leave one pending bid (the second replaces the first)", async () => {
+    const results = await Promise.all([
+      driver.post(`/api/loads/${loadId}/bids`, { amount: 900 }),
+      driver.post(`/api/loads/${loadId}/bids`, { amount: 880 }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([201, 201]);
+    const pending = await t.rows<{ n: number }>(
+      "select count(*) n from bids where load_id = ? and driver_id = ? and status = 'pending'",
+      loadId,
+      ids.driver,
+    );
+    expect(pending[0].n).toBe(1);
   });
 
   test("only the owning shipper accepts or rejects; only the bidder withdraws", async () => {
@@ -415,11 +457,10 @@ describe("the trip", () => {
     expect(noReason.json.issues[0].path).toBe("reason");
     const withReason = await shipper.post(`/api/loads/${loadId}/cancel`, { reason: "Customer postponed the order" });
     expect(withReason.json.status).toBe("cancelled");
-    const row = t.db.$client
-      .query<{ cancelled_by_id: number; cancel_reason: string }, [number]>(
-        "select cancelled_by_id, cancel_reason from loads where id = ?",
-      )
-      .get(loadId)!;
+    const [row] = await t.rows<{ cancelled_by_id: number; cancel_reason: string }>(
+      "select cancelled_by_id, cancel_reason from loads where id = ?",
+      loadId,
+    );
     expect(row).toEqual({ cancelled_by_id: ids.shipper, cancel_reason: "Customer postponed the order" });
     expect((await driver.get(`/api/loads/${loadId}`)).json.cancelReason).toBe("Customer postponed the order");
     expect((await shipper.post(`/api/loads/${loadId}/cancel`, { reason: "again" })).status).toBe(409);

@@ -7,7 +7,7 @@ let t: TTestApp;
 
 beforeAll(async () => {
   emulator = await startOidcEmulator({ clientId: "mytess-test", clientSecret: "s3cret" });
-  t = createTestApp({ oidc: { issuer: emulator.issuer, clientId: "mytess-test", clientSecret: "s3cret" } });
+  t = await createTestApp({ oidc: { issuer: emulator.issuer, clientId: "mytess-test", clientSecret: "s3cret" } });
 });
 afterAll(() => {
   emulator.stop();
@@ -54,7 +54,7 @@ test("signing in again reuses the linked account", async () => {
   const { c } = await signInThroughProvider("repeat@example.com");
   const me = await c.get("/api/auth/user");
   expect(me.json.user.userType).toBe("shipper");
-  const rows = t.db.query.users.findMany({ where: (u, { eq }) => eq(u.email, "repeat@example.com") }).sync();
+  const rows = await t.db.query.users.findMany({ where: (u, { eq }) => eq(u.email, "repeat@example.com") });
   expect(rows).toHaveLength(1);
 });
 

@@ -1,4 +1,4 @@
-import type { Db } from "../../../db/client";
+import type { TDb } from "../../../db/client";
 import { LANGUAGE_CODES, SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession, sessionCookie } from "../domain/auth/sessions";
@@ -24,18 +24,18 @@ export const clientIp = (req: Request, config: TConfig, meta: TRequestMeta) =>
   (config.trustProxy ? req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() : null) || meta.ip || "local";
 
 /** The router context for an HTTP request: the session cookie decides the actor. */
-export const contextFromRequest = (
+export const contextFromRequest = async (
   req: Request,
-  db: Db,
+  db: TDb,
   config: TConfig,
   meta: TRequestMeta,
   channel: TChannel,
   resHeaders: Headers,
   carriers: TCarrierRegistry,
-): TContext => {
+): Promise<TContext> => {
   const secure = isSecureRequest(req, config);
   const token = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
-  const session = token ? resolveSession(db, token) : null;
+  const session = token ? await resolveSession(db, token) : null;
   // The cookie's Max-Age slides with the stored expiry.
   if (session?.refreshed && token) resHeaders.append("Set-Cookie", sessionCookie(token, secure));
   const actor = session?.user ?? null;

@@ -16,8 +16,8 @@ const emu = startCarrierEmulators();
 afterAll(() => emu.stop());
 
 let t: TTestApp;
-beforeEach(() => {
-  t = createTestApp({}, carriersFromEnv(emulatorEnv(emu.urls)));
+beforeEach(async () => {
+  t = await createTestApp({}, carriersFromEnv(emulatorEnv(emu.urls)));
 });
 
 const loadInput = (over: Record<string, unknown> = {}) => ({
@@ -142,15 +142,15 @@ describe("2 and 8. sign-in throttling", () => {
     expect(results.filter((r) => r.status !== 429).length).toBeLessThanOrEqual(LOGIN_LIMITS.maxPerAddress);
   }, 60_000);
 
-  test("guesses from many addresses slow the account down to one attempt per backoff, never a lockout", () => {
+  test("guesses from many addresses slow the account down to one attempt per backoff, never a lockout", async () => {
     const email = "target@example.com";
     const start = 1_000_000_000_000;
     for (let i = 0; i < LOGIN_LIMITS.accountBackoffAfter; i++)
-      reserveLoginAttempt(t.db, email, `10.70.0.${i}`, start + i);
+      await reserveLoginAttempt(t.db, email, `10.70.0.${i}`, start + i);
     const now = start + LOGIN_LIMITS.accountBackoffAfter;
     let refused: unknown;
     try {
-      reserveLoginAttempt(t.db, email, "10.80.0.1", now);
+      await reserveLoginAttempt(t.db, email, "10.80.0.1", now);
     } catch (e) {
       refused = e;
     }
@@ -159,7 +159,9 @@ describe("2 and 8. sign-in throttling", () => {
       LOGIN_LIMITS.accountBackoffMs / 1000,
     );
     // Once the backoff has passed, the owner gets an attempt from anywhere.
-    expect(reserveLoginAttempt(t.db, email, "10.80.0.1", now + LOGIN_LIMITS.accountBackoffMs).ids).toHaveLength(3);
+    expect((await reserveLoginAttempt(t.db, email, "10.80.0.1", now + LOGIN_LIMITS.accountBackoffMs)).ids).toHaveLength(
+      3,
+    );
   });
 
   test("a right password leaves no failure behind", async () => {

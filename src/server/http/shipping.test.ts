@@ -17,7 +17,7 @@ const env = (only?: ("fedex" | "ups" | "usps")[]) => {
 let t: TTestApp;
 let user: ReturnType<typeof createClient>;
 const setup = async (only?: ("fedex" | "ups" | "usps")[]) => {
-  t = createTestApp({}, carriersFromEnv(env(only)));
+  t = await createTestApp({}, carriersFromEnv(env(only)));
   user = createClient(t);
   await registerUser(user, "shipper");
 };

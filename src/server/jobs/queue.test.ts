@@ -11,51 +11,51 @@ import { startWorker } from "./worker";
 const T0 = 1_800_000_000_000;
 
 describe("the job queue", () => {
-  test("a unique key enqueues once; a job is claimed by one worker until its lock expires", () => {
-    const { db } = openTestDb();
-    expect(enqueue(db, { kind: "notify", payload: { userId: 1 }, uniqueKey: "bid:7:user:1" }, T0)).toBe(1);
-    expect(enqueue(db, { kind: "notify", payload: { userId: 1 }, uniqueKey: "bid:7:user:1" }, T0)).toBeNull();
-    const [a] = claimJobs(db, "A", 1, T0, 60_000);
+  test("a unique key enqueues once; a job is claimed by one worker until its lock expires", async () => {
+    const { db } = await openTestDb();
+    expect(await enqueue(db, { kind: "notify", payload: { userId: 1 }, uniqueKey: "bid:7:user:1" }, T0)).toBe(1);
+    expect(await enqueue(db, { kind: "notify", payload: { userId: 1 }, uniqueKey: "bid:7:user:1" }, T0)).toBeNull();
+    const [a] = await claimJobs(db, "A", 1, T0, 60_000);
     expect(a).toMatchObject({ id: 1, status: "running", lockedBy: "A", attempts: 1 });
-    expect(claimJobs(db, "B", 1, T0 + 1000, 60_000)).toEqual([]);
+    expect(await claimJobs(db, "B", 1, T0 + 1000, 60_000)).toEqual([]);
     // Worker A died: after the lock expires another worker takes the job over.
-    expect(claimJobs(db, "B", 1, T0 + 61_000, 60_000)[0]).toMatchObject({ id: 1, lockedBy: "B", attempts: 2 });
+    expect((await claimJobs(db, "B", 1, T0 + 61_000, 60_000))[0]).toMatchObject({ id: 1, lockedBy: "B", attempts: 2 });
     // A's late answer changes nothing: the job is B's now.
-    completeJob(db, a, "A", T0 + 62_000);
-    expect(listJobs(db)[0]).toMatchObject({ status: "running", lockedBy: "B" });
+    await completeJob(db, a, "A", T0 + 62_000);
+    expect((await listJobs(db))[0]).toMatchObject({ status: "running", lockedBy: "B" });
   });
 
-  test("a failing job is retried with backoff, kept as dead after its last attempt, and can be retried", () => {
-    const { db } = openTestDb();
-    enqueue(db, { kind: "sync", maxAttempts: 3 }, T0);
+  test("a failing job is retried with backoff, kept as dead after its last attempt, and can be retried", async () => {
+    const { db } = await openTestDb();
+    await enqueue(db, { kind: "sync", maxAttempts: 3 }, T0);
     let now = T0;
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const [job] = claimJobs(db, "W", 1, now);
+      const [job] = await claimJobs(db, "W", 1, now);
       expect(job.attempts).toBe(attempt);
-      expect(failJob(db, job, "W", new Error(`board timed out (${attempt})`), now)).toBe(
+      expect(await failJob(db, job, "W", new Error(`board timed out (${attempt})`), now)).toBe(
         attempt < 3 ? "retry" : "dead",
       );
       if (attempt < 3) {
-        const [saved] = listJobs(db);
+        const [saved] = await listJobs(db);
         expect(saved).toMatchObject({ status: "pending", runAt: now + backoffMs(attempt) });
-        expect(claimJobs(db, "W", 1, now + backoffMs(attempt) - 1)).toEqual([]);
+        expect(await claimJobs(db, "W", 1, now + backoffMs(attempt) - 1)).toEqual([]);
         now += backoffMs(attempt);
       }
     }
-    expect(listJobs(db, { status: "dead" })).toMatchObject([{ lastError: "board timed out (3)", attempts: 3 }]);
-    expect(() => retryJob(db, 999)).toThrow("Job 999 not found");
-    const again = retryJob(db, 1, now);
+    expect(await listJobs(db, { status: "dead" })).toMatchObject([{ lastError: "board timed out (3)", attempts: 3 }]);
+    await expect(retryJob(db, 999)).rejects.toThrow("Job 999 not found");
+    const again = await retryJob(db, 1, now);
     expect(again).toMatchObject({ status: "pending", attempts: 0, lastError: null });
-    expect(() => retryJob(db, 1)).toThrow("only a dead job can be retried");
+    await expect(retryJob(db, 1)).rejects.toThrow("only a dead job can be retried");
   });
 
-  test("scheduled work is enqueued once per slot, however many processes ask", () => {
-    const { db } = openTestDb();
+  test("scheduled work is enqueued once per slot, however many processes ask", async () => {
+    const { db } = await openTestDb();
     const hour = 60 * 60_000;
-    expect(enqueueScheduled(db, "housekeeping", hour, T0)).not.toBeNull();
-    expect(enqueueScheduled(db, "housekeeping", hour, T0 + 1000)).toBeNull();
-    expect(enqueueScheduled(db, "housekeeping", hour, T0 + hour)).not.toBeNull();
-    expect(listJobs(db).map((j) => j.uniqueKey)).toEqual([
+    expect(await enqueueScheduled(db, "housekeeping", hour, T0)).not.toBeNull();
+    expect(await enqueueScheduled(db, "housekeeping", hour, T0 + 1000)).toBeNull();
+    expect(await enqueueScheduled(db, "housekeeping", hour, T0 + hour)).not.toBeNull();
+    expect((await listJobs(db)).map((j) => j.uniqueKey)).toEqual([
       `housekeeping:${Math.floor((T0 + hour) / hour)}`,
       `housekeeping:${Math.floor(T0 / hour)}`,
     ]);
@@ -65,9 +65,9 @@ describe("the job queue", () => {
     const dir = mkdtempSync(join(tmpdir(), "mytess-jobs-"));
     try {
       const path = join(dir, "jobs.db");
-      const handle = openDb(path);
-      migrateDb(handle.db);
-      for (let i = 0; i < 90; i++) enqueue(handle.db, { kind: "noop", payload: { i } });
+      const handle = await openDb(path);
+      await migrateDb(handle.db);
+      for (let i = 0; i < 90; i++) await enqueue(handle.db, { kind: "noop", payload: { i } });
       handle.close();
       const children = [1, 2, 3].map(() =>
         Bun.spawn(["bun", join(import.meta.dir, "testing", "claim-child.ts"), path], { stdout: "pipe" }),
@@ -85,9 +85,9 @@ describe("the job queue", () => {
 
 describe("the worker", () => {
   test("runs the hourly housekeeping once per slot: expired sessions and old attempts go", async () => {
-    const { db } = openTestDb();
+    const { db } = await openTestDb();
     const now = Date.now();
-    const user = db
+    const [user] = await db
       .insert(users)
       .values({
         email: "old@example.com",
@@ -98,34 +98,25 @@ describe("the worker", () => {
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    db.insert(sessions)
-      .values({ idHash: "expired", userId: user.id, expiresAt: now - 1, lastSeenAt: now - 10, createdAt: now - 10 })
-      .run();
-    db.insert(sessions)
-      .values({ idHash: "live", userId: user.id, expiresAt: now + 60_000, lastSeenAt: now, createdAt: now })
-      .run();
-    db.insert(loginFailures)
-      .values({ key: "i:10.0.0.9", at: now - 16 * 60_000 })
-      .run();
+      .returning();
+    await db
+      .insert(sessions)
+      .values({ idHash: "expired", userId: user.id, expiresAt: now - 1, lastSeenAt: now - 10, createdAt: now - 10 });
+    await db
+      .insert(sessions)
+      .values({ idHash: "live", userId: user.id, expiresAt: now + 60_000, lastSeenAt: now, createdAt: now });
+    await db.insert(loginFailures).values({ key: "i:10.0.0.9", at: now - 16 * 60_000 });
     const worker = startWorker({ db, log: logger, autoStart: false });
     expect(await worker.runOnce()).toBe(1);
     expect(await worker.runOnce()).toBe(0);
-    expect(
-      db
-        .select()
-        .from(sessions)
-        .all()
-        .map((s) => s.idHash),
-    ).toEqual(["live"]);
-    expect(db.select().from(loginFailures).all()).toEqual([]);
-    expect(listJobs(db)[0]).toMatchObject({ kind: "housekeeping", status: "done" });
+    expect((await db.select().from(sessions)).map((s) => s.idHash)).toEqual(["live"]);
+    expect(await db.select().from(loginFailures)).toEqual([]);
+    expect((await listJobs(db))[0]).toMatchObject({ kind: "housekeeping", status: "done" });
   });
 
   test("stop lets the running job finish before it returns", async () => {
-    const { db } = openTestDb();
-    enqueue(db, { kind: "slow" });
+    const { db } = await openTestDb();
+    await enqueue(db, { kind: "slow" });
     let release = () => {};
     const started = Promise.withResolvers<void>();
     const worker = startWorker({
@@ -152,13 +143,16 @@ describe("the worker", () => {
     release();
     await stopping;
     await pass;
-    expect(listJobs(db)[0]).toMatchObject({ kind: "slow", status: "done" });
+    expect((await listJobs(db))[0]).toMatchObject({ kind: "slow", status: "done" });
   });
 
   test("a job with no handler fails with a clear error", async () => {
-    const { db } = openTestDb();
-    enqueue(db, { kind: "mystery", maxAttempts: 1 });
+    const { db } = await openTestDb();
+    await enqueue(db, { kind: "mystery", maxAttempts: 1 });
     await startWorker({ db, log: { ...logger, warn: () => {} }, schedules: [], autoStart: false }).runOnce();
-    expect(listJobs(db)[0]).toMatchObject({ status: "dead", lastError: 'No handler for jobs of kind "mystery"' });
+    expect((await listJobs(db))[0]).toMatchObject({
+      status: "dead",
+      lastError: 'No handler for jobs of kind "mystery"',
+    });
   });
 });

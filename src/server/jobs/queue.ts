@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
-import type { Db } from "../../../db/client";
+import type { TDb } from "../../../db/client";
 import { type Job, jobs } from "../../../db/schema";
 import { AppError } from "../errors";
 
 /** What enqueue accepts: the database or a transaction of the change that causes the job (the outbox). */
-type TWriter = Pick<Db, "insert">;
+type TWriter = Pick<TDb, "insert">;
 
 export type TEnqueue = {
   kind: string;
@@ -16,8 +16,8 @@ export type TEnqueue = {
 };
 
 /** Adds a job; returns its id, or null when a job with the same unique key exists already. */
-export const enqueue = (db: TWriter, j: TEnqueue, now = Date.now()) =>
-  db
+export const enqueue = async (db: TWriter, j: TEnqueue, now = Date.now()) => {
+  const [row] = await db
     .insert(jobs)
     .values({
       kind: j.kind,
@@ -29,8 +29,9 @@ export const enqueue = (db: TWriter, j: TEnqueue, now = Date.now()) =>
       updatedAt: now,
     })
     .onConflictDoNothing()
-    .returning({ id: jobs.id })
-    .get()?.id ?? null;
+    .returning({ id: jobs.id });
+  return row?.id ?? null;
+};
 
 /** The slot of a job scheduled every `everyMs`: "<kind>:<slot>" runs once per slot, wherever it is enqueued. */
 export const enqueueScheduled = (db: TWriter, kind: string, everyMs: number, now = Date.now()) => {
@@ -43,60 +44,62 @@ export const enqueueScheduled = (db: TWriter, kind: string, everyMs: number, now
  * (their worker died). One immediate transaction holds SQLite's write lock, so two workers (or machines sharing the
  * database) never take the same job; on PostgreSQL the same is `FOR UPDATE SKIP LOCKED`.
  */
-export const claimJobs = (db: Db, workerId: string, limit = 1, now = Date.now(), lockMs = 5 * 60_000): Job[] =>
-  db.transaction(
-    (tx) => {
-      const due = tx
-        .select({ id: jobs.id })
-        .from(jobs)
-        .where(
-          or(
-            and(eq(jobs.status, "pending"), lte(jobs.runAt, now)),
-            and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now)),
-          ),
-        )
-        .orderBy(asc(jobs.runAt), asc(jobs.id))
-        .limit(limit)
-        .all();
-      if (!due.length) return [];
-      return tx
-        .update(jobs)
-        .set({
-          status: "running",
-          attempts: sql`${jobs.attempts} + 1`,
-          lockedBy: workerId,
-          lockedUntil: now + lockMs,
-          updatedAt: now,
-        })
-        .where(
-          inArray(
-            jobs.id,
-            due.map((d) => d.id),
-          ),
-        )
-        .returning()
-        .all();
-    },
-    { behavior: "immediate" },
-  );
+export const claimJobs = (
+  db: TDb,
+  workerId: string,
+  limit = 1,
+  now = Date.now(),
+  lockMs = 5 * 60_000,
+): Promise<Job[]> =>
+  db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(
+        or(
+          and(eq(jobs.status, "pending"), lte(jobs.runAt, now)),
+          and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now)),
+        ),
+      )
+      .orderBy(asc(jobs.runAt), asc(jobs.id))
+      .limit(limit);
+    if (!due.length) return [];
+    return tx
+      .update(jobs)
+      .set({
+        status: "running",
+        attempts: sql`${jobs.attempts} + 1`,
+        lockedBy: workerId,
+        lockedUntil: now + lockMs,
+        updatedAt: now,
+      })
+      .where(
+        inArray(
+          jobs.id,
+          due.map((d) => d.id),
+        ),
+      )
+      .returning();
+  });
 
 /** Each claim counts as an attempt, so a job whose worker keeps dying mid-run also ends up dead, not looping. */
-export const completeJob = (db: Db, job: Job, workerId: string, now = Date.now()) =>
-  db
+export const completeJob = async (db: TDb, job: Job, workerId: string, now = Date.now()) => {
+  await db
     .update(jobs)
     .set({ status: "done", lockedBy: null, lockedUntil: null, finishedAt: now, updatedAt: now })
-    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)))
-    .run();
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)));
+};
 
 /** Wait before the next try: 30 s, 1 min, 2 min, … at most an hour. */
 export const backoffMs = (attempt: number) => Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempt - 1));
 
 /** A failed attempt: tried again later with backoff, or kept as dead after the last attempt. */
-export const failJob = (db: Db, job: Job, workerId: string, error: unknown, now = Date.now()) => {
+export const failJob = async (db: TDb, job: Job, workerId: string, error: unknown, now = Date.now()) => {
   const attempts = job.attempts;
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
   const dead = attempts >= job.maxAttempts;
-  db.update(jobs)
+  await db
+    .update(jobs)
     .set({
       status: dead ? "dead" : "pending",
       attempts,
@@ -107,33 +110,32 @@ export const failJob = (db: Db, job: Job, workerId: string, error: unknown, now 
       finishedAt: dead ? now : null,
       updatedAt: now,
     })
-    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)))
-    .run();
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)));
   return dead ? ("dead" as const) : ("retry" as const);
 };
 
 /** A dead job back in the queue with a fresh set of attempts. */
-export const retryJob = (db: Db, id: number, now = Date.now()) => {
-  const job = db.select().from(jobs).where(eq(jobs.id, id)).get();
+export const retryJob = async (db: TDb, id: number, now = Date.now()) => {
+  const [job] = await db.select().from(jobs).where(eq(jobs.id, id));
   if (!job) throw new AppError("NOT_FOUND", `Job ${id} not found`);
   if (job.status !== "dead")
     throw new AppError("CONFLICT", `Job ${id} is ${job.status}; only a dead job can be retried`);
-  return db
-    .update(jobs)
-    .set({ status: "pending", attempts: 0, runAt: now, lastError: null, finishedAt: null, updatedAt: now })
-    .where(eq(jobs.id, id))
-    .returning()
-    .get();
+  return (
+    await db
+      .update(jobs)
+      .set({ status: "pending", attempts: 0, runAt: now, lastError: null, finishedAt: null, updatedAt: now })
+      .where(eq(jobs.id, id))
+      .returning()
+  )[0];
 };
 
 export const JOB_STATUSES = ["pending", "running", "done", "dead"] as const;
 export type TJobStatus = (typeof JOB_STATUSES)[number];
 
-export const listJobs = (db: Db, p: { status?: TJobStatus; limit?: number } = {}) =>
+export const listJobs = (db: TDb, p: { status?: TJobStatus; limit?: number } = {}) =>
   db
     .select()
     .from(jobs)
     .where(p.status ? eq(jobs.status, p.status) : undefined)
     .orderBy(desc(jobs.id))
-    .limit(p.limit ?? 100)
-    .all();
+    .limit(p.limit ?? 100);

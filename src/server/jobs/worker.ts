@@ -1,4 +1,4 @@
-import type { Db } from "../../../db/client";
+import type { TDb } from "../../../db/client";
 import type { Job } from "../../../db/schema";
 import type { TLogger } from "../logger";
 import { housekeeping } from "./housekeeping";
@@ -6,7 +6,7 @@ import { claimJobs, completeJob, enqueueScheduled, failJob } from "./queue";
 
 export type TJobHandler = (
   payload: Record<string, unknown>,
-  ctx: { db: Db; job: Job; log: TLogger },
+  ctx: { db: TDb; job: Job; log: TLogger },
 ) => Promise<unknown> | unknown;
 
 /** What each kind of job does. New integrations (notifications, board sync, store imports) add theirs here. */
@@ -32,7 +32,7 @@ export const startWorker = ({
   workerId = `${process.pid}-${crypto.randomUUID().slice(0, 8)}`,
   autoStart = true,
 }: {
-  db: Db;
+  db: TDb;
   log: TLogger;
   handlers?: Record<string, TJobHandler>;
   schedules?: typeof SCHEDULES;
@@ -49,9 +49,9 @@ export const startWorker = ({
     try {
       if (!handler) throw new Error(`No handler for jobs of kind "${job.kind}"`);
       await handler(job.payload, { db, job, log });
-      completeJob(db, job, workerId);
+      await completeJob(db, job, workerId);
     } catch (err) {
-      const outcome = failJob(db, job, workerId, err);
+      const outcome = await failJob(db, job, workerId, err);
       log.warn("job failed", { id: job.id, kind: job.kind, attempt: job.attempts, outcome, error: String(err) });
     }
   };
@@ -59,10 +59,10 @@ export const startWorker = ({
   /** One pass: schedules, then every due job in turn. Returns how many jobs ran. */
   const runOnce = async () => {
     const now = Date.now();
-    for (const s of schedules) enqueueScheduled(db, s.kind, s.everyMs, now);
+    for (const s of schedules) await enqueueScheduled(db, s.kind, s.everyMs, now);
     let ran = 0;
     while (!stopping) {
-      const [job] = claimJobs(db, workerId, 1);
+      const [job] = await claimJobs(db, workerId, 1);
       if (!job) break;
       current = runJob(job);
       await current;

@@ -1,4 +1,4 @@
-import type { Db } from "../../../db/client";
+import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/schema";
 import type { TLanguage } from "../../shared/constants";
 import type { TCarrierRegistry } from "../integrations/carriers/registry";
@@ -8,7 +8,7 @@ export type TChannel = "web" | "rest" | "cli" | "telegram" | "whatsapp";
 
 /** One context shape for every door into the router. */
 export type TContext = {
-  db: Db;
+  db: TDb;
   /** The signed-in user, whichever channel brought them; null when anonymous. */
   actor: User | null;
   /** The CLI and jobs run as the system: they may call operator procedures. */

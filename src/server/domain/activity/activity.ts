@@ -1,12 +1,12 @@
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import type { TDb } from "../../../../db/client";
 import { type ActivityEvent, activityEvents, loads, users } from "../../../../db/schema";
 
 type TKind = ActivityEvent["kind"];
 
 /** Records one event in the feeds of each of `userIds` (inside the caller's transaction when given one). */
-export const recordActivity = (
-  db: Pick<Db, "insert">,
+export const recordActivity = async (
+  db: Pick<TDb, "insert">,
   userIds: (number | null | undefined)[],
   kind: TKind,
   loadId: number | null,
@@ -20,39 +20,39 @@ export const recordActivity = (
     actorId,
     createdAt: now,
   }));
-  if (rows.length) db.insert(activityEvents).values(rows).run();
+  if (rows.length) await db.insert(activityEvents).values(rows);
 };
 
 /** The newest events of a user's feed, with the load's title and route and the other party's name. */
-export const listActivity = (db: Db, userId: number, limit = 20, before?: number) =>
-  db
-    .select({
-      id: activityEvents.id,
-      kind: activityEvents.kind,
-      createdAt: activityEvents.createdAt,
-      loadId: activityEvents.loadId,
-      loadTitle: loads.title,
-      pickupCity: loads.pickupCity,
-      deliveryCity: loads.deliveryCity,
-      actorFirstName: users.firstName,
-      actorLastName: users.lastName,
-    })
-    .from(activityEvents)
-    .leftJoin(loads, eq(loads.id, activityEvents.loadId))
-    .leftJoin(users, eq(users.id, activityEvents.actorId))
-    .where(and(eq(activityEvents.userId, userId), before ? lt(activityEvents.id, before) : undefined))
-    .orderBy(desc(activityEvents.id))
-    .limit(limit)
-    .all()
-    .map((e) => ({
-      id: e.id,
-      kind: e.kind,
-      createdAt: new Date(e.createdAt).toISOString(),
-      load: e.loadId
-        ? { id: e.loadId, title: e.loadTitle, pickupCity: e.pickupCity, deliveryCity: e.deliveryCity }
-        : null,
-      actorName: e.actorFirstName ? `${e.actorFirstName} ${e.actorLastName}`.trim() : null,
-    }));
+export const listActivity = async (db: TDb, userId: number, limit = 20, before?: number) =>
+  (
+    await db
+      .select({
+        id: activityEvents.id,
+        kind: activityEvents.kind,
+        createdAt: activityEvents.createdAt,
+        loadId: activityEvents.loadId,
+        loadTitle: loads.title,
+        pickupCity: loads.pickupCity,
+        deliveryCity: loads.deliveryCity,
+        actorFirstName: users.firstName,
+        actorLastName: users.lastName,
+      })
+      .from(activityEvents)
+      .leftJoin(loads, eq(loads.id, activityEvents.loadId))
+      .leftJoin(users, eq(users.id, activityEvents.actorId))
+      .where(and(eq(activityEvents.userId, userId), before ? lt(activityEvents.id, before) : undefined))
+      .orderBy(desc(activityEvents.id))
+      .limit(limit)
+  ).map((e) => ({
+    id: e.id,
+    kind: e.kind,
+    createdAt: new Date(e.createdAt).toISOString(),
+    load: e.loadId
+      ? { id: e.loadId, title: e.loadTitle, pickupCity: e.pickupCity, deliveryCity: e.deliveryCity }
+      : null,
+    actorName: e.actorFirstName ? `${e.actorFirstName} ${e.actorLastName}`.trim() : null,
+  }));
 
-export const activityFor = (db: Db, userIds: number[]) =>
-  db.select().from(activityEvents).where(inArray(activityEvents.userId, userIds)).all();
+export const activityFor = (db: TDb, userIds: number[]) =>
+  db.select().from(activityEvents).where(inArray(activityEvents.userId, userIds));

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import type { TDb } from "../../../../db/client";
 import { users } from "../../../../db/schema";
 import type { TUserType } from "../../../shared/constants";
 import { AppError } from "../../errors";
@@ -10,25 +10,24 @@ import { createUser, findUserByEmail } from "../users/users";
  * The account behind an OpenID Connect identity: the one already linked to it, else an account with the same verified
  * email (which gets linked), else a new account of the type the visitor chose.
  */
-export const findOrCreateOidcUser = (db: Db, claims: TOidcClaims, userType: TUserType) => {
-  const linked = db
+export const findOrCreateOidcUser = async (db: TDb, claims: TOidcClaims, userType: TUserType) => {
+  const [linked] = await db
     .select()
     .from(users)
-    .where(and(eq(users.oidcIssuer, claims.issuer), eq(users.oidcSubject, claims.sub)))
-    .get();
+    .where(and(eq(users.oidcIssuer, claims.issuer), eq(users.oidcSubject, claims.sub)));
   if (linked) return linked;
   if (!claims.email) throw new AppError("BAD_REQUEST", "The sign-in provider did not share an email address");
-  const byEmail = findUserByEmail(db, claims.email);
+  const byEmail = await findUserByEmail(db, claims.email);
   if (byEmail) {
     if (claims.emailVerified !== true) {
       throw new AppError("CONFLICT", "An account with this email already exists; sign in with its password");
     }
-    return db
+    const [linked] = await db
       .update(users)
       .set({ oidcIssuer: claims.issuer, oidcSubject: claims.sub, updatedAt: Date.now() })
       .where(eq(users.id, byEmail.id))
-      .returning()
-      .get();
+      .returning();
+    return linked;
   }
   const [first, ...rest] = (claims.name ?? "").trim().split(/\s+/);
   return createUser(db, {

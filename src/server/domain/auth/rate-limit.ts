@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte, inArray, lt, max, min } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import { first, type TDb } from "../../../../db/client";
 import { loginFailures } from "../../../../db/schema";
 import { AppError } from "../../errors";
 
@@ -43,66 +43,58 @@ export type TLoginReservation = { ids: number[]; email: string; ip: string };
  * allowed, one row per key is written. Of N simultaneous attempts only the allowance is evaluated; the rest are refused
  * with 429. The rows stand as failures unless `releaseLoginAttempt` clears them after a right password.
  */
-export const reserveLoginAttempt = (db: Db, email: string, ip: string, now = Date.now()): TLoginReservation =>
-  db.transaction(
-    (tx) => {
-      const since = now - LOGIN_LIMITS.windowMs;
-      const keys = keysOf(email, ip);
-      const stats = (key: string) =>
-        tx
+export const reserveLoginAttempt = (db: TDb, email: string, ip: string, now = Date.now()): Promise<TLoginReservation> =>
+  db.transaction(async (tx) => {
+    const since = now - LOGIN_LIMITS.windowMs;
+    const keys = keysOf(email, ip);
+    const stats = async (key: string) =>
+      first(
+        await tx
           .select({ n: count(), oldest: min(loginFailures.at), newest: max(loginFailures.at) })
           .from(loginFailures)
-          .where(and(eq(loginFailures.key, key), gte(loginFailures.at, since)))
-          .get() ?? { n: 0, oldest: null, newest: null };
-      for (const [key, limit] of [
-        [keys.pair, LOGIN_LIMITS.maxPerAccountAddress],
-        [keys.address, LOGIN_LIMITS.maxPerAddress],
-      ] as const) {
-        const s = stats(key);
-        if (s.n >= limit && s.oldest != null) throw refuse(s.oldest + LOGIN_LIMITS.windowMs - now);
-      }
-      const account = stats(keys.account);
-      if (account.n >= LOGIN_LIMITS.accountBackoffAfter && account.newest != null) {
-        const next = account.newest + LOGIN_LIMITS.accountBackoffMs;
-        if (next > now) throw refuse(next - now);
-      }
-      const rows = tx
-        .insert(loginFailures)
-        .values([keys.pair, keys.address, keys.account].map((key) => ({ key, at: now })))
-        .returning({ id: loginFailures.id })
-        .all();
-      return { ids: rows.map((r) => r.id), email, ip };
-    },
-    { behavior: "immediate" },
-  );
+          .where(and(eq(loginFailures.key, key), gte(loginFailures.at, since))),
+      ) ?? { n: 0, oldest: null, newest: null };
+    for (const [key, limit] of [
+      [keys.pair, LOGIN_LIMITS.maxPerAccountAddress],
+      [keys.address, LOGIN_LIMITS.maxPerAddress],
+    ] as const) {
+      const s = await stats(key);
+      if (s.n >= limit && s.oldest != null) throw refuse(s.oldest + LOGIN_LIMITS.windowMs - now);
+    }
+    const account = await stats(keys.account);
+    if (account.n >= LOGIN_LIMITS.accountBackoffAfter && account.newest != null) {
+      const next = account.newest + LOGIN_LIMITS.accountBackoffMs;
+      if (next > now) throw refuse(next - now);
+    }
+    const rows = await tx
+      .insert(loginFailures)
+      .values([keys.pair, keys.address, keys.account].map((key) => ({ key, at: now })))
+      .returning({ id: loginFailures.id });
+    return { ids: rows.map((r) => r.id), email, ip };
+  });
 
 /** A right password: the attempt was no failure, and the account's failures from that address are forgotten. */
-export const releaseLoginAttempt = (db: Db, r: TLoginReservation) => {
+export const releaseLoginAttempt = async (db: TDb, r: TLoginReservation) => {
   const keys = keysOf(r.email, r.ip);
-  db.transaction((tx) => {
-    if (r.ids.length) tx.delete(loginFailures).where(inArray(loginFailures.id, r.ids)).run();
-    tx.delete(loginFailures)
-      .where(inArray(loginFailures.key, [keys.pair, keys.account]))
-      .run();
+  await db.transaction(async (tx) => {
+    if (r.ids.length) await tx.delete(loginFailures).where(inArray(loginFailures.id, r.ids));
+    await tx.delete(loginFailures).where(inArray(loginFailures.key, [keys.pair, keys.account]));
   });
 };
 
 /** Rows older than the window are of no use; a few at a time are cleared as attempts come in. */
-export const purgeOldLoginFailures = (db: Db, now = Date.now()) => {
-  const old = db
+export const purgeOldLoginFailures = async (db: TDb, now = Date.now()) => {
+  const old = await db
     .select({ id: loginFailures.id })
     .from(loginFailures)
     .where(lt(loginFailures.at, now - LOGIN_LIMITS.windowMs))
     .orderBy(asc(loginFailures.id))
-    .limit(100)
-    .all();
+    .limit(100);
   if (old.length)
-    db.delete(loginFailures)
-      .where(
-        inArray(
-          loginFailures.id,
-          old.map((o) => o.id),
-        ),
-      )
-      .run();
+    await db.delete(loginFailures).where(
+      inArray(
+        loginFailures.id,
+        old.map((o) => o.id),
+      ),
+    );
 };

@@ -1,5 +1,5 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import type { TDb } from "../../../../db/client";
 import { sessions, users } from "../../../../db/schema";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "../../../shared/constants";
 
@@ -11,23 +11,21 @@ const toHex = (bytes: ArrayBuffer | Uint8Array) => Buffer.from(bytes as ArrayBuf
 export const hashToken = (token: string) => new Bun.CryptoHasher("sha256").update(token).digest("hex");
 
 /** A new 256-bit session: the token goes in the cookie, only its hash is stored. */
-export const createSession = (db: Db, userId: number, userAgent: string | null, now = Date.now()) => {
+export const createSession = async (db: TDb, userId: number, userAgent: string | null, now = Date.now()) => {
   const token = toHex(crypto.getRandomValues(new Uint8Array(32)));
-  db.insert(sessions)
-    .values({
-      idHash: hashToken(token),
-      userId,
-      expiresAt: now + SESSION_TTL_MS,
-      lastSeenAt: now,
-      userAgent,
-      createdAt: now,
-    })
-    .run();
+  await db.insert(sessions).values({
+    idHash: hashToken(token),
+    userId,
+    expiresAt: now + SESSION_TTL_MS,
+    lastSeenAt: now,
+    userAgent,
+    createdAt: now,
+  });
   return { token, expiresAt: now + SESSION_TTL_MS };
 };
 
 // Every request resolves its session: one prepared statement (cached by SQLite) instead of building the query each time.
-const sessionQuery = (db: Db) => {
+const sessionQuery = (db: TDb) => {
   const sel = db
     .select({ user: users, session: sessions })
     .from(sessions)
@@ -36,33 +34,35 @@ const sessionQuery = (db: Db) => {
     .prepare();
   return sel;
 };
-const prepared = new WeakMap<Db, ReturnType<typeof sessionQuery>>();
+const prepared = new WeakMap<TDb, ReturnType<typeof sessionQuery>>();
 
 /** The user behind a session token, extending the session's 30 days when it is used. */
-export const resolveSession = (db: Db, token: string, now = Date.now()) => {
+export const resolveSession = async (db: TDb, token: string, now = Date.now()) => {
   const idHash = hashToken(token);
   let query = prepared.get(db);
   if (!query) {
     query = sessionQuery(db);
     prepared.set(db, query);
   }
-  const row = query.get({ idHash, now });
+  const [row] = await query.all({ idHash, now });
   if (!row) return null;
   let refreshed = false;
   if (now - row.session.lastSeenAt > TOUCH_EVERY_MS) {
-    db.update(sessions)
+    await db
+      .update(sessions)
       .set({ lastSeenAt: now, expiresAt: now + SESSION_TTL_MS })
-      .where(eq(sessions.idHash, idHash))
-      .run();
+      .where(eq(sessions.idHash, idHash));
     refreshed = true;
   }
   return { user: row.user, idHash, refreshed };
 };
 
-export const deleteSession = (db: Db, idHash: string) => db.delete(sessions).where(eq(sessions.idHash, idHash)).run();
+export const deleteSession = async (db: TDb, idHash: string) => {
+  await db.delete(sessions).where(eq(sessions.idHash, idHash));
+};
 
-export const purgeExpiredSessions = (db: Db, now = Date.now()) =>
-  db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+export const purgeExpiredSessions = async (db: TDb, now = Date.now()) =>
+  db.delete(sessions).where(lt(sessions.expiresAt, now));
 
 export const sessionCookie = (token: string, secure: boolean, maxAgeMs = SESSION_TTL_MS) =>
   [

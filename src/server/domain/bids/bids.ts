@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import type { TDb } from "../../../../db/client";
 import { type Bid, bids, type Load, loads, type User, users } from "../../../../db/schema";
 import { haversineMiles } from "../../../shared/geo";
 import { fromMinor, toMinor } from "../../../shared/money";
@@ -25,66 +25,62 @@ const toPublicBid = (b: Bid) => ({
 export type TPublicBid = ReturnType<typeof toPublicBid>;
 
 /** A driver's bid on a posted load; a second bid on the same load replaces the pending one. */
-export const placeBid = (db: Db, driver: User, loadId: number, input: TPlaceBidInput, now = Date.now()) =>
-  db.transaction(
-    (tx) => {
-      const load = tx.select().from(loads).where(eq(loads.id, loadId)).get();
-      if (!load) throw new AppError("NOT_FOUND", "Load not found");
-      if (load.status !== "posted") {
-        throw new AppError("CONFLICT", `Bids are taken only on posted loads; this load is ${load.status}`);
-      }
-      const values = {
-        amountMinor: toMinor(input.amount, input.currency),
-        currency: input.currency,
-        proposedPickupDate: input.proposedPickupDate ?? null,
-        notes: input.notes,
-        updatedAt: now,
-      };
-      const pending = tx
-        .select()
-        .from(bids)
-        .where(and(eq(bids.loadId, loadId), eq(bids.driverId, driver.id), eq(bids.status, "pending")))
-        .get();
-      const bid = pending
-        ? tx.update(bids).set(values).where(eq(bids.id, pending.id)).returning().get()
-        : tx
+export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBidInput, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
+    if (!load) throw new AppError("NOT_FOUND", "Load not found");
+    if (load.status !== "posted") {
+      throw new AppError("CONFLICT", `Bids are taken only on posted loads; this load is ${load.status}`);
+    }
+    const values = {
+      amountMinor: toMinor(input.amount, input.currency),
+      currency: input.currency,
+      proposedPickupDate: input.proposedPickupDate ?? null,
+      notes: input.notes,
+      updatedAt: now,
+    };
+    const [pending] = await tx
+      .select()
+      .from(bids)
+      .where(and(eq(bids.loadId, loadId), eq(bids.driverId, driver.id), eq(bids.status, "pending")));
+    const bid = pending
+      ? (await tx.update(bids).set(values).where(eq(bids.id, pending.id)).returning())[0]
+      : (
+          await tx
             .insert(bids)
             .values({ ...values, loadId, driverId: driver.id, status: "pending", createdAt: now })
             .returning()
-            .get();
-      recordActivity(tx, [driver.id], "bid_placed", loadId, driver.id, now);
-      recordActivity(tx, [load.shipperId], "bid_received", loadId, driver.id, now);
-      return { bid: toPublicBid(bid), replaced: Boolean(pending) };
-    },
-    { behavior: "immediate" },
-  );
+        )[0];
+    await recordActivity(tx, [driver.id], "bid_placed", loadId, driver.id, now);
+    await recordActivity(tx, [load.shipperId], "bid_received", loadId, driver.id, now);
+    return { bid: toPublicBid(bid), replaced: Boolean(pending) };
+  });
 
 /** A driver's own bids, newest first, each with its load. */
-export const listDriverBids = (db: Db, driver: User) =>
-  db
-    .select({ bid: bids, load: loads })
-    .from(bids)
-    .innerJoin(loads, eq(loads.id, bids.loadId))
-    .where(eq(bids.driverId, driver.id))
-    .orderBy(desc(bids.updatedAt), desc(bids.id))
-    .all()
-    .map(({ bid, load }) => ({ ...toPublicBid(bid), load: toPublicLoad(load) }));
+export const listDriverBids = async (db: TDb, driver: User) =>
+  (
+    await db
+      .select({ bid: bids, load: loads })
+      .from(bids)
+      .innerJoin(loads, eq(loads.id, bids.loadId))
+      .where(eq(bids.driverId, driver.id))
+      .orderBy(desc(bids.updatedAt), desc(bids.id))
+  ).map(({ bid, load }) => ({ ...toPublicBid(bid), load: toPublicLoad(load) }));
 
 const initialsOf = (u: Pick<User, "firstName" | "lastName">) =>
   `${u.firstName.charAt(0)}${u.lastName.charAt(0)}`.toUpperCase();
 
 /** The bids on a shipper's load, with who bid, how far they are from the pickup, and amounts in the viewer's currency. */
-export const listLoadBids = (db: Db, shipper: User, loadId: number) => {
-  const load = findLoad(db, loadId);
+export const listLoadBids = async (db: TDb, shipper: User, loadId: number) => {
+  const load = await findLoad(db, loadId);
   if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Load not found");
-  const rates = loadRates(db);
-  const rows = db
+  const rates = await loadRates(db);
+  const rows = await db
     .select({ bid: bids, driver: users })
     .from(bids)
     .innerJoin(users, eq(users.id, bids.driverId))
     .where(and(eq(bids.loadId, loadId), ne(bids.status, "withdrawn")))
-    .orderBy(bids.amountMinor)
-    .all();
+    .orderBy(bids.amountMinor);
   const withDistance = rows.map(({ bid, driver }) => {
     const distance =
       driver.latitude != null && driver.longitude != null
@@ -115,13 +111,12 @@ export const listLoadBids = (db: Db, shipper: User, loadId: number) => {
   return withDistance;
 };
 
-const ownedBidAndLoad = (tx: Pick<Db, "select">, bidId: number) => {
-  const row = tx
+const ownedBidAndLoad = async (tx: Pick<TDb, "select">, bidId: number) => {
+  const [row] = await tx
     .select({ bid: bids, load: loads })
     .from(bids)
     .innerJoin(loads, eq(loads.id, bids.loadId))
-    .where(eq(bids.id, bidId))
-    .get();
+    .where(eq(bids.id, bidId));
   if (!row) throw new AppError("NOT_FOUND", "Bid not found");
   return row;
 };
@@ -130,95 +125,88 @@ const ownedBidAndLoad = (tx: Pick<Db, "select">, bidId: number) => {
  * Awards the load to the bid's driver: the load becomes assigned and every other pending bid rejected, all at once.
  * The conditional update on the load's status makes a second, concurrent accept fail instead of awarding twice.
  */
-export const acceptBid = (db: Db, shipper: User, bidId: number, now = Date.now()) =>
-  db.transaction(
-    (tx) => {
-      const { bid, load } = ownedBidAndLoad(tx, bidId);
-      if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Bid not found");
-      if (bid.status !== "pending")
-        throw new AppError("CONFLICT", `This bid is ${bid.status}; only a pending bid can be accepted`);
-      const awarded = tx
-        .update(loads)
-        .set({ status: "assigned", assignedDriverId: bid.driverId, acceptedBidId: bid.id, updatedAt: now })
-        .where(and(eq(loads.id, load.id), eq(loads.status, "posted")))
-        .returning({ id: loads.id })
-        .get();
-      if (!awarded) {
-        throw new AppError(
-          "CONFLICT",
-          `The load is ${load.status === "posted" ? "already awarded" : load.status}; it must be posted to accept a bid`,
-        );
-      }
-      tx.update(bids).set({ status: "accepted", updatedAt: now }).where(eq(bids.id, bid.id)).run();
-      const others = tx
-        .select({ id: bids.id, driverId: bids.driverId })
-        .from(bids)
-        .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending"), ne(bids.id, bid.id)))
-        .all();
-      if (others.length) {
-        tx.update(bids)
-          .set({ status: "rejected", updatedAt: now })
-          .where(
+export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const { bid, load } = await ownedBidAndLoad(tx, bidId);
+    if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Bid not found");
+    if (bid.status !== "pending")
+      throw new AppError("CONFLICT", `This bid is ${bid.status}; only a pending bid can be accepted`);
+    const [awarded] = await tx
+      .update(loads)
+      .set({ status: "assigned", assignedDriverId: bid.driverId, acceptedBidId: bid.id, updatedAt: now })
+      .where(and(eq(loads.id, load.id), eq(loads.status, "posted")))
+      .returning({ id: loads.id });
+    if (!awarded) {
+      throw new AppError(
+        "CONFLICT",
+        `The load is ${load.status === "posted" ? "already awarded" : load.status}; it must be posted to accept a bid`,
+      );
+    }
+    await tx.update(bids).set({ status: "accepted", updatedAt: now }).where(eq(bids.id, bid.id));
+    const others = await tx
+      .select({ id: bids.id, driverId: bids.driverId })
+      .from(bids)
+      .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending"), ne(bids.id, bid.id)));
+    if (others.length) {
+      await tx
+        .update(bids)
+        .set({ status: "rejected", updatedAt: now })
+        .where(
+          and(
             inArray(
               bids.id,
               others.map((o) => o.id),
             ),
-          )
-          .run();
-      }
-      recordActivity(tx, [bid.driverId, shipper.id], "bid_accepted", load.id, shipper.id, now);
-      recordActivity(
-        tx,
-        others.map((o) => o.driverId),
-        "bid_rejected",
-        load.id,
-        shipper.id,
-        now,
-      );
-      return {
-        bidId: bid.id,
-        loadId: load.id,
-        status: "assigned" as const,
-        assignedDriverId: bid.driverId,
-        rejected: others.length,
-      };
-    },
-    { behavior: "immediate" },
-  );
+            eq(bids.status, "pending"),
+          ),
+        );
+    }
+    await recordActivity(tx, [bid.driverId, shipper.id], "bid_accepted", load.id, shipper.id, now);
+    await recordActivity(
+      tx,
+      others.map((o) => o.driverId),
+      "bid_rejected",
+      load.id,
+      shipper.id,
+      now,
+    );
+    return {
+      bidId: bid.id,
+      loadId: load.id,
+      status: "assigned" as const,
+      assignedDriverId: bid.driverId,
+      rejected: others.length,
+    };
+  });
 
-export const rejectBid = (db: Db, shipper: User, bidId: number, now = Date.now()) =>
-  db.transaction(
-    (tx) => {
-      const { bid, load } = ownedBidAndLoad(tx, bidId);
-      if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Bid not found");
-      if (bid.status !== "pending")
-        throw new AppError("CONFLICT", `This bid is ${bid.status}; only a pending bid can be rejected`);
-      tx.update(bids).set({ status: "rejected", updatedAt: now }).where(eq(bids.id, bid.id)).run();
-      recordActivity(tx, [bid.driverId], "bid_rejected", load.id, shipper.id, now);
-      return { bidId: bid.id, status: "rejected" as const };
-    },
-    { behavior: "immediate" },
-  );
+export const rejectBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const { bid, load } = await ownedBidAndLoad(tx, bidId);
+    if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Bid not found");
+    if (bid.status !== "pending")
+      throw new AppError("CONFLICT", `This bid is ${bid.status}; only a pending bid can be rejected`);
+    await tx.update(bids).set({ status: "rejected", updatedAt: now }).where(eq(bids.id, bid.id));
+    await recordActivity(tx, [bid.driverId], "bid_rejected", load.id, shipper.id, now);
+    return { bidId: bid.id, status: "rejected" as const };
+  });
 
-export const withdrawBid = (db: Db, driver: User, bidId: number, now = Date.now()) =>
-  db.transaction(
-    (tx) => {
-      const { bid, load } = ownedBidAndLoad(tx, bidId);
-      if (bid.driverId !== driver.id) throw new AppError("NOT_FOUND", "Bid not found");
-      if (bid.status !== "pending")
-        throw new AppError("CONFLICT", `This bid is ${bid.status}; only a pending bid can be withdrawn`);
-      tx.update(bids).set({ status: "withdrawn", updatedAt: now }).where(eq(bids.id, bid.id)).run();
-      recordActivity(tx, [load.shipperId], "bid_withdrawn", load.id, driver.id, now);
-      return { bidId: bid.id, status: "withdrawn" as const };
-    },
-    { behavior: "immediate" },
-  );
+export const withdrawBid = (db: TDb, driver: User, bidId: number, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const { bid, load } = await ownedBidAndLoad(tx, bidId);
+    if (bid.driverId !== driver.id) throw new AppError("NOT_FOUND", "Bid not found");
+    if (bid.status !== "pending")
+      throw new AppError("CONFLICT", `This bid is ${bid.status}; only a pending bid can be withdrawn`);
+    await tx.update(bids).set({ status: "withdrawn", updatedAt: now }).where(eq(bids.id, bid.id));
+    await recordActivity(tx, [load.shipperId], "bid_withdrawn", load.id, driver.id, now);
+    return { bidId: bid.id, status: "withdrawn" as const };
+  });
 
-export const pendingBidCount = (db: Db, driverId: number) =>
-  db
-    .select({ n: sql<number>`count(*)` })
-    .from(bids)
-    .where(and(eq(bids.driverId, driverId), eq(bids.status, "pending")))
-    .get()?.n ?? 0;
+export const pendingBidCount = async (db: TDb, driverId: number) =>
+  (
+    await db
+      .select({ n: sql<number>`count(*)` })
+      .from(bids)
+      .where(and(eq(bids.driverId, driverId), eq(bids.status, "pending")))
+  )[0]?.n ?? 0;
 
 export type { Load };

@@ -1,25 +1,21 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import type { TDb } from "../../../../db/client";
 import { loads, tripPoints, type User, users } from "../../../../db/schema";
 
 /** Stores a driver's position; while a load of theirs is in transit, the position joins that trip's track. */
-export const updateDriverLocation = (db: Db, driver: User, latitude: number, longitude: number, now = Date.now()) =>
-  db.transaction((tx) => {
-    const user = tx
+export const updateDriverLocation = (db: TDb, driver: User, latitude: number, longitude: number, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const [user] = await tx
       .update(users)
       .set({ latitude, longitude, locationUpdatedAt: now, updatedAt: now })
       .where(eq(users.id, driver.id))
-      .returning()
-      .get();
-    const active = tx
+      .returning();
+    const active = await tx
       .select({ id: loads.id })
       .from(loads)
-      .where(and(eq(loads.assignedDriverId, driver.id), eq(loads.status, "in_transit")))
-      .all();
+      .where(and(eq(loads.assignedDriverId, driver.id), eq(loads.status, "in_transit")));
     if (active.length)
-      tx.insert(tripPoints)
-        .values(active.map((l) => ({ loadId: l.id, latitude, longitude, recordedAt: now })))
-        .run();
+      await tx.insert(tripPoints).values(active.map((l) => ({ loadId: l.id, latitude, longitude, recordedAt: now })));
     return {
       latitude: user.latitude!,
       longitude: user.longitude!,
@@ -29,5 +25,11 @@ export const updateDriverLocation = (db: Db, driver: User, latitude: number, lon
     };
   });
 
-export const setDriverAvailability = (db: Db, driver: User, isAvailable: boolean) =>
-  db.update(users).set({ isAvailable, updatedAt: Date.now() }).where(eq(users.id, driver.id)).returning().get();
+export const setDriverAvailability = async (db: TDb, driver: User, isAvailable: boolean) => {
+  const [user] = await db
+    .update(users)
+    .set({ isAvailable, updatedAt: Date.now() })
+    .where(eq(users.id, driver.id))
+    .returning();
+  return user;
+};

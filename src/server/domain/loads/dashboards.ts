@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import type { TDb } from "../../../../db/client";
 import { bids, loads, ratings, type User, users } from "../../../../db/schema";
 import { fromMinor } from "../../../shared/money";
 import { listActivity } from "../activity/activity";
@@ -17,9 +17,9 @@ const monthStart = (now: number) => {
 };
 
 /** Driver figures: rating, trips, this month's earnings from completed loads (in the driver's currency), active bids. */
-export const driverStats = (db: Db, driver: User, now = Date.now()) => {
-  const rates = loadRates(db);
-  const earned = db
+export const driverStats = async (db: TDb, driver: User, now = Date.now()) => {
+  const rates = await loadRates(db);
+  const earned = await db
     .select({ amountMinor: bids.amountMinor, currency: bids.currency })
     .from(loads)
     .innerJoin(bids, eq(bids.id, loads.acceptedBidId))
@@ -29,8 +29,7 @@ export const driverStats = (db: Db, driver: User, now = Date.now()) => {
         eq(loads.status, "completed"),
         gte(loads.completedAt, monthStart(now)),
       ),
-    )
-    .all();
+    );
   const usd = earned.reduce((s, e) => s + toUsd(rates, fromMinor(e.amountMinor, e.currency), e.currency), 0);
   const u = toPublicUser(driver);
   return {
@@ -38,7 +37,7 @@ export const driverStats = (db: Db, driver: User, now = Date.now()) => {
     totalRatings: u.totalRatings,
     totalTrips: u.totalTrips,
     monthlyEarnings: { amount: round2(fromUsd(rates, usd, driver.currency)), currency: driver.currency },
-    activeBids: pendingBidCount(db, driver.id),
+    activeBids: await pendingBidCount(db, driver.id),
     location:
       driver.latitude != null && driver.longitude != null
         ? {
@@ -52,8 +51,8 @@ export const driverStats = (db: Db, driver: User, now = Date.now()) => {
 };
 
 /** The loads assigned to a driver that are not finished, with what the driver must do next. */
-export const driverTrips = (db: Db, driver: User) => {
-  const rows = db
+export const driverTrips = async (db: TDb, driver: User) => {
+  const rows = await db
     .select()
     .from(loads)
     .where(
@@ -63,48 +62,47 @@ export const driverTrips = (db: Db, driver: User) => {
       ),
     )
     .orderBy(desc(loads.updatedAt))
-    .limit(50)
-    .all();
+    .limit(50);
   const rated = new Set(
     rows.length
-      ? db
-          .select({ loadId: ratings.loadId })
-          .from(ratings)
-          .where(
-            and(
-              eq(ratings.raterId, driver.id),
-              inArray(
-                ratings.loadId,
-                rows.map((r) => r.id),
+      ? (
+          await db
+            .select({ loadId: ratings.loadId })
+            .from(ratings)
+            .where(
+              and(
+                eq(ratings.raterId, driver.id),
+                inArray(
+                  ratings.loadId,
+                  rows.map((r) => r.id),
+                ),
               ),
-            ),
-          )
-          .all()
-          .map((r) => r.loadId)
+            )
+        ).map((r) => r.loadId)
       : [],
   );
   return rows.map((l) => ({ ...toPublicLoad(l), hasRated: rated.has(l.id) }));
 };
 
 /** Shipper figures: active loads (not completed or cancelled), bids received, average savings, completed. */
-export const shipperStats = (db: Db, shipper: User) => {
-  const rates = loadRates(db);
-  const counts = db
+export const shipperStats = async (db: TDb, shipper: User) => {
+  const rates = await loadRates(db);
+  const [counts] = await db
     .select({
       active: sql<number>`coalesce(sum(${loads.status} not in ('completed', 'cancelled')), 0)`,
       completed: sql<number>`coalesce(sum(${loads.status} = 'completed'), 0)`,
     })
     .from(loads)
-    .where(eq(loads.shipperId, shipper.id))
-    .get();
+    .where(eq(loads.shipperId, shipper.id));
   const totalBids =
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(bids)
-      .innerJoin(loads, eq(loads.id, bids.loadId))
-      .where(and(eq(loads.shipperId, shipper.id), ne(bids.status, "withdrawn")))
-      .get()?.n ?? 0;
-  const awarded = db
+    (
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(bids)
+        .innerJoin(loads, eq(loads.id, bids.loadId))
+        .where(and(eq(loads.shipperId, shipper.id), ne(bids.status, "withdrawn")))
+    )[0]?.n ?? 0;
+  const awarded = await db
     .select({
       budgetMinor: loads.budgetMinor,
       budgetCurrency: loads.budgetCurrency,
@@ -113,8 +111,7 @@ export const shipperStats = (db: Db, shipper: User) => {
     })
     .from(loads)
     .innerJoin(bids, eq(bids.id, loads.acceptedBidId))
-    .where(eq(loads.shipperId, shipper.id))
-    .all();
+    .where(eq(loads.shipperId, shipper.id));
   const savings = awarded.map((a) => {
     const budget = toUsd(rates, fromMinor(a.budgetMinor, a.budgetCurrency), a.budgetCurrency);
     const paid = toUsd(rates, fromMinor(a.amountMinor, a.currency), a.currency);
@@ -130,50 +127,49 @@ export const shipperStats = (db: Db, shipper: User) => {
 };
 
 /** A shipper's loads, newest first, with bid counts, unread messages, the driver and the last position. */
-export const shipperLoads = (db: Db, shipper: User) => {
-  const rows = db
+export const shipperLoads = async (db: TDb, shipper: User) => {
+  const rows = await db
     .select()
     .from(loads)
     .where(eq(loads.shipperId, shipper.id))
     .orderBy(desc(loads.createdAt), desc(loads.id))
-    .limit(200)
-    .all();
+    .limit(200);
   const ids = rows.map((r) => r.id);
   const bidCounts = new Map(
     ids.length
-      ? db
-          .select({ loadId: bids.loadId, n: sql<number>`count(*)` })
-          .from(bids)
-          .where(and(inArray(bids.loadId, ids), eq(bids.status, "pending")))
-          .groupBy(bids.loadId)
-          .all()
-          .map((r) => [r.loadId, r.n])
+      ? (
+          await db
+            .select({ loadId: bids.loadId, n: sql<number>`count(*)` })
+            .from(bids)
+            .where(and(inArray(bids.loadId, ids), eq(bids.status, "pending")))
+            .groupBy(bids.loadId)
+        ).map((r) => [r.loadId, r.n])
       : [],
   );
-  const unread = unreadByLoad(db, shipper, ids);
-  const positions = lastPositions(
+  const unread = await unreadByLoad(db, shipper, ids);
+  const positions = await lastPositions(
     db,
     rows.filter((l) => l.status === "in_transit" || l.status === "delivered").map((l) => l.id),
   );
   const driverIds = [...new Set(rows.map((r) => r.assignedDriverId).filter((d): d is number => d != null))];
   const drivers = new Map(
     driverIds.length
-      ? db
-          .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
-          .from(users)
-          .where(inArray(users.id, driverIds))
-          .all()
-          .map((d) => [d.id, `${d.firstName} ${d.lastName}`.trim()])
+      ? (
+          await db
+            .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+            .from(users)
+            .where(inArray(users.id, driverIds))
+        ).map((d) => [d.id, `${d.firstName} ${d.lastName}`.trim()])
       : [],
   );
   const rated = new Set(
     ids.length
-      ? db
-          .select({ loadId: ratings.loadId })
-          .from(ratings)
-          .where(and(eq(ratings.raterId, shipper.id), inArray(ratings.loadId, ids)))
-          .all()
-          .map((r) => r.loadId)
+      ? (
+          await db
+            .select({ loadId: ratings.loadId })
+            .from(ratings)
+            .where(and(eq(ratings.raterId, shipper.id), inArray(ratings.loadId, ids)))
+        ).map((r) => r.loadId)
       : [],
   );
   return rows.map((l) => ({
@@ -188,9 +184,9 @@ export const shipperLoads = (db: Db, shipper: User) => {
 };
 
 /** The home dashboard: the user's own figures and their recent activity. */
-export const homeSummary = (db: Db, user: User) => ({
+export const homeSummary = async (db: TDb, user: User) => ({
   userType: user.userType,
-  driver: user.userType === "driver" ? driverStats(db, user) : null,
-  shipper: user.userType === "shipper" ? shipperStats(db, user) : null,
-  activity: listActivity(db, user.id, 15),
+  driver: user.userType === "driver" ? await driverStats(db, user) : null,
+  shipper: user.userType === "shipper" ? await shipperStats(db, user) : null,
+  activity: await listActivity(db, user.id, 15),
 });

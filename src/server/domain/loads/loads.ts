@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import { first, type TDb } from "../../../../db/client";
 import { type Load, loads, type User } from "../../../../db/schema";
 import { haversineMiles } from "../../../shared/geo";
 import { toMinor } from "../../../shared/money";
@@ -12,7 +12,7 @@ import { toPublicLoad } from "./serialize";
 const PAST_GRACE_MS = 5 * 60 * 1000;
 
 /** Posts a load for a shipper after the rules that span fields: dates in order and in the future. */
-export const createLoad = (db: Db, shipper: User, input: TCreateLoadInput, now = Date.now()) => {
+export const createLoad = async (db: TDb, shipper: User, input: TCreateLoadInput, now = Date.now()) => {
   if (input.pickupDate < now - PAST_GRACE_MS) {
     throw new AppError("BAD_REQUEST", "pickupDate must not be in the past", {
       issues: [{ path: "pickupDate", message: "pickupDate must not be in the past" }],
@@ -24,8 +24,8 @@ export const createLoad = (db: Db, shipper: User, input: TCreateLoadInput, now =
     });
   }
   const { budgetAmount, weight, ...rest } = input;
-  return db.transaction((tx) => {
-    const load = tx
+  return db.transaction(async (tx) => {
+    const [load] = await tx
       .insert(loads)
       .values({
         ...rest,
@@ -43,28 +43,28 @@ export const createLoad = (db: Db, shipper: User, input: TCreateLoadInput, now =
         createdAt: now,
         updatedAt: now,
       })
-      .returning()
-      .get();
-    recordActivity(tx, [shipper.id], "load_posted", load.id, shipper.id, now);
+      .returning();
+    await recordActivity(tx, [shipper.id], "load_posted", load.id, shipper.id, now);
     return load;
   });
 };
 
-export const findLoad = (db: Db, id: number) => db.select().from(loads).where(eq(loads.id, id)).get();
+export const findLoad = async (db: TDb, id: number) =>
+  first(await db.select().from(loads).where(eq(loads.id, id)).limit(1));
 
 /** Who may see a load in full: anyone signed in while it is posted; afterwards its shipper and its driver. */
 export const canSeeLoad = (load: Load, viewer: User) =>
   load.status === "posted" || load.shipperId === viewer.id || load.assignedDriverId === viewer.id;
 
-export const getVisibleLoad = (db: Db, id: number, viewer: User) => {
-  const load = findLoad(db, id);
+export const getVisibleLoad = async (db: TDb, id: number, viewer: User) => {
+  const load = await findLoad(db, id);
   if (!load || !canSeeLoad(load, viewer)) throw new AppError("NOT_FOUND", "Load not found");
   return load;
 };
 
 /** What a signed-out visitor sees of a shared load: enough to decide to sign in, nothing about the parties. */
-export const publicPreview = (db: Db, id: number) => {
-  const load = findLoad(db, id);
+export const publicPreview = async (db: TDb, id: number) => {
+  const load = await findLoad(db, id);
   if (load?.status !== "posted") throw new AppError("NOT_FOUND", "Load not found");
   const p = toPublicLoad(load!);
   return {

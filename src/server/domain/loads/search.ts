@@ -1,246 +1,27 @@
-import { getTableColumns } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
-import { type Load, loads } from "../../../../db/schema";
-import { boundingBox, haversineMiles } from "../../../shared/geo";
+import type { TDb } from "../../../../db/client";
 import type { TLoadSearchInput } from "../../../shared/schemas/loads";
 import { toPublicLoad } from "./serialize";
 
-// "Near me" reads the R*Tree of pickup points, never every load (CROSS JOIN keeps SQLite from driving the join from
-// the status index instead, which would visit every posted load). Sorted by distance, it widens a box around the point
-// until the nearest page is certain (every load inside the box's inscribed circle is known), so the work follows the
-// page size, not the number of loads. Other sorts read the radius's box once and let SQLite sort.
-
-const snake = (k: string) => k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
-const SELECT_LOAD = Object.keys(getTableColumns(loads))
-  .map((k) => `l.${snake(k)} AS "${k}"`)
-  .join(", ");
-
-// Rate per mile in USD, for the rate sort and the minimum-rate filter (budgets come in several currencies).
-const USD_PER_MILE = "(l.budget_minor / 100.0 / fx.rate_per_usd) / MAX(l.trip_miles, 1)";
-const HAVERSINE = `(2 * 3959 * asin(min(1, sqrt(
-  pow(sin(radians(l.pickup_latitude - $lat) / 2), 2) +
-  cos(radians($lat)) * cos(radians(l.pickup_latitude)) * pow(sin(radians(l.pickup_longitude - $lng) / 2), 2)))))`;
-
-type TFilters = { where: string[]; params: Record<string, string | number> };
-
-/**
- * The SQL conditions of a search; `status` may be left to the posted-loads R*Tree, which holds nothing else. A load that
- * is no longer posted belongs to its parties: only its shipper and its assigned driver find it (nobody, anonymously).
- */
-const filtersOf = (p: TLoadSearchInput, viewerId: number | null, includeStatus = true): TFilters => {
-  const where: string[] = [];
-  const params: Record<string, string | number> = {};
-  if (includeStatus) {
-    where.push("l.status = $status");
-    params.status = p.status;
-  }
-  if (p.status !== "posted") {
-    where.push("(l.shipper_id = $viewerId OR l.assigned_driver_id = $viewerId)");
-    params.viewerId = viewerId ?? -1;
-  }
-  if (p.sourceType !== "all") {
-    where.push("l.source_type = $sourceType");
-    params.sourceType = p.sourceType;
-  }
-  if (p.equipmentType) {
-    where.push("l.equipment_type = $equipmentType");
-    params.equipmentType = p.equipmentType;
-  }
-  if (p.maxWeight !== undefined) {
-    where.push("l.weight_lbs <= $maxWeight");
-    params.maxWeight = p.maxWeight;
-  }
-  if (p.minRate !== undefined) {
-    where.push(`${USD_PER_MILE} >= $minRate`);
-    params.minRate = p.minRate;
-  }
-  if (p.location) {
-    where.push(
-      "(l.pickup_city LIKE $location OR l.pickup_state LIKE $location OR l.pickup_country LIKE $location OR " +
-        "l.delivery_city LIKE $location OR l.delivery_state LIKE $location OR l.delivery_country LIKE $location)",
-    );
-    params.location = `%${p.location.replace(/[%_]/g, "")}%`;
-  }
-  return { where, params };
-};
-
-const ORDER = { rate: `${USD_PER_MILE} DESC, l.id DESC`, date: "l.pickup_date ASC, l.id ASC" } as const;
-
-/** Boxes that cross the antimeridian are split in two so the R*Tree can answer them. */
-const lngRanges = (minLng: number, maxLng: number): [number, number][] => {
-  if (maxLng - minLng >= 360) return [[-180, 180]];
-  if (minLng < -180)
-    return [
-      [minLng + 360, 180],
-      [-180, maxLng],
-    ];
-  if (maxLng > 180)
-    return [
-      [minLng, 180],
-      [-180, maxLng - 360],
-    ];
-  return [[minLng, maxLng]];
-};
-
-const boxClause = (ranges: [number, number][], params: Record<string, string | number>) =>
-  `(${ranges
-    .map(([a, b], i) => {
-      params[`lngMin${i}`] = a;
-      params[`lngMax${i}`] = b;
-      return `(r.min_lng >= $lngMin${i} AND r.max_lng <= $lngMax${i})`;
-    })
-    .join(" OR ")}) AND r.min_lat >= $latMin AND r.max_lat <= $latMax`;
-
-type TRow = Load & { usdPerMile?: number };
+// The board's search. How loads are found (near me through an index, other filters, the sort) is the engine's own
+// query (`db.q.searchLoads`, in db/<dialect>/queries.ts); a load that is no longer posted is found only by its parties.
 
 export type TLoadPage = { items: ReturnType<typeof toPublicLoad>[]; page: number; pageSize: number; hasMore: boolean };
 
-export const searchLoads = (
-  db: Db,
+export const searchLoads = async (
+  db: TDb,
   p: TLoadSearchInput,
   viewerId: number | null = null,
   now = Date.now(),
-): TLoadPage => {
-  const sqlite = db.$client;
-  const { where, params } = filtersOf(p, viewerId);
-  const offset = (p.page - 1) * p.pageSize;
-  const want = offset + p.pageSize + 1; // one more tells whether a next page exists
-  const hasPoint = p.latitude !== undefined && p.longitude !== undefined;
-  const needsFx = p.minRate !== undefined || p.sort === "rate";
-  const join = needsFx ? "JOIN fx_rates fx ON fx.currency = l.budget_currency" : "";
-  const page = (rows: TRow[]) => ({
-    items: rows
-      .slice(offset, offset + p.pageSize)
-      .map((l) => toPublicLoad(l, hasPoint ? { latitude: p.latitude!, longitude: p.longitude! } : null, now)),
-    page: p.page,
-    pageSize: p.pageSize,
-    hasMore: rows.length > offset + p.pageSize,
-  });
-
-  if (!hasPoint) {
-    const order = p.sort === "rate" ? ORDER.rate : ORDER.date;
-    const rows = sqlite
-      .query<TRow, Record<string, string | number>>(
-        `SELECT ${SELECT_LOAD} FROM loads l ${join} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT $limit`,
-      )
-      .all({ ...params, limit: want });
-    return page(rows);
-  }
-
-  const lat = p.latitude!;
-  const lng = p.longitude!;
-
-  if (p.sort !== "distance") {
-    const box = boundingBox(lat, lng, p.radius);
-    const q = { ...params, lat, lng, latMin: box.minLat, latMax: box.maxLat, radius: p.radius, limit: want };
-    const rows = sqlite
-      .query<TRow, Record<string, string | number>>(
-        `SELECT ${SELECT_LOAD} FROM loads_pickup_rtree r CROSS JOIN loads l ON l.id = r.id ${join}
-         WHERE ${boxClause(lngRanges(box.minLng, box.maxLng), q)} AND ${where.join(" AND ")} AND ${HAVERSINE} <= $radius
-         ORDER BY ${ORDER[p.sort]} LIMIT $limit`,
-      )
-      .all(q);
-    return page(rows);
-  }
-
-  // Nearest first: candidates come from an R*Tree alone (id and point, no table look-ups), ranked by distance; posted
-  // loads have an R*Tree of their own, so the default search checks nothing per candidate. Other filters are checked
-  // for the nearest candidates only, a batch at a time, and full rows are read for the page alone. The window widens
-  // until `want` matching loads lie within its certain radius, or the radius is reached.
-  const postedOnly = p.status === "posted";
-  const tree = postedOnly ? "loads_posted_rtree" : "loads_pickup_rtree";
-  const rest = filtersOf(p, viewerId, !postedOnly);
-  const passes = new Map<number, boolean>();
-  const check = sqlite.query<{ id: number }, Record<string, string | number>>(
-    `SELECT l.id AS id FROM json_each($ids) j CROSS JOIN loads l ON l.id = j.value ${join} WHERE ${rest.where.join(" AND ") || "1"}`,
-  );
-  const verify = (ids: number[]) => {
-    if (!rest.where.length) {
-      for (const id of ids) passes.set(id, true);
-      return;
-    }
-    for (const id of ids) passes.set(id, false);
-    for (const row of check.all({ ...rest.params, ids: JSON.stringify(ids) })) passes.set(row.id, true);
-  };
-  let r = Math.min(p.radius, Math.max(1, p.radius / 16));
-  for (;;) {
-    const box = boundingBox(lat, lng, r);
-    const q: Record<string, number> = { latMin: box.minLat, latMax: box.maxLat };
-    const near = sqlite
-      .query<{ id: number; la: number; lo: number }, Record<string, number>>(
-        `SELECT id, (min_lat + max_lat) / 2 AS la, (min_lng + max_lng) / 2 AS lo FROM ${tree} r
-         WHERE ${boxClause(lngRanges(box.minLng, box.maxLng), q)}`,
-      )
-      .all(q)
-      .map((c) => ({ id: c.id, d: haversineMiles(lat, lng, c.la, c.lo) }))
-      .filter((c) => c.d <= r)
-      .sort((a, b) => a.d - b.d || a.id - b.id);
-    const hits: typeof near = [];
-    for (let i = 0; i < near.length && hits.length < want; ) {
-      // Check about as many as should be enough at the pass rate seen so far.
-      const checked = passes.size;
-      const passed = [...passes.values()].filter(Boolean).length;
-      const rate = checked >= 16 ? Math.max(0.05, passed / checked) : 0.6;
-      const batch = Math.ceil(((want - hits.length) / rate) * 1.1) + 4;
-      const pending: number[] = [];
-      for (let j = i; j < near.length && pending.length < batch; j++) {
-        if (!passes.has(near[j].id)) pending.push(near[j].id);
-      }
-      if (pending.length) verify(pending);
-      for (; i < near.length && hits.length < want && passes.has(near[i].id); i++)
-        if (passes.get(near[i].id)) hits.push(near[i]);
-    }
-    if (hits.length >= want || r >= p.radius) {
-      const shown = hits.slice(offset, offset + p.pageSize).map((h) => h.id);
-      const rows = shown.length
-        ? sqlite
-            .query<TRow, { ids: string }>(
-              `SELECT ${SELECT_LOAD} FROM json_each($ids) j CROSS JOIN loads l ON l.id = j.value`,
-            )
-            .all({ ids: JSON.stringify(shown) })
-        : [];
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return {
-        items: shown.map((id) => toPublicLoad(byId.get(id)!, { latitude: lat, longitude: lng }, now)),
-        page: p.page,
-        pageSize: p.pageSize,
-        hasMore: hits.length > offset + p.pageSize,
-      };
-    }
-    // Aim at the radius that should hold `want` matches at the density seen so far, at least doubling.
-    const density = hits.length / (Math.PI * r * r);
-    const target = density > 0 ? Math.sqrt(want / (density * Math.PI)) * 1.15 : r * 4;
-    r = Math.min(p.radius, Math.max(r * 2, target));
-  }
+): Promise<TLoadPage> => {
+  const { rows, hasMore } = await db.q.searchLoads(p, viewerId);
+  const point =
+    p.latitude !== undefined && p.longitude !== undefined ? { latitude: p.latitude, longitude: p.longitude } : null;
+  return { items: rows.map((l) => toPublicLoad(l, point, now)), page: p.page, pageSize: p.pageSize, hasMore };
 };
 
 /** Figures for the board's stat cards over everything the filters match (not only the page shown). */
-export const boardStats = (db: Db, p: TLoadSearchInput, viewerId: number | null = null, now = Date.now()) => {
-  const sqlite = db.$client;
-  const { where, params } = filtersOf(p, viewerId);
-  const hasPoint = p.latitude !== undefined && p.longitude !== undefined;
-  const q: Record<string, string | number> = { ...params, urgentBefore: now + 2 * 24 * 60 * 60 * 1000, now };
-  let from = "loads l JOIN fx_rates fx ON fx.currency = l.budget_currency";
-  const conditions = [...where];
-  if (hasPoint) {
-    const box = boundingBox(p.latitude!, p.longitude!, p.radius);
-    Object.assign(q, { lat: p.latitude!, lng: p.longitude!, latMin: box.minLat, latMax: box.maxLat, radius: p.radius });
-    from = `loads_pickup_rtree r CROSS JOIN loads l ON l.id = r.id JOIN fx_rates fx ON fx.currency = l.budget_currency`;
-    conditions.unshift(boxClause(lngRanges(box.minLng, box.maxLng), q));
-    conditions.push(`${HAVERSINE} <= $radius`);
-  }
-  const row = sqlite
-    .query<
-      { total: number; urgent: number; avgUsdPerMile: number | null; external: number },
-      Record<string, string | number>
-    >(
-      `SELECT count(*) AS total,
-              coalesce(sum(l.pickup_date <= $urgentBefore AND l.pickup_date >= $now - 86400000), 0) AS urgent,
-              avg(${USD_PER_MILE}) AS avgUsdPerMile,
-              coalesce(sum(l.source_type = 'external'), 0) AS external
-       FROM ${from} WHERE ${conditions.join(" AND ")}`,
-    )
-    .get(q);
+export const boardStats = async (db: TDb, p: TLoadSearchInput, viewerId: number | null = null, now = Date.now()) => {
+  const row = await db.q.boardStats(p, viewerId, now);
   return {
     total: row?.total ?? 0,
     urgent: row?.urgent ?? 0,

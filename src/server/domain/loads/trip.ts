@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import type { TDb } from "../../../../db/client";
 import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/schema";
 import { AppError } from "../../errors";
 import { recordActivity } from "../activity/activity";
@@ -30,33 +30,29 @@ type TMove = {
   kind: "load_picked_up" | "load_delivered" | "load_completed";
 };
 
-const move = (db: Db, actor: User, loadId: number, m: TMove, now: number) =>
-  db.transaction(
-    (tx) => {
-      const load = tx.select().from(loads).where(eq(loads.id, loadId)).get();
-      const isParty = load && (m.who === "driver" ? load.assignedDriverId === actor.id : load.shipperId === actor.id);
-      if (!load || !isParty) throw new AppError("NOT_FOUND", "Load not found");
-      if (!m.from.includes(load.status)) throw notAllowed(load, m.to, m.from);
-      const updated = tx
-        .update(loads)
-        .set({ status: m.to, ...m.stamp, updatedAt: now })
-        .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
-        .returning()
-        .get();
-      if (!updated) throw notAllowed(load, m.to, m.from);
-      if (m.to === "completed" && load.assignedDriverId) {
-        tx.update(users)
-          .set({ totalTrips: sql`${users.totalTrips} + 1` })
-          .where(eq(users.id, load.assignedDriverId))
-          .run();
-      }
-      recordActivity(tx, [load.shipperId, load.assignedDriverId], m.kind, load.id, actor.id, now);
-      return updated;
-    },
-    { behavior: "immediate" },
-  );
+const move = (db: TDb, actor: User, loadId: number, m: TMove, now: number) =>
+  db.transaction(async (tx) => {
+    const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
+    const isParty = load && (m.who === "driver" ? load.assignedDriverId === actor.id : load.shipperId === actor.id);
+    if (!load || !isParty) throw new AppError("NOT_FOUND", "Load not found");
+    if (!m.from.includes(load.status)) throw notAllowed(load, m.to, m.from);
+    const [updated] = await tx
+      .update(loads)
+      .set({ status: m.to, ...m.stamp, updatedAt: now })
+      .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
+      .returning();
+    if (!updated) throw notAllowed(load, m.to, m.from);
+    if (m.to === "completed" && load.assignedDriverId) {
+      await tx
+        .update(users)
+        .set({ totalTrips: sql`${users.totalTrips} + 1` })
+        .where(eq(users.id, load.assignedDriverId));
+    }
+    await recordActivity(tx, [load.shipperId, load.assignedDriverId], m.kind, load.id, actor.id, now);
+    return updated;
+  });
 
-export const markPickedUp = (db: Db, driver: User, loadId: number, now = Date.now()) =>
+export const markPickedUp = (db: TDb, driver: User, loadId: number, now = Date.now()) =>
   move(
     db,
     driver,
@@ -65,7 +61,7 @@ export const markPickedUp = (db: Db, driver: User, loadId: number, now = Date.no
     now,
   );
 
-export const markDelivered = (db: Db, driver: User, loadId: number, now = Date.now()) =>
+export const markDelivered = (db: TDb, driver: User, loadId: number, now = Date.now()) =>
   move(
     db,
     driver,
@@ -74,7 +70,7 @@ export const markDelivered = (db: Db, driver: User, loadId: number, now = Date.n
     now,
   );
 
-export const markCompleted = (db: Db, shipper: User, loadId: number, now = Date.now()) =>
+export const markCompleted = (db: TDb, shipper: User, loadId: number, now = Date.now()) =>
   move(
     db,
     shipper,
@@ -84,117 +80,99 @@ export const markCompleted = (db: Db, shipper: User, loadId: number, now = Date.
   );
 
 /** A shipper cancels a posted load, or an assigned one with a reason; pending bids are rejected with it. */
-export const cancelLoad = (db: Db, shipper: User, loadId: number, reason: string | null, now = Date.now()) =>
-  db.transaction(
-    (tx) => {
-      const load = tx.select().from(loads).where(eq(loads.id, loadId)).get();
-      if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Load not found");
-      if (load.status !== "posted" && load.status !== "assigned")
-        throw notAllowed(load, "cancelled", ["posted", "assigned"]);
-      if (load.status === "assigned" && !reason) {
-        throw new AppError("BAD_REQUEST", "reason is required to cancel an assigned load", {
-          issues: [{ path: "reason", message: "reason is required to cancel an assigned load" }],
-        });
-      }
-      const updated = tx
-        .update(loads)
-        .set({ status: "cancelled", cancelledById: shipper.id, cancelReason: reason, cancelledAt: now, updatedAt: now })
-        .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
-        .returning()
-        .get();
-      if (!updated) throw notAllowed(load, "cancelled", ["posted", "assigned"]);
-      const pending = tx
-        .select({ driverId: bids.driverId })
-        .from(bids)
-        .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")))
-        .all();
-      tx.update(bids)
-        .set({ status: "rejected", updatedAt: now })
-        .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")))
-        .run();
-      recordActivity(
-        tx,
-        [shipper.id, load.assignedDriverId, ...pending.map((p) => p.driverId)],
-        "load_cancelled",
-        load.id,
-        shipper.id,
-        now,
-      );
-      return updated;
-    },
-    { behavior: "immediate" },
-  );
+export const cancelLoad = (db: TDb, shipper: User, loadId: number, reason: string | null, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
+    if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Load not found");
+    if (load.status !== "posted" && load.status !== "assigned")
+      throw notAllowed(load, "cancelled", ["posted", "assigned"]);
+    if (load.status === "assigned" && !reason) {
+      throw new AppError("BAD_REQUEST", "reason is required to cancel an assigned load", {
+        issues: [{ path: "reason", message: "reason is required to cancel an assigned load" }],
+      });
+    }
+    const [updated] = await tx
+      .update(loads)
+      .set({ status: "cancelled", cancelledById: shipper.id, cancelReason: reason, cancelledAt: now, updatedAt: now })
+      .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
+      .returning();
+    if (!updated) throw notAllowed(load, "cancelled", ["posted", "assigned"]);
+    const pending = await tx
+      .select({ driverId: bids.driverId })
+      .from(bids)
+      .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")));
+    await tx
+      .update(bids)
+      .set({ status: "rejected", updatedAt: now })
+      .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")));
+    await recordActivity(
+      tx,
+      [shipper.id, load.assignedDriverId, ...pending.map((p) => p.driverId)],
+      "load_cancelled",
+      load.id,
+      shipper.id,
+      now,
+    );
+    return updated;
+  });
 
 /** After completion each side rates the other once, 1 to 5. */
-export const rateLoad = (db: Db, rater: User, loadId: number, score: number, now = Date.now()) =>
-  db.transaction(
-    (tx) => {
-      const load = tx.select().from(loads).where(eq(loads.id, loadId)).get();
-      const isShipper = load?.shipperId === rater.id;
-      const isDriver = load?.assignedDriverId === rater.id;
-      if (!load || (!isShipper && !isDriver)) throw new AppError("NOT_FOUND", "Load not found");
-      if (load.status !== "completed") {
-        throw new AppError("CONFLICT", `Ratings open when the load is completed; it is ${load.status}`);
-      }
-      const rateeId = isShipper ? load.assignedDriverId : load.shipperId;
-      if (!rateeId) throw new AppError("CONFLICT", "There is nobody to rate on this load");
-      const already = tx
-        .select({ id: ratings.id })
-        .from(ratings)
-        .where(and(eq(ratings.loadId, load.id), eq(ratings.raterId, rater.id)))
-        .get();
-      if (already) throw new AppError("CONFLICT", "You have already rated this load");
-      tx.insert(ratings).values({ loadId: load.id, raterId: rater.id, rateeId, score, createdAt: now }).run();
-      const ratee = tx
-        .update(users)
-        .set({ ratingSum: sql`${users.ratingSum} + ${score}`, totalRatings: sql`${users.totalRatings} + 1` })
-        .where(eq(users.id, rateeId))
-        .returning()
-        .get();
-      recordActivity(tx, [rateeId], "rated", load.id, rater.id, now);
-      return {
-        loadId: load.id,
-        score,
-        ratee: {
-          id: rateeId,
-          rating: Math.round((ratee.ratingSum / ratee.totalRatings) * 10) / 10,
-          totalRatings: ratee.totalRatings,
-        },
-      };
-    },
-    { behavior: "immediate" },
-  );
+export const rateLoad = (db: TDb, rater: User, loadId: number, score: number, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
+    const isShipper = load?.shipperId === rater.id;
+    const isDriver = load?.assignedDriverId === rater.id;
+    if (!load || (!isShipper && !isDriver)) throw new AppError("NOT_FOUND", "Load not found");
+    if (load.status !== "completed") {
+      throw new AppError("CONFLICT", `Ratings open when the load is completed; it is ${load.status}`);
+    }
+    const rateeId = isShipper ? load.assignedDriverId : load.shipperId;
+    if (!rateeId) throw new AppError("CONFLICT", "There is nobody to rate on this load");
+    const [already] = await tx
+      .select({ id: ratings.id })
+      .from(ratings)
+      .where(and(eq(ratings.loadId, load.id), eq(ratings.raterId, rater.id)));
+    if (already) throw new AppError("CONFLICT", "You have already rated this load");
+    await tx.insert(ratings).values({ loadId: load.id, raterId: rater.id, rateeId, score, createdAt: now });
+    const [ratee] = await tx
+      .update(users)
+      .set({ ratingSum: sql`${users.ratingSum} + ${score}`, totalRatings: sql`${users.totalRatings} + 1` })
+      .where(eq(users.id, rateeId))
+      .returning();
+    await recordActivity(tx, [rateeId], "rated", load.id, rater.id, now);
+    return {
+      loadId: load.id,
+      score,
+      ratee: {
+        id: rateeId,
+        rating: Math.round((ratee.ratingSum / ratee.totalRatings) * 10) / 10,
+        totalRatings: ratee.totalRatings,
+      },
+    };
+  });
 
 /** Which sides have rated a load already. */
-export const ratingsOf = (db: Db, loadId: number) => db.select().from(ratings).where(eq(ratings.loadId, loadId)).all();
+export const ratingsOf = (db: TDb, loadId: number) => db.select().from(ratings).where(eq(ratings.loadId, loadId));
 
 /** The newest recorded position of each of these loads, in one query. */
-export const lastPositions = (db: Db, loadIds: number[]) => {
-  if (!loadIds.length) return new Map<number, { latitude: number; longitude: number; recordedAt: string }>();
-  const rows = db.$client
-    .query<{ load_id: number; latitude: number; longitude: number; recorded_at: number }, { ids: string }>(
-      `SELECT load_id, latitude, longitude, recorded_at FROM (
-         SELECT p.*, row_number() OVER (PARTITION BY p.load_id ORDER BY p.recorded_at DESC, p.id DESC) AS rn
-         FROM json_each($ids) j CROSS JOIN trip_points p ON p.load_id = j.value) WHERE rn = 1`,
-    )
-    .all({ ids: JSON.stringify(loadIds) });
-  return new Map(
-    rows.map((r) => [
-      r.load_id,
-      { latitude: r.latitude, longitude: r.longitude, recordedAt: new Date(r.recorded_at).toISOString() },
+export const lastPositions = async (db: TDb, loadIds: number[]) =>
+  new Map(
+    (await db.q.lastPositions(loadIds)).map((r) => [
+      r.loadId,
+      { latitude: r.latitude, longitude: r.longitude, recordedAt: new Date(r.recordedAt).toISOString() },
     ]),
   );
-};
 
 /** The trip's last known position and its track, for the load's two parties. */
-export const trackOf = (db: Db, loadId: number, limit = 500) => {
-  const points = db
-    .select()
-    .from(tripPoints)
-    .where(eq(tripPoints.loadId, loadId))
-    .orderBy(desc(tripPoints.recordedAt), desc(tripPoints.id))
-    .limit(limit)
-    .all()
+export const trackOf = async (db: TDb, loadId: number, limit = 500) => {
+  const points = (
+    await db
+      .select()
+      .from(tripPoints)
+      .where(eq(tripPoints.loadId, loadId))
+      .orderBy(desc(tripPoints.recordedAt), desc(tripPoints.id))
+      .limit(limit)
+  )
     .reverse()
     .map((p) => ({ latitude: p.latitude, longitude: p.longitude, recordedAt: new Date(p.recordedAt).toISOString() }));
   return { lastPosition: points.at(-1) ?? null, points };

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import type { TDb } from "../../../../db/client";
 import { bids, loads, messages, type User, users } from "../../../../db/schema";
 import { AppError } from "../../errors";
 
@@ -7,8 +7,8 @@ import { AppError } from "../../errors";
  * A conversation belongs to one load and one driver who bid on it (or was assigned it); its two parties are that
  * driver and the load's shipper. Anyone else gets NOT_FOUND.
  */
-const conversation = (db: Db, viewer: User, loadId: number, driverId?: number) => {
-  const load = db.select().from(loads).where(eq(loads.id, loadId)).get();
+const conversation = async (db: TDb, viewer: User, loadId: number, driverId?: number) => {
+  const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
   if (!load) throw new AppError("NOT_FOUND", "Load not found");
   const isShipper = load.shipperId === viewer.id;
   const driver = isShipper ? driverId : viewer.id;
@@ -20,11 +20,13 @@ const conversation = (db: Db, viewer: User, loadId: number, driverId?: number) =
   }
   const involved =
     load.assignedDriverId === driver ||
-    db
-      .select({ id: bids.id })
-      .from(bids)
-      .where(and(eq(bids.loadId, loadId), eq(bids.driverId, driver)))
-      .get() !== undefined;
+    (
+      await db
+        .select({ id: bids.id })
+        .from(bids)
+        .where(and(eq(bids.loadId, loadId), eq(bids.driverId, driver)))
+        .limit(1)
+    ).length > 0;
   if (!involved) throw new AppError("NOT_FOUND", isShipper ? "This driver has not bid on the load" : "Load not found");
   return { load, driverId: driver, isShipper, closed: closedReason(load, driver) };
 };
@@ -51,19 +53,18 @@ const toPublicMessage = (m: typeof messages.$inferSelect, viewerId: number) => (
 });
 
 /** The conversation, oldest first (newest at the bottom); reading it marks the other side's messages read. */
-export const listMessages = (db: Db, viewer: User, loadId: number, driverId?: number, now = Date.now()) => {
-  const c = conversation(db, viewer, loadId, driverId);
+export const listMessages = async (db: TDb, viewer: User, loadId: number, driverId?: number, now = Date.now()) => {
+  const c = await conversation(db, viewer, loadId, driverId);
   const where = and(eq(messages.loadId, loadId), eq(messages.driverId, c.driverId));
-  db.update(messages)
+  await db
+    .update(messages)
     .set({ readAt: now })
-    .where(and(where, ne(messages.senderId, viewer.id), isNull(messages.readAt)))
-    .run();
-  const rows = db.select().from(messages).where(where).orderBy(asc(messages.id)).limit(500).all();
-  const other = db
+    .where(and(where, ne(messages.senderId, viewer.id), isNull(messages.readAt)));
+  const rows = await db.select().from(messages).where(where).orderBy(asc(messages.id)).limit(500);
+  const [other] = await db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
     .from(users)
-    .where(eq(users.id, c.isShipper ? c.driverId : c.load.shipperId!))
-    .get();
+    .where(eq(users.id, c.isShipper ? c.driverId : c.load.shipperId!));
   return {
     loadId,
     driverId: c.driverId,
@@ -74,43 +75,40 @@ export const listMessages = (db: Db, viewer: User, loadId: number, driverId?: nu
   };
 };
 
-export const sendMessage = (
-  db: Db,
+export const sendMessage = async (
+  db: TDb,
   viewer: User,
   loadId: number,
   body: string,
   driverId?: number,
   now = Date.now(),
 ) => {
-  const c = conversation(db, viewer, loadId, driverId);
+  const c = await conversation(db, viewer, loadId, driverId);
   if (c.closed === "cancelled") throw new AppError("FORBIDDEN", "The load was cancelled; this conversation is closed");
   if (c.closed) throw new AppError("FORBIDDEN", "The load went to another driver; this conversation is closed");
-  const row = db
+  const [row] = await db
     .insert(messages)
     .values({ loadId, driverId: c.driverId, senderId: viewer.id, body, createdAt: now })
-    .returning()
-    .get();
+    .returning();
   return toPublicMessage(row, viewer.id);
 };
 
 /** The shipper's side of a load: one conversation per driver who bid, with unread counts and the last line. */
-export const listConversations = (db: Db, shipper: User, loadId: number) => {
-  const load = db.select().from(loads).where(eq(loads.id, loadId)).get();
+export const listConversations = async (db: TDb, shipper: User, loadId: number) => {
+  const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
   if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Load not found");
-  const drivers = db
+  const drivers = await db
     .selectDistinct({ id: users.id, firstName: users.firstName, lastName: users.lastName })
     .from(bids)
     .innerJoin(users, eq(users.id, bids.driverId))
-    .where(eq(bids.loadId, loadId))
-    .all();
-  const lastIds = db
+    .where(eq(bids.loadId, loadId));
+  const lastIds = await db
     .select({ driverId: messages.driverId, id: sql<number>`max(${messages.id})` })
     .from(messages)
     .where(eq(messages.loadId, loadId))
-    .groupBy(messages.driverId)
-    .all();
+    .groupBy(messages.driverId);
   const lastRows = lastIds.length
-    ? db
+    ? await db
         .select()
         .from(messages)
         .where(
@@ -119,17 +117,16 @@ export const listConversations = (db: Db, shipper: User, loadId: number) => {
             lastIds.map((l) => l.id),
           ),
         )
-        .all()
     : [];
   const last = new Map(lastRows.map((m) => [m.driverId, m]));
   const unread = new Map(
-    db
-      .select({ driverId: messages.driverId, n: sql<number>`count(*)` })
-      .from(messages)
-      .where(and(eq(messages.loadId, loadId), ne(messages.senderId, shipper.id), isNull(messages.readAt)))
-      .groupBy(messages.driverId)
-      .all()
-      .map((r) => [r.driverId, r.n]),
+    (
+      await db
+        .select({ driverId: messages.driverId, n: sql<number>`count(*)` })
+        .from(messages)
+        .where(and(eq(messages.loadId, loadId), ne(messages.senderId, shipper.id), isNull(messages.readAt)))
+        .groupBy(messages.driverId)
+    ).map((r) => [r.driverId, r.n]),
   );
   return drivers.map((d) => {
     const m = last.get(d.id);
@@ -143,9 +140,9 @@ export const listConversations = (db: Db, shipper: User, loadId: number) => {
 };
 
 /** Unread messages addressed to a user, per load. */
-export const unreadByLoad = (db: Db, user: User, loadIds: number[]) => {
+export const unreadByLoad = async (db: TDb, user: User, loadIds: number[]) => {
   if (!loadIds.length) return new Map<number, number>();
-  const rows = db
+  const rows = await db
     .select({ loadId: messages.loadId, n: sql<number>`count(*)` })
     .from(messages)
     .innerJoin(loads, eq(loads.id, messages.loadId))
@@ -157,7 +154,6 @@ export const unreadByLoad = (db: Db, user: User, loadIds: number[]) => {
         user.userType === "driver" ? eq(messages.driverId, user.id) : eq(loads.shipperId, user.id),
       ),
     )
-    .groupBy(messages.loadId)
-    .all();
+    .groupBy(messages.loadId);
   return new Map(rows.map((r) => [r.loadId, r.n]));
 };

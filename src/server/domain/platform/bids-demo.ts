@@ -1,5 +1,5 @@
 import { and, desc, eq, max } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import type { TDb } from "../../../../db/client";
 import { bids, loads, users } from "../../../../db/schema";
 import { haversineMiles } from "../../../shared/geo";
 import { fromMinor } from "../../../shared/money";
@@ -12,20 +12,19 @@ const initials = (first: string, last: string) => `${first.charAt(0)}${last.char
  * those bids, cheapest first, the way its shipper sees them, but with each driver reduced to initials and nothing that
  * identifies a person (no ids, names or contacts). Null when no posted load has a pending bid.
  */
-export const receivedBidsDemo = (db: Db) => {
-  const latest = db
+export const receivedBidsDemo = async (db: TDb) => {
+  const [latest] = await db
     .select({ loadId: bids.loadId, last: max(bids.createdAt) })
     .from(bids)
     .innerJoin(loads, eq(loads.id, bids.loadId))
     .where(and(eq(loads.status, "posted"), eq(bids.status, "pending")))
     .groupBy(bids.loadId)
     .orderBy(desc(max(bids.createdAt)))
-    .limit(1)
-    .get();
+    .limit(1);
   if (!latest) return null;
-  const load = db.select().from(loads).where(eq(loads.id, latest.loadId)).get();
+  const [load] = await db.select().from(loads).where(eq(loads.id, latest.loadId));
   if (!load) return null;
-  const rows = db
+  const rows = await db
     .select({
       amountMinor: bids.amountMinor,
       currency: bids.currency,
@@ -42,8 +41,7 @@ export const receivedBidsDemo = (db: Db) => {
     .innerJoin(users, eq(users.id, bids.driverId))
     .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")))
     .orderBy(bids.amountMinor)
-    .limit(5)
-    .all();
+    .limit(5);
   const shown = rows.map((r) => ({
     initials: initials(r.firstName, r.lastName),
     rating: r.totalRatings > 0 ? Math.round((r.ratingSum / r.totalRatings) * 10) / 10 : 0,

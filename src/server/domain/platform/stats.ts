@@ -1,40 +1,35 @@
 import { desc, eq, sql } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import type { TDb } from "../../../../db/client";
 import { fxRates, loads, users } from "../../../../db/schema";
 import { toPublicLoad } from "../loads/serialize";
 
 /** Platform figures computed from the database (the landing page shows SPEC's samples only if this call fails). */
-export const platformStats = (db: Db) => {
-  const loadRow = db
+export const platformStats = async (db: TDb) => {
+  const [loadRow] = await db
     .select({
       totalLoads: sql<number>`count(*)`,
       completedDeliveries: sql<number>`sum(case when ${loads.status} = 'completed' then 1 else 0 end)`,
     })
-    .from(loads)
-    .get();
-  const driverRow = db
+    .from(loads);
+  const [driverRow] = await db
     .select({ activeDrivers: sql<number>`count(*)` })
     .from(users)
-    .where(sql`${users.userType} = 'driver' and ${users.isAvailable} = 1`)
-    .get();
-  const countries = db
+    .where(sql`${users.userType} = 'driver' and ${users.isAvailable} = 1`);
+  const [countries] = await db
     .select({ n: sql<number>`count(*)` })
-    .from(sql`(select ${loads.pickupCountry} as c from ${loads} union select ${loads.deliveryCountry} from ${loads})`)
-    .get();
-  const rating = db
+    .from(sql`(select ${loads.pickupCountry} as c from ${loads} union select ${loads.deliveryCountry} from ${loads})`);
+  const [rating] = await db
     .select({
       sum: sql<number>`coalesce(sum(${users.ratingSum}), 0)`,
       n: sql<number>`coalesce(sum(${users.totalRatings}), 0)`,
     })
-    .from(users)
-    .get();
+    .from(users);
   // Revenue: the value of completed loads, in USD.
-  const revenue = db
+  const [revenue] = await db
     .select({ usd: sql<number>`coalesce(sum(${loads.budgetMinor} / 100.0 / ${fxRates.ratePerUsd}), 0)` })
     .from(loads)
     .innerJoin(fxRates, eq(fxRates.currency, loads.budgetCurrency))
-    .where(eq(loads.status, "completed"))
-    .get();
+    .where(eq(loads.status, "completed"));
   return {
     totalLoads: loadRow?.totalLoads ?? 0,
     activeDrivers: driverRow?.activeDrivers ?? 0,
@@ -46,14 +41,14 @@ export const platformStats = (db: Db) => {
 };
 
 /** The newest posted loads, for the landing page's sample board. */
-export const latestPostedLoads = (db: Db, limit: number) =>
-  db
-    .select()
-    .from(loads)
-    .where(eq(loads.status, "posted"))
-    .orderBy(desc(loads.createdAt), desc(loads.id))
-    .limit(limit)
-    .all()
-    .map((l) => toPublicLoad(l));
+export const latestPostedLoads = async (db: TDb, limit: number) =>
+  (
+    await db
+      .select()
+      .from(loads)
+      .where(eq(loads.status, "posted"))
+      .orderBy(desc(loads.createdAt), desc(loads.id))
+      .limit(limit)
+  ).map((l) => toPublicLoad(l));
 
-export const listFxRates = (db: Db) => db.select().from(fxRates).all();
+export const listFxRates = (db: TDb) => db.select().from(fxRates);

@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import type { TDb } from "../../../../db/client";
 import { shipments, type User } from "../../../../db/schema";
 import { fromMinor, toMinor } from "../../../shared/money";
 import type { TAddress, TPackage, TRateOption, TRatesInput, TTrackingResult } from "../../../shared/schemas/shipping";
@@ -80,48 +80,48 @@ const toPublicShipment = (s: typeof shipments.$inferSelect) => ({
 });
 
 /** "Select This Service": the chosen quote is kept with its addresses in the user's shipments. */
-export const saveShipment = (
-  db: Db,
+export const saveShipment = async (
+  db: TDb,
   user: User,
   input: { quote: TRateOption; shipper: TAddress; recipient: TAddress; packages: TPackage[] },
 ) =>
   toPublicShipment(
-    db
-      .insert(shipments)
-      .values({
-        userId: user.id,
-        carrier: input.quote.carrier,
-        serviceCode: input.quote.serviceCode,
-        serviceName: input.quote.serviceName,
-        totalCostMinor: toMinor(input.quote.totalCost, input.quote.currency),
-        currency: input.quote.currency,
-        deliveryDays: input.quote.deliveryDays,
-        guaranteedDelivery: input.quote.guaranteedDelivery,
-        shipper: input.shipper,
-        recipient: input.recipient,
-        packages: input.packages,
-        createdAt: Date.now(),
-      })
-      .returning()
-      .get(),
+    (
+      await db
+        .insert(shipments)
+        .values({
+          userId: user.id,
+          carrier: input.quote.carrier,
+          serviceCode: input.quote.serviceCode,
+          serviceName: input.quote.serviceName,
+          totalCostMinor: toMinor(input.quote.totalCost, input.quote.currency),
+          currency: input.quote.currency,
+          deliveryDays: input.quote.deliveryDays,
+          guaranteedDelivery: input.quote.guaranteedDelivery,
+          shipper: input.shipper,
+          recipient: input.recipient,
+          packages: input.packages,
+          createdAt: Date.now(),
+        })
+        .returning()
+    )[0],
   );
 
-export const listShipments = (db: Db, user: User) =>
-  db
-    .select()
-    .from(shipments)
-    .where(eq(shipments.userId, user.id))
-    .orderBy(desc(shipments.createdAt), desc(shipments.id))
-    .limit(100)
-    .all()
-    .map(toPublicShipment);
+export const listShipments = async (db: TDb, user: User) =>
+  (
+    await db
+      .select()
+      .from(shipments)
+      .where(eq(shipments.userId, user.id))
+      .orderBy(desc(shipments.createdAt), desc(shipments.id))
+      .limit(100)
+  ).map(toPublicShipment);
 
-export const deleteShipment = (db: Db, user: User, id: number) => {
-  const gone = db
+export const deleteShipment = async (db: TDb, user: User, id: number) => {
+  const [gone] = await db
     .delete(shipments)
     .where(and(eq(shipments.id, id), eq(shipments.userId, user.id)))
-    .returning({ id: shipments.id })
-    .get();
+    .returning({ id: shipments.id });
   if (!gone) throw new AppError("NOT_FOUND", "Shipment not found");
   return { id, deleted: true };
 };

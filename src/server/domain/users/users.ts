@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import type { Db } from "../../../../db/client";
+import { first, type TDb } from "../../../../db/client";
 import { type User, users } from "../../../../db/schema";
 import { TRIAL_MONTHS, type TUserType } from "../../../shared/constants";
 import type { TUpdateProfileInput } from "../../../shared/schemas/auth";
@@ -24,12 +24,12 @@ type TCreateUserParams = {
 };
 
 /** Creates an account with the free premium trial running; a taken email is a CONFLICT. */
-export const createUser = (db: Db, p: TCreateUserParams): User => {
+export const createUser = async (db: TDb, p: TCreateUserParams): Promise<User> => {
   const now = p.now ?? Date.now();
   const email = p.email.trim().toLowerCase();
-  const existing = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
   if (existing) throw new AppError("CONFLICT", "An account with this email already exists");
-  return db
+  const [user] = await db
     .insert(users)
     .values({
       email,
@@ -44,25 +44,27 @@ export const createUser = (db: Db, p: TCreateUserParams): User => {
       createdAt: now,
       updatedAt: now,
     })
-    .returning()
-    .get();
+    .returning();
+  return user;
 };
 
-export const findUserByEmail = (db: Db, email: string) =>
-  db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get();
+export const findUserByEmail = async (db: TDb, email: string) =>
+  first(await db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1));
 
-export const findUserById = (db: Db, id: number) => db.select().from(users).where(eq(users.id, id)).get();
+export const findUserById = async (db: TDb, id: number) =>
+  first(await db.select().from(users).where(eq(users.id, id)).limit(1));
 
-export const listUsers = (db: Db) => db.select().from(users).orderBy(asc(users.id)).all();
+export const listUsers = (db: TDb) => db.select().from(users).orderBy(asc(users.id));
 
-export const updateUser = (
-  db: Db,
+export const updateUser = async (
+  db: TDb,
   id: number,
   values: Partial<Pick<User, "language" | "currency" | "calendar" | "ethiopianTime">> | TUpdateProfileInput,
-) =>
-  db
+) => {
+  const [user] = await db
     .update(users)
     .set({ ...values, updatedAt: Date.now() })
     .where(eq(users.id, id))
-    .returning()
-    .get();
+    .returning();
+  return user;
+};

@@ -3,14 +3,14 @@
 import { openDb } from "../../../../db/client";
 import { claimJobs, completeJob } from "../queue";
 
-const handle = openDb(process.argv[2]!);
+const handle = await openDb(process.argv[2]!);
 const me = `child-${process.pid}`;
 const ran: number[] = [];
 for (;;) {
-  const [job] = claimJobs(handle.db, me, 1);
+  const [job] = await claimJobs(handle.db, me, 1);
   if (!job) break;
   ran.push(job.id);
-  completeJob(handle.db, job, me);
+  await completeJob(handle.db, job, me);
 }
 handle.close();
 console.log(JSON.stringify(ran));

@@ -29,7 +29,7 @@ export const adminRouter = {
     .input(ZRegisterInput)
     .mutation(async ({ ctx, input }) => toPublicUser(await registerUser(ctx.db, input))),
 
-  listUsers: systemProcedure.query(({ ctx }) => listUsers(ctx.db).map(toPublicUser)),
+  listUsers: systemProcedure.query(async ({ ctx }) => (await listUsers(ctx.db)).map(toPublicUser)),
 
   /** Background jobs, newest first; `status: "dead"` lists the ones that used all their attempts. */
   listJobs: systemProcedure
@@ -41,9 +41,9 @@ export const adminRouter = {
         })
         .default({ limit: 100 }),
     )
-    .query(({ ctx, input }) => listJobs(ctx.db, input).map(toPublicJob)),
+    .query(async ({ ctx, input }) => (await listJobs(ctx.db, input)).map(toPublicJob)),
 
   retryJob: systemProcedure
     .input(z.object({ id: z.number({ error: "id must be a job number" }).int().positive("id must be a job number") }))
-    .mutation(({ ctx, input }) => toPublicJob(retryJob(ctx.db, input.id))),
+    .mutation(async ({ ctx, input }) => toPublicJob(await retryJob(ctx.db, input.id))),
 } satisfies TRPCRouterRecord;

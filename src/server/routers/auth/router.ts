@@ -6,8 +6,8 @@ import { toPublicUser } from "../../domain/users/public-user";
 import type { TContext } from "../../trpc/context";
 import { authedProcedure, publicProcedure } from "../../trpc/init";
 
-const startSession = (ctx: TContext, userId: number) => {
-  const { token } = createSession(ctx.db, userId, null);
+const startSession = async (ctx: TContext, userId: number) => {
+  const { token } = await createSession(ctx.db, userId, null);
   ctx.resHeaders.append("Set-Cookie", sessionCookie(token, ctx.secure));
 };
 
@@ -28,8 +28,8 @@ export const authRouter = {
     return { user: toPublicUser(user) };
   }),
 
-  logout: authedProcedure.mutation(({ ctx }) => {
-    if (ctx.sessionHash) deleteSession(ctx.db, ctx.sessionHash);
+  logout: authedProcedure.mutation(async ({ ctx }) => {
+    if (ctx.sessionHash) await deleteSession(ctx.db, ctx.sessionHash);
     ctx.resHeaders.append("Set-Cookie", clearedSessionCookie(ctx.secure));
     return { ok: true };
   }),

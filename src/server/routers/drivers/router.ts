@@ -11,8 +11,8 @@ export const driversRouter = {
     .mutation(({ ctx, input }) => updateDriverLocation(ctx.db, ctx.actor, input.latitude, input.longitude)),
   setAvailability: driverProcedure
     .input(z.object({ isAvailable: z.boolean({ error: "isAvailable must be true or false" }) }))
-    .mutation(({ ctx, input }) => ({
-      isAvailable: setDriverAvailability(ctx.db, ctx.actor, input.isAvailable).isAvailable,
+    .mutation(async ({ ctx, input }) => ({
+      isAvailable: (await setDriverAvailability(ctx.db, ctx.actor, input.isAvailable)).isAvailable,
     })),
   stats: driverProcedure.query(({ ctx }) => driverStats(ctx.db, ctx.actor)),
   trips: driverProcedure.query(({ ctx }) => driverTrips(ctx.db, ctx.actor)),

@@ -21,15 +21,15 @@ const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }
 export const loadsRouter = {
   create: shipperProcedure
     .input(ZCreateLoadInput)
-    .mutation(({ ctx, input }) => toPublicLoad(createLoad(ctx.db, ctx.actor, input))),
+    .mutation(async ({ ctx, input }) => toPublicLoad(await createLoad(ctx.db, ctx.actor, input))),
 
   search: authedProcedure.input(ZLoadSearchInput).query(({ ctx, input }) => searchLoads(ctx.db, input, ctx.actor.id)),
 
   stats: authedProcedure.input(ZLoadSearchInput).query(({ ctx, input }) => boardStats(ctx.db, input, ctx.actor.id)),
 
   /** One load in full, for a signed-in viewer who may see it; the two parties also get its track and ratings. */
-  byId: authedProcedure.input(ZLoadId).query(({ ctx, input }) => {
-    const load = getVisibleLoad(ctx.db, input.loadId, ctx.actor);
+  byId: authedProcedure.input(ZLoadId).query(async ({ ctx, input }) => {
+    const load = await getVisibleLoad(ctx.db, input.loadId, ctx.actor);
     const from =
       ctx.actor.latitude != null && ctx.actor.longitude != null
         ? { latitude: ctx.actor.latitude, longitude: ctx.actor.longitude }
@@ -39,9 +39,9 @@ export const loadsRouter = {
       ...toPublicLoad(load, from),
       isMine: load.shipperId === ctx.actor.id,
       isAssignedToMe: load.assignedDriverId === ctx.actor.id,
-      track: isParty ? trackOf(ctx.db, load.id) : null,
+      track: isParty ? await trackOf(ctx.db, load.id) : null,
       cancelReason: isParty ? load.cancelReason : null,
-      ratedBy: isParty ? ratingsOf(ctx.db, load.id).map((r) => r.raterId) : [],
+      ratedBy: isParty ? (await ratingsOf(ctx.db, load.id)).map((r) => r.raterId) : [],
     };
   }),
 
@@ -52,16 +52,16 @@ export const loadsRouter = {
 
   pickup: driverProcedure
     .input(ZLoadId)
-    .mutation(({ ctx, input }) => toPublicLoad(markPickedUp(ctx.db, ctx.actor, input.loadId))),
+    .mutation(async ({ ctx, input }) => toPublicLoad(await markPickedUp(ctx.db, ctx.actor, input.loadId))),
   deliver: driverProcedure
     .input(ZLoadId)
-    .mutation(({ ctx, input }) => toPublicLoad(markDelivered(ctx.db, ctx.actor, input.loadId))),
+    .mutation(async ({ ctx, input }) => toPublicLoad(await markDelivered(ctx.db, ctx.actor, input.loadId))),
   complete: shipperProcedure
     .input(ZLoadId)
-    .mutation(({ ctx, input }) => toPublicLoad(markCompleted(ctx.db, ctx.actor, input.loadId))),
+    .mutation(async ({ ctx, input }) => toPublicLoad(await markCompleted(ctx.db, ctx.actor, input.loadId))),
   cancel: shipperProcedure
     .input(ZLoadId.extend(ZCancelLoadInput.shape))
-    .mutation(({ ctx, input }) => toPublicLoad(cancelLoad(ctx.db, ctx.actor, input.loadId, input.reason))),
+    .mutation(async ({ ctx, input }) => toPublicLoad(await cancelLoad(ctx.db, ctx.actor, input.loadId, input.reason))),
   rate: authedProcedure
     .input(ZLoadId.extend(ZRatingInput.shape))
     .mutation(({ ctx, input }) => rateLoad(ctx.db, ctx.actor, input.loadId, input.score)),

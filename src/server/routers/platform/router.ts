@@ -14,8 +14,8 @@ export const platformRouter = {
   /** The landing page's received-bids demo: real pending bids on a posted load, drivers as initials only. */
   bidsDemo: publicProcedure.query(({ ctx }) => receivedBidsDemo(ctx.db)),
 
-  fxRates: publicProcedure.query(({ ctx }) =>
-    listFxRates(ctx.db).map((r) => ({
+  fxRates: publicProcedure.query(async ({ ctx }) =>
+    (await listFxRates(ctx.db)).map((r) => ({
       code: r.currency,
       name: r.name,
       symbol: r.symbol,

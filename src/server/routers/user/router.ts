@@ -11,25 +11,25 @@ import { updateUser } from "../../domain/users/users";
 import { authedProcedure } from "../../trpc/init";
 
 export const userRouter = {
-  updateLanguage: authedProcedure.input(ZUpdateLanguageInput).mutation(({ ctx, input }) => ({
-    user: toPublicUser(updateUser(ctx.db, ctx.actor.id, { language: input.language })),
+  updateLanguage: authedProcedure.input(ZUpdateLanguageInput).mutation(async ({ ctx, input }) => ({
+    user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { language: input.language })),
   })),
 
-  updateCurrency: authedProcedure.input(ZUpdateCurrencyInput).mutation(({ ctx, input }) => ({
-    user: toPublicUser(updateUser(ctx.db, ctx.actor.id, { currency: input.currency })),
+  updateCurrency: authedProcedure.input(ZUpdateCurrencyInput).mutation(async ({ ctx, input }) => ({
+    user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { currency: input.currency })),
   })),
 
-  updateCalendar: authedProcedure.input(ZUpdateCalendarInput).mutation(({ ctx, input }) => ({
+  updateCalendar: authedProcedure.input(ZUpdateCalendarInput).mutation(async ({ ctx, input }) => ({
     user: toPublicUser(
-      updateUser(ctx.db, ctx.actor.id, {
+      await updateUser(ctx.db, ctx.actor.id, {
         calendar: input.calendar,
         ...(input.ethiopianTime === undefined ? {} : { ethiopianTime: input.ethiopianTime }),
       }),
     ),
   })),
 
-  updateProfile: authedProcedure.input(ZUpdateProfileInput).mutation(({ ctx, input }) => ({
-    user: toPublicUser(updateUser(ctx.db, ctx.actor.id, input)),
+  updateProfile: authedProcedure.input(ZUpdateProfileInput).mutation(async ({ ctx, input }) => ({
+    user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, input)),
   })),
 
   subscriptionStatus: authedProcedure.query(({ ctx }) => subscriptionStatusOf(ctx.actor)),

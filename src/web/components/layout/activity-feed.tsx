@@ -3,7 +3,7 @@ import { Link } from "@tanstack/react-router";
 import type { listActivity } from "../../../server/domain/activity/activity";
 import { usePreferences } from "../../lib/preferences";
 
-type TEvent = ReturnType<typeof listActivity>[number];
+type TEvent = Awaited<ReturnType<typeof listActivity>>[number];
 
 export function ActivityFeed({ events }: { events: TEvent[] }) {
   const { t } = useLingui();
