@@ -1,0 +1,99 @@
+// The async SQLite handle keeps transactions whole: nothing of another request runs inside one, a throw leaves
+// nothing behind, and a transaction opened inside another's callback fails instead of waiting for itself.
+import { afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { type DbHandle, first, openDb, openTestDb } from "./client";
+import { fxRates } from "./schema";
+
+const open: DbHandle[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const h of open.splice(0)) h.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+const rateOf = async (h: DbHandle, currency: string) =>
+  first(await h.db.select().from(fxRates).where(eq(fxRates.currency, currency)).limit(1))?.ratePerUsd;
+
+for (const where of ["memory", "file"] as const) {
+  const openOne = async () => {
+    if (where === "memory") return openTestDb();
+    const dir = mkdtempSync(join(tmpdir(), "mytess-client-"));
+    dirs.push(dir);
+    const { migrateDb } = await import("./client");
+    const h = await openDb(join(dir, "t.db"));
+    await migrateDb(h.db);
+    return h;
+  };
+
+  test(`${where}: another request's statements wait until a transaction ends`, async () => {
+    const h = await openOne();
+    open.push(h);
+    const seen: string[] = [];
+    const txDone = h.db.transaction(async (tx) => {
+      await tx.update(fxRates).set({ ratePerUsd: 1000 }).where(eq(fxRates.currency, "ETB"));
+      seen.push("tx wrote");
+      await tick(); // the other request gets the event loop here
+      const [inside] = await tx.select().from(fxRates).where(eq(fxRates.currency, "ETB"));
+      seen.push(`tx reads ${inside.ratePerUsd}`);
+      await tick();
+      await tx.update(fxRates).set({ ratePerUsd: 1001 }).where(eq(fxRates.currency, "ETB"));
+      seen.push("tx commits");
+    });
+    await tick();
+    // "Another request": a write and a read issued while the transaction is open.
+    const other = (async () => {
+      await h.db.update(fxRates).set({ ratePerUsd: 7 }).where(eq(fxRates.currency, "ETB"));
+      seen.push("other wrote");
+      seen.push(`other reads ${await rateOf(h, "ETB")}`);
+    })();
+    await Promise.all([txDone, other]);
+    expect(seen).toEqual(["tx wrote", "tx reads 1000", "tx commits", "other wrote", "other reads 7"]);
+  });
+
+  test(`${where}: a throw rolls back every statement of the transaction`, async () => {
+    const h = await openOne();
+    open.push(h);
+    const before = await rateOf(h, "ETB");
+    await expect(
+      h.db.transaction(async (tx) => {
+        await tx.update(fxRates).set({ ratePerUsd: 1 }).where(eq(fxRates.currency, "ETB"));
+        await tx
+          .insert(fxRates)
+          .values({ currency: "XXX", name: "Test", symbol: "X", ratePerUsd: 2, locale: "en", updatedAt: 0 });
+        await tick();
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await rateOf(h, "ETB")).toBe(before);
+    expect(await rateOf(h, "XXX")).toBeUndefined();
+    // The handle is usable afterwards, and transactions queue one after another.
+    const order: number[] = [];
+    await Promise.all(
+      [1, 2, 3].map((n) =>
+        h.db.transaction(async (tx) => {
+          await tx.update(fxRates).set({ ratePerUsd: n }).where(eq(fxRates.currency, "ETB"));
+          await tick();
+          order.push(n);
+        }),
+      ),
+    );
+    expect(order).toEqual([1, 2, 3]);
+    expect(await rateOf(h, "ETB")).toBe(3);
+  });
+
+  test(`${where}: a transaction inside a transaction's callback throws instead of waiting for itself`, async () => {
+    const h = await openOne();
+    open.push(h);
+    await expect(
+      h.db.transaction(async () => {
+        await h.db.transaction(async () => {});
+      }),
+    ).rejects.toThrow("use tx.transaction");
+    expect(await rateOf(h, "USD")).toBe(1);
+  });
+}
