@@ -550,3 +550,22 @@ describe("sharing and places", () => {
     expect((await anon.get("/api/places?q=Addis")).status).toBe(401);
   });
 });
+
+describe("places as names", () => {
+  test("a position is told by the nearest known town, how far and which way", async () => {
+    const t = createTestApp();
+    const c = createClient(t);
+    await registerUser(c, "driver");
+    const near = async (latitude: number, longitude: number) =>
+      (await c.get(`/trpc/places.near?input=${encodeURIComponent(JSON.stringify({ latitude, longitude }))}`)).json
+        .result.data;
+    expect(await near(8.62, 39.4)).toEqual({ town: "Adama", country: "Ethiopia", distanceMiles: 10, direction: "NE" });
+    expect(await near(9.03, 38.74)).toMatchObject({ town: "Addis Ababa", direction: null });
+    // The middle of the Pacific has no town to name.
+    expect(await near(0, -140)).toBeNull();
+    expect(
+      (await createClient(t).get(`/trpc/places.near?input=${encodeURIComponent('{"latitude":9,"longitude":38}')}`))
+        .status,
+    ).toBe(401);
+  }, 30_000);
+});

@@ -173,7 +173,12 @@ export function PostLoadDialog() {
     if (!(weight > 0)) next.weight = t`Enter a weight greater than 0`;
     if (!(budget > 0)) next.budgetAmount = t`Enter a budget greater than 0`;
     setErrors(next);
-    if (Object.keys(next).length) return;
+    if (Object.keys(next).length) {
+      // The first field to fix gets the focus (after the errors render), so a keyboard or screen-reader user starts there.
+      const form = e.currentTarget;
+      requestAnimationFrame(() => form.querySelector<HTMLElement>("[aria-invalid=true]")?.focus());
+      return;
+    }
     create.mutate({
       title: str("title"),
       description: str("description") || null,
@@ -207,7 +212,7 @@ export function PostLoadDialog() {
           <Trans>Post New Load</Trans>
         </Button>
       </DialogTrigger>
-      <DialogContent closeLabel={t`Close`} className="max-w-3xl">
+      <DialogContent closeLabel={t`Close`} width="xl">
         <DialogHeader>
           <DialogTitle>
             <Trans>Post New Load</Trans>
@@ -228,6 +233,7 @@ export function PostLoadDialog() {
                 name="equipmentType"
                 defaultValue=""
                 aria-invalid={!!errors.equipmentType}
+                aria-describedby={errors.equipmentType ? "load-equipment-error" : undefined}
               >
                 <option value="" disabled>
                   {t`Choose equipment`}
@@ -238,7 +244,7 @@ export function PostLoadDialog() {
                   </option>
                 ))}
               </NativeSelect>
-              <FieldError>{errors.equipmentType}</FieldError>
+              <FieldError id="load-equipment-error">{errors.equipmentType}</FieldError>
             </div>
           </div>
           <PlaceFields prefix="pickup" value={pickup} onChange={setPickup} errors={errors} />

@@ -12,6 +12,7 @@ import { BidDialog } from "../../components/loads/bid-dialog";
 import { LoadCard } from "../../components/loads/load-card";
 import { DEFAULT_FILTERS, filtersToInput, LoadFilters, type TBoardFilters } from "../../components/loads/load-filters";
 import { DriverMessagesDialog } from "../../components/loads/messages-dialog";
+import { PlaceName } from "../../components/loads/place-name";
 import { RateDialog } from "../../components/loads/rate-dialog";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
@@ -200,7 +201,10 @@ function DriverHome() {
             )}
             {location ? (
               <>
-                <div className="font-mono">
+                <div className="font-medium">
+                  <PlaceName latitude={location.latitude} longitude={location.longitude} />
+                </div>
+                <div className="font-mono text-xs text-muted-foreground">
                   {location.latitude.toFixed(5)}, {location.longitude.toFixed(5)}
                 </div>
                 {location.updatedAt && (

@@ -10,6 +10,7 @@ import { BidsDialog } from "../../components/loads/bids-dialog";
 import { BudgetAmount } from "../../components/loads/budget-amount";
 import { CancelLoadDialog } from "../../components/loads/cancel-dialog";
 import { ShipperMessagesDialog } from "../../components/loads/messages-dialog";
+import { PlaceName } from "../../components/loads/place-name";
 import { PostLoadDialog } from "../../components/loads/post-load-dialog";
 import { RateDialog } from "../../components/loads/rate-dialog";
 import { Badge } from "../../components/ui/badge";
@@ -150,7 +151,8 @@ function ShipperHome() {
                 {l.lastPosition && (
                   <div className="text-sm text-muted-foreground" data-testid="last-position">
                     <Trans>
-                      Last position {l.lastPosition.latitude.toFixed(3)}, {l.lastPosition.longitude.toFixed(3)} at{" "}
+                      Last position:{" "}
+                      <PlaceName latitude={l.lastPosition.latitude} longitude={l.lastPosition.longitude} />,{" "}
                       {formatDate(l.lastPosition.recordedAt, { dateStyle: "short", timeStyle: "short" })}
                     </Trans>
                   </div>
