@@ -270,3 +270,15 @@ test("post-load errors are tied to their fields, and the first one to fix gets t
   const box = await dialog.boundingBox();
   expect(box!.width).toBeGreaterThan(700);
 });
+
+test("My Loads pages, filters by status and searches", async ({ page }) => {
+  await signIn(page, DEMO.shipper, "/shipper");
+  const rows = page.getByTestId("my-load");
+  await expect(rows).toHaveCount(20);
+  await expect(page.getByTestId("my-loads-paging")).toContainText("Page 1 of");
+  await page.getByLabel("Status").selectOption("completed");
+  await expect(rows.first()).toBeVisible();
+  for (const status of await rows.getByTestId("load-status").allTextContents()) expect(status).toBe("Completed");
+  await page.getByLabel("Search").fill("no such load anywhere");
+  await expect(page.getByTestId("no-matching-loads")).toHaveText("None of your loads match.");
+});
