@@ -45,7 +45,10 @@ test("the whole story: post, find nearby, bid, award, pick up, deliver, complete
   await pickPlace(shipper, "pickup-city", "Addis Ab", /Addis Ababa.*Ethiopia/);
   await expect(shipper.locator("#pickup-country")).toHaveValue("Ethiopia");
   await expect(shipper.locator("#pickup-lat")).not.toHaveValue("");
-  // Move the pickup point to the terminal itself (the coordinates stay editable).
+  // The picker filled the coordinates; they are folded under "Exact position" and stay editable there: move the
+  // pickup point to the terminal itself.
+  await expect(shipper.locator("#pickup-lat")).toBeHidden();
+  await shipper.getByTestId("pickup-exact-position").locator("summary").click();
   await shipper.locator("#pickup-lat").fill(String(PICKUP.latitude));
   await shipper.locator("#pickup-lng").fill(String(PICKUP.longitude));
   await shipper.locator("#pickup-address").fill("Kality Customs Terminal");

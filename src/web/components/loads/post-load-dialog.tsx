@@ -86,26 +86,44 @@ function PlaceFields({
         onChange={(e) => set("country", e.target.value)}
         error={err("Country")}
       />
-      <TextField
-        id={`${prefix}-lat`}
-        label=<Trans>Latitude</Trans>
-        type="number"
-        step="any"
-        inputMode="decimal"
-        value={value.latitude}
-        onChange={(e) => set("latitude", e.target.value)}
-        error={err("Latitude")}
-      />
-      <TextField
-        id={`${prefix}-lng`}
-        label=<Trans>Longitude</Trans>
-        type="number"
-        step="any"
-        inputMode="decimal"
-        value={value.longitude}
-        onChange={(e) => set("longitude", e.target.value)}
-        error={err("Longitude")}
-      />
+      {/* The place picker fills the coordinates; they are there to correct, not to type, so they stay folded. */}
+      <details
+        className="sm:col-span-2"
+        open={Boolean(err("Latitude") || err("Longitude")) || undefined}
+        data-testid={`${prefix}-exact-position`}
+      >
+        <summary className="cursor-pointer text-sm text-muted-foreground">
+          {value.latitude && value.longitude ? (
+            <Trans>
+              Exact position: {Number(value.latitude).toFixed(4)}, {Number(value.longitude).toFixed(4)}
+            </Trans>
+          ) : (
+            <Trans>Exact position</Trans>
+          )}
+        </summary>
+        <div className="mt-2 grid gap-3 sm:grid-cols-2">
+          <TextField
+            id={`${prefix}-lat`}
+            label=<Trans>Latitude</Trans>
+            type="number"
+            step="any"
+            inputMode="decimal"
+            value={value.latitude}
+            onChange={(e) => set("latitude", e.target.value)}
+            error={err("Latitude")}
+          />
+          <TextField
+            id={`${prefix}-lng`}
+            label=<Trans>Longitude</Trans>
+            type="number"
+            step="any"
+            inputMode="decimal"
+            value={value.longitude}
+            onChange={(e) => set("longitude", e.target.value)}
+            error={err("Longitude")}
+          />
+        </div>
+      </details>
     </fieldset>
   );
 }

@@ -236,46 +236,6 @@ function DriverHome() {
 
       <section className="grid gap-3">
         <h2 className="text-lg font-semibold">
-          <Trans>Loads near you</Trans>
-        </h2>
-        <LoadFilters value={filters} onChange={setFilters} />
-        {!location && (
-          <Card className="p-6 text-center text-muted-foreground">
-            <Trans>Share your location to see loads near you.</Trans>
-          </Card>
-        )}
-        {location && nearby.isPending && (
-          <Card className="p-6 text-center text-muted-foreground">
-            <Trans>Loading loads...</Trans>
-          </Card>
-        )}
-        {nearby.data?.items.length === 0 && (
-          <Card className="p-6 text-center text-muted-foreground" data-testid="no-nearby">
-            <Trans>No posted loads within this radius right now.</Trans>
-          </Card>
-        )}
-        <div className="grid gap-3" data-testid="nearby-loads">
-          {nearby.data?.items.map((l) => (
-            <LoadCard
-              key={l.id}
-              load={l}
-              actions={
-                <BidDialog
-                  load={l}
-                  trigger={
-                    <Button size="sm" data-testid="bid-button">
-                      <Trans>Bid</Trans>
-                    </Button>
-                  }
-                />
-              }
-            />
-          ))}
-        </div>
-      </section>
-
-      <section className="grid gap-3">
-        <h2 className="text-lg font-semibold">
           <Trans>My trips</Trans>
         </h2>
         {trips.data?.length === 0 && (
@@ -314,6 +274,46 @@ function DriverHome() {
             </div>
           </Card>
         ))}
+      </section>
+
+      <section className="grid gap-3">
+        <h2 className="text-lg font-semibold">
+          <Trans>Loads near you</Trans>
+        </h2>
+        <LoadFilters value={filters} onChange={setFilters} />
+        {!location && (
+          <Card className="p-6 text-center text-muted-foreground">
+            <Trans>Share your location to see loads near you.</Trans>
+          </Card>
+        )}
+        {location && nearby.isPending && (
+          <Card className="p-6 text-center text-muted-foreground">
+            <Trans>Loading loads...</Trans>
+          </Card>
+        )}
+        {nearby.data?.items.length === 0 && (
+          <Card className="p-6 text-center text-muted-foreground" data-testid="no-nearby">
+            <Trans>No posted loads within this radius right now.</Trans>
+          </Card>
+        )}
+        <div className="grid gap-3" data-testid="nearby-loads">
+          {nearby.data?.items.map((l) => (
+            <LoadCard
+              key={l.id}
+              load={l}
+              actions={
+                <BidDialog
+                  load={l}
+                  trigger={
+                    <Button size="sm" data-testid="bid-button">
+                      <Trans>Bid</Trans>
+                    </Button>
+                  }
+                />
+              }
+            />
+          ))}
+        </div>
       </section>
 
       <section className="grid gap-3">
