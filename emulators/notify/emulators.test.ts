@@ -114,3 +114,21 @@ describe("push service cryptography", () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe("HTTP controls for the standalone emulators", () => {
+  test("a user writes over /_emulator and a bot reads it with getUpdates", async () => {
+    await post(`${emu.urls.telegram}/_emulator/chats/777/messages`, { text: "/start" });
+    const updates = (await (await post(bot("getUpdates"), { timeout: 0 })).json()) as {
+      result: { message?: { text: string } }[];
+    };
+    expect(updates.result.map((u) => u.message?.text)).toContain("/start");
+    const sub = (await (
+      await fetch(`${emu.urls.push}/_emulator/subscriptions`, {
+        method: "POST",
+        body: "{}",
+        tls: { ca: emu.ca },
+      } as RequestInit)
+    ).json()) as { id: string; subscription: { endpoint: string } };
+    expect(sub.subscription.endpoint).toBe(`${emu.urls.push}/push/${sub.id}`);
+  });
+});

@@ -3,6 +3,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pushControlRoutes, telegramControlRoutes, whatsappControlRoutes, withControl } from "./control";
 import { createTelegramEmulator } from "./telegram";
 import { createTestCertificate } from "./test-certificate";
 import { createPushServiceEmulator } from "./web-push";
@@ -53,10 +54,25 @@ export const startNotifyEmulators = (ports: { telegram?: number; whatsapp?: numb
   const tls = createTestCertificate();
   const caFile = join(tmpdir(), `mytess-push-ca-${process.pid}-${Date.now()}.pem`);
   writeFileSync(caFile, tls.cert);
+  // Long polls may last 50 s, beyond Bun's default idle timeout of 10 s.
   const servers = {
-    telegram: Bun.serve({ port: ports.telegram ?? 0, hostname: "127.0.0.1", idleTimeout: 0, fetch: telegram.handle }),
-    whatsapp: Bun.serve({ port: ports.whatsapp ?? 0, hostname: "127.0.0.1", fetch: whatsapp.handle }),
-    push: Bun.serve({ port: ports.push ?? 0, hostname: "127.0.0.1", tls, fetch: push.handle }),
+    telegram: Bun.serve({
+      port: ports.telegram ?? 0,
+      hostname: "127.0.0.1",
+      idleTimeout: 0,
+      fetch: withControl(telegramControlRoutes(telegram.control), telegram.handle),
+    }),
+    whatsapp: Bun.serve({
+      port: ports.whatsapp ?? 0,
+      hostname: "127.0.0.1",
+      fetch: withControl(whatsappControlRoutes(whatsapp.control), whatsapp.handle),
+    }),
+    push: Bun.serve({
+      port: ports.push ?? 0,
+      hostname: "127.0.0.1",
+      tls,
+      fetch: withControl(pushControlRoutes(push.control), push.handle),
+    }),
   };
   const urls = {
     telegram: `http://127.0.0.1:${servers.telegram.port}`,
@@ -86,8 +102,11 @@ if (import.meta.main) {
   console.log("Notification emulators:", e.urls);
   console.log("Environment for MyTess:");
   for (const [k, v] of Object.entries(e.env())) console.log(`  ${k}=${v}`);
-  process.on("SIGINT", () => {
-    e.stop();
-    process.exit(0);
-  });
+  console.log("Play the users over HTTP (see emulators/notify/control.ts), e.g.:");
+  console.log(`  curl -X POST ${e.urls.telegram}/_emulator/chats/1001/messages -d '{"text":"/start"}'`);
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.on(signal, () => {
+      e.stop();
+      process.exit(0);
+    });
 }
