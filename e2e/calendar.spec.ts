@@ -90,3 +90,15 @@ test("a shipper reading Afaan Oromo picks Ethiopian dates in the post-load form 
   expect(OM_MONTHS.some((m) => text.includes(m))).toBe(true);
   await ctx.close();
 });
+
+test("a visitor without an account chooses the Ethiopian calendar in the footer, and this device keeps it", async ({
+  page,
+}) => {
+  await page.goto("/landing");
+  await page.locator("#footer-calendar").selectOption("ethiopic");
+  const bid = page.getByTestId("landing-bid");
+  await expect(bid).toContainText("E.C.");
+  await page.reload();
+  await expect(page.getByTestId("landing-bid")).toContainText("E.C.");
+  expect(await page.evaluate(() => localStorage.getItem("preferredCalendar"))).toBe("ethiopic");
+});

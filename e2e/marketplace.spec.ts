@@ -45,7 +45,10 @@ test("the whole story: post, find nearby, bid, award, pick up, deliver, complete
   await pickPlace(shipper, "pickup-city", "Addis Ab", /Addis Ababa.*Ethiopia/);
   await expect(shipper.locator("#pickup-country")).toHaveValue("Ethiopia");
   await expect(shipper.locator("#pickup-lat")).not.toHaveValue("");
-  // Move the pickup point to the terminal itself (the coordinates stay editable).
+  // The picker filled the coordinates; they are folded under "Exact position" and stay editable there: move the
+  // pickup point to the terminal itself.
+  await expect(shipper.locator("#pickup-lat")).toBeHidden();
+  await shipper.getByTestId("pickup-exact-position").locator("summary").click();
   await shipper.locator("#pickup-lat").fill(String(PICKUP.latitude));
   await shipper.locator("#pickup-lng").fill(String(PICKUP.longitude));
   await shipper.locator("#pickup-address").fill("Kality Customs Terminal");
@@ -117,7 +120,8 @@ test("the whole story: post, find nearby, bid, award, pick up, deliver, complete
 
   // The shipper saw the last position, confirms the delivery and rates the driver.
   await shipper.reload();
-  await expect(myLoad.getByTestId("last-position")).toContainText("8.700, 39.000");
+  // As a place, not coordinates: 8.7, 39.0 is just south of Bishoftu.
+  await expect(myLoad.getByTestId("last-position")).toContainText("4 mi south of Bishoftu");
   await myLoad.getByTestId("confirm-delivery").click();
   await expect(myLoad.getByTestId("load-status")).toHaveText("Completed");
   await myLoad.getByRole("button", { name: "Rate the driver" }).click();

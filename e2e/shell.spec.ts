@@ -242,3 +242,43 @@ test("the footer's company links open real pages: about (with company sharing), 
   await expect(page.getByRole("heading", { name: "ስለ MyTess", level: 1 })).toBeVisible();
   await page.getByTestId("language-select").selectOption({ label: "English" });
 });
+
+test("every page says where it is in the tab title, and a skip link leads to the content", async ({ page }) => {
+  await page.goto("/landing");
+  await expect(page).toHaveTitle("The freight marketplace for drivers and shippers · MyTess");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/#main$/);
+  await page.goto("/terms");
+  await expect(page).toHaveTitle("Terms of use · MyTess");
+  await page.goto("/nowhere");
+  await expect(page).toHaveTitle("Page not found · MyTess");
+});
+
+test("post-load errors are tied to their fields, and the first one to fix gets the focus", async ({ page }) => {
+  await signIn(page, DEMO.shipper, "/shipper");
+  await page.getByRole("button", { name: "Post New Load" }).first().click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: "Post Load" }).click();
+  const title = dialog.locator("#load-title");
+  await expect(title).toBeFocused();
+  await expect(title).toHaveAttribute("aria-describedby", "load-title-error");
+  await expect(dialog.locator("#load-title-error")).toBeVisible();
+  // The dialog is as wide as it asks for (48 rem), not the default's 32.
+  const box = await dialog.boundingBox();
+  expect(box!.width).toBeGreaterThan(700);
+});
+
+test("My Loads pages, filters by status and searches", async ({ page }) => {
+  await signIn(page, DEMO.shipper, "/shipper");
+  const rows = page.getByTestId("my-load");
+  await expect(rows).toHaveCount(20);
+  await expect(page.getByTestId("my-loads-paging")).toContainText("Page 1 of");
+  await page.getByLabel("Status").selectOption("completed");
+  await expect(rows.first()).toBeVisible();
+  for (const status of await rows.getByTestId("load-status").allTextContents()) expect(status).toBe("Completed");
+  await page.getByLabel("Search").fill("no such load anywhere");
+  await expect(page.getByTestId("no-matching-loads")).toHaveText("None of your loads match.");
+});

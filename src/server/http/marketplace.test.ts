@@ -591,3 +591,55 @@ describe("sharing and places", () => {
     expect((await anon.get("/api/places?q=Addis")).status).toBe(401);
   });
 });
+
+describe("places as names", () => {
+  test("a position is told by the nearest known town, how far and which way", async () => {
+    const t = await createTestApp();
+    const c = createClient(t);
+    await registerUser(c, "driver");
+    const near = async (latitude: number, longitude: number) =>
+      (await c.get(`/trpc/places.near?input=${encodeURIComponent(JSON.stringify({ latitude, longitude }))}`)).json
+        .result.data;
+    expect(await near(8.62, 39.4)).toEqual({ town: "Adama", country: "Ethiopia", distanceMiles: 10, direction: "NE" });
+    expect(await near(9.03, 38.74)).toMatchObject({ town: "Addis Ababa", direction: null });
+    // The middle of the Pacific has no town to name.
+    expect(await near(0, -140)).toBeNull();
+    expect(
+      (await createClient(t).get(`/trpc/places.near?input=${encodeURIComponent('{"latitude":9,"longitude":38}')}`))
+        .status,
+    ).toBe(401);
+  }, 30_000);
+});
+
+describe("my loads, paged", () => {
+  test("a shipper pages through their loads, filters by status and searches titles and places", async () => {
+    const t = await createTestApp();
+    const shipper = createClient(t);
+    const other = createClient(t);
+    await registerUser(shipper, "shipper");
+    await registerUser(other, "shipper");
+    const post = async (who: typeof shipper, title: string, deliveryCity = "Adama") => {
+      const res = await who.post("/api/loads", { ...loadInput({ title, deliveryCity }) });
+      expect(res.status).toBe(201);
+      return res.json.id as number;
+    };
+    for (let i = 1; i <= 23; i++) await post(shipper, `Teff lot ${i}`);
+    const cement = await post(shipper, "Cement", "Hawassa");
+    await post(other, "Someone else's cement", "Hawassa");
+    expect((await shipper.post(`/api/loads/${cement}/cancel`, { reason: "Plans changed" })).status).toBe(200);
+    const page = async (input: Record<string, unknown>) =>
+      (await shipper.get(`/trpc/loads.minePage?input=${encodeURIComponent(JSON.stringify(input))}`)).json.result.data;
+
+    const first = await page({ page: 1, pageSize: 20 });
+    expect(first).toMatchObject({ page: 1, pageSize: 20, total: 24, hasMore: true });
+    expect(first.items[0].title).toBe("Cement");
+    const second = await page({ page: 2, pageSize: 20 });
+    expect(second.items).toHaveLength(4);
+    expect(second.hasMore).toBe(false);
+    expect((await page({ status: "cancelled" })).items.map((l: { title: string }) => l.title)).toEqual(["Cement"]);
+    expect((await page({ q: "hawassa" })).items.map((l: { title: string }) => l.title)).toEqual(["Cement"]);
+    expect((await page({ q: "lot 1" })).total).toBe(11);
+    const bad = await shipper.get(`/trpc/loads.minePage?input=${encodeURIComponent('{"status":"lost"}')}`);
+    expect(bad.status).toBe(400);
+  }, 60_000);
+});

@@ -1,7 +1,8 @@
+import { Trans, useLingui } from "@lingui/react/macro";
 import type { QueryClient } from "@tanstack/react-query";
-import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
+import { createRootRouteWithContext, Outlet, useLocation } from "@tanstack/react-router";
 import type { TRPCOptionsProxy } from "@trpc/tanstack-react-query";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import type { AppRouter } from "../../server/trpc/root";
 import { ConnectionStatus } from "../components/layout/connection-status";
 import { Footer } from "../components/layout/footer";
@@ -52,13 +53,50 @@ export const Route = createRootRouteWithContext<TRouterContext>()({
   notFoundComponent: NotFound,
 });
 
+/** The browser tab says where the user is: "Load Board · MyTess", in their language. */
+function usePageTitle() {
+  const { t } = useLingui();
+  const path = useLocation({ select: (l) => l.pathname });
+  useEffect(() => {
+    const titles: Record<string, string> = {
+      "/": t`Home`,
+      "/landing": t`The freight marketplace for drivers and shippers`,
+      "/driver": t`Driver dashboard`,
+      "/shipper": t`Shipper dashboard`,
+      "/loads": t`Load Board`,
+      "/shipping": t`Shipping`,
+      "/messaging": t`Messages`,
+      "/marketplaces": t`Marketplaces`,
+      "/ecommerce": t`E-commerce`,
+      "/settings": t`Settings`,
+      "/profile": t`Profile`,
+      "/signin": t`Log in`,
+      "/promotion": t`Promote`,
+      "/subscribe": t`Premium plan`,
+      "/contact": t`Contact us`,
+      "/about": t`About MyTess`,
+      "/terms": t`Terms of use`,
+      "/privacy": t`Privacy`,
+    };
+    const page = titles[path] ?? (/^\/loads\/\d+$/.test(path) ? t`Shared load` : t`Page not found`);
+    document.title = `${page} · MyTess`;
+  }, [path, t]);
+}
+
 function RootLayout() {
+  usePageTitle();
   const hasPendingBid = readPendingBid() !== null;
   const me = useMe().data;
   return (
     <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only z-[60] rounded-md bg-white px-3 py-2 text-sm font-medium text-brand shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        <Trans>Skip to content</Trans>
+      </a>
       <Header />
-      <main className="flex-1">
+      <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <Outlet />
       </main>
       <Footer />

@@ -7,6 +7,7 @@ import { BidDialog } from "../components/loads/bid-dialog";
 import { BudgetAmount } from "../components/loads/budget-amount";
 import { EquipmentLabel } from "../components/loads/equipment-label";
 import { LoadCard, shareContentFor } from "../components/loads/load-card";
+import { PlaceName } from "../components/loads/place-name";
 import { ShareMenu } from "../components/loads/share-menu";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
@@ -165,7 +166,7 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
           {l.track?.lastPosition && (
             <p data-testid="last-position">
               <span className="font-medium">{t`Last position`}: </span>
-              {l.track.lastPosition.latitude.toFixed(4)}, {l.track.lastPosition.longitude.toFixed(4)} ·{" "}
+              <PlaceName latitude={l.track.lastPosition.latitude} longitude={l.track.lastPosition.longitude} /> ·{" "}
               {formatDate(l.track.lastPosition.recordedAt, { dateStyle: "short", timeStyle: "short" })}
             </p>
           )}

@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
-import type { TDb } from "../../../../db/client";
-import { bids, loads, ratings, type User, users } from "../../../../db/schema";
+import { and, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
+import { first, type TDb } from "../../../../db/client";
+import { bids, type Load, loads, ratings, type User, users } from "../../../../db/schema";
 import { fromMinor } from "../../../shared/money";
 import { listActivity } from "../activity/activity";
 import { pendingBidCount } from "../bids/bids";
@@ -127,13 +127,58 @@ export const shipperStats = async (db: TDb, shipper: User) => {
 };
 
 /** A shipper's loads, newest first, with bid counts, unread messages, the driver and the last position. */
-export const shipperLoads = async (db: TDb, shipper: User) => {
+export type TMyLoadsQuery = { status?: Load["status"]; q?: string; page?: number; pageSize?: number };
+
+/** A shipper's loads, newest first: one page, optionally of one status or matching a search in title or places. */
+export const shipperLoadsPage = async (db: TDb, shipper: User, p: TMyLoadsQuery = {}) => {
+  const page = p.page ?? 1;
+  const pageSize = p.pageSize ?? 20;
+  const like = p.q?.trim() ? `%${p.q.trim().replace(/[%_]/g, "")}%` : null;
+  const where = and(
+    eq(loads.shipperId, shipper.id),
+    p.status ? eq(loads.status, p.status) : undefined,
+    like
+      ? or(
+          sql`${loads.title} LIKE ${like}`,
+          sql`${loads.pickupCity} LIKE ${like}`,
+          sql`${loads.deliveryCity} LIKE ${like}`,
+          sql`${loads.pickupCountry} LIKE ${like}`,
+          sql`${loads.deliveryCountry} LIKE ${like}`,
+        )
+      : undefined,
+  );
+  const total = first(await db.select({ n: sql<number>`count(*)` }).from(loads).where(where))?.n ?? 0;
   const rows = await db
     .select()
     .from(loads)
-    .where(eq(loads.shipperId, shipper.id))
+    .where(where)
     .orderBy(desc(loads.createdAt), desc(loads.id))
-    .limit(200);
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return {
+    items: await withShipperDetails(db, shipper, rows),
+    page,
+    pageSize,
+    total,
+    hasMore: page * pageSize < total,
+  };
+};
+
+/** SPEC's GET /api/loads/shipper: the shipper's latest 200 loads. */
+export const shipperLoads = async (db: TDb, shipper: User) =>
+  withShipperDetails(
+    db,
+    shipper,
+    await db
+      .select()
+      .from(loads)
+      .where(eq(loads.shipperId, shipper.id))
+      .orderBy(desc(loads.createdAt), desc(loads.id))
+      .limit(200),
+  );
+
+/** Bids waiting, unread messages, the driver, the last position and whether the shipper rated, for each load. */
+const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
   const ids = rows.map((r) => r.id);
   const bidCounts = new Map(
     ids.length

@@ -116,3 +116,82 @@ export const searchPlaces = (query: string, limit = 8, countryCode?: string): TP
     population: c.population,
   }));
 };
+
+// Reverse look-ups name the nearest town people know (10,000+ inhabitants), found through a 1° grid so a look-up
+// reads a few cells, not every town.
+const KNOWN_TOWN = 10_000;
+let grid: Map<string, TCity[]> | null = null;
+const cellKey = (lat: number, lng: number) => `${Math.floor(lat)}:${Math.floor(lng)}`;
+
+const loadGrid = () => {
+  if (grid) return grid;
+  const g = new Map<string, TCity[]>();
+  const seen = new Set<string>();
+  for (const { city } of load()) {
+    if (city.population < KNOWN_TOWN || seen.has(city.cityId)) continue;
+    seen.add(city.cityId);
+    const [lng, lat] = city.loc.coordinates;
+    const key = cellKey(lat, lng);
+    const cell = g.get(key);
+    if (cell) cell.push(city);
+    else g.set(key, [city]);
+  }
+  grid = g;
+  return grid;
+};
+
+const DIRECTIONS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"] as const;
+export type TDirection = (typeof DIRECTIONS)[number];
+
+const toRad = (d: number) => (d * Math.PI) / 180;
+const miles = (lat1: number, lng1: number, lat2: number, lng2: number) => {
+  const a =
+    Math.sin(toRad(lat2 - lat1) / 2) ** 2 +
+    Math.cos(toRad(lat1)) * Math.cos(toRad(lat2)) * Math.sin(toRad(lng2 - lng1) / 2) ** 2;
+  return 2 * 3959 * Math.asin(Math.min(1, Math.sqrt(a)));
+};
+/** The compass direction from the town to the point. */
+const bearing = (lat1: number, lng1: number, lat2: number, lng2: number): TDirection => {
+  const y = Math.sin(toRad(lng2 - lng1)) * Math.cos(toRad(lat2));
+  const x =
+    Math.cos(toRad(lat1)) * Math.sin(toRad(lat2)) -
+    Math.sin(toRad(lat1)) * Math.cos(toRad(lat2)) * Math.cos(toRad(lng2 - lng1));
+  const deg = ((Math.atan2(y, x) * 180) / Math.PI + 360) % 360;
+  return DIRECTIONS[Math.round(deg / 45) % 8];
+};
+
+export type TNearPlace = { town: string; country: string; distanceMiles: number; direction: TDirection | null };
+
+/** "12 mi NE of Adama": the nearest known town within about 150 miles, or null in the middle of nowhere. */
+export const nearestPlace = (latitude: number, longitude: number): TNearPlace | null => {
+  const g = loadGrid();
+  let best: { city: TCity; d: number } | null = null;
+  for (let ring = 0; ring <= 2 && !best; ring++) {
+    for (let dLat = -ring; dLat <= ring; dLat++)
+      for (let dLng = -ring; dLng <= ring; dLng++) {
+        if (Math.max(Math.abs(dLat), Math.abs(dLng)) !== ring) continue;
+        for (const c of g.get(cellKey(latitude + dLat, longitude + dLng)) ?? []) {
+          const d = miles(latitude, longitude, c.loc.coordinates[1], c.loc.coordinates[0]);
+          if (!best || d < best.d) best = { city: c, d };
+        }
+      }
+    // A town in the next ring can be nearer than one found at a cell's far corner: look one ring further once.
+    if (best && ring === 0) {
+      for (let dLat = -1; dLat <= 1; dLat++)
+        for (let dLng = -1; dLng <= 1; dLng++)
+          for (const c of g.get(cellKey(latitude + dLat, longitude + dLng)) ?? []) {
+            const d = miles(latitude, longitude, c.loc.coordinates[1], c.loc.coordinates[0]);
+            if (d < best.d) best = { city: c, d };
+          }
+    }
+  }
+  if (!best) return null;
+  const [lng, lat] = best.city.loc.coordinates;
+  const distanceMiles = Math.round(best.d);
+  return {
+    town: best.city.name,
+    country: countryNames.of(best.city.country) ?? best.city.country,
+    distanceMiles,
+    direction: distanceMiles < 3 ? null : bearing(lat, lng, latitude, longitude),
+  };
+};

@@ -1,7 +1,13 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { ZCancelLoadInput, ZCreateLoadInput, ZLoadSearchInput, ZRatingInput } from "../../../shared/schemas/loads";
-import { shipperLoads } from "../../domain/loads/dashboards";
+import {
+  LOAD_STATUSES,
+  ZCancelLoadInput,
+  ZCreateLoadInput,
+  ZLoadSearchInput,
+  ZRatingInput,
+} from "../../../shared/schemas/loads";
+import { shipperLoads, shipperLoadsPage } from "../../domain/loads/dashboards";
 import { createLoad, getVisibleLoad, publicPreview } from "../../domain/loads/loads";
 import { boardStats, searchLoads } from "../../domain/loads/search";
 import { toPublicLoad } from "../../domain/loads/serialize";
@@ -49,6 +55,18 @@ export const loadsRouter = {
   preview: publicProcedure.input(ZLoadId).query(({ ctx, input }) => publicPreview(ctx.db, input.loadId)),
 
   mine: shipperProcedure.query(({ ctx }) => shipperLoads(ctx.db, ctx.actor)),
+
+  /** My Loads with paging, a status filter and a search in titles and places. */
+  minePage: shipperProcedure
+    .input(
+      z.object({
+        status: z.enum(LOAD_STATUSES, { error: `status must be one of ${LOAD_STATUSES.join(", ")}` }).optional(),
+        q: z.string().trim().max(80, "q must be at most 80 characters").optional(),
+        page: z.number().int().min(1, "page must be 1 or more").default(1),
+        pageSize: z.number().int().min(1).max(100).default(20),
+      }),
+    )
+    .query(({ ctx, input }) => shipperLoadsPage(ctx.db, ctx.actor, input)),
 
   pickup: driverProcedure
     .input(ZLoadId)

@@ -1,6 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { searchPlaces } from "../../domain/places/gazetteer";
+import { nearestPlace, searchPlaces } from "../../domain/places/gazetteer";
 import { authedProcedure } from "../../trpc/init";
 
 export const placesRouter = {
@@ -12,4 +12,14 @@ export const placesRouter = {
       }),
     )
     .query(({ input }) => searchPlaces(input.q, input.limit)),
+
+  /** A position as people say it: the nearest known town, how far and which way. */
+  near: authedProcedure
+    .input(
+      z.object({
+        latitude: z.number({ error: "latitude must be a number" }).min(-90).max(90),
+        longitude: z.number({ error: "longitude must be a number" }).min(-180).max(180),
+      }),
+    )
+    .query(({ input }) => nearestPlace(input.latitude, input.longitude)),
 } satisfies TRPCRouterRecord;

@@ -1,7 +1,12 @@
-import { Trans } from "@lingui/react/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
+import type { TCalendar } from "../../../shared/dates";
+import { usePreferences } from "../../lib/preferences";
+import { NativeSelect } from "../ui/textarea";
 
 export function Footer() {
+  const { t } = useLingui();
+  const { calendar, setCalendar } = usePreferences();
   const year = new Date().getFullYear();
   return (
     <footer className="mt-16 border-t bg-white">
@@ -85,6 +90,21 @@ export function Footer() {
           <p className="mt-2 text-sm text-muted-foreground" data-testid="footer-languages">
             <Trans>MyTess is available in English, Amharic (አማርኛ) and Afaan Oromo.</Trans>
           </p>
+          {/* Everyone can choose the calendar, signed in or not (a device without an account keeps it locally). */}
+          <label className="mt-3 grid gap-1 text-sm" htmlFor="footer-calendar">
+            <span className="font-semibold">
+              <Trans>Calendar</Trans>
+            </span>
+            <NativeSelect
+              id="footer-calendar"
+              className="w-48"
+              value={calendar}
+              onChange={(e) => setCalendar(e.target.value as TCalendar)}
+            >
+              <option value="gregorian">{t`Gregorian`}</option>
+              <option value="ethiopic">{t`Ethiopian`}</option>
+            </NativeSelect>
+          </label>
         </div>
       </div>
       <div className="border-t py-4 text-center text-xs text-muted-foreground">

@@ -72,7 +72,7 @@ export function BidsDialog({
           {pending > 0 && <Badge variant="default">{pending}</Badge>}
         </Button>
       </DialogTrigger>
-      <DialogContent closeLabel={t`Close`} className="max-w-2xl">
+      <DialogContent closeLabel={t`Close`} width="lg">
         <DialogHeader>
           <DialogTitle>
             <Trans>Bids</Trans>

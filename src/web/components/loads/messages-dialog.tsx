@@ -148,7 +148,7 @@ export function ShipperMessagesDialog({ loadId, title, unread }: { loadId: numbe
           {unread > 0 && <Badge variant="destructive">{unread}</Badge>}
         </Button>
       </DialogTrigger>
-      <DialogContent closeLabel={t`Close`} className="max-w-2xl">
+      <DialogContent closeLabel={t`Close`} width="lg">
         <DialogHeader>
           <DialogTitle>
             <Trans>Messages</Trans>

@@ -86,26 +86,44 @@ function PlaceFields({
         onChange={(e) => set("country", e.target.value)}
         error={err("Country")}
       />
-      <TextField
-        id={`${prefix}-lat`}
-        label=<Trans>Latitude</Trans>
-        type="number"
-        step="any"
-        inputMode="decimal"
-        value={value.latitude}
-        onChange={(e) => set("latitude", e.target.value)}
-        error={err("Latitude")}
-      />
-      <TextField
-        id={`${prefix}-lng`}
-        label=<Trans>Longitude</Trans>
-        type="number"
-        step="any"
-        inputMode="decimal"
-        value={value.longitude}
-        onChange={(e) => set("longitude", e.target.value)}
-        error={err("Longitude")}
-      />
+      {/* The place picker fills the coordinates; they are there to correct, not to type, so they stay folded. */}
+      <details
+        className="sm:col-span-2"
+        open={Boolean(err("Latitude") || err("Longitude")) || undefined}
+        data-testid={`${prefix}-exact-position`}
+      >
+        <summary className="cursor-pointer text-sm text-muted-foreground">
+          {value.latitude && value.longitude ? (
+            <Trans>
+              Exact position: {Number(value.latitude).toFixed(4)}, {Number(value.longitude).toFixed(4)}
+            </Trans>
+          ) : (
+            <Trans>Exact position</Trans>
+          )}
+        </summary>
+        <div className="mt-2 grid gap-3 sm:grid-cols-2">
+          <TextField
+            id={`${prefix}-lat`}
+            label=<Trans>Latitude</Trans>
+            type="number"
+            step="any"
+            inputMode="decimal"
+            value={value.latitude}
+            onChange={(e) => set("latitude", e.target.value)}
+            error={err("Latitude")}
+          />
+          <TextField
+            id={`${prefix}-lng`}
+            label=<Trans>Longitude</Trans>
+            type="number"
+            step="any"
+            inputMode="decimal"
+            value={value.longitude}
+            onChange={(e) => set("longitude", e.target.value)}
+            error={err("Longitude")}
+          />
+        </div>
+      </details>
     </fieldset>
   );
 }
@@ -173,7 +191,12 @@ export function PostLoadDialog() {
     if (!(weight > 0)) next.weight = t`Enter a weight greater than 0`;
     if (!(budget > 0)) next.budgetAmount = t`Enter a budget greater than 0`;
     setErrors(next);
-    if (Object.keys(next).length) return;
+    if (Object.keys(next).length) {
+      // The first field to fix gets the focus (after the errors render), so a keyboard or screen-reader user starts there.
+      const form = e.currentTarget;
+      requestAnimationFrame(() => form.querySelector<HTMLElement>("[aria-invalid=true]")?.focus());
+      return;
+    }
     create.mutate({
       title: str("title"),
       description: str("description") || null,
@@ -207,7 +230,7 @@ export function PostLoadDialog() {
           <Trans>Post New Load</Trans>
         </Button>
       </DialogTrigger>
-      <DialogContent closeLabel={t`Close`} className="max-w-3xl">
+      <DialogContent closeLabel={t`Close`} width="xl">
         <DialogHeader>
           <DialogTitle>
             <Trans>Post New Load</Trans>
@@ -228,6 +251,7 @@ export function PostLoadDialog() {
                 name="equipmentType"
                 defaultValue=""
                 aria-invalid={!!errors.equipmentType}
+                aria-describedby={errors.equipmentType ? "load-equipment-error" : undefined}
               >
                 <option value="" disabled>
                   {t`Choose equipment`}
@@ -238,7 +262,7 @@ export function PostLoadDialog() {
                   </option>
                 ))}
               </NativeSelect>
-              <FieldError>{errors.equipmentType}</FieldError>
+              <FieldError id="load-equipment-error">{errors.equipmentType}</FieldError>
             </div>
           </div>
           <PlaceFields prefix="pickup" value={pickup} onChange={setPickup} errors={errors} />

@@ -37,8 +37,14 @@ export function DateTimeField({
     return (
       <div className={cn("grid gap-2", className)}>
         <Label htmlFor={id}>{label}</Label>
-        <Input id={id} name={name} type="datetime-local" aria-invalid={!!error} />
-        <FieldError>{error}</FieldError>
+        <Input
+          id={id}
+          name={name}
+          type="datetime-local"
+          aria-invalid={!!error}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        <FieldError id={`${id}-error`}>{error}</FieldError>
       </div>
     );
   return <EthiopicDateTime id={id} name={name} label={label} error={error} className={className} />;
@@ -78,6 +84,7 @@ function EthiopicDateTime({
           value={day}
           onChange={(e) => setDay(Number(e.target.value))}
           aria-invalid={!!error}
+          aria-describedby={error ? `${id}-error` : undefined}
         >
           <option value={0}>{t`Day`}</option>
           {Array.from({ length: days }, (_, i) => (
@@ -111,7 +118,7 @@ function EthiopicDateTime({
           </Trans>
         </p>
       )}
-      <FieldError>{error}</FieldError>
+      <FieldError id={`${id}-error`}>{error}</FieldError>
     </fieldset>
   );
 }

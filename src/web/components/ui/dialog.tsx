@@ -7,19 +7,24 @@ const Dialog = DialogPrimitive.Root;
 const DialogTrigger = DialogPrimitive.Trigger;
 const DialogClose = DialogPrimitive.Close;
 
+// Widths as a variant, not a class to merge: without tailwind-merge a caller's max-w-* would race the default's.
+const WIDTH = { md: "max-w-lg", lg: "max-w-2xl", xl: "max-w-3xl" } as const;
+
 function DialogContent({
   className,
   children,
   closeLabel,
+  width = "md",
   ...props
-}: React.ComponentProps<typeof DialogPrimitive.Content> & { closeLabel: string }) {
+}: React.ComponentProps<typeof DialogPrimitive.Content> & { closeLabel: string; width?: keyof typeof WIDTH }) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
       <DialogPrimitive.Content
         data-slot="dialog-content"
         className={cn(
-          "fixed top-[50%] left-[50%] z-50 grid max-h-[92vh] w-[calc(100%-2rem)] max-w-lg translate-x-[-50%] translate-y-[-50%] gap-4 overflow-y-auto rounded-lg border bg-white p-6 shadow-lg",
+          "fixed top-[50%] left-[50%] z-50 grid max-h-[92vh] w-[calc(100%-2rem)] translate-x-[-50%] translate-y-[-50%] gap-4 overflow-y-auto rounded-lg border bg-white p-6 shadow-lg",
+          WIDTH[width],
           className,
         )}
         {...props}

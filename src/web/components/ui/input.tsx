@@ -39,8 +39,8 @@ function TextField({
   return (
     <div className={cn("grid gap-2", className)}>
       <Label htmlFor={id}>{label}</Label>
-      <Input id={id} aria-invalid={!!error} {...props} />
-      <FieldError>{error}</FieldError>
+      <Input id={id} aria-invalid={!!error} aria-describedby={error ? `${id}-error` : undefined} {...props} />
+      <FieldError id={`${id}-error`}>{error}</FieldError>
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { BidDialog } from "../../components/loads/bid-dialog";
 import { LoadCard } from "../../components/loads/load-card";
 import { DEFAULT_FILTERS, filtersToInput, LoadFilters, type TBoardFilters } from "../../components/loads/load-filters";
 import { DriverMessagesDialog } from "../../components/loads/messages-dialog";
+import { PlaceName } from "../../components/loads/place-name";
 import { RateDialog } from "../../components/loads/rate-dialog";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
@@ -200,7 +201,10 @@ function DriverHome() {
             )}
             {location ? (
               <>
-                <div className="font-mono">
+                <div className="font-medium">
+                  <PlaceName latitude={location.latitude} longitude={location.longitude} />
+                </div>
+                <div className="font-mono text-xs text-muted-foreground">
                   {location.latitude.toFixed(5)}, {location.longitude.toFixed(5)}
                 </div>
                 {location.updatedAt && (
@@ -229,46 +233,6 @@ function DriverHome() {
           )}
         </CardContent>
       </Card>
-
-      <section className="grid gap-3">
-        <h2 className="text-lg font-semibold">
-          <Trans>Loads near you</Trans>
-        </h2>
-        <LoadFilters value={filters} onChange={setFilters} />
-        {!location && (
-          <Card className="p-6 text-center text-muted-foreground">
-            <Trans>Share your location to see loads near you.</Trans>
-          </Card>
-        )}
-        {location && nearby.isPending && (
-          <Card className="p-6 text-center text-muted-foreground">
-            <Trans>Loading loads...</Trans>
-          </Card>
-        )}
-        {nearby.data?.items.length === 0 && (
-          <Card className="p-6 text-center text-muted-foreground" data-testid="no-nearby">
-            <Trans>No posted loads within this radius right now.</Trans>
-          </Card>
-        )}
-        <div className="grid gap-3" data-testid="nearby-loads">
-          {nearby.data?.items.map((l) => (
-            <LoadCard
-              key={l.id}
-              load={l}
-              actions={
-                <BidDialog
-                  load={l}
-                  trigger={
-                    <Button size="sm" data-testid="bid-button">
-                      <Trans>Bid</Trans>
-                    </Button>
-                  }
-                />
-              }
-            />
-          ))}
-        </div>
-      </section>
 
       <section className="grid gap-3">
         <h2 className="text-lg font-semibold">
@@ -310,6 +274,46 @@ function DriverHome() {
             </div>
           </Card>
         ))}
+      </section>
+
+      <section className="grid gap-3">
+        <h2 className="text-lg font-semibold">
+          <Trans>Loads near you</Trans>
+        </h2>
+        <LoadFilters value={filters} onChange={setFilters} />
+        {!location && (
+          <Card className="p-6 text-center text-muted-foreground">
+            <Trans>Share your location to see loads near you.</Trans>
+          </Card>
+        )}
+        {location && nearby.isPending && (
+          <Card className="p-6 text-center text-muted-foreground">
+            <Trans>Loading loads...</Trans>
+          </Card>
+        )}
+        {nearby.data?.items.length === 0 && (
+          <Card className="p-6 text-center text-muted-foreground" data-testid="no-nearby">
+            <Trans>No posted loads within this radius right now.</Trans>
+          </Card>
+        )}
+        <div className="grid gap-3" data-testid="nearby-loads">
+          {nearby.data?.items.map((l) => (
+            <LoadCard
+              key={l.id}
+              load={l}
+              actions={
+                <BidDialog
+                  load={l}
+                  trigger={
+                    <Button size="sm" data-testid="bid-button">
+                      <Trans>Bid</Trans>
+                    </Button>
+                  }
+                />
+              }
+            />
+          ))}
+        </div>
       </section>
 
       <section className="grid gap-3">

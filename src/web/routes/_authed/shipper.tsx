@@ -1,7 +1,9 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, Link } from "@tanstack/react-router";
 import { CheckCircle2, Gavel, Package, PiggyBank } from "lucide-react";
+import { useDeferredValue, useState } from "react";
+import { LOAD_STATUSES, type TLoadStatus } from "../../../shared/schemas/loads";
 import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
 import { WrongRole } from "../../components/layout/wrong-role";
@@ -10,11 +12,14 @@ import { BidsDialog } from "../../components/loads/bids-dialog";
 import { BudgetAmount } from "../../components/loads/budget-amount";
 import { CancelLoadDialog } from "../../components/loads/cancel-dialog";
 import { ShipperMessagesDialog } from "../../components/loads/messages-dialog";
+import { PlaceName } from "../../components/loads/place-name";
 import { PostLoadDialog } from "../../components/loads/post-load-dialog";
 import { RateDialog } from "../../components/loads/rate-dialog";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
+import { Input, Label } from "../../components/ui/input";
+import { NativeSelect } from "../../components/ui/textarea";
 import { useOfflineQueue } from "../../lib/offline-queue";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
@@ -40,10 +45,29 @@ function ShipperDashboard() {
 
 function ShipperHome() {
   const { t } = useLingui();
+  const statusName: Record<TLoadStatus, string> = {
+    posted: t`Posted`,
+    assigned: t`Assigned`,
+    in_transit: t`In transit`,
+    delivered: t`Delivered`,
+    completed: t`Completed`,
+    cancelled: t`Cancelled`,
+  };
   const { formatNumber, formatDate } = usePreferences();
   const queryClient = useQueryClient();
   const stats = useQuery(trpc.dashboard.shipperStats.queryOptions(undefined, { staleTime: 30_000 }));
-  const loads = useQuery(trpc.loads.mine.queryOptions(undefined, { staleTime: 30_000 }));
+  const [status, setStatus] = useState<TLoadStatus | "">("");
+  const [search, setSearch] = useState("");
+  const [page, setPage] = useState(1);
+  const q = useDeferredValue(search.trim());
+  const mine = useQuery(
+    trpc.loads.minePage.queryOptions(
+      { status: status || undefined, q: q || undefined, page, pageSize: 20 },
+      { staleTime: 30_000, placeholderData: keepPreviousData },
+    ),
+  );
+  const loads = { ...mine, data: mine.data?.items };
+  const filtered = Boolean(status || q);
   const queuedLoads = useOfflineQueue().queued.filter((q) => q.kind === "load");
   const complete = useMutation(
     trpc.loads.complete.mutationOptions({
@@ -103,9 +127,49 @@ function ShipperHome() {
         />
       </div>
       <section className="grid gap-3">
-        <h2 className="text-lg font-semibold">
-          <Trans>My Loads</Trans>
-        </h2>
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <h2 className="text-lg font-semibold">
+            <Trans>My Loads</Trans>
+          </h2>
+          <div className="flex flex-wrap items-end gap-2">
+            <div className="grid gap-1">
+              <Label htmlFor="my-loads-search">
+                <Trans>Search</Trans>
+              </Label>
+              <Input
+                id="my-loads-search"
+                type="search"
+                className="w-56"
+                placeholder={t`Title or place`}
+                value={search}
+                onChange={(e) => {
+                  setSearch(e.target.value);
+                  setPage(1);
+                }}
+              />
+            </div>
+            <div className="grid gap-1">
+              <Label htmlFor="my-loads-status">
+                <Trans>Status</Trans>
+              </Label>
+              <NativeSelect
+                id="my-loads-status"
+                value={status}
+                onChange={(e) => {
+                  setStatus(e.target.value as TLoadStatus | "");
+                  setPage(1);
+                }}
+              >
+                <option value="">{t`All statuses`}</option>
+                {LOAD_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {statusName[s]}
+                  </option>
+                ))}
+              </NativeSelect>
+            </div>
+          </div>
+        </div>
         {loads.isPending && (
           <Card className="p-6 text-center text-muted-foreground">
             <Trans>Loading...</Trans>
@@ -116,11 +180,16 @@ function ShipperHome() {
             <Trans>Your loads could not be loaded. Please try again later.</Trans>
           </Card>
         )}
-        {loads.data?.length === 0 && (
-          <Card className="p-6 text-center text-muted-foreground" data-testid="no-loads">
-            <Trans>You have not posted a load yet. Post one and drivers nearby will bid.</Trans>
-          </Card>
-        )}
+        {loads.data?.length === 0 &&
+          (filtered ? (
+            <Card className="p-6 text-center text-muted-foreground" data-testid="no-matching-loads">
+              <Trans>None of your loads match.</Trans>
+            </Card>
+          ) : (
+            <Card className="p-6 text-center text-muted-foreground" data-testid="no-loads">
+              <Trans>You have not posted a load yet. Post one and drivers nearby will bid.</Trans>
+            </Card>
+          ))}
         {queuedLoads.map((q) => (
           <Card key={q.id} className="flex items-center justify-between gap-3 p-4" data-testid="pending-load">
             <div className="font-semibold">{String(q.input.title ?? "")}</div>
@@ -150,7 +219,8 @@ function ShipperHome() {
                 {l.lastPosition && (
                   <div className="text-sm text-muted-foreground" data-testid="last-position">
                     <Trans>
-                      Last position {l.lastPosition.latitude.toFixed(3)}, {l.lastPosition.longitude.toFixed(3)} at{" "}
+                      Last position:{" "}
+                      <PlaceName latitude={l.lastPosition.latitude} longitude={l.lastPosition.longitude} />,{" "}
                       {formatDate(l.lastPosition.recordedAt, { dateStyle: "short", timeStyle: "short" })}
                     </Trans>
                   </div>
@@ -185,6 +255,21 @@ function ShipperHome() {
             </div>
           </Card>
         ))}
+        {mine.data && (mine.data.page > 1 || mine.data.hasMore) && (
+          <div className="flex items-center justify-between gap-2" data-testid="my-loads-paging">
+            <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              <Trans>Previous</Trans>
+            </Button>
+            <span className="text-sm text-muted-foreground">
+              <Trans>
+                Page {mine.data.page} of {Math.max(1, Math.ceil(mine.data.total / mine.data.pageSize))}
+              </Trans>
+            </span>
+            <Button size="sm" variant="outline" disabled={!mine.data.hasMore} onClick={() => setPage(page + 1)}>
+              <Trans>Next</Trans>
+            </Button>
+          </div>
+        )}
       </section>
     </div>
   );

@@ -1,0 +1,5 @@
+// Preloaded by `bun test` (bunfig.toml): the `timeout` key there is not applied by Bun 1.4, so slow tests (password
+// hashing, spawned servers and CLI processes on a loaded 2-core machine) get their room here.
+import { setDefaultTimeout } from "bun:test";
+
+setDefaultTimeout(60_000);

@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createTelegramNotifier, TELEGRAM_API_ROOT } from "./telegram";
+import type { TNotifier, TNotifyChannel } from "./types";
+import { loadVapidKeys } from "./vapid-keys";
+import { createWebPushNotifier } from "./web-push";
+import { createWhatsAppCloudNotifier, WHATSAPP_API_ROOT, WHATSAPP_GRAPH_VERSION } from "./whatsapp-cloud";
+
+export type TNotifierState = "active" | "sandbox" | "not_configured";
+export type TNotifierRegistry = {
+  get: <C extends TNotifyChannel>(channel: C) => TNotifier<C> | null;
+  states: () => { channel: TNotifyChannel; name: string; state: TNotifierState }[];
+  /** The applicationServerKey browsers subscribe with (GET /api/push/vapid-key). */
+  vapidPublicKey: string | null;
+  /** What the WhatsApp webhook route checks; null when the webhook is not configured. */
+  whatsappWebhook: { verifyToken: string; appSecret: string } | null;
+};
+
+const NAMES: Record<TNotifyChannel, string> = { telegram: "Telegram", whatsapp: "WhatsApp", web_push: "Web Push" };
+
+const isLoopback = (url: string) => {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host.startsWith("127.") || host === "[::1]";
+};
+const root = (url: string) => url.replace(/\/+$/, "");
+
+/** The VAPID key file lives beside the database, like the other generated keys; none for an in-memory database. */
+export const vapidKeyFileFor = (databasePath: string) =>
+  databasePath === ":memory:" || databasePath === "" ? null : join(dirname(databasePath), "vapid-keys.json");
+
+/**
+ * Notifiers from the environment. Telegram and WhatsApp need credentials; web push always works (its keys are made
+ * on first start). Emulators and loopback hosts are "Sandbox", and so is push while it trusts an extra CA
+ * (WEB_PUSH_CA_FILE), which only a test or demo setup does.
+ */
+export const notifiersFromEnv = (
+  env: Record<string, string | undefined> = process.env,
+  opts: { vapidKeyFile: string | null },
+): TNotifierRegistry => {
+  const timeoutMs = Number(env.NOTIFY_TIMEOUT_MS ?? 10_000);
+  const telegramRoot = root(env.TELEGRAM_API_ROOT ?? TELEGRAM_API_ROOT);
+  const telegram = env.TELEGRAM_BOT_TOKEN
+    ? createTelegramNotifier({
+        token: env.TELEGRAM_BOT_TOKEN,
+        apiRoot: telegramRoot,
+        timeoutSeconds: Math.ceil(timeoutMs / 1000),
+        sandbox: isLoopback(telegramRoot),
+      })
+    : null;
+  const whatsappRoot = root(env.WHATSAPP_API_ROOT ?? WHATSAPP_API_ROOT);
+  const whatsapp =
+    env.WHATSAPP_ACCESS_TOKEN && env.WHATSAPP_PHONE_NUMBER_ID
+      ? createWhatsAppCloudNotifier({
+          accessToken: env.WHATSAPP_ACCESS_TOKEN,
+          phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID,
+          apiRoot: whatsappRoot,
+          version: env.WHATSAPP_GRAPH_VERSION ?? WHATSAPP_GRAPH_VERSION,
+          timeoutMs,
+          sandbox: isLoopback(whatsappRoot),
+        })
+      : null;
+  const vapid = loadVapidKeys(env, opts.vapidKeyFile);
+  const ca = env.WEB_PUSH_CA_FILE ? readFileSync(env.WEB_PUSH_CA_FILE, "utf8") : undefined;
+  const webPush = createWebPushNotifier({
+    vapid: { ...vapid, subject: vapidSubject(env) },
+    timeoutMs,
+    ca,
+    sandbox: ca !== undefined,
+  });
+  const adapters = { telegram, whatsapp, web_push: webPush } as { [C in TNotifyChannel]: TNotifier<C> | null };
+  return {
+    get: (channel) => adapters[channel],
+    states: () =>
+      (Object.keys(adapters) as TNotifyChannel[]).map((channel) => {
+        const a = adapters[channel];
+        return { channel, name: NAMES[channel], state: !a ? "not_configured" : a.sandbox ? "sandbox" : "active" };
+      }),
+    vapidPublicKey: webPush.publicKey,
+    whatsappWebhook:
+      env.WHATSAPP_VERIFY_TOKEN && env.WHATSAPP_APP_SECRET
+        ? { verifyToken: env.WHATSAPP_VERIFY_TOKEN, appSecret: env.WHATSAPP_APP_SECRET }
+        : null,
+  };
+};
+
+/**
+ * Push services want a contact in the VAPID token (mailto: or https:). Apple refuses localhost, so PUBLIC_URL serves
+ * only when it is a public https origin; otherwise a mailto: placeholder that operators should replace.
+ */
+const vapidSubject = (env: Record<string, string | undefined>) => {
+  if (env.VAPID_SUBJECT) {
+    if (!/^(mailto:|https:)/.test(env.VAPID_SUBJECT)) throw new Error("VAPID_SUBJECT must be a mailto: or https: URL");
+    return env.VAPID_SUBJECT;
+  }
+  const pub = env.PUBLIC_URL;
+  if (pub?.startsWith("https://") && !isLoopback(pub)) return new URL(pub).origin;
+  return "mailto:postmaster@localhost";
+};
