@@ -1,10 +1,13 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sampleNumber } from "../emulators/carriers/numbers";
 import { emulatorEnv, startCarrierEmulators } from "../emulators/carriers/server";
 import { formatDate } from "../src/shared/dates";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 const dir = mkdtempSync(join(tmpdir(), "mytess-cli-"));
 const env = { ...process.env, DATABASE_PATH: join(dir, "cli.db"), MYTESS_LANG: "en" };

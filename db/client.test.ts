@@ -1,12 +1,15 @@
 // The async SQLite handle keeps transactions whole: nothing of another request runs inside one, a throw leaves
 // nothing behind, and a transaction opened inside another's callback fails instead of waiting for itself.
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { type DbHandle, first, openDb, openTestDb } from "./client";
 import { fxRates } from "./schema";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 const open: DbHandle[] = [];
 const dirs: string[] = [];

@@ -1,5 +1,6 @@
 // Preloaded by `bun test` (bunfig.toml): the `timeout` key there is not applied by Bun 1.4, so slow tests (password
-// hashing, spawned servers and CLI processes on a loaded 2-core machine) get their room here.
+// hashing, spawned servers and CLI processes on a loaded 2-core machine) get their room here. This default reaches only
+// the first test file Bun runs, so every slow test file also calls `setDefaultTimeout(60_000)` itself.
 import { setDefaultTimeout } from "bun:test";
 
 setDefaultTimeout(60_000);

@@ -1,9 +1,12 @@
 // The emulators' own wire behaviour, checked with plain fetch: what a client other than our adapters would see.
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createECDH, randomBytes } from "node:crypto";
 import webpush from "web-push";
 import { decryptAes128gcm, verifyVapid } from "./push-crypto";
 import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "./server";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 const emu = startNotifyEmulators();
 afterAll(() => emu.stop());

@@ -1,6 +1,9 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { SESSION_COOKIE } from "../../shared/constants";
 import { createClient, createTestApp, registerUser, type TTestApp, uniqueEmail } from "../testing";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 let t: TTestApp;
 beforeEach(async () => {

@@ -1,10 +1,13 @@
 // Malformed input across every REST route of SPEC §7, as an anonymous caller, a driver and a shipper: no answer may be
 // a 5xx, none may hang, and a refused request must leave the database as it was.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";
 import { carriersFromEnv } from "../integrations/carriers/registry";
 import { createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 import { REST_ROUTES } from "./rest/table";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 const CASES_PER_ACTOR = 400;
 const ANSWER_WITHIN_MS = 10_000;

@@ -1,5 +1,8 @@
-import { beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 const DAY = 24 * 60 * 60 * 1000;
 let t: TTestApp;

@@ -1,5 +1,8 @@
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { createClient, createTestApp, registerUser } from "../testing";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 const DAY = 24 * 60 * 60 * 1000;
 

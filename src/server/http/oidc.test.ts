@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { startOidcEmulator } from "../../../emulators/oidc/server";
 import { createClient, createTestApp, type TTestApp } from "../testing";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 let emulator: Awaited<ReturnType<typeof startOidcEmulator>>;
 let t: TTestApp;

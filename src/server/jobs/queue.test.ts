@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,9 @@ import { loginFailures, sessions, users } from "../../../db/schema";
 import { logger } from "../logger";
 import { backoffMs, claimJobs, completeJob, enqueue, enqueueScheduled, failJob, listJobs, retryJob } from "./queue";
 import { startWorker } from "./worker";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 const T0 = 1_800_000_000_000;
 

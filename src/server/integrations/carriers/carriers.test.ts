@@ -1,10 +1,13 @@
-import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sampleNumber } from "../../../../emulators/carriers/numbers";
 import { emulatorEnv, startCarrierEmulators } from "../../../../emulators/carriers/server";
 import type { TAddress, TPackage } from "../../../shared/schemas/shipping";
 import type { AppError } from "../../errors";
 import { carriersFromEnv } from "./registry";
 import { fedexStatus, upsStatus, uspsStatus } from "./status";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 const emu = startCarrierEmulators();
 afterAll(() => emu.stop());

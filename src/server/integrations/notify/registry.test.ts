@@ -1,5 +1,8 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { notifiersFromEnv } from "./registry";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 describe("notifier registry", () => {
   test("nothing set: Telegram and WhatsApp are not configured; push works with keys made for this process", () => {

@@ -1,8 +1,11 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Bot } from "grammy";
 import { startNotifyEmulators } from "../../../../emulators/notify/server";
 import { notifiersFromEnv } from "./registry";
 import { renderTelegramText } from "./telegram";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 const emu = startNotifyEmulators();
 afterAll(() => emu.stop());

@@ -1,4 +1,4 @@
-import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,9 @@ import { startNotifyEmulators } from "../../../../emulators/notify/server";
 import { notifiersFromEnv, vapidKeyFileFor } from "./registry";
 import { loadVapidKeys } from "./vapid-keys";
 import { pushOutcome } from "./web-push";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 const emu = startNotifyEmulators();
 const dir = mkdtempSync(join(tmpdir(), "mytess-push-"));

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notify/server";
 import { notifiersFromEnv } from "./registry";
 import type { TNotification } from "./types";
@@ -9,6 +9,9 @@ import {
   whatsappChallenge,
   whatsappSignature,
 } from "./whatsapp-webhook";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
 
 const emu = startNotifyEmulators();
 const { appSecret, verifyToken } = NOTIFY_EMULATOR_CREDENTIALS.whatsapp;
