@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, ne } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { type Bid, bids, type Load, loads, type User, users } from "../../../../db/schema";
 import { haversineMiles } from "../../../shared/geo";
@@ -204,7 +204,7 @@ export const withdrawBid = (db: TDb, driver: User, bidId: number, now = Date.now
 export const pendingBidCount = async (db: TDb, driverId: number) =>
   (
     await db
-      .select({ n: sql<number>`count(*)` })
+      .select({ n: count() })
       .from(bids)
       .where(and(eq(bids.driverId, driverId), eq(bids.status, "pending")))
   )[0]?.n ?? 0;

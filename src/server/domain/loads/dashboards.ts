@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
 import { bids, type Load, loads, ratings, type User, users } from "../../../../db/schema";
 import { fromMinor } from "../../../shared/money";
@@ -89,15 +89,20 @@ export const shipperStats = async (db: TDb, shipper: User) => {
   const rates = await loadRates(db);
   const [counts] = await db
     .select({
-      active: sql<number>`coalesce(sum(${loads.status} not in ('completed', 'cancelled')), 0)`,
-      completed: sql<number>`coalesce(sum(${loads.status} = 'completed'), 0)`,
+      active:
+        sql<number>`coalesce(sum(case when ${loads.status} not in ('completed', 'cancelled') then 1 else 0 end), 0)`.mapWith(
+          Number,
+        ),
+      completed: sql<number>`coalesce(sum(case when ${loads.status} = 'completed' then 1 else 0 end), 0)`.mapWith(
+        Number,
+      ),
     })
     .from(loads)
     .where(eq(loads.shipperId, shipper.id));
   const totalBids =
     (
       await db
-        .select({ n: sql<number>`count(*)` })
+        .select({ n: count() })
         .from(bids)
         .innerJoin(loads, eq(loads.id, bids.loadId))
         .where(and(eq(loads.shipperId, shipper.id), ne(bids.status, "withdrawn")))
@@ -147,7 +152,7 @@ export const shipperLoadsPage = async (db: TDb, shipper: User, p: TMyLoadsQuery 
         )
       : undefined,
   );
-  const total = first(await db.select({ n: sql<number>`count(*)` }).from(loads).where(where))?.n ?? 0;
+  const total = first(await db.select({ n: count() }).from(loads).where(where))?.n ?? 0;
   const rows = await db
     .select()
     .from(loads)
@@ -184,7 +189,7 @@ const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
     ids.length
       ? (
           await db
-            .select({ loadId: bids.loadId, n: sql<number>`count(*)` })
+            .select({ loadId: bids.loadId, n: count() })
             .from(bids)
             .where(and(inArray(bids.loadId, ids), eq(bids.status, "pending")))
             .groupBy(bids.loadId)

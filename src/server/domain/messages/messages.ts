@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, max, ne } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { bids, loads, messages, type User, users } from "../../../../db/schema";
 import { AppError } from "../../errors";
@@ -103,7 +103,7 @@ export const listConversations = async (db: TDb, shipper: User, loadId: number) 
     .innerJoin(users, eq(users.id, bids.driverId))
     .where(eq(bids.loadId, loadId));
   const lastIds = await db
-    .select({ driverId: messages.driverId, id: sql<number>`max(${messages.id})` })
+    .select({ driverId: messages.driverId, id: max(messages.id) })
     .from(messages)
     .where(eq(messages.loadId, loadId))
     .groupBy(messages.driverId);
@@ -114,7 +114,7 @@ export const listConversations = async (db: TDb, shipper: User, loadId: number) 
         .where(
           inArray(
             messages.id,
-            lastIds.map((l) => l.id),
+            lastIds.flatMap((l) => (l.id == null ? [] : [l.id])),
           ),
         )
     : [];
@@ -122,7 +122,7 @@ export const listConversations = async (db: TDb, shipper: User, loadId: number) 
   const unread = new Map(
     (
       await db
-        .select({ driverId: messages.driverId, n: sql<number>`count(*)` })
+        .select({ driverId: messages.driverId, n: count() })
         .from(messages)
         .where(and(eq(messages.loadId, loadId), ne(messages.senderId, shipper.id), isNull(messages.readAt)))
         .groupBy(messages.driverId)
@@ -143,7 +143,7 @@ export const listConversations = async (db: TDb, shipper: User, loadId: number) 
 export const unreadByLoad = async (db: TDb, user: User, loadIds: number[]) => {
   if (!loadIds.length) return new Map<number, number>();
   const rows = await db
-    .select({ loadId: messages.loadId, n: sql<number>`count(*)` })
+    .select({ loadId: messages.loadId, n: count() })
     .from(messages)
     .innerJoin(loads, eq(loads.id, messages.loadId))
     .where(

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { fxRates, loads, users } from "../../../../db/schema";
 import { toPublicLoad } from "../loads/serialize";
@@ -7,26 +7,29 @@ import { toPublicLoad } from "../loads/serialize";
 export const platformStats = async (db: TDb) => {
   const [loadRow] = await db
     .select({
-      totalLoads: sql<number>`count(*)`,
-      completedDeliveries: sql<number>`sum(case when ${loads.status} = 'completed' then 1 else 0 end)`,
+      totalLoads: count(),
+      completedDeliveries:
+        sql<number>`coalesce(sum(case when ${loads.status} = 'completed' then 1 else 0 end), 0)`.mapWith(Number),
     })
     .from(loads);
   const [driverRow] = await db
-    .select({ activeDrivers: sql<number>`count(*)` })
+    .select({ activeDrivers: count() })
     .from(users)
-    .where(sql`${users.userType} = 'driver' and ${users.isAvailable} = 1`);
+    .where(and(eq(users.userType, "driver"), eq(users.isAvailable, true)));
   const [countries] = await db
-    .select({ n: sql<number>`count(*)` })
+    .select({ n: count() })
     .from(sql`(select ${loads.pickupCountry} as c from ${loads} union select ${loads.deliveryCountry} from ${loads})`);
   const [rating] = await db
     .select({
-      sum: sql<number>`coalesce(sum(${users.ratingSum}), 0)`,
-      n: sql<number>`coalesce(sum(${users.totalRatings}), 0)`,
+      sum: sql<number>`coalesce(sum(${users.ratingSum}), 0)`.mapWith(Number),
+      n: sql<number>`coalesce(sum(${users.totalRatings}), 0)`.mapWith(Number),
     })
     .from(users);
   // Revenue: the value of completed loads, in USD.
   const [revenue] = await db
-    .select({ usd: sql<number>`coalesce(sum(${loads.budgetMinor} / 100.0 / ${fxRates.ratePerUsd}), 0)` })
+    .select({
+      usd: sql<number>`coalesce(sum(${loads.budgetMinor} / 100.0 / ${fxRates.ratePerUsd}), 0)`.mapWith(Number),
+    })
     .from(loads)
     .innerJoin(fxRates, eq(fxRates.currency, loads.budgetCurrency))
     .where(eq(loads.status, "completed"));

@@ -1,0 +1,354 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+// The PostgreSQL schema: the same tables and columns as db/schema.ts (SQLite), so domain code and `mytess db copy` see one
+// shape. Times are epoch milliseconds (UTC) in bigint; money is integer minor units (bigint) beside an ISO code; SQLite
+// REAL is double precision; its 0/1 booleans are boolean; its JSON text is jsonb. Ids are identities that also accept
+// explicit values (a copy from SQLite keeps them).
+
+/** Epoch milliseconds. */
+const ms = () => bigint({ mode: "number" });
+
+const NOW_MS = sql`(extract(epoch from now()) * 1000)::bigint`;
+const timestamps = {
+  createdAt: ms().notNull().default(NOW_MS),
+  updatedAt: ms().notNull().default(NOW_MS),
+};
+const id = () => integer().primaryKey().generatedByDefaultAsIdentity();
+
+export const users = pgTable(
+  "users",
+  {
+    id: id(),
+    email: text().notNull(),
+    passwordHash: text(),
+    oidcIssuer: text(),
+    oidcSubject: text(),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    profileImageUrl: text(),
+    userType: text({ enum: ["driver", "shipper"] }).notNull(),
+    currency: text().notNull().default("USD"),
+    language: text().notNull().default("en"),
+    // Dates in the Gregorian or the Ethiopian calendar, and the Ethiopian time of day beside the clock.
+    calendar: text().notNull().default("gregorian"),
+    ethiopianTime: boolean().notNull().default(false),
+    ratingSum: integer().notNull().default(0),
+    totalRatings: integer().notNull().default(0),
+    totalTrips: integer().notNull().default(0),
+    // Premium: a trial that ends at trialEndsAt, a paid period that ends at paidUntil, or an explicit cancellation.
+    trialEndsAt: ms().notNull(),
+    paidUntil: ms(),
+    subscriptionCancelledAt: ms(),
+    // Drivers: last reported position and availability.
+    latitude: doublePrecision(),
+    longitude: doublePrecision(),
+    locationUpdatedAt: ms(),
+    isAvailable: boolean().notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("users_email_idx").on(t.email),
+    uniqueIndex("users_oidc_idx").on(t.oidcIssuer, t.oidcSubject),
+    index("users_type_idx").on(t.userType),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    // SHA-256 of the 256-bit token in the cookie: a stolen database does not yield live sessions.
+    idHash: text().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: ms().notNull(),
+    lastSeenAt: ms().notNull(),
+    userAgent: text(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const fxRates = pgTable("fx_rates", {
+  currency: text().primaryKey(),
+  name: text().notNull(),
+  symbol: text().notNull(),
+  // Units of this currency per 1 USD.
+  ratePerUsd: doublePrecision().notNull(),
+  locale: text().notNull(),
+  updatedAt: ms().notNull(),
+});
+
+export const loads = pgTable(
+  "loads",
+  {
+    id: id(),
+    shipperId: integer().references(() => users.id, { onDelete: "cascade" }),
+    title: text().notNull(),
+    description: text(),
+    pickupAddress: text().notNull(),
+    pickupCity: text().notNull(),
+    pickupState: text(),
+    pickupCountry: text().notNull(),
+    pickupLatitude: doublePrecision().notNull(),
+    pickupLongitude: doublePrecision().notNull(),
+    deliveryAddress: text().notNull(),
+    deliveryCity: text().notNull(),
+    deliveryState: text(),
+    deliveryCountry: text().notNull(),
+    deliveryLatitude: doublePrecision().notNull(),
+    deliveryLongitude: doublePrecision().notNull(),
+    pickupDate: ms().notNull(),
+    deliveryDate: ms().notNull(),
+    weightLbs: doublePrecision().notNull(),
+    equipmentType: text().notNull(),
+    budgetMinor: bigint({ mode: "number" }).notNull(),
+    budgetCurrency: text().notNull().default("USD"),
+    // Great-circle miles from pickup to delivery, computed once at insert.
+    tripMiles: doublePrecision().notNull(),
+    specialInstructions: text(),
+    status: text({ enum: ["posted", "assigned", "in_transit", "delivered", "completed", "cancelled"] })
+      .notNull()
+      .default("posted"),
+    sourceType: text({ enum: ["mytess", "external"] })
+      .notNull()
+      .default("mytess"),
+    sourceProvider: text(),
+    sourceExternalId: text(),
+    assignedDriverId: integer().references(() => users.id, { onDelete: "set null" }),
+    acceptedBidId: integer(),
+    cancelledById: integer(),
+    cancelReason: text(),
+    cancelledAt: ms(),
+    pickedUpAt: ms(),
+    deliveredAt: ms(),
+    completedAt: ms(),
+    ...timestamps,
+  },
+  (t) => [
+    index("loads_status_pickup_idx").on(t.status, t.pickupDate),
+    index("loads_shipper_idx").on(t.shipperId),
+    index("loads_driver_idx").on(t.assignedDriverId),
+    uniqueIndex("loads_source_idx").on(t.sourceProvider, t.sourceExternalId),
+  ],
+);
+
+export const bids = pgTable(
+  "bids",
+  {
+    id: id(),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    driverId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    amountMinor: bigint({ mode: "number" }).notNull(),
+    currency: text().notNull().default("USD"),
+    proposedPickupDate: ms(),
+    notes: text(),
+    status: text({ enum: ["pending", "accepted", "rejected", "withdrawn"] })
+      .notNull()
+      .default("pending"),
+    ...timestamps,
+  },
+  (t) => [
+    index("bids_load_idx").on(t.loadId, t.status),
+    index("bids_driver_idx").on(t.driverId, t.status),
+    // One pending bid per driver and load: a new bid replaces the old one.
+    uniqueIndex("bids_one_pending_idx").on(t.loadId, t.driverId).where(sql`status = 'pending'`),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type Load = typeof loads.$inferSelect;
+export type NewLoad = typeof loads.$inferInsert;
+export type Bid = typeof bids.$inferSelect;
+
+/** A conversation line between a load's shipper and one driver who bid on it. */
+export const messages = pgTable(
+  "messages",
+  {
+    id: id(),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    // The driver side of the conversation (the shipper side is the load's shipper).
+    driverId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    senderId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    body: text().notNull(),
+    readAt: ms(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("messages_conversation_idx").on(t.loadId, t.driverId, t.id)],
+);
+
+/** Driver positions recorded while a load is in transit: the trip's track. */
+export const tripPoints = pgTable(
+  "trip_points",
+  {
+    id: id(),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    latitude: doublePrecision().notNull(),
+    longitude: doublePrecision().notNull(),
+    recordedAt: ms().notNull(),
+  },
+  (t) => [index("trip_points_load_idx").on(t.loadId, t.recordedAt)],
+);
+
+/** One rating per side per completed load. */
+export const ratings = pgTable(
+  "ratings",
+  {
+    id: id(),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    raterId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rateeId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    score: integer().notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [uniqueIndex("ratings_once_idx").on(t.loadId, t.raterId)],
+);
+
+/** What happened, one row per user who should see it in their activity feed. */
+export const activityEvents = pgTable(
+  "activity_events",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text({
+      enum: [
+        "load_posted",
+        "bid_placed",
+        "bid_received",
+        "bid_accepted",
+        "bid_rejected",
+        "bid_withdrawn",
+        "load_picked_up",
+        "load_delivered",
+        "load_completed",
+        "load_cancelled",
+        "rated",
+      ],
+    }).notNull(),
+    loadId: integer().references(() => loads.id, { onDelete: "cascade" }),
+    actorId: integer().references(() => users.id, { onDelete: "set null" }),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("activity_user_idx").on(t.userId, t.id)],
+);
+
+export type Message = typeof messages.$inferSelect;
+export type ActivityEvent = typeof activityEvents.$inferSelect;
+
+/** Failed sign-ins, by account ("a:<email>") and by client address ("i:<ip>"), shared by every server process. */
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    id: id(),
+    key: text().notNull(),
+    at: ms().notNull(),
+  },
+  (t) => [index("login_failures_key_idx").on(t.key, t.at)],
+);
+
+/** A parcel quote a user chose ("Select This Service"), kept with its addresses and packages. */
+export const shipments = pgTable(
+  "shipments",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    carrier: text().notNull(),
+    serviceCode: text().notNull(),
+    serviceName: text().notNull(),
+    totalCostMinor: bigint({ mode: "number" }).notNull(),
+    currency: text().notNull(),
+    deliveryDays: integer(),
+    guaranteedDelivery: boolean().notNull(),
+    shipper: jsonb().notNull(),
+    recipient: jsonb().notNull(),
+    packages: jsonb().notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("shipments_user_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * Answers to writes sent with an Idempotency-Key (the web app's offline queue sends one with each write), kept a day
+ * per user, so a write replayed after a lost answer is answered again instead of done twice. `status` is null while
+ * the first attempt is still running.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text().notNull(),
+    method: text().notNull(),
+    path: text().notNull(),
+    status: integer(),
+    contentType: text(),
+    body: text(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);
+
+/**
+ * Background work, written in the same transaction as the change that causes it (an outbox). A worker claims due jobs
+ * (an immediate transaction on SQLite), runs them, retries failures with backoff, and keeps a job that used all its
+ * attempts as dead, visible and retryable. `uniqueKey` makes enqueueing idempotent; scheduled work uses
+ * "<kind>:<slot>" so each time slot runs once across every process and machine.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: id(),
+    kind: text().notNull(),
+    payload: jsonb().notNull().$type<Record<string, unknown>>(),
+    status: text({ enum: ["pending", "running", "done", "dead"] })
+      .notNull()
+      .default("pending"),
+    runAt: ms().notNull(),
+    attempts: integer().notNull().default(0),
+    maxAttempts: integer().notNull().default(5),
+    lockedBy: text(),
+    lockedUntil: ms(),
+    lastError: text(),
+    uniqueKey: text(),
+    createdAt: ms().notNull(),
+    updatedAt: ms().notNull(),
+    finishedAt: ms(),
+  },
+  (t) => [uniqueIndex("jobs_unique_key_idx").on(t.uniqueKey), index("jobs_due_idx").on(t.status, t.runAt)],
+);
+export type Job = typeof jobs.$inferSelect;
