@@ -2,8 +2,9 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowRight, Gavel } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { MONEY_CURRENCY_CODES, type TMoneyCurrency } from "../../../shared/constants";
+import { MONEY_CURRENCY_CODES } from "../../../shared/constants";
 import { loginHref, useMe } from "../../lib/auth";
+import { readBidForm } from "../../lib/bid-form";
 import { savePendingBid } from "../../lib/pending-bid";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
@@ -13,13 +14,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui
 import { DateTimeField } from "../ui/date-time-field";
 import { FieldError, Input, Label } from "../ui/input";
 import { NativeSelect, Textarea } from "../ui/textarea";
-
-type TBidDraft = {
-  amount: number;
-  currency: TMoneyCurrency;
-  proposedPickupDate: string | null;
-  notes: string | null;
-};
 
 /**
  * A bid form on the newest real load: a visitor can try bidding as a driver would. Without an account the bid is kept
@@ -60,20 +54,12 @@ export function LandingBid() {
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const amount = Number(f.get("amount"));
-    if (!f.get("amount") || !Number.isFinite(amount) || amount <= 0) {
+    const draft = readBidForm(e.currentTarget);
+    if (!draft) {
       setError(t`Enter an amount greater than 0`);
       return;
     }
     setError(undefined);
-    const pickup = String(f.get("proposedPickupDate") ?? "");
-    const draft: TBidDraft = {
-      amount: Math.round(amount * 100) / 100,
-      currency: String(f.get("currency")) as TMoneyCurrency,
-      proposedPickupDate: pickup ? new Date(pickup).toISOString() : null,
-      notes: String(f.get("notes") ?? "").trim() || null,
-    };
     if (me?.userType === "driver") {
       place.mutate({ loadId: load.id, ...draft });
       return;

@@ -1,12 +1,8 @@
-import { Trans, useLingui } from "@lingui/react/macro";
+import { Trans } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
-import type { TCalendar } from "../../../shared/dates";
-import { usePreferences } from "../../lib/preferences";
-import { NativeSelect } from "../ui/textarea";
+import { CalendarSelect } from "./calendar-select";
 
 export function Footer() {
-  const { t } = useLingui();
-  const { calendar, setCalendar } = usePreferences();
   const year = new Date().getFullYear();
   return (
     <footer className="mt-16 border-t bg-white">
@@ -95,15 +91,7 @@ export function Footer() {
             <span className="font-semibold">
               <Trans>Calendar</Trans>
             </span>
-            <NativeSelect
-              id="footer-calendar"
-              className="w-48"
-              value={calendar}
-              onChange={(e) => setCalendar(e.target.value as TCalendar)}
-            >
-              <option value="gregorian">{t`Gregorian`}</option>
-              <option value="ethiopic">{t`Ethiopian`}</option>
-            </NativeSelect>
+            <CalendarSelect id="footer-calendar" className="w-48" />
           </label>
         </div>
       </div>

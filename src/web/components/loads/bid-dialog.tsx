@@ -2,6 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { MONEY_CURRENCY_CODES } from "../../../shared/constants";
+import { readBidForm } from "../../lib/bid-form";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
@@ -57,21 +58,13 @@ export function BidDialog({ load, trigger }: { load: TLoadLike; trigger: ReactNo
   );
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const amount = Number(f.get("amount"));
-    if (!f.get("amount") || !Number.isFinite(amount) || amount <= 0) {
+    const draft = readBidForm(e.currentTarget);
+    if (!draft) {
       setError(t`Enter an amount greater than 0`);
       return;
     }
     setError(undefined);
-    const pickup = String(f.get("proposedPickupDate") ?? "");
-    place.mutate({
-      loadId: load.id,
-      amount: Math.round(amount * 100) / 100,
-      currency: String(f.get("currency")) as (typeof MONEY_CURRENCY_CODES)[number],
-      proposedPickupDate: pickup ? new Date(pickup).toISOString() : null,
-      notes: String(f.get("notes") ?? "") || null,
-    });
+    place.mutate({ loadId: load.id, ...draft });
   };
   const defaultCurrency = (MONEY_CURRENCY_CODES as readonly string[]).includes(load.budgetCurrency)
     ? load.budgetCurrency

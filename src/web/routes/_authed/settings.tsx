@@ -1,12 +1,11 @@
-import { Trans, useLingui } from "@lingui/react/macro";
+import { Trans } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
-import type { TCalendar } from "../../../shared/dates";
+import { CalendarSelect } from "../../components/layout/calendar-select";
 import { CurrencySelect } from "../../components/layout/currency-select";
 import { LanguageSelect } from "../../components/layout/language-select";
 import { PageHeader } from "../../components/layout/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label } from "../../components/ui/input";
-import { NativeSelect } from "../../components/ui/textarea";
 import { usePreferences } from "../../lib/preferences";
 
 export const Route = createFileRoute("/_authed/settings")({ component: SettingsPage });
@@ -55,7 +54,6 @@ function SettingsPage() {
 
 /** The Gregorian or the Ethiopian calendar, and the Ethiopian time of day beside the clock. */
 function CalendarCard() {
-  const { t } = useLingui();
   const { calendar, ethiopianTime, setCalendar, formatDate } = usePreferences();
   const now = Date.now();
   return (
@@ -72,15 +70,7 @@ function CalendarCard() {
         <Label htmlFor="calendar-select">
           <Trans>Calendar</Trans>
         </Label>
-        <NativeSelect
-          id="calendar-select"
-          className="w-56"
-          value={calendar}
-          onChange={(e) => setCalendar(e.target.value as TCalendar)}
-        >
-          <option value="gregorian">{t`Gregorian`}</option>
-          <option value="ethiopic">{t`Ethiopian`}</option>
-        </NativeSelect>
+        <CalendarSelect id="calendar-select" className="w-56" />
         <label className="flex items-center gap-2 text-sm">
           <input
             type="checkbox"
