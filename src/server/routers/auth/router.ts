@@ -17,14 +17,14 @@ export const authRouter = {
 
   register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {
     const user = await registerUser(ctx.db, input);
-    startSession(ctx, user.id);
+    await startSession(ctx, user.id);
     ctx.log.info("user registered", { userId: user.id, userType: user.userType });
     return { user: toPublicUser(user) };
   }),
 
   login: publicProcedure.input(ZLoginInput).mutation(async ({ ctx, input }) => {
     const user = await authenticate(ctx.db, input, ctx.ip);
-    startSession(ctx, user.id);
+    await startSession(ctx, user.id);
     return { user: toPublicUser(user) };
   }),
 
