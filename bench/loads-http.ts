@@ -24,7 +24,7 @@ const dir = mkdtempSync(join(tmpdir(), "mytess-http-bench-"));
 const dbPath = join(dir, "bench.db");
 const handle = await openDb(dbPath);
 await migrateDb(handle.db);
-handle.close();
+await handle.close();
 const filler = new Database(dbPath);
 generateLoads(filler, N);
 filler.exec("ANALYZE");

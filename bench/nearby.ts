@@ -67,8 +67,8 @@ let agree = 0;
 for (let i = 0; i < SQ; i++) {
   const p = points[i];
   t = performance.now();
-  const rows = handle.sqlite
-    .query<{ id: number; d: number }, { lat: number; lng: number }>(scanSql)
+  const rows = handle
+    .sqlite!.query<{ id: number; d: number }, { lat: number; lng: number }>(scanSql)
     .all({ lat: p.latitude, lng: p.longitude });
   scan.push(performance.now() - t);
   const viaPage = (await searchLoads(handle.db, nearInput(p))).items;
@@ -91,7 +91,7 @@ console.log(
 console.log(`full scan:        ${SQ} queries: p50 ${scanP50.toFixed(1)} ms, p99 ${scanP99.toFixed(1)} ms`);
 console.log(`same answers from both in ${agree}/${SQ} checked queries`);
 console.log(`targets at 1M loads: p99 <= 5 ms, >= 50x faster than the scan`);
-handle.close();
+await handle.close();
 rmSync(dir, { recursive: true, force: true });
 console.log(
   `loads=${N} queries=${Q} p50_ms=${p50.toFixed(3)} p99_ms=${p99.toFixed(3)} scan_p50_ms=${scanP50.toFixed(2)} scan_p99_ms=${scanP99.toFixed(2)} speedup=${(scanP99 / p99).toFixed(1)} agree=${agree}/${SQ}`,

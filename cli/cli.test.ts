@@ -2,6 +2,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { scratchDatabase, type TScratchDb } from "../db/testing";
 import { sampleNumber } from "../emulators/carriers/numbers";
 import { emulatorEnv, startCarrierEmulators } from "../emulators/carriers/server";
 import { formatDate } from "../src/shared/dates";
@@ -10,8 +11,14 @@ import { formatDate } from "../src/shared/dates";
 setDefaultTimeout(60_000);
 
 const dir = mkdtempSync(join(tmpdir(), "mytess-cli-"));
-const env = { ...process.env, DATABASE_PATH: join(dir, "cli.db"), MYTESS_LANG: "en" };
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// The commands' database, on the engine the tests run on; empty: the first test migrates it.
+const db = await scratchDatabase(dir, "cli", { unmigrated: true });
+const seedDb = await scratchDatabase(dir, "seed", { unmigrated: true });
+const env = { ...process.env, ...db.env, MYTESS_LANG: "en" };
+afterAll(async () => {
+  for (const d of [db, seedDb] as TScratchDb[]) await d.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const run = (...args: string[]) => {
   const p = Bun.spawnSync(["bun", join(import.meta.dir, "index.ts"), ...args], { env });
@@ -106,7 +113,7 @@ test("a taken email is refused", () => {
 });
 
 test("db seed --demo fills an empty database once", () => {
-  const fresh = { ...env, DATABASE_PATH: join(dir, "seed.db") };
+  const fresh = { ...env, ...seedDb.env };
   const seed = () => Bun.spawnSync(["bun", join(import.meta.dir, "index.ts"), "db", "seed", "--demo"], { env: fresh });
   const first = seed();
   expect(first.exitCode).toBe(0);
@@ -168,16 +175,18 @@ describe("parcel commands, through the same procedures, against the carrier emul
 
 test("jobs list shows dead jobs; jobs retry queues one again, and says why when it cannot", async () => {
   expect(run("db", "migrate").code).toBe(0);
-  const { Database } = await import("bun:sqlite");
-  const db = new Database(env.DATABASE_PATH);
   const now = Date.now();
-  db.run(
+  await db.run(
     `INSERT INTO jobs (kind, payload, status, run_at, attempts, max_attempts, last_error, created_at, updated_at, finished_at)
      VALUES ('notify', '{}', 'dead', ?, 5, 5, 'Telegram: bot was blocked by the user', ?, ?, ?)`,
-    [now, now, now, now],
+    now,
+    now,
+    now,
+    now,
   );
-  const id = Number((db.query("SELECT max(id) AS id FROM jobs").get() as { id: number }).id);
-  db.close();
+  const [{ id }] = (await db.rows<{ id: number }>("SELECT CAST(max(id) AS INTEGER) AS id FROM jobs")) as [
+    { id: number },
+  ];
 
   const dead = JSON.parse(run("jobs", "list", "--status", "dead", "--json").out);
   expect(dead).toMatchObject([

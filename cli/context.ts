@@ -1,4 +1,4 @@
-import { migrateDb, openDb } from "../db/client";
+import { migrateDb, openConfiguredDb } from "../db/client";
 import { loadConfig } from "../src/server/config";
 import { i18n, languageFromEnv } from "../src/server/i18n";
 import { carriersFromEnv } from "../src/server/integrations/carriers/registry";
@@ -30,7 +30,7 @@ export { i18n };
 /** The database named by DATABASE_PATH, migrated, and a router caller acting as the operator. */
 export const openSystem = async () => {
   const config = loadConfig();
-  const handle = await openDb(config.databasePath);
+  const handle = await openConfiguredDb(config.databasePath);
   await migrateDb(handle.db);
   const ctx: TContext = {
     db: handle.db,

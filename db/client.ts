@@ -2,13 +2,20 @@ import { Database as Sqlite } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { SQL } from "bun";
+import { drizzle as drizzlePg } from "drizzle-orm/bun-sql";
+import { migrate as migratePgFolder } from "drizzle-orm/bun-sql/migrator";
 import { drizzle as drizzleSync } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
+import { ENGINE, type TEngine } from "./engine";
+import { createPgQueries } from "./pg/queries";
+import * as pgSchema from "./pg/schema";
 import * as schema from "./schema";
 import { createSqliteQueries, type TQueries } from "./sqlite/queries";
 
 export const MIGRATIONS_FOLDER = join(import.meta.dir, "migrations");
+export const PG_MIGRATIONS_FOLDER = join(import.meta.dir, "pg", "migrations");
 
 /**
  * The handle every domain function takes: drizzle's query builders, used only in the subset that sqlite-core and
@@ -18,7 +25,15 @@ export const MIGRATIONS_FOLDER = join(import.meta.dir, "migrations");
 export type TDb = SqliteRemoteDatabase<typeof schema> & { q: TQueries };
 /** The handle inside `db.transaction(async (tx) => …)`. */
 export type TTx = Parameters<Parameters<TDb["transaction"]>[0]>[0];
-export type DbHandle = { db: TDb; sqlite: Sqlite; close: () => void };
+export type DbHandle = {
+  db: TDb;
+  engine: TEngine;
+  /** The SQLite connection (SQLite handles only). */
+  sqlite: Sqlite | null;
+  /** The PostgreSQL client (PostgreSQL handles only). */
+  pg: SQL | null;
+  close: () => Promise<void>;
+};
 
 /** The first row of a result, or undefined: `first(await db.select()…limit(1))`. */
 export const first = <T>(rows: T[]): T | undefined => rows[0];
@@ -106,22 +121,113 @@ export const openDb = async (path: string): Promise<DbHandle> => {
   base.transaction = ((fn, config) =>
     gate.hold(() => transaction(fn, { behavior: "immediate", ...config }))) as typeof base.transaction;
   const db = Object.assign(base, { q: createSqliteQueries(sqlite, gate) });
-  handles.set(db, sqlite);
-  return { db, sqlite, close: () => sqlite.close() };
+  migrators.set(db, async () => migrate(drizzleSync({ client: sqlite }), { migrationsFolder: MIGRATIONS_FOLDER }));
+  return { db, engine: "sqlite", sqlite, pg: null, close: async () => sqlite.close() };
 };
 
-const handles = new WeakMap<TDb, Sqlite>();
+/**
+ * Opens the PostgreSQL database at `url` (a pool of connections). The domain's writes stay race-safe under
+ * PostgreSQL's default isolation the same way as on SQLite: conditional updates (`… WHERE status = 'posted'`), row
+ * locks, and `q.lockKeys` where a count decides; SQLite's transaction options mean nothing here and are dropped.
+ */
+export const openPgDb = async (url: string): Promise<DbHandle> => {
+  const client = new SQL(url, { max: 8 });
+  const base = drizzlePg({ client, schema: pgSchema, casing: "snake_case" });
+  const transaction = base.transaction.bind(base);
+  base.transaction = ((fn: Parameters<typeof transaction>[0]) => transaction(fn)) as typeof base.transaction;
+  const db = Object.assign(base, { q: createPgQueries(client, base) }) as unknown as TDb;
+  migrators.set(db, async () => {
+    await migratePgFolder(base, { migrationsFolder: PG_MIGRATIONS_FOLDER });
+  });
+  return { db, engine: "pg", sqlite: null, pg: client, close: () => client.close() };
+};
 
-/** Applies the migrations in db/migrations (drizzle-kit's output) through bun:sqlite's migrator. */
+const migrators = new WeakMap<TDb, () => Promise<void>>();
+
+/** Applies the engine's migrations (db/migrations or db/pg/migrations, drizzle-kit's output) to the handle's database. */
 export const migrateDb = async (db: TDb) => {
-  const sqlite = handles.get(db);
-  if (!sqlite) throw new Error("migrateDb needs a handle from openDb");
-  migrate(drizzleSync({ client: sqlite }), { migrationsFolder: MIGRATIONS_FOLDER });
+  const run = migrators.get(db);
+  if (!run) throw new Error("migrateDb needs a handle from openDb or openPgDb");
+  await run();
 };
 
-/** A migrated in-memory database: what each test starts from. */
+/** The database this process is configured for: PostgreSQL at DATABASE_URL, else the SQLite file at `path`. */
+export const openConfiguredDb = (path: string) =>
+  ENGINE === "pg" ? openPgDb(process.env.DATABASE_URL!) : openDb(path);
+
+// Tests on PostgreSQL: every test database is a copy of one migrated template (a copy takes ~50 ms, migrating ~200 ms).
+let template: Promise<string> | null = null;
+let copies = 0;
+const withDatabase = (url: string, name: string) => {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+const adminSql = () => new SQL(process.env.DATABASE_URL!, { max: 1 });
+
+/**
+ * A new, migrated, empty database for a test or a test's child process (`unmigrated`: without tables, for tests of
+ * migrating): on PostgreSQL a fresh database (its URL, and `drop` to remove it), on SQLite nothing to make (null: use a
+ * file or ":memory:").
+ */
+export const createTestDatabase = async ({
+  unmigrated = false,
+} = {}): Promise<{
+  url: string;
+  drop: () => Promise<void>;
+} | null> => {
+  if (ENGINE !== "pg") return null;
+  const base = process.env.DATABASE_URL!;
+  template ??= (async () => {
+    const name = `mytess_tpl_${process.pid}`;
+    const admin = adminSql();
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    await admin.close();
+    const h = await openPgDb(withDatabase(base, name));
+    await migrateDb(h.db);
+    await h.close();
+    return name;
+  })();
+  const name = `mytess_t_${process.pid}_${++copies}`;
+  const from = unmigrated ? "template0" : await template;
+  const admin = adminSql();
+  await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${from}`);
+  await admin.close();
+  return {
+    url: withDatabase(base, name),
+    drop: async () => {
+      const a = adminSql();
+      await a.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.close();
+    },
+  };
+};
+
+/** Drops this process's template database (the test run's last step, from scripts/test-setup.ts). */
+export const dropTestTemplate = async () => {
+  if (!template) return;
+  const name = await template;
+  template = null;
+  const admin = adminSql();
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.close();
+};
+
+/** A migrated, empty database of the configured engine: what each test starts from (SQLite: in memory). */
 export const openTestDb = async (): Promise<DbHandle> => {
-  const handle = await openDb(":memory:");
-  await migrateDb(handle.db);
-  return handle;
+  const fresh = await createTestDatabase();
+  if (!fresh) {
+    const handle = await openDb(":memory:");
+    await migrateDb(handle.db);
+    return handle;
+  }
+  const handle = await openPgDb(fresh.url);
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      await fresh.drop();
+    },
+  };
 };

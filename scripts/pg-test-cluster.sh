@@ -6,7 +6,7 @@
 #   scripts/pg-test-cluster.sh stop "$PGTEST_DIR"       # stops it and removes its files
 set -euo pipefail
 
-PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
 as=()
 if [ "$(id -u)" = 0 ]; then as=(runuser -u "${PGTEST_USER:-nobody}" --); fi
 

@@ -4,7 +4,7 @@ import { CliError, i18n, openSystem } from "../context";
 
 const migrate = new Command("migrate").description("Apply pending database migrations").action(async () => {
   const { config, handle } = await openSystem();
-  handle.close();
+  await handle.close();
   console.log(
     i18n._({ id: "cli.db.migrated", message: "Database is up to date: {path}", values: { path: config.databasePath } }),
   );
@@ -34,7 +34,7 @@ const seed = new Command("seed")
         }),
       );
     } finally {
-      handle.close();
+      await handle.close();
     }
   });
 

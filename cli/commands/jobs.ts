@@ -24,7 +24,7 @@ const list = new Command("list")
         );
       }
     } finally {
-      handle.close();
+      await handle.close();
     }
   });
 
@@ -46,7 +46,7 @@ const retry = new Command("retry")
         }),
       );
     } finally {
-      handle.close();
+      await handle.close();
     }
   });
 

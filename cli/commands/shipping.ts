@@ -49,7 +49,7 @@ export const track = new Command("track")
         console.log(`  ${cliDate(e.date, true)}  ${e.description}${place ? `  ${place}` : ""}`);
       }
     } finally {
-      handle.close();
+      await handle.close();
     }
   });
 
@@ -92,6 +92,6 @@ export const rates = new Command("rates")
       if (!result.rates.length) console.log(i18n._({ id: "cli.rates.none", message: "No rates." }));
       for (const e of result.errors) console.error(`${e.carrier}: ${e.message}`);
     } finally {
-      handle.close();
+      await handle.close();
     }
   });

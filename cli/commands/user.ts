@@ -27,7 +27,7 @@ const create = new Command("create")
         }),
       );
     } finally {
-      handle.close();
+      await handle.close();
     }
   });
 
@@ -63,7 +63,7 @@ const list = new Command("list")
       const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
       for (const r of [head, ...rows]) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  "));
     } finally {
-      handle.close();
+      await handle.close();
     }
   });
 

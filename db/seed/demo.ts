@@ -1,10 +1,10 @@
-import { sql } from "drizzle-orm";
+import { count, sql } from "drizzle-orm";
 import { hashPassword } from "../../src/server/domain/auth/password";
 import { createUser } from "../../src/server/domain/users/users";
 import { haversineMiles } from "../../src/shared/geo";
 import { toMinor } from "../../src/shared/money";
 import type { TDb } from "../client";
-import { bids, loads, type NewLoad, users } from "../schema";
+import { bids, loads, type NewLoad, users } from "../tables";
 import { CARGO, ETHIOPIA_CORRIDOR, EUROPE_LANES, type TPlace, US_LANES } from "./places";
 
 export const DEMO_PASSWORD = "mytess-demo";
@@ -34,8 +34,8 @@ const mulberry32 = (seed: number) => () => {
 };
 
 export const isDatabaseEmpty = async (db: TDb) =>
-  ((await db.select({ n: sql<number>`count(*)` }).from(users))[0]?.n ?? 0) === 0 &&
-  ((await db.select({ n: sql<number>`count(*)` }).from(loads))[0]?.n ?? 0) === 0;
+  ((await db.select({ n: count() }).from(users))[0]?.n ?? 0) === 0 &&
+  ((await db.select({ n: count() }).from(loads))[0]?.n ?? 0) === 0;
 
 type TRegion = {
   places: TPlace[];

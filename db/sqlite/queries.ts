@@ -255,7 +255,10 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
         )
       : Promise.resolve([]);
 
-  return { searchLoads, boardStats, lastPositions };
+  /** Nothing to do: every SQLite transaction already holds the database's write lock (BEGIN IMMEDIATE). */
+  const lockKeys = async (_tx: unknown, _keys: string[]) => {};
+
+  return { searchLoads, boardStats, lastPositions, lockKeys };
 };
 
 export type TQueries = ReturnType<typeof createSqliteQueries>;

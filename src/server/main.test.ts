@@ -1,24 +1,37 @@
-import { Database } from "bun:sqlite";
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { scratchDatabase, type TScratchDb } from "../../db/testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
 
 const dir = mkdtempSync(join(tmpdir(), "mytess-main-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dbs: TScratchDb[] = [];
+// A failed expectation must not leave a server running (it would hold its database's connections).
+const procs: ReturnType<typeof Bun.spawn>[] = [];
+afterAll(async () => {
+  for (const p of procs) p.kill("SIGKILL");
+  for (const db of dbs) await db.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+/** An empty database (no tables: the server migrates it) on the engine the tests run on. */
+const emptyDatabase = async (name: string) => {
+  const db = await scratchDatabase(dir, name, { unmigrated: true });
+  dbs.push(db);
+  return db;
+};
 
 const boot = async (concurrency: number, args: string[] = [], name = `main-${concurrency}`) => {
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const dbPath = join(dir, `${name}.db`);
+  const db = await emptyDatabase(name);
   const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts"), ...args], {
     env: {
       ...process.env,
       PORT: String(port),
       HOST: "127.0.0.1",
-      DATABASE_PATH: dbPath,
+      ...db.env,
       WEB_CONCURRENCY: String(concurrency),
       LOG_LEVEL: "silent",
       WEB_DIST: dir,
@@ -26,9 +39,10 @@ const boot = async (concurrency: number, args: string[] = [], name = `main-${con
     stdout: "ignore",
     stderr: "pipe",
   });
+  procs.push(proc);
   for (let i = 0; i < 100; i++) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { proc, port, dbPath };
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { proc, port, db };
     } catch {}
     await Bun.sleep(100);
   }
@@ -39,7 +53,7 @@ const boot = async (concurrency: number, args: string[] = [], name = `main-${con
 test.each([1, 2])(
   "with %i server process(es): migrates, never seeds, serves, and stops cleanly on SIGTERM",
   async (concurrency) => {
-    const { proc, port, dbPath } = await boot(concurrency);
+    const { proc, port, db } = await boot(concurrency);
     const stats = await (await fetch(`http://127.0.0.1:${port}/api/platform-stats`)).json();
     expect(stats.totalLoads).toBe(0);
     // A request in flight when the signal arrives still gets its answer.
@@ -59,66 +73,51 @@ test.each([1, 2])(
     expect((await inFlight).status).toBe(201);
     expect(await proc.exited).toBe(0);
     // The database was closed cleanly: it opens, and the write made while stopping is there.
-    const db = new Database(dbPath, { readonly: true });
-    expect(db.query("select count(*) n from users").get()).toEqual({ n: 1 });
-    db.close();
+    expect(await db.rows("select cast(count(*) as integer) as n from users")).toEqual([{ n: 1 }]);
   },
 );
 
-/** The jobs the process has run so far, read from its database file. */
-const jobsIn = (dbPath: string) => {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    return db.query("select kind, status from jobs").all() as { kind: string; status: string }[];
-  } finally {
-    db.close();
-  }
-};
+/** The jobs the process has run so far, read from its database (none while it has no tables yet). */
+const jobsIn = (db: TScratchDb) =>
+  db.rows<{ kind: string; status: string }>("select kind, status from jobs").catch(() => []);
+const housekeepingDone = async (db: TScratchDb) =>
+  (await jobsIn(db)).some((j) => j.kind === "housekeeping" && j.status === "done");
 
-const waitFor = async (check: () => boolean) => {
-  for (let i = 0; i < 100 && !check(); i++) await Bun.sleep(100);
+const waitFor = async (check: () => Promise<boolean>) => {
+  for (let i = 0; i < 100 && !(await check()); i++) await Bun.sleep(100);
   return check();
 };
 
 test("by default one box serves and runs the jobs; --role web serves only", async () => {
   const all = await boot(1, [], "role-all");
-  expect(await waitFor(() => jobsIn(all.dbPath).some((j) => j.kind === "housekeeping" && j.status === "done"))).toBe(
-    true,
-  );
+  expect(await waitFor(() => housekeepingDone(all.db))).toBe(true);
   all.proc.kill("SIGTERM");
   expect(await all.proc.exited).toBe(0);
 
   const web = await boot(1, ["--role", "web"], "role-web");
   await Bun.sleep(1500);
-  expect(jobsIn(web.dbPath)).toEqual([]);
+  expect(await jobsIn(web.db)).toEqual([]);
   web.proc.kill("SIGTERM");
   expect(await web.proc.exited).toBe(0);
 }, 60_000);
 
 test("--role worker runs the jobs without serving HTTP, and stops on SIGTERM", async () => {
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const dbPath = join(dir, "role-worker.db");
+  const db = await emptyDatabase("role-worker");
   const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts"), "--role", "worker"], {
     env: {
       ...process.env,
       PORT: String(port),
       HOST: "127.0.0.1",
-      DATABASE_PATH: dbPath,
+      ...db.env,
       LOG_LEVEL: "silent",
       WEB_DIST: dir,
     },
     stdout: "ignore",
     stderr: "pipe",
   });
-  expect(
-    await waitFor(() => {
-      try {
-        return jobsIn(dbPath).some((j) => j.kind === "housekeeping" && j.status === "done");
-      } catch {
-        return false;
-      }
-    }),
-  ).toBe(true);
+  procs.push(proc);
+  expect(await waitFor(() => housekeepingDone(db))).toBe(true);
   expect(
     await fetch(`http://127.0.0.1:${port}/api/health`).then(
       () => "answered",

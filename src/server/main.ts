@@ -4,7 +4,7 @@
 // the same SQLite file in WAL mode; the worker role runs the job worker in the primary process. SIGTERM drains requests
 // in flight, lets the running job finish, and closes the database.
 import { availableParallelism } from "node:os";
-import { type DbHandle, migrateDb, openDb } from "../../db/client";
+import { type DbHandle, migrateDb, openConfiguredDb } from "../../db/client";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
 import { loadConfig } from "./config";
@@ -43,7 +43,7 @@ const startDemoEmulators = () => {
 };
 
 const prepare = async () => {
-  const handle = await openDb(config.databasePath);
+  const handle = await openConfiguredDb(config.databasePath);
   await migrateDb(handle.db);
   await purgeExpiredSessions(handle.db);
   if (config.demo && (await isDatabaseEmpty(handle.db))) {
@@ -70,7 +70,7 @@ const serve = (handle: DbHandle, worker: TWorker | null) => {
     stopping = true;
     // Stop accepting connections and wait for requests in flight and the running job, then close the database.
     await Promise.all([app.server?.stop(false), worker?.stop()]);
-    handle.close();
+    await handle.close();
     if (!isServerChild) logger.info("stopped", { signal });
     process.exit(0);
   };
@@ -85,7 +85,7 @@ const workerOnly = (handle: DbHandle) => {
     if (stopping) return;
     stopping = true;
     await worker.stop();
-    handle.close();
+    await handle.close();
     logger.info("stopped", { signal });
     process.exit(0);
   };
@@ -94,7 +94,7 @@ const workerOnly = (handle: DbHandle) => {
 };
 
 if (isServerChild) {
-  serve(await openDb(config.databasePath), null);
+  serve(await openConfiguredDb(config.databasePath), null);
 } else if (!runsWeb) {
   if (config.demo) startDemoEmulators();
   workerOnly(await prepare());
@@ -115,7 +115,7 @@ if (isServerChild) {
   } else {
     // The primary supervises the server processes and, in the default role, runs the job worker itself.
     const worker = runsJobs ? startJobs(handle) : null;
-    if (!worker) handle.close();
+    if (!worker) await handle.close();
     let stopping = false;
     const children = new Set<ReturnType<typeof Bun.spawn>>();
     const start = (restarts = 0) => {
@@ -139,7 +139,7 @@ if (isServerChild) {
       stopping = true;
       for (const c of children) c.kill("SIGTERM");
       await Promise.all([...[...children].map((c) => c.exited), worker?.stop()]);
-      if (worker) handle.close();
+      if (worker) await handle.close();
       logger.info("stopped", { signal });
       process.exit(0);
     };

@@ -1,22 +1,63 @@
-// Test helpers: a fresh in-memory database and the app around it, driven through app.handle (no port).
-import { openTestDb } from "../../db/client";
+// Test helpers: a fresh database (SQLite in memory, or a PostgreSQL copy of a migrated template) and the app around
+// it, driven through app.handle (no port).
+import { type DbHandle, openTestDb } from "../../db/client";
 import { loadConfig, type TConfig } from "./config";
 import { createApp } from "./http/app";
 import { carriersFromEnv, type TCarrierRegistry } from "./integrations/carriers/registry";
 
 process.env.LOG_LEVEL ??= "silent";
 
+// Databases the tests opened and have not closed. On PostgreSQL each holds connections and a database of its own, so
+// a file that makes one per test closes them after each: `afterEach(closeTestApps)`.
+const openHandles = new Set<DbHandle>();
+/** Closes every database a test app opened (and, on PostgreSQL, drops it). */
+export const closeTestApps = async () => {
+  for (const h of [...openHandles]) await h.close();
+};
+
 export const createTestApp = async (
   overrides: Partial<TConfig> = {},
   carriers: TCarrierRegistry = carriersFromEnv({}),
 ) => {
-  const handle = await openTestDb();
+  const opened = await openTestDb();
+  let closing: Promise<void> | null = null;
+  const handle: DbHandle = {
+    ...opened,
+    close: () => {
+      openHandles.delete(handle);
+      closing ??= opened.close();
+      return closing;
+    },
+  };
+  openHandles.add(handle);
   const config: TConfig = { ...loadConfig({}), webDist: "/nonexistent", trustProxy: true, ...overrides };
   const app = createApp({ db: handle.db, config, carriers });
-  /** Raw SQL for a test's own look at the database (rows as objects). */
-  const rows = async <T = Record<string, unknown>>(sql: string, ...args: (string | number | null)[]) =>
-    handle.sqlite.query<T, (string | number | null)[]>(sql).all(...args);
-  return { app, db: handle.db, rows, config, close: handle.close };
+  /**
+   * Raw SQL for a test's own look at the database (rows as objects), written once for both engines: `?` parameters,
+   * and CAST(… AS INTEGER) where a count must come back as a number (PostgreSQL's count is a bigint).
+   */
+  const rows = async <T = Record<string, unknown>>(sql: string, ...args: (string | number | null)[]): Promise<T[]> => {
+    if (handle.sqlite) return handle.sqlite.query<T, (string | number | null)[]>(sql).all(...args);
+    let n = 0;
+    return [
+      ...(await handle.pg!.unsafe(
+        sql.replace(/\?/g, () => `$${++n}`),
+        args as never[],
+      )),
+    ] as T[];
+  };
+  /** The application's tables (not the migrator's bookkeeping), for tests that look at everything. */
+  const tableNames = async () =>
+    (
+      await rows<{ name: string }>(
+        handle.sqlite
+          ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'"
+          : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+      )
+    )
+      .map((r) => r.name)
+      .sort();
+  return { app, db: handle.db, rows, tableNames, engine: handle.engine, config, close: handle.close };
 };
 
 export type TTestApp = Awaited<ReturnType<typeof createTestApp>>;

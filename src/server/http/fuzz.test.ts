@@ -163,18 +163,16 @@ beforeAll(async () => {
   const bid = await actors.driver.post(`/api/loads/${load.json.id}/bids`, { amount: 28000, currency: "ETB" });
   realIds = [String(load.json.id), String(bid.json.bid.id)];
 });
-afterAll(() => {
+afterAll(async () => {
   emu.stop();
-  t.close();
+  await t.close();
 });
 
 /** Every row of every table but the sign-in attempt log (refused sign-ins are recorded there on purpose). */
 const snapshot = async () => {
-  const tables = await t.rows<{ name: string }>(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'login_failures' ORDER BY name",
-  );
+  const tables = (await t.tableNames()).filter((name) => name !== "login_failures");
   const h = new Bun.CryptoHasher("sha256");
-  for (const { name } of tables) h.update(`${name}:${JSON.stringify(await t.rows(`SELECT * FROM "${name}"`))}`);
+  for (const name of tables) h.update(`${name}:${JSON.stringify(await t.rows(`SELECT * FROM "${name}"`))}`);
   return h.digest("hex");
 };
 

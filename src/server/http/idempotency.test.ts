@@ -1,8 +1,9 @@
-import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
+afterEach(closeTestApps);
 
 const DAY = 24 * 60 * 60 * 1000;
 let t: TTestApp;
@@ -40,7 +41,8 @@ beforeEach(async () => {
   expect((await driver.post(`/api/loads/${loadId}/bids`, { amount: 3800 })).status).toBe(201);
 });
 
-const messageCount = async () => (await t.rows<{ n: number }>("SELECT count(*) AS n FROM messages"))[0].n;
+const messageCount = async () =>
+  (await t.rows<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM messages"))[0].n;
 
 describe("Idempotency-Key", () => {
   test("a REST write sent twice with one key is done once and answered the same both times", async () => {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
-import { idempotencyKeys } from "../../../db/schema";
+import { idempotencyKeys } from "../../../db/tables";
 import { AppError } from "../errors";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";

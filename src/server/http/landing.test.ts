@@ -1,8 +1,9 @@
-import { expect, setDefaultTimeout, test } from "bun:test";
-import { createClient, createTestApp, registerUser } from "../testing";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { closeTestApps, createClient, createTestApp, registerUser } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
+afterEach(closeTestApps);
 
 const DAY = 24 * 60 * 60 * 1000;
 

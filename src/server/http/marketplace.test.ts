@@ -1,8 +1,9 @@
-import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
+afterEach(closeTestApps);
 
 type TClient = ReturnType<typeof createClient>;
 const HOUR = 60 * 60 * 1000;
@@ -61,7 +62,7 @@ const postLoad = async (over: Record<string, unknown> = {}, who = shipper) => {
   return res.json as { id: number; [k: string]: unknown };
 };
 
-const countLoads = async () => (await t.rows<{ n: number }>("select count(*) n from loads"))[0].n;
+const countLoads = async () => (await t.rows<{ n: number }>("select CAST(count(*) AS INTEGER) n from loads"))[0].n;
 
 describe("posting loads", () => {
   test("a shipper posts a load: 201, posted, source mytess, computed distance and rate per mile", async () => {
@@ -331,7 +332,9 @@ describe("bids and award", () => {
       shipper.post(`/api/bids/${b2.id}/accept`),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    const [{ n: accepted }] = await t.rows<{ n: number }>("select count(*) n from bids where status = 'accepted'");
+    const [{ n: accepted }] = await t.rows<{ n: number }>(
+      "select CAST(count(*) AS INTEGER) n from bids where status = 'accepted'",
+    );
     expect(accepted).toBe(1);
   });
 
@@ -359,7 +362,7 @@ describe("bids and award", () => {
     expect(load).toMatchObject({ status: "assigned", accepted_bid_id: winner });
     expect(load.assigned_driver_id).toBe(winner === b1.id ? ids.driver : ids.driver2);
     const [{ n: awards }] = await t.rows<{ n: number }>(
-      "select count(*) n from activity_events where kind = 'bid_accepted' and load_id = ?",
+      "select CAST(count(*) AS INTEGER) n from activity_events where kind = 'bid_accepted' and load_id = ?",
       loadId,
     );
     expect(awards).toBe(2); // one event for the driver, one for the shipper: a single award
@@ -372,7 +375,7 @@ describe("bids and award", () => {
     ]);
     expect(results.map((r) => r.status)).toEqual([201, 201]);
     const pending = await t.rows<{ n: number }>(
-      "select count(*) n from bids where load_id = ? and driver_id = ? and status = 'pending'",
+      "select CAST(count(*) AS INTEGER) n from bids where load_id = ? and driver_id = ? and status = 'pending'",
       loadId,
       ids.driver,
     );

@@ -12,9 +12,9 @@ beforeAll(async () => {
   emulator = await startOidcEmulator({ clientId: "mytess-test", clientSecret: "s3cret" });
   t = await createTestApp({ oidc: { issuer: emulator.issuer, clientId: "mytess-test", clientSecret: "s3cret" } });
 });
-afterAll(() => {
+afterAll(async () => {
   emulator.stop();
-  t.close();
+  await t.close();
 });
 
 /** Walks the browser's part: /api/login, the provider's form, back to /api/auth/callback. */

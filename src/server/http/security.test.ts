@@ -1,15 +1,16 @@
 // Regression tests for the holes an outside probe found (issue 7). Each test failed on the code before its fix.
-import { afterAll, beforeEach, describe, expect, setDefaultTimeout, spyOn, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, spyOn, test } from "bun:test";
 import { sampleNumber } from "../../../emulators/carriers/numbers";
 import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";
 import { safeReturnTo } from "../../shared/return-to";
 import { LOGIN_LIMITS, reserveLoginAttempt } from "../domain/auth/rate-limit";
 import { carriersFromEnv } from "../integrations/carriers/registry";
-import { createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 import { MAX_JSON_BODY_BYTES } from "./body";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
+afterEach(closeTestApps);
 
 type TClient = ReturnType<typeof createClient>;
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,11 +1,12 @@
-import { afterAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sampleNumber } from "../../../emulators/carriers/numbers";
 import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";
 import { carriersFromEnv } from "../integrations/carriers/registry";
-import { createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
+afterEach(closeTestApps);
 
 const emu = startCarrierEmulators();
 afterAll(() => emu.stop());

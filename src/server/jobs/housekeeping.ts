@@ -1,6 +1,6 @@
 import { lt } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
-import { idempotencyKeys, loginFailures, sessions } from "../../../db/schema";
+import { idempotencyKeys, loginFailures, sessions } from "../../../db/tables";
 import { LOGIN_LIMITS } from "../domain/auth/rate-limit";
 import { IDEMPOTENCY_TTL_MS } from "../http/idempotency";
 

@@ -1,9 +1,10 @@
-import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrateDb, openDb, openTestDb } from "../../../db/client";
-import { loginFailures, sessions, users } from "../../../db/schema";
+import { type DbHandle, openTestDb as openDb } from "../../../db/client";
+import { loginFailures, sessions, users } from "../../../db/tables";
+import { scratchDatabase } from "../../../db/testing";
 import { logger } from "../logger";
 import { backoffMs, claimJobs, completeJob, enqueue, enqueueScheduled, failJob, listJobs, retryJob } from "./queue";
 import { startWorker } from "./worker";
@@ -12,6 +13,16 @@ import { startWorker } from "./worker";
 setDefaultTimeout(60_000);
 
 const T0 = 1_800_000_000_000;
+
+const handles: DbHandle[] = [];
+const openTestDb = async () => {
+  const h = await openDb();
+  handles.push(h);
+  return h;
+};
+afterEach(async () => {
+  for (const h of handles.splice(0)) await h.close();
+});
 
 describe("the job queue", () => {
   test("a unique key enqueues once; a job is claimed by one worker until its lock expires", async () => {
@@ -64,16 +75,18 @@ describe("the job queue", () => {
     ]);
   });
 
-  test("three processes draining one SQLite file run every job exactly once", async () => {
+  test("three processes draining one database run every job exactly once", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mytess-jobs-"));
+    const scratch = await scratchDatabase(dir, "jobs");
     try {
-      const path = join(dir, "jobs.db");
-      const handle = await openDb(path);
-      await migrateDb(handle.db);
-      for (let i = 0; i < 90; i++) await enqueue(handle.db, { kind: "noop", payload: { i } });
-      handle.close();
+      const env = { ...process.env, ...scratch.env };
+      for (let i = 0; i < 90; i++)
+        await scratch.run(
+          "INSERT INTO jobs (kind, payload, status, run_at, attempts, max_attempts, created_at, updated_at) VALUES ('noop', ?, 'pending', 0, 0, 5, 0, 0)",
+          JSON.stringify({ i }),
+        );
       const children = [1, 2, 3].map(() =>
-        Bun.spawn(["bun", join(import.meta.dir, "testing", "claim-child.ts"), path], { stdout: "pipe" }),
+        Bun.spawn(["bun", join(import.meta.dir, "testing", "claim-child.ts")], { stdout: "pipe", env }),
       );
       const ran = (
         await Promise.all(children.map(async (c) => JSON.parse(await new Response(c.stdout).text()) as number[]))
@@ -81,6 +94,7 @@ describe("the job queue", () => {
       expect(ran).toHaveLength(90);
       expect(new Set(ran).size).toBe(90);
     } finally {
+      await scratch.drop();
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
-import { type Job, jobs } from "../../../db/schema";
+import { type Job, jobs } from "../../../db/tables";
 import { AppError } from "../errors";
 
 /** What enqueue accepts: the database or a transaction of the change that causes the job (the outbox). */
@@ -39,10 +39,14 @@ export const enqueueScheduled = (db: TWriter, kind: string, everyMs: number, now
   return enqueue(db, { kind, uniqueKey: `${kind}:${slot}`, runAt: slot * everyMs, maxAttempts: 3 }, now);
 };
 
+/** Due: pending and its time has come, or running with an expired lock (its worker died). */
+const claimable = (now: number) =>
+  or(and(eq(jobs.status, "pending"), lte(jobs.runAt, now)), and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now)));
+
 /**
- * Takes up to `limit` due jobs for `workerId`: pending ones whose time has come, and running ones whose lock expired
- * (their worker died). One immediate transaction holds SQLite's write lock, so two workers (or machines sharing the
- * database) never take the same job; on PostgreSQL the same is `FOR UPDATE SKIP LOCKED`.
+ * Takes up to `limit` due jobs for `workerId`. The update repeats the "still due" condition, so a job is taken once
+ * however many workers race for it, on either engine: SQLite runs the transaction under its write lock; on PostgreSQL
+ * a second claimer waits for the first's row lock and then finds the row no longer due, and skips it.
  */
 export const claimJobs = (
   db: TDb,
@@ -55,12 +59,7 @@ export const claimJobs = (
     const due = await tx
       .select({ id: jobs.id })
       .from(jobs)
-      .where(
-        or(
-          and(eq(jobs.status, "pending"), lte(jobs.runAt, now)),
-          and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now)),
-        ),
-      )
+      .where(claimable(now))
       .orderBy(asc(jobs.runAt), asc(jobs.id))
       .limit(limit);
     if (!due.length) return [];
@@ -74,9 +73,12 @@ export const claimJobs = (
         updatedAt: now,
       })
       .where(
-        inArray(
-          jobs.id,
-          due.map((d) => d.id),
+        and(
+          inArray(
+            jobs.id,
+            due.map((d) => d.id),
+          ),
+          claimable(now),
         ),
       )
       .returning();

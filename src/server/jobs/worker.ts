@@ -1,5 +1,5 @@
 import type { TDb } from "../../../db/client";
-import type { Job } from "../../../db/schema";
+import type { Job } from "../../../db/tables";
 import type { TLogger } from "../logger";
 import { housekeeping } from "./housekeeping";
 import { claimJobs, completeJob, enqueueScheduled, failJob } from "./queue";

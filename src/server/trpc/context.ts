@@ -1,5 +1,5 @@
 import type { TDb } from "../../../db/client";
-import type { User } from "../../../db/schema";
+import type { User } from "../../../db/tables";
 import type { TLanguage } from "../../shared/constants";
 import type { TCarrierRegistry } from "../integrations/carriers/registry";
 import type { TLogger } from "../logger";

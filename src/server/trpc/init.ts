@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import type { User } from "../../../db/schema";
+import type { User } from "../../../db/tables";
 import { AppError, type TFieldIssue } from "../errors";
 import type { TContext } from "./context";
 

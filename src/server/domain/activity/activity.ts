@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { type ActivityEvent, activityEvents, loads, users } from "../../../../db/schema";
+import { type ActivityEvent, activityEvents, loads, users } from "../../../../db/tables";
 
 type TKind = ActivityEvent["kind"];
 

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { users } from "../../../../db/schema";
+import { users } from "../../../../db/tables";
 import type { TUserType } from "../../../shared/constants";
 import { AppError } from "../../errors";
 import type { TOidcClaims } from "../../integrations/oidc/oidc";

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gte, inArray, lt, max, min } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
-import { loginFailures } from "../../../../db/schema";
+import { loginFailures } from "../../../../db/tables";
 import { AppError } from "../../errors";
 
 /**
@@ -38,8 +38,8 @@ const refuse = (retryAfterMs: number) => {
 export type TLoginReservation = { ids: number[]; email: string; ip: string };
 
 /**
- * Takes one sign-in attempt out of the allowance *before* the password is checked: within one immediate transaction
- * (the database's write lock, shared by every server process) the recent rows are counted and, if the attempt is
+ * Takes one sign-in attempt out of the allowance *before* the password is checked: within one transaction that holds
+ * the keys' locks (shared by every server process and machine) the recent rows are counted and, if the attempt is
  * allowed, one row per key is written. Of N simultaneous attempts only the allowance is evaluated; the rest are refused
  * with 429. The rows stand as failures unless `releaseLoginAttempt` clears them after a right password.
  */
@@ -47,6 +47,8 @@ export const reserveLoginAttempt = (db: TDb, email: string, ip: string, now = Da
   db.transaction(async (tx) => {
     const since = now - LOGIN_LIMITS.windowMs;
     const keys = keysOf(email, ip);
+    // Attempts on the same keys take turns (PostgreSQL's advisory locks; SQLite's write lock already does it).
+    await db.q.lockKeys(tx, [keys.pair, keys.address, keys.account]);
     const stats = async (key: string) =>
       first(
         await tx

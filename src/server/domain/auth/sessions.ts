@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { sessions, users } from "../../../../db/schema";
+import { sessions, users } from "../../../../db/tables";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "../../../shared/constants";
 
 // The sliding expiry is written at most this often, so ordinary requests do not each write to the database.
@@ -44,7 +44,7 @@ export const resolveSession = async (db: TDb, token: string, now = Date.now()) =
     query = sessionQuery(db);
     prepared.set(db, query);
   }
-  const [row] = await query.all({ idHash, now });
+  const [row] = await query.execute({ idHash, now });
   if (!row) return null;
   let refreshed = false;
   if (now - row.session.lastSeenAt > TOUCH_EVERY_MS) {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, ne } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { type Bid, bids, type Load, loads, type User, users } from "../../../../db/schema";
+import { type Bid, bids, type Load, loads, type User, users } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
 import { fromMinor, toMinor } from "../../../shared/money";
 import type { TPlaceBidInput } from "../../../shared/schemas/loads";
@@ -27,6 +27,9 @@ export type TPublicBid = ReturnType<typeof toPublicBid>;
 /** A driver's bid on a posted load; a second bid on the same load replaces the pending one. */
 export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBidInput, now = Date.now()) =>
   db.transaction(async (tx) => {
+    // One bid change or award per load at a time (PostgreSQL; SQLite's transactions already take turns): a driver's
+    // two bids at once leave one pending bid, and a bid never lands beside an award that did not see it.
+    await db.q.lockKeys(tx, [`load:${loadId}`]);
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
     if (!load) throw new AppError("NOT_FOUND", "Load not found");
     if (load.status !== "posted") {
@@ -131,6 +134,7 @@ export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
     if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Bid not found");
     if (bid.status !== "pending")
       throw new AppError("CONFLICT", `This bid is ${bid.status}; only a pending bid can be accepted`);
+    await db.q.lockKeys(tx, [`load:${load.id}`]);
     const [awarded] = await tx
       .update(loads)
       .set({ status: "assigned", assignedDriverId: bid.driverId, acceptedBidId: bid.id, updatedAt: now })

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { loads, tripPoints, type User, users } from "../../../../db/schema";
+import { loads, tripPoints, type User, users } from "../../../../db/tables";
 
 /** Stores a driver's position; while a load of theirs is in transit, the position joins that trip's track. */
 export const updateDriverLocation = (db: TDb, driver: User, latitude: number, longitude: number, now = Date.now()) =>

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
-import { bids, type Load, loads, ratings, type User, users } from "../../../../db/schema";
+import { bids, type Load, loads, ratings, type User, users } from "../../../../db/tables";
 import { fromMinor } from "../../../shared/money";
 import { listActivity } from "../activity/activity";
 import { pendingBidCount } from "../bids/bids";
@@ -138,17 +138,16 @@ export type TMyLoadsQuery = { status?: Load["status"]; q?: string; page?: number
 export const shipperLoadsPage = async (db: TDb, shipper: User, p: TMyLoadsQuery = {}) => {
   const page = p.page ?? 1;
   const pageSize = p.pageSize ?? 20;
-  const like = p.q?.trim() ? `%${p.q.trim().replace(/[%_]/g, "")}%` : null;
+  // Case-insensitive on both engines (PostgreSQL's LIKE minds case, SQLite's does not): lower() on both sides.
+  const like = p.q?.trim() ? `%${p.q.trim().replace(/[%_]/g, "").toLowerCase()}%` : null;
   const where = and(
     eq(loads.shipperId, shipper.id),
     p.status ? eq(loads.status, p.status) : undefined,
     like
       ? or(
-          sql`${loads.title} LIKE ${like}`,
-          sql`${loads.pickupCity} LIKE ${like}`,
-          sql`${loads.deliveryCity} LIKE ${like}`,
-          sql`${loads.pickupCountry} LIKE ${like}`,
-          sql`${loads.deliveryCountry} LIKE ${like}`,
+          ...[loads.title, loads.pickupCity, loads.deliveryCity, loads.pickupCountry, loads.deliveryCountry].map(
+            (column) => sql`lower(${column}) LIKE ${like}`,
+          ),
         )
       : undefined,
   );

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
-import { type Load, loads, type User } from "../../../../db/schema";
+import { type Load, loads, type User } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
 import { toMinor } from "../../../shared/money";
 import type { TCreateLoadInput } from "../../../shared/schemas/loads";

@@ -1,4 +1,4 @@
-import type { Load } from "../../../../db/schema";
+import type { Load } from "../../../../db/tables";
 import { URGENT_WITHIN_MS } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
 import { fromMinor } from "../../../shared/money";

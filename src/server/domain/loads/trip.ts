@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/schema";
+import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/tables";
 import { AppError } from "../../errors";
 import { recordActivity } from "../activity/activity";
 

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, max, ne } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { bids, loads, messages, type User, users } from "../../../../db/schema";
+import { bids, loads, messages, type User, users } from "../../../../db/tables";
 import { AppError } from "../../errors";
 
 /**

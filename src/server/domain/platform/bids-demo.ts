@@ -1,6 +1,6 @@
 import { and, desc, eq, max } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { bids, loads, users } from "../../../../db/schema";
+import { bids, loads, users } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
 import { fromMinor } from "../../../shared/money";
 import { toPublicLoad } from "../loads/serialize";

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { fxRates, loads, users } from "../../../../db/schema";
+import { fxRates, loads, users } from "../../../../db/tables";
 import { toPublicLoad } from "../loads/serialize";
 
 /** Platform figures computed from the database (the landing page shows SPEC's samples only if this call fails). */
@@ -18,7 +18,9 @@ export const platformStats = async (db: TDb) => {
     .where(and(eq(users.userType, "driver"), eq(users.isAvailable, true)));
   const [countries] = await db
     .select({ n: count() })
-    .from(sql`(select ${loads.pickupCountry} as c from ${loads} union select ${loads.deliveryCountry} from ${loads})`);
+    .from(
+      sql`(select ${loads.pickupCountry} as c from ${loads} union select ${loads.deliveryCountry} from ${loads}) as countries`,
+    );
   const [rating] = await db
     .select({
       sum: sql<number>`coalesce(sum(${users.ratingSum}), 0)`.mapWith(Number),

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { shipments, type User } from "../../../../db/schema";
+import { shipments, type User } from "../../../../db/tables";
 import { fromMinor, toMinor } from "../../../shared/money";
 import type { TAddress, TPackage, TRateOption, TRatesInput, TTrackingResult } from "../../../shared/schemas/shipping";
 import { CARRIERS, detectCarriers, normalizeTrackingNumber, type TCarrier } from "../../../shared/tracking-number";

@@ -1,4 +1,4 @@
-import type { User } from "../../../../db/schema";
+import type { User } from "../../../../db/tables";
 import type { TCalendar } from "../../../shared/dates";
 
 /** What the API shows of a user: never the password hash or the OIDC subject. */

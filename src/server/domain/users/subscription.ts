@@ -1,4 +1,4 @@
-import type { User } from "../../../../db/schema";
+import type { User } from "../../../../db/tables";
 
 export type TSubscriptionStatus = {
   subscriptionStatus: "active" | "expired" | "cancelled";

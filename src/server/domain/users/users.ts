@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
-import { type User, users } from "../../../../db/schema";
+import { type User, users } from "../../../../db/tables";
 import { TRIAL_MONTHS, type TUserType } from "../../../shared/constants";
 import type { TUpdateProfileInput } from "../../../shared/schemas/auth";
 import { AppError } from "../../errors";

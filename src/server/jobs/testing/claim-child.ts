@@ -1,9 +1,9 @@
-// Test helper: a separate process that claims and completes jobs from the SQLite file in argv[2] until none are left,
-// then prints the ids it ran.
-import { openDb } from "../../../../db/client";
+// Test helper: a separate process that claims and completes jobs from its configured database (DATABASE_URL, else the
+// SQLite file at DATABASE_PATH) until none are left, then prints the ids it ran.
+import { openConfiguredDb } from "../../../../db/client";
 import { claimJobs, completeJob } from "../queue";
 
-const handle = await openDb(process.argv[2]!);
+const handle = await openConfiguredDb(process.env.DATABASE_PATH!);
 const me = `child-${process.pid}`;
 const ran: number[] = [];
 for (;;) {
@@ -12,5 +12,5 @@ for (;;) {
   ran.push(job.id);
   await completeJob(handle.db, job, me);
 }
-handle.close();
+await handle.close();
 console.log(JSON.stringify(ran));

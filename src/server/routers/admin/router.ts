@@ -1,6 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import type { Job } from "../../../../db/schema";
+import type { Job } from "../../../../db/tables";
 import { ZRegisterInput } from "../../../shared/schemas/auth";
 import { registerUser } from "../../domain/auth/auth";
 import { toPublicUser } from "../../domain/users/public-user";

@@ -1,0 +1,146 @@
+// PostgreSQL's own queries, behind the handle's `q`, answering the same functions as db/sqlite/queries.ts: "near me"
+// in the order of the GiST index over earth points (contrib's cube + earthdistance, migration 0001), board figures,
+// trips' last positions, and the transaction-scoped locks that serialize sign-in attempts per key. Distances and the
+// radius use the same haversine (3,959-mile sphere) as SQLite, so both engines find and count the same loads; the
+// earth box only narrows the search to the index.
+import type { SQL } from "bun";
+import { inArray, sql } from "drizzle-orm";
+import { haversineMiles } from "../../src/shared/geo";
+import type { TLoadSearchInput } from "../../src/shared/schemas/loads";
+import type { Load } from "../schema";
+import type { TBoardStatsRow, TLastPosition, TSearchRows } from "../sqlite/queries";
+import { loads } from "./schema";
+
+const MILE_M = 1609.344;
+const USD_PER_MILE = "(l.budget_minor / 100.0 / fx.rate_per_usd) / GREATEST(l.trip_miles, 1)";
+const PICKUP = "ll_to_earth(l.pickup_latitude, l.pickup_longitude)";
+
+/** Positional parameters ($1, $2, …) collected as the SQL is built. */
+const params = () => {
+  const values: unknown[] = [];
+  return { values, p: (v: unknown) => `$${values.push(v)}` };
+};
+type TParams = ReturnType<typeof params>;
+
+const haversine = (lat: string, lng: string) => `(2 * 3959 * asin(least(1, sqrt(
+  power(sin(radians(l.pickup_latitude - ${lat}) / 2), 2) +
+  cos(radians(${lat})) * cos(radians(l.pickup_latitude)) * power(sin(radians(l.pickup_longitude - ${lng}) / 2), 2)))))`;
+
+/** The conditions of a search (as SQLite's filtersOf): non-posted loads only for their shipper and assigned driver. */
+const filtersOf = (f: TLoadSearchInput, viewerId: number | null, { p }: TParams) => {
+  const where = [`l.status = ${p(f.status)}`];
+  if (f.status !== "posted") {
+    const v = p(viewerId ?? -1);
+    where.push(`(l.shipper_id = ${v} OR l.assigned_driver_id = ${v})`);
+  }
+  if (f.sourceType !== "all") where.push(`l.source_type = ${p(f.sourceType)}`);
+  if (f.equipmentType) where.push(`l.equipment_type = ${p(f.equipmentType)}`);
+  if (f.maxWeight !== undefined) where.push(`l.weight_lbs <= ${p(f.maxWeight)}`);
+  if (f.minRate !== undefined) where.push(`${USD_PER_MILE} >= ${p(f.minRate)}`);
+  if (f.location) {
+    const like = p(`%${f.location.replace(/[%_]/g, "")}%`);
+    where.push(
+      `(${["pickup_city", "pickup_state", "pickup_country", "delivery_city", "delivery_state", "delivery_country"]
+        .map((c) => `l.${c} ILIKE ${like}`)
+        .join(" OR ")})`,
+    );
+  }
+  return where;
+};
+
+/** Within `radius` miles of the point: the earth box (index) narrows, the haversine decides. */
+const withinRadius = (f: TLoadSearchInput, { p }: TParams) => {
+  const lat = p(f.latitude);
+  const lng = p(f.longitude);
+  const conditions = [
+    // The box is drawn a little larger than the radius: the earth's model here differs slightly from the haversine's.
+    `earth_box(ll_to_earth(${lat}, ${lng}), ${p((f.radius * MILE_M) / 0.99)}) @> ${PICKUP}`,
+    `${haversine(`${lat}::float8`, `${lng}::float8`)} <= ${p(f.radius)}`,
+  ];
+  return { conditions, lat, lng };
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: drizzle's pg database, typed by the caller
+export const createPgQueries = (client: SQL, db: any) => {
+  const rows = <T>(text: string, values: unknown[]) => client.unsafe(text, values as never[]) as Promise<T[]>;
+
+  /** Full rows through drizzle (it maps bigint and boolean columns), in the order of `ids`. */
+  const loadsByIds = async (ids: number[]): Promise<Load[]> => {
+    if (!ids.length) return [];
+    const found: Load[] = await db.select().from(loads).where(inArray(loads.id, ids));
+    const byId = new Map(found.map((l) => [l.id, l]));
+    return ids.map((id) => byId.get(id)!);
+  };
+
+  const searchLoads = async (f: TLoadSearchInput, viewerId: number | null): Promise<TSearchRows> => {
+    const ps = params();
+    const where = filtersOf(f, viewerId, ps);
+    const offset = (f.page - 1) * f.pageSize;
+    const want = offset + f.pageSize + 1; // one more tells whether a next page exists
+    const needsFx = f.minRate !== undefined || f.sort === "rate";
+    const join = needsFx ? "JOIN fx_rates fx ON fx.currency = l.budget_currency" : "";
+    let order = f.sort === "rate" ? `${USD_PER_MILE} DESC, l.id DESC` : "l.pickup_date ASC, l.id ASC";
+    if (f.latitude !== undefined && f.longitude !== undefined) {
+      const near = withinRadius(f, ps);
+      where.push(...near.conditions);
+      // Nearest first in the GiST index's order (the earth chord grows with the great-circle distance).
+      if (f.sort === "distance") order = `${PICKUP} <-> ll_to_earth(${near.lat}, ${near.lng}), l.id`;
+    }
+    const found = await rows<{ id: number }>(
+      `SELECT l.id FROM loads l ${join} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${ps.p(want)}`,
+      ps.values,
+    );
+    const ids = found.map((r) => r.id);
+    if (f.sort === "distance" && f.latitude !== undefined && f.longitude !== undefined) {
+      // Ties and the last digits ordered exactly as SQLite does: by haversine miles, then id.
+      const all = await loadsByIds(ids);
+      const d = (l: Load) => haversineMiles(f.latitude!, f.longitude!, l.pickupLatitude, l.pickupLongitude);
+      all.sort((a, b) => d(a) - d(b) || a.id - b.id);
+      return { rows: all.slice(offset, offset + f.pageSize), hasMore: all.length > offset + f.pageSize };
+    }
+    return {
+      rows: await loadsByIds(ids.slice(offset, offset + f.pageSize)),
+      hasMore: ids.length > offset + f.pageSize,
+    };
+  };
+
+  const boardStats = async (f: TLoadSearchInput, viewerId: number | null, now: number): Promise<TBoardStatsRow> => {
+    const ps = params();
+    const where = filtersOf(f, viewerId, ps);
+    if (f.latitude !== undefined && f.longitude !== undefined) where.push(...withinRadius(f, ps).conditions);
+    const urgentBefore = ps.p(now + 2 * 24 * 60 * 60 * 1000);
+    const since = ps.p(now - 86_400_000);
+    const [row] = await rows<TBoardStatsRow>(
+      `SELECT count(*)::int AS total,
+              count(*) FILTER (WHERE l.pickup_date <= ${urgentBefore} AND l.pickup_date >= ${since})::int AS urgent,
+              avg(${USD_PER_MILE})::float8 AS "avgUsdPerMile",
+              count(*) FILTER (WHERE l.source_type = 'external')::int AS external
+       FROM loads l JOIN fx_rates fx ON fx.currency = l.budget_currency WHERE ${where.join(" AND ")}`,
+      ps.values,
+    );
+    return row;
+  };
+
+  const lastPositions = async (loadIds: number[]): Promise<TLastPosition[]> => {
+    if (!loadIds.length) return [];
+    const ps = params();
+    return rows<TLastPosition>(
+      `SELECT DISTINCT ON (load_id) load_id AS "loadId", latitude, longitude, recorded_at::float8 AS "recordedAt"
+       FROM trip_points WHERE load_id IN (${loadIds.map((id) => ps.p(id)).join(", ")})
+       ORDER BY load_id, recorded_at DESC, id DESC`,
+      ps.values,
+    );
+  };
+
+  /**
+   * Serializes transactions over the same keys (sign-in attempts of one account or address): transaction-scoped
+   * advisory locks, taken in a fixed order so two transactions cannot wait for each other.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: a drizzle pg transaction
+  const lockKeys = async (tx: any, keys: string[]) => {
+    for (const key of [...keys].sort())
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+  };
+
+  return { searchLoads, boardStats, lastPositions, lockKeys };
+};
