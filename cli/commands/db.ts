@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { databaseLabel } from "../../db/engine";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { CliError, i18n, openSystem } from "../context";
 
@@ -6,7 +7,11 @@ const migrate = new Command("migrate").description("Apply pending database migra
   const { config, handle } = await openSystem();
   await handle.close();
   console.log(
-    i18n._({ id: "cli.db.migrated", message: "Database is up to date: {path}", values: { path: config.databasePath } }),
+    i18n._({
+      id: "cli.db.migrated",
+      message: "Database is up to date: {path}",
+      values: { path: databaseLabel(config.databasePath) },
+    }),
   );
 });
 

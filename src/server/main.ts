@@ -5,6 +5,7 @@
 // in flight, lets the running job finish, and closes the database.
 import { availableParallelism } from "node:os";
 import { type DbHandle, migrateDb, openConfiguredDb } from "../../db/client";
+import { databaseLabel } from "../../db/engine";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
 import { loadConfig } from "./config";
@@ -98,13 +99,13 @@ if (isServerChild) {
 } else if (!runsWeb) {
   if (config.demo) startDemoEmulators();
   workerOnly(await prepare());
-  logger.info("MyTess worker is running", { database: config.databasePath, role });
+  logger.info("MyTess worker is running", { database: databaseLabel(config.databasePath), role });
 } else {
   if (config.demo) startDemoEmulators();
   const handle = await prepare();
   const where = {
     url: `http://localhost:${config.port}`,
-    database: config.databasePath,
+    database: databaseLabel(config.databasePath),
     demo: config.demo,
     processes: concurrency,
     role,
