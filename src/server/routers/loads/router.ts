@@ -63,7 +63,12 @@ export const loadsRouter = {
         status: z.enum(LOAD_STATUSES, { error: `status must be one of ${LOAD_STATUSES.join(", ")}` }).optional(),
         q: z.string().trim().max(80, "q must be at most 80 characters").optional(),
         page: z.number().int().min(1, "page must be 1 or more").default(1),
-        pageSize: z.number().int().min(1).max(100).default(20),
+        pageSize: z
+          .number()
+          .int()
+          .min(1, "pageSize must be 1 or more")
+          .max(100, "pageSize must be at most 100")
+          .default(20),
       }),
     )
     .query(({ ctx, input }) => shipperLoadsPage(ctx.db, ctx.actor, input)),

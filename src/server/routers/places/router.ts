@@ -17,8 +17,14 @@ export const placesRouter = {
   near: authedProcedure
     .input(
       z.object({
-        latitude: z.number({ error: "latitude must be a number" }).min(-90).max(90),
-        longitude: z.number({ error: "longitude must be a number" }).min(-180).max(180),
+        latitude: z
+          .number({ error: "latitude must be a number" })
+          .min(-90, "latitude must be between -90 and 90")
+          .max(90, "latitude must be between -90 and 90"),
+        longitude: z
+          .number({ error: "longitude must be a number" })
+          .min(-180, "longitude must be between -180 and 180")
+          .max(180, "longitude must be between -180 and 180"),
       }),
     )
     .query(({ input }) => nearestPlace(input.latitude, input.longitude)),
