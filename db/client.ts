@@ -136,8 +136,16 @@ export const openPgDb = async (url: string): Promise<DbHandle> => {
   const transaction = base.transaction.bind(base);
   base.transaction = ((fn: Parameters<typeof transaction>[0]) => transaction(fn)) as typeof base.transaction;
   const db = Object.assign(base, { q: createPgQueries(client, base) }) as unknown as TDb;
+  // Machines starting at once migrate one at a time: a session advisory lock held on a connection of its own.
   migrators.set(db, async () => {
-    await migratePgFolder(base, { migrationsFolder: PG_MIGRATIONS_FOLDER });
+    const lock = await client.reserve();
+    try {
+      await lock`SELECT pg_advisory_lock(hashtextextended('mytess:migrate', 0))`;
+      await migratePgFolder(base, { migrationsFolder: PG_MIGRATIONS_FOLDER });
+    } finally {
+      await lock`SELECT pg_advisory_unlock(hashtextextended('mytess:migrate', 0))`;
+      lock.release();
+    }
   });
   return { db, engine: "pg", sqlite: null, pg: client, close: () => client.close() };
 };

@@ -93,8 +93,9 @@ export const seedDemo = async (db: TDb, now = Date.now()) => {
     while (to.city === from.city) to = pick(r.places);
     const cargo = pick(r.cargo);
     const miles = haversineMiles(from.lat, from.lng, to.lat, to.lng);
-    const pickupDate = status === "posted" ? now + between(0.3, 14) * DAY : now - between(5, 35) * DAY;
-    const deliveryDate = pickupDate + (Math.ceil(miles / 350) + between(0.5, 1.5)) * DAY;
+    // Times are whole milliseconds (an integer column; SQLite would keep a fraction as a real).
+    const pickupDate = Math.round(status === "posted" ? now + between(0.3, 14) * DAY : now - between(5, 35) * DAY);
+    const deliveryDate = Math.round(pickupDate + (Math.ceil(miles / 350) + between(0.5, 1.5)) * DAY);
     const [currency, perMile] =
       region === "ethiopia"
         ? rand() < 0.75
@@ -166,7 +167,7 @@ export const seedDemo = async (db: TDb, now = Date.now()) => {
               amountMinor: Math.round(values.budgetMinor * between(0.88, 0.99)),
               currency: values.budgetCurrency!,
               status: "pending",
-              createdAt: Math.min(now, values.createdAt! + between(1, 20) * 60 * 60 * 1000),
+              createdAt: Math.round(Math.min(now, values.createdAt! + between(1, 20) * 60 * 60 * 1000)),
               updatedAt: now,
             });
       }

@@ -23,9 +23,14 @@ const emptyDatabase = async (name: string) => {
   return db;
 };
 
-const boot = async (concurrency: number, args: string[] = [], name = `main-${concurrency}`) => {
+const boot = async (
+  concurrency: number,
+  args: string[] = [],
+  name = `main-${concurrency}`,
+  shared: TScratchDb | null = null,
+) => {
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const db = await emptyDatabase(name);
+  const db = shared ?? (await emptyDatabase(name));
   const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts"), ...args], {
     env: {
       ...process.env,
@@ -137,3 +142,86 @@ test("an unknown role is refused with a message", async () => {
   expect(await proc.exited).toBe(2);
   expect(await new Response(proc.stderr).text()).toContain("--role must be one of all, web, worker");
 });
+
+test("two servers on one database behave as one: sessions, sign-in throttling and awards are shared", async () => {
+  const db = await emptyDatabase("two-servers");
+  const a = await boot(1, ["--role", "web"], "two-a", db);
+  const b = await boot(1, ["--role", "web"], "two-b", db);
+  const at = (s: { port: number }, path: string, init: RequestInit & { cookie?: string } = {}) =>
+    fetch(`http://127.0.0.1:${s.port}${path}`, {
+      ...init,
+      headers: {
+        "Content-Type": "application/json",
+        Origin: `http://127.0.0.1:${s.port}`,
+        ...(init.cookie ? { Cookie: init.cookie } : {}),
+      },
+    });
+  const register = async (s: { port: number }, email: string, userType: string) => {
+    const res = await at(s, "/api/auth/register", {
+      method: "POST",
+      body: JSON.stringify({ email, password: "long-enough-1", firstName: "Two", lastName: "Servers", userType }),
+    });
+    expect(res.status).toBe(201);
+    return res.headers.getSetCookie()[0]!.split(";")[0]!;
+  };
+
+  // A session made on one server is valid on the other.
+  const shipper = await register(a, "two-shipper@example.com", "shipper");
+  const me = await at(b, "/api/auth/user", { cookie: shipper });
+  expect(me.status).toBe(200);
+  expect((await me.json()).user.email).toBe("two-shipper@example.com");
+
+  // Sign-in failures count across both servers: five wrong passwords spread over them, then the right one is refused.
+  const login = (s: { port: number }, password: string) =>
+    at(s, "/api/auth/login", { method: "POST", body: JSON.stringify({ email: "two-shipper@example.com", password }) });
+  for (const s of [a, b, a, b, a]) expect((await login(s, "wrong-password")).status).toBe(401);
+  expect((await login(b, "long-enough-1")).status).toBe(429);
+
+  // Two accepts of different bids on one load, sent to the two servers at once, award it once.
+  const load = await at(a, "/api/loads", {
+    method: "POST",
+    cookie: shipper,
+    body: JSON.stringify({
+      title: "Teff",
+      equipmentType: "dry_van",
+      pickupAddress: "Market",
+      pickupCity: "Adama",
+      pickupCountry: "Ethiopia",
+      pickupLatitude: 8.54,
+      pickupLongitude: 39.27,
+      deliveryAddress: "Depot",
+      deliveryCity: "Addis Ababa",
+      deliveryCountry: "Ethiopia",
+      deliveryLatitude: 9.03,
+      deliveryLongitude: 38.74,
+      weight: 10000,
+      budgetAmount: 500,
+      pickupDate: new Date(Date.now() + 86_400_000).toISOString(),
+      deliveryDate: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+    }),
+  });
+  expect(load.status).toBe(201);
+  const loadId = (await load.json()).id;
+  const bidIds: number[] = [];
+  for (const [i, s] of [a, b].entries()) {
+    const driver = await register(s, `two-driver-${i}@example.com`, "driver");
+    const bid = await at(s, `/api/loads/${loadId}/bids`, {
+      method: "POST",
+      cookie: driver,
+      body: JSON.stringify({ amount: 450 + i }),
+    });
+    expect(bid.status).toBe(201);
+    bidIds.push((await bid.json()).bid.id);
+  }
+  const answers = await Promise.all(
+    [a, b].map((s, i) => at(s, `/api/bids/${bidIds[i]}/accept`, { method: "POST", cookie: shipper })),
+  );
+  expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+  const bids = await db.rows<{ status: string }>("select status from bids where load_id = ? order by id", loadId);
+  expect(bids.map((x) => x.status).sort()).toEqual(["accepted", "rejected"]);
+  expect(await db.rows("select status from loads where id = ?", loadId)).toEqual([{ status: "assigned" }]);
+  for (const s of [a, b]) {
+    s.proc.kill("SIGTERM");
+    expect(await s.proc.exited).toBe(0);
+  }
+}, 90_000);
