@@ -1,6 +1,7 @@
-// Fills a database with synthetic loads clustered around real freight cities, fast (one prepared statement, one
-// transaction). Used by the benchmarks only.
+// Fills a database with synthetic loads clustered around real freight cities, fast (SQLite: one prepared statement in
+// one transaction; PostgreSQL: batches through unnest). Used by the benchmarks only.
 import type { Database } from "bun:sqlite";
+import type { SQL } from "bun";
 import { ETHIOPIA_CORRIDOR, EUROPE_LANES, US_LANES } from "../../db/seed/places";
 import { EQUIPMENT_TYPES } from "../../src/shared/constants";
 import { haversineMiles } from "../../src/shared/geo";
@@ -22,16 +23,42 @@ export const nearCity = (rand: () => number, city: { lat: number; lng: number },
   return { lat: Math.max(-89.9, Math.min(89.9, city.lat + dLat)), lng: ((city.lng + dLng + 540) % 360) - 180 };
 };
 
-export const generateLoads = (sqlite: Database, n: number, seed = 42) => {
+const LOAD_COLUMNS = [
+  "title",
+  "pickup_address",
+  "pickup_city",
+  "pickup_state",
+  "pickup_country",
+  "pickup_latitude",
+  "pickup_longitude",
+  "delivery_address",
+  "delivery_city",
+  "delivery_state",
+  "delivery_country",
+  "delivery_latitude",
+  "delivery_longitude",
+  "pickup_date",
+  "delivery_date",
+  "weight_lbs",
+  "equipment_type",
+  "budget_minor",
+  "budget_currency",
+  "trip_miles",
+  "status",
+  "source_type",
+  "created_at",
+  "updated_at",
+] as const;
+/** PostgreSQL's type for each column, in LOAD_COLUMNS order (for the unnest of a batch). */
+const PG_TYPES =
+  "text text text text text float8 float8 text text text text float8 float8 int8 int8 int8 text int8 text float8 text text int8 int8".split(
+    " ",
+  );
+
+/** N synthetic loads as rows of values in LOAD_COLUMNS order; the same rows for the same seed. */
+function* loadRows(n: number, seed: number) {
   const rand = mulberry32(seed);
   const now = Date.now();
-  const insert = sqlite.prepare(
-    `INSERT INTO loads (title, pickup_address, pickup_city, pickup_state, pickup_country, pickup_latitude, pickup_longitude,
-       delivery_address, delivery_city, delivery_state, delivery_country, delivery_latitude, delivery_longitude,
-       pickup_date, delivery_date, weight_lbs, equipment_type, budget_minor, budget_currency, trip_miles, status, source_type,
-       created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
   const statuses = [
     "posted",
     "posted",
@@ -44,42 +71,70 @@ export const generateLoads = (sqlite: Database, n: number, seed = 42) => {
     "completed",
     "cancelled",
   ];
+  for (let i = 0; i < n; i++) {
+    const from = CITIES[Math.floor(rand() * CITIES.length)];
+    const to = CITIES[Math.floor(rand() * CITIES.length)];
+    const p = nearCity(rand, from);
+    const d = nearCity(rand, to);
+    const miles = haversineMiles(p.lat, p.lng, d.lat, d.lng);
+    const pickup = now + rand() * 14 * 86_400_000;
+    yield [
+      `Load ${i}`,
+      from.sites[0],
+      from.city,
+      from.state,
+      from.country,
+      p.lat,
+      p.lng,
+      to.sites[0],
+      to.city,
+      to.state,
+      to.country,
+      d.lat,
+      d.lng,
+      Math.round(pickup),
+      Math.round(pickup + (1 + miles / 400) * 86_400_000),
+      10_000 + Math.round(rand() * 34_000),
+      EQUIPMENT_TYPES[Math.floor(rand() * EQUIPMENT_TYPES.length)],
+      Math.round((200 + miles * (2 + rand() * 1.5)) * 100),
+      "USD",
+      miles,
+      statuses[Math.floor(rand() * statuses.length)],
+      rand() < 0.2 ? "external" : "mytess",
+      now,
+      now,
+    ] as (string | number | null)[];
+  }
+}
+
+/** Fills a SQLite file's loads: one prepared statement, one transaction. */
+export const generateLoads = (sqlite: Database, n: number, seed = 42) => {
+  const insert = sqlite.prepare(
+    `INSERT INTO loads (${LOAD_COLUMNS.join(", ")}) VALUES (${LOAD_COLUMNS.map(() => "?").join(", ")})`,
+  );
   sqlite.transaction(() => {
-    for (let i = 0; i < n; i++) {
-      const from = CITIES[Math.floor(rand() * CITIES.length)];
-      const to = CITIES[Math.floor(rand() * CITIES.length)];
-      const p = nearCity(rand, from);
-      const d = nearCity(rand, to);
-      const miles = haversineMiles(p.lat, p.lng, d.lat, d.lng);
-      const pickup = now + rand() * 14 * 86_400_000;
-      insert.run(
-        `Load ${i}`,
-        from.sites[0],
-        from.city,
-        from.state,
-        from.country,
-        p.lat,
-        p.lng,
-        to.sites[0],
-        to.city,
-        to.state,
-        to.country,
-        d.lat,
-        d.lng,
-        Math.round(pickup),
-        Math.round(pickup + (1 + miles / 400) * 86_400_000),
-        10_000 + Math.round(rand() * 34_000),
-        EQUIPMENT_TYPES[Math.floor(rand() * EQUIPMENT_TYPES.length)],
-        Math.round((200 + miles * (2 + rand() * 1.5)) * 100),
-        "USD",
-        miles,
-        statuses[Math.floor(rand() * statuses.length)],
-        rand() < 0.2 ? "external" : "mytess",
-        now,
-        now,
-      );
-    }
+    for (const row of loadRows(n, seed)) insert.run(...(row as never[]));
   })();
+};
+
+/** Fills a PostgreSQL database's loads (the same rows as generateLoads): batches of 10,000 through unnest(). */
+export const generateLoadsPg = async (pg: SQL, n: number, seed = 42) => {
+  const sql = `INSERT INTO loads (${LOAD_COLUMNS.join(", ")}) SELECT * FROM unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(", ")})`;
+  let batch: (string | number | null)[][] = LOAD_COLUMNS.map(() => []);
+  let size = 0;
+  const flush = async () => {
+    if (!size) return;
+    await pg.unsafe(sql, batch.map((col, i) => pg.array(col, PG_TYPES[i]!.toUpperCase() as never)) as never[]);
+    batch = LOAD_COLUMNS.map(() => []);
+    size = 0;
+  };
+  for (const row of loadRows(n, seed)) {
+    row.forEach((v, i) => {
+      batch[i]!.push(v);
+    });
+    if (++size === 10_000) await flush();
+  }
+  await flush();
 };
 
 export const percentile = (sorted: number[], p: number) =>

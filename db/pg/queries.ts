@@ -80,16 +80,26 @@ export const createPgQueries = (client: SQL, db: any) => {
     const needsFx = f.minRate !== undefined || f.sort === "rate";
     const join = needsFx ? "JOIN fx_rates fx ON fx.currency = l.budget_currency" : "";
     let order = f.sort === "rate" ? `${USD_PER_MILE} DESC, l.id DESC` : "l.pickup_date ASC, l.id ASC";
+    let knn = false;
     if (f.latitude !== undefined && f.longitude !== undefined) {
       const near = withinRadius(f, ps);
       where.push(...near.conditions);
-      // Nearest first in the GiST index's order (the earth chord grows with the great-circle distance).
-      if (f.sort === "distance") order = `${PICKUP} <-> ll_to_earth(${near.lat}, ${near.lng}), l.id`;
+      // Nearest first in the GiST index's order (the earth chord grows with the great-circle distance). No second
+      // key: the index alone gives this order, so the scan stops after `want` rows (ties are ordered below).
+      if (f.sort === "distance") {
+        order = `${PICKUP} <-> ll_to_earth(${near.lat}, ${near.lng})`;
+        knn = true;
+      }
     }
-    const found = await rows<{ id: number }>(
-      `SELECT l.id FROM loads l ${join} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${ps.p(want)}`,
-      ps.values,
-    );
+    const text = `SELECT l.id FROM loads l ${join} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${ps.p(want)}`;
+    // The planner underestimates how many loads an earth box holds (a fixed guess for the cube's <@) and would read
+    // every load in the box through a bitmap, then sort: 18 ms against 0.9 ms for the ordered index scan at 50k loads.
+    const found: { id: number }[] = knn
+      ? await client.begin(async (tx) => {
+          await tx.unsafe("SET LOCAL enable_bitmapscan = off");
+          return [...(await tx.unsafe(text, ps.values as never[]))];
+        })
+      : await rows<{ id: number }>(text, ps.values);
     const ids = found.map((r) => r.id);
     if (f.sort === "distance" && f.latitude !== undefined && f.longitude !== undefined) {
       // Ties and the last digits ordered exactly as SQLite does: by haversine miles, then id.
