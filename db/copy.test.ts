@@ -66,8 +66,14 @@ describe.skipIf(ENGINE !== "pg")("db copy from SQLite to PostgreSQL", () => {
       const keyB = (b as unknown as Record<string, unknown>)[
         Object.keys(a).find((k) => (a as unknown as Record<string, unknown>)[k] === key)!
       ];
-      const left = await from.select().from(a).orderBy(asc(key as never));
-      const right = await to.select().from(b).orderBy(asc(keyB as never));
+      const left = await from
+        .select()
+        .from(a)
+        .orderBy(asc(key as never));
+      const right = await to
+        .select()
+        .from(b)
+        .orderBy(asc(keyB as never));
       expect({ table: name, rows: right }).toEqual({ table: name, rows: left });
     }
     // The sequences continue after the copied ids: the demo's 7 users are ids 1-7.
