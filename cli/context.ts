@@ -3,7 +3,7 @@ import { loadConfig } from "../src/server/config";
 import { i18n, languageFromEnv } from "../src/server/i18n";
 import { carriersFromEnv } from "../src/server/integrations/carriers/registry";
 import { logger } from "../src/server/logger";
-import type { TContext } from "../src/server/trpc/context";
+import { createContext } from "../src/server/trpc/context";
 import { createCaller } from "../src/server/trpc/root";
 import { formatDate, type TCalendar } from "../src/shared/dates";
 
@@ -32,19 +32,13 @@ export const openSystem = async () => {
   const config = loadConfig();
   const handle = await openConfiguredDb(config.databasePath);
   await migrateDb(handle.db);
-  const ctx: TContext = {
+  const ctx = createContext({
     db: handle.db,
-    actor: null,
     system: true,
     channel: "cli",
     locale: cliLocale(),
-    log: { ...logger, info: () => {} },
-    sessionHash: null,
-    ip: "cli",
-    secure: false,
-    resHeaders: new Headers(),
-    carriers: carriersFromEnv(),
-  };
+    services: { carriers: carriersFromEnv(), log: { ...logger, info: () => {} } },
+  });
   return { config, handle, caller: createCaller(ctx) };
 };
 

@@ -135,7 +135,9 @@ export const openPgDb = async (url: string): Promise<DbHandle> => {
   const base = drizzlePg({ client, schema: pgSchema, casing: "snake_case" });
   const transaction = base.transaction.bind(base);
   base.transaction = ((fn: Parameters<typeof transaction>[0]) => transaction(fn)) as typeof base.transaction;
-  const db = Object.assign(base, { q: createPgQueries(client, base) }) as unknown as TDb;
+  // Nearest-first searches go through a small pool of sessions with bitmap scans off (see db/pg/queries.ts).
+  const nearest = new SQL(url, { max: 2, connection: { enable_bitmapscan: "off" } } as never);
+  const db = Object.assign(base, { q: createPgQueries(client, nearest) }) as unknown as TDb;
   // Machines starting at once migrate one at a time: a session advisory lock held on a connection of its own.
   migrators.set(db, async () => {
     const lock = await client.reserve();
@@ -147,7 +149,10 @@ export const openPgDb = async (url: string): Promise<DbHandle> => {
       lock.release();
     }
   });
-  return { db, engine: "pg", sqlite: null, pg: client, close: () => client.close() };
+  const close = async () => {
+    await Promise.all([client.close(), nearest.close()]);
+  };
+  return { db, engine: "pg", sqlite: null, pg: client, close };
 };
 
 const migrators = new WeakMap<TDb, () => Promise<void>>();

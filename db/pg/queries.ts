@@ -4,7 +4,7 @@
 // radius use the same haversine (3,959-mile sphere) as SQLite, so both engines find and count the same loads; the
 // earth box only narrows the search to the index.
 import type { SQL } from "bun";
-import { inArray, sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import { haversineMiles } from "../../src/shared/geo";
 import type { TLoadSearchInput } from "../../src/shared/schemas/loads";
 import type { Load } from "../schema";
@@ -60,17 +60,23 @@ const withinRadius = (f: TLoadSearchInput, { p }: TParams) => {
   return { conditions, lat, lng };
 };
 
-// biome-ignore lint/suspicious/noExplicitAny: drizzle's pg database, typed by the caller
-export const createPgQueries = (client: SQL, db: any) => {
-  const rows = <T>(text: string, values: unknown[]) => client.unsafe(text, values as never[]) as Promise<T[]>;
+/** A raw `loads` row (snake_case, bigint as text) as drizzle would give it, through each column's own mapping. */
+const LOAD_COLUMNS = Object.entries(getTableColumns(loads)).map(
+  ([key, column]) => [key, column.name.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`), column] as const,
+);
+const toLoad = (raw: Record<string, unknown>) =>
+  Object.fromEntries(
+    LOAD_COLUMNS.map(([key, name, column]) => [key, raw[name] == null ? null : column.mapFromDriverValue(raw[name])]),
+  ) as Load;
 
-  /** Full rows through drizzle (it maps bigint and boolean columns), in the order of `ids`. */
-  const loadsByIds = async (ids: number[]): Promise<Load[]> => {
-    if (!ids.length) return [];
-    const found: Load[] = await db.select().from(loads).where(inArray(loads.id, ids));
-    const byId = new Map(found.map((l) => [l.id, l]));
-    return ids.map((id) => byId.get(id)!);
-  };
+/**
+ * `client` is the pool for everything; `nearest` is a small pool whose sessions have bitmap scans off, for the
+ * nearest-first search: the planner underestimates how many loads an earth box holds (a fixed guess for the cube's
+ * <@) and would otherwise read every load in the box through a bitmap and sort them (18 ms against 0.9 ms for the
+ * ordered index scan that stops after one page, at 50k loads).
+ */
+export const createPgQueries = (client: SQL, nearest: SQL) => {
+  const rows = <T>(text: string, values: unknown[]) => client.unsafe(text, values as never[]) as Promise<T[]>;
 
   const searchLoads = async (f: TLoadSearchInput, viewerId: number | null): Promise<TSearchRows> => {
     const ps = params();
@@ -91,27 +97,14 @@ export const createPgQueries = (client: SQL, db: any) => {
         knn = true;
       }
     }
-    const text = `SELECT l.id FROM loads l ${join} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${ps.p(want)}`;
-    // The planner underestimates how many loads an earth box holds (a fixed guess for the cube's <@) and would read
-    // every load in the box through a bitmap, then sort: 18 ms against 0.9 ms for the ordered index scan at 50k loads.
-    const found: { id: number }[] = knn
-      ? await client.begin(async (tx) => {
-          await tx.unsafe("SET LOCAL enable_bitmapscan = off");
-          return [...(await tx.unsafe(text, ps.values as never[]))];
-        })
-      : await rows<{ id: number }>(text, ps.values);
-    const ids = found.map((r) => r.id);
-    if (f.sort === "distance" && f.latitude !== undefined && f.longitude !== undefined) {
+    const text = `SELECT l.* FROM loads l ${join} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${ps.p(want)}`;
+    const found = [...(await (knn ? nearest : client).unsafe(text, ps.values as never[]))].map(toLoad);
+    if (knn) {
       // Ties and the last digits ordered exactly as SQLite does: by haversine miles, then id.
-      const all = await loadsByIds(ids);
       const d = (l: Load) => haversineMiles(f.latitude!, f.longitude!, l.pickupLatitude, l.pickupLongitude);
-      all.sort((a, b) => d(a) - d(b) || a.id - b.id);
-      return { rows: all.slice(offset, offset + f.pageSize), hasMore: all.length > offset + f.pageSize };
+      found.sort((a, b) => d(a) - d(b) || a.id - b.id);
     }
-    return {
-      rows: await loadsByIds(ids.slice(offset, offset + f.pageSize)),
-      hasMore: ids.length > offset + f.pageSize,
-    };
+    return { rows: found.slice(offset, offset + f.pageSize), hasMore: found.length > offset + f.pageSize };
   };
 
   const boardStats = async (f: TLoadSearchInput, viewerId: number | null, now: number): Promise<TBoardStatsRow> => {

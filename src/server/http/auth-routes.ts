@@ -128,9 +128,9 @@ export const createAuthRoutes = (db: TDb, config: TConfig, oidc: TOidcClient | n
     const headers = new Headers();
     const ctx = await contextFromRequest(req, db, config, meta, "rest", headers, carriers);
     if (req.method === "GET" && !isOwnNavigation(req)) return confirmSignOutPage(ctx.locale);
-    if (ctx.sessionHash) await deleteSession(db, ctx.sessionHash);
+    if (ctx.http?.sessionHash) await deleteSession(db, ctx.http.sessionHash);
     const out = new Headers();
-    out.append("Set-Cookie", clearedSessionCookie(ctx.secure));
+    out.append("Set-Cookie", clearedSessionCookie(ctx.http?.secure ?? false));
     return redirect("/", out);
   },
 });

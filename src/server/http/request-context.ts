@@ -4,7 +4,7 @@ import type { TConfig } from "../config";
 import { readCookie, resolveSession, sessionCookie } from "../domain/auth/sessions";
 import type { TCarrierRegistry } from "../integrations/carriers/registry";
 import { logger } from "../logger";
-import type { TChannel, TContext } from "../trpc/context";
+import { createContext, type TChannel, type TContext } from "../trpc/context";
 
 export type TRequestMeta = { ip: string | null };
 
@@ -39,17 +39,12 @@ export const contextFromRequest = async (
   // The cookie's Max-Age slides with the stored expiry.
   if (session?.refreshed && token) resHeaders.append("Set-Cookie", sessionCookie(token, secure));
   const actor = session?.user ?? null;
-  return {
+  return createContext({
     db,
     actor,
-    system: false,
     channel,
     locale: (actor?.language as TLanguage | undefined) ?? pickLocale(req.headers.get("accept-language")),
-    log: logger,
-    sessionHash: session?.idHash ?? null,
-    ip: clientIp(req, config, meta),
-    secure,
-    resHeaders,
-    carriers,
-  };
+    services: { carriers, log: logger },
+    http: { sessionHash: session?.idHash ?? null, ip: clientIp(req, config, meta), secure, resHeaders },
+  });
 };

@@ -4,18 +4,17 @@ import type { TLanguage } from "../../shared/constants";
 import type { TCarrierRegistry } from "../integrations/carriers/registry";
 import type { TLogger } from "../logger";
 
-export type TChannel = "web" | "rest" | "cli" | "telegram" | "whatsapp";
+export type TChannel = "web" | "rest" | "cli" | "telegram" | "whatsapp" | "worker";
 
-/** One context shape for every door into the router. */
-export type TContext = {
-  db: TDb;
-  /** The signed-in user, whichever channel brought them; null when anonymous. */
-  actor: User | null;
-  /** The CLI and jobs run as the system: they may call operator procedures. */
-  system: boolean;
-  channel: TChannel;
-  locale: TLanguage;
+/** What procedures reach outside the database through: configured once per process and shared by every door. */
+export type TServices = {
+  /** The parcel carriers, as configured (real hosts, sandboxes or local emulators). */
+  carriers: TCarrierRegistry;
   log: TLogger;
+};
+
+/** The parts of a context that only an HTTP request has. */
+export type THttpContext = {
   /** The session token hash of the request, for sign-out. */
   sessionHash: string | null;
   /** Client address, for rate limits. */
@@ -24,6 +23,38 @@ export type TContext = {
   secure: boolean;
   /** Response headers a procedure may add to (Set-Cookie). */
   resHeaders: Headers;
-  /** The parcel carriers, as configured (real hosts, sandboxes or local emulators). */
-  carriers: TCarrierRegistry;
 };
+
+/** One context shape for every door into the router: web and REST requests, the CLI, the bots and the job worker. */
+export type TContext = {
+  db: TDb;
+  /** The signed-in user, whichever channel brought them; null when anonymous. */
+  actor: User | null;
+  /** The CLI and jobs run as the system: they may call operator procedures. */
+  system: boolean;
+  channel: TChannel;
+  /** The caller's language: answers and errors are in it. */
+  locale: TLanguage;
+  services: TServices;
+  /** Present for HTTP requests only. */
+  http: THttpContext | null;
+};
+
+/** The context for a call through any door; what a door does not have (HTTP parts, an actor) is simply absent. */
+export const createContext = (c: {
+  db: TDb;
+  channel: TChannel;
+  locale: TLanguage;
+  services: TServices;
+  actor?: User | null;
+  system?: boolean;
+  http?: THttpContext | null;
+}): TContext => ({
+  db: c.db,
+  actor: c.actor ?? null,
+  system: c.system ?? false,
+  channel: c.channel,
+  locale: c.locale,
+  services: c.services,
+  http: c.http ?? null,
+});

@@ -3,12 +3,20 @@ import { ZLoginInput, ZRegisterInput } from "../../../shared/schemas/auth";
 import { authenticate, registerUser } from "../../domain/auth/auth";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../../domain/auth/sessions";
 import { toPublicUser } from "../../domain/users/public-user";
+import { AppError } from "../../errors";
 import type { TContext } from "../../trpc/context";
 import { authedProcedure, publicProcedure } from "../../trpc/init";
 
+/** The HTTP parts of the context: signing in and out sets a cookie, so it happens over HTTP only. */
+const httpOf = (ctx: TContext) => {
+  if (!ctx.http) throw new AppError("BAD_REQUEST", "Signing in and out happens in the app or on the website");
+  return ctx.http;
+};
+
 const startSession = async (ctx: TContext, userId: number) => {
+  const http = httpOf(ctx);
   const { token } = await createSession(ctx.db, userId, null);
-  ctx.resHeaders.append("Set-Cookie", sessionCookie(token, ctx.secure));
+  http.resHeaders.append("Set-Cookie", sessionCookie(token, http.secure));
 };
 
 export const authRouter = {
@@ -16,21 +24,23 @@ export const authRouter = {
   me: publicProcedure.query(({ ctx }) => (ctx.actor ? toPublicUser(ctx.actor) : null)),
 
   register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {
+    httpOf(ctx); // before the account is made: nothing half-done outside HTTP
     const user = await registerUser(ctx.db, input);
     await startSession(ctx, user.id);
-    ctx.log.info("user registered", { userId: user.id, userType: user.userType });
+    ctx.services.log.info("user registered", { userId: user.id, userType: user.userType });
     return { user: toPublicUser(user) };
   }),
 
   login: publicProcedure.input(ZLoginInput).mutation(async ({ ctx, input }) => {
-    const user = await authenticate(ctx.db, input, ctx.ip);
+    const user = await authenticate(ctx.db, input, httpOf(ctx).ip);
     await startSession(ctx, user.id);
     return { user: toPublicUser(user) };
   }),
 
   logout: authedProcedure.mutation(async ({ ctx }) => {
-    if (ctx.sessionHash) await deleteSession(ctx.db, ctx.sessionHash);
-    ctx.resHeaders.append("Set-Cookie", clearedSessionCookie(ctx.secure));
+    const http = httpOf(ctx);
+    if (http.sessionHash) await deleteSession(ctx.db, http.sessionHash);
+    http.resHeaders.append("Set-Cookie", clearedSessionCookie(http.secure));
     return { ok: true };
   }),
 } satisfies TRPCRouterRecord;

@@ -23,10 +23,10 @@ const ZQuote = z.object({
 });
 
 export const shippingRouter = {
-  carriers: userOrSystemProcedure.query(({ ctx }) => ctx.carriers.states()),
-  rates: userOrSystemProcedure.input(ZRatesInput).mutation(({ ctx, input }) => shopRates(ctx.carriers, input)),
+  carriers: userOrSystemProcedure.query(({ ctx }) => ctx.services.carriers.states()),
+  rates: userOrSystemProcedure.input(ZRatesInput).mutation(({ ctx, input }) => shopRates(ctx.services.carriers, input)),
   track: userOrSystemProcedure.input(ZTrackInput).query(async ({ ctx, input }) => ({
-    tracking: await trackPackage(ctx.carriers, input.trackingNumber, input.carrier),
+    tracking: await trackPackage(ctx.services.carriers, input.trackingNumber, input.carrier),
   })),
   saveShipment: authedProcedure
     .input(
