@@ -45,7 +45,7 @@ export const platformStats = async (db: TDb) => {
   };
 };
 
-/** The newest posted loads, for the landing page's sample board. */
+/** The newest posted loads, for the landing page's sample board: anyone may read it, so no user ids. */
 export const latestPostedLoads = async (db: TDb, limit: number) =>
   (
     await db
@@ -54,6 +54,6 @@ export const latestPostedLoads = async (db: TDb, limit: number) =>
       .where(eq(loads.status, "posted"))
       .orderBy(desc(loads.createdAt), desc(loads.id))
       .limit(limit)
-  ).map((l) => toPublicLoad(l));
+  ).map((l) => ({ ...toPublicLoad(l), shipperId: null, assignedDriverId: null }));
 
 export const listFxRates = (db: TDb) => db.select().from(fxRates);
