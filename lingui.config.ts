@@ -10,6 +10,7 @@ const SHELL = [
   "<rootDir>/src/web/components/ui",
   "<rootDir>/src/web/components/loads/load-summary-card.tsx",
   "<rootDir>/src/web/components/loads/equipment-label.tsx",
+  "<rootDir>/src/web/components/loads/driver-bid-row.tsx",
   "<rootDir>/src/web/lib",
   "<rootDir>/src/web/routes/__root.tsx",
   "<rootDir>/src/web/routes/landing.tsx",

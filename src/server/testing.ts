@@ -137,3 +137,32 @@ export const registerUser = async (
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
   return res.json.user as { id: number; email: string; userType: string };
 };
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * A valid body for POST /api/loads: Addis Ababa (Kality) to Adama, about 50 miles as the crow flies, picked up in three
+ * days. `over` replaces fields; a field set to undefined is left out of the request.
+ */
+export const loadInput = (over: Record<string, unknown> = {}) => ({
+  title: "Cement, 40 t",
+  description: "Bagged cement",
+  equipmentType: "flatbed",
+  pickupAddress: "Kality Customs Terminal",
+  pickupCity: "Addis Ababa",
+  pickupState: "Addis Ababa",
+  pickupCountry: "Ethiopia",
+  pickupLatitude: 8.9,
+  pickupLongitude: 38.77,
+  deliveryAddress: "Adama Industrial Park",
+  deliveryCity: "Adama",
+  deliveryCountry: "Ethiopia",
+  deliveryLatitude: 8.54,
+  deliveryLongitude: 39.27,
+  pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
+  deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
+  weight: 40000,
+  budgetAmount: 1000,
+  budgetCurrency: "USD",
+  ...over,
+});

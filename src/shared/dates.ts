@@ -59,6 +59,22 @@ export const localParts = (date: Date, timeZone?: string) => {
   return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour") % 24, minute: get("minute") };
 };
 
+/** Afaan Oromo names of the Gregorian months, January first (Chromium has no Oromo locale data). */
+export const OROMO_GREGORIAN_MONTHS = [
+  "Amajjii",
+  "Guraandhala",
+  "Bitootessa",
+  "Eebila",
+  "Caamsaa",
+  "Waxabajjii",
+  "Adoolessa",
+  "Hagayya",
+  "Fulbaana",
+  "Onkololeessa",
+  "Sadaasa",
+  "Muddee",
+] as const;
+
 export const ETHIOPIC_MONTHS: Record<TLang, readonly string[]> = {
   en: [
     "Meskerem",
@@ -76,39 +92,10 @@ export const ETHIOPIC_MONTHS: Record<TLang, readonly string[]> = {
     "Pagume",
   ],
   am: ["መስከረም", "ጥቅምት", "ኅዳር", "ታኅሣሥ", "ጥር", "የካቲት", "መጋቢት", "ሚያዝያ", "ግንቦት", "ሰኔ", "ሐምሌ", "ነሐሴ", "ጳጉሜን"],
-  // Afaan Oromo names of the Ethiopian months: Meskerem is Fulbaana, Tikimt Onkololeessa, … Pagume Qaammee.
-  om: [
-    "Fulbaana",
-    "Onkololeessa",
-    "Sadaasa",
-    "Muddee",
-    "Amajjii",
-    "Guraandhala",
-    "Bitootessa",
-    "Eebila",
-    "Caamsaa",
-    "Waxabajjii",
-    "Adoolessa",
-    "Hagayya",
-    "Qaammee",
-  ],
+  // Afaan Oromo names each Ethiopian month as the Gregorian month it begins in: Meskerem (from 11 September) is
+  // Fulbaana, Tikimt Onkololeessa, … Nehase Hagayya; Pagume, the thirteenth, is Qaammee.
+  om: [...OROMO_GREGORIAN_MONTHS.slice(8), ...OROMO_GREGORIAN_MONTHS.slice(0, 8), "Qaammee"],
 };
-
-/** Afaan Oromo names of the Gregorian months, January first (Chromium has no Oromo locale data). */
-export const OROMO_GREGORIAN_MONTHS = [
-  "Amajjii",
-  "Guraandhala",
-  "Bitootessa",
-  "Eebila",
-  "Caamsaa",
-  "Waxabajjii",
-  "Adoolessa",
-  "Hagayya",
-  "Fulbaana",
-  "Onkololeessa",
-  "Sadaasa",
-  "Muddee",
-] as const;
 
 /** Ethiopian time of day: the hours counted from 6 in the morning and 6 in the evening (8:00 is 2 in the morning). */
 export const ethiopianTime = (hour: number, minute: number) => {

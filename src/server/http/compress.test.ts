@@ -3,13 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
-import { closeTestApps, createClient, createTestApp, registerUser } from "../testing";
+import { closeTestApps, createClient, createTestApp, loadInput, registerUser } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
 afterEach(closeTestApps);
-
-const DAY = 24 * 60 * 60 * 1000;
 
 describe("compressed answers", () => {
   test("a page of loads goes brotli or gzip as the client asks, with Vary; small answers go plain", async () => {
@@ -17,26 +15,7 @@ describe("compressed answers", () => {
     const shipper = createClient(t);
     await registerUser(shipper, "shipper");
     for (let i = 0; i < 6; i++) {
-      const res = await shipper.post("/api/loads", {
-        title: `Cement lot ${i}`,
-        description: "Bagged cement on pallets, tail-lift needed at delivery",
-        equipmentType: "flatbed",
-        pickupAddress: "Kality",
-        pickupCity: "Addis Ababa",
-        pickupCountry: "Ethiopia",
-        pickupLatitude: 8.9,
-        pickupLongitude: 38.77,
-        deliveryAddress: "Adama Industrial Park",
-        deliveryCity: "Adama",
-        deliveryCountry: "Ethiopia",
-        deliveryLatitude: 8.54,
-        deliveryLongitude: 39.27,
-        pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
-        deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
-        weight: 30000,
-        budgetAmount: 900 + i,
-        budgetCurrency: "USD",
-      });
+      const res = await shipper.post("/api/loads", loadInput({ title: `Cement lot ${i}`, budgetAmount: 900 + i }));
       expect(res.status).toBe(201);
     }
     const ask = (encoding: string) =>

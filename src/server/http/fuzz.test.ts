@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";
 import { carriersFromEnv } from "../integrations/carriers/registry";
-import { createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+import { createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 import { REST_ROUTES } from "./rest/table";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -139,27 +139,7 @@ beforeAll(async () => {
   };
   await registerUser(actors.driver, "driver");
   await registerUser(actors.shipper, "shipper");
-  const day = 24 * 60 * 60 * 1000;
-  const load = await actors.shipper.post("/api/loads", {
-    title: "Teff, 10 t",
-    description: "Bagged teff",
-    equipmentType: "dry_van",
-    pickupAddress: "Merkato",
-    pickupCity: "Addis Ababa",
-    pickupCountry: "Ethiopia",
-    pickupLatitude: 9.03,
-    pickupLongitude: 38.74,
-    deliveryAddress: "Bahir Dar market",
-    deliveryCity: "Bahir Dar",
-    deliveryCountry: "Ethiopia",
-    deliveryLatitude: 11.59,
-    deliveryLongitude: 37.39,
-    pickupDate: new Date(Date.now() + 2 * day).toISOString(),
-    deliveryDate: new Date(Date.now() + 3 * day).toISOString(),
-    weight: 20000,
-    budgetAmount: 30000,
-    budgetCurrency: "ETB",
-  });
+  const load = await actors.shipper.post("/api/loads", loadInput({ budgetAmount: 30000, budgetCurrency: "ETB" }));
   const bid = await actors.driver.post(`/api/loads/${load.json.id}/bids`, { amount: 28000, currency: "ETB" });
   realIds = [String(load.json.id), String(bid.json.bid.id)];
 });

@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
 afterEach(closeTestApps);
 
-const DAY = 24 * 60 * 60 * 1000;
 let t: TTestApp;
 let shipper: ReturnType<typeof createClient>;
 let driver: ReturnType<typeof createClient>;
@@ -17,26 +16,7 @@ beforeEach(async () => {
   driver = createClient(t);
   await registerUser(shipper, "shipper");
   await registerUser(driver, "driver");
-  const load = await shipper.post("/api/loads", {
-    title: "Sesame, 15 t",
-    description: "Sesame seed in bags",
-    equipmentType: "dry_van",
-    pickupAddress: "Humera market",
-    pickupCity: "Humera",
-    pickupCountry: "Ethiopia",
-    pickupLatitude: 14.29,
-    pickupLongitude: 36.61,
-    deliveryAddress: "Djibouti Port",
-    deliveryCity: "Djibouti",
-    deliveryCountry: "Djibouti",
-    deliveryLatitude: 11.6,
-    deliveryLongitude: 43.15,
-    pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
-    deliveryDate: new Date(Date.now() + 6 * DAY).toISOString(),
-    weight: 33000,
-    budgetAmount: 4000,
-    budgetCurrency: "USD",
-  });
+  const load = await shipper.post("/api/loads", loadInput({ budgetAmount: 4000 }));
   loadId = load.json.id;
   expect((await driver.post(`/api/loads/${loadId}/bids`, { amount: 3800 })).status).toBe(201);
 });

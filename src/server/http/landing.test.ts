@@ -1,11 +1,9 @@
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { closeTestApps, createClient, createTestApp, registerUser } from "../testing";
+import { closeTestApps, createClient, createTestApp, loadInput, registerUser } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
 afterEach(closeTestApps);
-
-const DAY = 24 * 60 * 60 * 1000;
 
 test("the received-bids demo shows real pending bids on a posted load, drivers as initials only", async () => {
   const t = await createTestApp();
@@ -15,26 +13,18 @@ test("the received-bids demo shows real pending bids on a posted load, drivers a
 
   const shipper = createClient(t);
   await registerUser(shipper, "shipper");
-  const load = await shipper.post("/api/loads", {
-    title: "Coffee, 12 t",
-    description: "Washed coffee",
-    equipmentType: "dry_van",
-    pickupAddress: "Jimma coffee market",
-    pickupCity: "Jimma",
-    pickupCountry: "Ethiopia",
-    pickupLatitude: 7.67,
-    pickupLongitude: 36.83,
-    deliveryAddress: "Modjo dry port",
-    deliveryCity: "Modjo",
-    deliveryCountry: "Ethiopia",
-    deliveryLatitude: 8.59,
-    deliveryLongitude: 39.12,
-    pickupDate: new Date(Date.now() + 2 * DAY).toISOString(),
-    deliveryDate: new Date(Date.now() + 3 * DAY).toISOString(),
-    weight: 26000,
-    budgetAmount: 90000,
-    budgetCurrency: "ETB",
-  });
+  const load = await shipper.post(
+    "/api/loads",
+    loadInput({
+      title: "Coffee, 12 t",
+      pickupCity: "Jimma",
+      pickupState: undefined,
+      pickupLatitude: 7.67,
+      pickupLongitude: 36.83,
+      budgetAmount: 90000,
+      budgetCurrency: "ETB",
+    }),
+  );
   const drivers = [
     { firstName: "Dawit", lastName: "Alemu", at: { latitude: 7.7, longitude: 36.8 }, amount: 85000 },
     { firstName: "Hirut", lastName: "Tadesse", at: { latitude: 9.0, longitude: 38.7 }, amount: 80000 },

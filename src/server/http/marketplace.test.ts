@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
@@ -30,30 +30,6 @@ beforeEach(async () => {
     driver: (await registerUser(driver, "driver")).id,
     driver2: (await registerUser(driver2, "driver")).id,
   };
-});
-
-// Addis Ababa (Kality) to Adama: about 50 miles as the crow flies.
-const loadInput = (over: Record<string, unknown> = {}) => ({
-  title: "Cement, 40 t",
-  description: "Bagged cement",
-  equipmentType: "flatbed",
-  pickupAddress: "Kality Customs Terminal",
-  pickupCity: "Addis Ababa",
-  pickupState: "Addis Ababa",
-  pickupCountry: "Ethiopia",
-  pickupLatitude: 8.9,
-  pickupLongitude: 38.77,
-  deliveryAddress: "Adama Industrial Park",
-  deliveryCity: "Adama",
-  deliveryCountry: "Ethiopia",
-  deliveryLatitude: 8.54,
-  deliveryLongitude: 39.27,
-  pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
-  deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
-  weight: 40000,
-  budgetAmount: 1000,
-  budgetCurrency: "USD",
-  ...over,
 });
 
 const postLoad = async (over: Record<string, unknown> = {}, who = shipper) => {

@@ -5,7 +5,7 @@ import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/
 import { safeReturnTo } from "../../shared/return-to";
 import { LOGIN_LIMITS, reserveLoginAttempt } from "../domain/auth/rate-limit";
 import { carriersFromEnv } from "../integrations/carriers/registry";
-import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 import { MAX_JSON_BODY_BYTES } from "./body";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -13,7 +13,6 @@ setDefaultTimeout(60_000);
 afterEach(closeTestApps);
 
 type TClient = ReturnType<typeof createClient>;
-const DAY = 24 * 60 * 60 * 1000;
 const PASSWORD = "correct-horse-battery";
 
 const emu = startCarrierEmulators();
@@ -24,30 +23,8 @@ beforeEach(async () => {
   t = await createTestApp({}, carriersFromEnv(emulatorEnv(emu.urls)));
 });
 
-const loadInput = (over: Record<string, unknown> = {}) => ({
-  title: "Coffee, 20 t",
-  description: "Green coffee in jute bags",
-  equipmentType: "dry_van",
-  pickupAddress: "Kality Customs Terminal",
-  pickupCity: "Addis Ababa",
-  pickupCountry: "Ethiopia",
-  pickupLatitude: 8.9,
-  pickupLongitude: 38.77,
-  deliveryAddress: "Djibouti Port",
-  deliveryCity: "Djibouti",
-  deliveryCountry: "Djibouti",
-  deliveryLatitude: 11.6,
-  deliveryLongitude: 43.15,
-  pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
-  deliveryDate: new Date(Date.now() + 5 * DAY).toISOString(),
-  weight: 40000,
-  budgetAmount: 2500,
-  budgetCurrency: "USD",
-  ...over,
-});
-
 const postLoad = async (who: TClient) => {
-  const res = await who.post("/api/loads", loadInput());
+  const res = await who.post("/api/loads", loadInput({ budgetAmount: 2500 }));
   if (res.status !== 201) throw new Error(`post load: ${res.status} ${res.text}`);
   return res.json.id as number;
 };

@@ -1,4 +1,6 @@
-import type { TMoneyCurrency } from "../../shared/constants";
+import { useLingui } from "@lingui/react/macro";
+import { type FormEvent, useState } from "react";
+import { MONEY_CURRENCY_CODES, type TMoneyCurrency } from "../../shared/constants";
 
 export type TBidDraft = {
   amount: number;
@@ -23,3 +25,27 @@ export const readBidForm = (form: HTMLFormElement): TBidDraft | null => {
     notes: String(f.get("notes") ?? "").trim() || null,
   };
 };
+
+/**
+ * A bid form's submit handler and its error: a bid that passes readBidForm's check clears the error and goes to
+ * `onBid`; one that does not shows "Enter an amount greater than 0".
+ */
+export const useBidForm = (onBid: (draft: TBidDraft) => void) => {
+  const { t } = useLingui();
+  const [error, setError] = useState<string>();
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const draft = readBidForm(e.currentTarget);
+    if (!draft) {
+      setError(t`Enter an amount greater than 0`);
+      return;
+    }
+    setError(undefined);
+    onBid(draft);
+  };
+  return { error, submit };
+};
+
+/** The currency a bid form starts in: the load's budget currency when a bid can be in it, else USD. */
+export const defaultBidCurrency = (budgetCurrency: string): TMoneyCurrency =>
+  (MONEY_CURRENCY_CODES as readonly string[]).includes(budgetCurrency) ? (budgetCurrency as TMoneyCurrency) : "USD";

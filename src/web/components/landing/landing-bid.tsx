@@ -1,19 +1,19 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowRight, Gavel } from "lucide-react";
-import { type FormEvent, useState } from "react";
-import { MONEY_CURRENCY_CODES } from "../../../shared/constants";
+import { useState } from "react";
 import { loginHref, useMe } from "../../lib/auth";
-import { readBidForm } from "../../lib/bid-form";
+import { defaultBidCurrency, useBidForm } from "../../lib/bid-form";
 import { savePendingBid } from "../../lib/pending-bid";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
+import { MoneyCurrencySelect } from "../loads/money-currency-select";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { DateTimeField } from "../ui/date-time-field";
 import { FieldError, Input, Label } from "../ui/input";
-import { NativeSelect, Textarea } from "../ui/textarea";
+import { Textarea } from "../ui/textarea";
 
 /**
  * A bid form on the newest real load: a visitor can try bidding as a driver would. Without an account the bid is kept
@@ -27,7 +27,6 @@ export function LandingBid() {
   const queryClient = useQueryClient();
   const loads = useQuery(trpc.platform.sampleLoads.queryOptions({ limit: 6 }, { staleTime: 60_000 }));
   const load = loads.data?.[0];
-  const [error, setError] = useState<string>();
   const [kept, setKept] = useState(false);
   const place = useMutation(
     trpc.bids.place.mutationOptions({
@@ -41,25 +40,8 @@ export function LandingBid() {
       },
     }),
   );
-
-  if (loads.isPending)
-    return (
-      <Card className="bg-white/95 text-slate-900">
-        <CardContent className="p-6 text-sm text-muted-foreground">
-          <Trans>Loading loads...</Trans>
-        </CardContent>
-      </Card>
-    );
-  if (!load) return null;
-
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const draft = readBidForm(e.currentTarget);
-    if (!draft) {
-      setError(t`Enter an amount greater than 0`);
-      return;
-    }
-    setError(undefined);
+  const { error, submit } = useBidForm((draft) => {
+    if (!load) return; // the form shows only with a load
     if (me?.userType === "driver") {
       place.mutate({ loadId: load.id, ...draft });
       return;
@@ -80,11 +62,18 @@ export function LandingBid() {
       equipmentType: load.equipmentType,
     });
     setKept(true);
-  };
+  });
 
-  const currency = (MONEY_CURRENCY_CODES as readonly string[]).includes(load.budgetCurrency)
-    ? load.budgetCurrency
-    : "USD";
+  if (loads.isPending)
+    return (
+      <Card className="bg-white/95 text-slate-900">
+        <CardContent className="p-6 text-sm text-muted-foreground">
+          <Trans>Loading loads...</Trans>
+        </CardContent>
+      </Card>
+    );
+  if (!load) return null;
+
   return (
     <Card className="bg-white/95 text-slate-900 shadow-xl" data-testid="landing-bid">
       <CardHeader>
@@ -151,13 +140,11 @@ export function LandingBid() {
                 <Label htmlFor="landing-bid-currency">
                   <Trans>Currency</Trans>
                 </Label>
-                <NativeSelect id="landing-bid-currency" name="currency" defaultValue={currency}>
-                  {MONEY_CURRENCY_CODES.map((c) => (
-                    <option key={c} value={c}>
-                      {c}
-                    </option>
-                  ))}
-                </NativeSelect>
+                <MoneyCurrencySelect
+                  id="landing-bid-currency"
+                  name="currency"
+                  defaultValue={defaultBidCurrency(load.budgetCurrency)}
+                />
               </div>
             </div>
             <FieldError id="landing-bid-error">{error}</FieldError>

@@ -1,8 +1,9 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { ArrowRight, MapPin, Star } from "lucide-react";
+import { ArrowRight } from "lucide-react";
 import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
+import { DriverBidFigures, DriverBidRow } from "../loads/driver-bid-row";
 import { Badge } from "../ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 
@@ -32,7 +33,7 @@ const example = (title: string): TDemo => ({
 /** Bids as a shipper receives them: real recent bids on a real load, drivers reduced to initials. */
 export function ReceivedBids() {
   const { t } = useLingui();
-  const { formatAmount, formatNumber } = usePreferences();
+  const { formatAmount } = usePreferences();
   const demo = useQuery(trpc.platform.bidsDemo.queryOptions(undefined, { staleTime: 60_000 }));
   if (demo.isPending || demo.isError) return null;
   const isExample = demo.data === null;
@@ -70,27 +71,11 @@ export function ReceivedBids() {
               className="flex flex-wrap items-center justify-between gap-3 rounded-md border p-3"
               data-testid="demo-bid"
             >
-              <div className="flex items-center gap-3">
-                <div className="flex size-10 items-center justify-center rounded-full bg-teal-100 font-semibold text-teal-900">
-                  {b.initials}
-                </div>
-                <div className="flex flex-wrap items-center gap-3 text-sm text-muted-foreground">
-                  <span className="flex items-center gap-1">
-                    <Star className="size-3" />
-                    {formatNumber(b.rating, { maximumFractionDigits: 1 })}
-                  </span>
-                  <span>
-                    <Trans>{b.trips} trips</Trans>
-                  </span>
-                  {b.distance != null && (
-                    <span className="flex items-center gap-1">
-                      <MapPin className="size-3" />
-                      <Trans>{formatNumber(b.distance)} mi from pickup</Trans>
-                    </span>
-                  )}
+              <DriverBidRow initials={b.initials}>
+                <DriverBidFigures bid={b} className="text-sm">
                   {b.isClosest && <Badge variant="success">{t`Closest`}</Badge>}
-                </div>
-              </div>
+                </DriverBidFigures>
+              </DriverBidRow>
               <div className="font-bold" data-testid="demo-bid-amount">
                 {formatAmount(b.amount, b.currency)}
               </div>

@@ -1,6 +1,25 @@
 import { Trans } from "@lingui/react/macro";
-import { Link } from "@tanstack/react-router";
+import { Link, type LinkProps } from "@tanstack/react-router";
+import type { ReactNode } from "react";
 import { CalendarSelect } from "./calendar-select";
+
+/** A footer column: a heading over a list of links. */
+function LinkColumn({ title, links }: { title: ReactNode; links: { to: LinkProps["to"]; label: ReactNode }[] }) {
+  return (
+    <div>
+      <h2 className="text-sm font-semibold">{title}</h2>
+      <ul className="mt-2 space-y-1 text-sm">
+        {links.map((l) => (
+          <li key={l.to}>
+            <Link to={l.to} className="hover:underline">
+              {l.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 export function Footer() {
   const year = new Date().getFullYear();
@@ -13,72 +32,30 @@ export function Footer() {
             <Trans>The freight marketplace for drivers and shippers, from Addis Ababa to the world.</Trans>
           </p>
         </div>
-        <div>
-          <h2 className="text-sm font-semibold">
-            <Trans>Platform</Trans>
-          </h2>
-          <ul className="mt-2 space-y-1 text-sm">
-            <li>
-              <Link to="/driver" className="hover:underline">
-                <Trans>Driver dashboard</Trans>
-              </Link>
-            </li>
-            <li>
-              <Link to="/shipper" className="hover:underline">
-                <Trans>Shipper dashboard</Trans>
-              </Link>
-            </li>
-            <li>
-              <Link to="/loads" className="hover:underline">
-                <Trans>Load board</Trans>
-              </Link>
-            </li>
-          </ul>
-        </div>
-        <div>
-          <h2 className="text-sm font-semibold">
-            <Trans>Support</Trans>
-          </h2>
-          <ul className="mt-2 space-y-1 text-sm">
-            <li>
-              <Link to="/contact" className="hover:underline">
-                <Trans>Contact us</Trans>
-              </Link>
-            </li>
-            <li>
-              <Link to="/subscribe" className="hover:underline">
-                <Trans>Premium plan</Trans>
-              </Link>
-            </li>
-            <li>
-              <Link to="/promotion" className="hover:underline">
-                <Trans>Spread the word</Trans>
-              </Link>
-            </li>
-          </ul>
-        </div>
-        <div>
-          <h2 className="text-sm font-semibold">
-            <Trans>Company</Trans>
-          </h2>
-          <ul className="mt-2 space-y-1 text-sm">
-            <li>
-              <Link to="/about" className="hover:underline">
-                <Trans>About MyTess</Trans>
-              </Link>
-            </li>
-            <li>
-              <Link to="/terms" className="hover:underline">
-                <Trans>Terms of use</Trans>
-              </Link>
-            </li>
-            <li>
-              <Link to="/privacy" className="hover:underline">
-                <Trans>Privacy</Trans>
-              </Link>
-            </li>
-          </ul>
-        </div>
+        <LinkColumn
+          title={<Trans>Platform</Trans>}
+          links={[
+            { to: "/driver", label: <Trans>Driver dashboard</Trans> },
+            { to: "/shipper", label: <Trans>Shipper dashboard</Trans> },
+            { to: "/loads", label: <Trans>Load board</Trans> },
+          ]}
+        />
+        <LinkColumn
+          title={<Trans>Support</Trans>}
+          links={[
+            { to: "/contact", label: <Trans>Contact us</Trans> },
+            { to: "/subscribe", label: <Trans>Premium plan</Trans> },
+            { to: "/promotion", label: <Trans>Spread the word</Trans> },
+          ]}
+        />
+        <LinkColumn
+          title={<Trans>Company</Trans>}
+          links={[
+            { to: "/about", label: <Trans>About MyTess</Trans> },
+            { to: "/terms", label: <Trans>Terms of use</Trans> },
+            { to: "/privacy", label: <Trans>Privacy</Trans> },
+          ]}
+        />
         <div>
           <h2 className="text-sm font-semibold">
             <Trans>Languages</Trans>

@@ -1,8 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, type ReactNode, useState } from "react";
-import { MONEY_CURRENCY_CODES } from "../../../shared/constants";
-import { readBidForm } from "../../lib/bid-form";
+import { type ReactNode, useState } from "react";
+import { defaultBidCurrency, useBidForm } from "../../lib/bid-form";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
@@ -18,7 +17,8 @@ import {
   DialogTrigger,
 } from "../ui/dialog";
 import { FieldError, Input, Label } from "../ui/input";
-import { NativeSelect, Textarea } from "../ui/textarea";
+import { Textarea } from "../ui/textarea";
+import { MoneyCurrencySelect } from "./money-currency-select";
 
 type TLoadLike = {
   id: number;
@@ -33,7 +33,6 @@ type TLoadLike = {
 export function BidDialog({ load, trigger }: { load: TLoadLike; trigger: ReactNode }) {
   const { t } = useLingui();
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string>();
   const queryClient = useQueryClient();
   const onUnauthorized = useUnauthorizedRedirect();
   const place = useMutation(
@@ -56,19 +55,7 @@ export function BidDialog({ load, trigger }: { load: TLoadLike; trigger: ReactNo
       },
     }),
   );
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const draft = readBidForm(e.currentTarget);
-    if (!draft) {
-      setError(t`Enter an amount greater than 0`);
-      return;
-    }
-    setError(undefined);
-    place.mutate({ loadId: load.id, ...draft });
-  };
-  const defaultCurrency = (MONEY_CURRENCY_CODES as readonly string[]).includes(load.budgetCurrency)
-    ? load.budgetCurrency
-    : "USD";
+  const { error, submit } = useBidForm((draft) => place.mutate({ loadId: load.id, ...draft }));
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>{trigger}</DialogTrigger>
@@ -102,13 +89,11 @@ export function BidDialog({ load, trigger }: { load: TLoadLike; trigger: ReactNo
               <Label htmlFor={`bid-currency-${load.id}`}>
                 <Trans>Currency</Trans>
               </Label>
-              <NativeSelect id={`bid-currency-${load.id}`} name="currency" defaultValue={defaultCurrency}>
-                {MONEY_CURRENCY_CODES.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </NativeSelect>
+              <MoneyCurrencySelect
+                id={`bid-currency-${load.id}`}
+                name="currency"
+                defaultValue={defaultBidCurrency(load.budgetCurrency)}
+              />
             </div>
           </div>
           <FieldError>{error}</FieldError>

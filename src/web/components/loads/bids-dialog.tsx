@@ -1,6 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { MapPin, Star } from "lucide-react";
 import { useState } from "react";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
@@ -10,6 +9,7 @@ import { Button } from "../ui/button";
 import { Card } from "../ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "../ui/dialog";
 import { BidStatusBadge } from "./badges";
+import { DriverBidFigures, DriverBidRow } from "./driver-bid-row";
 
 /** The bids on one of the shipper's loads, cheapest first, with accept and reject. */
 export function BidsDialog({
@@ -27,7 +27,7 @@ export function BidsDialog({
   const [open, setOpen] = useState(false);
   // Awarding cannot be undone: the Accept button first asks, saying what will happen.
   const [confirming, setConfirming] = useState<number | null>(null);
-  const { formatOriginal, formatNumber } = usePreferences();
+  const { formatOriginal } = usePreferences();
   const queryClient = useQueryClient();
   const bids = useQuery({ ...trpc.bids.forLoad.queryOptions({ loadId }), enabled: open, staleTime: 0 });
   const onError = (err: unknown) =>
@@ -130,33 +130,16 @@ export function BidsDialog({
                   </div>
                 </div>
               )}
-              <div className="flex items-center gap-3">
-                <div className="flex size-10 items-center justify-center rounded-full bg-teal-100 font-semibold text-teal-900">
-                  {b.initials}
-                </div>
+              <DriverBidRow initials={b.initials}>
                 <div>
                   <div className="flex items-center gap-2 font-medium">
                     {b.driverName}
                     {b.isClosest && <Badge variant="success">{t`Closest`}</Badge>}
                   </div>
-                  <div className="flex flex-wrap items-center gap-3 text-xs text-muted-foreground">
-                    <span className="flex items-center gap-1">
-                      <Star className="size-3" />
-                      {formatNumber(b.rating, { maximumFractionDigits: 1 })}
-                    </span>
-                    <span>
-                      <Trans>{b.trips} trips</Trans>
-                    </span>
-                    {b.distance != null && (
-                      <span className="flex items-center gap-1">
-                        <MapPin className="size-3" />
-                        <Trans>{formatNumber(b.distance, { maximumFractionDigits: 0 })} mi from pickup</Trans>
-                      </span>
-                    )}
-                  </div>
+                  <DriverBidFigures bid={b} className="text-xs" />
                   {b.notes && <div className="mt-1 text-sm">{b.notes}</div>}
                 </div>
-              </div>
+              </DriverBidRow>
               <div className="flex flex-wrap items-center gap-2">
                 <div className="text-right">
                   <div className="font-bold" data-testid="bid-amount">

@@ -2,7 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { EQUIPMENT_TYPES, MONEY_CURRENCY_CODES } from "../../../shared/constants";
+import { EQUIPMENT_TYPES, type MONEY_CURRENCY_CODES } from "../../../shared/constants";
 import { toast } from "../../lib/toast";
 import { errorInfo, isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
@@ -20,6 +20,7 @@ import {
 import { FieldError, Input, Label, TextField } from "../ui/input";
 import { NativeSelect, Textarea } from "../ui/textarea";
 import { useEquipmentLabel } from "./equipment-label";
+import { MoneyCurrencySelect } from "./money-currency-select";
 import { PlaceInput } from "./place-input";
 
 type TSide = { address: string; city: string; state: string; country: string; latitude: string; longitude: string };
@@ -304,13 +305,7 @@ export function PostLoadDialog() {
                 <Label htmlFor="load-currency">
                   <Trans>Currency</Trans>
                 </Label>
-                <NativeSelect id="load-currency" name="budgetCurrency" defaultValue="USD">
-                  {MONEY_CURRENCY_CODES.map((c) => (
-                    <option key={c} value={c}>
-                      {c}
-                    </option>
-                  ))}
-                </NativeSelect>
+                <MoneyCurrencySelect id="load-currency" name="budgetCurrency" defaultValue="USD" />
               </div>
             </div>
           </div>

@@ -14,24 +14,21 @@ import { NativeSelect } from "./textarea";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
-/**
- * A date and time input in the user's calendar. In the Gregorian calendar it is the browser's own picker; in the
- * Ethiopian one, day, month (13, with Pagume's 5 or 6 days) and year selects with a clock time. Either way the form
- * receives the same local "YYYY-MM-DDTHH:MM" value under `name`, so what is stored is the same instant (UTC).
- */
-export function DateTimeField({
-  id,
-  name,
-  label,
-  error,
-  className,
-}: {
+type TDateTimeFieldProps = {
   id: string;
   name: string;
   label: React.ReactNode;
   error?: React.ReactNode;
   className?: string;
-}) {
+};
+
+/**
+ * A date and time input in the user's calendar. In the Gregorian calendar it is the browser's own picker; in the
+ * Ethiopian one, day, month (13, with Pagume's 5 or 6 days) and year selects with a clock time. Either way the form
+ * receives the same local "YYYY-MM-DDTHH:MM" value under `name`, so what is stored is the same instant (UTC).
+ */
+export function DateTimeField(props: TDateTimeFieldProps) {
+  const { id, name, label, error, className } = props;
   const { calendar } = usePreferences();
   if (calendar !== "ethiopic")
     return (
@@ -47,22 +44,10 @@ export function DateTimeField({
         <FieldError id={`${id}-error`}>{error}</FieldError>
       </div>
     );
-  return <EthiopicDateTime id={id} name={name} label={label} error={error} className={className} />;
+  return <EthiopicDateTime {...props} />;
 }
 
-function EthiopicDateTime({
-  id,
-  name,
-  label,
-  error,
-  className,
-}: {
-  id: string;
-  name: string;
-  label: React.ReactNode;
-  error?: React.ReactNode;
-  className?: string;
-}) {
+function EthiopicDateTime({ id, name, label, error, className }: TDateTimeFieldProps) {
   const { t } = useLingui();
   const { language } = usePreferences();
   const today = useMemo(() => gregorianToEthiopic(localParts(new Date())), []);
