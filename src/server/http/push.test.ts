@@ -252,6 +252,13 @@ describe("events → jobs → worker → the push service", () => {
       status: "sent",
       url: `${BASE}/loads/${loadId}`,
     });
+    // Each user sees only their own history.
+    const mine = await shipper.get("/api/push/notifications");
+    expect(mine.json).toMatchObject([
+      { type: "loadUpdates", channel: "web_push", status: "sent", title: "በጭነትዎ ላይ አዲስ ጨረታ" },
+    ]);
+    expect((await driver.get("/api/push/notifications")).json).toEqual([]);
+    expect((await createClient(t).get("/api/push/notifications")).status).toBe(401);
   });
 
   test("award and the trip: the winner (Afaan Oromo) is assigned, the loser is told, the shipper follows the trip", async () => {
