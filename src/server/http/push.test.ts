@@ -295,6 +295,30 @@ describe("events → jobs → worker → the push service", () => {
     expect(types.map((r) => r.type)).toEqual(["loadAssigned"]);
   });
 
+  test("completion reaches the driver; cancelling reaches the pending bidders; nothing is enqueued for the actor", async () => {
+    const d = await subscribeAs(driver);
+    const d2 = await subscribeAs(driver2);
+    const s = await subscribeAs(shipper);
+    const loadId = await postLoad();
+    const won = await bid(driver, loadId);
+    expect((await shipper.post(`/api/bids/${won}/accept`)).status).toBe(200);
+    for (const step of ["pickup", "deliver"])
+      expect((await driver.post(`/api/loads/${loadId}/${step}`)).status).toBe(200);
+    expect((await shipper.post(`/api/loads/${loadId}/complete`)).status).toBe(200);
+    const other = await postLoad();
+    await bid(driver2, other);
+    expect((await shipper.post(`/api/loads/${other}/cancel`, {})).status).toBe(200);
+    await worker().runOnce();
+    expect(received(d.id).map((m) => m.title)).toEqual(["Your bid was accepted", "Load completed"]);
+    expect(received(d2.id).map((m) => [m.title, m.url])).toEqual([["Load cancelled", `${BASE}/loads/${other}`]]);
+    expect(received(s.id).map((m) => m.title)).toEqual([
+      "New bid on your load",
+      "Load picked up",
+      "Load delivered",
+      "New bid on your load",
+    ]);
+  });
+
   test("a type turned off sends nothing", async () => {
     const b = await subscribeAs(shipper);
     const prefs = (await shipper.get("/api/push/preferences")).json;
