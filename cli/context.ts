@@ -2,6 +2,7 @@ import { migrateDb, openConfiguredDb } from "../db/client";
 import { loadConfig } from "../src/server/config";
 import { i18n, languageFromEnv } from "../src/server/i18n";
 import { carriersFromEnv } from "../src/server/integrations/carriers/registry";
+import { notifiersFromEnv, vapidKeyFileFor } from "../src/server/integrations/notify/registry";
 import { logger } from "../src/server/logger";
 import { createContext } from "../src/server/trpc/context";
 import { createCaller } from "../src/server/trpc/root";
@@ -37,7 +38,11 @@ export const openSystem = async () => {
     system: true,
     channel: "cli",
     locale: cliLocale(),
-    services: { carriers: carriersFromEnv(), log: { ...logger, info: () => {} } },
+    services: {
+      carriers: carriersFromEnv(),
+      notifiers: notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) }),
+      log: { ...logger, info: () => {} },
+    },
   });
   return { config, handle, caller: createCaller(ctx) };
 };

@@ -333,3 +333,63 @@ export const jobs = sqliteTable(
   (t) => [uniqueIndex("jobs_unique_key_idx").on(t.uniqueKey), index("jobs_due_idx").on(t.status, t.runAt)],
 );
 export type Job = typeof jobs.$inferSelect;
+
+/** A browser's push subscription (RFC 8030): one row per endpoint, owned by the user who subscribed with it. */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text().notNull(),
+    p256dh: text().notNull(),
+    auth: text().notNull(),
+    /** When the browser says the subscription ends (epoch ms), if it says. */
+    expirationTime: integer(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [
+    uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint),
+    index("push_subscriptions_user_idx").on(t.userId),
+  ],
+);
+export type PushSubscription = typeof pushSubscriptions.$inferSelect;
+
+/** Push preferences (SPEC §3); a user without a row has SPEC §9's defaults. */
+export const pushPreferences = sqliteTable("push_preferences", {
+  userId: integer()
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  enabled: integer({ mode: "boolean" }).notNull().default(true),
+  loadAssigned: integer({ mode: "boolean" }).notNull().default(true),
+  loadUpdates: integer({ mode: "boolean" }).notNull().default(true),
+  paymentReceived: integer({ mode: "boolean" }).notNull().default(true),
+  systemAlerts: integer({ mode: "boolean" }).notNull().default(false),
+  marketing: integer({ mode: "boolean" }).notNull().default(false),
+  quietHoursEnabled: integer({ mode: "boolean" }).notNull().default(false),
+  quietHoursStart: text().notNull().default("22:00"),
+  quietHoursEnd: text().notNull().default("08:00"),
+  quietHoursTimezone: text().notNull().default("UTC"),
+  updatedAt: integer().notNull(),
+});
+
+/** What was sent to whom, on which channel, and how it went: a user's own history of notifications. */
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text().notNull(),
+    title: text().notNull(),
+    body: text().notNull(),
+    url: text(),
+    channel: text().notNull(),
+    status: text({ enum: ["sent", "held", "failed"] }).notNull(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)],
+);
+export type Notification = typeof notifications.$inferSelect;

@@ -21,6 +21,19 @@ export const {
   shipments,
   idempotencyKeys,
   jobs,
+  pushSubscriptions,
+  pushPreferences,
+  notifications,
 } = active;
 
-export type { ActivityEvent, Bid, Job, Load, Message, NewLoad, User } from "./schema";
+export type {
+  ActivityEvent,
+  Bid,
+  Job,
+  Load,
+  Message,
+  NewLoad,
+  Notification,
+  PushSubscription,
+  User,
+} from "./schema";

@@ -352,3 +352,57 @@ export const jobs = pgTable(
   (t) => [uniqueIndex("jobs_unique_key_idx").on(t.uniqueKey), index("jobs_due_idx").on(t.status, t.runAt)],
 );
 export type Job = typeof jobs.$inferSelect;
+
+export const pushSubscriptions = pgTable(
+  "push_subscriptions",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text().notNull(),
+    p256dh: text().notNull(),
+    auth: text().notNull(),
+    expirationTime: ms(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint),
+    index("push_subscriptions_user_idx").on(t.userId),
+  ],
+);
+
+export const pushPreferences = pgTable("push_preferences", {
+  userId: integer()
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  enabled: boolean().notNull().default(true),
+  loadAssigned: boolean().notNull().default(true),
+  loadUpdates: boolean().notNull().default(true),
+  paymentReceived: boolean().notNull().default(true),
+  systemAlerts: boolean().notNull().default(false),
+  marketing: boolean().notNull().default(false),
+  quietHoursEnabled: boolean().notNull().default(false),
+  quietHoursStart: text().notNull().default("22:00"),
+  quietHoursEnd: text().notNull().default("08:00"),
+  quietHoursTimezone: text().notNull().default("UTC"),
+  updatedAt: ms().notNull(),
+});
+
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text().notNull(),
+    title: text().notNull(),
+    body: text().notNull(),
+    url: text(),
+    channel: text().notNull(),
+    status: text({ enum: ["sent", "held", "failed"] }).notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)],
+);

@@ -12,7 +12,8 @@ import { loadConfig } from "./config";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
 import { createApp } from "./http/app";
 import { MAX_JSON_BODY_BYTES } from "./http/body";
-import { startWorker, type TWorker } from "./jobs/worker";
+import { notifiersFromEnv, vapidKeyFileFor } from "./integrations/notify/registry";
+import { jobHandlers, startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./logger";
 
 const config = loadConfig();
@@ -56,7 +57,9 @@ const prepare = async () => {
 
 /** The job worker in this process, and a SIGTERM that lets its running job finish before the database closes. */
 const startJobs = (handle: DbHandle) => {
-  const worker = startWorker({ db: handle.db, log: logger });
+  const notifiers = notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) });
+  const baseUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  const worker = startWorker({ db: handle.db, log: logger, handlers: jobHandlers({ notifiers, baseUrl }) });
   logger.info("job worker started");
   return worker;
 };

@@ -4,6 +4,8 @@ import { type DbHandle, openTestDb } from "../../db/client";
 import { loadConfig, type TConfig } from "./config";
 import { createApp } from "./http/app";
 import { carriersFromEnv, type TCarrierRegistry } from "./integrations/carriers/registry";
+import { notifiersFromEnv, type TNotifierRegistry } from "./integrations/notify/registry";
+import { logger } from "./logger";
 
 process.env.LOG_LEVEL ??= "silent";
 
@@ -18,6 +20,7 @@ export const closeTestApps = async () => {
 export const createTestApp = async (
   overrides: Partial<TConfig> = {},
   carriers: TCarrierRegistry = carriersFromEnv({}),
+  notifiers: TNotifierRegistry = notifiersFromEnv({}, { vapidKeyFile: null }),
 ) => {
   const opened = await openTestDb();
   let closing: Promise<void> | null = null;
@@ -31,7 +34,8 @@ export const createTestApp = async (
   };
   openHandles.add(handle);
   const config: TConfig = { ...loadConfig({}), webDist: "/nonexistent", trustProxy: true, ...overrides };
-  const app = createApp({ db: handle.db, config, carriers });
+  const services = { carriers, notifiers, log: logger };
+  const app = createApp({ db: handle.db, config, carriers, notifiers });
   /**
    * Raw SQL for a test's own look at the database (rows as objects), written once for both engines: `?` parameters,
    * and CAST(… AS INTEGER) where a count must come back as a number (PostgreSQL's count is a bigint).
@@ -57,7 +61,7 @@ export const createTestApp = async (
     )
       .map((r) => r.name)
       .sort();
-  return { app, db: handle.db, rows, tableNames, engine: handle.engine, config, close: handle.close };
+  return { app, db: handle.db, services, rows, tableNames, engine: handle.engine, config, close: handle.close };
 };
 
 export type TTestApp = Awaited<ReturnType<typeof createTestApp>>;

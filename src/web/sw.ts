@@ -35,6 +35,54 @@ self.addEventListener("sync", (event) => {
   );
 });
 
+// Web push: the server sends JSON {title, body, url?, tag?} (src/server/integrations/notify/web-push.ts), already in
+// the recipient's language. Every push shows a notification (userVisibleOnly).
+self.addEventListener("push", (event) => {
+  let data: { title?: string; body?: string; url?: string; tag?: string } = {};
+  try {
+    data = event.data?.json() ?? {};
+  } catch {
+    data = { body: event.data?.text() ?? "" };
+  }
+  event.waitUntil(
+    self.registration.showNotification(data.title || "MyTess", {
+      body: data.body ?? "",
+      icon: "/icon-192.png",
+      badge: "/icon-192.png",
+      data: { url: data.url ?? "/" },
+      ...(data.tag ? { tag: data.tag } : {}),
+    }),
+  );
+});
+
+// A click opens the load: an open MyTess tab goes there, otherwise a new window. Only our own origin is opened.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const raw = (event.notification.data as { url?: string } | null)?.url ?? "/";
+  let target: URL;
+  try {
+    target = new URL(raw, self.location.origin);
+  } catch {
+    target = new URL("/", self.location.origin);
+  }
+  const url =
+    target.origin === self.location.origin
+      ? target.href
+      : new URL(target.pathname + target.search, self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(async (clients) => {
+      for (const c of clients) {
+        if (new URL(c.url).origin === self.location.origin && "navigate" in c) {
+          await (c as WindowClient).focus();
+          await (c as WindowClient).navigate(url);
+          return;
+        }
+      }
+      await self.clients.openWindow(url);
+    }),
+  );
+});
+
 self.addEventListener("message", (event) => {
   if (event.data?.type === "SKIP_WAITING") void self.skipWaiting();
 });

@@ -6,8 +6,10 @@ import type { TConfig } from "../config";
 import { readCookie, resolveSession } from "../domain/auth/sessions";
 import { AppError } from "../errors";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
+import { notifiersFromEnv, type TNotifierRegistry, vapidKeyFileFor } from "../integrations/notify/registry";
 import { createOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
+import type { TServices } from "../trpc/context";
 import { appRouter, createCaller } from "../trpc/root";
 import { createAuthRoutes } from "./auth-routes";
 import { declaresTooLargeBody, MAX_JSON_BODY_BYTES, readCapped, readJsonBody } from "./body";
@@ -22,12 +24,18 @@ import { createStaticHandler } from "./static";
 /** The most calls one tRPC batch may carry; the web app batches a screen's queries, a handful at a time. */
 export const MAX_TRPC_BATCH = 20;
 
-export type TAppDeps = { db: TDb; config: TConfig; carriers?: TCarrierRegistry };
+export type TAppDeps = { db: TDb; config: TConfig; carriers?: TCarrierRegistry; notifiers?: TNotifierRegistry };
 
 /** The whole server as one Elysia app; tests call `app.handle(request)`, main.ts listens. */
-export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps) => {
+export const createApp = ({
+  db,
+  config,
+  carriers = carriersFromEnv(),
+  notifiers = notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) }),
+}: TAppDeps) => {
+  const services: TServices = { carriers, notifiers, log: logger };
   const oidc = config.oidc ? createOidcClient(config.oidc) : null;
-  const auth = createAuthRoutes(db, config, oidc, carriers);
+  const auth = createAuthRoutes(db, config, oidc, services);
   const serveStatic = createStaticHandler(config.webDist);
   const metaOf = (
     server: { requestIP?: (r: Request) => { address: string } | null } | null,
@@ -58,7 +66,7 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
         router: appRouter,
         maxBatchSize: MAX_TRPC_BATCH,
         createContext: ({ resHeaders }) =>
-          contextFromRequest(request, db, config, metaOf(server, request), "web", resHeaders, carriers),
+          contextFromRequest(request, db, config, metaOf(server, request), "web", resHeaders, services),
         onError: ({ error }) => {
           if (toHttpError(error).status >= 500) logger.error("trpc error", { error: String(error.cause ?? error) });
         },
@@ -129,7 +137,7 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
             metaOf(server, request),
             "rest",
             resHeaders,
-            carriers,
+            services,
           );
           // Nothing that grows with the body happens for a caller who may not send one.
           if (!ctx.actor && !r.anonymousBody && request.body) throw new AppError("UNAUTHORIZED", "Sign in to continue");

@@ -5,9 +5,9 @@ import type { TConfig } from "../config";
 import { findOrCreateOidcUser } from "../domain/auth/oidc-users";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../domain/auth/sessions";
 import { i18n } from "../i18n";
-import type { TCarrierRegistry } from "../integrations/carriers/registry";
 import type { TOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
+import type { TServices } from "../trpc/context";
 import { errorResponse } from "./errors";
 import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 
@@ -53,7 +53,7 @@ const confirmSignOutPage = (locale: TLanguage) => {
   });
 };
 
-export const createAuthRoutes = (db: TDb, config: TConfig, oidc: TOidcClient | null, carriers: TCarrierRegistry) => ({
+export const createAuthRoutes = (db: TDb, config: TConfig, oidc: TOidcClient | null, services: TServices) => ({
   /** GET /api/login: the provider when one is configured, else the sign-in screen. */
   async login(req: Request) {
     const url = new URL(req.url);
@@ -126,7 +126,7 @@ export const createAuthRoutes = (db: TDb, config: TConfig, oidc: TOidcClient | n
    */
   async logout(req: Request, meta: TRequestMeta) {
     const headers = new Headers();
-    const ctx = await contextFromRequest(req, db, config, meta, "rest", headers, carriers);
+    const ctx = await contextFromRequest(req, db, config, meta, "rest", headers, services);
     if (req.method === "GET" && !isOwnNavigation(req)) return confirmSignOutPage(ctx.locale);
     if (ctx.http?.sessionHash) await deleteSession(db, ctx.http.sessionHash);
     const out = new Headers();

@@ -2,9 +2,7 @@ import type { TDb } from "../../../db/client";
 import { LANGUAGE_CODES, SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession, sessionCookie } from "../domain/auth/sessions";
-import type { TCarrierRegistry } from "../integrations/carriers/registry";
-import { logger } from "../logger";
-import { createContext, type TChannel, type TContext } from "../trpc/context";
+import { createContext, type TChannel, type TContext, type TServices } from "../trpc/context";
 
 export type TRequestMeta = { ip: string | null };
 
@@ -31,7 +29,7 @@ export const contextFromRequest = async (
   meta: TRequestMeta,
   channel: TChannel,
   resHeaders: Headers,
-  carriers: TCarrierRegistry,
+  services: TServices,
 ): Promise<TContext> => {
   const secure = isSecureRequest(req, config);
   const token = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
@@ -44,7 +42,7 @@ export const contextFromRequest = async (
     actor,
     channel,
     locale: (actor?.language as TLanguage | undefined) ?? pickLocale(req.headers.get("accept-language")),
-    services: { carriers, log: logger },
+    services,
     http: { sessionHash: session?.idHash ?? null, ip: clientIp(req, config, meta), secure, resHeaders },
   });
 };

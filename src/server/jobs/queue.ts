@@ -98,6 +98,7 @@ export const backoffMs = (attempt: number) => Math.min(60 * 60_000, 30_000 * 2 *
 /** A failed attempt: tried again later with backoff, or kept as dead after the last attempt. */
 export const failJob = async (db: TDb, job: Job, workerId: string, error: unknown, now = Date.now()) => {
   const attempts = job.attempts;
+  const payload = error instanceof JobRetry ? { payload: error.payload } : {};
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
   const dead = attempts >= job.maxAttempts;
   await db
@@ -105,6 +106,7 @@ export const failJob = async (db: TDb, job: Job, workerId: string, error: unknow
     .set({
       status: dead ? "dead" : "pending",
       attempts,
+      ...payload,
       runAt: dead ? job.runAt : now + backoffMs(attempts),
       lastError: message,
       lockedBy: null,
@@ -114,6 +116,47 @@ export const failJob = async (db: TDb, job: Job, workerId: string, error: unknow
     })
     .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)));
   return dead ? ("dead" as const) : ("retry" as const);
+};
+
+/**
+ * Thrown by a handler to run its job again later without it counting as a failure (push quiet hours): pending again at
+ * `runAt`, the attempt given back, the payload optionally updated.
+ */
+export class JobDeferred extends Error {
+  constructor(
+    readonly runAt: number,
+    readonly payload?: Record<string, unknown>,
+  ) {
+    super(`Deferred until ${new Date(runAt).toISOString()}`);
+  }
+}
+
+/**
+ * Thrown by a handler for a failure worth retrying with the usual backoff, with what the next attempt should carry
+ * (which recipients already got it, so a retry never sends twice).
+ */
+export class JobRetry extends Error {
+  constructor(
+    message: string,
+    readonly payload: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export const deferJob = async (db: TDb, job: Job, workerId: string, d: JobDeferred, now = Date.now()) => {
+  await db
+    .update(jobs)
+    .set({
+      status: "pending",
+      attempts: Math.max(0, job.attempts - 1),
+      runAt: d.runAt,
+      ...(d.payload ? { payload: d.payload } : {}),
+      lockedBy: null,
+      lockedUntil: null,
+      updatedAt: now,
+    })
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)));
 };
 
 /** A dead job back in the queue with a fresh set of attempts. */

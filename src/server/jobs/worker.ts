@@ -1,8 +1,10 @@
 import type { TDb } from "../../../db/client";
 import type { Job } from "../../../db/tables";
+import { notifyHandler } from "../domain/push/notify";
+import type { TNotifierRegistry } from "../integrations/notify/registry";
 import type { TLogger } from "../logger";
 import { housekeeping } from "./housekeeping";
-import { claimJobs, completeJob, enqueueScheduled, failJob } from "./queue";
+import { claimJobs, completeJob, deferJob, enqueueScheduled, failJob, JobDeferred } from "./queue";
 
 export type TJobHandler = (
   payload: Record<string, unknown>,
@@ -13,6 +15,12 @@ export type TJobHandler = (
 export const JOB_HANDLERS: Record<string, TJobHandler> = {
   housekeeping: (_payload, { db }) => housekeeping(db),
 };
+
+/** The handlers that reach outside the database, with what they reach through. */
+export const jobHandlers = (deps: { notifiers: TNotifierRegistry; baseUrl: string }): Record<string, TJobHandler> => ({
+  ...JOB_HANDLERS,
+  notify: notifyHandler(deps),
+});
 
 /** Work every process would otherwise repeat: each time slot is enqueued under one key, so it runs once. */
 export const SCHEDULES: { kind: string; everyMs: number }[] = [{ kind: "housekeeping", everyMs: 60 * 60_000 }];
@@ -51,6 +59,11 @@ export const startWorker = ({
       await handler(job.payload, { db, job, log });
       await completeJob(db, job, workerId);
     } catch (err) {
+      if (err instanceof JobDeferred) {
+        await deferJob(db, job, workerId, err);
+        log.info("job deferred", { id: job.id, kind: job.kind, runAt: err.runAt });
+        return;
+      }
       const outcome = await failJob(db, job, workerId, err);
       log.warn("job failed", { id: job.id, kind: job.kind, attempt: job.attempts, outcome, error: String(err) });
     }

@@ -4,6 +4,7 @@ import { afterEach, expect, test } from "bun:test";
 import { openTestDb } from "../../../db/client";
 import { users } from "../../../db/tables";
 import { carriersFromEnv } from "../integrations/carriers/registry";
+import { notifiersFromEnv } from "../integrations/notify/registry";
 import { logger } from "../logger";
 import { closeTestApps, createClient, createTestApp, registerUser } from "../testing";
 import { createContext } from "./context";
@@ -17,7 +18,11 @@ test("a non-HTTP door (a bot) acts as its user through the same procedures; sign
   const shipper = await registerUser(web, "shipper");
   const { db } = t;
   const [user] = await db.select().from(users);
-  const services = { carriers: carriersFromEnv({}), log: logger };
+  const services = {
+    carriers: carriersFromEnv({}),
+    notifiers: notifiersFromEnv({}, { vapidKeyFile: null }),
+    log: logger,
+  };
   const bot = createCaller(createContext({ db, channel: "telegram", locale: "am", services, actor: user! }));
   expect((await bot.loads.minePage({})).total).toBe(0);
   expect((await bot.auth.me())?.email).toBe(shipper.email);
@@ -45,7 +50,11 @@ test("the CLI's context is the system's, without HTTP parts", async () => {
         channel: "cli",
         locale: "en",
         system: true,
-        services: { carriers: carriersFromEnv({}), log: logger },
+        services: {
+          carriers: carriersFromEnv({}),
+          notifiers: notifiersFromEnv({}, { vapidKeyFile: null }),
+          log: logger,
+        },
       }),
     );
     expect(await cli.admin.listUsers()).toEqual([]);

@@ -2,6 +2,7 @@ import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/tables";
 import type { TLanguage } from "../../shared/constants";
 import type { TCarrierRegistry } from "../integrations/carriers/registry";
+import type { TNotifierRegistry } from "../integrations/notify/registry";
 import type { TLogger } from "../logger";
 
 export type TChannel = "web" | "rest" | "cli" | "telegram" | "whatsapp" | "worker";
@@ -10,6 +11,8 @@ export type TChannel = "web" | "rest" | "cli" | "telegram" | "whatsapp" | "worke
 export type TServices = {
   /** The parcel carriers, as configured (real hosts, sandboxes or local emulators). */
   carriers: TCarrierRegistry;
+  /** Notification channels (web push, Telegram, WhatsApp), as configured; the VAPID public key. */
+  notifiers: TNotifierRegistry;
   log: TLogger;
 };
 

@@ -7,6 +7,7 @@ import { loadsRouter } from "../routers/loads/router";
 import { messagesRouter } from "../routers/messages/router";
 import { placesRouter } from "../routers/places/router";
 import { platformRouter } from "../routers/platform/router";
+import { pushRouter } from "../routers/push/router";
 import { shippingRouter } from "../routers/shipping/router";
 import { userRouter } from "../routers/user/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
@@ -23,6 +24,7 @@ export const appRouter = createTRPCRouter({
   messages: messagesRouter,
   places: placesRouter,
   shipping: shippingRouter,
+  push: pushRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -9,6 +9,7 @@ import { recordActivity } from "../activity/activity";
 import { fromUsd, loadRates, toUsd } from "../fx";
 import { findLoad } from "../loads/loads";
 import { toPublicLoad } from "../loads/serialize";
+import { enqueueNotify } from "../push/notify";
 
 const toPublicBid = (b: Bid) => ({
   id: b.id,
@@ -56,6 +57,12 @@ export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBid
         )[0];
     await recordActivity(tx, [driver.id], "bid_placed", loadId, driver.id, now);
     await recordActivity(tx, [load.shipperId], "bid_received", loadId, driver.id, now);
+    await enqueueNotify(tx, [load.shipperId], {
+      event: "bid_received",
+      loadId,
+      actorId: driver.id,
+      ref: `${bid.id}.${now}`,
+    });
     return { bid: toPublicBid(bid), replaced: Boolean(pending) };
   });
 
@@ -174,6 +181,14 @@ export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
       shipper.id,
       now,
     );
+    await enqueueNotify(tx, [bid.driverId], {
+      event: "bid_accepted",
+      loadId: load.id,
+      actorId: shipper.id,
+      ref: bid.id,
+    });
+    for (const o of others)
+      await enqueueNotify(tx, [o.driverId], { event: "bid_rejected", loadId: load.id, actorId: shipper.id, ref: o.id });
     return {
       bidId: bid.id,
       loadId: load.id,
@@ -191,6 +206,12 @@ export const rejectBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
       throw new AppError("CONFLICT", `This bid is ${bid.status}; only a pending bid can be rejected`);
     await tx.update(bids).set({ status: "rejected", updatedAt: now }).where(eq(bids.id, bid.id));
     await recordActivity(tx, [bid.driverId], "bid_rejected", load.id, shipper.id, now);
+    await enqueueNotify(tx, [bid.driverId], {
+      event: "bid_rejected",
+      loadId: load.id,
+      actorId: shipper.id,
+      ref: bid.id,
+    });
     return { bidId: bid.id, status: "rejected" as const };
   });
 

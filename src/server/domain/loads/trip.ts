@@ -3,6 +3,7 @@ import type { TDb } from "../../../../db/client";
 import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/tables";
 import { AppError } from "../../errors";
 import { recordActivity } from "../activity/activity";
+import { enqueueNotify } from "../push/notify";
 
 type TStatus = Load["status"];
 
@@ -49,6 +50,11 @@ const move = (db: TDb, actor: User, loadId: number, m: TMove, now: number) =>
         .where(eq(users.id, load.assignedDriverId));
     }
     await recordActivity(tx, [load.shipperId, load.assignedDriverId], m.kind, load.id, actor.id, now);
+    await enqueueNotify(tx, [load.shipperId, load.assignedDriverId], {
+      event: m.kind,
+      loadId: load.id,
+      actorId: actor.id,
+    });
     return updated;
   });
 
@@ -113,6 +119,11 @@ export const cancelLoad = (db: TDb, shipper: User, loadId: number, reason: strin
       shipper.id,
       now,
     );
+    await enqueueNotify(tx, [load.assignedDriverId, ...pending.map((p) => p.driverId)], {
+      event: "load_cancelled",
+      loadId: load.id,
+      actorId: shipper.id,
+    });
     return updated;
   });
 

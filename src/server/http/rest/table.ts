@@ -68,6 +68,14 @@ export const REST_ROUTES: TRestRoute[] = [
   route("GET", "/api/shipping/shipments", (c) => c.shipping.shipments()),
   route("POST", "/api/shipping/shipments", (c, r) => c.shipping.saveShipment(bodyObject(r) as never), 201),
   route("DELETE", "/api/shipping/shipments/:id", (c, r) => c.shipping.deleteShipment({ id: idParam(r) })),
+  // Web push
+  route("GET", "/api/push/vapid-key", (c) => c.push.vapidKey()),
+  route("POST", "/api/push/subscribe", (c, r) => c.push.subscribe(bodyObject(r) as never), 201),
+  route("DELETE", "/api/push/subscribe", (c, r) => c.push.unsubscribe(bodyObject(r) as never)),
+  route("POST", "/api/push/test", (c, r) => c.push.test(bodyObject(r) as never)),
+  route("GET", "/api/push/preferences", (c) => c.push.preferences()),
+  route("PUT", "/api/push/preferences", (c, r) => c.push.savePreferences(bodyObject(r) as never)),
+  route("GET", "/api/push/notifications", (c) => c.push.notifications()),
   route("GET", "/api/places", (c, r) =>
     c.places.search({ q: r.query.q ?? "", limit: r.query.limit ? Number(r.query.limit) : 8 }),
   ),
