@@ -5,7 +5,7 @@
 // in flight, lets the running job finish, and closes the database.
 import { availableParallelism } from "node:os";
 import { type DbHandle, migrateDb, openConfiguredDb } from "../../db/client";
-import { databaseLabel } from "../../db/engine";
+import { databaseLabel, ENGINE } from "../../db/engine";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
 import { loadConfig } from "./config";
@@ -54,6 +54,14 @@ const prepare = async () => {
   }
   return handle;
 };
+
+// On PostgreSQL several machines may serve one deployment: a key file beside each one's data directory would give
+// each its own VAPID key, and a browser subscribed through one machine could not be pushed to from another.
+if (ENGINE === "pg" && !process.env.VAPID_PUBLIC_KEY && !isServerChild) {
+  logger.warn("set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY on every machine: push keys are per machine without them", {
+    keyFile: vapidKeyFileFor(config.databasePath),
+  });
+}
 
 /** The job worker in this process, and a SIGTERM that lets its running job finish before the database closes. */
 const startJobs = (handle: DbHandle) => {
