@@ -1,3 +1,6 @@
+import type { TLanguage } from "../shared/constants";
+import { sourceText, type TMessage, translate } from "./i18n";
+
 export const APP_ERROR_STATUS = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
@@ -14,18 +17,48 @@ export const APP_ERROR_STATUS = {
 export type TAppErrorCode = keyof typeof APP_ERROR_STATUS;
 
 export type TFieldIssue = { path: string; message: string };
+/** A field an AppError names, with a message that is translated with the error. */
+export type TAppIssue = { path: string; message: TMessage };
 
-/** An expected failure of a business rule: the code picks the HTTP status, the message is shown to the caller. */
+export type { TMessage };
+
+/**
+ * An expected failure of a business rule: the code picks the HTTP status, the message (an id, its English default and
+ * values) is shown to the caller in their language; `message` is the English text, for logs. Write the descriptor as an
+ * object literal preceded by an `i18n` block comment, so that `bun run i18n:extract` collects it into the catalogs:
+ * `new AppError("NOT_FOUND", <i18n comment> { id: "error.load.notFound", message: "Load not found" })`.
+ */
 export class AppError extends Error {
   readonly code: TAppErrorCode;
+  /** The message as thrown: id, English default and values. */
+  readonly descriptor: TMessage;
+  /** The field issues in English (see `issuesIn`). */
   readonly issues?: TFieldIssue[];
   readonly retryAfterSeconds?: number;
+  readonly #issues?: TAppIssue[];
 
-  constructor(code: TAppErrorCode, message: string, extra?: { issues?: TFieldIssue[]; retryAfterSeconds?: number }) {
-    super(message);
+  constructor(code: TAppErrorCode, descriptor: TMessage, extra?: { issues?: TAppIssue[]; retryAfterSeconds?: number }) {
+    super(sourceText(descriptor));
     this.name = "AppError";
     this.code = code;
-    this.issues = extra?.issues;
+    this.descriptor = descriptor;
+    this.#issues = extra?.issues;
+    this.issues = extra?.issues?.map((i) => ({ path: i.path, message: sourceText(i.message) }));
     this.retryAfterSeconds = extra?.retryAfterSeconds;
+  }
+
+  /** The stable id of the message, for clients that key on it. */
+  get messageId() {
+    return this.descriptor.id;
+  }
+
+  /** The message in a language; English where a translation is missing. */
+  messageIn(locale: TLanguage) {
+    return translate(locale, this.descriptor);
+  }
+
+  /** The field issues in a language. */
+  issuesIn(locale: TLanguage): TFieldIssue[] | undefined {
+    return this.#issues?.map((i) => ({ path: i.path, message: translate(locale, i.message) }));
   }
 }

@@ -8,6 +8,7 @@ import { AppError } from "../errors";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
 import { createOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
+import { SIGN_IN_REQUIRED } from "../trpc/init";
 import { appRouter, createCaller } from "../trpc/root";
 import { createAuthRoutes } from "./auth-routes";
 import { declaresTooLargeBody, MAX_JSON_BODY_BYTES, readCapped, readJsonBody } from "./body";
@@ -132,7 +133,7 @@ export const createApp = ({ db, config, carriers = carriersFromEnv() }: TAppDeps
             carriers,
           );
           // Nothing that grows with the body happens for a caller who may not send one.
-          if (!ctx.actor && !r.anonymousBody && request.body) throw new AppError("UNAUTHORIZED", "Sign in to continue");
+          if (!ctx.actor && !r.anonymousBody && request.body) throw new AppError("UNAUTHORIZED", SIGN_IN_REQUIRED);
           return await withIdempotency(db, request, ctx.actor?.id ?? null, async () => {
             try {
               const body = await readJsonBody(request);
