@@ -1,3 +1,6 @@
+import { TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { ZodError } from "zod";
 import type { TLanguage } from "../shared/constants";
 import { sourceText, type TMessage, translate } from "./i18n";
 
@@ -62,3 +65,49 @@ export class AppError extends Error {
     return this.#issues?.map((i) => ({ path: i.path, message: translate(locale, i.message) }));
   }
 }
+
+export const zodIssues = (error: ZodError): TFieldIssue[] =>
+  error.issues.map((i) => ({ path: i.path.join(".") || "(root)", message: i.message }));
+
+/** The answer every door gives for a failure: `{ message, code, messageId?, issues? }`. */
+export type TErrorBody = { message: string; code: string; messageId?: string; issues?: TFieldIssue[] };
+
+const INTERNAL = /*i18n*/ { id: "error.internal", message: "Internal server error" };
+
+/**
+ * What a thrown error tells the caller, in the caller's language: one mapping for REST, tRPC and the CLI. An AppError
+ * (or a TRPCError caused by one) gives its translated message, its id and its issues; invalid input gives the
+ * schema's issues (their texts come from the zod schemas shared with the web app); a server failure says only that.
+ */
+export const describeError = (
+  err: unknown,
+  locale: TLanguage = "en",
+): { status: number; body: TErrorBody; retryAfter?: number } => {
+  const cause = err instanceof TRPCError ? (err.cause ?? err) : err;
+  if (cause instanceof AppError) {
+    const issues = cause.issuesIn(locale);
+    return {
+      status: APP_ERROR_STATUS[cause.code],
+      body: {
+        message: cause.messageIn(locale),
+        code: cause.code,
+        messageId: cause.messageId,
+        ...(issues ? { issues } : {}),
+      },
+      retryAfter: cause.retryAfterSeconds,
+    };
+  }
+  if (cause instanceof ZodError) {
+    const issues = zodIssues(cause);
+    const message =
+      issues[0]?.message ?? translate(locale, /*i18n*/ { id: "error.invalidInput", message: "Invalid input" });
+    return { status: 400, body: { message, code: "BAD_REQUEST", issues } };
+  }
+  const internal = { message: translate(locale, INTERNAL), messageId: INTERNAL.id };
+  if (err instanceof TRPCError) {
+    // tRPC's own refusals (an unknown procedure, a malformed batch) are for developers and stay in English.
+    const status = getHTTPStatusCodeFromError(err);
+    return { status, body: status >= 500 ? { ...internal, code: err.code } : { message: err.message, code: err.code } };
+  }
+  return { status: 500, body: { ...internal, code: "INTERNAL_SERVER_ERROR" } };
+};

@@ -1,7 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
-import { ZodError } from "zod";
 import type { User } from "../../../db/tables";
-import { AppError, type TFieldIssue, type TMessage } from "../errors";
+import { AppError, describeError, type TMessage } from "../errors";
 import type { TContext } from "./context";
 
 const TRPC_CODE = {
@@ -18,17 +17,21 @@ const TRPC_CODE = {
   INTERNAL_SERVER_ERROR: "INTERNAL_SERVER_ERROR",
 } as const;
 
-export const zodIssues = (error: ZodError): TFieldIssue[] =>
-  error.issues.map((i) => ({ path: i.path.join(".") || "(root)", message: i.message }));
-
 const t = initTRPC.context<TContext>().create({
-  errorFormatter({ shape, error }) {
-    const cause = error.cause;
-    const issues = cause instanceof ZodError ? zodIssues(cause) : cause instanceof AppError ? cause.issues : undefined;
+  // The message in the caller's language (English when the request failed before it had a context, as a malformed
+  // batch does), with the message's id and the field issues beside tRPC's code.
+  errorFormatter({ shape, error, ctx }) {
+    const { body, retryAfter } = describeError(error, ctx?.locale ?? "en");
     return {
       ...shape,
-      message: cause instanceof ZodError ? (issues?.[0]?.message ?? shape.message) : shape.message,
-      data: { ...shape.data, stack: undefined, issues, retryAfterSeconds: (cause as AppError)?.retryAfterSeconds },
+      message: body.message,
+      data: {
+        ...shape.data,
+        stack: undefined,
+        messageId: body.messageId,
+        issues: body.issues,
+        retryAfterSeconds: retryAfter,
+      },
     };
   },
 });

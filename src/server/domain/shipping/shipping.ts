@@ -1,10 +1,12 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { shipments, type User } from "../../../../db/tables";
+import type { TLanguage } from "../../../shared/constants";
 import { fromMinor, toMinor } from "../../../shared/money";
 import type { TAddress, TPackage, TRateOption, TRatesInput, TTrackingResult } from "../../../shared/schemas/shipping";
 import { CARRIERS, detectCarriers, normalizeTrackingNumber, type TCarrier } from "../../../shared/tracking-number";
 import { AppError } from "../../errors";
+import { translate } from "../../i18n";
 import type { TCarrierRegistry } from "../../integrations/carriers/registry";
 
 const notConfigured = (carriers: TCarrierRegistry, id: TCarrier) =>
@@ -17,8 +19,11 @@ const notConfigured = (carriers: TCarrierRegistry, id: TCarrier) =>
     },
   );
 
-/** Asks the chosen carriers at once; one failing does not hide the others. Rates come cheapest first. */
-export const shopRates = async (carriers: TCarrierRegistry, input: TRatesInput) => {
+/**
+ * Asks the chosen carriers at once; one failing does not hide the others, and its reason is told in the caller's
+ * language. Rates come cheapest first.
+ */
+export const shopRates = async (carriers: TCarrierRegistry, input: TRatesInput, locale: TLanguage = "en") => {
   const ids: TCarrier[] = input.carrier ? [input.carrier] : [...CARRIERS];
   const settled = await Promise.allSettled(
     ids.map(async (id) => {
@@ -34,7 +39,17 @@ export const shopRates = async (carriers: TCarrierRegistry, input: TRatesInput) 
     else
       errors.push({
         carrier: ids[i],
-        message: s.reason instanceof AppError ? s.reason.message : `${carriers.nameOf(ids[i])}: unexpected error`,
+        message:
+          s.reason instanceof AppError
+            ? s.reason.messageIn(locale)
+            : translate(
+                locale,
+                /*i18n*/ {
+                  id: "error.carrier.unexpected",
+                  message: "{carrier}: unexpected error",
+                  values: { carrier: carriers.nameOf(ids[i]) },
+                },
+              ),
       });
   });
   rates.sort((a, b) => a.totalCost - b.totalCost || (a.deliveryDays ?? 99) - (b.deliveryDays ?? 99));
