@@ -112,6 +112,20 @@ test("a taken email is refused", () => {
   expect(again.err).toContain("An account with this email already exists");
 });
 
+test("the router's refusals are printed in the operator's language", () => {
+  const taken = ["--email", "ayele@example.com", "--password", "long-enough-1", "--first", "A", "--last", "G"];
+  const said = {
+    am: "ስህተት፦ በዚህ ኢሜይል የተከፈተ መለያ አስቀድሞ አለ",
+    om: "Dogoggora: Imeelii kanaan herregni duraan banameera",
+  };
+  for (const [lang, message] of Object.entries(said)) {
+    const args = ["bun", join(import.meta.dir, "index.ts"), "user", "create", ...taken, "--type", "shipper"];
+    const p = Bun.spawnSync(args, { env: { ...env, MYTESS_LANG: lang } });
+    expect(p.exitCode).toBe(1);
+    expect(p.stderr.toString().trim()).toBe(message);
+  }
+});
+
 test("db seed --demo fills an empty database once", () => {
   const fresh = { ...env, ...seedDb.env };
   const seed = () => Bun.spawnSync(["bun", join(import.meta.dir, "index.ts"), "db", "seed", "--demo"], { env: fresh });

@@ -1,12 +1,12 @@
 #!/usr/bin/env bun
 import { TRPCError } from "@trpc/server";
 import { Command, CommanderError } from "commander";
-import { toHttpError } from "../src/server/http/errors";
+import { AppError, describeError } from "../src/server/errors";
 import { db } from "./commands/db";
 import { jobs } from "./commands/jobs";
 import { rates, track } from "./commands/shipping";
 import { user } from "./commands/user";
-import { CliError, i18n } from "./context";
+import { CliError, cliLocale, i18n } from "./context";
 
 process.env.LOG_LEVEL ??= "silent";
 
@@ -30,8 +30,9 @@ try {
   }
   if (err instanceof CliError) {
     console.error(err.message);
-  } else if (err instanceof TRPCError) {
-    const { body } = toHttpError(err);
+  } else if (err instanceof TRPCError || err instanceof AppError) {
+    // What the router refused, in the operator's language (MYTESS_LANG or LANG).
+    const { body } = describeError(err, cliLocale());
     console.error(i18n._({ id: "cli.error", message: "Error: {message}", values: { message: body.message } }));
     for (const issue of body.issues ?? []) console.error(`  ${issue.path}: ${issue.message}`);
   } else {

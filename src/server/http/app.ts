@@ -1,7 +1,8 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { Elysia } from "elysia";
 import type { TDb } from "../../../db/client";
-import { SESSION_COOKIE } from "../../shared/constants";
+import type { User } from "../../../db/tables";
+import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession } from "../domain/auth/sessions";
 import { AppError } from "../errors";
@@ -10,12 +11,14 @@ import { notifiersFromEnv, type TNotifierRegistry, vapidKeyFileFor } from "../in
 import { createOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
 import type { TServices } from "../trpc/context";
+import { SIGN_IN_REQUIRED } from "../trpc/init";
 import { appRouter, createCaller } from "../trpc/root";
 import { createAuthRoutes } from "./auth-routes";
-import { declaresTooLargeBody, MAX_JSON_BODY_BYTES, readCapped, readJsonBody } from "./body";
+import { declaresTooLargeBody, readCapped, readJsonBody, tooLarge } from "./body";
 import { compressResponse } from "./compress";
 import { errorResponse, json, toHttpError } from "./errors";
 import { IDEMPOTENCY_HEADER, withIdempotency } from "./idempotency";
+import { requestLocale } from "./locale";
 import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 import { REST_ROUTES } from "./rest/table";
 import { applySecurityHeaders, isCrossSiteWrite } from "./security";
@@ -45,10 +48,13 @@ export const createApp = ({
   });
 
   type TServer = Parameters<typeof metaOf>[0];
-  const actorIdOf = async (req: Request) => {
+  const actorOf = async (req: Request): Promise<User | null> => {
     const token = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
-    return token ? ((await resolveSession(db, token))?.user.id ?? null) : null;
+    return token ? ((await resolveSession(db, token))?.user ?? null) : null;
   };
+  /** The language of an answer given before there is a context: the account's when known, else the request's. */
+  const localeOf = (req: Request, actor?: User | null) =>
+    (actor?.language as TLanguage | undefined) ?? requestLocale(req);
   const trpc = async (request: Request, server: TServer) => {
     // The body is read here, within the limit, so a chunked upload cannot grow past it inside tRPC.
     let req = request;
@@ -56,7 +62,7 @@ export const createApp = ({
       try {
         req = new Request(request.url, { method: "POST", headers: request.headers, body: await readCapped(request) });
       } catch (err) {
-        return errorResponse(err);
+        return errorResponse(err, localeOf(request));
       }
     }
     const handle = () =>
@@ -72,18 +78,28 @@ export const createApp = ({
         },
       });
     let res: Response;
+    let actor: User | null = null;
     try {
       // A write replayed from the offline queue carries the key it was first sent with.
-      res = request.headers.has(IDEMPOTENCY_HEADER)
-        ? await withIdempotency(db, req, await actorIdOf(request), handle)
-        : await handle();
+      if (request.headers.has(IDEMPOTENCY_HEADER)) {
+        actor = await actorOf(request);
+        res = await withIdempotency(db, req, actor?.id ?? null, handle);
+      } else {
+        res = await handle();
+      }
     } catch (err) {
-      return errorResponse(err);
+      return errorResponse(err, localeOf(request, actor));
     }
     // Answers carry user data: never kept by a browser or a shared cache.
     res.headers.set("Cache-Control", "no-store");
     return res;
   };
+
+  const notFound = (request: Request) =>
+    errorResponse(
+      new AppError("NOT_FOUND", /*i18n*/ { id: "error.http.notFound", message: "Not found" }),
+      localeOf(request),
+    );
 
   // Elysia registers in place, so the loops below add to this same instance.
   const app = new Elysia()
@@ -91,17 +107,10 @@ export const createApp = ({
       const path = new URL(request.url).pathname;
       if (!path.startsWith("/api/") && !path.startsWith("/trpc/")) return;
       if (isCrossSiteWrite(request, config.trustProxy)) {
-        return json({ message: "Cross-site request refused", code: "FORBIDDEN" }, 403);
+        const refused = /*i18n*/ { id: "error.http.crossSite", message: "Cross-site request refused" };
+        return errorResponse(new AppError("FORBIDDEN", refused), localeOf(request));
       }
-      if (declaresTooLargeBody(request)) {
-        return json(
-          {
-            message: `The request body is larger than ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB`,
-            code: "PAYLOAD_TOO_LARGE",
-          },
-          413,
-        );
-      }
+      if (declaresTooLargeBody(request)) return errorResponse(tooLarge(), localeOf(request));
     })
     .mapResponse(async ({ request, response }) => {
       if (!(response instanceof Response)) return response as Response;
@@ -109,9 +118,9 @@ export const createApp = ({
       applySecurityHeaders(out.headers, isSecureRequest(request, config));
       return out;
     })
-    .onError(({ error, code }) => {
-      if (code === "NOT_FOUND") return json({ message: "Not found", code: "NOT_FOUND" }, 404);
-      return errorResponse(error);
+    .onError(({ error, code, request }) => {
+      if (code === "NOT_FOUND") return notFound(request);
+      return errorResponse(error, localeOf(request));
     })
     // Method by method: Elysia ranks a GET wildcard above an ALL route, and the web app's GET /* must not win.
     .get("/trpc/*", ({ request, server }) => trpc(request, server), { parse: "none" })
@@ -128,6 +137,7 @@ export const createApp = ({
       r.path,
       async ({ request, params, server }) => {
         const resHeaders = new Headers();
+        let locale = localeOf(request);
         try {
           const url = new URL(request.url);
           const ctx = await contextFromRequest(
@@ -139,8 +149,9 @@ export const createApp = ({
             resHeaders,
             services,
           );
+          locale = ctx.locale;
           // Nothing that grows with the body happens for a caller who may not send one.
-          if (!ctx.actor && !r.anonymousBody && request.body) throw new AppError("UNAUTHORIZED", "Sign in to continue");
+          if (!ctx.actor && !r.anonymousBody && request.body) throw new AppError("UNAUTHORIZED", SIGN_IN_REQUIRED);
           return await withIdempotency(db, request, ctx.actor?.id ?? null, async () => {
             try {
               const body = await readJsonBody(request);
@@ -151,19 +162,19 @@ export const createApp = ({
               });
               return json(result ?? { ok: true }, r.status ?? 200, resHeaders);
             } catch (err) {
-              return errorResponse(err, resHeaders);
+              return errorResponse(err, locale, resHeaders);
             }
           });
         } catch (err) {
-          return errorResponse(err, resHeaders);
+          return errorResponse(err, locale, resHeaders);
         }
       },
       { parse: "none" },
     );
   }
 
-  const apiNotFound = () => json({ message: "Not found", code: "NOT_FOUND" }, 404);
-  for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) app.route(method, "/api/*", apiNotFound);
+  for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"])
+    app.route(method, "/api/*", ({ request }) => notFound(request));
   return app.get("/*", ({ request }) => serveStatic(request));
 };
 export type TApp = ReturnType<typeof createApp>;

@@ -4,11 +4,12 @@ import { safeReturnTo } from "../../shared/return-to";
 import type { TConfig } from "../config";
 import { findOrCreateOidcUser } from "../domain/auth/oidc-users";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../domain/auth/sessions";
-import { i18n } from "../i18n";
+import { translate } from "../i18n";
 import type { TOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
 import type { TServices } from "../trpc/context";
 import { errorResponse } from "./errors";
+import { requestLocale } from "./locale";
 import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 
 const OIDC_COOKIE = "mytess_oidc";
@@ -38,14 +39,16 @@ const escapeHtml = (s: string) =>
 
 /** The page shown when another site links to /api/logout: the user decides, with a same-site form post. */
 const confirmSignOutPage = (locale: TLanguage) => {
-  i18n.activate(locale);
-  const title = i18n._({ id: "logout.confirm.title", message: "Sign out of MyTess?" });
-  const body = i18n._({
-    id: "logout.confirm.body",
-    message: "Another site sent you here. You are still signed in; sign out only if you meant to.",
-  });
-  const button = i18n._({ id: "logout.confirm.button", message: "Sign out" });
-  const back = i18n._({ id: "logout.confirm.back", message: "Back to MyTess" });
+  const title = translate(locale, /*i18n*/ { id: "logout.confirm.title", message: "Sign out of MyTess?" });
+  const body = translate(
+    locale,
+    /*i18n*/ {
+      id: "logout.confirm.body",
+      message: "Another site sent you here. You are still signed in; sign out only if you meant to.",
+    },
+  );
+  const button = translate(locale, /*i18n*/ { id: "logout.confirm.button", message: "Sign out" });
+  const back = translate(locale, /*i18n*/ { id: "logout.confirm.back", message: "Back to MyTess" });
   const html = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,'Noto Sans Ethiopic',sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p><form method="post" action="/api/logout"><button type="submit">${escapeHtml(button)}</button></form><p><a href="/">${escapeHtml(back)}</a></p></body></html>`;
   return new Response(html, {
     status: 200,
@@ -82,7 +85,7 @@ export const createAuthRoutes = (db: TDb, config: TConfig, oidc: TOidcClient | n
       );
       return redirect(start.url, headers);
     } catch (err) {
-      return errorResponse(err);
+      return errorResponse(err, requestLocale(req));
     }
   },
 
@@ -116,7 +119,7 @@ export const createAuthRoutes = (db: TDb, config: TConfig, oidc: TOidcClient | n
       return redirect(safeReturnTo(saved.r, originOf(req, config)), headers);
     } catch (err) {
       logger.warn("oidc callback failed", { error: (err as Error).message });
-      return errorResponse(err, headers);
+      return errorResponse(err, requestLocale(req), headers);
     }
   },
 

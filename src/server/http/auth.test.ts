@@ -69,7 +69,11 @@ describe("POST /api/auth/register", () => {
     expect((await c.post("/api/auth/register", input)).status).toBe(201);
     const again = await createClient(t).post("/api/auth/register", { ...input, email: input.email.toUpperCase() });
     expect(again.status).toBe(409);
-    expect(again.json).toEqual({ message: "An account with this email already exists", code: "CONFLICT" });
+    expect(again.json).toEqual({
+      message: "An account with this email already exists",
+      code: "CONFLICT",
+      messageId: "error.auth.emailTaken",
+    });
   });
 
   test.each([
@@ -291,7 +295,7 @@ describe("server", () => {
   test("answers JSON 404 for an unknown API path", async () => {
     const res = await createClient(t).get("/api/nothing-here");
     expect(res.status).toBe(404);
-    expect(res.json).toEqual({ message: "Not found", code: "NOT_FOUND" });
+    expect(res.json).toEqual({ message: "Not found", code: "NOT_FOUND", messageId: "error.http.notFound" });
   });
 
   test("sends security headers", async () => {

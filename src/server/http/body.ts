@@ -3,8 +3,15 @@ import { AppError } from "../errors";
 /** The largest JSON body any route accepts; every call of SPEC §7 fits in a few kilobytes. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
-const tooLarge = () =>
-  new AppError("PAYLOAD_TOO_LARGE", `The request body is larger than ${MAX_JSON_BODY_BYTES / 1024 / 1024} MB`);
+export const tooLarge = () =>
+  new AppError(
+    "PAYLOAD_TOO_LARGE",
+    /*i18n*/ {
+      id: "error.http.bodyTooLarge",
+      message: "The request body is larger than {size} MB",
+      values: { size: MAX_JSON_BODY_BYTES / 1024 / 1024 },
+    },
+  );
 
 /** True when the request says up front that its body is over the limit. */
 export const declaresTooLargeBody = (req: Request) => {
@@ -44,9 +51,15 @@ export const readJsonBody = async (req: Request): Promise<Record<string, unknown
   try {
     value = JSON.parse(text);
   } catch {
-    throw new AppError("BAD_REQUEST", "The request body must be valid JSON");
+    throw new AppError(
+      "BAD_REQUEST",
+      /*i18n*/ { id: "error.http.invalidJson", message: "The request body must be valid JSON" },
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new AppError("BAD_REQUEST", "The request body must be a JSON object");
+    throw new AppError(
+      "BAD_REQUEST",
+      /*i18n*/ { id: "error.http.notObject", message: "The request body must be a JSON object" },
+    );
   return value as Record<string, unknown>;
 };

@@ -1,33 +1,25 @@
 import { TRPCError } from "@trpc/server";
-import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { ZodError } from "zod";
-import { APP_ERROR_STATUS, AppError } from "../errors";
+import type { TLanguage } from "../../shared/constants";
+import { AppError, describeError, type TErrorBody } from "../errors";
 import { logger } from "../logger";
-import { zodIssues } from "../trpc/init";
 
-export type TErrorBody = { message: string; code: string; issues?: { path: string; message: string }[] };
+export type { TErrorBody };
 
-/** One mapping from any thrown error to an HTTP status and the JSON body of DESIGN's error shape. */
-export const toHttpError = (err: unknown): { status: number; body: TErrorBody; retryAfter?: number } => {
+/**
+ * One mapping from any thrown error to an HTTP status and the JSON body of DESIGN's error shape, `{ message, code,
+ * issues? }` plus the message's id, in the caller's language. Server failures are logged here.
+ */
+export const toHttpError = (err: unknown, locale: TLanguage = "en") => {
+  const answer = describeError(err, locale);
   const cause = err instanceof TRPCError ? (err.cause ?? err) : err;
-  if (cause instanceof AppError) {
-    return {
-      status: APP_ERROR_STATUS[cause.code],
-      body: { message: cause.message, code: cause.code, ...(cause.issues ? { issues: cause.issues } : {}) },
-      retryAfter: cause.retryAfterSeconds,
-    };
-  }
-  if (cause instanceof ZodError) {
-    const issues = zodIssues(cause);
-    return { status: 400, body: { message: issues[0]?.message ?? "Invalid input", code: "BAD_REQUEST", issues } };
-  }
+  if (cause instanceof AppError || cause instanceof ZodError) return answer;
   if (err instanceof TRPCError) {
-    const status = getHTTPStatusCodeFromError(err);
-    if (status >= 500) logger.error("procedure failed", { error: String(err.cause ?? err) });
-    return { status, body: { message: status >= 500 ? "Internal server error" : err.message, code: err.code } };
+    if (answer.status >= 500) logger.error("procedure failed", { error: String(err.cause ?? err) });
+  } else {
+    logger.error("unhandled error", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   }
-  logger.error("unhandled error", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-  return { status: 500, body: { message: "Internal server error", code: "INTERNAL_SERVER_ERROR" } };
+  return answer;
 };
 
 export const json = (body: unknown, status = 200, headers?: HeadersInit) => {
@@ -37,8 +29,9 @@ export const json = (body: unknown, status = 200, headers?: HeadersInit) => {
   return new Response(JSON.stringify(body), { status, headers: h });
 };
 
-export const errorResponse = (err: unknown, headers?: Headers) => {
-  const { status, body, retryAfter } = toHttpError(err);
+/** The error answer for a request, in the caller's language. */
+export const errorResponse = (err: unknown, locale: TLanguage, headers?: Headers) => {
+  const { status, body, retryAfter } = toHttpError(err, locale);
   const h = new Headers(headers);
   if (retryAfter) h.set("Retry-After", String(retryAfter));
   return json(body, status, h);

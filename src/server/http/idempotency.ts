@@ -12,9 +12,22 @@ const readKey = (req: Request) => {
   const key = req.headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return null;
   if (!KEY_RE.test(key))
-    throw new AppError("BAD_REQUEST", `${IDEMPOTENCY_HEADER} must be 8 to 128 letters, digits, "-" or "_"`, {
-      issues: [{ path: IDEMPOTENCY_HEADER, message: "8 to 128 letters, digits, - or _" }],
-    });
+    throw new AppError(
+      "BAD_REQUEST",
+      /*i18n*/ {
+        id: "error.http.idempotencyKeyInvalid",
+        message: '{header} must be 8 to 128 letters, digits, "-" or "_"',
+        values: { header: IDEMPOTENCY_HEADER },
+      },
+      {
+        issues: [
+          {
+            path: IDEMPOTENCY_HEADER,
+            message: /*i18n*/ { id: "error.http.idempotencyKeyFormat", message: "8 to 128 letters, digits, - or _" },
+          },
+        ],
+      },
+    );
   return key;
 };
 
@@ -45,9 +58,22 @@ export const withIdempotency = async (
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
     if (!saved || saved.method !== req.method || saved.path !== path)
-      throw new AppError("CONFLICT", `This ${IDEMPOTENCY_HEADER} was used for another request`);
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.http.idempotencyKeyReused",
+          message: "This {header} was used for another request",
+          values: { header: IDEMPOTENCY_HEADER },
+        },
+      );
     if (saved.status === null)
-      throw new AppError("CONFLICT", "The same request is still being processed; try again in a moment");
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.http.stillProcessing",
+          message: "The same request is still being processed; try again in a moment",
+        },
+      );
     return new Response(saved.body, {
       status: saved.status,
       headers: {

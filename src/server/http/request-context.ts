@@ -1,18 +1,11 @@
 import type { TDb } from "../../../db/client";
-import { LANGUAGE_CODES, SESSION_COOKIE, type TLanguage } from "../../shared/constants";
+import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession, sessionCookie } from "../domain/auth/sessions";
 import { createContext, type TChannel, type TContext, type TServices } from "../trpc/context";
+import { requestLocale } from "./locale";
 
 export type TRequestMeta = { ip: string | null };
-
-const pickLocale = (header: string | null): TLanguage => {
-  for (const part of (header ?? "").split(",")) {
-    const code = part.trim().slice(0, 2).toLowerCase();
-    if ((LANGUAGE_CODES as readonly string[]).includes(code)) return code as TLanguage;
-  }
-  return "en";
-};
 
 export const isSecureRequest = (req: Request, config: TConfig) =>
   new URL(req.url).protocol === "https:" ||
@@ -21,7 +14,10 @@ export const isSecureRequest = (req: Request, config: TConfig) =>
 export const clientIp = (req: Request, config: TConfig, meta: TRequestMeta) =>
   (config.trustProxy ? req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() : null) || meta.ip || "local";
 
-/** The router context for an HTTP request: the session cookie decides the actor. */
+/**
+ * The router context for an HTTP request: the session cookie decides the actor, and the actor's language the locale
+ * (signed out: the web app's language cookie, else Accept-Language).
+ */
 export const contextFromRequest = async (
   req: Request,
   db: TDb,
@@ -41,7 +37,7 @@ export const contextFromRequest = async (
     db,
     actor,
     channel,
-    locale: (actor?.language as TLanguage | undefined) ?? pickLocale(req.headers.get("accept-language")),
+    locale: (actor?.language as TLanguage | undefined) ?? requestLocale(req),
     services,
     http: { sessionHash: session?.idHash ?? null, ip: clientIp(req, config, meta), secure, resHeaders },
   });

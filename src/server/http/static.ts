@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, normalize } from "node:path";
-import { LANGUAGE_CODES, LANGUAGE_COOKIE } from "../../shared/constants";
+import { requestLocale } from "./locale";
 
 const ENCODINGS = [
   ["br", ".br"],
@@ -39,22 +39,6 @@ type TPreloadMap = {
   appCatalogs: Record<string, string>;
 };
 
-/** The interface language the page will most likely start in: its own cookie, else the browser's languages. */
-const likelyLanguage = (req: Request) => {
-  const cookie = req.headers
-    .get("cookie")
-    ?.split(";")
-    .map((p) => p.trim())
-    .find((p) => p.startsWith(`${LANGUAGE_COOKIE}=`))
-    ?.slice(LANGUAGE_COOKIE.length + 1);
-  if (cookie && (LANGUAGE_CODES as readonly string[]).includes(cookie)) return cookie;
-  for (const part of (req.headers.get("accept-language") ?? "").split(",")) {
-    const code = part.trim().slice(0, 2).toLowerCase();
-    if ((LANGUAGE_CODES as readonly string[]).includes(code)) return code;
-  }
-  return "en";
-};
-
 /**
  * Serves the built web app: hashed assets for a year, everything else revalidated, the brotli or gzip copy made at build
  * time when the browser takes it, and index.html for any path that is not a file: status 200 for the app's routes,
@@ -76,7 +60,7 @@ export const createStaticHandler = (root: string) => {
    */
   const shell = (req: Request, route: string | null) => {
     if (!indexHtml || !preload || !route) return null;
-    const language = likelyLanguage(req);
+    const language = requestLocale(req);
     const signedIn = /(?:^|;\s*)mytess_session=/.test(req.headers.get("cookie") ?? "");
     const signedInScreen = preload.authedPaths.includes(route) || route === "/loads/$id" || route === "/";
     const files = [

@@ -162,9 +162,20 @@ export const deferJob = async (db: TDb, job: Job, workerId: string, d: JobDeferr
 /** A dead job back in the queue with a fresh set of attempts. */
 export const retryJob = async (db: TDb, id: number, now = Date.now()) => {
   const [job] = await db.select().from(jobs).where(eq(jobs.id, id));
-  if (!job) throw new AppError("NOT_FOUND", `Job ${id} not found`);
+  if (!job)
+    throw new AppError(
+      "NOT_FOUND",
+      /*i18n*/ { id: "error.job.notFound", message: "Job {id} not found", values: { id } },
+    );
   if (job.status !== "dead")
-    throw new AppError("CONFLICT", `Job ${id} is ${job.status}; only a dead job can be retried`);
+    throw new AppError(
+      "CONFLICT",
+      /*i18n*/ {
+        id: "error.job.notDead",
+        message: "Job {id} is {status}; only a dead job can be retried",
+        values: { id, status: job.status },
+      },
+    );
   return (
     await db
       .update(jobs)

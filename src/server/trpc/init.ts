@@ -1,7 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
-import { ZodError } from "zod";
 import type { User } from "../../../db/tables";
-import { AppError, type TFieldIssue } from "../errors";
+import { AppError, describeError, type TMessage } from "../errors";
 import type { TContext } from "./context";
 
 const TRPC_CODE = {
@@ -18,17 +17,21 @@ const TRPC_CODE = {
   INTERNAL_SERVER_ERROR: "INTERNAL_SERVER_ERROR",
 } as const;
 
-export const zodIssues = (error: ZodError): TFieldIssue[] =>
-  error.issues.map((i) => ({ path: i.path.join(".") || "(root)", message: i.message }));
-
 const t = initTRPC.context<TContext>().create({
-  errorFormatter({ shape, error }) {
-    const cause = error.cause;
-    const issues = cause instanceof ZodError ? zodIssues(cause) : cause instanceof AppError ? cause.issues : undefined;
+  // The message in the caller's language (English when the request failed before it had a context, as a malformed
+  // batch does), with the message's id and the field issues beside tRPC's code.
+  errorFormatter({ shape, error, ctx }) {
+    const { body, retryAfter } = describeError(error, ctx?.locale ?? "en");
     return {
       ...shape,
-      message: cause instanceof ZodError ? (issues?.[0]?.message ?? shape.message) : shape.message,
-      data: { ...shape.data, stack: undefined, issues, retryAfterSeconds: (cause as AppError)?.retryAfterSeconds },
+      message: body.message,
+      data: {
+        ...shape.data,
+        stack: undefined,
+        messageId: body.messageId,
+        issues: body.issues,
+        retryAfterSeconds: retryAfter,
+      },
     };
   },
 });
@@ -46,50 +49,54 @@ const appErrors = t.middleware(async ({ next }) => {
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
+export const SIGN_IN_REQUIRED = /*i18n*/ { id: "error.auth.signInRequired", message: "Sign in to continue" };
+
 /** Anyone, signed in or not. */
 export const publicProcedure = t.procedure.use(appErrors);
 
 /** A signed-in user; narrows ctx.actor. */
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
+  if (!ctx.actor) throw new AppError("UNAUTHORIZED", SIGN_IN_REQUIRED);
   return next({ ctx: { ...ctx, actor: ctx.actor as User } });
 });
 
 /** A signed-in driver. */
 export const driverProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.actor.userType !== "driver") throw new TRPCError({ code: "FORBIDDEN", message: "Only drivers can do this" });
+  if (ctx.actor.userType !== "driver")
+    throw new AppError("FORBIDDEN", /*i18n*/ { id: "error.auth.driversOnly", message: "Only drivers can do this" });
   return next();
 });
 
 /** A signed-in shipper. */
 export const shipperProcedure = authedProcedure.use(({ ctx, next }) => {
   if (ctx.actor.userType !== "shipper")
-    throw new TRPCError({ code: "FORBIDDEN", message: "Only shippers can do this" });
+    throw new AppError("FORBIDDEN", /*i18n*/ { id: "error.auth.shippersOnly", message: "Only shippers can do this" });
   return next();
 });
 
 /** A signed-in user, or the operator (CLI, jobs): for services that hold no one's data, such as carrier look-ups. */
 export const userOrSystemProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.actor && !ctx.system) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
+  if (!ctx.actor && !ctx.system) throw new AppError("UNAUTHORIZED", SIGN_IN_REQUIRED);
   return next();
 });
 
 /** The operator: the CLI and background jobs, never a web request. */
 export const systemProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.system) throw new TRPCError({ code: "FORBIDDEN", message: "Operator access only" });
+  if (!ctx.system)
+    throw new AppError("FORBIDDEN", /*i18n*/ { id: "error.auth.operatorOnly", message: "Operator access only" });
   return next();
 });
 
 /**
- * Throws NOT_FOUND unless the record exists and belongs to the caller. Another user's record reads as missing, so
- * ids cannot be probed.
+ * Throws NOT_FOUND (with the given message, such as "Load not found") unless the record exists and belongs to the
+ * caller. Another user's record reads as missing, so ids cannot be probed.
  */
 export const assertOwned = <T>(
   record: T | undefined | null,
   ownerId: number | null | undefined,
   actor: User,
-  what: string,
+  notFound: TMessage,
 ): T => {
-  if (!record || ownerId !== actor.id) throw new AppError("NOT_FOUND", `${what} not found`);
+  if (!record || ownerId !== actor.id) throw new AppError("NOT_FOUND", notFound);
   return record;
 };

@@ -1,15 +1,14 @@
 import type { TDb } from "../../../../db/client";
 import type { TLoginInput, TRegisterInput } from "../../../shared/schemas/auth";
 import { AppError } from "../../errors";
-import { createUser, findUserByEmail } from "../users/users";
+import { createUser, EMAIL_TAKEN, findUserByEmail } from "../users/users";
 import { hashPassword, verifyPassword } from "./password";
 import { purgeOldLoginFailures, releaseLoginAttempt, reserveLoginAttempt } from "./rate-limit";
 
 export const registerUser = async (db: TDb, input: TRegisterInput) => {
   // The password is hashed before the email is looked up, so a taken email answers no faster than a new one.
   const passwordHash = await hashPassword(input.password);
-  if (await findUserByEmail(db, input.email))
-    throw new AppError("CONFLICT", "An account with this email already exists");
+  if (await findUserByEmail(db, input.email)) throw new AppError("CONFLICT", EMAIL_TAKEN);
   return createUser(db, { ...input, passwordHash });
 };
 
@@ -19,7 +18,13 @@ export const authenticate = async (db: TDb, input: TLoginInput, ip: string) => {
   const ok = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !ok) {
     await purgeOldLoginFailures(db);
-    throw new AppError("UNAUTHORIZED", "Invalid email or password");
+    throw new AppError(
+      "UNAUTHORIZED",
+      /*i18n*/ {
+        id: "error.auth.invalidCredentials",
+        message: "Invalid email or password",
+      },
+    );
   }
   await releaseLoginAttempt(db, reservation);
   return user;

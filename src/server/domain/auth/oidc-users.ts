@@ -16,11 +16,24 @@ export const findOrCreateOidcUser = async (db: TDb, claims: TOidcClaims, userTyp
     .from(users)
     .where(and(eq(users.oidcIssuer, claims.issuer), eq(users.oidcSubject, claims.sub)));
   if (linked) return linked;
-  if (!claims.email) throw new AppError("BAD_REQUEST", "The sign-in provider did not share an email address");
+  if (!claims.email)
+    throw new AppError(
+      "BAD_REQUEST",
+      /*i18n*/ {
+        id: "error.oidc.noEmail",
+        message: "The sign-in provider did not share an email address",
+      },
+    );
   const byEmail = await findUserByEmail(db, claims.email);
   if (byEmail) {
     if (claims.emailVerified !== true) {
-      throw new AppError("CONFLICT", "An account with this email already exists; sign in with its password");
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.oidc.emailTaken",
+          message: "An account with this email already exists; sign in with its password",
+        },
+      );
     }
     const [linked] = await db
       .update(users)

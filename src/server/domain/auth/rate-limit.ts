@@ -26,13 +26,22 @@ const keysOf = (email: string, ip: string) =>
 
 const refuse = (retryAfterMs: number) => {
   const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  const wait =
+  return new AppError(
+    "TOO_MANY_REQUESTS",
     retryAfterSeconds < 60
-      ? `${retryAfterSeconds} seconds`
-      : `${Math.ceil(retryAfterSeconds / 60)} minute${retryAfterSeconds > 60 ? "s" : ""}`;
-  return new AppError("TOO_MANY_REQUESTS", `Too many failed sign-in attempts. Try again in ${wait}.`, {
-    retryAfterSeconds,
-  });
+      ? /*i18n*/ {
+          id: "error.auth.tooManyAttemptsSeconds",
+          message: "Too many failed sign-in attempts. Try again in {seconds} seconds.",
+          values: { seconds: retryAfterSeconds },
+        }
+      : /*i18n*/ {
+          id: "error.auth.tooManyAttemptsMinutes",
+          message:
+            "Too many failed sign-in attempts. Try again in {minutes, plural, one {# minute} other {# minutes}}.",
+          values: { minutes: Math.ceil(retryAfterSeconds / 60) },
+        },
+    { retryAfterSeconds },
+  );
 };
 
 export type TLoginReservation = { ids: number[]; email: string; ip: string };

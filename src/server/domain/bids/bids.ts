@@ -6,10 +6,13 @@ import { fromMinor, toMinor } from "../../../shared/money";
 import type { TPlaceBidInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
 import { recordActivity } from "../activity/activity";
+import { BID_STATUS_WORD, LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../error-messages";
 import { fromUsd, loadRates, toUsd } from "../fx";
 import { findLoad } from "../loads/loads";
 import { toPublicLoad } from "../loads/serialize";
 import { enqueueNotify } from "../push/notify";
+
+const BID_NOT_FOUND = /*i18n*/ { id: "error.bid.notFound", message: "Bid not found" };
 
 const toPublicBid = (b: Bid) => ({
   id: b.id,
@@ -32,9 +35,16 @@ export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBid
     // two bids at once leave one pending bid, and a bid never lands beside an award that did not see it.
     await db.q.lockKeys(tx, [`load:${loadId}`]);
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
-    if (!load) throw new AppError("NOT_FOUND", "Load not found");
+    if (!load) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (load.status !== "posted") {
-      throw new AppError("CONFLICT", `Bids are taken only on posted loads; this load is ${load.status}`);
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.bid.loadNotPosted",
+          message: "Bids are taken only on posted loads; this load is {status}",
+          values: { status: LOAD_STATUS_WORD[load.status] },
+        },
+      );
     }
     const values = {
       amountMinor: toMinor(input.amount, input.currency),
@@ -83,7 +93,7 @@ const initialsOf = (u: Pick<User, "firstName" | "lastName">) =>
 /** The bids on a shipper's load, with who bid, how far they are from the pickup, and amounts in the viewer's currency. */
 export const listLoadBids = async (db: TDb, shipper: User, loadId: number) => {
   const load = await findLoad(db, loadId);
-  if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Load not found");
+  if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   const rates = await loadRates(db);
   const rows = await db
     .select({ bid: bids, driver: users })
@@ -127,7 +137,7 @@ const ownedBidAndLoad = async (tx: Pick<TDb, "select">, bidId: number) => {
     .from(bids)
     .innerJoin(loads, eq(loads.id, bids.loadId))
     .where(eq(bids.id, bidId));
-  if (!row) throw new AppError("NOT_FOUND", "Bid not found");
+  if (!row) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
   return row;
 };
 
@@ -138,9 +148,16 @@ const ownedBidAndLoad = async (tx: Pick<TDb, "select">, bidId: number) => {
 export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
   db.transaction(async (tx) => {
     const { bid, load } = await ownedBidAndLoad(tx, bidId);
-    if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Bid not found");
+    if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
     if (bid.status !== "pending")
-      throw new AppError("CONFLICT", `This bid is ${bid.status}; only a pending bid can be accepted`);
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.bid.notPendingToAccept",
+          message: "This bid is {status}; only a pending bid can be accepted",
+          values: { status: BID_STATUS_WORD[bid.status] },
+        },
+      );
     await db.q.lockKeys(tx, [`load:${load.id}`]);
     const [awarded] = await tx
       .update(loads)
@@ -150,7 +167,16 @@ export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
     if (!awarded) {
       throw new AppError(
         "CONFLICT",
-        `The load is ${load.status === "posted" ? "already awarded" : load.status}; it must be posted to accept a bid`,
+        load.status === "posted"
+          ? /*i18n*/ {
+              id: "error.bid.loadAwarded",
+              message: "The load is already awarded; it must be posted to accept a bid",
+            }
+          : /*i18n*/ {
+              id: "error.bid.loadNotOpen",
+              message: "The load is {status}; it must be posted to accept a bid",
+              values: { status: LOAD_STATUS_WORD[load.status] },
+            },
       );
     }
     await tx.update(bids).set({ status: "accepted", updatedAt: now }).where(eq(bids.id, bid.id));
@@ -201,9 +227,16 @@ export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
 export const rejectBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
   db.transaction(async (tx) => {
     const { bid, load } = await ownedBidAndLoad(tx, bidId);
-    if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Bid not found");
+    if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
     if (bid.status !== "pending")
-      throw new AppError("CONFLICT", `This bid is ${bid.status}; only a pending bid can be rejected`);
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.bid.notPendingToReject",
+          message: "This bid is {status}; only a pending bid can be rejected",
+          values: { status: BID_STATUS_WORD[bid.status] },
+        },
+      );
     await tx.update(bids).set({ status: "rejected", updatedAt: now }).where(eq(bids.id, bid.id));
     await recordActivity(tx, [bid.driverId], "bid_rejected", load.id, shipper.id, now);
     await enqueueNotify(tx, [bid.driverId], {
@@ -218,9 +251,16 @@ export const rejectBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
 export const withdrawBid = (db: TDb, driver: User, bidId: number, now = Date.now()) =>
   db.transaction(async (tx) => {
     const { bid, load } = await ownedBidAndLoad(tx, bidId);
-    if (bid.driverId !== driver.id) throw new AppError("NOT_FOUND", "Bid not found");
+    if (bid.driverId !== driver.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
     if (bid.status !== "pending")
-      throw new AppError("CONFLICT", `This bid is ${bid.status}; only a pending bid can be withdrawn`);
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.bid.notPendingToWithdraw",
+          message: "This bid is {status}; only a pending bid can be withdrawn",
+          values: { status: BID_STATUS_WORD[bid.status] },
+        },
+      );
     await tx.update(bids).set({ status: "withdrawn", updatedAt: now }).where(eq(bids.id, bid.id));
     await recordActivity(tx, [load.shipperId], "bid_withdrawn", load.id, driver.id, now);
     return { bidId: bid.id, status: "withdrawn" as const };

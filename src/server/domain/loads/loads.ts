@@ -6,6 +6,7 @@ import { toMinor } from "../../../shared/money";
 import type { TCreateLoadInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
 import { recordActivity } from "../activity/activity";
+import { LOAD_NOT_FOUND } from "../error-messages";
 import { toPublicLoad } from "./serialize";
 
 // A pickup a few minutes in the past is the clock of the phone, not a mistake.
@@ -14,14 +15,12 @@ const PAST_GRACE_MS = 5 * 60 * 1000;
 /** Posts a load for a shipper after the rules that span fields: dates in order and in the future. */
 export const createLoad = async (db: TDb, shipper: User, input: TCreateLoadInput, now = Date.now()) => {
   if (input.pickupDate < now - PAST_GRACE_MS) {
-    throw new AppError("BAD_REQUEST", "pickupDate must not be in the past", {
-      issues: [{ path: "pickupDate", message: "pickupDate must not be in the past" }],
-    });
+    const past = /*i18n*/ { id: "error.load.pickupInPast", message: "pickupDate must not be in the past" };
+    throw new AppError("BAD_REQUEST", past, { issues: [{ path: "pickupDate", message: past }] });
   }
   if (input.deliveryDate <= input.pickupDate) {
-    throw new AppError("BAD_REQUEST", "deliveryDate must be after pickupDate", {
-      issues: [{ path: "deliveryDate", message: "deliveryDate must be after pickupDate" }],
-    });
+    const order = /*i18n*/ { id: "error.load.deliveryBeforePickup", message: "deliveryDate must be after pickupDate" };
+    throw new AppError("BAD_REQUEST", order, { issues: [{ path: "deliveryDate", message: order }] });
   }
   const { budgetAmount, weight, ...rest } = input;
   return db.transaction(async (tx) => {
@@ -58,14 +57,14 @@ export const canSeeLoad = (load: Load, viewer: User) =>
 
 export const getVisibleLoad = async (db: TDb, id: number, viewer: User) => {
   const load = await findLoad(db, id);
-  if (!load || !canSeeLoad(load, viewer)) throw new AppError("NOT_FOUND", "Load not found");
+  if (!load || !canSeeLoad(load, viewer)) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   return load;
 };
 
 /** What a signed-out visitor sees of a shared load: enough to decide to sign in, nothing about the parties. */
 export const publicPreview = async (db: TDb, id: number) => {
   const load = await findLoad(db, id);
-  if (load?.status !== "posted") throw new AppError("NOT_FOUND", "Load not found");
+  if (load?.status !== "posted") throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   const p = toPublicLoad(load!);
   return {
     id: p.id,

@@ -3,29 +3,33 @@ import type { TDb } from "../../../../db/client";
 import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/tables";
 import { AppError } from "../../errors";
 import { recordActivity } from "../activity/activity";
+import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../error-messages";
 import { enqueueNotify } from "../push/notify";
 
 type TStatus = Load["status"];
 
-const STATUS_WORD: Record<TStatus, string> = {
-  posted: "posted",
-  assigned: "assigned",
-  in_transit: "in_transit",
-  delivered: "delivered",
-  completed: "completed",
-  cancelled: "cancelled",
-};
-
 /** A move the current status does not allow: 409 naming both. */
-const notAllowed = (load: Load, to: TStatus, from: TStatus[]) =>
-  new AppError(
+const notAllowed = (load: Load, to: TStatus, from: [TStatus] | [TStatus, TStatus]) => {
+  const [word, toWord, fromWord] = [LOAD_STATUS_WORD[load.status], LOAD_STATUS_WORD[to], LOAD_STATUS_WORD[from[0]]];
+  return new AppError(
     "CONFLICT",
-    `Cannot move this load to ${STATUS_WORD[to]}: it is ${STATUS_WORD[load.status]}, and must be ${from.map((s) => STATUS_WORD[s]).join(" or ")}`,
+    from.length === 1
+      ? /*i18n*/ {
+          id: "error.load.cannotMove",
+          message: "Cannot move this load to {to}: it is {status}, and must be {from}",
+          values: { to: toWord, status: word, from: fromWord },
+        }
+      : /*i18n*/ {
+          id: "error.load.cannotMoveEither",
+          message: "Cannot move this load to {to}: it is {status}, and must be {from} or {other}",
+          values: { to: toWord, status: word, from: fromWord, other: LOAD_STATUS_WORD[from[1]] },
+        },
   );
+};
 
 type TMove = {
   to: TStatus;
-  from: TStatus[];
+  from: [TStatus];
   who: "driver" | "shipper";
   stamp: Partial<Pick<Load, "pickedUpAt" | "deliveredAt" | "completedAt">>;
   kind: "load_picked_up" | "load_delivered" | "load_completed";
@@ -35,7 +39,7 @@ const move = (db: TDb, actor: User, loadId: number, m: TMove, now: number) =>
   db.transaction(async (tx) => {
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
     const isParty = load && (m.who === "driver" ? load.assignedDriverId === actor.id : load.shipperId === actor.id);
-    if (!load || !isParty) throw new AppError("NOT_FOUND", "Load not found");
+    if (!load || !isParty) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (!m.from.includes(load.status)) throw notAllowed(load, m.to, m.from);
     const [updated] = await tx
       .update(loads)
@@ -89,13 +93,15 @@ export const markCompleted = (db: TDb, shipper: User, loadId: number, now = Date
 export const cancelLoad = (db: TDb, shipper: User, loadId: number, reason: string | null, now = Date.now()) =>
   db.transaction(async (tx) => {
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
-    if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Load not found");
+    if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (load.status !== "posted" && load.status !== "assigned")
       throw notAllowed(load, "cancelled", ["posted", "assigned"]);
     if (load.status === "assigned" && !reason) {
-      throw new AppError("BAD_REQUEST", "reason is required to cancel an assigned load", {
-        issues: [{ path: "reason", message: "reason is required to cancel an assigned load" }],
-      });
+      const required = /*i18n*/ {
+        id: "error.load.cancelReasonRequired",
+        message: "reason is required to cancel an assigned load",
+      };
+      throw new AppError("BAD_REQUEST", required, { issues: [{ path: "reason", message: required }] });
     }
     const [updated] = await tx
       .update(loads)
@@ -133,17 +139,32 @@ export const rateLoad = (db: TDb, rater: User, loadId: number, score: number, no
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
     const isShipper = load?.shipperId === rater.id;
     const isDriver = load?.assignedDriverId === rater.id;
-    if (!load || (!isShipper && !isDriver)) throw new AppError("NOT_FOUND", "Load not found");
+    if (!load || (!isShipper && !isDriver)) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (load.status !== "completed") {
-      throw new AppError("CONFLICT", `Ratings open when the load is completed; it is ${load.status}`);
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.rating.notCompleted",
+          message: "Ratings open when the load is completed; it is {status}",
+          values: { status: LOAD_STATUS_WORD[load.status] },
+        },
+      );
     }
     const rateeId = isShipper ? load.assignedDriverId : load.shipperId;
-    if (!rateeId) throw new AppError("CONFLICT", "There is nobody to rate on this load");
+    if (!rateeId)
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ { id: "error.rating.nobody", message: "There is nobody to rate on this load" },
+      );
     const [already] = await tx
       .select({ id: ratings.id })
       .from(ratings)
       .where(and(eq(ratings.loadId, load.id), eq(ratings.raterId, rater.id)));
-    if (already) throw new AppError("CONFLICT", "You have already rated this load");
+    if (already)
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ { id: "error.rating.already", message: "You have already rated this load" },
+      );
     await tx.insert(ratings).values({ loadId: load.id, raterId: rater.id, rateeId, score, createdAt: now });
     const [ratee] = await tx
       .update(users)

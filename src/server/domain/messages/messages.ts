@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, isNull, max, ne } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { bids, loads, messages, type User, users } from "../../../../db/tables";
 import { AppError } from "../../errors";
+import { LOAD_NOT_FOUND } from "../error-messages";
 
 /**
  * A conversation belongs to one load and one driver who bid on it (or was assigned it); its two parties are that
@@ -9,14 +10,26 @@ import { AppError } from "../../errors";
  */
 const conversation = async (db: TDb, viewer: User, loadId: number, driverId?: number) => {
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  if (!load) throw new AppError("NOT_FOUND", "Load not found");
+  if (!load) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   const isShipper = load.shipperId === viewer.id;
   const driver = isShipper ? driverId : viewer.id;
-  if (!isShipper && viewer.userType !== "driver") throw new AppError("NOT_FOUND", "Load not found");
+  if (!isShipper && viewer.userType !== "driver") throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   if (driver === undefined) {
-    throw new AppError("BAD_REQUEST", "driverId is required: say which driver's conversation", {
-      issues: [{ path: "driverId", message: "driverId is required" }],
-    });
+    throw new AppError(
+      "BAD_REQUEST",
+      /*i18n*/ {
+        id: "error.message.driverIdRequired",
+        message: "driverId is required: say which driver's conversation",
+      },
+      {
+        issues: [
+          {
+            path: "driverId",
+            message: /*i18n*/ { id: "error.message.driverIdMissing", message: "driverId is required" },
+          },
+        ],
+      },
+    );
   }
   const involved =
     load.assignedDriverId === driver ||
@@ -27,7 +40,13 @@ const conversation = async (db: TDb, viewer: User, loadId: number, driverId?: nu
         .where(and(eq(bids.loadId, loadId), eq(bids.driverId, driver)))
         .limit(1)
     ).length > 0;
-  if (!involved) throw new AppError("NOT_FOUND", isShipper ? "This driver has not bid on the load" : "Load not found");
+  if (!involved)
+    throw new AppError(
+      "NOT_FOUND",
+      isShipper
+        ? /*i18n*/ { id: "error.message.driverNotBidder", message: "This driver has not bid on the load" }
+        : LOAD_NOT_FOUND,
+    );
   return { load, driverId: driver, isShipper, closed: closedReason(load, driver) };
 };
 
@@ -84,8 +103,22 @@ export const sendMessage = async (
   now = Date.now(),
 ) => {
   const c = await conversation(db, viewer, loadId, driverId);
-  if (c.closed === "cancelled") throw new AppError("FORBIDDEN", "The load was cancelled; this conversation is closed");
-  if (c.closed) throw new AppError("FORBIDDEN", "The load went to another driver; this conversation is closed");
+  if (c.closed === "cancelled")
+    throw new AppError(
+      "FORBIDDEN",
+      /*i18n*/ {
+        id: "error.message.loadCancelled",
+        message: "The load was cancelled; this conversation is closed",
+      },
+    );
+  if (c.closed)
+    throw new AppError(
+      "FORBIDDEN",
+      /*i18n*/ {
+        id: "error.message.loadTaken",
+        message: "The load went to another driver; this conversation is closed",
+      },
+    );
   const [row] = await db
     .insert(messages)
     .values({ loadId, driverId: c.driverId, senderId: viewer.id, body, createdAt: now })
@@ -96,7 +129,7 @@ export const sendMessage = async (
 /** The shipper's side of a load: one conversation per driver who bid, with unread counts and the last line. */
 export const listConversations = async (db: TDb, shipper: User, loadId: number) => {
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", "Load not found");
+  if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   const drivers = await db
     .selectDistinct({ id: users.id, firstName: users.firstName, lastName: users.lastName })
     .from(bids)

@@ -39,7 +39,14 @@ export const subscribe = (db: TDb, userId: number, input: TPushSubscribeInput, n
       .set(values)
       .where(and(eq(pushSubscriptions.endpoint, input.endpoint), eq(pushSubscriptions.userId, userId)))
       .returning({ id: pushSubscriptions.id });
-    if (!updated) throw new AppError("CONFLICT", "This push subscription belongs to another account");
+    if (!updated)
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.push.otherAccount",
+          message: "This push subscription belongs to another account",
+        },
+      );
     return { subscribed: true, created: false };
   });
 
@@ -49,7 +56,8 @@ export const unsubscribe = async (db: TDb, userId: number, endpoint: string) => 
     .delete(pushSubscriptions)
     .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, userId)))
     .returning({ id: pushSubscriptions.id });
-  if (!removed.length) throw new AppError("NOT_FOUND", "Push subscription not found");
+  if (!removed.length)
+    throw new AppError("NOT_FOUND", /*i18n*/ { id: "error.push.notFound", message: "Push subscription not found" });
   return { unsubscribed: true };
 };
 
@@ -181,7 +189,13 @@ export const sendTest = async (
 ) => {
   const subs = await subscriptionsOf(db, userId);
   if (!subs.length)
-    throw new AppError("NOT_FOUND", "No push subscription for this account; enable notifications first");
+    throw new AppError(
+      "NOT_FOUND",
+      /*i18n*/ {
+        id: "error.push.none",
+        message: "No push subscription for this account; enable notifications first",
+      },
+    );
   const results = await sendToSubscriptions(db, notifiers, subs, {
     title: input.title,
     body: input.message,

@@ -1,19 +1,34 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { shipments, type User } from "../../../../db/tables";
+import type { TLanguage } from "../../../shared/constants";
 import { fromMinor, toMinor } from "../../../shared/money";
 import type { TAddress, TPackage, TRateOption, TRatesInput, TTrackingResult } from "../../../shared/schemas/shipping";
 import { CARRIERS, detectCarriers, normalizeTrackingNumber, type TCarrier } from "../../../shared/tracking-number";
 import { AppError } from "../../errors";
+import { translate } from "../../i18n";
 import type { TCarrierRegistry } from "../../integrations/carriers/registry";
 
-/** Asks the chosen carriers at once; one failing does not hide the others. Rates come cheapest first. */
-export const shopRates = async (carriers: TCarrierRegistry, input: TRatesInput) => {
+const notConfigured = (carriers: TCarrierRegistry, id: TCarrier) =>
+  new AppError(
+    "SERVICE_UNAVAILABLE",
+    /*i18n*/ {
+      id: "error.carrier.notConfigured",
+      message: "{carrier} is not configured",
+      values: { carrier: carriers.nameOf(id) },
+    },
+  );
+
+/**
+ * Asks the chosen carriers at once; one failing does not hide the others, and its reason is told in the caller's
+ * language. Rates come cheapest first.
+ */
+export const shopRates = async (carriers: TCarrierRegistry, input: TRatesInput, locale: TLanguage = "en") => {
   const ids: TCarrier[] = input.carrier ? [input.carrier] : [...CARRIERS];
   const settled = await Promise.allSettled(
     ids.map(async (id) => {
       const adapter = carriers.get(id);
-      if (!adapter) throw new AppError("SERVICE_UNAVAILABLE", `${carriers.nameOf(id)} is not configured`);
+      if (!adapter) throw notConfigured(carriers, id);
       return adapter.rates({ shipper: input.shipper, recipient: input.recipient, packages: input.packages });
     }),
   );
@@ -24,7 +39,17 @@ export const shopRates = async (carriers: TCarrierRegistry, input: TRatesInput) 
     else
       errors.push({
         carrier: ids[i],
-        message: s.reason instanceof AppError ? s.reason.message : `${carriers.nameOf(ids[i])}: unexpected error`,
+        message:
+          s.reason instanceof AppError
+            ? s.reason.messageIn(locale)
+            : translate(
+                locale,
+                /*i18n*/ {
+                  id: "error.carrier.unexpected",
+                  message: "{carrier}: unexpected error",
+                  values: { carrier: carriers.nameOf(ids[i]) },
+                },
+              ),
       });
   });
   rates.sort((a, b) => a.totalCost - b.totalCost || (a.deliveryDays ?? 99) - (b.deliveryDays ?? 99));
@@ -43,15 +68,17 @@ export const trackPackage = async (
   const number = normalizeTrackingNumber(raw);
   const candidates = carrier ? [carrier] : [...new Set(detectCarriers(number).map((d) => d.carrier))];
   if (!candidates.length) {
-    throw new AppError("BAD_REQUEST", "This tracking number does not match a FedEx, UPS or USPS format", {
-      issues: [{ path: "trackingNumber", message: "This tracking number does not match a FedEx, UPS or USPS format" }],
-    });
+    const unknown = /*i18n*/ {
+      id: "error.shipping.unknownTrackingNumber",
+      message: "This tracking number does not match a FedEx, UPS or USPS format",
+    };
+    throw new AppError("BAD_REQUEST", unknown, { issues: [{ path: "trackingNumber", message: unknown }] });
   }
   let last: unknown;
   for (const id of candidates) {
     const adapter = carriers.get(id);
     if (!adapter) {
-      last = new AppError("SERVICE_UNAVAILABLE", `${carriers.nameOf(id)} is not configured`);
+      last = notConfigured(carriers, id);
       continue;
     }
     try {
@@ -122,6 +149,6 @@ export const deleteShipment = async (db: TDb, user: User, id: number) => {
     .delete(shipments)
     .where(and(eq(shipments.id, id), eq(shipments.userId, user.id)))
     .returning({ id: shipments.id });
-  if (!gone) throw new AppError("NOT_FOUND", "Shipment not found");
+  if (!gone) throw new AppError("NOT_FOUND", /*i18n*/ { id: "error.shipment.notFound", message: "Shipment not found" });
   return { id, deleted: true };
 };

@@ -23,12 +23,17 @@ type TCreateUserParams = {
   now?: number;
 };
 
+export const EMAIL_TAKEN = /*i18n*/ {
+  id: "error.auth.emailTaken",
+  message: "An account with this email already exists",
+};
+
 /** Creates an account with the free premium trial running; a taken email is a CONFLICT. */
 export const createUser = async (db: TDb, p: TCreateUserParams): Promise<User> => {
   const now = p.now ?? Date.now();
   const email = p.email.trim().toLowerCase();
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (existing) throw new AppError("CONFLICT", "An account with this email already exists");
+  if (existing) throw new AppError("CONFLICT", EMAIL_TAKEN);
   const [user] = await db
     .insert(users)
     .values({

@@ -30,7 +30,14 @@ export const route = (
 export const idParam = (req: TRestRequest, name = "id") => {
   const value = Number(req.params[name]);
   if (!Number.isSafeInteger(value) || value <= 0)
-    throw new AppError("BAD_REQUEST", `${name} must be a positive integer`);
+    throw new AppError(
+      "BAD_REQUEST",
+      /*i18n*/ {
+        id: "error.http.positiveInteger",
+        message: "{name} must be a positive integer",
+        values: { name },
+      },
+    );
   return value;
 };
 

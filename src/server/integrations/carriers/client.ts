@@ -1,4 +1,4 @@
-import { AppError } from "../../errors";
+import { AppError, type TMessage } from "../../errors";
 import { carrierFetch, retryAfterSeconds, type TCarrierResponse } from "./http";
 import { TokenCache, type TToken } from "./token-cache";
 
@@ -14,6 +14,29 @@ type TOptions = {
 
 // A 429 that asks to wait at most this long is waited out once; a longer wait is reported to the caller.
 const MAX_RETRY_WAIT_S = 2;
+
+// Our reasons when a carrier's error answer gives none.
+export const RATE_REQUEST_FAILED = /*i18n*/ {
+  id: "error.carrier.rateRequestFailed",
+  message: "the rate request failed",
+};
+export const TRACKING_REQUEST_FAILED = /*i18n*/ {
+  id: "error.carrier.trackingRequestFailed",
+  message: "the tracking request failed",
+};
+
+/** A carrier's answer to a request, told with its name: "{carrier}: {reason}". */
+export const carrierSaid = (values: { carrier: string; reason: string | TMessage }): TMessage => /*i18n*/ ({
+  id: "error.carrier.said",
+  message: "{carrier}: {reason}",
+  values,
+});
+
+const credentialsRefused = (values: { carrier: string; reason: string | TMessage }): TMessage => /*i18n*/ ({
+  id: "error.carrier.credentialsRefused",
+  message: "{carrier} refused our credentials: {reason}",
+  values,
+});
 
 /** Authenticated JSON calls to one carrier: bearer token, one retry after a 401 or a short 429, errors named. */
 export const createCarrierClient = (o: TOptions) => {
@@ -56,21 +79,38 @@ export const createCarrierClient = (o: TOptions) => {
       }
       throw new AppError(
         "TOO_MANY_REQUESTS",
-        `${o.name} is limiting requests${wait ? `; try again in ${wait} s` : ""}`,
+        wait
+          ? /*i18n*/ {
+              id: "error.carrier.limitingWait",
+              message: "{carrier} is limiting requests; try again in {seconds} s",
+              values: { carrier: o.name, seconds: wait },
+            }
+          : /*i18n*/ {
+              id: "error.carrier.limiting",
+              message: "{carrier} is limiting requests",
+              values: { carrier: o.name },
+            },
         { retryAfterSeconds: wait },
       );
     }
     return res;
   };
-  const fail = (res: TCarrierResponse, fallback: string): never => {
-    const message = o.errorMessage(res.body) ?? fallback;
-    if (res.status === 404) throw new AppError("NOT_FOUND", `${o.name}: ${message}`);
+  /** Throws the carrier's refusal: its own reason (in its words), else ours. */
+  const fail = (res: TCarrierResponse, fallback: TMessage): never => {
+    const values = { carrier: o.name, reason: o.errorMessage(res.body) ?? fallback, status: res.status };
+    if (res.status === 404) throw new AppError("NOT_FOUND", carrierSaid(values));
     // The carrier refused what the caller asked (a malformed tracking number, an impossible address): the caller's
     // mistake, told with the carrier's reason. A 502 is kept for the carrier failing.
-    if (res.status === 400 || res.status === 422) throw new AppError("BAD_REQUEST", `${o.name}: ${message}`);
-    if (res.status === 401 || res.status === 403)
-      throw new AppError("BAD_GATEWAY", `${o.name} refused our credentials: ${message}`);
-    throw new AppError("BAD_GATEWAY", `${o.name}: ${message} (HTTP ${res.status})`);
+    if (res.status === 400 || res.status === 422) throw new AppError("BAD_REQUEST", carrierSaid(values));
+    if (res.status === 401 || res.status === 403) throw new AppError("BAD_GATEWAY", credentialsRefused(values));
+    throw new AppError(
+      "BAD_GATEWAY",
+      /*i18n*/ {
+        id: "error.carrier.failed",
+        message: "{carrier}: {reason} (HTTP {status})",
+        values,
+      },
+    );
   };
   return { call, fail, tokens };
 };
@@ -84,10 +124,19 @@ export const readToken = (
   const b = res.body as Record<string, unknown> | null;
   if (res.status !== 200 || !b || typeof b.access_token !== "string") {
     if (res.status === 429)
-      throw new AppError("TOO_MANY_REQUESTS", `${name} is limiting sign-in requests`, {
-        retryAfterSeconds: retryAfterSeconds(res.headers),
-      });
-    throw new AppError("BAD_GATEWAY", `${name} refused our credentials: ${errorMessage(b) ?? `HTTP ${res.status}`}`);
+      throw new AppError(
+        "TOO_MANY_REQUESTS",
+        /*i18n*/ {
+          id: "error.carrier.limitingSignIn",
+          message: "{carrier} is limiting sign-in requests",
+          values: { carrier: name },
+        },
+        { retryAfterSeconds: retryAfterSeconds(res.headers) },
+      );
+    throw new AppError(
+      "BAD_GATEWAY",
+      credentialsRefused({ carrier: name, reason: errorMessage(b) ?? `HTTP ${res.status}` }),
+    );
   }
   const issued = b.issued_at !== undefined ? Number(b.issued_at) : Date.now();
   const expiresIn = Number(b.expires_in ?? 3600);

@@ -1,6 +1,6 @@
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { AppError } from "../../errors";
-import { createCarrierClient } from "./client";
+import { carrierSaid, createCarrierClient, RATE_REQUEST_FAILED, TRACKING_REQUEST_FAILED } from "./client";
 import { fedexStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings, TRateRequest } from "./types";
 import { parseWire, ZFedexRateResponse, ZFedexTrackResponse } from "./wire";
@@ -87,7 +87,7 @@ export const createFedexAdapter = (s: TCarrierSettings): TCarrierAdapter => {
           })),
         },
       });
-      if (res.status !== 200) client.fail(res, "the rate request failed");
+      if (res.status !== 200) client.fail(res, RATE_REQUEST_FAILED);
       const details = parseWire(NAME, ZFedexRateResponse, res.body).output.rateReplyDetails;
       return details.flatMap((d): TRateOption[] => {
         const rated = d.ratedShipmentDetails;
@@ -122,12 +122,21 @@ export const createFedexAdapter = (s: TCarrierSettings): TCarrierAdapter => {
         includeDetailedScans: true,
         trackingInfo: [{ trackingNumberInfo: { trackingNumber } }],
       });
-      if (res.status !== 200) client.fail(res, "the tracking request failed");
+      if (res.status !== 200) client.fail(res, TRACKING_REQUEST_FAILED);
       const results = parseWire(NAME, ZFedexTrackResponse, res.body).output.completeTrackResults[0]?.trackResults ?? [];
       const found = results.filter((r) => !r.error);
       if (!found.length) {
         // "Not found" comes inside a 200.
-        throw new AppError("NOT_FOUND", `${NAME}: ${results[0]?.error?.message ?? "Tracking number cannot be found."}`);
+        throw new AppError(
+          "NOT_FOUND",
+          carrierSaid({
+            carrier: NAME,
+            reason: results[0]?.error?.message ?? /*i18n*/ {
+              id: "error.carrier.fedex.trackingNotFound",
+              message: "Tracking number cannot be found.",
+            },
+          }),
+        );
       }
       // Duplicates: keep the result with the newest scan.
       type TResult = (typeof found)[number];

@@ -18,9 +18,23 @@ export const carrierFetch = async (
   } catch (err) {
     const e = err as Error;
     if (e.name === "TimeoutError" || e.name === "AbortError") {
-      throw new AppError("GATEWAY_TIMEOUT", `${name} did not answer within ${Math.round(timeoutMs / 100) / 10} s`);
+      throw new AppError(
+        "GATEWAY_TIMEOUT",
+        /*i18n*/ {
+          id: "error.carrier.timeout",
+          message: "{carrier} did not answer within {seconds} s",
+          values: { carrier: name, seconds: Math.round(timeoutMs / 100) / 10 },
+        },
+      );
     }
-    throw new AppError("BAD_GATEWAY", `${name} could not be reached: ${e.message}`);
+    throw new AppError(
+      "BAD_GATEWAY",
+      /*i18n*/ {
+        id: "error.carrier.unreachable",
+        message: "{carrier} could not be reached: {reason}",
+        values: { carrier: name, reason: e.message },
+      },
+    );
   }
   const text = await res.text();
   let body: unknown = null;
@@ -28,7 +42,14 @@ export const carrierFetch = async (
     try {
       body = JSON.parse(text);
     } catch {
-      throw new AppError("BAD_GATEWAY", `${name} sent an answer that is not valid JSON (HTTP ${res.status})`);
+      throw new AppError(
+        "BAD_GATEWAY",
+        /*i18n*/ {
+          id: "error.carrier.notJson",
+          message: "{carrier} sent an answer that is not valid JSON (HTTP {status})",
+          values: { carrier: name, status: res.status },
+        },
+      );
     }
   }
   return { status: res.status, headers: res.headers, body };

@@ -1,6 +1,6 @@
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { AppError } from "../../errors";
-import { createCarrierClient } from "./client";
+import { carrierSaid, createCarrierClient, RATE_REQUEST_FAILED, TRACKING_REQUEST_FAILED } from "./client";
 import { upsStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings, TRateRequest } from "./types";
 import { parseWire, ZUpsRateResponse, ZUpsTrackResponse } from "./wire";
@@ -119,7 +119,7 @@ export const createUpsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
           },
         }),
       });
-      if (res.status !== 200) client.fail(res, "the rate request failed");
+      if (res.status !== 200) client.fail(res, RATE_REQUEST_FAILED);
       const list = parseWire(NAME, ZUpsRateResponse, res.body).RateResponse.RatedShipment;
       return list.flatMap((r): TRateOption[] => {
         const price =
@@ -159,14 +159,20 @@ export const createUpsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
           headers: { transId: crypto.randomUUID().replaceAll("-", "").slice(0, 32), transactionSrc: "mytess" },
         },
       );
-      if (res.status !== 200) client.fail(res, "the tracking request failed");
+      if (res.status !== 200) client.fail(res, TRACKING_REQUEST_FAILED);
       const shipment = parseWire(NAME, ZUpsTrackResponse, res.body).trackResponse.shipment[0];
       const pkg = shipment?.package?.[0];
       if (!pkg) {
         // "Not found" comes as a warning inside a 200.
         throw new AppError(
           "NOT_FOUND",
-          `${NAME}: ${shipment?.warnings?.[0]?.message ?? "Tracking Information Not Found"}`,
+          carrierSaid({
+            carrier: NAME,
+            reason: shipment?.warnings?.[0]?.message ?? /*i18n*/ {
+              id: "error.carrier.ups.trackingNotFound",
+              message: "Tracking Information Not Found",
+            },
+          }),
         );
       }
       const activity = pkg.activity;

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { toInches, toPounds } from "../../../shared/units";
 import { AppError } from "../../errors";
-import { createCarrierClient } from "./client";
+import { carrierSaid, createCarrierClient, RATE_REQUEST_FAILED, TRACKING_REQUEST_FAILED } from "./client";
 import { uspsStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings } from "./types";
 import { parseWire, ZUspsOptionsResponse, ZUspsTrackingResponse } from "./wire";
@@ -63,7 +63,11 @@ export const createUspsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
       if (req.shipper.countryCode !== "US" || req.recipient.countryCode !== "US") {
         throw new AppError(
           "BAD_REQUEST",
-          `${NAME}: rates are offered here for shipments within the United States only`,
+          /*i18n*/ {
+            id: "error.carrier.domesticOnly",
+            message: "{carrier}: rates are offered here for shipments within the United States only",
+            values: { carrier: NAME },
+          },
         );
       }
       const mailingDate = (req.shipDate ?? new Date()).toISOString().slice(0, 10);
@@ -89,7 +93,7 @@ export const createUspsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
               pricingOptions: [{ priceType: "RETAIL" }],
             }),
           });
-          if (res.status !== 200) client.fail(res, "the rate request failed");
+          if (res.status !== 200) client.fail(res, RATE_REQUEST_FAILED);
           const options = parseWire(NAME, ZUspsOptionsResponse, res.body).pricingOptions.flatMap(
             (po) => po.shippingOptions,
           );
@@ -129,8 +133,17 @@ export const createUspsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
         method: "GET",
       });
       if (res.status === 404)
-        throw new AppError("NOT_FOUND", `${NAME}: ${errorMessage(res.body) ?? "Tracking information not found"}`);
-      if (res.status !== 200) client.fail(res, "the tracking request failed");
+        throw new AppError(
+          "NOT_FOUND",
+          carrierSaid({
+            carrier: NAME,
+            reason: errorMessage(res.body) ?? /*i18n*/ {
+              id: "error.carrier.usps.trackingNotFound",
+              message: "Tracking information not found",
+            },
+          }),
+        );
+      if (res.status !== 200) client.fail(res, TRACKING_REQUEST_FAILED);
       const b = parseWire(NAME, ZUspsTrackingResponse, res.body);
       const events = b.trackingEvents
         .map((e) => ({

@@ -10,7 +10,14 @@ export const parseWire = <T extends z.ZodType>(carrier: string, schema: T, body:
   const r = schema.safeParse(body);
   if (!r.success) {
     const where = r.error.issues[0]?.path.join(".") || "(top)";
-    throw new AppError("BAD_GATEWAY", `${carrier} sent an answer we could not read (at ${where})`);
+    throw new AppError(
+      "BAD_GATEWAY",
+      /*i18n*/ {
+        id: "error.carrier.unreadable",
+        message: "{carrier} sent an answer we could not read (at {where})",
+        values: { carrier, where },
+      },
+    );
   }
   return r.data;
 };

@@ -26,7 +26,14 @@ export const createOidcClient = (settings: TOidcSettings) => {
       })
       .catch((err) => {
         configPromise = null;
-        throw new AppError("BAD_GATEWAY", `The sign-in provider could not be reached: ${(err as Error).message}`);
+        throw new AppError(
+          "BAD_GATEWAY",
+          /*i18n*/ {
+            id: "error.oidc.unreachable",
+            message: "The sign-in provider could not be reached: {reason}",
+            values: { reason: (err as Error).message },
+          },
+        );
       });
     return configPromise;
   };
@@ -70,7 +77,14 @@ export const createOidcClient = (settings: TOidcSettings) => {
           picture: info.picture as string | undefined,
         };
       } catch (err) {
-        throw new AppError("UNAUTHORIZED", `Sign-in with the provider failed: ${(err as Error).message}`);
+        throw new AppError(
+          "UNAUTHORIZED",
+          /*i18n*/ {
+            id: "error.oidc.failed",
+            message: "Sign-in with the provider failed: {reason}",
+            values: { reason: (err as Error).message },
+          },
+        );
       }
     },
   };

@@ -9,7 +9,14 @@ import { authedProcedure, publicProcedure } from "../../trpc/init";
 
 /** The HTTP parts of the context: signing in and out sets a cookie, so it happens over HTTP only. */
 const httpOf = (ctx: TContext) => {
-  if (!ctx.http) throw new AppError("BAD_REQUEST", "Signing in and out happens in the app or on the website");
+  if (!ctx.http)
+    throw new AppError(
+      "BAD_REQUEST",
+      /*i18n*/ {
+        id: "error.auth.httpOnly",
+        message: "Signing in and out happens in the app or on the website",
+      },
+    );
   return ctx.http;
 };
 

@@ -20,7 +20,14 @@ export const pushRouter = {
   /** The applicationServerKey browsers subscribe with; `sandbox` when the push service is a local emulator. */
   vapidKey: publicProcedure.query(({ ctx }) => {
     const publicKey = ctx.services.notifiers.vapidPublicKey;
-    if (!publicKey) throw new AppError("SERVICE_UNAVAILABLE", "Web push is not configured");
+    if (!publicKey)
+      throw new AppError(
+        "SERVICE_UNAVAILABLE",
+        /*i18n*/ {
+          id: "error.push.notConfigured",
+          message: "Web push is not configured",
+        },
+      );
     const state = ctx.services.notifiers.states().find((s) => s.channel === "web_push")?.state;
     return { publicKey, sandbox: state === "sandbox" };
   }),

@@ -24,7 +24,9 @@ const ZQuote = z.object({
 
 export const shippingRouter = {
   carriers: userOrSystemProcedure.query(({ ctx }) => ctx.services.carriers.states()),
-  rates: userOrSystemProcedure.input(ZRatesInput).mutation(({ ctx, input }) => shopRates(ctx.services.carriers, input)),
+  rates: userOrSystemProcedure
+    .input(ZRatesInput)
+    .mutation(({ ctx, input }) => shopRates(ctx.services.carriers, input, ctx.locale)),
   track: userOrSystemProcedure.input(ZTrackInput).query(async ({ ctx, input }) => ({
     tracking: await trackPackage(ctx.services.carriers, input.trackingNumber, input.carrier),
   })),

@@ -1,0 +1,23 @@
+import { LANGUAGE_CODES, LANGUAGE_COOKIE, type TLanguage } from "../../shared/constants";
+
+const isLanguage = (code: string | undefined): code is TLanguage =>
+  code !== undefined && (LANGUAGE_CODES as readonly string[]).includes(code);
+
+/**
+ * The language a request most likely reads: the web app's own cookie (the language it shows on this device), else the
+ * browser's languages, else English. A signed-in caller's account language comes before both (`contextFromRequest`).
+ */
+export const requestLocale = (req: Request): TLanguage => {
+  const cookie = req.headers
+    .get("cookie")
+    ?.split(";")
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(`${LANGUAGE_COOKIE}=`))
+    ?.slice(LANGUAGE_COOKIE.length + 1);
+  if (isLanguage(cookie)) return cookie;
+  for (const part of (req.headers.get("accept-language") ?? "").split(",")) {
+    const code = part.trim().slice(0, 2).toLowerCase();
+    if (isLanguage(code)) return code;
+  }
+  return "en";
+};
