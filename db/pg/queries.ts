@@ -145,5 +145,9 @@ export const createPgQueries = (client: SQL, nearest: SQL) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
   };
 
-  return { searchLoads, boardStats, lastPositions, lockKeys };
+  /** FOR UPDATE SKIP LOCKED on a select: rows another worker is claiming are passed over, not waited for. */
+  const skipLocked = <T>(query: T): T =>
+    (query as unknown as { for: (s: "update", o: { skipLocked: boolean }) => T }).for("update", { skipLocked: true });
+
+  return { searchLoads, boardStats, lastPositions, lockKeys, skipLocked };
 };

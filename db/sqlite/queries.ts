@@ -258,7 +258,13 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
   /** Nothing to do: every SQLite transaction already holds the database's write lock (BEGIN IMMEDIATE). */
   const lockKeys = async (_tx: unknown, _keys: string[]) => {};
 
-  return { searchLoads, boardStats, lastPositions, lockKeys };
+  /**
+   * A select that claims the rows it reads, skipping rows another transaction has claimed (PostgreSQL's FOR UPDATE
+   * SKIP LOCKED). On SQLite the query as it is: the immediate transaction around it already excludes other writers.
+   */
+  const skipLocked = <T>(query: T): T => query;
+
+  return { searchLoads, boardStats, lastPositions, lockKeys, skipLocked };
 };
 
 export type TQueries = ReturnType<typeof createSqliteQueries>;

@@ -56,12 +56,10 @@ export const claimJobs = (
   lockMs = 5 * 60_000,
 ): Promise<Job[]> =>
   db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(claimable(now))
-      .orderBy(asc(jobs.runAt), asc(jobs.id))
-      .limit(limit);
+    // PostgreSQL: rows another worker is claiming are skipped, so workers on many machines take different jobs.
+    const due = await db.q.skipLocked(
+      tx.select({ id: jobs.id }).from(jobs).where(claimable(now)).orderBy(asc(jobs.runAt), asc(jobs.id)).limit(limit),
+    );
     if (!due.length) return [];
     return tx
       .update(jobs)
