@@ -23,13 +23,21 @@ const emptyDatabase = async (name: string) => {
   return db;
 };
 
+/** A port nothing listens on now (a random one could be the test PostgreSQL cluster's or another server's). */
+const freePort = () => {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const { port } = probe;
+  probe.stop(true);
+  return port;
+};
+
 const boot = async (
   concurrency: number,
   args: string[] = [],
   name = `main-${concurrency}`,
   shared: TScratchDb | null = null,
 ) => {
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = freePort();
   const db = shared ?? (await emptyDatabase(name));
   const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts"), ...args], {
     env: {
@@ -52,7 +60,7 @@ const boot = async (
     await Bun.sleep(100);
   }
   proc.kill();
-  throw new Error("server did not start");
+  throw new Error(`server did not start: ${await new Response(proc.stderr).text()}`);
 };
 
 test.each([1, 2])(
@@ -107,7 +115,7 @@ test("by default one box serves and runs the jobs; --role web serves only", asyn
 }, 60_000);
 
 test("--role worker runs the jobs without serving HTTP, and stops on SIGTERM", async () => {
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = freePort();
   const db = await emptyDatabase("role-worker");
   const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts"), "--role", "worker"], {
     env: {
