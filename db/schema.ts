@@ -388,8 +388,81 @@ export const notifications = sqliteTable(
     url: text(),
     channel: text().notNull(),
     status: text({ enum: ["sent", "held", "failed"] }).notNull(),
+    /** The load it is about, for the bell's links and for marking a load's notifications read. */
+    loadId: integer(),
+    /** In-app (`in_app`) rows only: when the user opened or dismissed it; null while unread. */
+    readAt: integer(),
     createdAt: integer().notNull(),
   },
-  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("notifications_user_idx").on(t.userId, t.createdAt),
+    index("notifications_unread_idx").on(t.userId, t.channel, t.readAt),
+  ],
 );
 export type Notification = typeof notifications.$inferSelect;
+
+/**
+ * Messaging preferences (SPEC §3): WhatsApp and Telegram addresses and switches, notification types, the language
+ * chat messages are written in. A user without a row has the defaults (both channels off, types as push's less
+ * marketing, English).
+ */
+export const messagingPreferences = sqliteTable(
+  "messaging_preferences",
+  {
+    userId: integer()
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    whatsappEnabled: integer({ mode: "boolean" }).notNull().default(false),
+    /** E.164, e.g. +251911234567. */
+    whatsappNumber: text(),
+    /** When this number last wrote to us (epoch ms): WhatsApp takes free text only within 24 hours of it. */
+    whatsappLastInboundAt: integer(),
+    telegramEnabled: integer({ mode: "boolean" }).notNull().default(false),
+    telegramChatId: text(),
+    /** Set when Telegram said the user blocked the bot (403); the app says so until the chat is linked again. */
+    telegramBlockedAt: integer(),
+    loadAssigned: integer({ mode: "boolean" }).notNull().default(true),
+    loadUpdates: integer({ mode: "boolean" }).notNull().default(true),
+    paymentReceived: integer({ mode: "boolean" }).notNull().default(true),
+    systemAlerts: integer({ mode: "boolean" }).notNull().default(false),
+    language: text().notNull().default("en"),
+    updatedAt: integer().notNull(),
+  },
+  (t) => [
+    uniqueIndex("messaging_preferences_telegram_idx").on(t.telegramChatId),
+    uniqueIndex("messaging_preferences_whatsapp_idx").on(t.whatsappNumber),
+  ],
+);
+export type MessagingPreferences = typeof messagingPreferences.$inferSelect;
+
+/** One-time tokens of Telegram deep links (t.me/<bot>?start=<token>): only a SHA-256 of the token is kept. */
+export const telegramLinkTokens = sqliteTable(
+  "telegram_link_tokens",
+  {
+    tokenHash: text().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer().notNull(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("telegram_link_tokens_user_idx").on(t.userId)],
+);
+
+/**
+ * Live updates: a short-lived feed every server process tails (one query per process and tick, not per connection)
+ * to push changes to the browsers connected to it, whichever process made the change. `kind` names what changed
+ * (notification, message, bid, load); `payload` is JSON with ids only.
+ */
+export const liveEvents = sqliteTable(
+  "live_events",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer().notNull(),
+    kind: text().notNull(),
+    payload: text().notNull().default("{}"),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("live_events_created_idx").on(t.createdAt)],
+);
+export type LiveEvent = typeof liveEvents.$inferSelect;

@@ -24,12 +24,17 @@ export const {
   pushSubscriptions,
   pushPreferences,
   notifications,
+  messagingPreferences,
+  telegramLinkTokens,
+  liveEvents,
 } = active;
 
 export type {
   ActivityEvent,
   Bid,
   Job,
+  LiveEvent,
+  MessagingPreferences,
   Load,
   Message,
   NewLoad,

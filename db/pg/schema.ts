@@ -402,7 +402,62 @@ export const notifications = pgTable(
     url: text(),
     channel: text().notNull(),
     status: text({ enum: ["sent", "held", "failed"] }).notNull(),
+    loadId: integer(),
+    readAt: ms(),
     createdAt: ms().notNull(),
   },
-  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("notifications_user_idx").on(t.userId, t.createdAt),
+    index("notifications_unread_idx").on(t.userId, t.channel, t.readAt),
+  ],
+);
+
+export const messagingPreferences = pgTable(
+  "messaging_preferences",
+  {
+    userId: integer()
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    whatsappEnabled: boolean().notNull().default(false),
+    whatsappNumber: text(),
+    whatsappLastInboundAt: ms(),
+    telegramEnabled: boolean().notNull().default(false),
+    telegramChatId: text(),
+    telegramBlockedAt: ms(),
+    loadAssigned: boolean().notNull().default(true),
+    loadUpdates: boolean().notNull().default(true),
+    paymentReceived: boolean().notNull().default(true),
+    systemAlerts: boolean().notNull().default(false),
+    language: text().notNull().default("en"),
+    updatedAt: ms().notNull(),
+  },
+  (t) => [
+    uniqueIndex("messaging_preferences_telegram_idx").on(t.telegramChatId),
+    uniqueIndex("messaging_preferences_whatsapp_idx").on(t.whatsappNumber),
+  ],
+);
+
+export const telegramLinkTokens = pgTable(
+  "telegram_link_tokens",
+  {
+    tokenHash: text().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: ms().notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("telegram_link_tokens_user_idx").on(t.userId)],
+);
+
+export const liveEvents = pgTable(
+  "live_events",
+  {
+    id: id(),
+    userId: integer().notNull(),
+    kind: text().notNull(),
+    payload: text().notNull().default("{}"),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("live_events_created_idx").on(t.createdAt)],
 );
