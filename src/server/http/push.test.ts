@@ -244,7 +244,9 @@ describe("events → jobs → worker → the push service", () => {
     ]);
     expect(await w.runOnce()).toBe(0);
     expect(received(b.id)).toHaveLength(1);
-    const [row] = await t.rows("SELECT user_id, type, channel, status, url FROM notifications");
+    const [row] = await t.rows(
+      "SELECT user_id, type, channel, status, url FROM notifications WHERE channel = 'web_push'",
+    );
     expect(row).toEqual({
       user_id: ids.shipper,
       type: "loadUpdates",
@@ -281,15 +283,20 @@ describe("events → jobs → worker → the push service", () => {
       },
     ]);
     expect(received(d2.id).map((m) => m.title)).toEqual(["Your bid was not accepted"]);
-    // The bids came before the shipper subscribed; pickup and delivery after.
-    expect(received(s.id).map((m) => m.title)).toEqual([
+    // The bids came before the shipper subscribed (no push job then; the bell has them); pickup and delivery after.
+    expect(received(s.id).map((m) => m.title)).toEqual(["Load picked up", "Load delivered"]);
+    const bell = await t.rows<{ title: string }>(
+      "SELECT title FROM notifications WHERE user_id = ? AND channel = 'in_app' ORDER BY id",
+      ids.shipper,
+    );
+    expect(bell.map((r) => r.title)).toEqual([
       "New bid on your load",
       "New bid on your load",
       "Load picked up",
       "Load delivered",
     ]);
     const types = await t.rows<{ type: string }>(
-      "SELECT type FROM notifications WHERE user_id = ? ORDER BY id",
+      "SELECT type FROM notifications WHERE user_id = ? AND channel = 'web_push' ORDER BY id",
       ids.driver,
     );
     expect(types.map((r) => r.type)).toEqual(["loadAssigned"]);
@@ -327,7 +334,8 @@ describe("events → jobs → worker → the push service", () => {
     await bid(driver, await postLoad());
     expect(await worker().runOnce()).toBe(1);
     expect(received(b.id)).toEqual([]);
-    expect(await count("notifications")).toBe(0);
+    // The bell still has it; only the push was turned off.
+    expect(await t.rows("SELECT channel FROM notifications")).toEqual([{ channel: "in_app" }]);
     expect((await t.rows<{ status: string }>("SELECT status FROM jobs"))[0].status).toBe("done");
   });
 
@@ -349,7 +357,7 @@ describe("events → jobs → worker → the push service", () => {
     expect(job.attempts).toBe(0);
     const end = Math.floor(now / 60_000) * 60_000 + 2 * 3600_000;
     expect(Math.abs(Number(job.run_at) - end)).toBeLessThanOrEqual(60_000);
-    expect(await t.rows("SELECT status FROM notifications")).toEqual([{ status: "held" }]);
+    expect(await t.rows("SELECT status FROM notifications WHERE channel = 'web_push'")).toEqual([{ status: "held" }]);
     expect(await w.runOnce()).toBe(0);
 
     // Time passes: the quiet hours are over.
@@ -358,7 +366,7 @@ describe("events → jobs → worker → the push service", () => {
     await t.rows("UPDATE jobs SET run_at = ?", Date.now() - 1);
     expect(await w.runOnce()).toBe(1);
     expect(received(b.id).map((m) => m.title)).toEqual(["New bid on your load"]);
-    expect(await t.rows("SELECT status FROM notifications")).toEqual([{ status: "sent" }]);
+    expect(await t.rows("SELECT status FROM notifications WHERE channel = 'web_push'")).toEqual([{ status: "sent" }]);
   });
 
   test("a gone subscription is deleted; 5xx retries through the queue without sending twice", async () => {

@@ -5,6 +5,7 @@ import { dashboardRouter } from "../routers/dashboard/router";
 import { driversRouter } from "../routers/drivers/router";
 import { loadsRouter } from "../routers/loads/router";
 import { messagesRouter } from "../routers/messages/router";
+import { messagingRouter } from "../routers/messaging/router";
 import { placesRouter } from "../routers/places/router";
 import { platformRouter } from "../routers/platform/router";
 import { pushRouter } from "../routers/push/router";
@@ -25,6 +26,7 @@ export const appRouter = createTRPCRouter({
   places: placesRouter,
   shipping: shippingRouter,
   push: pushRouter,
+  messaging: messagingRouter,
 });
 
 export type AppRouter = typeof appRouter;

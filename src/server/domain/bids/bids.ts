@@ -71,6 +71,7 @@ export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBid
       event: "bid_received",
       loadId,
       actorId: driver.id,
+      bidId: bid.id,
       ref: `${bid.id}.${now}`,
     });
     return { bid: toPublicBid(bid), replaced: Boolean(pending) };

@@ -3,6 +3,7 @@ import type { TDb } from "../../../../db/client";
 import { bids, loads, messages, type User, users } from "../../../../db/tables";
 import { AppError } from "../../errors";
 import { LOAD_NOT_FOUND } from "../error-messages";
+import { enqueueNotify } from "../push/notify";
 
 /**
  * A conversation belongs to one load and one driver who bid on it (or was assigned it); its two parties are that
@@ -119,10 +120,21 @@ export const sendMessage = async (
         message: "The load went to another driver; this conversation is closed",
       },
     );
-  const [row] = await db
-    .insert(messages)
-    .values({ loadId, driverId: c.driverId, senderId: viewer.id, body, createdAt: now })
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [m] = await tx
+      .insert(messages)
+      .values({ loadId, driverId: c.driverId, senderId: viewer.id, body, createdAt: now })
+      .returning();
+    // The other party: the driver of this conversation when the shipper writes, otherwise the shipper.
+    await enqueueNotify(tx, [c.isShipper ? c.driverId : c.load.shipperId], {
+      event: "message_received",
+      loadId,
+      actorId: viewer.id,
+      messageId: m.id,
+      ref: m.id,
+    });
+    return m;
+  });
   return toPublicMessage(row, viewer.id);
 };
 

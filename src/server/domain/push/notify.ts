@@ -1,14 +1,20 @@
-// Events become push notifications in two steps: the domain change enqueues one `notify` job per recipient in its own
-// transaction (the outbox), and the job worker renders the text in the recipient's language and sends it to each of
-// their subscriptions, honouring their preferences and quiet hours.
-import { eq } from "drizzle-orm";
+// Events reach people in two steps. The domain change, in its own transaction (the outbox), writes the in-app
+// notification (the bell), a live event, and one `notify` job per recipient and channel the recipient has set up
+// (web push, Telegram, WhatsApp), each under a key naming the occurrence so that nothing is enqueued twice. The job
+// worker then renders the text in the recipient's language and sends it on that channel alone: a failing channel
+// retries or fails by itself and never holds up the others.
+import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { type Job, loads, notifications, users } from "../../../../db/tables";
+import { type Job, loads, messages, notifications, pushSubscriptions, users } from "../../../../db/tables";
 import type { TLanguage } from "../../../shared/constants";
+import type { TMessagingType } from "../../../shared/schemas/messaging";
 import type { TPushType } from "../../../shared/schemas/push";
 import { i18n, isLanguage } from "../../i18n";
 import type { TNotifierRegistry } from "../../integrations/notify/registry";
+import type { TNotification, TNotifyButton, TSendResult } from "../../integrations/notify/types";
 import { enqueue, JobDeferred, JobRetry } from "../../jobs/queue";
+import { publishLive } from "../../live/publish";
+import { markTelegramBlocked, messagingPreferencesOf, template } from "../messaging/preferences";
 import { preferencesOf, quietUntil, recordNotification, sendToSubscriptions, subscriptionsOf } from "./push";
 
 export const NOTIFY_EVENTS = [
@@ -19,6 +25,7 @@ export const NOTIFY_EVENTS = [
   "load_delivered",
   "load_completed",
   "load_cancelled",
+  "message_received",
 ] as const;
 export type TNotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
@@ -31,7 +38,11 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   load_delivered: "loadUpdates",
   load_completed: "loadUpdates",
   load_cancelled: "loadUpdates",
+  message_received: "loadUpdates",
 };
+
+export const SEND_CHANNELS = ["web_push", "telegram", "whatsapp"] as const;
+export type TSendChannel = (typeof SEND_CHANNELS)[number];
 
 export type TNotifyPayload = {
   userId: number;
@@ -39,44 +50,32 @@ export type TNotifyPayload = {
   loadId: number;
   /** Who caused it, for names in the text. */
   actorId?: number | null;
-  /** Subscriptions that already have it, so a retried job does not send twice. */
+  /** bid_received: the bid the Accept / Reject buttons act on. */
+  bidId?: number | null;
+  /** message_received: the message quoted. */
+  messageId?: number | null;
+  /** The one channel this job sends on; absent in jobs written before channels, which fan out when they run. */
+  channel?: TSendChannel;
+  /** Web push: subscriptions that already have it, so a retried job does not send twice. */
   sent?: number[];
   /** The notifications row written when quiet hours held it. */
   heldId?: number;
 };
 
-type TWriter = Parameters<typeof enqueue>[0];
-
-/**
- * One `notify` job per recipient, inside the transaction of the change. `ref` names the occurrence (a bid's id and
- * time, a load's transition): enqueueing the same occurrence twice adds nothing.
- */
-export const enqueueNotify = async (
-  tx: TWriter,
-  recipients: (number | null | undefined)[],
-  e: { event: TNotifyEvent; loadId: number; actorId?: number | null; ref?: string | number },
-  now = Date.now(),
-) => {
-  for (const userId of new Set(recipients.filter((r): r is number => typeof r === "number"))) {
-    if (userId === e.actorId) continue;
-    await enqueue(
-      tx,
-      {
-        kind: "notify",
-        payload: { userId, event: e.event, loadId: e.loadId, actorId: e.actorId ?? null } satisfies TNotifyPayload,
-        uniqueKey: `notify:${e.event}:${e.loadId}:${e.ref ?? ""}:${userId}`,
-        maxAttempts: 8,
-      },
-      now,
-    );
-  }
+type TEvent = {
+  event: TNotifyEvent;
+  loadId: number;
+  actorId?: number | null;
+  bidId?: number | null;
+  messageId?: number | null;
+  ref?: string | number;
 };
 
 /** The notification's title and body in `locale`. */
 export const renderNotification = (
   locale: TLanguage,
   event: TNotifyEvent,
-  v: { load: string; name: string },
+  v: { load: string; name: string; text?: string },
 ): { title: string; body: string } => {
   i18n.activate(locale);
   switch (event) {
@@ -119,57 +118,256 @@ export const renderNotification = (
         title: i18n._({ id: "notify.loadCancelled.title", message: "Load cancelled" }),
         body: i18n._({ id: "notify.loadCancelled.body", message: "{load} was cancelled by the shipper.", values: v }),
       };
+    case "message_received":
+      return {
+        title: i18n._({
+          id: "notify.messageReceived.title",
+          message: "New message from {name}",
+          values: v,
+        }),
+        body: i18n._({ id: "notify.messageReceived.body", message: "{load}: {text}", values: v }),
+      };
+  }
+};
+
+const localeOf = (language: string | null | undefined): TLanguage => (isLanguage(language) ? language : "en");
+
+const quote = (s: string, max = 200) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
+
+/** What the event says to one recipient, in `locale`, with the load's path. */
+const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLanguage) => {
+  const [load] = await db.select({ title: loads.title }).from(loads).where(eq(loads.id, p.loadId));
+  const [actor] = p.actorId
+    ? await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, p.actorId))
+    : [];
+  const [message] = p.messageId
+    ? await db.select({ body: messages.body }).from(messages).where(eq(messages.id, p.messageId))
+    : [];
+  const text = renderNotification(locale, p.event, {
+    load: load?.title ?? `#${p.loadId}`,
+    name: actor?.firstName ?? "",
+    text: quote(message?.body ?? ""),
+  });
+  return { ...text, path: `/loads/${p.loadId}` };
+};
+
+/** The channels a user has set up, read inside the change's transaction: only those get a job. */
+const channelsOf = async (tx: Pick<TDb, "select">, userId: number): Promise<TSendChannel[]> => {
+  const out: TSendChannel[] = [];
+  const [sub] = await tx
+    .select({ id: pushSubscriptions.id })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .limit(1);
+  if (sub) out.push("web_push");
+  const m = await messagingPreferencesOf(tx, userId);
+  if (m.telegramEnabled && m.telegramChatId) out.push("telegram");
+  if (m.whatsappEnabled && m.whatsappNumber) out.push("whatsapp");
+  return out;
+};
+
+type TWriter = Pick<TDb, "insert" | "select">;
+
+/** The bell's row and its live event, then one job per channel: what every event does for each recipient. */
+const fanOut = async (tx: TWriter, p: TNotifyPayload, key: string, now: number) => {
+  const [user] = await tx.select({ language: users.language }).from(users).where(eq(users.id, p.userId));
+  if (!user) return;
+  const text = await compose(tx, p, localeOf(user.language));
+  const [row] = await tx
+    .insert(notifications)
+    .values({
+      userId: p.userId,
+      type: TYPE_OF[p.event],
+      title: text.title,
+      body: text.body,
+      url: text.path,
+      loadId: p.loadId,
+      channel: "in_app",
+      status: "sent",
+      createdAt: now,
+    })
+    .returning({ id: notifications.id });
+  await publishLive(tx, [p.userId], "notification", { notificationId: row.id, loadId: p.loadId }, now);
+  for (const channel of await channelsOf(tx, p.userId)) {
+    await enqueue(
+      tx,
+      { kind: "notify", payload: { ...p, channel }, uniqueKey: `${key}:${channel}`, maxAttempts: 8 },
+      now,
+    );
+  }
+};
+
+/**
+ * Everything an event sends, inside the transaction of the change. `ref` names the occurrence (a bid's id and time,
+ * a load's transition): enqueueing the same occurrence twice adds no job.
+ */
+export const enqueueNotify = async (
+  tx: TWriter,
+  recipients: (number | null | undefined)[],
+  e: TEvent,
+  now = Date.now(),
+) => {
+  for (const userId of new Set(recipients.filter((r): r is number => typeof r === "number"))) {
+    if (userId === e.actorId) continue;
+    const payload: TNotifyPayload = {
+      userId,
+      event: e.event,
+      loadId: e.loadId,
+      actorId: e.actorId ?? null,
+      bidId: e.bidId ?? null,
+      messageId: e.messageId ?? null,
+    };
+    await fanOut(tx, payload, `notify:${e.event}:${e.loadId}:${e.ref ?? ""}:${userId}`, now);
+  }
+};
+
+const absolute = (baseUrl: string, path: string) => `${baseUrl.replace(/\/+$/, "")}${path}`;
+
+/** Telegram refuses link buttons to plain-HTTP or local addresses; the link stays in the text then. */
+const linkable = (url: string) => {
+  const u = new URL(url);
+  return u.protocol === "https:" && !/^(localhost|127\.|\[::1\])/.test(u.hostname);
+};
+
+const CHAT_TYPE: Partial<Record<TPushType, TMessagingType>> = {
+  loadAssigned: "loadAssigned",
+  loadUpdates: "loadUpdates",
+  paymentReceived: "paymentReceived",
+  systemAlerts: "systemAlerts",
+};
+
+type TDeps = { notifiers: TNotifierRegistry; baseUrl: string };
+type TRecord = { userId: number; type: TPushType; title: string; body: string; url: string; loadId: number };
+
+const record = (db: TDb, r: TRecord, channel: TSendChannel, status: "sent" | "failed", now: number) =>
+  db.insert(notifications).values({ ...r, channel, status, createdAt: now });
+
+/** A passing failure: again later (Telegram's retry_after when it gave one), or a failed row on the last attempt. */
+const retryLater = async (db: TDb, job: Job, p: TNotifyPayload, r: TRecord, result: TSendResult, now: number) => {
+  if (result.status !== "retry") return;
+  if (result.retryAfterSeconds && job.attempts < job.maxAttempts)
+    throw new JobDeferred(now + result.retryAfterSeconds * 1000, p);
+  if (job.attempts >= job.maxAttempts && p.channel) await record(db, r, p.channel, "failed", now);
+  throw new JobRetry(result.reason, p);
+};
+
+/** Telegram or WhatsApp: one message to the user's linked chat or number, in their messaging language. */
+const sendChat = async (
+  db: TDb,
+  deps: TDeps,
+  job: Job,
+  p: TNotifyPayload & { channel: "telegram" | "whatsapp" },
+  now: number,
+) => {
+  const prefs = await messagingPreferencesOf(db, p.userId);
+  const type = CHAT_TYPE[TYPE_OF[p.event]];
+  if (!type || !prefs.notificationTypes[type]) return { skipped: "turned off" };
+  const on = p.channel === "telegram" ? prefs.telegramEnabled && prefs.telegramChatId : prefs.whatsappEnabled;
+  if (!on) return { skipped: "channel off" };
+  const notifier = deps.notifiers.get(p.channel);
+  if (!notifier) return { skipped: "not configured" };
+  const text = await compose(db, p, prefs.language);
+  const url = absolute(deps.baseUrl, text.path);
+  const r: TRecord = {
+    userId: p.userId,
+    type: TYPE_OF[p.event],
+    title: text.title,
+    body: text.body,
+    url,
+    loadId: p.loadId,
+  };
+  const n: TNotification = { title: text.title, body: text.body, url };
+  let result: TSendResult;
+  if (p.channel === "telegram") {
+    i18n.activate(prefs.language);
+    const buttons: TNotifyButton[] = [];
+    if (p.event === "bid_received" && p.bidId)
+      buttons.push(
+        { label: i18n._({ id: "notify.button.accept", message: "Accept" }), data: `accept:${p.bidId}` },
+        { label: i18n._({ id: "notify.button.reject", message: "Reject" }), data: `reject:${p.bidId}` },
+      );
+    if (linkable(url)) buttons.push({ label: i18n._({ id: "notify.button.open", message: "Open load" }), url });
+    result = await notifier.send({ chatId: prefs.telegramChatId as string }, { ...n, buttons });
+    if (result.status === "gone") await markTelegramBlocked(db, p.userId, now);
+  } else {
+    const whatsapp = deps.notifiers.get("whatsapp");
+    if (!whatsapp || !prefs.whatsappNumber) return { skipped: "not configured" };
+    result = await whatsapp.send(
+      { phone: prefs.whatsappNumber, lastInboundAt: prefs.whatsappLastInboundAt },
+      { ...n, whatsappTemplate: template(prefs.language, n) },
+    );
+  }
+  await retryLater(db, job, p, r, result, now);
+  await record(db, r, p.channel, result.status === "delivered" ? "sent" : "failed", now);
+  return { status: result.status };
+};
+
+/** Web push: the user's push preferences and quiet hours, every subscription once. */
+const sendPush = async (db: TDb, deps: TDeps, job: Job, p: TNotifyPayload, now: number) => {
+  const [user] = await db.select().from(users).where(eq(users.id, p.userId));
+  if (!user) return { skipped: "no user" };
+  const type = TYPE_OF[p.event];
+  const prefs = await preferencesOf(db, user.id);
+  if (!prefs.enabled || !prefs.notificationTypes[type]) return { skipped: "turned off" };
+  const sent = new Set(p.sent ?? []);
+  const subs = (await subscriptionsOf(db, user.id)).filter((s) => !sent.has(s.id));
+  if (!subs.length && !sent.size) return { skipped: "no subscription" };
+
+  const text = await compose(db, p, localeOf(user.language));
+  const url = absolute(deps.baseUrl, text.path);
+  const r: TRecord = { userId: user.id, type, title: text.title, body: text.body, url, loadId: p.loadId };
+
+  const until = quietUntil(prefs.quietHours, now);
+  if (until !== null) {
+    const heldId =
+      p.heldId ??
+      (
+        await recordNotification(db, { userId: user.id, type, title: r.title, body: r.body, url, status: "held" }, now)
+      )[0]?.id;
+    throw new JobDeferred(until, { ...p, heldId });
+  }
+
+  const results = await sendToSubscriptions(db, deps.notifiers, subs, {
+    title: r.title,
+    body: r.body,
+    url,
+    urgency: p.event === "bid_received" || p.event === "bid_accepted" ? "high" : "normal",
+  });
+  for (const x of results) if (x.result.status === "delivered") sent.add(x.sub.id);
+  const retry = results.find((x) => x.result.status === "retry");
+  const next = { ...p, sent: [...sent] };
+  if (retry) {
+    if (job.attempts >= job.maxAttempts && !sent.size) {
+      await finishPush(db, p, r, "failed", now);
+    }
+    throw new JobRetry(retry.result.status === "retry" ? retry.result.reason : "retry", next);
+  }
+  await finishPush(db, p, r, sent.size ? "sent" : "failed", now);
+  return { sent: sent.size, results: results.map((x) => x.result.status) };
+};
+
+const finishPush = async (db: TDb, p: TNotifyPayload, r: TRecord, status: "sent" | "failed", now: number) => {
+  if (p.heldId) {
+    await db
+      .update(notifications)
+      .set({ status, createdAt: now })
+      .where(and(eq(notifications.id, p.heldId), eq(notifications.userId, p.userId)));
+  } else {
+    await record(db, r, "web_push", status, now);
   }
 };
 
 /** The worker's `notify` handler. `baseUrl` is the public origin links point at. */
 export const notifyHandler =
-  (deps: { notifiers: TNotifierRegistry; baseUrl: string }) =>
-  async (raw: Record<string, unknown>, { db }: { db: TDb; job: Job }) => {
+  (deps: TDeps) =>
+  async (raw: Record<string, unknown>, { db, job }: { db: TDb; job: Job }) => {
     const p = raw as TNotifyPayload;
     const now = Date.now();
-    const [user] = await db.select().from(users).where(eq(users.id, p.userId));
-    if (!user) return { skipped: "no user" };
-    const type = TYPE_OF[p.event];
-    const prefs = await preferencesOf(db, user.id);
-    if (!prefs.enabled || !prefs.notificationTypes[type]) return { skipped: "turned off" };
-    const sent = new Set(p.sent ?? []);
-    const subs = (await subscriptionsOf(db, user.id)).filter((s) => !sent.has(s.id));
-    if (!subs.length && !sent.size) return { skipped: "no subscription" };
-
-    const [load] = await db.select({ id: loads.id, title: loads.title }).from(loads).where(eq(loads.id, p.loadId));
-    const [actor] = p.actorId
-      ? await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, p.actorId))
-      : [];
-    const locale = isLanguage(user.language) ? user.language : "en";
-    const text = renderNotification(locale, p.event, {
-      load: load?.title ?? `#${p.loadId}`,
-      name: actor?.firstName ?? "",
-    });
-    const url = `${deps.baseUrl.replace(/\/+$/, "")}/loads/${p.loadId}`;
-
-    const until = quietUntil(prefs.quietHours, now);
-    if (until !== null) {
-      const heldId =
-        p.heldId ?? (await recordNotification(db, { userId: user.id, type, ...text, url, status: "held" }, now))[0]?.id;
-      throw new JobDeferred(until, { ...p, heldId });
+    if (!p.channel) {
+      // A job for the recipient as a whole (bulk alerts, or written before channels): its fan-out, then done.
+      await db.transaction((tx) => fanOut(tx, p, job.uniqueKey ?? `notify:job:${job.id}`, now));
+      return { fannedOut: true };
     }
-
-    const results = await sendToSubscriptions(db, deps.notifiers, subs, {
-      ...text,
-      url,
-      urgency: p.event === "bid_received" || p.event === "bid_accepted" ? "high" : "normal",
-    });
-    for (const r of results) if (r.result.status === "delivered") sent.add(r.sub.id);
-    const retry = results.find((r) => r.result.status === "retry");
-    if (retry && retry.result.status === "retry") {
-      throw new JobRetry(retry.result.reason, { ...p, sent: [...sent] });
-    }
-    const status = sent.size ? ("sent" as const) : ("failed" as const);
-    if (p.heldId) {
-      await db.update(notifications).set({ status, createdAt: now }).where(eq(notifications.id, p.heldId));
-    } else {
-      await recordNotification(db, { userId: user.id, type, ...text, url, status }, now);
-    }
-    return { sent: sent.size, results: results.map((r) => r.result.status) };
+    if (p.channel === "web_push") return sendPush(db, deps, job, p, now);
+    return sendChat(db, deps, job, { ...p, channel: p.channel }, now);
   };

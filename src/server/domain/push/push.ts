@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { notifications, type PushSubscription, pushPreferences, pushSubscriptions } from "../../../../db/tables";
 import {
@@ -155,8 +155,14 @@ export const recordNotification = (
     .values({ ...n, channel: "web_push", createdAt: now })
     .returning({ id: notifications.id });
 
+/** What was sent to the user on push, Telegram and WhatsApp (the bell's in-app rows apart), newest first. */
 export const listNotifications = (db: TDb, userId: number, limit = 50) =>
-  db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.id)).limit(limit);
+  db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), ne(notifications.channel, "in_app")))
+    .orderBy(desc(notifications.id))
+    .limit(limit);
 
 /**
  * Sends to each subscription in turn; a subscription the push service calls gone is deleted. Returns each outcome.

@@ -76,6 +76,12 @@ export const REST_ROUTES: TRestRoute[] = [
   route("GET", "/api/push/preferences", (c) => c.push.preferences()),
   route("PUT", "/api/push/preferences", (c, r) => c.push.savePreferences(bodyObject(r) as never)),
   route("GET", "/api/push/notifications", (c) => c.push.notifications()),
+
+  // Messaging (WhatsApp, Telegram)
+  route("GET", "/api/messaging/preferences", (c) => c.messaging.preferences()),
+  route("PUT", "/api/messaging/preferences", (c, r) => c.messaging.savePreferences(bodyObject(r) as never)),
+  route("POST", "/api/messaging/whatsapp/send", (c, r) => c.messaging.whatsappTest(bodyObject(r) as never)),
+  route("POST", "/api/messaging/telegram/send", (c, r) => c.messaging.telegramTest(bodyObject(r) as never)),
   route("GET", "/api/places", (c, r) =>
     c.places.search({ q: r.query.q ?? "", limit: r.query.limit ? Number(r.query.limit) : 8 }),
   ),

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { Api } from "grammy";
 import { createTelegramNotifier, TELEGRAM_API_ROOT } from "./telegram";
 import type { TNotifier, TNotifyChannel } from "./types";
 import { loadVapidKeys } from "./vapid-keys";
@@ -12,6 +13,11 @@ export type TNotifierRegistry = {
   states: () => { channel: TNotifyChannel; name: string; state: TNotifierState }[];
   /** The applicationServerKey browsers subscribe with (GET /api/push/vapid-key). */
   vapidPublicKey: string | null;
+  /**
+   * The bot's @username for t.me deep links: TELEGRAM_BOT_USERNAME, else asked of Telegram (getMe) once; null when
+   * Telegram is not configured or cannot be reached (asked again next time).
+   */
+  telegramBotUsername: () => Promise<string | null>;
   /** What the WhatsApp webhook route checks; null when the webhook is not configured. */
   whatsappWebhook: { verifyToken: string; appSecret: string } | null;
 };
@@ -67,6 +73,26 @@ export const notifiersFromEnv = (
     ca,
     sandbox: ca !== undefined,
   });
+  let username: Promise<string | null> | null = env.TELEGRAM_BOT_USERNAME
+    ? Promise.resolve(env.TELEGRAM_BOT_USERNAME.replace(/^@/, ""))
+    : null;
+  const telegramBotUsername = () => {
+    if (!env.TELEGRAM_BOT_TOKEN) return Promise.resolve(null);
+    if (!username) {
+      const api = new Api(env.TELEGRAM_BOT_TOKEN, {
+        apiRoot: telegramRoot,
+        timeoutSeconds: Math.ceil(timeoutMs / 1000),
+      });
+      username = api.getMe().then(
+        (me) => me.username,
+        () => {
+          username = null;
+          return null;
+        },
+      );
+    }
+    return username;
+  };
   const adapters = { telegram, whatsapp, web_push: webPush } as { [C in TNotifyChannel]: TNotifier<C> | null };
   return {
     get: (channel) => adapters[channel],
@@ -76,6 +102,7 @@ export const notifiersFromEnv = (
         return { channel, name: NAMES[channel], state: !a ? "not_configured" : a.sandbox ? "sandbox" : "active" };
       }),
     vapidPublicKey: webPush.publicKey,
+    telegramBotUsername,
     whatsappWebhook:
       env.WHATSAPP_VERIFY_TOKEN && env.WHATSAPP_APP_SECRET
         ? { verifyToken: env.WHATSAPP_VERIFY_TOKEN, appSecret: env.WHATSAPP_APP_SECRET }
