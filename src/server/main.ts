@@ -8,6 +8,7 @@ import { type DbHandle, migrateDb, openConfiguredDb } from "../../db/client";
 import { databaseLabel, ENGINE } from "../../db/engine";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
+import { startNotifyEmulators } from "../../emulators/notify/server";
 import { loadConfig } from "./config";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
 import { createApp } from "./http/app";
@@ -33,8 +34,27 @@ const runsJobs = role !== "web" && !isServerChild;
 const concurrency = Math.max(1, Number(process.env.WEB_CONCURRENCY ?? availableParallelism()) || 1);
 const hostname = process.env.HOST ?? "0.0.0.0";
 
-/** Demo mode: every carrier the environment does not name is answered by its local emulator. */
+/**
+ * Demo mode: every carrier and notification channel the environment does not name is answered by its local emulator
+ * (the interface labels them "Sandbox").
+ */
 const startDemoEmulators = () => {
+  const channels = {
+    telegram: !process.env.TELEGRAM_BOT_TOKEN,
+    whatsapp: !process.env.WHATSAPP_ACCESS_TOKEN,
+  };
+  if (channels.telegram || channels.whatsapp) {
+    const notify = startNotifyEmulators();
+    for (const [key, value] of Object.entries(notify.env())) {
+      const forTelegram = key.startsWith("TELEGRAM_");
+      const forWhatsApp = key.startsWith("WHATSAPP_");
+      if ((forTelegram && channels.telegram) || (forWhatsApp && channels.whatsapp)) process.env[key] = value;
+    }
+    logger.info("demo: notification emulators started", {
+      telegram: notify.urls.telegram,
+      whatsapp: notify.urls.whatsapp,
+    });
+  }
   const missing = (["FEDEX", "UPS", "USPS"] as const).filter((c) => !process.env[`${c}_CLIENT_ID`]);
   if (!missing.length) return;
   const emu = startCarrierEmulators();
