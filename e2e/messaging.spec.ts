@@ -53,7 +53,10 @@ test("messaging: show/hide rules, test messages, field errors, save and reload, 
   await page.reload();
   await expect(page.getByLabel("WhatsApp phone number")).toHaveValue("+251917654321");
   await expect(page.getByLabel("Telegram chat ID")).toHaveValue("424242");
-  await expect(page.getByTestId("types-card").getByLabel("Payment received")).toHaveAttribute("data-state", "unchecked");
+  await expect(page.getByTestId("types-card").getByLabel("Payment received")).toHaveAttribute(
+    "data-state",
+    "unchecked",
+  );
   await expect(page.getByLabel("Message language")).toHaveValue("am");
   // The history: the WhatsApp test arrived, the Telegram one did not.
   const recent = page.getByTestId("recent-notifications");
