@@ -218,3 +218,45 @@ test("jobs list shows dead jobs; jobs retry queues one again, and says why when 
   expect(run("jobs", "retry", "abc").err).toContain("id must be a job number");
   expect(run("jobs", "list", "--status", "lost").err).toContain("status must be one of pending, running, done, dead");
 }, 60_000);
+
+test("notify broadcast queues one job per chosen user, and refuses bad options", async () => {
+  expect(run("db", "migrate").code).toBe(0);
+  const mk = (email: string, type: string) =>
+    run(
+      "user",
+      "create",
+      "--email",
+      email,
+      "--password",
+      "strong-password-1",
+      "--first",
+      "A",
+      "--last",
+      "B",
+      "--type",
+      type,
+    );
+  expect(mk(`d.${Date.now()}@example.com`, "driver").code).toBe(0);
+  expect(mk(`s.${Date.now()}@example.com`, "shipper").code).toBe(0);
+  const drivers = await db.rows<{ id: number }>("SELECT id FROM users WHERE user_type = 'driver'");
+  const before = (await db.rows<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM jobs"))[0].n;
+  const out = run("notify", "broadcast", "--title", "Maintenance", "--message", "Back at 06:00", "--role", "driver");
+  expect(out.code).toBe(0);
+  expect(out.out).toContain(`Queued for ${drivers.length} users`);
+  const queued = await db.rows<{ payload: unknown }>(
+    "SELECT payload FROM jobs WHERE kind = 'notify' ORDER BY id DESC LIMIT ?",
+    drivers.length,
+  );
+  const payloads = queued.map((q) => (typeof q.payload === "string" ? JSON.parse(q.payload) : q.payload));
+  expect(payloads.map((p) => p.userId).sort()).toEqual(drivers.map((d) => d.id).sort());
+  expect(payloads[0]).toMatchObject({ event: "system_alert", loadId: null, text: { title: "Maintenance" } });
+  const bad = run("notify", "broadcast", "--title", "x", "--message", "y", "--type", "sms");
+  expect(bad.code).not.toBe(0);
+  expect(bad.err).toContain("--type must be systemAlerts or marketing");
+  const empty = run("notify", "broadcast", "--title", " ", "--message", "y");
+  expect(empty.code).not.toBe(0);
+  expect(empty.err).toContain("title is required");
+  expect((await db.rows<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM jobs"))[0].n).toBe(
+    before + drivers.length,
+  );
+});

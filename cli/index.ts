@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { AppError, describeError } from "../src/server/errors";
 import { db } from "./commands/db";
 import { jobs } from "./commands/jobs";
+import { notify } from "./commands/notify";
 import { rates, track } from "./commands/shipping";
 import { user } from "./commands/user";
 import { CliError, cliLocale, i18n } from "./context";
@@ -20,7 +21,8 @@ const program = new Command()
   .addCommand(user)
   .addCommand(track)
   .addCommand(rates)
-  .addCommand(jobs);
+  .addCommand(jobs)
+  .addCommand(notify);
 
 try {
   await program.parseAsync(process.argv);

@@ -391,3 +391,49 @@ describe("events reach each channel once, in the recipient's language", () => {
     expect(emu.telegram.sent(chatId)).toHaveLength(1);
   });
 });
+
+describe("broadcasts", () => {
+  test("a system alert reaches drivers' bells and their chats where system alerts are on; shippers get nothing", async () => {
+    const { broadcast } = await import("../domain/push/notify");
+    const on = chat();
+    const off = chat();
+    emu.telegram.addUser({ id: on, firstName: "Driver" });
+    emu.telegram.addUser({ id: off, firstName: "Driver 2" });
+    const driver2 = createClient(t);
+    const id2 = (await registerUser(driver2, "driver")).id;
+    const types = { loadAssigned: true, loadUpdates: true, paymentReceived: true };
+    await driver.put(
+      "/api/messaging/preferences",
+      prefs({ telegramEnabled: true, telegramChatId: String(on), notificationTypes: { ...types, systemAlerts: true } }),
+    );
+    await driver2.put(
+      "/api/messaging/preferences",
+      prefs({
+        telegramEnabled: true,
+        telegramChatId: String(off),
+        notificationTypes: { ...types, systemAlerts: false },
+      }),
+    );
+    const r = await broadcast(t.db, {
+      type: "systemAlerts",
+      title: "Maintenance tonight",
+      message: "MyTess is down 02:00–02:30 UTC.",
+      role: "driver",
+    });
+    expect(r.recipients).toBe(2);
+    const w = worker();
+    await w.runOnce();
+    await w.runOnce();
+    expect(emu.telegram.sent(on).map((m) => m.text)).toEqual([
+      expect.stringContaining("MyTess is down 02:00–02:30 UTC."),
+    ]);
+    expect(emu.telegram.sent(off)).toEqual([]);
+    const bells = await t.rows<{ user_id: number; title: string }>(
+      "SELECT user_id, title FROM notifications WHERE channel = 'in_app' ORDER BY user_id",
+    );
+    expect(bells).toEqual([
+      { user_id: ids.driver, title: "Maintenance tonight" },
+      { user_id: id2, title: "Maintenance tonight" },
+    ]);
+  });
+});

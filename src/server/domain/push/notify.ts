@@ -3,9 +3,10 @@
 // (web push, Telegram, WhatsApp), each under a key naming the occurrence so that nothing is enqueued twice. The job
 // worker then renders the text in the recipient's language and sends it on that channel alone: a failing channel
 // retries or fails by itself and never holds up the others.
+import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { type Job, loads, messages, notifications, pushSubscriptions, users } from "../../../../db/tables";
+import { type Job, jobs, loads, messages, notifications, pushSubscriptions, users } from "../../../../db/tables";
 import type { TLanguage } from "../../../shared/constants";
 import type { TMessagingType } from "../../../shared/schemas/messaging";
 import type { TPushType } from "../../../shared/schemas/push";
@@ -26,8 +27,12 @@ export const NOTIFY_EVENTS = [
   "load_completed",
   "load_cancelled",
   "message_received",
+  // Operators' broadcasts (`mytess notify broadcast`): their own text, no load.
+  "system_alert",
+  "announcement",
 ] as const;
 export type TNotifyEvent = (typeof NOTIFY_EVENTS)[number];
+type TLoadEvent = Exclude<TNotifyEvent, "system_alert" | "announcement">;
 
 /** SPEC §3's notification type each event belongs to: an award is loadAssigned, everything else loadUpdates. */
 export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
@@ -39,6 +44,8 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   load_completed: "loadUpdates",
   load_cancelled: "loadUpdates",
   message_received: "loadUpdates",
+  system_alert: "systemAlerts",
+  announcement: "marketing",
 };
 
 export const SEND_CHANNELS = ["web_push", "telegram", "whatsapp"] as const;
@@ -47,7 +54,10 @@ export type TSendChannel = (typeof SEND_CHANNELS)[number];
 export type TNotifyPayload = {
   userId: number;
   event: TNotifyEvent;
-  loadId: number;
+  /** The load it is about; null for broadcasts. */
+  loadId: number | null;
+  /** Broadcasts: the operator's own title and text, sent as written. */
+  text?: { title: string; body: string };
   /** Who caused it, for names in the text. */
   actorId?: number | null;
   /** bid_received: the bid the Accept / Reject buttons act on. */
@@ -63,7 +73,7 @@ export type TNotifyPayload = {
 };
 
 type TEvent = {
-  event: TNotifyEvent;
+  event: TLoadEvent;
   loadId: number;
   actorId?: number | null;
   bidId?: number | null;
@@ -74,7 +84,7 @@ type TEvent = {
 /** The notification's title and body in `locale`. */
 export const renderNotification = (
   locale: TLanguage,
-  event: TNotifyEvent,
+  event: TLoadEvent,
   v: { load: string; name: string; text?: string },
 ): { title: string; body: string } => {
   i18n.activate(locale);
@@ -136,6 +146,8 @@ const quote = (s: string, max = 200) => (s.length <= max ? s : `${s.slice(0, max
 
 /** What the event says to one recipient, in `locale`, with the load's path. */
 const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLanguage) => {
+  if (p.loadId === null || p.event === "system_alert" || p.event === "announcement")
+    return { title: p.text?.title ?? "MyTess", body: p.text?.body ?? "", path: p.loadId ? `/loads/${p.loadId}` : "/" };
   const [load] = await db.select({ title: loads.title }).from(loads).where(eq(loads.id, p.loadId));
   const [actor] = p.actorId
     ? await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, p.actorId))
@@ -143,7 +155,7 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
   const [message] = p.messageId
     ? await db.select({ body: messages.body }).from(messages).where(eq(messages.id, p.messageId))
     : [];
-  const text = renderNotification(locale, p.event, {
+  const text = renderNotification(locale, p.event as TLoadEvent, {
     load: load?.title ?? `#${p.loadId}`,
     name: actor?.firstName ?? "",
     text: quote(message?.body ?? ""),
@@ -187,7 +199,7 @@ const fanOut = async (tx: TWriter, p: TNotifyPayload, key: string, now: number) 
       createdAt: now,
     })
     .returning({ id: notifications.id });
-  await publishLive(tx, [p.userId], "notification", { notificationId: row.id, loadId: p.loadId }, now);
+  await publishLive(tx, [p.userId], "notification", { notificationId: row.id, loadId: p.loadId ?? undefined }, now);
   for (const channel of await channelsOf(tx, p.userId)) {
     await enqueue(
       tx,
@@ -237,7 +249,7 @@ const CHAT_TYPE: Partial<Record<TPushType, TMessagingType>> = {
 };
 
 type TDeps = { notifiers: TNotifierRegistry; baseUrl: string };
-type TRecord = { userId: number; type: TPushType; title: string; body: string; url: string; loadId: number };
+type TRecord = { userId: number; type: TPushType; title: string; body: string; url: string; loadId: number | null };
 
 const record = (db: TDb, r: TRecord, channel: TSendChannel, status: "sent" | "failed", now: number) =>
   db.insert(notifications).values({ ...r, channel, status, createdAt: now });
@@ -371,3 +383,46 @@ export const notifyHandler =
     if (p.channel === "web_push") return sendPush(db, deps, job, p, now);
     return sendChat(db, deps, job, { ...p, channel: p.channel }, now);
   };
+
+const BROADCAST_BATCH = 500;
+
+/**
+ * An operator's message to every user (or every driver or shipper): one job per user, each fanning out to the bell and
+ * the user's channels when it runs, so the call returns at once however many users there are. `systemAlerts` reaches
+ * push and chats where that type is on; `marketing` only push (SPEC §3 has no marketing type for chats).
+ */
+export const broadcast = async (
+  db: TDb,
+  b: { type: "systemAlerts" | "marketing"; title: string; message: string; role?: "driver" | "shipper" },
+  now = Date.now(),
+) => {
+  const id = `${now}-${randomBytes(4).toString("hex")}`;
+  const recipients = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(b.role ? eq(users.userType, b.role) : undefined)
+    .orderBy(users.id);
+  const event: TNotifyEvent = b.type === "systemAlerts" ? "system_alert" : "announcement";
+  for (let i = 0; i < recipients.length; i += BROADCAST_BATCH) {
+    await db
+      .insert(jobs)
+      .values(
+        recipients.slice(i, i + BROADCAST_BATCH).map((u) => ({
+          kind: "notify",
+          payload: {
+            userId: u.id,
+            event,
+            loadId: null,
+            text: { title: b.title, body: b.message },
+          } satisfies TNotifyPayload,
+          runAt: now,
+          uniqueKey: `notify:broadcast:${id}:${u.id}`,
+          maxAttempts: 8,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      )
+      .onConflictDoNothing();
+  }
+  return { broadcastId: id, recipients: recipients.length };
+};

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Job } from "../../../../db/tables";
 import { ZRegisterInput } from "../../../shared/schemas/auth";
 import { registerUser } from "../../domain/auth/auth";
+import { broadcast } from "../../domain/push/notify";
 import { toPublicUser } from "../../domain/users/public-user";
 import { listUsers } from "../../domain/users/users";
 import { JOB_STATUSES, listJobs, retryJob } from "../../jobs/queue";
@@ -42,6 +43,18 @@ export const adminRouter = {
         .default({ limit: 100 }),
     )
     .query(async ({ ctx, input }) => (await listJobs(ctx.db, input)).map(toPublicJob)),
+
+  /** A system alert or announcement to every user, or every driver or shipper, on the bell and their channels. */
+  broadcast: systemProcedure
+    .input(
+      z.object({
+        type: z.enum(["systemAlerts", "marketing"], { error: "type must be systemAlerts or marketing" }),
+        title: z.string().trim().min(1, "title is required").max(120, "title must be at most 120 characters"),
+        message: z.string().trim().min(1, "message is required").max(1000, "message must be at most 1000 characters"),
+        role: z.enum(["driver", "shipper"], { error: "role must be driver or shipper" }).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => broadcast(ctx.db, input)),
 
   retryJob: systemProcedure
     .input(z.object({ id: z.number({ error: "id must be a job number" }).int().positive("id must be a job number") }))
