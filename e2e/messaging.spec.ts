@@ -23,7 +23,7 @@ test("messaging: show/hide rules, test messages, field errors, save and reload, 
   await whatsapp.getByRole("button", { name: "Send Test Message" }).click();
   await expect(page.getByTestId("toast").getByText("Phone Number Required")).toBeVisible();
   await expect(page.getByTestId("toast").getByText("Please enter your WhatsApp phone number first.")).toBeVisible();
-  await page.getByLabel("WhatsApp phone number").fill("+251 91 765 4321");
+  await page.getByLabel("WhatsApp phone number").fill("0917 65 43 21");
   await whatsapp.getByRole("button", { name: "Send Test Message" }).click();
   await expect(page.getByTestId("toast").getByText("Check your WhatsApp for the test message.")).toBeVisible();
 

@@ -92,12 +92,12 @@ describe("GET/PUT /api/messaging/preferences", () => {
     expect((await createClient(t).put("/api/messaging/preferences", prefs())).status).toBe(401);
   });
 
-  test("saves and reads back; numbers are normalised to E.164", async () => {
+  test("saves and reads back; an Ethiopian number typed locally is stored as E.164", async () => {
     const res = await shipper.put(
       "/api/messaging/preferences",
       prefs({
         whatsappEnabled: true,
-        whatsappNumber: "+251 91 123-4567",
+        whatsappNumber: "0911 23-45-67",
         telegramEnabled: true,
         telegramChatId: "123456789",
         notificationTypes: { loadAssigned: false, loadUpdates: true, paymentReceived: false, systemAlerts: true },
@@ -124,7 +124,8 @@ describe("GET/PUT /api/messaging/preferences", () => {
   test("bad input names the field and saves nothing", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ whatsappEnabled: true, whatsappNumber: "" }, "whatsappNumber"],
-      [{ whatsappEnabled: true, whatsappNumber: "0911234567" }, "whatsappNumber"],
+      [{ whatsappEnabled: true, whatsappNumber: "091123456" }, "whatsappNumber"],
+      [{ whatsappEnabled: true, whatsappNumber: "+0123456789" }, "whatsappNumber"],
       [{ telegramChatId: "@mytess" }, "telegramChatId"],
       [{ language: "fr" }, "language"],
       [{ telegramEnabled: "yes" }, "telegramEnabled"],

@@ -1,24 +1,26 @@
 import { z } from "zod";
 import { LANGUAGE_CODES } from "../constants";
+import { normalizePhone } from "../phone";
+
+export { normalizePhone };
 
 export const MESSAGING_TYPES = ["loadAssigned", "loadUpdates", "paymentReceived", "systemAlerts"] as const;
 export type TMessagingType = (typeof MESSAGING_TYPES)[number];
 
-/** Spaces, dashes, dots and brackets people type inside numbers are dropped; a leading 00 means +. */
-export const normalizePhone = (s: string) => {
-  const t = s.trim().replace(/[\s\-.()]/g, "");
-  return t.startsWith("00") ? `+${t.slice(2)}` : t;
-};
-
-/** E.164: a plus, the country code and the number, 8 to 15 digits in all (Ethiopia: +251 9… or +251 7…). */
-export const isE164 = (s: string) => /^\+[1-9]\d{7,14}$/.test(s);
-
+/** A phone number typed as people do (Ethiopian 09…/07… or international), stored as E.164. */
 const phone = (field: string) =>
   z
     .string()
     .max(32)
-    .transform(normalizePhone)
-    .refine(isE164, { message: `${field} must be an international number with its country code, e.g. +251911234567` });
+    .transform((s, ctx) => {
+      const e164 = normalizePhone(s);
+      if (e164) return e164;
+      ctx.addIssue({
+        code: "custom",
+        message: `${field} must be a phone number such as 0911 23 45 67 or +251 911 234 567`,
+      });
+      return z.NEVER;
+    });
 
 /** Telegram chat ids are integers (negative for groups), up to 52 bits. */
 const chatId = (field: string) =>

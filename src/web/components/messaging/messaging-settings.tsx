@@ -3,11 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ExternalLink, Send } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { LANGUAGES } from "../../../shared/constants";
-import {
-  normalizePhone,
-  type TMessagingPreferencesInput,
-  type TMessagingType,
-} from "../../../shared/schemas/messaging";
+import type { TMessagingPreferencesInput, TMessagingType } from "../../../shared/schemas/messaging";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
@@ -150,7 +146,7 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
     );
 
   const testWhatsApp = () => {
-    const phoneNumber = normalizePhone(form.whatsappNumber);
+    const phoneNumber = form.whatsappNumber.trim();
     if (!phoneNumber)
       return toast({
         title: t`Phone Number Required`,
@@ -233,7 +229,8 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
                 onChange={(e) => set({ whatsappNumber: e.target.value })}
               />
               <p className="text-xs text-muted-foreground">
-                <Trans>Include the country code (e.g. +251).</Trans>
+                <Trans>Include the country code (e.g. +251).</Trans>{" "}
+                <Trans>Ethiopian numbers may also be written from 09 or 07.</Trans>
               </p>
               <div>
                 <Button
