@@ -101,6 +101,7 @@ const serve = (handle: DbHandle, worker: TWorker | null) => {
     if (stopping) return;
     stopping = true;
     // Stop accepting connections and wait for requests in flight and the running job, then close the database.
+    await app.live.stop();
     await Promise.all([app.server?.stop(false), worker?.stop()]);
     await handle.close();
     if (!isServerChild) logger.info("stopped", { signal });

@@ -9,6 +9,7 @@ import { AppError } from "../errors";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
 import { notifiersFromEnv, type TNotifierRegistry, vapidKeyFileFor } from "../integrations/notify/registry";
 import { createOidcClient } from "../integrations/oidc/oidc";
+import { createLiveHub, liveStream } from "../live/hub";
 import { logger } from "../logger";
 import type { TServices } from "../trpc/context";
 import { SIGN_IN_REQUIRED } from "../trpc/init";
@@ -37,6 +38,7 @@ export const createApp = ({
   notifiers = notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) }),
 }: TAppDeps) => {
   const services: TServices = { carriers, notifiers, log: logger };
+  const live = createLiveHub(db);
   const oidc = config.oidc ? createOidcClient(config.oidc) : null;
   const auth = createAuthRoutes(db, config, oidc, services);
   const serveStatic = createStaticHandler(config.webDist);
@@ -129,7 +131,13 @@ export const createApp = ({
     .get("/api/auth/callback", ({ request }) => auth.callback(request))
     .get("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)))
     .post("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)), { parse: "none" })
-    .get("/api/health", () => json({ ok: true }));
+    .get("/api/health", () => json({ ok: true }))
+    // Live updates for the signed-in user (server-sent events); see src/server/live/hub.ts.
+    .get("/api/live", async ({ request }) => {
+      const actor = await actorOf(request);
+      if (!actor) return errorResponse(new AppError("UNAUTHORIZED", SIGN_IN_REQUIRED), localeOf(request));
+      return liveStream(live, actor.id, request.signal);
+    });
 
   for (const r of REST_ROUTES) {
     app.route(
@@ -175,6 +183,9 @@ export const createApp = ({
 
   for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"])
     app.route(method, "/api/*", ({ request }) => notFound(request));
-  return app.get("/*", ({ request }) => serveStatic(request));
+  return Object.assign(
+    app.get("/*", ({ request }) => serveStatic(request)),
+    { live },
+  );
 };
 export type TApp = ReturnType<typeof createApp>;

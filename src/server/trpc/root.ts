@@ -6,6 +6,7 @@ import { driversRouter } from "../routers/drivers/router";
 import { loadsRouter } from "../routers/loads/router";
 import { messagesRouter } from "../routers/messages/router";
 import { messagingRouter } from "../routers/messaging/router";
+import { notificationsRouter } from "../routers/notifications/router";
 import { placesRouter } from "../routers/places/router";
 import { platformRouter } from "../routers/platform/router";
 import { pushRouter } from "../routers/push/router";
@@ -27,6 +28,7 @@ export const appRouter = createTRPCRouter({
   shipping: shippingRouter,
   push: pushRouter,
   messaging: messagingRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

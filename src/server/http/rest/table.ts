@@ -77,6 +77,12 @@ export const REST_ROUTES: TRestRoute[] = [
   route("PUT", "/api/push/preferences", (c, r) => c.push.savePreferences(bodyObject(r) as never)),
   route("GET", "/api/push/notifications", (c) => c.push.notifications()),
 
+  // The bell
+  route("GET", "/api/notifications", (c, r) => c.notifications.list(r.query as never)),
+  route("GET", "/api/notifications/unread-count", (c) => c.notifications.unreadCount()),
+  route("POST", "/api/notifications/read", (c, r) => c.notifications.markRead(bodyObject(r) as never)),
+  route("POST", "/api/notifications/read-all", (c) => c.notifications.markAllRead()),
+
   // Messaging (WhatsApp, Telegram)
   route("GET", "/api/messaging/preferences", (c) => c.messaging.preferences()),
   route("PUT", "/api/messaging/preferences", (c, r) => c.messaging.savePreferences(bodyObject(r) as never)),

@@ -1,0 +1,163 @@
+import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
+import { createApp } from "./app";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
+
+type TClient = ReturnType<typeof createClient>;
+let t: TTestApp;
+let shipper: TClient;
+let driver: TClient;
+let ids: Record<string, number>;
+const streams: AbortController[] = [];
+
+beforeEach(async () => {
+  t = await createTestApp();
+  shipper = createClient(t);
+  driver = createClient(t);
+  ids = {
+    shipper: (await registerUser(shipper, "shipper")).id,
+    driver: (await registerUser(driver, "driver")).id,
+  };
+});
+afterEach(async () => {
+  for (const s of streams.splice(0)) s.abort();
+  await closeTestApps();
+});
+
+/** Opens GET /api/live on an app as a browser's EventSource would, and collects the events it sends. */
+const listen = async (app: { handle: (r: Request) => Promise<Response> }, cookie: string) => {
+  const abort = new AbortController();
+  streams.push(abort);
+  const res = await app.handle(
+    new Request("http://localhost/api/live", { headers: { Cookie: cookie }, signal: abort.signal }),
+  );
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toStartWith("text/event-stream");
+  const events: { event: string; data: Record<string, unknown> }[] = [];
+  let text = "";
+  const reader = res.body!.getReader();
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += new TextDecoder().decode(value);
+        const parts = text.split("\n\n");
+        text = parts.pop() ?? "";
+        for (const p of parts) {
+          const event = /^event: (.*)$/m.exec(p)?.[1];
+          const data = /^data: (.*)$/m.exec(p)?.[1];
+          if (event && data) events.push({ event, data: JSON.parse(data) });
+        }
+      }
+    } catch {}
+  })();
+  // The tail starts at the feed's end on its first tick.
+  await Bun.sleep(700);
+  return { events, close: () => abort.abort() };
+};
+const waitFor = async (check: () => boolean, ms = 5000) => {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) return false;
+    await Bun.sleep(50);
+  }
+  return true;
+};
+
+describe("GET /api/live", () => {
+  test("signed out is 401", async () => {
+    const res = await createClient(t).get("/api/live");
+    expect(res.status).toBe(401);
+  });
+
+  test("a bid placed through another server process reaches the shipper's stream, and only the shipper's", async () => {
+    // A second app on the same database: another machine of the same deployment, with its own tail.
+    const other = createApp({
+      db: t.db,
+      config: t.config,
+      notifiers: t.services.notifiers,
+      carriers: t.services.carriers,
+    });
+    const onOther = { ...driver, handle: other.handle };
+    const shipperStream = await listen(t.app, shipper.cookie);
+    const driverStream = await listen(t.app, driver.cookie);
+    const created = await shipper.post("/api/loads", loadInput());
+    const loadId = created.json.id as number;
+    const res = await other.handle(
+      new Request(`http://localhost/api/loads/${loadId}/bids`, {
+        method: "POST",
+        headers: { Cookie: onOther.cookie, "Content-Type": "application/json", "X-Forwarded-For": "10.0.0.2" },
+        body: JSON.stringify({ amount: 900, currency: "USD" }),
+      }),
+    );
+    expect(res.status).toBe(201);
+    expect(await waitFor(() => shipperStream.events.length > 0)).toBe(true);
+    expect(shipperStream.events[0]).toMatchObject({ event: "notification", data: { loadId } });
+    await Bun.sleep(600);
+    expect(driverStream.events).toEqual([]);
+    await other.live.stop();
+  });
+
+  test("a message reaches the other party live; reading the bell tells the user's other tabs", async () => {
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" });
+    const driverStream = await listen(t.app, driver.cookie);
+    const shipperTab = await listen(t.app, shipper.cookie);
+    expect((await shipper.post(`/api/loads/${loadId}/messages`, { body: "Ready?", driverId: ids.driver })).status).toBe(
+      201,
+    );
+    expect(await waitFor(() => driverStream.events.length > 0)).toBe(true);
+    expect(driverStream.events[0]).toMatchObject({ event: "notification", data: { loadId } });
+    // The shipper wrote the message: nothing for them.
+    expect(shipperTab.events).toEqual([]);
+    expect((await shipper.post("/api/notifications/read-all")).json).toEqual({ marked: 1 });
+    expect(await waitFor(() => shipperTab.events.length > 0)).toBe(true);
+  });
+});
+
+describe("the bell: /api/notifications", () => {
+  test("lists the caller's own, counts unread, marks read; another user's ids are untouched; bad input names the field", async () => {
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" });
+    await driver.post(`/api/loads/${loadId}/bids`, { amount: 850, currency: "USD" });
+    const list = await shipper.get("/api/notifications");
+    expect(list.status).toBe(200);
+    expect(list.json.unread).toBe(2);
+    expect(list.json.items).toHaveLength(2);
+    expect(list.json.items[0]).toMatchObject({
+      title: "New bid on your load",
+      url: `/loads/${loadId}`,
+      loadId,
+      read: false,
+    });
+    expect((await driver.get("/api/notifications")).json).toMatchObject({ items: [], unread: 0 });
+    const [newest, older] = list.json.items.map((i: { id: number }) => i.id);
+    // The driver cannot mark the shipper's notification read.
+    expect((await driver.post("/api/notifications/read", { ids: [newest] })).json).toEqual({ marked: 0 });
+    expect((await shipper.get("/api/notifications/unread-count")).json).toEqual({ unread: 2 });
+    expect((await shipper.post("/api/notifications/read", { ids: [newest] })).json).toEqual({ marked: 1 });
+    expect((await shipper.get("/api/notifications/unread-count")).json).toEqual({ unread: 1 });
+    const paged = await shipper.get("/api/notifications?pageSize=1&page=2");
+    expect(paged.json.items.map((i: { id: number }) => i.id)).toEqual([older]);
+    expect(paged.json.items[0].read).toBe(false);
+    expect((await shipper.get("/api/notifications?pageSize=1")).json.items[0]).toMatchObject({
+      id: newest,
+      read: true,
+    });
+    for (const [body, field] of [
+      [{ ids: [] }, "ids"],
+      [{ ids: ["x"] }, "ids.0"],
+      [{}, "ids"],
+    ] as const) {
+      const res = await shipper.post("/api/notifications/read", body);
+      expect(res.status).toBe(400);
+      expect(res.json.issues[0].path).toBe(field);
+    }
+    expect((await shipper.get("/api/notifications?pageSize=500")).json.issues[0].path).toBe("pageSize");
+    expect((await createClient(t).get("/api/notifications")).status).toBe(401);
+    expect((await createClient(t).post("/api/notifications/read-all")).status).toBe(401);
+  });
+});
