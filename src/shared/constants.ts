@@ -63,6 +63,8 @@ export const SAMPLE_PLATFORM_STATS = {
 
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
+/** SPEC §9: a local (in-page) notification closes after 5 seconds. */
+export const LOCAL_NOTIFICATION_MS = 5000;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 export const TOAST_SWIPE_THRESHOLD = 50;
 export const TOOLTIP_DELAY_MS = 700;

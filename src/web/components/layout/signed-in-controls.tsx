@@ -1,13 +1,17 @@
 import type { TPublicUser } from "../../../server/domain/users/public-user";
+import { useLiveUpdates } from "../../lib/live";
 import { TooltipProvider } from "../ui/tooltip";
+import { NotificationBell } from "./notification-bell";
 import { SubscriptionBadge } from "./subscription-badge";
 import { UserMenu } from "./user-menu";
 
 export default function SignedInControls({ user }: { user: TPublicUser }) {
+  useLiveUpdates(true);
   return (
     <TooltipProvider>
       <div className="flex items-center gap-2">
         <SubscriptionBadge />
+        <NotificationBell />
         <UserMenu user={user} />
       </div>
     </TooltipProvider>

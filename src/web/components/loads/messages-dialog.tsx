@@ -17,7 +17,7 @@ function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
   const { formatDate } = usePreferences();
   const queryClient = useQueryClient();
   const input = { loadId, driverId };
-  const thread = useQuery(trpc.messages.list.queryOptions(input, { staleTime: 0, refetchInterval: 15_000 }));
+  const thread = useQuery(trpc.messages.list.queryOptions(input, { staleTime: 0 }));
   const [body, setBody] = useState("");
   // Messages written offline show at the bottom of the thread until they are sent.
   const pending = useOfflineQueue().queued.filter(
