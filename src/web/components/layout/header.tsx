@@ -136,7 +136,7 @@ export function Header() {
         <nav aria-label={t`Main`} className="ml-2 hidden min-w-0 items-center gap-0.5 xl:flex" data-testid="main-nav">
           {user ? <DesktopNav role={user.userType} /> : <SignedOutLinks />}
         </nav>
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex items-center gap-1">
           <LanguageSelect className="hidden w-[8.5rem] sm:flex" />
           <CurrencySelect className="hidden w-[6.5rem] sm:flex" />
           {user ? (

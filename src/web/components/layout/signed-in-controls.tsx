@@ -9,7 +9,7 @@ export default function SignedInControls({ user }: { user: TPublicUser }) {
   useLiveUpdates(true);
   return (
     <TooltipProvider>
-      <div className="flex items-center gap-2">
+      <div className="flex items-center gap-1">
         <SubscriptionBadge />
         <NotificationBell />
         <UserMenu user={user} />
