@@ -9,11 +9,16 @@ import { databaseLabel, ENGINE } from "../../db/engine";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
 import { startNotifyEmulators } from "../../emulators/notify/server";
+import { createTelegramBot } from "./bots/telegram/bot";
+import { startTelegramPoller } from "./bots/telegram/poller";
+import { telegramWebhookSecret } from "./bots/telegram/webhook";
 import { loadConfig } from "./config";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
 import { createApp } from "./http/app";
 import { MAX_JSON_BODY_BYTES } from "./http/body";
+import { carriersFromEnv } from "./integrations/carriers/registry";
 import { notifiersFromEnv, vapidKeyFileFor } from "./integrations/notify/registry";
+import { TELEGRAM_API_ROOT } from "./integrations/notify/telegram";
 import { jobHandlers, startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./logger";
 
@@ -89,7 +94,31 @@ const startJobs = (handle: DbHandle) => {
   const baseUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   const worker = startWorker({ db: handle.db, log: logger, handlers: jobHandlers({ notifiers, baseUrl }) });
   logger.info("job worker started");
-  return worker;
+  const telegram = startTelegram(handle, notifiers, baseUrl);
+  return { ...worker, stop: async () => Promise.all([telegram?.stop(), worker.stop()]).then(() => undefined) };
+};
+
+/**
+ * The Telegram bot in the worker role: long polling by the one worker holding the lease, or, with
+ * TELEGRAM_WEBHOOK_URL, the webhook registered here (the web role answers it at /api/telegram/webhook).
+ */
+const startTelegram = (handle: DbHandle, notifiers: ReturnType<typeof notifiersFromEnv>, baseUrl: string) => {
+  const token = process.env.TELEGRAM_BOT_TOKEN;
+  if (!token) return null;
+  const apiRoot = (process.env.TELEGRAM_API_ROOT ?? TELEGRAM_API_ROOT).replace(/\/+$/, "");
+  const bot = createTelegramBot(
+    { token, apiRoot },
+    { db: handle.db, services: { carriers: carriersFromEnv(), notifiers, log: logger }, baseUrl },
+  );
+  const webhook = process.env.TELEGRAM_WEBHOOK_URL;
+  if (webhook) {
+    void bot.api
+      .setWebhook(webhook, { secret_token: telegramWebhookSecret() })
+      .then(() => logger.info("telegram webhook set", { url: webhook }))
+      .catch((err) => logger.error("telegram webhook could not be set", { error: String(err) }));
+    return null;
+  }
+  return startTelegramPoller({ db: handle.db, bot, log: logger });
 };
 
 const serve = (handle: DbHandle, worker: TWorker | null) => {

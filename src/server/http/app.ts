@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/tables";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
+import { telegramWebhookHandler } from "../bots/telegram/webhook";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession } from "../domain/auth/sessions";
 import { AppError } from "../errors";
@@ -28,7 +29,14 @@ import { createStaticHandler } from "./static";
 /** The most calls one tRPC batch may carry; the web app batches a screen's queries, a handful at a time. */
 export const MAX_TRPC_BATCH = 20;
 
-export type TAppDeps = { db: TDb; config: TConfig; carriers?: TCarrierRegistry; notifiers?: TNotifierRegistry };
+export type TAppDeps = {
+  db: TDb;
+  config: TConfig;
+  carriers?: TCarrierRegistry;
+  notifiers?: TNotifierRegistry;
+  /** Where the Telegram webhook's settings come from (tests pass their own). */
+  env?: Record<string, string | undefined>;
+};
 
 /** The whole server as one Elysia app; tests call `app.handle(request)`, main.ts listens. */
 export const createApp = ({
@@ -36,9 +44,15 @@ export const createApp = ({
   config,
   carriers = carriersFromEnv(),
   notifiers = notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) }),
+  env = process.env,
 }: TAppDeps) => {
   const services: TServices = { carriers, notifiers, log: logger };
   const live = createLiveHub(db);
+  const telegramWebhook = telegramWebhookHandler(env, {
+    db,
+    services,
+    baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+  });
   const oidc = config.oidc ? createOidcClient(config.oidc) : null;
   const auth = createAuthRoutes(db, config, oidc, services);
   const serveStatic = createStaticHandler(config.webDist);
@@ -132,6 +146,9 @@ export const createApp = ({
     .get("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)))
     .post("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)), { parse: "none" })
     .get("/api/health", () => json({ ok: true }))
+    .post("/api/telegram/webhook", ({ request }) => (telegramWebhook ? telegramWebhook(request) : notFound(request)), {
+      parse: "none",
+    })
     // Live updates for the signed-in user (server-sent events); see src/server/live/hub.ts.
     .get("/api/live", async ({ request }) => {
       const actor = await actorOf(request);

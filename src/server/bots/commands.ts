@@ -1,0 +1,240 @@
+// What the bots understand, once for Telegram and WhatsApp: text in, text (and buttons) out. Every command acts
+// through the same router and procedures as the web app, as the account linked to the chat or number, so the rules,
+// checks and errors are the app's own; errors come back in the user's language.
+import type { TDb } from "../../../db/client";
+import type { User } from "../../../db/tables";
+import type { TLanguage } from "../../shared/constants";
+import { CALENDARS, formatDate, type TCalendar } from "../../shared/dates";
+import { formatMoney } from "../../shared/money";
+import { placeLabel } from "../../shared/place";
+import { describeError } from "../errors";
+import { i18n } from "../i18n";
+import type { TNotifyButton } from "../integrations/notify/types";
+import { createContext, type TChannel, type TServices } from "../trpc/context";
+import { createCaller } from "../trpc/root";
+
+export type TBotReply = { text: string; buttons?: TNotifyButton[] };
+export type TBotDeps = { db: TDb; services: TServices; baseUrl: string };
+export type TBotUser = { user: User; language: TLanguage };
+
+export const COMMANDS = ["loads", "bid", "track", "language", "stop", "help", "start"] as const;
+export type TCommand = (typeof COMMANDS)[number];
+
+/** "/bid@mytess_bot 12 500 etb" or "bid 12 500 etb" → { command: "bid", args: ["12", "500", "etb"] }. */
+export const parseCommand = (text: string): { command: TCommand | null; args: string[] } => {
+  const [head = "", ...args] = text.trim().split(/\s+/);
+  const name = head.replace(/^\//, "").replace(/@\w+$/, "").toLowerCase();
+  return { command: (COMMANDS as readonly string[]).includes(name) ? (name as TCommand) : null, args };
+};
+
+const INTL: Record<TLanguage, string> = { en: "en-US", am: "am-ET", om: "en-GB" };
+
+export const callerFor = (deps: TBotDeps, u: TBotUser, channel: TChannel) =>
+  createCaller(createContext({ db: deps.db, actor: u.user, channel, locale: u.language, services: deps.services }));
+
+const dateOf = (u: TBotUser, iso: string) =>
+  formatDate(iso, {
+    language: u.language,
+    calendar: (CALENDARS as readonly string[]).includes(u.user.calendar) ? (u.user.calendar as TCalendar) : "gregorian",
+    ethiopianTime: u.user.ethiopianTime,
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+
+/** An error as the user should read it: the app's own message, translated. */
+export const errorText = (err: unknown, locale: TLanguage) => {
+  const { body } = describeError(err, locale);
+  const issue = body.issues?.[0];
+  return issue && issue.message !== body.message ? `${body.message}: ${issue.message}` : body.message;
+};
+
+export const helpText = (locale: TLanguage, channel: "telegram" | "whatsapp") => {
+  i18n.activate(locale);
+  const p = channel === "telegram" ? "/" : "";
+  return [
+    i18n._({ id: "bot.help.title", message: "MyTess commands:" }),
+    i18n._({ id: "bot.help.loads", message: "{p}loads: posted loads near your last location", values: { p } }),
+    i18n._({
+      id: "bot.help.bid",
+      message: "{p}bid <load number> <amount> [USD|EUR|ETB]: place a bid",
+      values: { p },
+    }),
+    i18n._({ id: "bot.help.track", message: "{p}track <tracking number>: where a parcel is", values: { p } }),
+    ...(channel === "telegram"
+      ? [
+          i18n._({ id: "bot.help.language", message: "/language: English, Amharic or Afaan Oromo" }),
+          i18n._({ id: "bot.help.stop", message: "/stop: stop alerts here and unlink this chat" }),
+        ]
+      : []),
+    i18n._({ id: "bot.help.help", message: "{p}help: this list", values: { p } }),
+  ].join("\n");
+};
+
+/** For chats and numbers no account is linked to. */
+export const notLinkedText = (locale: TLanguage, channel: "telegram" | "whatsapp", chatId?: string) => {
+  i18n.activate(locale);
+  return channel === "telegram"
+    ? i18n._({
+        id: "bot.notLinked.telegram",
+        message:
+          "This chat is not linked to a MyTess account yet. In MyTess, open Messaging and press Connect Telegram, or enter this chat ID there: {chatId}",
+        values: { chatId: chatId ?? "" },
+      })
+    : i18n._({
+        id: "bot.notLinked.whatsapp",
+        message:
+          "This number is not linked to a MyTess account. In MyTess, open Messaging, turn WhatsApp on and save this number.",
+      });
+};
+
+const PAGE = 5;
+
+/** loads: the nearest posted loads to the driver's last known position, each with a Bid button. */
+export const loadsCommand = async (deps: TBotDeps, u: TBotUser, channel: TChannel): Promise<TBotReply> => {
+  i18n.activate(u.language);
+  if (u.user.userType !== "driver")
+    return { text: i18n._({ id: "bot.loads.driversOnly", message: "Only drivers look for loads here." }) };
+  if (u.user.latitude == null || u.user.longitude == null)
+    return {
+      text: i18n._({
+        id: "bot.loads.noLocation",
+        message: "Share your location first: send it here as a location, or open the load board in the MyTess app.",
+      }),
+    };
+  const radius = 50;
+  const page = await callerFor(deps, u, channel).loads.search({
+    latitude: u.user.latitude,
+    longitude: u.user.longitude,
+    radius,
+    status: "posted",
+    sort: "distance",
+    page: 1,
+    pageSize: PAGE,
+  } as never);
+  i18n.activate(u.language);
+  if (!page.items.length)
+    return {
+      text: i18n._({
+        id: "bot.loads.none",
+        message: "No posted loads within {radius} miles of your last location.",
+        values: { radius },
+      }),
+    };
+  const lines = page.items.map((l) =>
+    [
+      `#${l.id} ${l.title}`,
+      `${l.pickupLocation} → ${l.deliveryLocation}`,
+      [
+        l.distance == null
+          ? null
+          : i18n._({ id: "bot.loads.away", message: "{miles} mi away", values: { miles: Math.round(l.distance) } }),
+        dateOf(u, l.pickupDate),
+        formatMoney(l.budgetAmount, l.budgetCurrency, INTL[u.language]),
+      ]
+        .filter(Boolean)
+        .join(" · "),
+    ].join("\n"),
+  );
+  const header = i18n._({ id: "bot.loads.header", message: "Posted loads near you:" });
+  const footer = i18n._({
+    id: "bot.loads.howToBid",
+    message: "To bid: bid <load number> <amount> [USD|EUR|ETB]",
+  });
+  return {
+    text: [header, ...lines, footer].join("\n\n"),
+    buttons: page.items.map((l) => ({
+      label: i18n._({ id: "bot.loads.bidButton", message: "Bid on #{id}", values: { id: l.id } }),
+      data: `bid:${l.id}`,
+    })),
+  };
+};
+
+/** bid <load> <amount> [currency]: through the same procedure as the bid dialog. */
+export const bidCommand = async (
+  deps: TBotDeps,
+  u: TBotUser,
+  channel: TChannel,
+  args: string[],
+): Promise<TBotReply> => {
+  i18n.activate(u.language);
+  const usage = i18n._({
+    id: "bot.bid.usage",
+    message: "Write it like this: bid 123 500 ETB (load number, amount, currency)",
+  });
+  const [idText, amountText, currencyText] = args;
+  const loadId = Number(idText?.replace(/^#/, ""));
+  const amount = Number(amountText?.replace(/,/g, ""));
+  if (!Number.isSafeInteger(loadId) || loadId <= 0 || !Number.isFinite(amount) || amount <= 0) return { text: usage };
+  const currency = (currencyText ?? u.user.currency ?? "USD").toUpperCase();
+  try {
+    const out = await callerFor(deps, u, channel).bids.place({ loadId, amount, currency } as never);
+    i18n.activate(u.language);
+    return {
+      text: out.replaced
+        ? i18n._({
+            id: "bot.bid.replaced",
+            message: "Your bid on load #{id} is now {amount}.",
+            values: { id: loadId, amount: formatMoney(amount, currency, INTL[u.language]) },
+          })
+        : i18n._({
+            id: "bot.bid.placed",
+            message: "Bid placed: {amount} on load #{id}. You will hear here when the shipper answers.",
+            values: { id: loadId, amount: formatMoney(amount, currency, INTL[u.language]) },
+          }),
+    };
+  } catch (err) {
+    return { text: errorText(err, u.language) };
+  }
+};
+
+const STATUS: Record<string, { id: string; message: string }> = {
+  delivered: /*i18n*/ { id: "bot.track.delivered", message: "Delivered" },
+  in_transit: /*i18n*/ { id: "bot.track.inTransit", message: "In transit" },
+  exception: /*i18n*/ { id: "bot.track.exception", message: "Delivery exception" },
+  pending: /*i18n*/ { id: "bot.track.pending", message: "Label created, not yet moving" },
+  unknown: /*i18n*/ { id: "bot.track.unknown", message: "Status unknown" },
+};
+
+/** track <number>: the carrier's latest status, place and dates. */
+export const trackCommand = async (
+  deps: TBotDeps,
+  u: TBotUser,
+  channel: TChannel,
+  args: string[],
+): Promise<TBotReply> => {
+  i18n.activate(u.language);
+  const number = args.join("");
+  if (!number)
+    return { text: i18n._({ id: "bot.track.usage", message: "Write it like this: track 1Z999AA10123456784" }) };
+  try {
+    const { tracking: t } = await callerFor(deps, u, channel).shipping.track({ trackingNumber: number });
+    i18n.activate(u.language);
+    const status = STATUS[t.status] ?? STATUS.unknown;
+    const lines = [
+      `${t.carrier.toUpperCase()} ${t.trackingNumber}: ${i18n._(status)}`,
+      t.currentLocation
+        ? i18n._({
+            id: "bot.track.at",
+            message: "Last seen: {place}",
+            values: { place: placeLabel(t.currentLocation.city, t.currentLocation.state, t.currentLocation.country) },
+          })
+        : null,
+      t.actualDelivery
+        ? i18n._({
+            id: "bot.track.deliveredAt",
+            message: "Delivered {date}",
+            values: { date: dateOf(u, t.actualDelivery) },
+          })
+        : t.estimatedDelivery
+          ? i18n._({
+              id: "bot.track.expected",
+              message: "Expected {date}",
+              values: { date: dateOf(u, t.estimatedDelivery) },
+            })
+          : null,
+    ];
+    return { text: lines.filter(Boolean).join("\n") };
+  } catch (err) {
+    return { text: errorText(err, u.language) };
+  }
+};

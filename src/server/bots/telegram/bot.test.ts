@@ -1,0 +1,268 @@
+import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { emulatorEnv, startCarrierEmulators } from "../../../../emulators/carriers/server";
+import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notify/server";
+import { carriersFromEnv } from "../../integrations/carriers/registry";
+import { notifiersFromEnv } from "../../integrations/notify/registry";
+import { jobHandlers, startWorker } from "../../jobs/worker";
+import { logger } from "../../logger";
+import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../../testing";
+import { createTelegramBot } from "./bot";
+import { startTelegramPoller, takeLease } from "./poller";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
+
+const emu = startNotifyEmulators();
+const carrierEmu = startCarrierEmulators();
+afterAll(() => {
+  emu.stop();
+  carrierEmu.stop();
+});
+
+const notifiers = notifiersFromEnv(
+  { ...emu.env(), VAPID_SUBJECT: "mailto:ops@mytess.example" },
+  { vapidKeyFile: null },
+);
+const carriers = carriersFromEnv(emulatorEnv(carrierEmu.urls));
+const BASE = "https://mytess.example";
+type TClient = ReturnType<typeof createClient>;
+
+let t: TTestApp;
+let shipper: TClient;
+let driver: TClient;
+let ids: Record<string, number>;
+let poller: ReturnType<typeof startTelegramPoller>;
+let seq = 0;
+const chat = () => 7_100_000 + ++seq * 10;
+
+beforeEach(async () => {
+  t = await createTestApp({}, carriers, notifiers);
+  shipper = createClient(t);
+  driver = createClient(t);
+  ids = {
+    shipper: (await registerUser(shipper, "shipper")).id,
+    driver: (await registerUser(driver, "driver")).id,
+  };
+  const bot = createTelegramBot(
+    { token: NOTIFY_EMULATOR_CREDENTIALS.telegram.token, apiRoot: emu.urls.telegram },
+    { db: t.db, services: t.services, baseUrl: BASE },
+  );
+  poller = startTelegramPoller({ db: t.db, bot, log: logger, holder: `test-${seq}`, leaseMs: 30_000 });
+});
+afterEach(async () => {
+  await poller.stop();
+  await closeTestApps();
+});
+
+const waitFor = async <T>(get: () => T | undefined | null | false, ms = 8000): Promise<T> => {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (v) return v;
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await Bun.sleep(40);
+  }
+};
+/** The user writes to the bot; resolves with the bot's next message in that chat. */
+const say = async (chatId: number, text: string) => {
+  const before = emu.telegram.sent(chatId).length;
+  emu.telegram.userSays(chatId, text);
+  return waitFor(() => emu.telegram.sent(chatId)[before]);
+};
+const linkUrl = async (c: TClient) => (await c.get("/api/messaging/preferences")).json.telegramLinkUrl as string;
+const link = async (c: TClient, chatId: number, name = "User") => {
+  emu.telegram.addUser({ id: chatId, firstName: name });
+  const token = new URL(await linkUrl(c)).searchParams.get("start")!;
+  return say(chatId, `/start ${token}`);
+};
+const worker = () =>
+  startWorker({
+    db: t.db,
+    log: logger,
+    handlers: jobHandlers({ notifiers, baseUrl: BASE }),
+    schedules: [],
+    autoStart: false,
+  });
+
+describe("linking by deep link", () => {
+  test("/start <token> links the chat once, in the user's language; the token cannot be used again", async () => {
+    expect((await shipper.put("/api/user/language", { language: "am" })).status).toBe(200);
+    const chatId = chat();
+    const m = await link(shipper, chatId, "Selam");
+    expect(m.text).toContain("MyTess"); // Amharic text naming the account
+    expect(m.text).not.toContain("Linked to the MyTess account");
+    const prefs = (await shipper.get("/api/messaging/preferences")).json;
+    expect(prefs).toMatchObject({ telegramEnabled: true, telegramChatId: String(chatId), language: "am" });
+    // The same link from another chat: refused, nothing moves.
+    const other = chat();
+    emu.telegram.addUser({ id: other, firstName: "Someone" });
+    const token = new URL(prefs.telegramLinkUrl).searchParams.get("start");
+    const used = new URL(await linkUrl(shipper)).searchParams.get("start");
+    expect(token).not.toBe(used);
+    await say(other, `/start ${used}`);
+    const again = await say(other, `/start ${used}`);
+    expect(again.text).toContain("expired or was used");
+    expect((await shipper.get("/api/messaging/preferences")).json.telegramChatId).toBe(String(other));
+  });
+
+  test("a chat moves from one account to another; /stop unlinks; unlinked chats are told how to link", async () => {
+    const chatId = chat();
+    await link(shipper, chatId);
+    await link(driver, chatId);
+    expect((await shipper.get("/api/messaging/preferences")).json).toMatchObject({
+      telegramEnabled: false,
+      telegramChatId: null,
+    });
+    expect((await driver.get("/api/messaging/preferences")).json.telegramChatId).toBe(String(chatId));
+    const stop = await say(chatId, "/stop");
+    expect(stop.text).toContain("unlinked");
+    expect((await driver.get("/api/messaging/preferences")).json.telegramEnabled).toBe(false);
+    const loads = await say(chatId, "/loads");
+    expect(loads.text).toContain("not linked to a MyTess account");
+    expect(loads.text).toContain(String(chatId));
+    const start = await say(chatId, "/start");
+    expect(start.text).toContain("Connect Telegram");
+  });
+});
+
+describe("commands through the app's router", () => {
+  test("/loads near the driver's last location with Bid buttons; /bid places a bid; the shipper accepts with the alert's button", async () => {
+    const driverChat = chat();
+    const shipperChat = chat();
+    await link(driver, driverChat, "Abebe");
+    await link(shipper, shipperChat, "Selam");
+    const loadId = (await shipper.post("/api/loads", loadInput({ title: "Cement, 40 t" }))).json.id as number;
+    // No position yet.
+    expect((await say(driverChat, "/loads")).text).toContain("Share your location");
+    expect((await driver.post("/api/drivers/location", { latitude: 8.95, longitude: 38.76 })).status).toBe(200);
+    const list = await say(driverChat, "/loads");
+    expect(list.text).toContain(`#${loadId} Cement, 40 t`);
+    expect(list.text).toContain("Addis Ababa");
+    expect(list.text).toContain("$1,000.00");
+    const bidButton = list.reply_markup?.inline_keyboard.flat().find((b) => b.callback_data === `bid:${loadId}`);
+    expect(bidButton).toBeDefined();
+    const before = emu.telegram.sent(driverChat).length;
+    emu.telegram.pressButton(driverChat, list.message_id, `bid:${loadId}`);
+    expect((await waitFor(() => emu.telegram.sent(driverChat)[before])).text).toContain(`/bid ${loadId}`);
+
+    expect((await say(driverChat, `/bid ${loadId} 0`)).text).toContain("bid 123 500");
+    const placed = await say(driverChat, `/bid ${loadId} 900 usd`);
+    expect(placed.text).toContain("Bid placed");
+    const [bid] = await t.rows<{ id: number; amount_minor: number }>("SELECT id, amount_minor FROM bids");
+    expect(Number(bid.amount_minor)).toBe(90000);
+
+    // The shipper's alert, with Accept / Reject, through the job worker.
+    await worker().runOnce();
+    const alert = await waitFor(() =>
+      emu.telegram
+        .sent(shipperChat)
+        .find((m) => m.reply_markup?.inline_keyboard.flat().some((b) => b.callback_data === `accept:${bid.id}`)),
+    );
+    const q = emu.telegram.pressButton(shipperChat, alert.message_id, `accept:${bid.id}`);
+    await waitFor(() => emu.telegram.callbackAnswer(q)?.answered);
+    expect(emu.telegram.callbackAnswer(q)?.text).toContain("Bid accepted");
+    const [load] = await t.rows<{ status: string; assigned_driver_id: number }>(
+      "SELECT status, assigned_driver_id FROM loads WHERE id = ?",
+      loadId,
+    );
+    expect(load).toEqual({ status: "assigned", assigned_driver_id: ids.driver });
+    // The buttons are gone: the alert cannot be acted on twice.
+    const edited = emu.telegram.sent(shipperChat).find((m) => m.message_id === alert.message_id)!;
+    expect(edited.reply_markup?.inline_keyboard.flat().some((b) => b.callback_data) ?? false).toBe(false);
+  });
+
+  test("another shipper's Accept is refused with the app's error; a driver cannot bid as a shipper", async () => {
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    const bidId = (await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" })).json.bid
+      .id as number;
+    const intruder = createClient(t);
+    await registerUser(intruder, "shipper");
+    const intruderChat = chat();
+    await link(intruder, intruderChat);
+    // A button for someone else's bid (as if forged into the chat).
+    await notifiers
+      .get("telegram")!
+      .send({ chatId: intruderChat }, { body: "bid", buttons: [{ label: "Accept", data: `accept:${bidId}` }] });
+    const msg = emu.telegram.sent(intruderChat).at(-1)!;
+    const q = emu.telegram.pressButton(intruderChat, msg.message_id, `accept:${bidId}`);
+    await waitFor(() => emu.telegram.callbackAnswer(q)?.answered);
+    expect(emu.telegram.callbackAnswer(q)).toMatchObject({ show_alert: true });
+    expect(emu.telegram.callbackAnswer(q)?.text).toContain("not found");
+    expect((await t.rows<{ status: string }>("SELECT status FROM loads WHERE id = ?", loadId))[0].status).toBe(
+      "posted",
+    );
+    expect((await say(intruderChat, `/bid ${loadId} 100`)).text).toContain("drivers");
+    expect((await say(intruderChat, "/loads")).text).toContain("Only drivers");
+  });
+
+  test("/track through the carriers, /language switches to Afaan Oromo, /help lists the commands", async () => {
+    const chatId = chat();
+    await link(driver, chatId);
+    const tracked = await say(chatId, "/track 1Z4E5R120000348212");
+    expect(tracked.text).toContain("UPS 1Z4E5R120000348212: Delivered");
+    expect((await say(chatId, "/track 12345")).text).toContain("does not match");
+    const choose = await say(chatId, "/language");
+    const before = emu.telegram.sent(chatId).length;
+    emu.telegram.pressButton(chatId, choose.message_id, "lang:om");
+    expect((await waitFor(() => emu.telegram.sent(chatId)[before])).text).toContain("Afaan Oromoo");
+    expect((await driver.get("/api/messaging/preferences")).json.language).toBe("om");
+    const help = await say(chatId, "/help");
+    expect(help.text).toContain("/loads");
+    expect(help.text).not.toContain("MyTess commands:");
+  });
+});
+
+test("one poller per deployment: a second holder does not get the lease while the first renews it", async () => {
+  expect(await takeLease(t.db, "other", 30_000)).toBe(false);
+  await poller.stop();
+  expect(await takeLease(t.db, "other", 30_000)).toBe(true);
+});
+
+test("webhook mode: the secret header is required; an update posted to /api/telegram/webhook is answered", async () => {
+  const { createApp } = await import("../../http/app");
+  const app = createApp({
+    db: t.db,
+    config: t.config,
+    carriers,
+    notifiers,
+    env: {
+      TELEGRAM_BOT_TOKEN: NOTIFY_EMULATOR_CREDENTIALS.telegram.token,
+      TELEGRAM_API_ROOT: emu.urls.telegram,
+      TELEGRAM_WEBHOOK_URL: "https://mytess.example/api/telegram/webhook",
+      TELEGRAM_WEBHOOK_SECRET: "webhook-secret-1",
+    },
+  });
+  const chatId = chat();
+  emu.telegram.addUser({ id: chatId, firstName: "Hook" });
+  const update = {
+    update_id: 9_000_001,
+    message: {
+      message_id: 1,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: chatId, type: "private", first_name: "Hook" },
+      from: { id: chatId, is_bot: false, first_name: "Hook" },
+      text: "/help",
+      entities: [{ type: "bot_command", offset: 0, length: 5 }],
+    },
+  };
+  const post = (secret?: string) =>
+    app.handle(
+      new Request("http://localhost/api/telegram/webhook", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          ...(secret ? { "X-Telegram-Bot-Api-Secret-Token": secret } : {}),
+        },
+        body: JSON.stringify(update),
+      }),
+    );
+  expect((await post()).status).toBe(401);
+  expect((await post("wrong")).status).toBe(401);
+  expect(emu.telegram.sent(chatId)).toEqual([]);
+  expect((await post("webhook-secret-1")).status).toBe(200);
+  expect((await waitFor(() => emu.telegram.sent(chatId)[0])).text).toContain("/loads");
+  // Without a webhook configured the path does not exist.
+  expect((await t.app.handle(new Request("http://localhost/api/telegram/webhook", { method: "POST" }))).status).toBe(
+    404,
+  );
+});
