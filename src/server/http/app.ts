@@ -4,11 +4,17 @@ import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/tables";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import { telegramWebhookHandler } from "../bots/telegram/webhook";
+import { answerWhatsApp } from "../bots/whatsapp/inbound";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession } from "../domain/auth/sessions";
 import { AppError } from "../errors";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
 import { notifiersFromEnv, type TNotifierRegistry, vapidKeyFileFor } from "../integrations/notify/registry";
+import {
+  parseWhatsAppWebhook,
+  verifyWhatsAppSignature,
+  whatsappChallenge,
+} from "../integrations/notify/whatsapp-webhook";
 import { createOidcClient } from "../integrations/oidc/oidc";
 import { createLiveHub, liveStream } from "../live/hub";
 import { logger } from "../logger";
@@ -25,6 +31,8 @@ import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./reques
 import { REST_ROUTES } from "./rest/table";
 import { applySecurityHeaders, isCrossSiteWrite } from "./security";
 import { createStaticHandler } from "./static";
+
+const WEBHOOK_REFUSED = /*i18n*/ { id: "error.webhook.refused", message: "Webhook call refused" };
 
 /** The most calls one tRPC batch may carry; the web app batches a screen's queries, a handful at a time. */
 export const MAX_TRPC_BATCH = 20;
@@ -149,6 +157,40 @@ export const createApp = ({
     .post("/api/telegram/webhook", ({ request }) => (telegramWebhook ? telegramWebhook(request) : notFound(request)), {
       parse: "none",
     })
+    // WhatsApp Cloud API webhook: Meta's subscription check, then signed deliveries of inbound messages.
+    .get("/api/whatsapp/webhook", ({ request }) => {
+      const hook = notifiers.whatsappWebhook;
+      if (!hook) return notFound(request);
+      const challenge = whatsappChallenge(new URL(request.url).searchParams, hook.verifyToken);
+      return challenge === null
+        ? errorResponse(new AppError("FORBIDDEN", WEBHOOK_REFUSED), localeOf(request))
+        : new Response(challenge, { headers: { "Content-Type": "text/plain" } });
+    })
+    .post(
+      "/api/whatsapp/webhook",
+      async ({ request }) => {
+        const hook = notifiers.whatsappWebhook;
+        if (!hook) return notFound(request);
+        const raw = new Uint8Array(await request.arrayBuffer());
+        if (!verifyWhatsAppSignature(raw, request.headers.get("x-hub-signature-256"), hook.appSecret))
+          return errorResponse(new AppError("UNAUTHORIZED", WEBHOOK_REFUSED), localeOf(request));
+        let body: unknown = null;
+        try {
+          body = JSON.parse(new TextDecoder().decode(raw));
+        } catch {}
+        const baseUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+        for (const m of parseWhatsAppWebhook(body).messages) {
+          try {
+            await answerWhatsApp({ db, services, baseUrl }, m);
+          } catch (err) {
+            logger.error("whatsapp message not handled", { error: String(err) });
+          }
+        }
+        // Meta retries anything but a 200 for days: a message we could not act on is logged, not refused.
+        return json({ ok: true });
+      },
+      { parse: "none" },
+    )
     // Live updates for the signed-in user (server-sent events); see src/server/live/hub.ts.
     .get("/api/live", async ({ request }) => {
       const actor = await actorOf(request);

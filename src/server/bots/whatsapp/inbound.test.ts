@@ -1,0 +1,131 @@
+import { afterAll, afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
+import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notify/server";
+import { notifiersFromEnv } from "../../integrations/notify/registry";
+import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../../testing";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
+setDefaultTimeout(60_000);
+
+const emu = startNotifyEmulators();
+afterAll(() => emu.stop());
+const notifiers = notifiersFromEnv(
+  { ...emu.env(), VAPID_SUBJECT: "mailto:ops@mytess.example" },
+  { vapidKeyFile: null },
+);
+type TClient = ReturnType<typeof createClient>;
+
+let t: TTestApp;
+let server: ReturnType<typeof Bun.serve>;
+let shipper: TClient;
+let driver: TClient;
+let seq = 0;
+const number = () => `+2519220${String(10_000 + ++seq).padStart(5, "0")}`;
+const digits = (p: string) => p.replace(/\D/g, "");
+
+beforeEach(async () => {
+  t = await createTestApp({}, undefined, notifiers);
+  // Meta calls us over HTTP: the app listens on a loopback port for the emulator.
+  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (r) => t.app.handle(r) });
+  emu.whatsapp.setWebhookUrl(`http://127.0.0.1:${server.port}/api/whatsapp/webhook`);
+  shipper = createClient(t);
+  driver = createClient(t);
+  await registerUser(shipper, "shipper");
+  await registerUser(driver, "driver");
+});
+afterEach(async () => {
+  emu.whatsapp.setWebhookUrl(null);
+  server.stop(true);
+  await closeTestApps();
+});
+
+const prefs = (phone: string, language = "en") => ({
+  whatsappEnabled: true,
+  whatsappNumber: phone,
+  telegramEnabled: false,
+  telegramChatId: null,
+  notificationTypes: { loadAssigned: true, loadUpdates: true, paymentReceived: true, systemAlerts: false },
+  language,
+});
+/** The person writes to the business number; resolves with the reply they get. */
+const say = async (phone: string, text: string) => {
+  const before = emu.whatsapp.sent(digits(phone)).length;
+  const status = await emu.whatsapp.userSays(digits(phone), text);
+  expect(status).toBe(200);
+  await emu.whatsapp.settle();
+  const reply = emu.whatsapp.sent(digits(phone))[before];
+  expect(reply).toBeDefined();
+  return reply;
+};
+
+test("Meta's subscription check answers the challenge with the right verify token only", async () => {
+  expect(await emu.whatsapp.verifySubscription(NOTIFY_EMULATOR_CREDENTIALS.whatsapp.verifyToken)).toEqual({
+    status: 200,
+    echoed: true,
+  });
+  const wrong = await emu.whatsapp.verifySubscription("guess");
+  expect(wrong.echoed).toBe(false);
+  expect(wrong.status).toBe(403);
+});
+
+test("an unsigned or wrongly signed delivery is refused and nothing is answered", async () => {
+  const phone = number();
+  const body = JSON.stringify({
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messages: [{ from: digits(phone), id: "x", timestamp: "1", type: "text", text: { body: "help" } }],
+            },
+          },
+        ],
+      },
+    ],
+  });
+  for (const signature of [null, "sha256=00", `sha256=${"a".repeat(64)}`]) {
+    const res = await fetch(`http://127.0.0.1:${server.port}/api/whatsapp/webhook`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(signature ? { "X-Hub-Signature-256": signature } : {}) },
+      body,
+    });
+    expect(res.status).toBe(401);
+  }
+  expect(emu.whatsapp.sent(digits(phone))).toEqual([]);
+});
+
+test("the text commands act for the account that saved the number; other numbers are told how to link", async () => {
+  const phone = number();
+  expect((await driver.put("/api/messaging/preferences", prefs(phone))).status).toBe(200);
+  const loadId = (await shipper.post("/api/loads", loadInput({ title: "Sesame, 25 t" }))).json.id as number;
+  expect((await driver.post("/api/drivers/location", { latitude: 8.95, longitude: 38.76 })).status).toBe(200);
+
+  const help = await say(phone, "help");
+  expect(help.text).toContain("loads");
+  expect(help.text).toContain("bid <load number> <amount>");
+  const [p] = await t.rows<{ whatsapp_last_inbound_at: number }>(
+    "SELECT whatsapp_last_inbound_at FROM messaging_preferences",
+  );
+  expect(Number(p.whatsapp_last_inbound_at)).toBeGreaterThan(Date.now() - 60_000);
+
+  const loads = await say(phone, "loads");
+  expect(loads.type).toBe("text");
+  expect(loads.text).toContain(`#${loadId} Sesame, 25 t`);
+  const placed = await say(phone, `bid ${loadId} 850`);
+  expect(placed.text).toContain("Bid placed");
+  expect((await t.rows<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM bids"))[0].n).toBe(1);
+  expect((await say(phone, "bid nope")).text).toContain("bid 123 500");
+
+  const stranger = number();
+  const unknown = await say(stranger, "loads");
+  expect(unknown.text).toContain("not linked to a MyTess account");
+  expect((await t.rows<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM bids"))[0].n).toBe(1);
+});
+
+test("answers in the messaging language", async () => {
+  const phone = number();
+  await driver.put("/api/messaging/preferences", prefs(phone, "am"));
+  const help = await say(phone, "help");
+  expect(help.text).toContain("የMyTess ትዕዛዞች");
+});

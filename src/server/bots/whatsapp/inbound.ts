@@ -1,0 +1,56 @@
+// Messages people send to the MyTess WhatsApp number (Cloud API webhook): the same text commands as the Telegram bot,
+// for the account whose Messaging page saved that number, answered through the WhatsApp notifier. Writing to us also
+// opens WhatsApp's 24-hour window for free-text alerts, so the time is recorded.
+import { eq } from "drizzle-orm";
+import type { TDb } from "../../../../db/client";
+import { messagingPreferences, users } from "../../../../db/tables";
+import { isLanguage } from "../../i18n";
+import type { TWhatsAppInbound } from "../../integrations/notify/whatsapp-webhook";
+import type { TServices } from "../../trpc/context";
+import {
+  bidCommand,
+  helpText,
+  loadsCommand,
+  notLinkedText,
+  parseCommand,
+  type TBotReply,
+  type TBotUser,
+  trackCommand,
+} from "../commands";
+
+type TDeps = { db: TDb; services: TServices; baseUrl: string };
+
+const userByNumber = async (db: TDb, phone: string): Promise<TBotUser | null> => {
+  const [row] = await db
+    .select({ user: users, language: messagingPreferences.language })
+    .from(messagingPreferences)
+    .innerJoin(users, eq(users.id, messagingPreferences.userId))
+    .where(eq(messagingPreferences.whatsappNumber, phone));
+  return row ? { user: row.user, language: isLanguage(row.language) ? row.language : "en" } : null;
+};
+
+/** WhatsApp text has no inline buttons: a Bid button becomes the line that says how to bid, already in the text. */
+const asText = (r: TBotReply) => r.text;
+
+export const answerWhatsApp = async (deps: TDeps, m: TWhatsAppInbound) => {
+  const phone = `+${m.from.replace(/\D/g, "")}`;
+  const u = await userByNumber(deps.db, phone);
+  if (u)
+    await deps.db
+      .update(messagingPreferences)
+      .set({ whatsappLastInboundAt: m.at })
+      .where(eq(messagingPreferences.userId, u.user.id));
+  const { command, args } = parseCommand(m.text ?? m.buttonPayload ?? "");
+  let text: string;
+  if (!u) text = notLinkedText("en", "whatsapp");
+  else if (command === "loads") text = asText(await loadsCommand(deps, u, "whatsapp"));
+  else if (command === "bid") text = asText(await bidCommand(deps, u, "whatsapp", args));
+  else if (command === "track") text = asText(await trackCommand(deps, u, "whatsapp", args));
+  else text = helpText(u.language, "whatsapp");
+  const whatsapp = deps.services.notifiers.get("whatsapp");
+  if (!whatsapp) return { sent: false };
+  const result = await whatsapp.send({ phone, lastInboundAt: m.at }, { body: text });
+  if (result.status !== "delivered")
+    deps.services.log.warn("whatsapp reply not sent", { status: result.status, to: phone.slice(0, -4) + "****" });
+  return { sent: result.status === "delivered" };
+};
