@@ -466,3 +466,27 @@ export const liveEvents = sqliteTable(
   (t) => [index("live_events_created_idx").on(t.createdAt)],
 );
 export type LiveEvent = typeof liveEvents.$inferSelect;
+
+/**
+ * A driver's alerts for new loads near them: on or off, a radius (SPEC's radius options) and equipment types (none =
+ * any). The area is the circle around the driver's last position, kept here (and its bounding box, which SQLite's
+ * `load_alerts_rtree` indexes through triggers; PostgreSQL indexes the earth box with GiST) so that matching a new
+ * load reads the index, never every driver.
+ */
+export const loadAlerts = sqliteTable("load_alerts", {
+  userId: integer()
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  enabled: integer({ mode: "boolean" }).notNull().default(false),
+  radiusMiles: integer().notNull().default(50),
+  /** JSON array of equipment types; empty means any. */
+  equipmentTypes: text().notNull().default("[]"),
+  latitude: real(),
+  longitude: real(),
+  minLat: real(),
+  maxLat: real(),
+  minLng: real(),
+  maxLng: real(),
+  updatedAt: integer().notNull(),
+});
+export type LoadAlert = typeof loadAlerts.$inferSelect;

@@ -27,6 +27,7 @@ export const {
   messagingPreferences,
   telegramLinkTokens,
   liveEvents,
+  loadAlerts,
 } = active;
 
 export type {
@@ -34,6 +35,7 @@ export type {
   Bid,
   Job,
   LiveEvent,
+  LoadAlert,
   Load,
   Message,
   MessagingPreferences,

@@ -8,7 +8,7 @@ import { getTableColumns, sql } from "drizzle-orm";
 import { haversineMiles } from "../../src/shared/geo";
 import type { TLoadSearchInput } from "../../src/shared/schemas/loads";
 import type { Load } from "../schema";
-import type { TBoardStatsRow, TLastPosition, TSearchRows } from "../sqlite/queries";
+import type { TAlertCandidate, TBoardStatsRow, TLastPosition, TSearchRows } from "../sqlite/queries";
 import { loads } from "./schema";
 
 const MILE_M = 1609.344;
@@ -149,5 +149,16 @@ export const createPgQueries = (client: SQL, nearest: SQL) => {
   const skipLocked = <T>(query: T): T =>
     (query as unknown as { for: (s: "update", o: { skipLocked: boolean }) => T }).for("update", { skipLocked: true });
 
-  return { searchLoads, boardStats, lastPositions, lockKeys, skipLocked };
+  /** Load alerts whose area's earth box holds the point (GiST `load_alerts_area_idx`), of available drivers. */
+  const alertCandidates = (lat: number, lng: number) =>
+    rows<TAlertCandidate>(
+      `SELECT a.user_id AS "userId", a.latitude, a.longitude, a.radius_miles AS "radiusMiles",
+              a.equipment_types AS "equipmentTypes"
+       FROM load_alerts a JOIN users u ON u.id = a.user_id
+       WHERE earth_box(ll_to_earth(a.latitude, a.longitude), a.radius_miles * ${MILE_M}) @> ll_to_earth($1, $2)
+         AND a.enabled AND a.latitude IS NOT NULL AND u.user_type = 'driver' AND u.is_available`,
+      [lat, lng],
+    );
+
+  return { searchLoads, boardStats, lastPositions, alertCandidates, lockKeys, skipLocked };
 };

@@ -461,3 +461,19 @@ export const liveEvents = pgTable(
   },
   (t) => [index("live_events_created_idx").on(t.createdAt)],
 );
+
+export const loadAlerts = pgTable("load_alerts", {
+  userId: integer()
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  enabled: boolean().notNull().default(false),
+  radiusMiles: integer().notNull().default(50),
+  equipmentTypes: text().notNull().default("[]"),
+  latitude: doublePrecision(),
+  longitude: doublePrecision(),
+  minLat: doublePrecision(),
+  maxLat: doublePrecision(),
+  minLng: doublePrecision(),
+  maxLng: doublePrecision(),
+  updatedAt: ms().notNull(),
+});

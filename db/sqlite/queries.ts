@@ -255,6 +255,20 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
         )
       : Promise.resolve([]);
 
+  /**
+   * Load alerts whose area's bounding box holds the point, of available drivers (the R*Tree of boxes; the caller checks
+   * the exact circle and the equipment).
+   */
+  const alertCandidates = (lat: number, lng: number) =>
+    all<TAlertCandidate>(
+      `SELECT a.user_id AS userId, a.latitude, a.longitude, a.radius_miles AS radiusMiles,
+              a.equipment_types AS equipmentTypes
+       FROM load_alerts_rtree r CROSS JOIN load_alerts a ON a.user_id = r.id JOIN users u ON u.id = a.user_id
+       WHERE r.min_lat <= $lat AND r.max_lat >= $lat AND r.min_lng <= $lng AND r.max_lng >= $lng
+         AND a.enabled AND u.user_type = 'driver' AND u.is_available`,
+      { lat, lng },
+    );
+
   /** Nothing to do: every SQLite transaction already holds the database's write lock (BEGIN IMMEDIATE). */
   const lockKeys = async (_tx: unknown, _keys: string[]) => {};
 
@@ -264,7 +278,15 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
    */
   const skipLocked = <T>(query: T): T => query;
 
-  return { searchLoads, boardStats, lastPositions, lockKeys, skipLocked };
+  return { searchLoads, boardStats, lastPositions, alertCandidates, lockKeys, skipLocked };
+};
+
+export type TAlertCandidate = {
+  userId: number;
+  latitude: number;
+  longitude: number;
+  radiusMiles: number;
+  equipmentTypes: string;
 };
 
 export type TQueries = ReturnType<typeof createSqliteQueries>;

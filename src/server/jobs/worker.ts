@@ -1,5 +1,6 @@
 import type { TDb } from "../../../db/client";
 import type { Job } from "../../../db/tables";
+import { enqueueLoadAlerts } from "../domain/alerts/alerts";
 import { notifyHandler } from "../domain/push/notify";
 import type { TNotifierRegistry } from "../integrations/notify/registry";
 import type { TLogger } from "../logger";
@@ -14,6 +15,7 @@ export type TJobHandler = (
 /** What each kind of job does. New integrations (notifications, board sync, store imports) add theirs here. */
 export const JOB_HANDLERS: Record<string, TJobHandler> = {
   housekeeping: (_payload, { db }) => housekeeping(db),
+  load_alerts: (payload, { db }) => enqueueLoadAlerts(db, Number(payload.loadId)),
 };
 
 /** The handlers that reach outside the database, with what they reach through. */

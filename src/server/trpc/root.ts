@@ -1,4 +1,5 @@
 import { adminRouter } from "../routers/admin/router";
+import { loadAlertsRouter } from "../routers/alerts/router";
 import { authRouter } from "../routers/auth/router";
 import { bidsRouter } from "../routers/bids/router";
 import { dashboardRouter } from "../routers/dashboard/router";
@@ -29,6 +30,7 @@ export const appRouter = createTRPCRouter({
   push: pushRouter,
   messaging: messagingRouter,
   notifications: notificationsRouter,
+  loadAlerts: loadAlertsRouter,
 });
 
 export type AppRouter = typeof appRouter;

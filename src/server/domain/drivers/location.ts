@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { loads, tripPoints, type User, users } from "../../../../db/tables";
+import { moveLoadAlerts } from "../alerts/alerts";
 
 /** Stores a driver's position; while a load of theirs is in transit, the position joins that trip's track. */
 export const updateDriverLocation = (db: TDb, driver: User, latitude: number, longitude: number, now = Date.now()) =>
@@ -10,6 +11,7 @@ export const updateDriverLocation = (db: TDb, driver: User, latitude: number, lo
       .set({ latitude, longitude, locationUpdatedAt: now, updatedAt: now })
       .where(eq(users.id, driver.id))
       .returning();
+    await moveLoadAlerts(tx, driver.id, latitude, longitude);
     const active = await tx
       .select({ id: loads.id })
       .from(loads)

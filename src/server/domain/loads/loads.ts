@@ -5,6 +5,7 @@ import { haversineMiles } from "../../../shared/geo";
 import { toMinor } from "../../../shared/money";
 import type { TCreateLoadInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
+import { enqueue } from "../../jobs/queue";
 import { recordActivity } from "../activity/activity";
 import { LOAD_NOT_FOUND } from "../error-messages";
 import { toPublicLoad } from "./serialize";
@@ -44,6 +45,8 @@ export const createLoad = async (db: TDb, shipper: User, input: TCreateLoadInput
       })
       .returning();
     await recordActivity(tx, [shipper.id], "load_posted", load.id, shipper.id, now);
+    // Drivers with load alerts near the pickup are found by the worker (the outbox: this job commits with the load).
+    await enqueue(tx, { kind: "load_alerts", payload: { loadId: load.id }, uniqueKey: `load_alerts:${load.id}` }, now);
     return load;
   });
 };

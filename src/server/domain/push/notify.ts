@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { type Job, jobs, loads, messages, notifications, pushSubscriptions, users } from "../../../../db/tables";
 import type { TLanguage } from "../../../shared/constants";
+import { placeLabel } from "../../../shared/place";
 import type { TMessagingType } from "../../../shared/schemas/messaging";
 import type { TPushType } from "../../../shared/schemas/push";
 import { i18n, isLanguage } from "../../i18n";
@@ -27,6 +28,7 @@ export const NOTIFY_EVENTS = [
   "load_completed",
   "load_cancelled",
   "message_received",
+  "load_nearby",
   // Operators' broadcasts (`mytess notify broadcast`): their own text, no load.
   "system_alert",
   "announcement",
@@ -44,6 +46,7 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   load_completed: "loadUpdates",
   load_cancelled: "loadUpdates",
   message_received: "loadUpdates",
+  load_nearby: "loadUpdates",
   system_alert: "systemAlerts",
   announcement: "marketing",
 };
@@ -66,6 +69,8 @@ export type TNotifyPayload = {
   messageId?: number | null;
   /** The one channel this job sends on; absent in jobs written before channels, which fan out when they run. */
   channel?: TSendChannel;
+  /** load_nearby: miles from the driver's position to the pickup. */
+  distance?: number;
   /** Web push: subscriptions that already have it, so a retried job does not send twice. */
   sent?: number[];
   /** The notifications row written when quiet hours held it. */
@@ -85,7 +90,7 @@ type TEvent = {
 export const renderNotification = (
   locale: TLanguage,
   event: TLoadEvent,
-  v: { load: string; name: string; text?: string },
+  v: { load: string; name: string; text?: string; route?: string; distance?: number },
 ): { title: string; body: string } => {
   i18n.activate(locale);
   switch (event) {
@@ -128,6 +133,15 @@ export const renderNotification = (
         title: i18n._({ id: "notify.loadCancelled.title", message: "Load cancelled" }),
         body: i18n._({ id: "notify.loadCancelled.body", message: "{load} was cancelled by the shipper.", values: v }),
       };
+    case "load_nearby":
+      return {
+        title: i18n._({ id: "notify.loadNearby.title", message: "New load near you" }),
+        body: i18n._({
+          id: "notify.loadNearby.body",
+          message: "{load}: {route}, pickup {distance} mi from you.",
+          values: v,
+        }),
+      };
     case "message_received":
       return {
         title: i18n._({
@@ -148,7 +162,16 @@ const quote = (s: string, max = 200) => (s.length <= max ? s : `${s.slice(0, max
 const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLanguage) => {
   if (p.loadId === null || p.event === "system_alert" || p.event === "announcement")
     return { title: p.text?.title ?? "MyTess", body: p.text?.body ?? "", path: p.loadId ? `/loads/${p.loadId}` : "/" };
-  const [load] = await db.select({ title: loads.title }).from(loads).where(eq(loads.id, p.loadId));
+  const [load] = await db
+    .select({
+      title: loads.title,
+      pickupCity: loads.pickupCity,
+      pickupCountry: loads.pickupCountry,
+      deliveryCity: loads.deliveryCity,
+      deliveryCountry: loads.deliveryCountry,
+    })
+    .from(loads)
+    .where(eq(loads.id, p.loadId));
   const [actor] = p.actorId
     ? await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, p.actorId))
     : [];
@@ -159,6 +182,10 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
     load: load?.title ?? `#${p.loadId}`,
     name: actor?.firstName ?? "",
     text: quote(message?.body ?? ""),
+    route: load
+      ? `${placeLabel(load.pickupCity, load.pickupCountry)} → ${placeLabel(load.deliveryCity, load.deliveryCountry)}`
+      : "",
+    distance: p.distance ?? 0,
   });
   return { ...text, path: `/loads/${p.loadId}` };
 };

@@ -88,6 +88,8 @@ export const REST_ROUTES: TRestRoute[] = [
   route("PUT", "/api/messaging/preferences", (c, r) => c.messaging.savePreferences(bodyObject(r) as never)),
   route("POST", "/api/messaging/whatsapp/send", (c, r) => c.messaging.whatsappTest(bodyObject(r) as never)),
   route("POST", "/api/messaging/telegram/send", (c, r) => c.messaging.telegramTest(bodyObject(r) as never)),
+  route("GET", "/api/messaging/load-alerts", (c) => c.loadAlerts.get()),
+  route("PUT", "/api/messaging/load-alerts", (c, r) => c.loadAlerts.save(bodyObject(r) as never)),
   route("GET", "/api/places", (c, r) =>
     c.places.search({ q: r.query.q ?? "", limit: r.query.limit ? Number(r.query.limit) : 8 }),
   ),
