@@ -150,14 +150,15 @@ export const createPgQueries = (client: SQL, nearest: SQL) => {
     (query as unknown as { for: (s: "update", o: { skipLocked: boolean }) => T }).for("update", { skipLocked: true });
 
   /** Load alerts whose area's earth box holds the point (GiST `load_alerts_area_idx`), of available drivers. */
-  const alertCandidates = (lat: number, lng: number) =>
+  const alertCandidates = (lat: number, lng: number, equipment: string) =>
     rows<TAlertCandidate>(
-      `SELECT a.user_id AS "userId", a.latitude, a.longitude, a.radius_miles AS "radiusMiles",
-              a.equipment_types AS "equipmentTypes"
+      `SELECT a.user_id AS "userId", a.latitude, a.longitude, a.radius_miles AS "radiusMiles"
        FROM load_alerts a JOIN users u ON u.id = a.user_id
        WHERE earth_box(ll_to_earth(a.latitude, a.longitude), a.radius_miles * ${MILE_M}) @> ll_to_earth($1, $2)
-         AND a.enabled AND a.latitude IS NOT NULL AND u.user_type = 'driver' AND u.is_available`,
-      [lat, lng],
+         AND a.enabled AND a.latitude IS NOT NULL
+         AND (a.equipment_types = '[]' OR strpos(a.equipment_types, $3) > 0)
+         AND u.user_type = 'driver' AND u.is_available`,
+      [lat, lng, JSON.stringify(equipment)],
     );
 
   return { searchLoads, boardStats, lastPositions, alertCandidates, lockKeys, skipLocked };

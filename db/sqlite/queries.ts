@@ -256,17 +256,17 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
       : Promise.resolve([]);
 
   /**
-   * Load alerts whose area's bounding box holds the point, of available drivers (the R*Tree of boxes; the caller checks
-   * the exact circle and the equipment).
+   * Load alerts whose area's bounding box holds the point and that take the equipment (a JSON list of names, matched
+   * with its quotes), of available drivers: the R*Tree of boxes. The caller checks the exact circle.
    */
-  const alertCandidates = (lat: number, lng: number) =>
+  const alertCandidates = (lat: number, lng: number, equipment: string) =>
     all<TAlertCandidate>(
-      `SELECT a.user_id AS userId, a.latitude, a.longitude, a.radius_miles AS radiusMiles,
-              a.equipment_types AS equipmentTypes
+      `SELECT a.user_id AS userId, a.latitude, a.longitude, a.radius_miles AS radiusMiles
        FROM load_alerts_rtree r CROSS JOIN load_alerts a ON a.user_id = r.id JOIN users u ON u.id = a.user_id
        WHERE r.min_lat <= $lat AND r.max_lat >= $lat AND r.min_lng <= $lng AND r.max_lng >= $lng
-         AND a.enabled AND u.user_type = 'driver' AND u.is_available`,
-      { lat, lng },
+         AND a.enabled AND (a.equipment_types = '[]' OR instr(a.equipment_types, $quoted) > 0)
+         AND u.user_type = 'driver' AND u.is_available`,
+      { lat, lng, quoted: JSON.stringify(equipment) },
     );
 
   /** Nothing to do: every SQLite transaction already holds the database's write lock (BEGIN IMMEDIATE). */
@@ -281,12 +281,7 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
   return { searchLoads, boardStats, lastPositions, alertCandidates, lockKeys, skipLocked };
 };
 
-export type TAlertCandidate = {
-  userId: number;
-  latitude: number;
-  longitude: number;
-  radiusMiles: number;
-  equipmentTypes: string;
-};
+/** An alert whose box holds the point and that takes the equipment; the caller checks the exact circle. */
+export type TAlertCandidate = { userId: number; latitude: number; longitude: number; radiusMiles: number };
 
 export type TQueries = ReturnType<typeof createSqliteQueries>;

@@ -91,20 +91,20 @@ export const moveLoadAlerts = async (tx: Pick<TDb, "select" | "update">, userId:
     .where(eq(loadAlerts.userId, userId));
 };
 
-/** The drivers to tell about a load: inside their circle, equipment they want, not the load's own shipper. */
+/**
+ * The drivers to tell about a load: inside their circle (the index gives the candidates whose box holds the pickup and
+ * who take its equipment), not the load's own shipper.
+ */
 export const matchLoadAlerts = async (
   db: TDb,
   load: Pick<Load, "pickupLatitude" | "pickupLongitude" | "equipmentType" | "shipperId">,
 ) => {
-  const candidates = await db.q.alertCandidates(load.pickupLatitude, load.pickupLongitude);
+  const candidates = await db.q.alertCandidates(load.pickupLatitude, load.pickupLongitude, load.equipmentType);
   const out: { userId: number; distance: number }[] = [];
   for (const c of candidates) {
     if (c.userId === load.shipperId) continue;
     const distance = haversineMiles(c.latitude, c.longitude, load.pickupLatitude, load.pickupLongitude);
-    if (distance > c.radiusMiles) continue;
-    const types = parseTypes(c.equipmentTypes);
-    if (types.length && !types.includes(load.equipmentType as TEquipmentType)) continue;
-    out.push({ userId: c.userId, distance: Math.round(distance) });
+    if (distance <= c.radiusMiles) out.push({ userId: c.userId, distance: Math.round(distance) });
   }
   return out;
 };
