@@ -64,3 +64,35 @@ test("messaging: show/hide rules, test messages, field errors, save and reload, 
   await expect(recent.getByText("Delivered", { exact: true })).toBeVisible();
   await expect(recent.getByText("Not delivered", { exact: true })).toBeVisible();
 });
+
+test("load alerts: a driver shares a location, chooses radius and equipment, and the choice survives a reload", async ({
+  browser,
+  baseURL,
+}) => {
+  const ctx = await browser.newContext({ geolocation: { latitude: 8.98, longitude: 38.79 } });
+  await ctx.grantPermissions(["geolocation"], { origin: baseURL });
+  const page = await ctx.newPage();
+  await page.goto("/signin?mode=register&returnTo=/messaging");
+  await signUp(page, { type: "Driver", first: "Lemlem", last: "Tesfaye", email: uniqueEmail("lemlem") });
+  const card = page.getByTestId("load-alerts-card");
+  await expect(card.getByText("No location yet")).toBeVisible();
+  await card.getByRole("button", { name: "Share my location" }).click();
+  await expect(card.getByTestId("alerts-location")).toContainText("Near your last location");
+  await card.getByLabel("Alert me about new loads near me").click();
+  await card.getByLabel("Within").selectOption("100");
+  await card.getByLabel("Flatbed").check();
+  await card.getByTestId("alerts-save").click();
+  await expect(page.getByTestId("toast").getByText("Load alerts updated.")).toBeVisible();
+  await page.reload();
+  await expect(card.getByLabel("Alert me about new loads near me")).toHaveAttribute("data-state", "checked");
+  await expect(card.getByLabel("Within")).toHaveValue("100");
+  await expect(card.getByLabel("Flatbed")).toBeChecked();
+  await ctx.close();
+});
+
+test("a shipper's Messaging page has no load alerts", async ({ page }) => {
+  await page.goto("/signin?mode=register&returnTo=/messaging");
+  await signUp(page, { type: "Shipper", first: "Tsion", last: "Girma", email: uniqueEmail("tsion") });
+  await expect(page.getByTestId("whatsapp-card")).toBeVisible();
+  await expect(page.getByTestId("load-alerts-card")).toHaveCount(0);
+});

@@ -1,5 +1,6 @@
 import { Trans } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
+import { LoadAlertsCard } from "../../components/alerts/load-alerts-card";
 import { PageHeader } from "../../components/layout/page-header";
 import { MessagingSettings, RecentNotifications } from "../../components/messaging/messaging-settings";
 import { PushPanel } from "../../components/push/push-panel";
@@ -7,6 +8,7 @@ import { PushPanel } from "../../components/push/push-panel";
 export const Route = createFileRoute("/_authed/messaging")({ component: Page });
 
 function Page() {
+  const { me } = Route.useRouteContext();
   return (
     <div className="max-w-2xl">
       <PageHeader
@@ -14,7 +16,7 @@ function Page() {
         description={<Trans>Configure your messaging and notification preferences</Trans>}
       />
       <div className="grid gap-4">
-        <MessagingSettings />
+        <MessagingSettings>{me.userType === "driver" && <LoadAlertsCard />}</MessagingSettings>
         <PushPanel />
         <RecentNotifications />
       </div>
