@@ -5,6 +5,7 @@ import { haversineMiles } from "../../../shared/geo";
 import { fromMinor, toMinor } from "../../../shared/money";
 import type { TPlaceBidInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
+import { publishLive } from "../../live/publish";
 import { recordActivity } from "../activity/activity";
 import { BID_STATUS_WORD, LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../error-messages";
 import { fromUsd, loadRates, toUsd } from "../fx";
@@ -264,6 +265,8 @@ export const withdrawBid = (db: TDb, driver: User, bidId: number, now = Date.now
       );
     await tx.update(bids).set({ status: "withdrawn", updatedAt: now }).where(eq(bids.id, bid.id));
     await recordActivity(tx, [load.shipperId], "bid_withdrawn", load.id, driver.id, now);
+    // No notification for a withdrawal, but the shipper's open list of bids changes.
+    await publishLive(tx, [load.shipperId], "bid", { loadId: load.id, bidId: bid.id }, now);
     return { bidId: bid.id, status: "withdrawn" as const };
   });
 
