@@ -64,8 +64,8 @@ export const createLiveHub = (db: TDb, tickMs = LIVE_TICK_MS) => {
     /** Listens for one user's events until the returned function is called. */
     subscribe: (userId: number, listener: TListener, onStop?: () => void) => {
       if (onStop) closers.add(onStop);
-      let set = listeners.get(userId);
-      if (!set) listeners.set(userId, (set = new Set()));
+      const set = listeners.get(userId) ?? new Set<TListener>();
+      listeners.set(userId, set);
       set.add(listener);
       count++;
       if (count === 1 && !timer && !running) loop();

@@ -51,6 +51,6 @@ export const answerWhatsApp = async (deps: TDeps, m: TWhatsAppInbound) => {
   if (!whatsapp) return { sent: false };
   const result = await whatsapp.send({ phone, lastInboundAt: m.at }, { body: text });
   if (result.status !== "delivered")
-    deps.services.log.warn("whatsapp reply not sent", { status: result.status, to: phone.slice(0, -4) + "****" });
+    deps.services.log.warn("whatsapp reply not sent", { status: result.status, to: `${phone.slice(0, -4)}****` });
   return { sent: result.status === "delivered" };
 };

@@ -117,7 +117,7 @@ const BATCH = 500;
  */
 export const enqueueLoadAlerts = async (db: TDb, loadId: number, now = Date.now()) => {
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  if (!load || load.status !== "posted") return { matched: 0 };
+  if (load?.status !== "posted") return { matched: 0 };
   const matches = await matchLoadAlerts(db, load);
   for (let i = 0; i < matches.length; i += BATCH) {
     await db

@@ -91,7 +91,11 @@ export function NotificationBell() {
                 }}
               >
                 <span className="flex w-full items-center gap-2">
-                  {!n.read && <span className="size-2 shrink-0 rounded-full bg-brand" aria-label={t`Unread`} />}
+                  {!n.read && (
+                    <span className="size-2 shrink-0 rounded-full bg-brand">
+                      <span className="sr-only">{t`Unread`}</span>
+                    </span>
+                  )}
                   <span className="font-medium">{n.title}</span>
                 </span>
                 <span className="line-clamp-2 text-sm text-muted-foreground">{n.body}</span>
