@@ -212,6 +212,26 @@ describe("commands through the app's router", () => {
   });
 });
 
+test("dates in the bot follow the account's calendar and language: the Ethiopian calendar in Amharic", async () => {
+  const { formatDate } = await import("../../../shared/dates");
+  expect((await driver.put("/api/user/calendar", { calendar: "ethiopic" })).status).toBe(200);
+  expect((await driver.put("/api/user/language", { language: "am" })).status).toBe(200);
+  const chatId = chat();
+  await link(driver, chatId);
+  const created = await shipper.post("/api/loads", loadInput({ title: "Teff, 10 t" }));
+  await driver.post("/api/drivers/location", { latitude: 8.95, longitude: 38.76 });
+  const list = await say(chatId, "/loads");
+  const when = formatDate(created.json.pickupDate, {
+    language: "am",
+    calendar: "ethiopic",
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+  expect(when).toContain("ዓ.ም.");
+  expect(list.text).toContain(when);
+  expect(list.text).toContain("በአቅራቢያዎ የተለጠፉ ጭነቶች");
+});
+
 test("one poller per deployment: a second holder does not get the lease while the first renews it", async () => {
   expect(await takeLease(t.db, "other", 30_000)).toBe(false);
   await poller.stop();
