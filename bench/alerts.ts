@@ -79,6 +79,7 @@ for (let i = 0; i < N; i += BATCH) {
     return {
       userId: ids[k].id,
       enabled: true,
+      available: true,
       radiusMiles: radius,
       equipmentTypes: JSON.stringify(types),
       latitude: p.lat,

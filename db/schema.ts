@@ -478,6 +478,8 @@ export const loadAlerts = sqliteTable("load_alerts", {
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
   enabled: integer({ mode: "boolean" }).notNull().default(false),
+  /** A copy of the driver's availability, so matching needs no look-up of each driver. */
+  available: integer({ mode: "boolean" }).notNull().default(true),
   radiusMiles: integer().notNull().default(50),
   /** JSON array of equipment types; empty means any. */
   equipmentTypes: text().notNull().default("[]"),

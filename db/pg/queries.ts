@@ -153,11 +153,10 @@ export const createPgQueries = (client: SQL, nearest: SQL) => {
   const alertCandidates = (lat: number, lng: number, equipment: string) =>
     rows<TAlertCandidate>(
       `SELECT a.user_id AS "userId", a.latitude, a.longitude, a.radius_miles AS "radiusMiles"
-       FROM load_alerts a JOIN users u ON u.id = a.user_id
+       FROM load_alerts a
        WHERE earth_box(ll_to_earth(a.latitude, a.longitude), a.radius_miles * ${MILE_M}) @> ll_to_earth($1, $2)
-         AND a.enabled AND a.latitude IS NOT NULL
-         AND (a.equipment_types = '[]' OR strpos(a.equipment_types, $3) > 0)
-         AND u.user_type = 'driver' AND u.is_available`,
+         AND a.enabled AND a.latitude IS NOT NULL AND a.available
+         AND (a.equipment_types = '[]' OR strpos(a.equipment_types, $3) > 0)`,
       [lat, lng, JSON.stringify(equipment)],
     );
 

@@ -467,6 +467,7 @@ export const loadAlerts = pgTable("load_alerts", {
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
   enabled: boolean().notNull().default(false),
+  available: boolean().notNull().default(true),
   radiusMiles: integer().notNull().default(50),
   equipmentTypes: text().notNull().default("[]"),
   latitude: doublePrecision(),

@@ -257,15 +257,15 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
 
   /**
    * Load alerts whose area's bounding box holds the point and that take the equipment (a JSON list of names, matched
-   * with its quotes), of available drivers: the R*Tree of boxes. The caller checks the exact circle.
+   * with its quotes), of available drivers (only drivers have alerts): the R*Tree of boxes. The caller checks the
+   * exact circle.
    */
   const alertCandidates = (lat: number, lng: number, equipment: string) =>
     all<TAlertCandidate>(
       `SELECT a.user_id AS userId, a.latitude, a.longitude, a.radius_miles AS radiusMiles
-       FROM load_alerts_rtree r CROSS JOIN load_alerts a ON a.user_id = r.id JOIN users u ON u.id = a.user_id
+       FROM load_alerts_rtree r CROSS JOIN load_alerts a ON a.user_id = r.id
        WHERE r.min_lat <= $lat AND r.max_lat >= $lat AND r.min_lng <= $lng AND r.max_lng >= $lng
-         AND a.enabled AND (a.equipment_types = '[]' OR instr(a.equipment_types, $quoted) > 0)
-         AND u.user_type = 'driver' AND u.is_available`,
+         AND a.enabled AND a.available AND (a.equipment_types = '[]' OR instr(a.equipment_types, $quoted) > 0)`,
       { lat, lng, quoted: JSON.stringify(equipment) },
     );
 

@@ -81,6 +81,10 @@ export const saveLoadAlerts = async (db: TDb, driver: User, input: TLoadAlertsIn
   return getLoadAlerts(db, driver);
 };
 
+/** The driver became available or not: only available drivers are told about loads. */
+export const setLoadAlertsAvailable = (tx: Pick<TDb, "update">, userId: number, available: boolean) =>
+  tx.update(loadAlerts).set({ available }).where(eq(loadAlerts.userId, userId));
+
 /** The driver moved: their alert area moves with them (inside the location update's transaction). */
 export const moveLoadAlerts = async (tx: Pick<TDb, "select" | "update">, userId: number, lat: number, lng: number) => {
   const [a] = await tx.select({ radius: loadAlerts.radiusMiles }).from(loadAlerts).where(eq(loadAlerts.userId, userId));

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { loads, tripPoints, type User, users } from "../../../../db/tables";
-import { moveLoadAlerts } from "../alerts/alerts";
+import { moveLoadAlerts, setLoadAlertsAvailable } from "../alerts/alerts";
 
 /** Stores a driver's position; while a load of theirs is in transit, the position joins that trip's track. */
 export const updateDriverLocation = (db: TDb, driver: User, latitude: number, longitude: number, now = Date.now()) =>
@@ -27,11 +27,13 @@ export const updateDriverLocation = (db: TDb, driver: User, latitude: number, lo
     };
   });
 
-export const setDriverAvailability = async (db: TDb, driver: User, isAvailable: boolean) => {
-  const [user] = await db
-    .update(users)
-    .set({ isAvailable, updatedAt: Date.now() })
-    .where(eq(users.id, driver.id))
-    .returning();
-  return user;
-};
+export const setDriverAvailability = (db: TDb, driver: User, isAvailable: boolean) =>
+  db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ isAvailable, updatedAt: Date.now() })
+      .where(eq(users.id, driver.id))
+      .returning();
+    await setLoadAlertsAvailable(tx, driver.id, isAvailable);
+    return user;
+  });
