@@ -151,11 +151,17 @@ test("going offline shows the badge and a warning; coming back says so", async (
   await page.goto("/landing");
   await expect(page.getByTestId("platform-stats")).toBeVisible();
   await context.setOffline(true);
-  await expect(page.getByTestId("offline-badge")).toHaveText("You're offline");
-  await expect(page.getByTestId("toast")).toContainText("You're now offline. Some features may be limited.");
+  // The badge and the toast come together, and the toast goes after 5 s: look for both at once, so a slow first
+  // check cannot outlast the toast.
+  await Promise.all([
+    expect(page.getByTestId("offline-badge")).toHaveText("You're offline"),
+    expect(page.getByTestId("toast")).toContainText("You're now offline. Some features may be limited."),
+  ]);
   await context.setOffline(false);
-  await expect(page.getByTestId("offline-badge")).toBeHidden();
-  await expect(page.getByTestId("toast")).toContainText("You're back online!");
+  await Promise.all([
+    expect(page.getByTestId("offline-badge")).toBeHidden(),
+    expect(page.getByTestId("toast")).toContainText("You're back online!"),
+  ]);
 });
 
 test("the landing page shows live platform figures and posted loads", async ({ page, request }) => {
