@@ -18,7 +18,7 @@ import { createApp } from "./http/app";
 import { MAX_JSON_BODY_BYTES } from "./http/body";
 import { carriersFromEnv } from "./integrations/carriers/registry";
 import { notifiersFromEnv, vapidKeyFileFor } from "./integrations/notify/registry";
-import { TELEGRAM_API_ROOT } from "./integrations/notify/telegram";
+import { telegramApiRoot } from "./integrations/notify/telegram";
 import { jobHandlers, startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./logger";
 
@@ -105,9 +105,8 @@ const startJobs = (handle: DbHandle) => {
 const startTelegram = (handle: DbHandle, notifiers: ReturnType<typeof notifiersFromEnv>, baseUrl: string) => {
   const token = process.env.TELEGRAM_BOT_TOKEN;
   if (!token) return null;
-  const apiRoot = (process.env.TELEGRAM_API_ROOT ?? TELEGRAM_API_ROOT).replace(/\/+$/, "");
   const bot = createTelegramBot(
-    { token, apiRoot },
+    { token, apiRoot: telegramApiRoot(process.env) },
     { db: handle.db, services: { carriers: carriersFromEnv(), notifiers, log: logger }, baseUrl },
   );
   const webhook = process.env.TELEGRAM_WEBHOOK_URL;

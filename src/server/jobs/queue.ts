@@ -33,6 +33,29 @@ export const enqueue = async (db: TWriter, j: TEnqueue, now = Date.now()) => {
   return row?.id ?? null;
 };
 
+/**
+ * Many jobs at once (a broadcast, a load's alerts): multi-row inserts in batches; jobs whose unique key exists are
+ * skipped, as with `enqueue`.
+ */
+export const enqueueMany = async (db: TWriter, list: TEnqueue[], now = Date.now(), batch = 500) => {
+  for (let i = 0; i < list.length; i += batch) {
+    await db
+      .insert(jobs)
+      .values(
+        list.slice(i, i + batch).map((j) => ({
+          kind: j.kind,
+          payload: j.payload ?? {},
+          runAt: j.runAt ?? now,
+          uniqueKey: j.uniqueKey ?? null,
+          maxAttempts: j.maxAttempts ?? 5,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      )
+      .onConflictDoNothing();
+  }
+};
+
 /** The slot of a job scheduled every `everyMs`: "<kind>:<slot>" runs once per slot, wherever it is enqueued. */
 export const enqueueScheduled = (db: TWriter, kind: string, everyMs: number, now = Date.now()) => {
   const slot = Math.floor(now / everyMs);

@@ -5,10 +5,10 @@ import { autoRetry } from "@grammyjs/auto-retry";
 import { Bot, type Context, GrammyError, InlineKeyboard } from "grammy";
 import type { TLanguage } from "../../../shared/constants";
 import {
+  linkedAccount,
   linkTelegramChat,
   setMessagingLanguage,
   unlinkTelegramChat,
-  userByTelegramChat,
 } from "../../domain/messaging/telegram-link";
 import { i18n, isLanguage } from "../../i18n";
 import type { TNotifyButton } from "../../integrations/notify/types";
@@ -59,8 +59,7 @@ export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
   const linked = async (ctx: Context): Promise<TBotUser | null> => {
     const chatId = ctx.chat?.id;
     if (chatId === undefined) return null;
-    const found = await userByTelegramChat(deps.db, String(chatId));
-    return found ? { user: found.user, language: found.language } : null;
+    return linkedAccount(deps.db, { telegramChatId: String(chatId) });
   };
 
   /** A command that needs a linked account: unlinked chats are told how to link. */
@@ -80,7 +79,7 @@ export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
     }
     try {
       const user = await linkTelegramChat(deps.db, token, chatId);
-      const found = await userByTelegramChat(deps.db, chatId);
+      const found = await linkedAccount(deps.db, { telegramChatId: chatId });
       const language = found?.language ?? "en";
       i18n.activate(language);
       const hello = i18n._({

@@ -1,6 +1,6 @@
 import { webhookCallback } from "grammy";
 import type { TDb } from "../../../../db/client";
-import { TELEGRAM_API_ROOT } from "../../integrations/notify/telegram";
+import { telegramApiRoot } from "../../integrations/notify/telegram";
 import type { TServices } from "../../trpc/context";
 import { createTelegramBot } from "./bot";
 
@@ -24,9 +24,6 @@ export const telegramWebhookHandler = (
   deps: { db: TDb; services: TServices; baseUrl: string },
 ): ((req: Request) => Promise<Response>) | null => {
   if (!env.TELEGRAM_BOT_TOKEN || !env.TELEGRAM_WEBHOOK_URL) return null;
-  const bot = createTelegramBot(
-    { token: env.TELEGRAM_BOT_TOKEN, apiRoot: (env.TELEGRAM_API_ROOT ?? TELEGRAM_API_ROOT).replace(/\/+$/, "") },
-    deps,
-  );
+  const bot = createTelegramBot({ token: env.TELEGRAM_BOT_TOKEN, apiRoot: telegramApiRoot(env) }, deps);
   return webhookCallback(bot, "std/http", { secretToken: telegramWebhookSecret(env) });
 };

@@ -3,8 +3,8 @@
 // opens WhatsApp's 24-hour window for free-text alerts, so the time is recorded.
 import { eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { messagingPreferences, users } from "../../../../db/tables";
-import { isLanguage } from "../../i18n";
+import { messagingPreferences } from "../../../../db/tables";
+import { linkedAccount } from "../../domain/messaging/telegram-link";
 import type { TWhatsAppInbound } from "../../integrations/notify/whatsapp-webhook";
 import type { TServices } from "../../trpc/context";
 import {
@@ -14,27 +14,17 @@ import {
   notLinkedText,
   parseCommand,
   type TBotReply,
-  type TBotUser,
   trackCommand,
 } from "../commands";
 
 type TDeps = { db: TDb; services: TServices; baseUrl: string };
-
-const userByNumber = async (db: TDb, phone: string): Promise<TBotUser | null> => {
-  const [row] = await db
-    .select({ user: users, language: messagingPreferences.language })
-    .from(messagingPreferences)
-    .innerJoin(users, eq(users.id, messagingPreferences.userId))
-    .where(eq(messagingPreferences.whatsappNumber, phone));
-  return row ? { user: row.user, language: isLanguage(row.language) ? row.language : "en" } : null;
-};
 
 /** WhatsApp text has no inline buttons: a Bid button becomes the line that says how to bid, already in the text. */
 const asText = (r: TBotReply) => r.text;
 
 export const answerWhatsApp = async (deps: TDeps, m: TWhatsAppInbound) => {
   const phone = `+${m.from.replace(/\D/g, "")}`;
-  const u = await userByNumber(deps.db, phone);
+  const u = await linkedAccount(deps.db, { whatsappNumber: phone });
   if (u)
     await deps.db
       .update(messagingPreferences)

@@ -3,10 +3,11 @@
 // R*Tree of their bounding boxes, PostgreSQL's GiST of earth boxes), and writes one notification job each.
 import { eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { jobs, type Load, loadAlerts, loads, type User, users } from "../../../../db/tables";
+import { type Load, loadAlerts, loads, type User, users } from "../../../../db/tables";
 import { DEFAULT_RADIUS, EARTH_RADIUS_MILES, type TEquipmentType } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
 import type { TLoadAlertsInput } from "../../../shared/schemas/alerts";
+import { enqueueMany } from "../../jobs/queue";
 import type { TNotifyPayload } from "../push/notify";
 
 const MILES_PER_DEGREE = (Math.PI * EARTH_RADIUS_MILES) / 180;
@@ -113,8 +114,6 @@ export const matchLoadAlerts = async (
   return out;
 };
 
-const BATCH = 500;
-
 /**
  * The `load_alerts` job (enqueued with the load's posting): one `notify` job per matching driver, written in batches;
  * each fans out to the bell and the driver's channels when it runs. Keys make a re-run add nothing.
@@ -123,27 +122,21 @@ export const enqueueLoadAlerts = async (db: TDb, loadId: number, now = Date.now(
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
   if (load?.status !== "posted") return { matched: 0 };
   const matches = await matchLoadAlerts(db, load);
-  for (let i = 0; i < matches.length; i += BATCH) {
-    await db
-      .insert(jobs)
-      .values(
-        matches.slice(i, i + BATCH).map((m) => ({
-          kind: "notify",
-          payload: {
-            userId: m.userId,
-            event: "load_nearby",
-            loadId,
-            actorId: load.shipperId,
-            distance: m.distance,
-          } satisfies TNotifyPayload,
-          runAt: now,
-          uniqueKey: `notify:load_nearby:${loadId}::${m.userId}`,
-          maxAttempts: 8,
-          createdAt: now,
-          updatedAt: now,
-        })),
-      )
-      .onConflictDoNothing();
-  }
+  await enqueueMany(
+    db,
+    matches.map((m) => ({
+      kind: "notify",
+      payload: {
+        userId: m.userId,
+        event: "load_nearby",
+        loadId,
+        actorId: load.shipperId,
+        distance: m.distance,
+      } satisfies TNotifyPayload,
+      uniqueKey: `notify:load_nearby:${loadId}::${m.userId}`,
+      maxAttempts: 8,
+    })),
+    now,
+  );
   return { matched: matches.length };
 };

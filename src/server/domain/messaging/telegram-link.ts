@@ -44,18 +44,24 @@ export const linkTelegramChat = (db: TDb, token: string, chatId: string, now = D
     return user;
   });
 
-/** The account a chat is linked to, with the language the bot should speak to it; null when not linked. */
-export const userByTelegramChat = async (
+/**
+ * The account a Telegram chat or a WhatsApp number is linked to, with the language chat messages are written in;
+ * null when none is.
+ */
+export const linkedAccount = async (
   db: TDb,
-  chatId: string,
-): Promise<{ user: User; language: TLanguage; enabled: boolean } | null> => {
+  by: { telegramChatId: string } | { whatsappNumber: string },
+): Promise<{ user: User; language: TLanguage } | null> => {
   const [row] = await db
-    .select({ user: users, language: messagingPreferences.language, enabled: messagingPreferences.telegramEnabled })
+    .select({ user: users, language: messagingPreferences.language })
     .from(messagingPreferences)
     .innerJoin(users, eq(users.id, messagingPreferences.userId))
-    .where(eq(messagingPreferences.telegramChatId, chatId));
-  if (!row) return null;
-  return { user: row.user, language: isLanguage(row.language) ? row.language : "en", enabled: row.enabled };
+    .where(
+      "telegramChatId" in by
+        ? eq(messagingPreferences.telegramChatId, by.telegramChatId)
+        : eq(messagingPreferences.whatsappNumber, by.whatsappNumber),
+    );
+  return row ? { user: row.user, language: isLanguage(row.language) ? row.language : "en" } : null;
 };
 
 /** /stop: the chat is forgotten and Telegram turned off for the account it was linked to. */

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { type Job, jobs, loads, messages, notifications, pushSubscriptions, users } from "../../../../db/tables";
+import { type Job, loads, messages, notifications, pushSubscriptions, users } from "../../../../db/tables";
 import type { TLanguage } from "../../../shared/constants";
 import { placeLabel } from "../../../shared/place";
 import type { TMessagingType } from "../../../shared/schemas/messaging";
@@ -14,7 +14,7 @@ import type { TPushType } from "../../../shared/schemas/push";
 import { i18n, isLanguage } from "../../i18n";
 import type { TNotifierRegistry } from "../../integrations/notify/registry";
 import type { TNotification, TNotifyButton, TSendResult } from "../../integrations/notify/types";
-import { enqueue, JobDeferred, JobRetry } from "../../jobs/queue";
+import { enqueue, enqueueMany, JobDeferred, JobRetry } from "../../jobs/queue";
 import { publishLive } from "../../live/publish";
 import { markTelegramBlocked, messagingPreferencesOf, template } from "../messaging/preferences";
 import { preferencesOf, quietUntil, recordNotification, sendToSubscriptions, subscriptionsOf } from "./push";
@@ -411,8 +411,6 @@ export const notifyHandler =
     return sendChat(db, deps, job, { ...p, channel: p.channel }, now);
   };
 
-const BROADCAST_BATCH = 500;
-
 /**
  * An operator's message to every user (or every driver or shipper): one job per user, each fanning out to the bell and
  * the user's channels when it runs, so the call returns at once however many users there are. `systemAlerts` reaches
@@ -430,26 +428,20 @@ export const broadcast = async (
     .where(b.role ? eq(users.userType, b.role) : undefined)
     .orderBy(users.id);
   const event: TNotifyEvent = b.type === "systemAlerts" ? "system_alert" : "announcement";
-  for (let i = 0; i < recipients.length; i += BROADCAST_BATCH) {
-    await db
-      .insert(jobs)
-      .values(
-        recipients.slice(i, i + BROADCAST_BATCH).map((u) => ({
-          kind: "notify",
-          payload: {
-            userId: u.id,
-            event,
-            loadId: null,
-            text: { title: b.title, body: b.message },
-          } satisfies TNotifyPayload,
-          runAt: now,
-          uniqueKey: `notify:broadcast:${id}:${u.id}`,
-          maxAttempts: 8,
-          createdAt: now,
-          updatedAt: now,
-        })),
-      )
-      .onConflictDoNothing();
-  }
+  await enqueueMany(
+    db,
+    recipients.map((u) => ({
+      kind: "notify",
+      payload: {
+        userId: u.id,
+        event,
+        loadId: null,
+        text: { title: b.title, body: b.message },
+      } satisfies TNotifyPayload,
+      uniqueKey: `notify:broadcast:${id}:${u.id}`,
+      maxAttempts: 8,
+    })),
+    now,
+  );
   return { broadcastId: id, recipients: recipients.length };
 };

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Api } from "grammy";
-import { createTelegramNotifier, TELEGRAM_API_ROOT } from "./telegram";
+import { createTelegramNotifier, telegramApiRoot } from "./telegram";
 import type { TNotifier, TNotifyChannel } from "./types";
 import { loadVapidKeys } from "./vapid-keys";
 import { createWebPushNotifier } from "./web-push";
@@ -44,7 +44,7 @@ export const notifiersFromEnv = (
   opts: { vapidKeyFile: string | null },
 ): TNotifierRegistry => {
   const timeoutMs = Number(env.NOTIFY_TIMEOUT_MS ?? 10_000);
-  const telegramRoot = root(env.TELEGRAM_API_ROOT ?? TELEGRAM_API_ROOT);
+  const telegramRoot = telegramApiRoot(env);
   const telegram = env.TELEGRAM_BOT_TOKEN
     ? createTelegramNotifier({
         token: env.TELEGRAM_BOT_TOKEN,
