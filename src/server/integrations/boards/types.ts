@@ -1,0 +1,108 @@
+import type { TEquipmentType } from "../../../shared/constants";
+
+// What every load-board adapter offers, whatever its wire format (DAT REST, Truckstop SOAP, 123Loadboard REST, our
+// JSON feed). Adapters build requests and parse answers; the domain (src/server/domain/marketplaces) stores, merges and
+// schedules.
+
+export const BOARD_PROVIDERS = ["dat", "truckstop", "123loadboard", "other"] as const;
+export type TBoardProvider = (typeof BOARD_PROVIDERS)[number];
+
+/**
+ * The credential fields each provider takes (SPEC §5: dat takes clientId and clientSecret, truckstop username,
+ * password and integrationId). DAT's clientId/clientSecret are the service account's email and password, userEmail the
+ * DAT user the searches run as. 123Loadboard: OAuth client id and secret. other: the feed's API key (optional).
+ */
+export const BOARD_CREDENTIAL_FIELDS = {
+  dat: ["clientId", "clientSecret", "userEmail"],
+  truckstop: ["username", "password", "integrationId"],
+  "123loadboard": ["clientId", "clientSecret"],
+  other: ["apiKey"],
+} as const satisfies Record<TBoardProvider, readonly string[]>;
+/** Fields that must be set for the provider (the others may be empty). */
+export const BOARD_REQUIRED_FIELDS = {
+  dat: ["clientId", "clientSecret", "userEmail"],
+  truckstop: ["username", "password", "integrationId"],
+  "123loadboard": ["clientId", "clientSecret"],
+  other: [],
+} as const satisfies Record<TBoardProvider, readonly string[]>;
+
+export const BOARD_NAMES: Record<TBoardProvider, string> = {
+  dat: "DAT",
+  truckstop: "Truckstop",
+  "123loadboard": "123Loadboard",
+  other: "Load feed",
+};
+
+export type TBoardSettings = {
+  provider: TBoardProvider;
+  /** The configuration's own name, used in errors ("DAT One (Addis office)"). */
+  name: string;
+  baseUrl: string;
+  credentials: Record<string, string>;
+  timeoutMs: number;
+  /** The configuration's budget of calls per hour (rateLimitPerHour); the adapter refuses calls beyond it. */
+  rateLimitPerHour: number;
+};
+
+export type TBoardPlace = {
+  city: string;
+  /** State or province code where the board gives one. */
+  state: string | null;
+  /** ISO 3166 alpha-2 country code. */
+  country: string;
+  /** Coordinates when the board gives them; null when the domain has to look the place up. */
+  latitude: number | null;
+  longitude: number | null;
+  postalCode?: string | null;
+};
+
+export type TBoardSearch = {
+  origin: { latitude: number; longitude: number; city?: string | null; state?: string | null; country?: string | null };
+  radiusMiles: number;
+  destination?: { latitude: number; longitude: number; city?: string | null; state?: string | null } | null;
+  equipmentType?: TEquipmentType | null;
+  limit: number;
+};
+
+export type TBoardContact = {
+  company: string | null;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  mcNumber: string | null;
+};
+
+/** One load as a board lists it, mapped to our vocabulary. */
+export type TBoardLoad = {
+  externalId: string;
+  title: string;
+  description: string | null;
+  pickup: TBoardPlace;
+  delivery: TBoardPlace;
+  /** Epoch ms; the board's earliest pickup. */
+  pickupDate: number;
+  /** Epoch ms; the board's delivery date, or null when it gives none. */
+  deliveryDate: number | null;
+  weightLbs: number | null;
+  equipmentType: TEquipmentType;
+  /** The posted rate in minor units, or null when the board shows none. */
+  rateMinor: number | null;
+  currency: string;
+  /** Trip miles as the board gives them, or null. */
+  tripMiles: number | null;
+  contact: TBoardContact;
+  /** Epoch ms the poster entered or last changed the load, when given. */
+  postedAt: number | null;
+};
+
+export type TLoadBoardAdapter = {
+  provider: TBoardProvider;
+  /** "DAT", "Truckstop"…: names the board in errors and badges. */
+  boardName: string;
+  /** Emulator or test hosts: shown as "Sandbox". */
+  sandbox: boolean;
+  /** Proves the credentials with a real call; throws an AppError naming the board and its reason. */
+  test: () => Promise<void>;
+  /** A live search of the board; throws an AppError naming the board on failure. */
+  search: (q: TBoardSearch) => Promise<TBoardLoad[]>;
+};
