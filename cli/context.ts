@@ -1,6 +1,7 @@
 import { migrateDb, openConfiguredDb } from "../db/client";
 import { loadConfig } from "../src/server/config";
 import { i18n, languageFromEnv } from "../src/server/i18n";
+import { boardServicesForDatabase } from "../src/server/integrations/boards/services";
 import { carriersFromEnv } from "../src/server/integrations/carriers/registry";
 import { notifiersFromEnv, vapidKeyFileFor } from "../src/server/integrations/notify/registry";
 import { logger } from "../src/server/logger";
@@ -41,6 +42,7 @@ export const openSystem = async () => {
     services: {
       carriers: carriersFromEnv(),
       notifiers: notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) }),
+      boards: boardServicesForDatabase(process.env, config.databasePath, config.demo),
       log: { ...logger, info: () => {} },
     },
   });

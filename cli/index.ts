@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { AppError, describeError } from "../src/server/errors";
 import { db } from "./commands/db";
 import { jobs } from "./commands/jobs";
+import { marketplaces, sync } from "./commands/marketplaces";
 import { notify } from "./commands/notify";
 import { rates, track } from "./commands/shipping";
 import { user } from "./commands/user";
@@ -13,7 +14,7 @@ process.env.LOG_LEVEL ??= "silent";
 
 const program = new Command()
   .name("mytess")
-  .description("MyTess operator tools: database, accounts and parcel carriers")
+  .description("MyTess operator tools: database, accounts, parcel carriers, jobs, notifications and load boards")
   .version("0.1.0")
   .showHelpAfterError()
   .exitOverride()
@@ -22,7 +23,9 @@ const program = new Command()
   .addCommand(track)
   .addCommand(rates)
   .addCommand(jobs)
-  .addCommand(notify);
+  .addCommand(notify)
+  .addCommand(marketplaces)
+  .addCommand(sync);
 
 try {
   await program.parseAsync(process.argv);

@@ -108,6 +108,13 @@ export const loads = sqliteTable(
       .default("mytess"),
     sourceProvider: text(),
     sourceExternalId: text(),
+    // An external load synced from a user's own board configuration: it belongs to that user alone (board
+    // subscriptions are personal), carries the poster's contact as the board gives it (JSON) and when sync last saw it.
+    sourceConfigId: integer().references(() => marketplaceConfigs.id, { onDelete: "cascade" }),
+    sourceOwnerId: integer().references(() => users.id, { onDelete: "cascade" }),
+    sourceContact: text(),
+    sourceHash: text(),
+    sourceSeenAt: integer(),
     assignedDriverId: integer().references(() => users.id, { onDelete: "set null" }),
     acceptedBidId: integer(),
     cancelledById: integer(),
@@ -122,7 +129,7 @@ export const loads = sqliteTable(
     index("loads_status_pickup_idx").on(t.status, t.pickupDate),
     index("loads_shipper_idx").on(t.shipperId),
     index("loads_driver_idx").on(t.assignedDriverId),
-    uniqueIndex("loads_source_idx").on(t.sourceProvider, t.sourceExternalId),
+    uniqueIndex("loads_source_idx").on(t.sourceConfigId, t.sourceExternalId),
   ],
 );
 
@@ -492,3 +499,58 @@ export const loadAlerts = sqliteTable("load_alerts", {
   updatedAt: integer().notNull(),
 });
 export type LoadAlert = typeof loadAlerts.$inferSelect;
+
+/**
+ * A user's connection to an external load board (SPEC §3 Marketplace configuration). Board subscriptions are personal:
+ * a configuration and everything synced through it belong to the user who added it. `credentials` is the sealed JSON of
+ * the credential fields (AES-256-GCM, src/server/secrets.ts); `credentialFields` names the fields that are set, which is
+ * all the API ever shows of them.
+ */
+export const marketplaceConfigs = sqliteTable(
+  "marketplace_configs",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text({ enum: ["dat", "truckstop", "123loadboard", "other"] }).notNull(),
+    name: text().notNull(),
+    apiBaseUrl: text().notNull(),
+    isActive: integer({ mode: "boolean" }).notNull().default(true),
+    syncEnabled: integer({ mode: "boolean" }).notNull().default(false),
+    syncIntervalMinutes: integer().notNull().default(30),
+    rateLimitPerHour: integer().notNull().default(1000),
+    credentials: text().notNull(),
+    credentialFields: text({ mode: "json" }).notNull().$type<string[]>(),
+    lastSyncAt: integer(),
+    lastError: text(),
+    ...timestamps,
+  },
+  (t) => [index("marketplace_configs_user_idx").on(t.userId)],
+);
+export type MarketplaceConfig = typeof marketplaceConfigs.$inferSelect;
+
+/** One sync of one configuration: when, what it found, what changed, how long, and the board's error if it failed. */
+export const syncRuns = sqliteTable(
+  "sync_runs",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    configId: integer()
+      .notNull()
+      .references(() => marketplaceConfigs.id, { onDelete: "cascade" }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    trigger: text({ enum: ["schedule", "manual"] }).notNull(),
+    startedAt: integer().notNull(),
+    finishedAt: integer(),
+    found: integer().notNull().default(0),
+    created: integer().notNull().default(0),
+    updated: integer().notNull().default(0),
+    expired: integer().notNull().default(0),
+    durationMs: integer(),
+    error: text(),
+  },
+  (t) => [index("sync_runs_user_idx").on(t.userId, t.id), index("sync_runs_config_idx").on(t.configId, t.id)],
+);
+export type SyncRun = typeof syncRuns.$inferSelect;

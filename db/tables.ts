@@ -28,6 +28,8 @@ export const {
   telegramLinkTokens,
   liveEvents,
   loadAlerts,
+  marketplaceConfigs,
+  syncRuns,
 } = active;
 
 export type {
@@ -37,10 +39,12 @@ export type {
   LiveEvent,
   Load,
   LoadAlert,
+  MarketplaceConfig,
   Message,
   MessagingPreferences,
   NewLoad,
   Notification,
   PushSubscription,
+  SyncRun,
   User,
 } from "./schema";

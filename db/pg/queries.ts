@@ -7,11 +7,19 @@ import type { SQL } from "bun";
 import { getTableColumns, sql } from "drizzle-orm";
 import { haversineMiles } from "../../src/shared/geo";
 import type { TLoadSearchInput } from "../../src/shared/schemas/loads";
-import type { Load } from "../schema";
+import type { Load, NewLoad } from "../schema";
 import type { TAlertCandidate, TBoardStatsRow, TLastPosition, TSearchRows } from "../sqlite/queries";
 import { loads } from "./schema";
 
 const MILE_M = 1609.344;
+const snake = (k: string) => k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
+const UPSERT_KEYS = Object.keys(getTableColumns(loads)).filter((k) => k !== "id") as (keyof NewLoad)[];
+const KEEP_ON_UPDATE = new Set(["createdAt", "sourceConfigId", "sourceExternalId", "shipperId"]);
+const UPSERT_CONFLICT = `ON CONFLICT (source_config_id, source_external_id) DO UPDATE SET ${UPSERT_KEYS.filter(
+  (k) => !KEEP_ON_UPDATE.has(k),
+)
+  .map((k) => `${snake(k)} = excluded.${snake(k)}`)
+  .join(", ")}`;
 const USD_PER_MILE = "(l.budget_minor / 100.0 / fx.rate_per_usd) / GREATEST(l.trip_miles, 1)";
 const PICKUP = "ll_to_earth(l.pickup_latitude, l.pickup_longitude)";
 
@@ -33,6 +41,8 @@ const filtersOf = (f: TLoadSearchInput, viewerId: number | null, { p }: TParams)
     const v = p(viewerId ?? -1);
     where.push(`(l.shipper_id = ${v} OR l.assigned_driver_id = ${v})`);
   }
+  // External loads synced from a board belong to the user whose configuration brought them.
+  where.push(`(l.source_type = 'mytess' OR l.source_owner_id = ${p(viewerId ?? -1)})`);
   if (f.sourceType !== "all") where.push(`l.source_type = ${p(f.sourceType)}`);
   if (f.equipmentType) where.push(`l.equipment_type = ${p(f.equipmentType)}`);
   if (f.maxWeight !== undefined) where.push(`l.weight_lbs <= ${p(f.maxWeight)}`);
@@ -160,5 +170,18 @@ export const createPgQueries = (client: SQL, nearest: SQL) => {
       [lat, lng, JSON.stringify(equipment)],
     );
 
-  return { searchLoads, boardStats, lastPositions, alertCandidates, lockKeys, skipLocked };
+  /** Board sync's writes (as SQLite's): multi-row inserts of 1,000 rows, updating the row with the same identity. */
+  const upsertExternalLoads = async (rows: NewLoad[]) => {
+    for (let i = 0; i < rows.length; i += 1000) {
+      const chunk = rows.slice(i, i + 1000);
+      const values: unknown[] = [];
+      const tuples = chunk.map((r) => `(${UPSERT_KEYS.map((k) => `$${values.push(r[k] ?? null)}`).join(", ")})`);
+      await client.unsafe(
+        `INSERT INTO loads (${UPSERT_KEYS.map(snake).join(", ")}) VALUES ${tuples.join(", ")} ${UPSERT_CONFLICT}`,
+        values as never[],
+      );
+    }
+  };
+
+  return { searchLoads, boardStats, lastPositions, alertCandidates, lockKeys, skipLocked, upsertExternalLoads };
 };

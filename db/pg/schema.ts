@@ -127,6 +127,13 @@ export const loads = pgTable(
       .default("mytess"),
     sourceProvider: text(),
     sourceExternalId: text(),
+    // An external load synced from a user's own board configuration: it belongs to that user alone (board
+    // subscriptions are personal), carries the poster's contact as the board gives it (JSON) and when sync last saw it.
+    sourceConfigId: integer().references(() => marketplaceConfigs.id, { onDelete: "cascade" }),
+    sourceOwnerId: integer().references(() => users.id, { onDelete: "cascade" }),
+    sourceContact: text(),
+    sourceHash: text(),
+    sourceSeenAt: ms(),
     assignedDriverId: integer().references(() => users.id, { onDelete: "set null" }),
     acceptedBidId: integer(),
     cancelledById: integer(),
@@ -141,7 +148,7 @@ export const loads = pgTable(
     index("loads_status_pickup_idx").on(t.status, t.pickupDate),
     index("loads_shipper_idx").on(t.shipperId),
     index("loads_driver_idx").on(t.assignedDriverId),
-    uniqueIndex("loads_source_idx").on(t.sourceProvider, t.sourceExternalId),
+    uniqueIndex("loads_source_idx").on(t.sourceConfigId, t.sourceExternalId),
   ],
 );
 
@@ -478,3 +485,53 @@ export const loadAlerts = pgTable("load_alerts", {
   maxLng: doublePrecision(),
   updatedAt: ms().notNull(),
 });
+
+/** A user's connection to an external load board: see db/schema.ts. */
+export const marketplaceConfigs = pgTable(
+  "marketplace_configs",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text({ enum: ["dat", "truckstop", "123loadboard", "other"] }).notNull(),
+    name: text().notNull(),
+    apiBaseUrl: text().notNull(),
+    isActive: boolean().notNull().default(true),
+    syncEnabled: boolean().notNull().default(false),
+    syncIntervalMinutes: integer().notNull().default(30),
+    rateLimitPerHour: integer().notNull().default(1000),
+    credentials: text().notNull(),
+    credentialFields: jsonb().notNull().$type<string[]>(),
+    lastSyncAt: ms(),
+    lastError: text(),
+    ...timestamps,
+  },
+  (t) => [index("marketplace_configs_user_idx").on(t.userId)],
+);
+export type MarketplaceConfig = typeof marketplaceConfigs.$inferSelect;
+
+/** One sync of one configuration: see db/schema.ts. */
+export const syncRuns = pgTable(
+  "sync_runs",
+  {
+    id: id(),
+    configId: integer()
+      .notNull()
+      .references(() => marketplaceConfigs.id, { onDelete: "cascade" }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    trigger: text({ enum: ["schedule", "manual"] }).notNull(),
+    startedAt: ms().notNull(),
+    finishedAt: ms(),
+    found: integer().notNull().default(0),
+    created: integer().notNull().default(0),
+    updated: integer().notNull().default(0),
+    expired: integer().notNull().default(0),
+    durationMs: integer(),
+    error: text(),
+  },
+  (t) => [index("sync_runs_user_idx").on(t.userId, t.id), index("sync_runs_config_idx").on(t.configId, t.id)],
+);
+export type SyncRun = typeof syncRuns.$inferSelect;

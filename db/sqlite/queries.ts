@@ -5,7 +5,7 @@ import { getTableColumns } from "drizzle-orm";
 import { boundingBox, haversineMiles } from "../../src/shared/geo";
 import type { TLoadSearchInput } from "../../src/shared/schemas/loads";
 import type { TGate } from "../client";
-import { type Load, loads } from "../schema";
+import { type Load, loads, type NewLoad } from "../schema";
 
 // "Near me" reads the R*Tree of pickup points, never every load (CROSS JOIN keeps SQLite from driving the join from
 // the status index instead, which would visit every posted load). Sorted by distance, it widens a box around the point
@@ -42,6 +42,9 @@ const filtersOf = (p: TLoadSearchInput, viewerId: number | null, includeStatus =
     where.push("(l.shipper_id = $viewerId OR l.assigned_driver_id = $viewerId)");
     params.viewerId = viewerId ?? -1;
   }
+  // External loads synced from a board belong to the user whose configuration brought them.
+  where.push("(l.source_type = 'mytess' OR l.source_owner_id = $ownerId)");
+  params.ownerId = viewerId ?? -1;
   if (p.sourceType !== "all") {
     where.push("l.source_type = $sourceType");
     params.sourceType = p.sourceType;
@@ -97,6 +100,14 @@ const boxClause = (ranges: [number, number][], params: Record<string, string | n
 
 type TRow = Load & { usdPerMile?: number };
 
+// Every column but the id, in one order, for the external loads' upsert; on conflict all but the row's identity change.
+const UPSERT_KEYS = Object.keys(getTableColumns(loads)).filter((k) => k !== "id") as (keyof NewLoad)[];
+const KEEP_ON_UPDATE = new Set(["createdAt", "sourceConfigId", "sourceExternalId", "shipperId"]);
+const UPSERT_EXTERNAL = `INSERT INTO loads (${UPSERT_KEYS.map(snake).join(", ")}) VALUES (${UPSERT_KEYS.map(() => "?").join(", ")})
+  ON CONFLICT (source_config_id, source_external_id) DO UPDATE SET ${UPSERT_KEYS.filter((k) => !KEEP_ON_UPDATE.has(k))
+    .map((k) => `${snake(k)} = excluded.${snake(k)}`)
+    .join(", ")}`;
+
 /** What a search page is made of: the page's loads in order, and whether another page exists. */
 export type TSearchRows = { rows: Load[]; hasMore: boolean };
 export type TBoardStatsRow = { total: number; urgent: number; avgUsdPerMile: number | null; external: number };
@@ -137,7 +148,7 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
       const q = { ...params, lat, lng, latMin: box.minLat, latMax: box.maxLat, radius: p.radius, limit: want };
       return page(
         await all<TRow>(
-          `SELECT ${SELECT_LOAD} FROM loads_pickup_rtree r CROSS JOIN loads l ON l.id = r.id ${join}
+          `SELECT ${SELECT_LOAD} FROM ${p.status === "posted" ? "loads_posted_rtree" : "loads_pickup_rtree"} r CROSS JOIN loads l ON l.id = r.id ${join}
            WHERE ${boxClause(lngRanges(box.minLng, box.maxLng), q)} AND ${where.join(" AND ")} AND ${HAVERSINE} <= $radius
            ORDER BY ${ORDER[p.sort]} LIMIT $limit`,
           q,
@@ -229,7 +240,9 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
         latMax: box.maxLat,
         radius: p.radius,
       });
-      from = `loads_pickup_rtree r CROSS JOIN loads l ON l.id = r.id JOIN fx_rates fx ON fx.currency = l.budget_currency`;
+      // Posted loads (external ones among them) are in their own R*Tree; the tree of every load serves the other states.
+      const tree = p.status === "posted" ? "loads_posted_rtree" : "loads_pickup_rtree";
+      from = `${tree} r CROSS JOIN loads l ON l.id = r.id JOIN fx_rates fx ON fx.currency = l.budget_currency`;
       conditions.unshift(boxClause(lngRanges(box.minLng, box.maxLng), q));
       conditions.push(`${HAVERSINE} <= $radius`);
     }
@@ -278,7 +291,22 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
    */
   const skipLocked = <T>(query: T): T => query;
 
-  return { searchLoads, boardStats, lastPositions, alertCandidates, lockKeys, skipLocked };
+  /**
+   * Board sync's writes: inserts, or updates of the row with the same (configuration, external id), through one prepared
+   * statement in transactions of a few thousand rows (each holds the connection only that long).
+   */
+  const upsertExternalLoads = async (rows: NewLoad[]) => {
+    const stmt = sqlite.prepare<unknown, (string | number | null)[]>(UPSERT_EXTERNAL);
+    const write = sqlite.transaction((chunk: NewLoad[]) => {
+      for (const r of chunk) stmt.run(...UPSERT_KEYS.map((k) => (r[k] ?? null) as string | number | null));
+    });
+    for (let i = 0; i < rows.length; i += 5000) {
+      const chunk = rows.slice(i, i + 5000);
+      await gate.run(() => write(chunk));
+    }
+  };
+
+  return { searchLoads, boardStats, lastPositions, alertCandidates, lockKeys, skipLocked, upsertExternalLoads };
 };
 
 /** An alert whose box holds the point and that takes the equipment; the caller checks the exact circle. */

@@ -7,6 +7,7 @@ import { availableParallelism } from "node:os";
 import { type DbHandle, migrateDb, openConfiguredDb } from "../../db/client";
 import { databaseLabel, ENGINE } from "../../db/engine";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
+import { startBoardEmulators } from "../../emulators/boards/server";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
 import { startNotifyEmulators } from "../../emulators/notify/server";
 import { createTelegramBot } from "./bots/telegram/bot";
@@ -14,8 +15,10 @@ import { startTelegramPoller } from "./bots/telegram/poller";
 import { telegramWebhookSecret } from "./bots/telegram/webhook";
 import { loadConfig } from "./config";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
+import { ensureDemoBoards } from "./domain/marketplaces/demo";
 import { createApp } from "./http/app";
 import { MAX_JSON_BODY_BYTES } from "./http/body";
+import { boardServicesForDatabase, type TBoardServices } from "./integrations/boards/services";
 import { carriersFromEnv } from "./integrations/carriers/registry";
 import { notifiersFromEnv, vapidKeyFileFor } from "./integrations/notify/registry";
 import { telegramApiRoot } from "./integrations/notify/telegram";
@@ -43,7 +46,11 @@ const hostname = process.env.HOST ?? "0.0.0.0";
  * Demo mode: every carrier and notification channel the environment does not name is answered by its local emulator
  * (the interface labels them "Sandbox").
  */
+let demoBoardUrls: Awaited<ReturnType<typeof startBoardEmulators>>["urls"] | null = null;
 const startDemoEmulators = () => {
+  const boards = startBoardEmulators();
+  demoBoardUrls = boards.urls;
+  logger.info("demo: load-board emulators started", boards.urls);
   const channels = {
     telegram: !process.env.TELEGRAM_BOT_TOKEN,
     whatsapp: !process.env.WHATSAPP_ACCESS_TOKEN,
@@ -77,6 +84,11 @@ const prepare = async () => {
     const summary = await seedDemo(handle.db);
     logger.info("demo data seeded", summary);
   }
+  if (config.demo && demoBoardUrls) {
+    const boards = boardServicesForDatabase(process.env, config.databasePath, true);
+    const { created } = await ensureDemoBoards(handle.db, boards, demoBoardUrls);
+    if (created) logger.info("demo: sandbox load boards configured", { created });
+  }
   return handle;
 };
 
@@ -92,9 +104,10 @@ if (ENGINE === "pg" && !process.env.VAPID_PUBLIC_KEY && !isServerChild) {
 const startJobs = (handle: DbHandle) => {
   const notifiers = notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) });
   const baseUrl = config.publicUrl ?? `http://localhost:${config.port}`;
-  const worker = startWorker({ db: handle.db, log: logger, handlers: jobHandlers({ notifiers, baseUrl }) });
+  const boards = boardServicesForDatabase(process.env, config.databasePath, config.demo);
+  const worker = startWorker({ db: handle.db, log: logger, handlers: jobHandlers({ notifiers, baseUrl, boards }) });
   logger.info("job worker started");
-  const telegram = startTelegram(handle, notifiers, baseUrl);
+  const telegram = startTelegram(handle, notifiers, boards, baseUrl);
   return { ...worker, stop: async () => Promise.all([telegram?.stop(), worker.stop()]).then(() => undefined) };
 };
 
@@ -102,12 +115,17 @@ const startJobs = (handle: DbHandle) => {
  * The Telegram bot in the worker role: long polling by the one worker holding the lease, or, with
  * TELEGRAM_WEBHOOK_URL, the webhook registered here (the web role answers it at /api/telegram/webhook).
  */
-const startTelegram = (handle: DbHandle, notifiers: ReturnType<typeof notifiersFromEnv>, baseUrl: string) => {
+const startTelegram = (
+  handle: DbHandle,
+  notifiers: ReturnType<typeof notifiersFromEnv>,
+  boards: TBoardServices,
+  baseUrl: string,
+) => {
   const token = process.env.TELEGRAM_BOT_TOKEN;
   if (!token) return null;
   const bot = createTelegramBot(
     { token, apiRoot: telegramApiRoot(process.env) },
-    { db: handle.db, services: { carriers: carriersFromEnv(), notifiers, log: logger }, baseUrl },
+    { db: handle.db, services: { carriers: carriersFromEnv(), notifiers, boards, log: logger }, baseUrl },
   );
   const webhook = process.env.TELEGRAM_WEBHOOK_URL;
   if (webhook) {

@@ -3,9 +3,21 @@
 import { type DbHandle, openTestDb } from "../../db/client";
 import { loadConfig, type TConfig } from "./config";
 import { createApp } from "./http/app";
+import { createBoardServices, type TBoardServices } from "./integrations/boards/services";
 import { carriersFromEnv, type TCarrierRegistry } from "./integrations/carriers/registry";
 import { notifiersFromEnv, type TNotifierRegistry } from "./integrations/notify/registry";
 import { logger } from "./logger";
+import { createSecretBox, loadSecretKey } from "./secrets";
+
+/** Board services for tests: a key of this process, emulators on loopback allowed, short time limits. */
+export const testBoardServices = (o: { timeoutMs?: number; deadlineMs?: number; liveCacheMs?: number } = {}) =>
+  createBoardServices({
+    secrets: createSecretBox(loadSecretKey({}, null)),
+    allowPrivateUrls: true,
+    timeoutMs: o.timeoutMs ?? 3000,
+    deadlineMs: o.deadlineMs ?? 1500,
+    liveCacheMs: o.liveCacheMs ?? 0,
+  });
 
 process.env.LOG_LEVEL ??= "silent";
 
@@ -21,6 +33,7 @@ export const createTestApp = async (
   overrides: Partial<TConfig> = {},
   carriers: TCarrierRegistry = carriersFromEnv({}),
   notifiers: TNotifierRegistry = notifiersFromEnv({}, { vapidKeyFile: null }),
+  boards: TBoardServices = testBoardServices(),
 ) => {
   const opened = await openTestDb();
   let closing: Promise<void> | null = null;
@@ -34,8 +47,8 @@ export const createTestApp = async (
   };
   openHandles.add(handle);
   const config: TConfig = { ...loadConfig({}), webDist: "/nonexistent", trustProxy: true, ...overrides };
-  const services = { carriers, notifiers, log: logger };
-  const app = createApp({ db: handle.db, config, carriers, notifiers });
+  const services = { carriers, notifiers, boards, log: logger };
+  const app = createApp({ db: handle.db, config, carriers, notifiers, boards });
   /**
    * Raw SQL for a test's own look at the database (rows as objects), written once for both engines: `?` parameters,
    * and CAST(… AS INTEGER) where a count must come back as a number (PostgreSQL's count is a bigint).

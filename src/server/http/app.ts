@@ -8,6 +8,7 @@ import { answerWhatsApp } from "../bots/whatsapp/inbound";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession } from "../domain/auth/sessions";
 import { AppError } from "../errors";
+import { boardServicesForDatabase, type TBoardServices } from "../integrations/boards/services";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
 import { notifiersFromEnv, type TNotifierRegistry, vapidKeyFileFor } from "../integrations/notify/registry";
 import {
@@ -42,6 +43,7 @@ export type TAppDeps = {
   config: TConfig;
   carriers?: TCarrierRegistry;
   notifiers?: TNotifierRegistry;
+  boards?: TBoardServices;
   /** Where the Telegram webhook's settings come from (tests pass their own). */
   env?: Record<string, string | undefined>;
 };
@@ -53,8 +55,9 @@ export const createApp = ({
   carriers = carriersFromEnv(),
   notifiers = notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) }),
   env = process.env,
+  boards = boardServicesForDatabase(env, config.databasePath, config.demo),
 }: TAppDeps) => {
-  const services: TServices = { carriers, notifiers, log: logger };
+  const services: TServices = { carriers, notifiers, boards, log: logger };
   const live = createLiveHub(db);
   const telegramWebhook = telegramWebhookHandler(env, {
     db,

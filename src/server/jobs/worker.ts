@@ -1,7 +1,9 @@
 import type { TDb } from "../../../db/client";
 import type { Job } from "../../../db/tables";
 import { enqueueLoadAlerts } from "../domain/alerts/alerts";
+import { enqueueDueSyncs, runSync } from "../domain/marketplaces/sync";
 import { notifyHandler } from "../domain/push/notify";
+import type { TBoardServices } from "../integrations/boards/services";
 import type { TNotifierRegistry } from "../integrations/notify/registry";
 import type { TLogger } from "../logger";
 import { housekeeping } from "./housekeeping";
@@ -16,16 +18,29 @@ export type TJobHandler = (
 export const JOB_HANDLERS: Record<string, TJobHandler> = {
   housekeeping: (_payload, { db }) => housekeeping(db),
   load_alerts: (payload, { db }) => enqueueLoadAlerts(db, Number(payload.loadId)),
+  board_sync_due: (_payload, { db }) => enqueueDueSyncs(db),
 };
 
 /** The handlers that reach outside the database, with what they reach through. */
-export const jobHandlers = (deps: { notifiers: TNotifierRegistry; baseUrl: string }): Record<string, TJobHandler> => ({
+export const jobHandlers = (deps: {
+  notifiers: TNotifierRegistry;
+  baseUrl: string;
+  boards?: TBoardServices;
+}): Record<string, TJobHandler> => ({
   ...JOB_HANDLERS,
   notify: notifyHandler(deps),
+  ...(deps.boards && {
+    board_sync: (payload, { db }) =>
+      runSync(db, deps.boards!, Number(payload.configId), payload.trigger === "manual" ? "manual" : "schedule"),
+  }),
 });
 
 /** Work every process would otherwise repeat: each time slot is enqueued under one key, so it runs once. */
-export const SCHEDULES: { kind: string; everyMs: number }[] = [{ kind: "housekeeping", everyMs: 60 * 60_000 }];
+export const SCHEDULES: { kind: string; everyMs: number }[] = [
+  { kind: "housekeeping", everyMs: 60 * 60_000 },
+  // Board sync: each minute looks for configurations whose interval has passed.
+  { kind: "board_sync_due", everyMs: 60_000 },
+];
 
 export type TWorker = { stop: () => Promise<void>; runOnce: () => Promise<number> };
 

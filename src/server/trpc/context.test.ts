@@ -6,7 +6,7 @@ import { users } from "../../../db/tables";
 import { carriersFromEnv } from "../integrations/carriers/registry";
 import { notifiersFromEnv } from "../integrations/notify/registry";
 import { logger } from "../logger";
-import { closeTestApps, createClient, createTestApp, registerUser } from "../testing";
+import { closeTestApps, createClient, createTestApp, registerUser, testBoardServices } from "../testing";
 import { createContext } from "./context";
 import { createCaller } from "./root";
 
@@ -21,6 +21,7 @@ test("a non-HTTP door (a bot) acts as its user through the same procedures; sign
   const services = {
     carriers: carriersFromEnv({}),
     notifiers: notifiersFromEnv({}, { vapidKeyFile: null }),
+    boards: testBoardServices(),
     log: logger,
   };
   const bot = createCaller(createContext({ db, channel: "telegram", locale: "am", services, actor: user! }));
@@ -53,6 +54,7 @@ test("the CLI's context is the system's, without HTTP parts", async () => {
         services: {
           carriers: carriersFromEnv({}),
           notifiers: notifiersFromEnv({}, { vapidKeyFile: null }),
+          boards: testBoardServices(),
           log: logger,
         },
       }),

@@ -1,6 +1,7 @@
 import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/tables";
 import type { TLanguage } from "../../shared/constants";
+import type { TBoardServices } from "../integrations/boards/services";
 import type { TCarrierRegistry } from "../integrations/carriers/registry";
 import type { TNotifierRegistry } from "../integrations/notify/registry";
 import type { TLogger } from "../logger";
@@ -13,6 +14,8 @@ export type TServices = {
   carriers: TCarrierRegistry;
   /** Notification channels (web push, Telegram, WhatsApp), as configured; the VAPID public key. */
   notifiers: TNotifierRegistry;
+  /** External load boards: adapters per configuration, the secret box for their credentials, time limits. */
+  boards: TBoardServices;
   log: TLogger;
 };
 

@@ -5,6 +5,7 @@ import { bidsRouter } from "../routers/bids/router";
 import { dashboardRouter } from "../routers/dashboard/router";
 import { driversRouter } from "../routers/drivers/router";
 import { loadsRouter } from "../routers/loads/router";
+import { marketplacesRouter } from "../routers/marketplaces/router";
 import { messagesRouter } from "../routers/messages/router";
 import { messagingRouter } from "../routers/messaging/router";
 import { notificationsRouter } from "../routers/notifications/router";
@@ -31,6 +32,7 @@ export const appRouter = createTRPCRouter({
   messaging: messagingRouter,
   notifications: notificationsRouter,
   loadAlerts: loadAlertsRouter,
+  marketplaces: marketplacesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -130,7 +130,7 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
       <LoadCard
         load={l}
         actions={
-          isDriver && l.status === "posted" ? (
+          isDriver && l.status === "posted" && l.source.type !== "external" ? (
             <BidDialog
               load={l}
               trigger={

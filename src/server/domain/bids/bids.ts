@@ -36,7 +36,16 @@ export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBid
     // two bids at once leave one pending bid, and a bid never lands beside an award that did not see it.
     await db.q.lockKeys(tx, [`load:${loadId}`]);
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
-    if (!load) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+    if (!load || (load.sourceType === "external" && load.sourceOwnerId !== driver.id))
+      throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+    if (load.sourceType === "external")
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.bid.externalLoad",
+          message: "Bids are not taken on loads from external boards: contact the poster through the board",
+        },
+      );
     if (load.status !== "posted") {
       throw new AppError(
         "CONFLICT",

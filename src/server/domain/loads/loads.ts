@@ -56,7 +56,9 @@ export const findLoad = async (db: TDb, id: number) =>
 
 /** Who may see a load in full: anyone signed in while it is posted; afterwards its shipper and its driver. */
 export const canSeeLoad = (load: Load, viewer: User) =>
-  load.status === "posted" || load.shipperId === viewer.id || load.assignedDriverId === viewer.id;
+  load.sourceType === "external"
+    ? load.sourceOwnerId === viewer.id
+    : load.status === "posted" || load.shipperId === viewer.id || load.assignedDriverId === viewer.id;
 
 export const getVisibleLoad = async (db: TDb, id: number, viewer: User) => {
   const load = await findLoad(db, id);
@@ -67,7 +69,7 @@ export const getVisibleLoad = async (db: TDb, id: number, viewer: User) => {
 /** What a signed-out visitor sees of a shared load: enough to decide to sign in, nothing about the parties. */
 export const publicPreview = async (db: TDb, id: number) => {
   const load = await findLoad(db, id);
-  if (load?.status !== "posted") throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  if (load?.status !== "posted" || load.sourceType !== "mytess") throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   const p = toPublicLoad(load!);
   return {
     id: p.id,

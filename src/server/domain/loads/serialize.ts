@@ -3,6 +3,7 @@ import { URGENT_WITHIN_MS } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
 import { fromMinor } from "../../../shared/money";
 import { placeLabel } from "../../../shared/place";
+import { parseContact } from "../marketplaces/map";
 
 const place = (city: string, state: string | null, country: string) => placeLabel(city, state, country);
 
@@ -43,7 +44,14 @@ export const toPublicLoad = (l: Load, from?: { latitude: number; longitude: numb
     status: l.status,
     isUrgent: l.pickupDate - now <= URGENT_WITHIN_MS && l.pickupDate >= now - 24 * 60 * 60 * 1000,
     distance: distance == null ? null : Math.round(distance * 10) / 10,
-    source: { type: l.sourceType, provider: l.sourceProvider },
+    source: {
+      type: l.sourceType,
+      provider: l.sourceProvider,
+      configId: l.sourceConfigId,
+      externalId: l.sourceExternalId,
+      /** The poster's contact as the board gives it: bids are not taken on external loads, the poster is called. */
+      contact: l.sourceType === "external" ? parseContact(l.sourceContact) : null,
+    },
     shipperId: l.shipperId,
     assignedDriverId: l.assignedDriverId,
     createdAt: new Date(l.createdAt).toISOString(),

@@ -11,7 +11,8 @@ import { enqueueNotify } from "../push/notify";
  */
 const conversation = async (db: TDb, viewer: User, loadId: number, driverId?: number) => {
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  if (!load) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  // A load from an external board has no MyTess shipper to talk to: its poster is reached through the board's contact.
+  if (!load || load.sourceType === "external") throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   const isShipper = load.shipperId === viewer.id;
   const driver = isShipper ? driverId : viewer.id;
   if (!isShipper && viewer.userType !== "driver") throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);

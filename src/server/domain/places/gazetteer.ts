@@ -160,7 +160,15 @@ const bearing = (lat1: number, lng1: number, lat2: number, lng2: number): TDirec
   return DIRECTIONS[Math.round(deg / 45) % 8];
 };
 
-export type TNearPlace = { town: string; country: string; distanceMiles: number; direction: TDirection | null };
+export type TNearPlace = {
+  town: string;
+  country: string;
+  distanceMiles: number;
+  direction: TDirection | null;
+  /** ISO code of the country, and the state code where it is a familiar abbreviation (US, CA). */
+  countryCode?: string;
+  state?: string | null;
+};
 
 /** "12 mi NE of Adama": the nearest known town within about 150 miles, or null in the middle of nowhere. */
 export const nearestPlace = (latitude: number, longitude: number): TNearPlace | null => {
@@ -193,5 +201,7 @@ export const nearestPlace = (latitude: number, longitude: number): TNearPlace | 
     country: countryNames.of(best.city.country) ?? best.city.country,
     distanceMiles,
     direction: distanceMiles < 3 ? null : bearing(lat, lng, latitude, longitude),
+    countryCode: best.city.country,
+    state: CODE_STATES.has(best.city.country) && best.city.adminCode ? best.city.adminCode : null,
   };
 };

@@ -11,7 +11,8 @@ export const platformStats = async (db: TDb) => {
       completedDeliveries:
         sql<number>`coalesce(sum(case when ${loads.status} = 'completed' then 1 else 0 end), 0)`.mapWith(Number),
     })
-    .from(loads);
+    .from(loads)
+    .where(eq(loads.sourceType, "mytess"));
   const [driverRow] = await db
     .select({ activeDrivers: count() })
     .from(users)
@@ -19,7 +20,7 @@ export const platformStats = async (db: TDb) => {
   const [countries] = await db
     .select({ n: count() })
     .from(
-      sql`(select ${loads.pickupCountry} as c from ${loads} union select ${loads.deliveryCountry} from ${loads}) as countries`,
+      sql`(select ${loads.pickupCountry} as c from ${loads} where ${loads.sourceType} = 'mytess' union select ${loads.deliveryCountry} from ${loads} where ${loads.sourceType} = 'mytess') as countries`,
     );
   const [rating] = await db
     .select({
@@ -51,7 +52,7 @@ export const latestPostedLoads = async (db: TDb, limit: number) =>
     await db
       .select()
       .from(loads)
-      .where(eq(loads.status, "posted"))
+      .where(and(eq(loads.status, "posted"), eq(loads.sourceType, "mytess")))
       .orderBy(desc(loads.createdAt), desc(loads.id))
       .limit(limit)
   ).map((l) => ({ ...toPublicLoad(l), shipperId: null, assignedDriverId: null }));

@@ -88,6 +88,20 @@ export const REST_ROUTES: TRestRoute[] = [
   route("PUT", "/api/messaging/preferences", (c, r) => c.messaging.savePreferences(bodyObject(r) as never)),
   route("POST", "/api/messaging/whatsapp/send", (c, r) => c.messaging.whatsappTest(bodyObject(r) as never)),
   route("POST", "/api/messaging/telegram/send", (c, r) => c.messaging.telegramTest(bodyObject(r) as never)),
+  // External load boards (SPEC §7)
+  route("GET", "/api/marketplaces", (c) => c.marketplaces.list()),
+  route("POST", "/api/marketplaces", (c, r) => c.marketplaces.create(bodyObject(r) as never), 201),
+  route("PUT", "/api/marketplaces/:id", (c, r) => c.marketplaces.update({ ...bodyObject(r), id: idParam(r) } as never)),
+  route("DELETE", "/api/marketplaces/:id", (c, r) => c.marketplaces.delete({ id: idParam(r) })),
+  route("POST", "/api/marketplaces/:id/test", (c, r) => c.marketplaces.test({ id: idParam(r) })),
+  route(
+    "POST",
+    "/api/marketplaces/:id/search",
+    async (c, r) => (await c.marketplaces.search({ ...bodyObject(r), id: idParam(r) } as never)).results,
+  ),
+  route("GET", "/api/marketplaces/sync-runs", (c) => c.marketplaces.history({})),
+  route("GET", "/api/sync/status", (c) => c.marketplaces.syncStatus()),
+  route("POST", "/api/sync/manual", (c) => c.marketplaces.syncManual({})),
   route("GET", "/api/messaging/load-alerts", (c) => c.loadAlerts.get()),
   route("PUT", "/api/messaging/load-alerts", (c, r) => c.loadAlerts.save(bodyObject(r) as never)),
   route("GET", "/api/places", (c, r) =>

@@ -9,7 +9,7 @@ import {
 } from "../../../shared/schemas/loads";
 import { shipperLoads, shipperLoadsPage } from "../../domain/loads/dashboards";
 import { createLoad, getVisibleLoad, publicPreview } from "../../domain/loads/loads";
-import { boardStats, searchLoads } from "../../domain/loads/search";
+import { boardStats } from "../../domain/loads/search";
 import { toPublicLoad } from "../../domain/loads/serialize";
 import {
   cancelLoad,
@@ -20,6 +20,7 @@ import {
   ratingsOf,
   trackOf,
 } from "../../domain/loads/trip";
+import { searchBoard } from "../../domain/marketplaces/search";
 import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } from "../../trpc/init";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
@@ -29,7 +30,10 @@ export const loadsRouter = {
     .input(ZCreateLoadInput)
     .mutation(async ({ ctx, input }) => toPublicLoad(await createLoad(ctx.db, ctx.actor, input))),
 
-  search: authedProcedure.input(ZLoadSearchInput).query(({ ctx, input }) => searchLoads(ctx.db, input, ctx.actor.id)),
+  /** The board: MyTess loads, the caller's synced board loads, and live results of the caller's other boards. */
+  search: authedProcedure
+    .input(ZLoadSearchInput)
+    .query(({ ctx, input }) => searchBoard(ctx.db, ctx.services.boards, input, ctx.actor)),
 
   stats: authedProcedure.input(ZLoadSearchInput).query(({ ctx, input }) => boardStats(ctx.db, input, ctx.actor.id)),
 

@@ -27,5 +27,8 @@ export const placesRouter = {
           .max(180, "longitude must be between -180 and 180"),
       }),
     )
-    .query(({ input }) => nearestPlace(input.latitude, input.longitude)),
+    .query(({ input }) => {
+      const p = nearestPlace(input.latitude, input.longitude);
+      return p && { town: p.town, country: p.country, distanceMiles: p.distanceMiles, direction: p.direction };
+    }),
 } satisfies TRPCRouterRecord;

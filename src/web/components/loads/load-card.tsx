@@ -1,8 +1,9 @@
 import { Trans } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
-import { ArrowRight, Calendar, Truck, Weight } from "lucide-react";
+import { ArrowRight, Calendar, Mail, Phone, Truck, Weight } from "lucide-react";
 import type { ReactNode } from "react";
 import type { TPublicLoad } from "../../../server/domain/loads/serialize";
+import type { TBoardLoadItem } from "../../../server/domain/marketplaces/search";
 import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
 import { Badge } from "../ui/badge";
@@ -20,16 +21,64 @@ export const shareContentFor = (load: Pick<TPublicLoad, "id" | "title" | "pickup
   hashtags: ["MyTess", "freight", "loadboard"],
 });
 
+/** Which board an external load came from: its name, Sandbox for emulators and test hosts, and DAT's attribution. */
+export function BoardBadges({ board }: { board: NonNullable<TBoardLoadItem["board"]> }) {
+  return (
+    <>
+      <Badge variant="secondary" data-testid="board-name">
+        {board.name}
+      </Badge>
+      {board.sandbox && (
+        <Badge variant="warning" data-testid="sandbox-badge">
+          <Trans>Sandbox</Trans>
+        </Badge>
+      )}
+      {board.poweredBy && (
+        <span className="text-xs font-semibold text-muted-foreground" data-testid="powered-by">
+          <Trans>Powered by {board.poweredBy}</Trans>
+        </span>
+      )}
+    </>
+  );
+}
+
+/** The poster of an external load, as the board gives them: external loads are booked by calling, not by bidding. */
+export function PosterContact({ contact }: { contact: NonNullable<TPublicLoad["source"]["contact"]> }) {
+  const who = [contact.company, contact.name].filter(Boolean).join(" · ");
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" data-testid="poster-contact">
+      {who && <span className="font-medium">{who}</span>}
+      {contact.mcNumber && <span className="text-muted-foreground">MC {contact.mcNumber}</span>}
+      {contact.phone && (
+        <a
+          href={`tel:${contact.phone.replace(/[^\d+]/g, "")}`}
+          className="flex items-center gap-1 text-brand hover:underline"
+        >
+          <Phone className="size-4" />
+          {contact.phone}
+        </a>
+      )}
+      {contact.email && (
+        <a href={`mailto:${contact.email}`} className="flex items-center gap-1 text-brand hover:underline">
+          <Mail className="size-4" />
+          {contact.email}
+        </a>
+      )}
+    </div>
+  );
+}
+
 /** A load on the board: source, distance to pickup, route, dates, equipment, weight, budget and rate per mile. */
 export function LoadCard({
   load,
   actions,
   highlighted,
 }: {
-  load: TPublicLoad;
+  load: TPublicLoad & { board?: TBoardLoadItem["board"] };
   actions?: ReactNode;
   highlighted?: boolean;
 }) {
+  const external = load.source.type === "external";
   const { formatOriginal, formatDate, formatNumber } = usePreferences();
   const weight = formatNumber(load.weight);
   const miles = formatNumber(load.tripMiles, { maximumFractionDigits: 0 });
@@ -43,6 +92,7 @@ export function LoadCard({
     >
       <div className="flex flex-wrap items-center gap-2">
         <SourceBadge type={load.source.type} />
+        {load.board && <BoardBadges board={load.board} />}
         <DistanceBadge miles={load.distance} />
         {load.isUrgent && (
           <Badge variant="destructive">
@@ -54,9 +104,13 @@ export function LoadCard({
       </div>
       <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
-          <Link to="/loads/$id" params={{ id: String(load.id) }} className="font-semibold hover:underline">
-            {load.title}
-          </Link>
+          {load.id > 0 ? (
+            <Link to="/loads/$id" params={{ id: String(load.id) }} className="font-semibold hover:underline">
+              {load.title}
+            </Link>
+          ) : (
+            <span className="font-semibold">{load.title}</span>
+          )}
           <div className="mt-1 flex flex-wrap items-center gap-1.5 text-sm">
             <span>{load.pickupLocation}</span>
             <ArrowRight className="size-4 text-muted-foreground" />
@@ -81,17 +135,28 @@ export function LoadCard({
           </div>
         </div>
         <div className="shrink-0 text-left sm:text-right">
-          <BudgetAmount
-            amount={load.budgetAmount}
-            currency={load.budgetCurrency}
-            className="text-xl"
-            testId="load-budget"
-            extra={<Trans>{perMile}/mi</Trans>}
-          />
+          {external && load.budgetAmount === 0 ? (
+            <span className="text-sm text-muted-foreground" data-testid="load-budget">
+              <Trans>Rate not posted</Trans>
+            </span>
+          ) : (
+            <BudgetAmount
+              amount={load.budgetAmount}
+              currency={load.budgetCurrency}
+              className="text-xl"
+              testId="load-budget"
+              extra={<Trans>{perMile}/mi</Trans>}
+            />
+          )}
         </div>
       </div>
+      {external && load.source.contact && (
+        <div className="mt-3 border-t pt-3">
+          <PosterContact contact={load.source.contact} />
+        </div>
+      )}
       <div className="mt-3 flex flex-wrap items-center justify-end gap-2">
-        <ShareMenu content={shareContentFor(load)} />
+        {!external && <ShareMenu content={shareContentFor(load)} />}
         {actions}
       </div>
     </Card>

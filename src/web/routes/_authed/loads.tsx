@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { AlertTriangle, ChevronLeft, ChevronRight, Globe, LocateFixed, Package, TrendingUp } from "lucide-react";
 import { useEffect, useState } from "react";
+import type { TBoardAnswer } from "../../../server/domain/marketplaces/search";
 import type { TPublicUser } from "../../../server/domain/users/public-user";
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import { PageHeader } from "../../components/layout/page-header";
@@ -109,13 +110,14 @@ function LoadBoardPage() {
   const quickBid = (load: {
     id: number;
     status: string;
+    source: { type: string };
     title: string;
     budgetAmount: number;
     budgetCurrency: string;
     pickupLocation: string;
     deliveryLocation: string;
   }) =>
-    isDriver && load.status === "posted" ? (
+    isDriver && load.status === "posted" && load.source.type !== "external" ? (
       <BidDialog
         load={load}
         trigger={
@@ -187,6 +189,7 @@ function LoadBoardPage() {
           {locating ? <Trans>Locating...</Trans> : <Trans>Use my location</Trans>}
         </Button>
       </div>
+      {results.data && <BoardAnswers boards={results.data.boards} />}
       {highlighted.data && (
         <div className="mb-4">
           <h2 className="mb-2 text-sm font-semibold text-brand">
@@ -212,9 +215,13 @@ function LoadBoardPage() {
           </Card>
         )}
         {results.data?.items
-          .filter((l) => l.id !== highlighted.data?.id)
+          .filter((l) => l.id === 0 || l.id !== highlighted.data?.id)
           .map((l) => (
-            <LoadCard key={l.id} load={l} actions={quickBid(l)} />
+            <LoadCard
+              key={l.id > 0 ? l.id : `${l.source.configId}:${l.source.externalId}`}
+              load={l}
+              actions={quickBid(l)}
+            />
           ))}
       </div>
       {results.data && (page > 1 || results.data.hasMore) && (
@@ -232,6 +239,42 @@ function LoadBoardPage() {
           </Button>
         </div>
       )}
+    </div>
+  );
+}
+
+/** Which of the user's boards are in the list, and which did not answer (a slow or failing board never blocks the rest). */
+function BoardAnswers({ boards }: { boards: TBoardAnswer[] }) {
+  if (!boards.length) return null;
+  return (
+    <div className="mb-4 flex flex-wrap gap-2 text-sm" data-testid="board-answers">
+      {boards.map((b) => (
+        <span
+          key={b.configId}
+          data-testid="board-answer"
+          data-state={b.state}
+          title={b.error ?? undefined}
+          className={
+            b.state === "failed" || b.state === "timeout"
+              ? "rounded-md bg-destructive/10 px-2 py-1 text-destructive"
+              : "rounded-md bg-muted px-2 py-1 text-muted-foreground"
+          }
+        >
+          {b.state === "ok" && (
+            <Trans>
+              {b.name}: {b.count} live
+            </Trans>
+          )}
+          {b.state === "synced" && <Trans>{b.name}: synced</Trans>}
+          {b.state === "timeout" && <Trans>{b.name} did not answer in time</Trans>}
+          {b.state === "failed" && (
+            <Trans>
+              {b.name} failed: {b.error}
+            </Trans>
+          )}
+          {b.state === "no_location" && <Trans>{b.name}: share your location to search it</Trans>}
+        </span>
+      ))}
     </div>
   );
 }

@@ -1,0 +1,241 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { TDb } from "../../../../db/client";
+import { loads, type MarketplaceConfig, marketplaceConfigs, type User } from "../../../../db/tables";
+import {
+  CREDENTIAL_FIELDS,
+  REQUIRED_CREDENTIAL_FIELDS,
+  type TCreateMarketplaceInput,
+  type TMarketplaceProvider,
+  type TUpdateMarketplaceInput,
+} from "../../../shared/schemas/marketplaces";
+import { AppError } from "../../errors";
+import { isSandboxBoardUrl } from "../../integrations/boards/registry";
+import type { TBoardServices } from "../../integrations/boards/services";
+import { BOARD_NAMES, type TLoadBoardAdapter } from "../../integrations/boards/types";
+
+// A user's board configurations (SPEC §3, §5, §7). Board subscriptions are personal: a configuration is found only by
+// the user who added it (another user's id answers 404, as if it did not exist). Credentials are sealed before they
+// are stored and never leave the server: the API says which fields are set.
+
+const NOT_FOUND = /*i18n*/ { id: "error.marketplace.notFound", message: "Marketplace configuration not found" };
+
+/** A configuration as the API shows it: credentials as set / not set, never their values. */
+export const toPublicMarketplace = (c: MarketplaceConfig) => {
+  const fields = CREDENTIAL_FIELDS[c.provider as TMarketplaceProvider] as readonly string[];
+  return {
+    id: c.id,
+    provider: c.provider as TMarketplaceProvider,
+    boardName: BOARD_NAMES[c.provider as TMarketplaceProvider],
+    name: c.name,
+    apiBaseUrl: c.apiBaseUrl,
+    isActive: c.isActive,
+    syncEnabled: c.syncEnabled,
+    syncIntervalMinutes: c.syncIntervalMinutes,
+    rateLimitPerHour: c.rateLimitPerHour,
+    /** Which credential fields are set (true) or empty (false). */
+    config: Object.fromEntries(fields.map((f) => [f, c.credentialFields.includes(f)])) as Record<string, boolean>,
+    /** Emulators and the boards' test hosts: labelled "Sandbox". */
+    sandbox: isSandboxBoardUrl(c.apiBaseUrl),
+    /** DAT's terms allow only searches a user starts, and no stored copies: DAT is searched live, never synced. */
+    canSync: c.provider !== "dat",
+    lastSyncAt: c.lastSyncAt == null ? null : new Date(c.lastSyncAt).toISOString(),
+    lastError: c.lastError,
+    createdAt: new Date(c.createdAt).toISOString(),
+  };
+};
+export type TPublicMarketplace = ReturnType<typeof toPublicMarketplace>;
+
+const PRIVATE_V4 = [
+  /^10\./,
+  /^127\./,
+  /^169\.254\./,
+  /^192\.168\./,
+  /^172\.(1[6-9]|2\d|3[01])\./,
+  /^0\./,
+  /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./,
+];
+
+/** Loopback, link-local and private addresses: the server must not be pointed at its own network by a user. */
+export const isPrivateHost = (hostname: string) => {
+  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal")) return true;
+  if (PRIVATE_V4.some((r) => r.test(h))) return true;
+  if (h.includes(":"))
+    return h === "::1" || h === "::" || /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || h.startsWith("::ffff:");
+  return false;
+};
+
+const checkBaseUrl = (services: TBoardServices, url: string) => {
+  const u = new URL(url);
+  if (services.allowPrivateUrls) return;
+  const message = /*i18n*/ {
+    id: "error.marketplace.baseUrl",
+    message: "apiBaseUrl must be a public https address",
+  };
+  if (u.protocol !== "https:" || isPrivateHost(u.hostname))
+    throw new AppError("BAD_REQUEST", message, { issues: [{ path: "apiBaseUrl", message }] });
+};
+
+const cleanCredentials = (provider: TMarketplaceProvider, given: Record<string, string>) => {
+  const fields = CREDENTIAL_FIELDS[provider] as readonly string[];
+  const unknown = Object.keys(given).find((k) => !fields.includes(k));
+  if (unknown) {
+    const message = /*i18n*/ {
+      id: "error.marketplace.unknownCredential",
+      message: "{field} is not a credential of {board}; it takes {fields}",
+      values: { field: unknown, board: BOARD_NAMES[provider], fields: fields.join(", ") },
+    };
+    throw new AppError("BAD_REQUEST", message, { issues: [{ path: `config.${unknown}`, message }] });
+  }
+  return Object.fromEntries(
+    Object.entries(given)
+      .map(([k, v]) => [k, v.trim()])
+      .filter(([, v]) => v !== ""),
+  ) as Record<string, string>;
+};
+
+const requireCredentials = (provider: TMarketplaceProvider, creds: Record<string, string>) => {
+  const missing = REQUIRED_CREDENTIAL_FIELDS[provider].find((f) => !creds[f]);
+  if (missing) {
+    const message = /*i18n*/ {
+      id: "error.marketplace.credentialRequired",
+      message: "config.{field} is required for {board}",
+      values: { field: missing, board: BOARD_NAMES[provider] },
+    };
+    throw new AppError("BAD_REQUEST", message, { issues: [{ path: `config.${missing}`, message }] });
+  }
+};
+
+const openCredentials = (services: TBoardServices, c: MarketplaceConfig): Record<string, string> => {
+  try {
+    return JSON.parse(services.secrets.open(c.credentials)) as Record<string, string>;
+  } catch {
+    throw new AppError(
+      "INTERNAL_SERVER_ERROR",
+      /*i18n*/ {
+        id: "error.marketplace.credentialsUnreadable",
+        message:
+          "The credentials of {name} cannot be read with this server's key (MYTESS_SECRET_KEY changed?); enter them again",
+        values: { name: c.name },
+      },
+    );
+  }
+};
+
+export const listMarketplaces = (db: TDb, userId: number) =>
+  db.select().from(marketplaceConfigs).where(eq(marketplaceConfigs.userId, userId)).orderBy(asc(marketplaceConfigs.id));
+
+/** The caller's own configuration, or 404. */
+export const ownMarketplace = async (db: TDb, user: User, id: number) => {
+  const [c] = await db
+    .select()
+    .from(marketplaceConfigs)
+    .where(and(eq(marketplaceConfigs.id, id), eq(marketplaceConfigs.userId, user.id)));
+  if (!c) throw new AppError("NOT_FOUND", NOT_FOUND);
+  return c;
+};
+
+export const createMarketplace = async (
+  db: TDb,
+  services: TBoardServices,
+  user: User,
+  input: TCreateMarketplaceInput,
+  now = Date.now(),
+) => {
+  checkBaseUrl(services, input.apiBaseUrl);
+  const creds = cleanCredentials(input.provider, input.config);
+  requireCredentials(input.provider, creds);
+  const [row] = await db
+    .insert(marketplaceConfigs)
+    .values({
+      userId: user.id,
+      provider: input.provider,
+      name: input.name,
+      apiBaseUrl: input.apiBaseUrl,
+      isActive: input.isActive,
+      // DAT is never synced (its terms): the flag stays off whatever the form says.
+      syncEnabled: input.provider === "dat" ? false : input.syncEnabled,
+      syncIntervalMinutes: input.syncIntervalMinutes,
+      rateLimitPerHour: input.rateLimitPerHour,
+      credentials: services.secrets.seal(JSON.stringify(creds)),
+      credentialFields: Object.keys(creds),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return row!;
+};
+
+export const updateMarketplace = async (
+  db: TDb,
+  services: TBoardServices,
+  user: User,
+  id: number,
+  input: TUpdateMarketplaceInput,
+  now = Date.now(),
+) => {
+  const c = await ownMarketplace(db, user, id);
+  const provider = c.provider as TMarketplaceProvider;
+  if (input.apiBaseUrl !== undefined) checkBaseUrl(services, input.apiBaseUrl);
+  let sealed: { credentials: string; credentialFields: string[] } | null = null;
+  if (input.config && Object.keys(input.config).length > 0) {
+    const merged = { ...openCredentials(services, c), ...cleanCredentials(provider, input.config) };
+    requireCredentials(provider, merged);
+    sealed = { credentials: services.secrets.seal(JSON.stringify(merged)), credentialFields: Object.keys(merged) };
+  }
+  const [row] = await db
+    .update(marketplaceConfigs)
+    .set({
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.apiBaseUrl !== undefined && { apiBaseUrl: input.apiBaseUrl }),
+      ...(input.isActive !== undefined && { isActive: input.isActive }),
+      ...(input.syncEnabled !== undefined && { syncEnabled: provider === "dat" ? false : input.syncEnabled }),
+      ...(input.syncIntervalMinutes !== undefined && { syncIntervalMinutes: input.syncIntervalMinutes }),
+      ...(input.rateLimitPerHour !== undefined && { rateLimitPerHour: input.rateLimitPerHour }),
+      ...(sealed ?? {}),
+      // A change of address or credentials clears the last error: the next call tells afresh.
+      ...((input.apiBaseUrl !== undefined || sealed) && { lastError: null }),
+      updatedAt: Math.max(now, c.updatedAt + 1),
+    })
+    .where(and(eq(marketplaceConfigs.id, id), eq(marketplaceConfigs.userId, user.id)))
+    .returning();
+  // A board that is no longer synced (or no longer active) leaves no copy behind: its loads come live or not at all.
+  if (!row!.isActive || !row!.syncEnabled) await db.delete(loads).where(eq(loads.sourceConfigId, id));
+  return row!;
+};
+
+/** Deletes a configuration and, with it, every load synced through it and its sync history. */
+export const deleteMarketplace = async (db: TDb, user: User, id: number) => {
+  await ownMarketplace(db, user, id);
+  await db.delete(marketplaceConfigs).where(and(eq(marketplaceConfigs.id, id), eq(marketplaceConfigs.userId, user.id)));
+  return { success: true as const };
+};
+
+/** The adapter of a configuration (one per configuration version, so its token and hourly budget are kept). */
+export const adapterOf = (services: TBoardServices, c: MarketplaceConfig): TLoadBoardAdapter =>
+  services.adapter(`${c.id}:${c.updatedAt}`, () => ({
+    provider: c.provider as TMarketplaceProvider,
+    name: c.name,
+    baseUrl: c.apiBaseUrl,
+    credentials: openCredentials(services, c),
+    timeoutMs: services.timeoutMs,
+    rateLimitPerHour: c.rateLimitPerHour,
+  }));
+
+export const isSandboxBoardUrlOf = (c: Pick<MarketplaceConfig, "apiBaseUrl">) => isSandboxBoardUrl(c.apiBaseUrl);
+
+export const recordBoardError = (db: TDb, id: number, error: string | null) =>
+  db.update(marketplaceConfigs).set({ lastError: error }).where(eq(marketplaceConfigs.id, id));
+
+/** The connection test: a real call to the board with the stored credentials. */
+export const testMarketplace = async (db: TDb, services: TBoardServices, user: User, id: number) => {
+  const c = await ownMarketplace(db, user, id);
+  try {
+    await adapterOf(services, c).test();
+  } catch (err) {
+    await recordBoardError(db, c.id, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  await recordBoardError(db, c.id, null);
+  return { connected: true as const, provider: c.provider, name: c.name };
+};

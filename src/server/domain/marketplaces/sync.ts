@@ -1,0 +1,261 @@
+import { and, desc, eq, inArray, like, or } from "drizzle-orm";
+import type { TDb } from "../../../../db/client";
+import {
+  jobs,
+  loadAlerts,
+  loads,
+  type MarketplaceConfig,
+  marketplaceConfigs,
+  type NewLoad,
+  type SyncRun,
+  syncRuns,
+  type User,
+  users,
+} from "../../../../db/tables";
+import { DEFAULT_SEARCH_RADIUS, DEFAULT_SYNC_INTERVAL_MINUTES } from "../../../shared/schemas/marketplaces";
+import { AppError } from "../../errors";
+import type { TBoardServices } from "../../integrations/boards/services";
+import type { TBoardLoad, TBoardSearch } from "../../integrations/boards/types";
+import { enqueue } from "../../jobs/queue";
+import { adapterOf, listMarketplaces, ownMarketplace } from "./configs";
+import { toLoadValues } from "./map";
+import { originOf } from "./search";
+
+// Sync (Truckstop, 123Loadboard, our feed; never DAT, whose terms allow only searches a user starts and no stored
+// copies): each active configuration with sync on searches its owner's lanes every syncIntervalMinutes as a job. What the
+// board lists is upserted by (configuration, external id); a row changes only when the board's load did; loads the
+// board no longer lists are removed (expired). Re-runs and two workers at once never duplicate a load: the unique index
+// decides, and the counts of each run are recorded for the Monitoring tab.
+
+const MINUTE = 60_000;
+/** How many loads one lane asks a board for. */
+export const SYNC_LIMIT = 200;
+const BATCH = 400;
+
+export type TSyncCounts = { found: number; created: number; updated: number; expired: number; skipped: number };
+
+/**
+ * Writes a board's list for one configuration: new loads inserted, changed ones updated, the rest left alone, and the
+ * configuration's loads missing from the list removed. Idempotent: the same list twice changes nothing the second time.
+ */
+export const upsertExternalLoads = async (
+  db: TDb,
+  cfg: { id: number; userId: number; provider: string },
+  list: TBoardLoad[],
+  now = Date.now(),
+): Promise<TSyncCounts> => {
+  const existing = new Map(
+    (
+      await db
+        .select({ id: loads.id, ext: loads.sourceExternalId, hash: loads.sourceHash })
+        .from(loads)
+        .where(eq(loads.sourceConfigId, cfg.id))
+    ).map((r) => [r.ext ?? "", r]),
+  );
+  const byId = new Map<string, NewLoad>();
+  let skipped = 0;
+  for (const b of list) {
+    const v = toLoadValues(b, { provider: cfg.provider, configId: cfg.id, ownerId: cfg.userId }, now);
+    if (v) byId.set(b.externalId, v);
+    else skipped++;
+  }
+  let created = 0;
+  let updated = 0;
+  const write: NewLoad[] = [];
+  for (const [ext, v] of byId) {
+    const was = existing.get(ext);
+    if (!was) created++;
+    else if (was.hash !== v.sourceHash) updated++;
+    else continue;
+    write.push(v);
+  }
+  await db.q.upsertExternalLoads(write);
+  const gone = [...existing.entries()].filter(([ext]) => !byId.has(ext)).map(([, r]) => r.id);
+  for (let i = 0; i < gone.length; i += BATCH) {
+    await db.delete(loads).where(and(eq(loads.sourceConfigId, cfg.id), inArray(loads.id, gone.slice(i, i + BATCH))));
+  }
+  return { found: byId.size + skipped, created, updated, expired: gone.length, skipped };
+};
+
+/** The lanes a sync searches: the owner's last location with their load-alert radius and equipment (or any). */
+export const syncLanes = async (db: TDb, userId: number): Promise<TBoardSearch[]> => {
+  const [u] = await db.select().from(users).where(eq(users.id, userId));
+  if (!u) return [];
+  const origin = originOf(u, undefined);
+  if (!origin) return [];
+  const [alert] = await db.select().from(loadAlerts).where(eq(loadAlerts.userId, userId));
+  const radiusMiles = alert?.enabled ? alert.radiusMiles : Math.max(DEFAULT_SEARCH_RADIUS, 100);
+  const equipment = alert?.enabled ? (JSON.parse(alert.equipmentTypes) as TBoardSearch["equipmentType"][]) : [];
+  const base = { origin, radiusMiles, limit: SYNC_LIMIT };
+  return equipment.length ? equipment.map((equipmentType) => ({ ...base, equipmentType })) : [base];
+};
+
+const NO_LANE = /*i18n*/ {
+  id: "error.sync.noLocation",
+  message: "Sync needs your location: share it on the load board or set it in your profile",
+};
+
+/** One sync of one configuration, recorded as a run. A failing board is recorded, not thrown: the next slot tries again. */
+export const runSync = async (
+  db: TDb,
+  services: TBoardServices,
+  configId: number,
+  trigger: "schedule" | "manual",
+  onProgress?: (p: { lane: number; lanes: number; found: number }) => void,
+): Promise<SyncRun | null> => {
+  const [c] = await db.select().from(marketplaceConfigs).where(eq(marketplaceConfigs.id, configId));
+  if (!c?.isActive || c.provider === "dat") return null;
+  const startedAt = Date.now();
+  const [run] = await db.insert(syncRuns).values({ configId: c.id, userId: c.userId, trigger, startedAt }).returning();
+  let counts: TSyncCounts = { found: 0, created: 0, updated: 0, expired: 0, skipped: 0 };
+  let error: string | null = null;
+  try {
+    const lanes = await syncLanes(db, c.userId);
+    if (!lanes.length) throw new AppError("BAD_REQUEST", NO_LANE);
+    const adapter = adapterOf(services, c);
+    const found = new Map<string, TBoardLoad>();
+    for (const [i, lane] of lanes.entries()) {
+      for (const l of await adapter.search(lane)) found.set(l.externalId, l);
+      onProgress?.({ lane: i + 1, lanes: lanes.length, found: found.size });
+    }
+    counts = await upsertExternalLoads(db, c, [...found.values()], Date.now());
+  } catch (err) {
+    error = err instanceof Error ? err.message : String(err);
+  }
+  const finishedAt = Date.now();
+  const [done] = await db
+    .update(syncRuns)
+    .set({
+      finishedAt,
+      durationMs: finishedAt - startedAt,
+      found: counts.found,
+      created: counts.created,
+      updated: counts.updated,
+      expired: counts.expired,
+      error,
+    })
+    .where(eq(syncRuns.id, run!.id))
+    .returning();
+  await db
+    .update(marketplaceConfigs)
+    .set({ lastSyncAt: finishedAt, lastError: error })
+    .where(eq(marketplaceConfigs.id, c.id));
+  return done!;
+};
+
+const syncable = (c: MarketplaceConfig) => c.isActive && c.provider !== "dat";
+
+/** Scheduled every minute: a sync job for each configuration whose interval has passed, once per slot. */
+export const enqueueDueSyncs = async (db: TDb, now = Date.now()) => {
+  const candidates = await db
+    .select()
+    .from(marketplaceConfigs)
+    .where(and(eq(marketplaceConfigs.isActive, true), eq(marketplaceConfigs.syncEnabled, true)));
+  let queued = 0;
+  for (const c of candidates) {
+    if (!syncable(c)) continue;
+    const every = c.syncIntervalMinutes * MINUTE;
+    if (c.lastSyncAt != null && c.lastSyncAt + every > now) continue;
+    const id = await enqueue(
+      db,
+      {
+        kind: "board_sync",
+        payload: { configId: c.id, trigger: "schedule" },
+        uniqueKey: `board_sync:${c.id}:${Math.floor(now / every)}`,
+        maxAttempts: 1,
+      },
+      now,
+    );
+    if (id) queued++;
+  }
+  return { queued };
+};
+
+/**
+ * Manual Sync: a job now for each of the caller's active boards with sync on. Boards with sync off are searched live and
+ * keep no copy, so there is nothing to sync for them.
+ */
+export const startManualSync = async (db: TDb, user: User, configId?: number, now = Date.now()) => {
+  const list = configId ? [await ownMarketplace(db, user, configId)] : await listMarketplaces(db, user.id);
+  const targets = list.filter((c) => syncable(c) && c.syncEnabled);
+  if (!targets.length)
+    throw new AppError(
+      "BAD_REQUEST",
+      /*i18n*/ {
+        id: "error.sync.nothingToSync",
+        message:
+          "No board has sync switched on: switch it on for Truckstop, 123Loadboard or a load feed (DAT is searched live only)",
+      },
+    );
+  for (const c of targets)
+    await enqueue(
+      db,
+      {
+        kind: "board_sync",
+        payload: { configId: c.id, trigger: "manual" },
+        // A second click within ten seconds does not queue the same sync again.
+        uniqueKey: `board_sync:${c.id}:manual:${Math.floor(now / 10_000)}`,
+        maxAttempts: 1,
+      },
+      now,
+    );
+  return { message: "Manual synchronization has been started.", queued: targets.length };
+};
+
+/** SPEC §3 Sync status, for the caller's boards. */
+export const syncStatus = async (db: TDb, user: User, now = Date.now()) => {
+  const list = (await listMarketplaces(db, user.id)).filter(syncable);
+  const scheduled = list.filter((c) => c.syncEnabled);
+  const pending = list.length
+    ? await db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(
+          and(
+            eq(jobs.kind, "board_sync"),
+            inArray(jobs.status, ["pending", "running"]),
+            or(...list.map((c) => like(jobs.uniqueKey, `board_sync:${c.id}:%`))),
+          ),
+        )
+        .limit(1)
+    : [];
+  const next = scheduled.map((c) =>
+    c.lastSyncAt == null ? 0 : Math.max(0, Math.ceil((c.lastSyncAt + c.syncIntervalMinutes * MINUTE - now) / MINUTE)),
+  );
+  return {
+    isRunning: pending.length > 0,
+    intervalMinutes: scheduled.length
+      ? Math.min(...scheduled.map((c) => c.syncIntervalMinutes))
+      : DEFAULT_SYNC_INTERVAL_MINUTES,
+    lastSyncTimes: Object.fromEntries(
+      list.filter((c) => c.lastSyncAt != null).map((c) => [String(c.id), new Date(c.lastSyncAt!).toISOString()]),
+    ) as Record<string, string>,
+    nextSyncInMinutes: next.length ? Math.min(...next) : null,
+  };
+};
+
+/** The Monitoring tab: the caller's recent sync runs, newest first. */
+export const syncHistory = async (db: TDb, user: User, configId?: number, limit = 50) => {
+  const rows = await db
+    .select({ run: syncRuns, name: marketplaceConfigs.name, provider: marketplaceConfigs.provider })
+    .from(syncRuns)
+    .innerJoin(marketplaceConfigs, eq(marketplaceConfigs.id, syncRuns.configId))
+    .where(and(eq(syncRuns.userId, user.id), configId ? eq(syncRuns.configId, configId) : undefined))
+    .orderBy(desc(syncRuns.id))
+    .limit(limit);
+  return rows.map(({ run, name, provider }) => ({
+    id: run.id,
+    configId: run.configId,
+    name,
+    provider,
+    trigger: run.trigger,
+    startedAt: new Date(run.startedAt).toISOString(),
+    finishedAt: run.finishedAt == null ? null : new Date(run.finishedAt).toISOString(),
+    found: run.found,
+    created: run.created,
+    updated: run.updated,
+    expired: run.expired,
+    durationMs: run.durationMs,
+    error: run.error,
+  }));
+};

@@ -1,0 +1,497 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { BOARD_SANDBOX_CREDENTIALS, startBoardEmulators } from "../../../emulators/boards/server";
+import { runSync, upsertExternalLoads } from "../domain/marketplaces/sync";
+import { jobHandlers, startWorker } from "../jobs/worker";
+import { logger } from "../logger";
+import {
+  closeTestApps,
+  createClient,
+  createTestApp,
+  loadInput,
+  registerUser,
+  type TTestApp,
+  testBoardServices,
+} from "../testing";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout.
+setDefaultTimeout(60_000);
+
+type TClient = ReturnType<typeof createClient>;
+const CHICAGO = { latitude: 41.85, longitude: -87.65 };
+
+let emu: ReturnType<typeof startBoardEmulators>;
+beforeAll(() => {
+  emu = startBoardEmulators();
+});
+afterAll(() => emu.stop());
+
+let t: TTestApp;
+let driver: TClient;
+let other: TClient;
+let ids: { driver: number; other: number };
+beforeEach(async () => {
+  for (const c of Object.values(emu.controls)) c.reset();
+  t = await createTestApp({}, undefined, undefined, testBoardServices({ deadlineMs: 1500, timeoutMs: 3000 }));
+  driver = createClient(t);
+  other = createClient(t, "10.0.0.2");
+  ids = { driver: (await registerUser(driver, "driver")).id, other: (await registerUser(other, "driver")).id };
+  expect((await driver.post("/api/drivers/location", CHICAGO)).status).toBe(200);
+  expect((await other.post("/api/drivers/location", CHICAGO)).status).toBe(200);
+});
+afterEach(closeTestApps);
+
+type TProvider = keyof typeof BOARD_SANDBOX_CREDENTIALS;
+const addBoard = async (provider: TProvider, over: Record<string, unknown> = {}, who = driver) => {
+  const res = await who.post("/api/marketplaces", {
+    provider,
+    name: `${provider} sandbox`,
+    apiBaseUrl: emu.urls[provider],
+    config: BOARD_SANDBOX_CREDENTIALS[provider],
+    ...over,
+  });
+  if (res.status !== 201) throw new Error(`add ${provider}: ${res.status} ${res.text}`);
+  return res.json as { id: number; [k: string]: unknown };
+};
+const board = async (who: TClient, input: Record<string, unknown>) =>
+  (await who.get(`/trpc/loads.search?input=${encodeURIComponent(JSON.stringify(input))}`)).json.result.data as {
+    items: {
+      id: number;
+      title: string;
+      source: { type: string; externalId: string | null; contact: unknown };
+      board: { name: string; poweredBy: string | null; live: boolean } | null;
+      distance: number | null;
+    }[];
+    boards: { name: string; state: string; count: number; error: string | null }[];
+  };
+const worker = (services = t.services) =>
+  startWorker({
+    db: t.db,
+    log: logger,
+    handlers: jobHandlers({
+      notifiers: services.notifiers,
+      baseUrl: "https://mytess.example",
+      boards: services.boards,
+    }),
+    schedules: [],
+    autoStart: false,
+  });
+
+describe("configurations", () => {
+  test("added with defaults; credentials sealed at rest and shown only as set / not set", async () => {
+    const res = await driver.post("/api/marketplaces", {
+      provider: "truckstop",
+      name: "Truckstop (Chicago desk)",
+      apiBaseUrl: `${emu.urls.truckstop}/`,
+      syncIntervalMinutes: "",
+      rateLimitPerHour: "lots",
+      config: { username: "sandbox", password: "s3cret-pass", integrationId: "sandbox" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({
+      provider: "truckstop",
+      name: "Truckstop (Chicago desk)",
+      apiBaseUrl: emu.urls.truckstop,
+      isActive: true,
+      syncEnabled: false,
+      syncIntervalMinutes: 30,
+      rateLimitPerHour: 1000,
+      config: { username: true, password: true, integrationId: true },
+      sandbox: true,
+    });
+    expect(res.text).not.toContain("s3cret-pass");
+    const [row] = await t.rows<{ credentials: string }>("select credentials from marketplace_configs");
+    expect(row!.credentials).not.toContain("s3cret-pass");
+    expect(row!.credentials.startsWith("v1.")).toBe(true);
+    expect((await driver.get("/api/marketplaces")).json).toHaveLength(1);
+  });
+
+  test("required fields are named: provider, name, apiBaseUrl and the provider's credentials", async () => {
+    const missing = await driver.post("/api/marketplaces", { config: {} });
+    expect(missing.status).toBe(400);
+    const paths = (missing.json.issues as { path: string }[]).map((i) => i.path);
+    expect(paths).toEqual(expect.arrayContaining(["provider", "name", "apiBaseUrl"]));
+    const creds = await driver.post("/api/marketplaces", {
+      provider: "truckstop",
+      name: "TS",
+      apiBaseUrl: emu.urls.truckstop,
+      config: { username: "sandbox", password: "sandbox" },
+    });
+    expect(creds.status).toBe(400);
+    expect(creds.json.issues).toEqual([
+      { path: "config.integrationId", message: "config.integrationId is required for Truckstop" },
+    ]);
+    const stray = await driver.post("/api/marketplaces", {
+      provider: "dat",
+      name: "DAT",
+      apiBaseUrl: emu.urls.dat,
+      config: { ...BOARD_SANDBOX_CREDENTIALS.dat, password: "x" },
+    });
+    expect(stray.status).toBe(400);
+    expect(stray.json.issues[0].path).toBe("config.password");
+    const url = await driver.post("/api/marketplaces", { provider: "other", name: "Feed", apiBaseUrl: "ftp://x" });
+    expect(url.status).toBe(400);
+    expect(url.json.issues[0].path).toBe("apiBaseUrl");
+    expect(await t.rows("select id from marketplace_configs")).toEqual([]);
+  });
+
+  test("a deployment refuses plain http and private addresses for a board (the server is not pointed at its own network)", async () => {
+    const strict = await createTestApp({}, undefined, undefined, {
+      ...testBoardServices(),
+      allowPrivateUrls: false,
+    });
+    const c = createClient(strict);
+    await registerUser(c, "driver");
+    for (const apiBaseUrl of [
+      "http://api.123loadboard.com",
+      "https://127.0.0.1:8443",
+      "https://10.1.2.3",
+      "https://localhost",
+    ]) {
+      const res = await c.post("/api/marketplaces", {
+        provider: "123loadboard",
+        name: "123",
+        apiBaseUrl,
+        config: BOARD_SANDBOX_CREDENTIALS["123loadboard"],
+      });
+      expect(res.status).toBe(400);
+      expect(res.json.issues[0]).toEqual({ path: "apiBaseUrl", message: "apiBaseUrl must be a public https address" });
+    }
+    const ok = await c.post("/api/marketplaces", {
+      provider: "123loadboard",
+      name: "123",
+      apiBaseUrl: "https://api.123loadboard.com",
+      config: BOARD_SANDBOX_CREDENTIALS["123loadboard"],
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.json.sandbox).toBe(false);
+  });
+
+  test("DAT is never synced, whatever the form says", async () => {
+    const dat = await addBoard("dat", { syncEnabled: true });
+    expect(dat).toMatchObject({ syncEnabled: false, canSync: false });
+    const res = await driver.put(`/api/marketplaces/${dat.id}`, { syncEnabled: true });
+    expect(res.json.syncEnabled).toBe(false);
+  });
+
+  test("update keeps credentials left out and replaces those given; another user gets 404 for everything", async () => {
+    const ts = await addBoard("truckstop");
+    const res = await driver.put(`/api/marketplaces/${ts.id}`, { name: "Renamed", config: { password: "wrong" } });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      name: "Renamed",
+      config: { username: true, password: true, integrationId: true },
+    });
+    const failed = await driver.post(`/api/marketplaces/${ts.id}/test`);
+    expect(failed.status).toBe(400);
+    expect(failed.json.message).toContain("Renamed");
+    expect((await driver.put(`/api/marketplaces/${ts.id}`, { config: { password: "sandbox" } })).status).toBe(200);
+    expect((await driver.post(`/api/marketplaces/${ts.id}/test`)).json).toMatchObject({ connected: true });
+
+    expect((await other.get("/api/marketplaces")).json).toEqual([]);
+    expect((await other.put(`/api/marketplaces/${ts.id}`, { name: "Mine now" })).status).toBe(404);
+    expect((await other.post(`/api/marketplaces/${ts.id}/test`)).status).toBe(404);
+    expect((await other.post(`/api/marketplaces/${ts.id}/search`, {})).status).toBe(404);
+    expect((await other.del(`/api/marketplaces/${ts.id}`)).status).toBe(404);
+    expect((await driver.get("/api/marketplaces")).json[0].name).toBe("Renamed");
+    expect((await driver.del(`/api/marketplaces/${ts.id}`)).status).toBe(200);
+    expect((await driver.get("/api/marketplaces")).json).toEqual([]);
+  });
+});
+
+describe("connection test and search", () => {
+  test("every board's connection test proves the sandbox credentials and names the board when they are wrong", async () => {
+    for (const provider of ["dat", "truckstop", "123loadboard", "other"] as const) {
+      const good = await addBoard(provider);
+      expect((await driver.post(`/api/marketplaces/${good.id}/test`)).json).toMatchObject({
+        connected: true,
+        message: "Successfully connected to the marketplace API.",
+      });
+      const field = Object.keys(BOARD_SANDBOX_CREDENTIALS[provider])[0]!;
+      const bad = await addBoard(provider, {
+        name: `${provider} wrong`,
+        config: { ...BOARD_SANDBOX_CREDENTIALS[provider], [field]: "not-sandbox" },
+      });
+      const res = await driver.post(`/api/marketplaces/${bad.id}/test`);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.json.message).toContain(`${provider} wrong`);
+      const [row] = await t.rows<{ last_error: string | null }>(
+        "select last_error from marketplace_configs where id = ?",
+        bad.id,
+      );
+      expect(row!.last_error).toContain(`${provider} wrong`);
+    }
+  });
+
+  test("search answers live from the board with SPEC's fields, within the radius, with defaults for a bad radius and limit", async () => {
+    const ts = await addBoard("truckstop");
+    const res = await driver.post(`/api/marketplaces/${ts.id}/search`, {
+      originLatitude: CHICAGO.latitude,
+      originLongitude: CHICAGO.longitude,
+      radiusMiles: "far",
+      limit: -3,
+    });
+    expect(res.status).toBe(200);
+    const results = res.json as {
+      title: string;
+      origin: { city: string };
+      destination: { city: string };
+      equipmentType: string;
+      distance: number;
+      rate: number;
+      source: { contact: { phone: string | null } };
+    }[];
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.length).toBeLessThanOrEqual(20);
+    for (const r of results) {
+      expect(r.title.length).toBeGreaterThan(0);
+      expect(r.origin.city.length).toBeGreaterThan(0);
+      expect(r.destination.city.length).toBeGreaterThan(0);
+      expect(r.distance).toBeLessThanOrEqual(50);
+      expect(typeof r.rate).toBe("number");
+      expect(r.source.contact).not.toBeNull();
+    }
+    const reefer = await driver.post(`/api/marketplaces/${ts.id}/search`, {
+      radiusMiles: 250,
+      equipmentType: "refrigerated",
+      limit: 5,
+    });
+    expect(reefer.json.length).toBeGreaterThan(0);
+    expect(reefer.json.length).toBeLessThanOrEqual(5);
+    expect(reefer.json.every((r: { equipmentType: string }) => r.equipmentType === "refrigerated")).toBe(true);
+  });
+
+  test("a board that is down, limiting or refusing: the search fails naming it", async () => {
+    const dat = await addBoard("dat", { name: "DAT One" });
+    emu.controls.dat.outage = true;
+    const down = await driver.post(`/api/marketplaces/${dat.id}/search`, {});
+    expect(down.status).toBe(502);
+    expect(down.json.message).toContain("DAT One");
+    emu.controls.dat.outage = false;
+    emu.controls.dat.rateLimit = true;
+    const limited = await driver.post(`/api/marketplaces/${dat.id}/search`, {});
+    expect(limited.status).toBe(429);
+    expect(limited.json.message).toContain("DAT One");
+  });
+});
+
+describe("the load board with external boards", () => {
+  test("MyTess loads and live DAT results in one list, sorted by distance, DAT attributed; never shown to another user", async () => {
+    const shipper = createClient(t, "10.0.0.3");
+    await registerUser(shipper, "shipper");
+    const chicagoLoad = loadInput({
+      title: "Steel coils, Chicago",
+      pickupCity: "Chicago",
+      pickupState: "IL",
+      pickupCountry: "United States",
+      pickupLatitude: 41.86,
+      pickupLongitude: -87.64,
+      deliveryCity: "Detroit",
+      deliveryState: "MI",
+      deliveryCountry: "United States",
+      deliveryLatitude: 42.33,
+      deliveryLongitude: -83.05,
+    });
+    expect((await shipper.post("/api/loads", chicagoLoad)).status).toBe(201);
+    await addBoard("dat", { name: "DAT One" });
+    const page = await board(driver, { ...CHICAGO, radius: 100, pageSize: 100 });
+    const external = page.items.filter((l) => l.source.type === "external");
+    expect(external.length).toBeGreaterThan(0);
+    expect(page.items.some((l) => l.title === "Steel coils, Chicago")).toBe(true);
+    expect(external.every((l) => l.board?.name === "DAT One" && l.board.poweredBy === "DAT" && l.board.live)).toBe(
+      true,
+    );
+    const distances = page.items.map((l) => l.distance!);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    expect(page.boards).toEqual([expect.objectContaining({ name: "DAT One", state: "ok", count: external.length })]);
+
+    const mytessOnly = await board(driver, { ...CHICAGO, radius: 100, sourceType: "mytess" });
+    expect(mytessOnly.items.every((l) => l.source.type === "mytess")).toBe(true);
+    const externalOnly = await board(driver, {
+      ...CHICAGO,
+      radius: 100,
+      sourceType: "external",
+      equipmentType: "flatbed",
+    });
+    expect(externalOnly.items.every((l) => l.source.type === "external")).toBe(true);
+
+    const theirs = await board(other, { ...CHICAGO, radius: 100, pageSize: 100 });
+    expect(theirs.items.every((l) => l.source.type === "mytess")).toBe(true);
+    expect(theirs.boards).toEqual([]);
+    // The REST board is the same list.
+    const rest = await driver.get("/api/loads?latitude=41.85&longitude=-87.65&radius=100&pageSize=100");
+    expect(rest.json.length).toBe(page.items.length);
+  });
+
+  test("a slow board is dropped after the deadline and a failing one is named; the rest of the board still answers", async () => {
+    await addBoard("dat", { name: "Slow DAT" });
+    await addBoard("123loadboard", { name: "Broken 123" });
+    await addBoard("other", { name: "Feed" });
+    emu.controls.dat.delayMs = 2500;
+    emu.controls["123loadboard"].outage = true;
+    const page = await board(driver, { ...CHICAGO, radius: 100 });
+    const state = Object.fromEntries(page.boards.map((b) => [b.name, b.state]));
+    expect(state).toEqual({ "Slow DAT": "timeout", "Broken 123": "failed", Feed: "ok" });
+    expect(page.boards.find((b) => b.name === "Broken 123")!.error).toContain("Broken 123");
+    expect(page.items.every((l) => l.board?.name !== "Slow DAT" && l.board?.name !== "Broken 123")).toBe(true);
+  });
+
+  test("external loads take no bids and open no conversation", async () => {
+    const ts = await addBoard("truckstop", { syncEnabled: true });
+    await runSync(t.db, t.services.boards, ts.id, "manual");
+    const [row] = await t.rows<{ id: number }>("select id from loads where source_config_id = ? limit 1", ts.id);
+    const bid = await driver.post(`/api/loads/${row!.id}/bids`, { amount: 1200 });
+    expect(bid.status).toBe(409);
+    expect(bid.json.message).toBe(
+      "Bids are not taken on loads from external boards: contact the poster through the board",
+    );
+    expect((await other.post(`/api/loads/${row!.id}/bids`, { amount: 1200 })).status).toBe(404);
+    expect((await other.get(`/api/loads/${row!.id}`)).status).toBe(404);
+    expect((await driver.get(`/api/loads/${row!.id}`)).json.source.type).toBe("external");
+    expect((await driver.post(`/api/loads/${row!.id}/messages`, { body: "Still available?" })).status).toBe(404);
+  });
+});
+
+describe("sync", () => {
+  const counts = async (configId: number) =>
+    (
+      await t.rows<{ n: number; d: number }>(
+        "select CAST(count(*) AS INTEGER) n, CAST(count(distinct source_external_id) AS INTEGER) d from loads where source_config_id = ?",
+        configId,
+      )
+    )[0]!;
+
+  test("a manual sync runs as a job: loads upserted for the owner only, re-runs change nothing, changes and removals follow the board", async () => {
+    const ts = await addBoard("truckstop", { syncEnabled: true, syncIntervalMinutes: 15 });
+    const started = await driver.post("/api/sync/manual");
+    expect(started.json).toMatchObject({ message: "Manual synchronization has been started.", queued: 1 });
+    expect((await driver.get("/api/sync/status")).json).toMatchObject({ isRunning: true, intervalMinutes: 15 });
+    expect(await worker().runOnce()).toBe(1);
+    const status = (await driver.get("/api/sync/status")).json;
+    expect(status).toMatchObject({ isRunning: false, nextSyncInMinutes: 15 });
+    expect(Object.keys(status.lastSyncTimes)).toEqual([String(ts.id)]);
+
+    const first = (await driver.get("/api/marketplaces/sync-runs")).json[0];
+    expect(first).toMatchObject({ configId: ts.id, trigger: "manual", error: null, updated: 0, expired: 0 });
+    expect(first.created).toBeGreaterThan(0);
+    expect(first.found).toBe(first.created);
+    const { n, d } = await counts(ts.id);
+    expect(n).toBe(first.created);
+    expect(d).toBe(n);
+
+    // Shown to the owner on the board (synced, not live), never to anyone else.
+    const mine = await board(driver, { ...CHICAGO, radius: 100, sourceType: "external", pageSize: 100 });
+    expect(mine.items.length).toBeGreaterThan(0);
+    expect(mine.items.every((l) => l.board?.name === "truckstop sandbox" && !l.board.live)).toBe(true);
+    expect(mine.boards).toEqual([expect.objectContaining({ state: "synced" })]);
+    expect((await board(other, { ...CHICAGO, radius: 100, sourceType: "external" })).items).toEqual([]);
+    expect((await other.get("/api/loads/stats?latitude=41.85&longitude=-87.65&radius=100")).json.external).toBe(0);
+    expect(
+      (await driver.get("/api/loads/stats?latitude=41.85&longitude=-87.65&radius=100")).json.external,
+    ).toBeGreaterThan(0);
+
+    // Again: nothing new. Then the board books one load and re-prices another.
+    const again = await runSync(t.db, t.services.boards, ts.id, "schedule");
+    expect(again).toMatchObject({ created: 0, updated: 0, expired: 0, error: null });
+    const [gone, repriced] = (
+      await t.rows<{ source_external_id: string }>(
+        "select source_external_id from loads where source_config_id = ? order by id limit 2",
+        ts.id,
+      )
+    ).map((r) => r.source_external_id);
+    expect(emu.controls.truckstop.remove(gone!)).toBe(true);
+    expect(emu.controls.truckstop.setRate(repriced!, 4321)).toBe(true);
+    const third = await runSync(t.db, t.services.boards, ts.id, "schedule");
+    expect(third).toMatchObject({ created: 0, updated: 1, expired: 1, error: null });
+    expect((await counts(ts.id)).n).toBe(n - 1);
+    const [price] = await t.rows<{ budget_minor: number }>(
+      "select budget_minor from loads where source_config_id = ? and source_external_id = ?",
+      ts.id,
+      repriced!,
+    );
+    expect(price!.budget_minor).toBe(432100);
+  });
+
+  test("two syncs of one board at once never duplicate a load", async () => {
+    const feed = await addBoard("truckstop", { syncEnabled: true });
+    const runs = await Promise.all([
+      runSync(t.db, t.services.boards, feed.id, "manual"),
+      runSync(t.db, t.services.boards, feed.id, "schedule"),
+      runSync(t.db, t.services.boards, feed.id, "schedule"),
+    ]);
+    expect(runs.every((r) => r?.error === null)).toBe(true);
+    const { n, d } = await counts(feed.id);
+    expect(n).toBe(d);
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBe(runs[0]!.found);
+    expect(runs.reduce((sum, r) => sum + r!.created, 0)).toBeGreaterThanOrEqual(n);
+    // An empty list from the board expires every load of the configuration.
+    const cfg = { id: feed.id, userId: ids.driver, provider: "truckstop" };
+    expect(await upsertExternalLoads(t.db, cfg, [])).toMatchObject({ expired: n });
+    expect((await counts(feed.id)).n).toBe(0);
+  });
+
+  test("a failing board is recorded on the run and the configuration; the scheduled job does not fail", async () => {
+    const ts = await addBoard("123loadboard", { syncEnabled: true, name: "123 desk" });
+    emu.controls["123loadboard"].rateLimit = true;
+    const run = await runSync(t.db, t.services.boards, ts.id, "schedule");
+    expect(run!.error).toContain("123 desk");
+    const list = (await driver.get("/api/marketplaces")).json;
+    expect(list[0].lastError).toContain("123 desk");
+    expect((await driver.get("/api/marketplaces/sync-runs")).json[0].error).toContain("123 desk");
+  });
+
+  test("scheduled sync runs each interval once; DAT and boards with sync off are not synced; switching sync off removes the copy", async () => {
+    const ts = await addBoard("truckstop", { syncEnabled: true, syncIntervalMinutes: 30 });
+    await addBoard("dat");
+    await addBoard("other", { syncEnabled: false });
+    const w = startWorker({
+      db: t.db,
+      log: logger,
+      handlers: jobHandlers({
+        notifiers: t.services.notifiers,
+        baseUrl: "https://mytess.example",
+        boards: t.services.boards,
+      }),
+      schedules: [{ kind: "board_sync_due", everyMs: 60_000 }],
+      autoStart: false,
+    });
+    await w.runOnce();
+    await w.runOnce();
+    const runs = await t.rows<{ config_id: number }>("select config_id from sync_runs");
+    expect(runs.map((r) => r.config_id)).toEqual([ts.id]);
+    expect((await counts(ts.id)).n).toBeGreaterThan(0);
+    await driver.put(`/api/marketplaces/${ts.id}`, { syncEnabled: false });
+    expect((await counts(ts.id)).n).toBe(0);
+    const none = await driver.post("/api/sync/manual");
+    expect(none.status).toBe(400);
+    expect(none.json.message).toContain("No board has sync switched on");
+  });
+
+  test("a user with no location gets a run that says so", async () => {
+    const shipper = createClient(t, "10.0.0.9");
+    await registerUser(shipper, "shipper");
+    const feed = await addBoard("other", { syncEnabled: true }, shipper);
+    const run = await runSync(t.db, t.services.boards, feed.id, "manual");
+    expect(run!.error).toBe("Sync needs your location: share it on the load board or set it in your profile");
+  });
+
+  test("the feed syncs loads around Addis Ababa for a driver there", async () => {
+    expect((await driver.post("/api/drivers/location", { latitude: 9.0108, longitude: 38.7613 })).status).toBe(200);
+    const feed = await addBoard("other", { syncEnabled: true, name: "Horn of Africa feed" });
+    const run = await runSync(t.db, t.services.boards, feed.id, "manual");
+    expect(run).toMatchObject({ error: null });
+    expect(run!.created).toBeGreaterThan(0);
+    const page = await board(driver, { latitude: 9.0108, longitude: 38.7613, radius: 100, sourceType: "external" });
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(page.items.every((l) => l.distance! <= 100 && l.board?.name === "Horn of Africa feed")).toBe(true);
+  });
+
+  test("deleting a configuration removes its loads and its history", async () => {
+    const feed = await addBoard("truckstop", { syncEnabled: true });
+    await runSync(t.db, t.services.boards, feed.id, "manual");
+    expect((await counts(feed.id)).n).toBeGreaterThan(0);
+    await driver.del(`/api/marketplaces/${feed.id}`);
+    expect((await counts(feed.id)).n).toBe(0);
+    expect(await t.rows("select id from sync_runs")).toEqual([]);
+  });
+});

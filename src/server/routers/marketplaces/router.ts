@@ -1,0 +1,92 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { marketplaceConfigs, users } from "../../../../db/tables";
+import {
+  ZCreateMarketplaceInput,
+  ZMarketplaceSearchInput,
+  ZUpdateMarketplaceInput,
+} from "../../../shared/schemas/marketplaces";
+import {
+  createMarketplace,
+  deleteMarketplace,
+  listMarketplaces,
+  testMarketplace,
+  toPublicMarketplace,
+  updateMarketplace,
+} from "../../domain/marketplaces/configs";
+import { searchMarketplace } from "../../domain/marketplaces/search";
+import { runSync, startManualSync, syncHistory, syncStatus } from "../../domain/marketplaces/sync";
+import { authedProcedure, systemProcedure } from "../../trpc/init";
+
+const ZId = z.object({
+  id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),
+});
+
+/** SPEC §7 marketplace calls. Every configuration is its owner's: others get 404. */
+export const marketplacesRouter = {
+  list: authedProcedure.query(async ({ ctx }) =>
+    (await listMarketplaces(ctx.db, ctx.actor.id)).map(toPublicMarketplace),
+  ),
+
+  create: authedProcedure
+    .input(ZCreateMarketplaceInput)
+    .mutation(async ({ ctx, input }) =>
+      toPublicMarketplace(await createMarketplace(ctx.db, ctx.services.boards, ctx.actor, input)),
+    ),
+
+  update: authedProcedure
+    .input(ZId.extend(ZUpdateMarketplaceInput.shape))
+    .mutation(async ({ ctx, input: { id, ...changes } }) =>
+      toPublicMarketplace(await updateMarketplace(ctx.db, ctx.services.boards, ctx.actor, id, changes)),
+    ),
+
+  delete: authedProcedure.input(ZId).mutation(({ ctx, input }) => deleteMarketplace(ctx.db, ctx.actor, input.id)),
+
+  test: authedProcedure.input(ZId).mutation(async ({ ctx, input }) => {
+    const r = await testMarketplace(ctx.db, ctx.services.boards, ctx.actor, input.id);
+    return { ...r, message: "Successfully connected to the marketplace API." };
+  }),
+
+  search: authedProcedure
+    .input(ZId.and(ZMarketplaceSearchInput))
+    .mutation(({ ctx, input: { id, ...q } }) =>
+      searchMarketplace(ctx.db, ctx.services.boards, ctx.actor, id, q as z.infer<typeof ZMarketplaceSearchInput>),
+    ),
+
+  syncStatus: authedProcedure.query(({ ctx }) => syncStatus(ctx.db, ctx.actor)),
+
+  syncManual: authedProcedure
+    .input(z.object({ marketplaceId: z.number().int().positive().optional() }).default({}))
+    .mutation(({ ctx, input }) => startManualSync(ctx.db, ctx.actor, input.marketplaceId)),
+
+  history: authedProcedure
+    .input(z.object({ marketplaceId: z.number().int().positive().optional() }).default({}))
+    .query(({ ctx, input }) => syncHistory(ctx.db, ctx.actor, input.marketplaceId)),
+
+  /** Operator view (CLI): every configuration, with its owner; credentials as set / not set only. */
+  all: systemProcedure.query(async ({ ctx }) =>
+    (
+      await ctx.db
+        .select({ c: marketplaceConfigs, email: users.email })
+        .from(marketplaceConfigs)
+        .innerJoin(users, eq(users.id, marketplaceConfigs.userId))
+        .orderBy(desc(marketplaceConfigs.id))
+    ).map(({ c, email }) => ({ ...toPublicMarketplace(c), owner: email })),
+  ),
+
+  /** Operator: sync one configuration now (or every active synced one), in this process; the runs it recorded. */
+  syncNow: systemProcedure
+    .input(z.object({ marketplaceId: z.number().int().positive().optional() }).default({}))
+    .mutation(async ({ ctx, input }) => {
+      const targets = (
+        await ctx.db
+          .select()
+          .from(marketplaceConfigs)
+          .where(input.marketplaceId ? eq(marketplaceConfigs.id, input.marketplaceId) : undefined)
+      ).filter((c) => c.isActive && c.provider !== "dat" && (input.marketplaceId || c.syncEnabled));
+      const runs = [];
+      for (const c of targets) runs.push(await runSync(ctx.db, ctx.services.boards, c.id, "manual"));
+      return runs.filter((r) => r !== null);
+    }),
+} satisfies TRPCRouterRecord;
