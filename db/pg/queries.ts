@@ -15,11 +15,25 @@ const MILE_M = 1609.344;
 const snake = (k: string) => k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
 const UPSERT_KEYS = Object.keys(getTableColumns(loads)).filter((k) => k !== "id") as (keyof NewLoad)[];
 const KEEP_ON_UPDATE = new Set(["createdAt", "sourceConfigId", "sourceExternalId", "shipperId"]);
+const ARRAY_TYPE: Record<string, string> = {
+  "double precision": "float8",
+  bigint: "int8",
+  integer: "int4",
+  text: "text",
+};
+const UPSERT_TYPES = UPSERT_KEYS.map((k) => {
+  const t = getTableColumns(loads)[k].getSQLType();
+  const a = ARRAY_TYPE[t];
+  if (!a) throw new Error(`loads.${k}: no array type for ${t}`);
+  return a;
+});
+const UPSERT_SQL_HEAD = `INSERT INTO loads (${UPSERT_KEYS.map(snake).join(", ")}) SELECT * FROM unnest(${UPSERT_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(", ")})`;
 const UPSERT_CONFLICT = `ON CONFLICT (source_config_id, source_external_id) DO UPDATE SET ${UPSERT_KEYS.filter(
   (k) => !KEEP_ON_UPDATE.has(k),
 )
   .map((k) => `${snake(k)} = excluded.${snake(k)}`)
   .join(", ")}`;
+const UPSERT_SQL = `${UPSERT_SQL_HEAD} ${UPSERT_CONFLICT}`;
 const USD_PER_MILE = "(l.budget_minor / 100.0 / fx.rate_per_usd) / GREATEST(l.trip_miles, 1)";
 const PICKUP = "ll_to_earth(l.pickup_latitude, l.pickup_longitude)";
 
@@ -39,7 +53,8 @@ const filtersOf = (f: TLoadSearchInput, viewerId: number | null, { p }: TParams)
   const where = [`l.status = ${p(f.status)}`];
   if (f.status !== "posted") {
     const v = p(viewerId ?? -1);
-    where.push(`(l.shipper_id = ${v} OR l.assigned_driver_id = ${v})`);
+    // Only MyTess loads leave the posted state; saying so lets the partial earth index of those loads answer.
+    where.push(`l.source_type = 'mytess'`, `(l.shipper_id = ${v} OR l.assigned_driver_id = ${v})`);
   }
   // External loads synced from a board belong to the user whose configuration brought them.
   where.push(`(l.source_type = 'mytess' OR l.source_owner_id = ${p(viewerId ?? -1)})`);
@@ -170,16 +185,20 @@ export const createPgQueries = (client: SQL, nearest: SQL) => {
       [lat, lng, JSON.stringify(equipment)],
     );
 
-  /** Board sync's writes (as SQLite's): multi-row inserts of 1,000 rows, updating the row with the same identity. */
+  /**
+   * Board sync's writes (as SQLite's): 10,000 rows a statement, sent as one array per column and unnested, updating the
+   * row with the same identity.
+   */
   const upsertExternalLoads = async (rows: NewLoad[]) => {
-    for (let i = 0; i < rows.length; i += 1000) {
-      const chunk = rows.slice(i, i + 1000);
-      const values: unknown[] = [];
-      const tuples = chunk.map((r) => `(${UPSERT_KEYS.map((k) => `$${values.push(r[k] ?? null)}`).join(", ")})`);
-      await client.unsafe(
-        `INSERT INTO loads (${UPSERT_KEYS.map(snake).join(", ")}) VALUES ${tuples.join(", ")} ${UPSERT_CONFLICT}`,
-        values as never[],
+    for (let i = 0; i < rows.length; i += 10_000) {
+      const chunk = rows.slice(i, i + 10_000);
+      const arrays = UPSERT_KEYS.map((k, c) =>
+        client.array(
+          chunk.map((r) => r[k] ?? null),
+          UPSERT_TYPES[c]!.toUpperCase() as never,
+        ),
       );
+      await client.unsafe(UPSERT_SQL, arrays as never[]);
     }
   };
 

@@ -404,7 +404,7 @@ describe("sync", () => {
     expect(third).toMatchObject({ created: 0, updated: 1, expired: 1, error: null });
     expect((await counts(ts.id)).n).toBe(n - 1);
     const [price] = await t.rows<{ budget_minor: number }>(
-      "select budget_minor from loads where source_config_id = ? and source_external_id = ?",
+      "select CAST(budget_minor AS INTEGER) budget_minor from loads where source_config_id = ? and source_external_id = ?",
       ts.id,
       repriced!,
     );
