@@ -6,8 +6,10 @@ import { formatter } from "@lingui/format-po";
 
 type TEntry = { message?: string; translation?: string };
 const root = join(import.meta.dir, "..", "locales");
+// A placeholder is `{name}` or the start of `{name, plural|select …}`; the text of a plural branch (`{Every # minute}`)
+// is not one.
 const placeholders = (s: string) =>
-  [...s.matchAll(/\{(\w+)/g)]
+  [...s.matchAll(/\{(\w+)\s*[,}]/g)]
     .map((m) => m[1])
     .sort()
     .join(",");
