@@ -50,6 +50,7 @@ let demoBoardUrls: Awaited<ReturnType<typeof startBoardEmulators>>["urls"] | nul
 const startDemoEmulators = () => {
   const boards = startBoardEmulators();
   demoBoardUrls = boards.urls;
+  process.env.BOARD_SANDBOX_URLS = JSON.stringify(boards.urls);
   logger.info("demo: load-board emulators started", boards.urls);
   const channels = {
     telegram: !process.env.TELEGRAM_BOT_TOKEN,

@@ -15,6 +15,8 @@ export type TBoardServices = {
   deadlineMs: number;
   /** Whether configurations may point at loopback and private addresses (emulators in tests and demo mode). */
   allowPrivateUrls: boolean;
+  /** Demo mode: the local emulators' addresses, offered in the Add Marketplace form as "Sandbox". */
+  sandboxUrls: Record<string, string> | null;
   /** The adapter of a configuration; `key` changes when the configuration does (id and updatedAt). */
   adapter: (key: string, settings: () => TBoardSettings) => TLoadBoardAdapter;
   /** Live answers kept for `liveCacheMs`, by configuration version and query. */
@@ -28,6 +30,7 @@ export const createBoardServices = (o: {
   allowPrivateUrls?: boolean;
   liveCacheMs?: number;
   create?: (s: TBoardSettings) => TLoadBoardAdapter;
+  sandboxUrls?: Record<string, string> | null;
 }): TBoardServices => {
   const adapters = new Map<string, TLoadBoardAdapter>();
   const live = new Map<string, { at: number; value: Promise<TBoardLoad[]> }>();
@@ -38,6 +41,7 @@ export const createBoardServices = (o: {
     timeoutMs: o.timeoutMs ?? 8000,
     deadlineMs: o.deadlineMs ?? 4000,
     allowPrivateUrls: o.allowPrivateUrls ?? false,
+    sandboxUrls: o.sandboxUrls ?? null,
     adapter: (key, settings) => {
       let a = adapters.get(key);
       if (!a) {
@@ -63,13 +67,17 @@ export const createBoardServices = (o: {
   };
 };
 
-/** Board services from the environment: BOARD_TIMEOUT_MS, BOARD_DEADLINE_MS, BOARD_ALLOW_PRIVATE_URLS. */
+/**
+ * Board services from the environment: BOARD_TIMEOUT_MS, BOARD_DEADLINE_MS, BOARD_ALLOW_PRIVATE_URLS, and in demo mode
+ * BOARD_SANDBOX_URLS (JSON: provider → emulator address, set when the emulators start).
+ */
 export const boardServicesFromEnv = (env: Record<string, string | undefined>, secrets: TSecretBox, demo = false) =>
   createBoardServices({
     secrets,
     timeoutMs: Number(env.BOARD_TIMEOUT_MS ?? 8000),
     deadlineMs: Number(env.BOARD_DEADLINE_MS ?? 4000),
     allowPrivateUrls: demo || env.BOARD_ALLOW_PRIVATE_URLS === "1",
+    sandboxUrls: demo && env.BOARD_SANDBOX_URLS ? (JSON.parse(env.BOARD_SANDBOX_URLS) as Record<string, string>) : null,
   });
 
 /** Board services for a database: the secret key from MYTESS_SECRET_KEY or the key file beside the database. */

@@ -54,6 +54,9 @@ export const marketplacesRouter = {
       searchMarketplace(ctx.db, ctx.services.boards, ctx.actor, id, q as z.infer<typeof ZMarketplaceSearchInput>),
     ),
 
+  /** Demo mode: the emulators' addresses (credentials "sandbox"), so a new user can connect a Sandbox board; else null. */
+  sandbox: authedProcedure.query(({ ctx }) => ctx.services.boards.sandboxUrls),
+
   syncStatus: authedProcedure.query(({ ctx }) => syncStatus(ctx.db, ctx.actor)),
 
   syncManual: authedProcedure

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import {
   CREDENTIAL_FIELDS,
@@ -152,6 +152,13 @@ function MarketplaceForm({ editing, onDone }: { editing: TMarketplace | null; on
   const provider = form.provider;
   const fields: readonly string[] = provider ? CREDENTIAL_FIELDS[provider] : [];
   const suggestedUrl = provider ? SUGGESTED_BASE_URL[provider] : "";
+  // Demo mode: the local emulators stand in for the boards; they take "sandbox" in every credential field.
+  const sandbox = useQuery(trpc.marketplaces.sandbox.queryOptions(undefined, { staleTime: Number.POSITIVE_INFINITY }));
+  const sandboxUrl = provider && !editing ? sandbox.data?.[provider] : undefined;
+  const fillSandbox = () => {
+    if (!provider || !sandboxUrl) return;
+    set({ apiBaseUrl: sandboxUrl, config: Object.fromEntries(fields.map((f) => [f, "sandbox"])) });
+  };
 
   const pickProvider = (p: TMarketplaceProvider | "") =>
     setForm((f) => {
@@ -280,6 +287,14 @@ function MarketplaceForm({ editing, onDone }: { editing: TMarketplace | null; on
             <p className="text-xs text-muted-foreground">
               <Trans>Production address: {suggestedUrl}</Trans>
             </p>
+          )}
+          {sandboxUrl && (
+            <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+              <Trans>This demo runs a Sandbox of this board.</Trans>
+              <Button type="button" size="sm" variant="outline" onClick={fillSandbox} data-testid="use-sandbox">
+                <Trans>Use the Sandbox</Trans>
+              </Button>
+            </div>
           )}
         </div>
       </div>
