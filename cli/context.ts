@@ -4,6 +4,7 @@ import { i18n, languageFromEnv } from "../src/server/i18n";
 import { boardServicesForDatabase } from "../src/server/integrations/boards/services";
 import { carriersFromEnv } from "../src/server/integrations/carriers/registry";
 import { notifiersFromEnv, vapidKeyFileFor } from "../src/server/integrations/notify/registry";
+import { storeServicesFrom } from "../src/server/integrations/stores/services";
 import { logger } from "../src/server/logger";
 import { createContext } from "../src/server/trpc/context";
 import { createCaller } from "../src/server/trpc/root";
@@ -34,6 +35,7 @@ export const openSystem = async () => {
   const config = loadConfig();
   const handle = await openConfiguredDb(config.databasePath);
   await migrateDb(handle.db);
+  const boards = boardServicesForDatabase(process.env, config.databasePath, config.demo);
   const ctx = createContext({
     db: handle.db,
     system: true,
@@ -42,7 +44,8 @@ export const openSystem = async () => {
     services: {
       carriers: carriersFromEnv(),
       notifiers: notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) }),
-      boards: boardServicesForDatabase(process.env, config.databasePath, config.demo),
+      boards,
+      stores: storeServicesFrom(boards),
       log: { ...logger, info: () => {} },
     },
   });

@@ -3,6 +3,7 @@ import { TRPCError } from "@trpc/server";
 import { Command, CommanderError } from "commander";
 import { AppError, describeError } from "../src/server/errors";
 import { db } from "./commands/db";
+import { ecommerce } from "./commands/ecommerce";
 import { jobs } from "./commands/jobs";
 import { marketplaces, sync } from "./commands/marketplaces";
 import { notify } from "./commands/notify";
@@ -14,7 +15,9 @@ process.env.LOG_LEVEL ??= "silent";
 
 const program = new Command()
   .name("mytess")
-  .description("MyTess operator tools: database, accounts, parcel carriers, jobs, notifications and load boards")
+  .description(
+    "MyTess operator tools: database, accounts, parcel carriers, jobs, notifications, load boards and stores",
+  )
   .version("0.1.0")
   .showHelpAfterError()
   .exitOverride()
@@ -25,7 +28,8 @@ const program = new Command()
   .addCommand(jobs)
   .addCommand(notify)
   .addCommand(marketplaces)
-  .addCommand(sync);
+  .addCommand(sync)
+  .addCommand(ecommerce);
 
 try {
   await program.parseAsync(process.argv);

@@ -554,3 +554,83 @@ export const syncRuns = sqliteTable(
   (t) => [index("sync_runs_user_idx").on(t.userId, t.id), index("sync_runs_config_idx").on(t.configId, t.id)],
 );
 export type SyncRun = typeof syncRuns.$inferSelect;
+
+/**
+ * A user's connection to an online store (SPEC §3 E-commerce integration): sealed credentials as for boards, settings
+ * (warehouse, defaults for the loads its orders become, which statuses to import, an optional apiBaseUrl) as JSON, the
+ * sync cursor (the store's last change time seen) and counters.
+ */
+export const ecommerceIntegrations = sqliteTable(
+  "ecommerce_integrations",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    platform: text({ enum: ["shopify", "amazon", "alibaba"] }).notNull(),
+    name: text().notNull(),
+    isActive: integer({ mode: "boolean" }).notNull().default(true),
+    credentials: text().notNull(),
+    credentialFields: text({ mode: "json" }).notNull().$type<string[]>(),
+    settings: text({ mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    totalOrdersSynced: integer().notNull().default(0),
+    syncCursor: integer().notNull().default(0),
+    lastSyncAt: integer(),
+    lastError: text(),
+    ...timestamps,
+  },
+  (t) => [index("ecommerce_integrations_user_idx").on(t.userId)],
+);
+export type EcommerceIntegration = typeof ecommerceIntegrations.$inferSelect;
+
+/** A store order (SPEC §3 E-commerce order), one per (integration, external order id), with the load it became. */
+export const ecommerceOrders = sqliteTable(
+  "ecommerce_orders",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    integrationId: integer()
+      .notNull()
+      .references(() => ecommerceIntegrations.id, { onDelete: "cascade" }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    externalOrderId: text().notNull(),
+    orderNumber: text().notNull(),
+    orderDate: integer().notNull(),
+    storeUpdatedAt: integer().notNull(),
+    customerName: text(),
+    status: text({ enum: ["pending", "processing", "synced", "converted", "cancelled"] }).notNull(),
+    storeStatus: text().notNull(),
+    currency: text().notNull(),
+    totalMinor: integer().notNull(),
+    shippingName: text(),
+    shippingLine1: text(),
+    shippingCity: text(),
+    shippingState: text(),
+    shippingCountry: text(),
+    shippingPostalCode: text(),
+    shippingLatitude: real(),
+    shippingLongitude: real(),
+    /** JSON array of line items: title, quantity, sku, unitWeightGrams. */
+    items: text({ mode: "json" })
+      .notNull()
+      .$type<{ title: string; quantity: number; sku: string | null; unitWeightGrams: number | null }[]>(),
+    loadId: integer().references(() => loads.id, { onDelete: "set null" }),
+    convertedAt: integer(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("ecommerce_orders_external_idx").on(t.integrationId, t.externalOrderId),
+    index("ecommerce_orders_user_idx").on(t.userId, t.id),
+  ],
+);
+export type EcommerceOrder = typeof ecommerceOrders.$inferSelect;
+
+/** Store webhooks already taken (by the platform's delivery id), so a replayed delivery changes nothing. */
+export const ecommerceWebhooks = sqliteTable("ecommerce_webhooks", {
+  webhookId: text().primaryKey(),
+  integrationId: integer()
+    .notNull()
+    .references(() => ecommerceIntegrations.id, { onDelete: "cascade" }),
+  receivedAt: integer().notNull(),
+});

@@ -30,11 +30,16 @@ export const {
   loadAlerts,
   marketplaceConfigs,
   syncRuns,
+  ecommerceIntegrations,
+  ecommerceOrders,
+  ecommerceWebhooks,
 } = active;
 
 export type {
   ActivityEvent,
   Bid,
+  EcommerceIntegration,
+  EcommerceOrder,
   Job,
   LiveEvent,
   Load,

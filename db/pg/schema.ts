@@ -535,3 +535,78 @@ export const syncRuns = pgTable(
   (t) => [index("sync_runs_user_idx").on(t.userId, t.id), index("sync_runs_config_idx").on(t.configId, t.id)],
 );
 export type SyncRun = typeof syncRuns.$inferSelect;
+
+/** A user's connection to an online store: see db/schema.ts. */
+export const ecommerceIntegrations = pgTable(
+  "ecommerce_integrations",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    platform: text({ enum: ["shopify", "amazon", "alibaba"] }).notNull(),
+    name: text().notNull(),
+    isActive: boolean().notNull().default(true),
+    credentials: text().notNull(),
+    credentialFields: jsonb().notNull().$type<string[]>(),
+    settings: jsonb().notNull().$type<Record<string, unknown>>(),
+    totalOrdersSynced: integer().notNull().default(0),
+    syncCursor: ms().notNull().default(0),
+    lastSyncAt: ms(),
+    lastError: text(),
+    ...timestamps,
+  },
+  (t) => [index("ecommerce_integrations_user_idx").on(t.userId)],
+);
+export type EcommerceIntegration = typeof ecommerceIntegrations.$inferSelect;
+
+/** A store order: see db/schema.ts. */
+export const ecommerceOrders = pgTable(
+  "ecommerce_orders",
+  {
+    id: id(),
+    integrationId: integer()
+      .notNull()
+      .references(() => ecommerceIntegrations.id, { onDelete: "cascade" }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    externalOrderId: text().notNull(),
+    orderNumber: text().notNull(),
+    orderDate: ms().notNull(),
+    storeUpdatedAt: ms().notNull(),
+    customerName: text(),
+    status: text({ enum: ["pending", "processing", "synced", "converted", "cancelled"] }).notNull(),
+    storeStatus: text().notNull(),
+    currency: text().notNull(),
+    totalMinor: bigint({ mode: "number" }).notNull(),
+    shippingName: text(),
+    shippingLine1: text(),
+    shippingCity: text(),
+    shippingState: text(),
+    shippingCountry: text(),
+    shippingPostalCode: text(),
+    shippingLatitude: doublePrecision(),
+    shippingLongitude: doublePrecision(),
+    items: jsonb()
+      .notNull()
+      .$type<{ title: string; quantity: number; sku: string | null; unitWeightGrams: number | null }[]>(),
+    loadId: integer().references(() => loads.id, { onDelete: "set null" }),
+    convertedAt: ms(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("ecommerce_orders_external_idx").on(t.integrationId, t.externalOrderId),
+    index("ecommerce_orders_user_idx").on(t.userId, t.id),
+  ],
+);
+export type EcommerceOrder = typeof ecommerceOrders.$inferSelect;
+
+/** Store webhooks already taken: see db/schema.ts. */
+export const ecommerceWebhooks = pgTable("ecommerce_webhooks", {
+  webhookId: text().primaryKey(),
+  integrationId: integer()
+    .notNull()
+    .references(() => ecommerceIntegrations.id, { onDelete: "cascade" }),
+  receivedAt: ms().notNull(),
+});

@@ -10,11 +10,13 @@ import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { startBoardEmulators } from "../../emulators/boards/server";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
 import { startNotifyEmulators } from "../../emulators/notify/server";
+import { startStoreEmulators } from "../../emulators/stores/server";
 import { createTelegramBot } from "./bots/telegram/bot";
 import { startTelegramPoller } from "./bots/telegram/poller";
 import { telegramWebhookSecret } from "./bots/telegram/webhook";
 import { loadConfig } from "./config";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
+import { ensureDemoStores } from "./domain/ecommerce/demo";
 import { ensureDemoBoards } from "./domain/marketplaces/demo";
 import { createApp } from "./http/app";
 import { MAX_JSON_BODY_BYTES } from "./http/body";
@@ -22,6 +24,7 @@ import { boardServicesForDatabase, type TBoardServices } from "./integrations/bo
 import { carriersFromEnv } from "./integrations/carriers/registry";
 import { notifiersFromEnv, vapidKeyFileFor } from "./integrations/notify/registry";
 import { telegramApiRoot } from "./integrations/notify/telegram";
+import { storeServicesFrom } from "./integrations/stores/services";
 import { jobHandlers, startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./logger";
 
@@ -47,10 +50,15 @@ const hostname = process.env.HOST ?? "0.0.0.0";
  * (the interface labels them "Sandbox").
  */
 let demoBoardUrls: Awaited<ReturnType<typeof startBoardEmulators>>["urls"] | null = null;
+let demoStoreUrls: Awaited<ReturnType<typeof startStoreEmulators>>["urls"] | null = null;
 const startDemoEmulators = () => {
   const boards = startBoardEmulators();
   demoBoardUrls = boards.urls;
   process.env.BOARD_SANDBOX_URLS = JSON.stringify(boards.urls);
+  const stores = startStoreEmulators();
+  demoStoreUrls = stores.urls;
+  process.env.STORE_SANDBOX_URLS = JSON.stringify(stores.urls);
+  logger.info("demo: store emulators started", stores.urls);
   logger.info("demo: load-board emulators started", boards.urls);
   const channels = {
     telegram: !process.env.TELEGRAM_BOT_TOKEN,
@@ -89,6 +97,10 @@ const prepare = async () => {
     const boards = boardServicesForDatabase(process.env, config.databasePath, true);
     const { created } = await ensureDemoBoards(handle.db, boards, demoBoardUrls);
     if (created) logger.info("demo: sandbox load boards configured", { created });
+    if (demoStoreUrls) {
+      const stores = await ensureDemoStores(handle.db, storeServicesFrom(boards), demoStoreUrls);
+      if (stores.created) logger.info("demo: sandbox Shopify stores configured", stores);
+    }
   }
   return handle;
 };
@@ -106,7 +118,12 @@ const startJobs = (handle: DbHandle) => {
   const notifiers = notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) });
   const baseUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   const boards = boardServicesForDatabase(process.env, config.databasePath, config.demo);
-  const worker = startWorker({ db: handle.db, log: logger, handlers: jobHandlers({ notifiers, baseUrl, boards }) });
+  const stores = storeServicesFrom(boards);
+  const worker = startWorker({
+    db: handle.db,
+    log: logger,
+    handlers: jobHandlers({ notifiers, baseUrl, boards, stores }),
+  });
   logger.info("job worker started");
   const telegram = startTelegram(handle, notifiers, boards, baseUrl);
   return { ...worker, stop: async () => Promise.all([telegram?.stop(), worker.stop()]).then(() => undefined) };
@@ -126,7 +143,11 @@ const startTelegram = (
   if (!token) return null;
   const bot = createTelegramBot(
     { token, apiRoot: telegramApiRoot(process.env) },
-    { db: handle.db, services: { carriers: carriersFromEnv(), notifiers, boards, log: logger }, baseUrl },
+    {
+      db: handle.db,
+      services: { carriers: carriersFromEnv(), notifiers, boards, stores: storeServicesFrom(boards), log: logger },
+      baseUrl,
+    },
   );
   const webhook = process.env.TELEGRAM_WEBHOOK_URL;
   if (webhook) {

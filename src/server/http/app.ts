@@ -7,6 +7,7 @@ import { telegramWebhookHandler } from "../bots/telegram/webhook";
 import { answerWhatsApp } from "../bots/whatsapp/inbound";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession } from "../domain/auth/sessions";
+import { receiveWebhook } from "../domain/ecommerce/orders";
 import { AppError } from "../errors";
 import { boardServicesForDatabase, type TBoardServices } from "../integrations/boards/services";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
@@ -17,6 +18,7 @@ import {
   whatsappChallenge,
 } from "../integrations/notify/whatsapp-webhook";
 import { createOidcClient } from "../integrations/oidc/oidc";
+import { storeServicesFrom, type TStoreServices } from "../integrations/stores/services";
 import { createLiveHub, liveStream } from "../live/hub";
 import { logger } from "../logger";
 import type { TServices } from "../trpc/context";
@@ -44,6 +46,7 @@ export type TAppDeps = {
   carriers?: TCarrierRegistry;
   notifiers?: TNotifierRegistry;
   boards?: TBoardServices;
+  stores?: TStoreServices;
   /** Where the Telegram webhook's settings come from (tests pass their own). */
   env?: Record<string, string | undefined>;
 };
@@ -56,8 +59,15 @@ export const createApp = ({
   notifiers = notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) }),
   env = process.env,
   boards = boardServicesForDatabase(env, config.databasePath, config.demo),
+  stores,
 }: TAppDeps) => {
-  const services: TServices = { carriers, notifiers, boards, log: logger };
+  const services: TServices = {
+    carriers,
+    notifiers,
+    boards,
+    stores: stores ?? storeServicesFrom(boards, env),
+    log: logger,
+  };
   const live = createLiveHub(db);
   const telegramWebhook = telegramWebhookHandler(env, {
     db,
@@ -191,6 +201,21 @@ export const createApp = ({
         }
         // Meta retries anything but a 200 for days: a message we could not act on is logged, not refused.
         return json({ ok: true });
+      },
+      { parse: "none" },
+    )
+    // Store webhooks (Shopify orders/create and orders/updated), one address per integration, signed by the store.
+    .post(
+      "/api/ecommerce/webhooks/:integrationId",
+      async ({ request, params }) => {
+        const id = Number(params.integrationId);
+        if (!Number.isSafeInteger(id) || id <= 0) return notFound(request);
+        try {
+          const raw = await request.text();
+          return json(await receiveWebhook(db, services.stores, id, raw, request.headers));
+        } catch (err) {
+          return errorResponse(err, localeOf(request));
+        }
       },
       { parse: "none" },
     )

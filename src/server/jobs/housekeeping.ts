@@ -1,10 +1,13 @@
 import { lt } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
-import { idempotencyKeys, loginFailures, sessions } from "../../../db/tables";
+import { ecommerceWebhooks, idempotencyKeys, loginFailures, sessions } from "../../../db/tables";
 import { LOGIN_LIMITS } from "../domain/auth/rate-limit";
 import { IDEMPOTENCY_TTL_MS } from "../http/idempotency";
 
-/** Clears what has expired: sessions, sign-in attempts past their window, stored answers older than a day. */
+/**
+ * Clears what has expired: sessions, sign-in attempts past their window, stored answers older than a day, store webhook
+ * ids older than a week.
+ */
 export const housekeeping = async (db: TDb, now = Date.now()) => ({
   sessions: (await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.idHash })).length,
   attempts: (
@@ -18,5 +21,12 @@ export const housekeeping = async (db: TDb, now = Date.now()) => ({
       .delete(idempotencyKeys)
       .where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS))
       .returning({ key: idempotencyKeys.key })
+  ).length,
+  // Store webhook ids are kept a week: platforms retry a delivery for up to two days.
+  webhooks: (
+    await db
+      .delete(ecommerceWebhooks)
+      .where(lt(ecommerceWebhooks.receivedAt, now - 7 * 24 * 60 * 60 * 1000))
+      .returning({ id: ecommerceWebhooks.webhookId })
   ).length,
 });

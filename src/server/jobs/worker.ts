@@ -1,10 +1,12 @@
 import type { TDb } from "../../../db/client";
 import type { Job } from "../../../db/tables";
 import { enqueueLoadAlerts } from "../domain/alerts/alerts";
+import { enqueueDueStoreSyncs, storeSyncJob } from "../domain/ecommerce/sync";
 import { enqueueDueSyncs, runSync } from "../domain/marketplaces/sync";
 import { notifyHandler } from "../domain/push/notify";
 import type { TBoardServices } from "../integrations/boards/services";
 import type { TNotifierRegistry } from "../integrations/notify/registry";
+import type { TStoreServices } from "../integrations/stores/services";
 import type { TLogger } from "../logger";
 import { housekeeping } from "./housekeeping";
 import { claimJobs, completeJob, deferJob, enqueueScheduled, failJob, JobDeferred } from "./queue";
@@ -19,6 +21,7 @@ export const JOB_HANDLERS: Record<string, TJobHandler> = {
   housekeeping: (_payload, { db }) => housekeeping(db),
   load_alerts: (payload, { db }) => enqueueLoadAlerts(db, Number(payload.loadId)),
   board_sync_due: (_payload, { db }) => enqueueDueSyncs(db),
+  store_sync_due: (_payload, { db }) => enqueueDueStoreSyncs(db),
 };
 
 /** The handlers that reach outside the database, with what they reach through. */
@@ -26,9 +29,13 @@ export const jobHandlers = (deps: {
   notifiers: TNotifierRegistry;
   baseUrl: string;
   boards?: TBoardServices;
+  stores?: TStoreServices;
 }): Record<string, TJobHandler> => ({
   ...JOB_HANDLERS,
   notify: notifyHandler(deps),
+  ...(deps.stores && {
+    store_sync: (payload, { db }) => storeSyncJob(db, deps.stores!, Number(payload.integrationId)),
+  }),
   ...(deps.boards && {
     board_sync: (payload, { db }) =>
       runSync(db, deps.boards!, Number(payload.configId), payload.trigger === "manual" ? "manual" : "schedule"),
@@ -40,6 +47,8 @@ export const SCHEDULES: { kind: string; everyMs: number }[] = [
   { kind: "housekeeping", everyMs: 60 * 60_000 },
   // Board sync: each minute looks for configurations whose interval has passed.
   { kind: "board_sync_due", everyMs: 60_000 },
+  // Store order sync: each minute looks for integrations whose interval has passed.
+  { kind: "store_sync_due", everyMs: 60_000 },
 ];
 
 export type TWorker = { stop: () => Promise<void>; runOnce: () => Promise<number> };

@@ -5,6 +5,7 @@ import { openTestDb } from "../../../db/client";
 import { users } from "../../../db/tables";
 import { carriersFromEnv } from "../integrations/carriers/registry";
 import { notifiersFromEnv } from "../integrations/notify/registry";
+import { storeServicesFrom } from "../integrations/stores/services";
 import { logger } from "../logger";
 import { closeTestApps, createClient, createTestApp, registerUser, testBoardServices } from "../testing";
 import { createContext } from "./context";
@@ -22,6 +23,7 @@ test("a non-HTTP door (a bot) acts as its user through the same procedures; sign
     carriers: carriersFromEnv({}),
     notifiers: notifiersFromEnv({}, { vapidKeyFile: null }),
     boards: testBoardServices(),
+    stores: storeServicesFrom(testBoardServices(), {}),
     log: logger,
   };
   const bot = createCaller(createContext({ db, channel: "telegram", locale: "am", services, actor: user! }));
@@ -55,6 +57,7 @@ test("the CLI's context is the system's, without HTTP parts", async () => {
           carriers: carriersFromEnv({}),
           notifiers: notifiersFromEnv({}, { vapidKeyFile: null }),
           boards: testBoardServices(),
+          stores: storeServicesFrom(testBoardServices(), {}),
           log: logger,
         },
       }),

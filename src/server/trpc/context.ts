@@ -4,6 +4,7 @@ import type { TLanguage } from "../../shared/constants";
 import type { TBoardServices } from "../integrations/boards/services";
 import type { TCarrierRegistry } from "../integrations/carriers/registry";
 import type { TNotifierRegistry } from "../integrations/notify/registry";
+import type { TStoreServices } from "../integrations/stores/services";
 import type { TLogger } from "../logger";
 
 export type TChannel = "web" | "rest" | "cli" | "telegram" | "whatsapp" | "worker";
@@ -16,6 +17,8 @@ export type TServices = {
   notifiers: TNotifierRegistry;
   /** External load boards: adapters per configuration, the secret box for their credentials, time limits. */
   boards: TBoardServices;
+  /** Online stores (Shopify, Amazon, Alibaba): adapters per integration, sharing the boards' secret box. */
+  stores: TStoreServices;
   log: TLogger;
 };
 

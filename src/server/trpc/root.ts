@@ -4,6 +4,7 @@ import { authRouter } from "../routers/auth/router";
 import { bidsRouter } from "../routers/bids/router";
 import { dashboardRouter } from "../routers/dashboard/router";
 import { driversRouter } from "../routers/drivers/router";
+import { ecommerceRouter } from "../routers/ecommerce/router";
 import { loadsRouter } from "../routers/loads/router";
 import { marketplacesRouter } from "../routers/marketplaces/router";
 import { messagesRouter } from "../routers/messages/router";
@@ -33,6 +34,7 @@ export const appRouter = createTRPCRouter({
   notifications: notificationsRouter,
   loadAlerts: loadAlertsRouter,
   marketplaces: marketplacesRouter,
+  ecommerce: ecommerceRouter,
 });
 
 export type AppRouter = typeof appRouter;

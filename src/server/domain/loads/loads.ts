@@ -13,8 +13,8 @@ import { toPublicLoad } from "./serialize";
 // A pickup a few minutes in the past is the clock of the phone, not a mistake.
 const PAST_GRACE_MS = 5 * 60 * 1000;
 
-/** Posts a load for a shipper after the rules that span fields: dates in order and in the future. */
-export const createLoad = async (db: TDb, shipper: User, input: TCreateLoadInput, now = Date.now()) => {
+/** The rules that span fields: dates in order and in the future. */
+export const checkLoadDates = (input: Pick<TCreateLoadInput, "pickupDate" | "deliveryDate">, now = Date.now()) => {
   if (input.pickupDate < now - PAST_GRACE_MS) {
     const past = /*i18n*/ { id: "error.load.pickupInPast", message: "pickupDate must not be in the past" };
     throw new AppError("BAD_REQUEST", past, { issues: [{ path: "pickupDate", message: past }] });
@@ -23,32 +23,41 @@ export const createLoad = async (db: TDb, shipper: User, input: TCreateLoadInput
     const order = /*i18n*/ { id: "error.load.deliveryBeforePickup", message: "deliveryDate must be after pickupDate" };
     throw new AppError("BAD_REQUEST", order, { issues: [{ path: "deliveryDate", message: order }] });
   }
+};
+
+/** Writes a posted load inside the caller's transaction, with its activity and its load-alert job (the outbox). */
+export const insertLoad = async (tx: TWriter, shipper: User, input: TCreateLoadInput, now = Date.now()) => {
   const { budgetAmount, weight, ...rest } = input;
-  return db.transaction(async (tx) => {
-    const [load] = await tx
-      .insert(loads)
-      .values({
-        ...rest,
-        shipperId: shipper.id,
-        weightLbs: weight,
-        budgetMinor: toMinor(budgetAmount, input.budgetCurrency),
-        tripMiles: haversineMiles(
-          input.pickupLatitude,
-          input.pickupLongitude,
-          input.deliveryLatitude,
-          input.deliveryLongitude,
-        ),
-        status: "posted",
-        sourceType: "mytess",
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    await recordActivity(tx, [shipper.id], "load_posted", load.id, shipper.id, now);
-    // Drivers with load alerts near the pickup are found by the worker (the outbox: this job commits with the load).
-    await enqueue(tx, { kind: "load_alerts", payload: { loadId: load.id }, uniqueKey: `load_alerts:${load.id}` }, now);
-    return load;
-  });
+  const [load] = await tx
+    .insert(loads)
+    .values({
+      ...rest,
+      shipperId: shipper.id,
+      weightLbs: weight,
+      budgetMinor: toMinor(budgetAmount, input.budgetCurrency),
+      tripMiles: haversineMiles(
+        input.pickupLatitude,
+        input.pickupLongitude,
+        input.deliveryLatitude,
+        input.deliveryLongitude,
+      ),
+      status: "posted",
+      sourceType: "mytess",
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await recordActivity(tx, [shipper.id], "load_posted", load!.id, shipper.id, now);
+  // Drivers with load alerts near the pickup are found by the worker (the outbox: this job commits with the load).
+  await enqueue(tx, { kind: "load_alerts", payload: { loadId: load!.id }, uniqueKey: `load_alerts:${load!.id}` }, now);
+  return load!;
+};
+type TWriter = Pick<TDb, "insert">;
+
+/** Posts a load for a shipper after the rules that span fields: dates in order and in the future. */
+export const createLoad = async (db: TDb, shipper: User, input: TCreateLoadInput, now = Date.now()) => {
+  checkLoadDates(input, now);
+  return db.transaction((tx) => insertLoad(tx, shipper, input, now));
 };
 
 export const findLoad = async (db: TDb, id: number) =>

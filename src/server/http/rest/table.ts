@@ -100,6 +100,21 @@ export const REST_ROUTES: TRestRoute[] = [
     async (c, r) => (await c.marketplaces.search({ ...bodyObject(r), id: idParam(r) } as never)).results,
   ),
   route("GET", "/api/marketplaces/sync-runs", (c) => c.marketplaces.history({})),
+  // E-commerce (SPEC §7)
+  route("GET", "/api/ecommerce/integrations", (c) => c.ecommerce.integrations()),
+  route("POST", "/api/ecommerce/integrations", (c, r) => c.ecommerce.createIntegration(bodyObject(r) as never), 201),
+  route("PUT", "/api/ecommerce/integrations/:id", (c, r) =>
+    c.ecommerce.updateIntegration({ ...bodyObject(r), id: idParam(r) } as never),
+  ),
+  route("DELETE", "/api/ecommerce/integrations/:id", (c, r) => c.ecommerce.deleteIntegration({ id: idParam(r) })),
+  route("POST", "/api/ecommerce/integrations/:id/test", (c, r) => c.ecommerce.testIntegration({ id: idParam(r) })),
+  route("POST", "/api/ecommerce/integrations/:id/sync", (c, r) => c.ecommerce.syncIntegration({ id: idParam(r) })),
+  route("GET", "/api/ecommerce/orders", (c, r) => c.ecommerce.orders(r.query as never)),
+  route("GET", "/api/ecommerce/orders/:id/draft", (c, r) => c.ecommerce.orderDraft({ id: idParam(r) })),
+  route("POST", "/api/ecommerce/orders/:id/convert", (c, r) => {
+    const body = bodyObject(r);
+    return c.ecommerce.convert({ id: idParam(r), ...(body.load ? { load: body.load } : {}) } as never);
+  }),
   route("GET", "/api/sync/status", (c) => c.marketplaces.syncStatus()),
   route("POST", "/api/sync/manual", (c) => c.marketplaces.syncManual({})),
   route("GET", "/api/messaging/load-alerts", (c) => c.loadAlerts.get()),

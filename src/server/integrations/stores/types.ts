@@ -114,5 +114,7 @@ export type TStoreAdapter = {
    * Webhooks (Shopify): checks the signature over the raw body and returns the orders it carries; null when the
    * platform has no webhooks. Throws an AppError (UNAUTHORIZED) on a bad signature.
    */
-  verifyWebhook: ((raw: string, headers: Headers) => { topic: string; webhookId: string | null; order: TStoreOrder }) | null;
+  verifyWebhook:
+    | ((raw: string, headers: Headers) => { topic: string; webhookId: string | null; order: TStoreOrder })
+    | null;
 };

@@ -1,8 +1,9 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useCallback, useRef, useState } from "react";
 import { EQUIPMENT_TYPES, type MONEY_CURRENCY_CODES } from "../../../shared/constants";
+import type { TCreateLoadForm } from "../../../shared/schemas/loads";
 import { toast } from "../../lib/toast";
 import { errorInfo, isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
@@ -26,6 +27,30 @@ import { PlaceInput } from "./place-input";
 type TSide = { address: string; city: string; state: string; country: string; latitude: string; longitude: string };
 const EMPTY_SIDE: TSide = { address: "", city: "", state: "", country: "", latitude: "", longitude: "" };
 type TErrors = Record<string, string | undefined>;
+
+/** What the form may start from (an e-commerce order's draft, say); null or missing fields start empty. */
+export type TPostLoadInitial = { [K in keyof TCreateLoadForm]?: TCreateLoadForm[K] | null };
+
+const sideOf = (initial: TPostLoadInitial | undefined, prefix: "pickup" | "delivery"): TSide => {
+  if (!initial) return EMPTY_SIDE;
+  const str = (v: string | number | null | undefined) => (v == null ? "" : String(v));
+  return {
+    address: str(initial[`${prefix}Address`]),
+    city: str(initial[`${prefix}City`]),
+    state: str(initial[`${prefix}State`]),
+    country: str(initial[`${prefix}Country`]),
+    latitude: str(initial[`${prefix}Latitude`]),
+    longitude: str(initial[`${prefix}Longitude`]),
+  };
+};
+
+const pad = (n: number) => String(n).padStart(2, "0");
+/** An instant as the browser's own date-time picker takes it (local time). */
+const toLocalInput = (iso: string) => {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
 
 function PlaceFields({
   prefix,
@@ -129,16 +154,57 @@ function PlaceFields({
   );
 }
 
-/** SPEC section 5's Post New Load form, checked here and again on the server. */
-export function PostLoadDialog() {
+/**
+ * SPEC section 5's Post New Load form, checked here and again on the server. Without props it is the shipper's own
+ * "Post New Load" button and dialog. It can also be opened by its caller (`open`, `onOpenChange`, no trigger), start
+ * from `initial` values (with `initialErrors` to point at what to complete) and hand the load to `onSubmitLoad` instead
+ * of creating it (the caller says how it went; the dialog closes when the promise resolves and shows the field issues
+ * of a rejection). Callers that change `initial` remount it with a `key`.
+ */
+export function PostLoadDialog({
+  initial,
+  initialErrors,
+  open: openProp,
+  onOpenChange,
+  onSubmitLoad,
+  trigger,
+  description,
+}: {
+  initial?: TPostLoadInitial;
+  initialErrors?: TErrors;
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+  onSubmitLoad?: (load: TCreateLoadForm) => Promise<unknown>;
+  /** Replaces the "Post New Load" button; null for none (the default when `open` is given). */
+  trigger?: ReactNode;
+  description?: ReactNode;
+} = {}) {
   const { t } = useLingui();
   const equipmentLabel = useEquipmentLabel();
   const queryClient = useQueryClient();
   const onUnauthorized = useUnauthorizedRedirect();
-  const [open, setOpen] = useState(false);
-  const [pickup, setPickup] = useState<TSide>(EMPTY_SIDE);
-  const [delivery, setDelivery] = useState<TSide>(EMPTY_SIDE);
-  const [errors, setErrors] = useState<TErrors>({});
+  const [openState, setOpenState] = useState(false);
+  const open = openProp ?? openState;
+  const setOpen = (next: boolean) => {
+    if (openProp === undefined) setOpenState(next);
+    onOpenChange?.(next);
+  };
+  const [pickup, setPickup] = useState<TSide>(() => sideOf(initial, "pickup"));
+  const [delivery, setDelivery] = useState<TSide>(() => sideOf(initial, "delivery"));
+  const [errors, setErrors] = useState<TErrors>(() => initialErrors ?? {});
+  // The date pickers take no starting value: the initial dates are put in when the form mounts (browser calendar).
+  const initialRef = useRef(initial);
+  initialRef.current = initial;
+  const fillDates = useCallback((form: HTMLFormElement | null) => {
+    const start = initialRef.current;
+    if (!form || !start) return;
+    for (const name of ["pickupDate", "deliveryDate"] as const) {
+      const input = form.elements.namedItem(name);
+      const value = start[name];
+      if (input instanceof HTMLInputElement && input.type === "datetime-local" && value && !input.value)
+        input.value = toLocalInput(value);
+    }
+  }, []);
   const create = useMutation(
     trpc.loads.create.mutationOptions({
       onSuccess: async () => {
@@ -158,6 +224,19 @@ export function PostLoadDialog() {
       },
     }),
   );
+  // The caller's own submit: it toasts; here the dialog closes, or shows the field issues.
+  const custom = useMutation({
+    mutationFn: (load: TCreateLoadForm) => (onSubmitLoad ? onSubmitLoad(load) : Promise.resolve(null)),
+    onSuccess: () => {
+      setOpen(false);
+      setErrors({});
+    },
+    onError: (err) => {
+      const info = errorInfo(err);
+      if (info.issues.length) setErrors(Object.fromEntries(info.issues.map((i) => [i.path, i.message])));
+    },
+  });
+  const pending = create.isPending || custom.isPending;
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -198,7 +277,7 @@ export function PostLoadDialog() {
       requestAnimationFrame(() => form.querySelector<HTMLElement>("[aria-invalid=true]")?.focus());
       return;
     }
-    create.mutate({
+    const load: TCreateLoadForm = {
       title: str("title"),
       description: str("description") || null,
       equipmentType: str("equipmentType") as (typeof EQUIPMENT_TYPES)[number],
@@ -220,29 +299,42 @@ export function PostLoadDialog() {
       budgetAmount: Math.round(budget * 100) / 100,
       budgetCurrency: str("budgetCurrency") as (typeof MONEY_CURRENCY_CODES)[number],
       specialInstructions: str("specialInstructions") || null,
-    });
+    };
+    if (onSubmitLoad) custom.mutate(load);
+    else create.mutate(load);
   };
+  const triggerNode =
+    trigger !== undefined ? (
+      trigger
+    ) : openProp !== undefined ? null : (
+      <Button data-testid="post-load">
+        <Plus />
+        <Trans>Post New Load</Trans>
+      </Button>
+    );
 
   return (
     <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button data-testid="post-load">
-          <Plus />
-          <Trans>Post New Load</Trans>
-        </Button>
-      </DialogTrigger>
+      {triggerNode != null && <DialogTrigger asChild>{triggerNode}</DialogTrigger>}
       <DialogContent closeLabel={t`Close`} width="xl">
         <DialogHeader>
           <DialogTitle>
             <Trans>Post New Load</Trans>
           </DialogTitle>
           <DialogDescription>
-            <Trans>Drivers near the pickup will see it and bid.</Trans>
+            {description ?? <Trans>Drivers near the pickup will see it and bid.</Trans>}
           </DialogDescription>
         </DialogHeader>
-        <form className="grid gap-4" onSubmit={submit} noValidate>
+        <form className="grid gap-4" onSubmit={submit} noValidate ref={fillDates}>
           <div className="grid gap-3 sm:grid-cols-2">
-            <TextField id="load-title" label=<Trans>Title</Trans> name="title" maxLength={120} error={errors.title} />
+            <TextField
+              id="load-title"
+              label=<Trans>Title</Trans>
+              name="title"
+              maxLength={120}
+              defaultValue={initial?.title ?? undefined}
+              error={errors.title}
+            />
             <div className="grid gap-1.5">
               <Label htmlFor="load-equipment">
                 <Trans>Equipment</Trans>
@@ -250,7 +342,7 @@ export function PostLoadDialog() {
               <NativeSelect
                 id="load-equipment"
                 name="equipmentType"
-                defaultValue=""
+                defaultValue={initial?.equipmentType ?? ""}
                 aria-invalid={!!errors.equipmentType}
                 aria-describedby={errors.equipmentType ? "load-equipment-error" : undefined}
               >
@@ -288,6 +380,7 @@ export function PostLoadDialog() {
               type="number"
               inputMode="decimal"
               min="1"
+              defaultValue={initial?.weight ?? undefined}
               error={errors.weight}
             />
             <div className="grid grid-cols-[1fr_6.5rem] gap-2">
@@ -299,13 +392,18 @@ export function PostLoadDialog() {
                 inputMode="decimal"
                 step="0.01"
                 min="0.01"
+                defaultValue={initial?.budgetAmount ?? undefined}
                 error={errors.budgetAmount}
               />
               <div className="grid gap-1.5">
                 <Label htmlFor="load-currency">
                   <Trans>Currency</Trans>
                 </Label>
-                <MoneyCurrencySelect id="load-currency" name="budgetCurrency" defaultValue="USD" />
+                <MoneyCurrencySelect
+                  id="load-currency"
+                  name="budgetCurrency"
+                  defaultValue={initial?.budgetCurrency ?? "USD"}
+                />
               </div>
             </div>
           </div>
@@ -313,17 +411,27 @@ export function PostLoadDialog() {
             <Label htmlFor="load-description">
               <Trans>Description (optional)</Trans>
             </Label>
-            <Textarea id="load-description" name="description" maxLength={2000} />
+            <Textarea
+              id="load-description"
+              name="description"
+              maxLength={2000}
+              defaultValue={initial?.description ?? undefined}
+            />
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor="load-instructions">
               <Trans>Special instructions (optional)</Trans>
             </Label>
-            <Textarea id="load-instructions" name="specialInstructions" maxLength={1000} />
+            <Textarea
+              id="load-instructions"
+              name="specialInstructions"
+              maxLength={1000}
+              defaultValue={initial?.specialInstructions ?? undefined}
+            />
           </div>
           <DialogFooter>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? <Trans>Posting...</Trans> : <Trans>Post Load</Trans>}
+            <Button type="submit" disabled={pending}>
+              {pending ? <Trans>Posting...</Trans> : <Trans>Post Load</Trans>}
             </Button>
           </DialogFooter>
         </form>

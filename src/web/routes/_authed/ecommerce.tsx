@@ -1,14 +1,58 @@
 import { Trans } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
+import { Plus } from "lucide-react";
+import { useState } from "react";
+import { IntegrationFormDialog } from "../../components/ecommerce/integration-form-dialog";
+import { IntegrationsTab } from "../../components/ecommerce/integrations-tab";
+import { OrdersTab } from "../../components/ecommerce/orders-tab";
+import type { TIntegration } from "../../components/ecommerce/shared";
 import { PageHeader } from "../../components/layout/page-header";
+import { Button } from "../../components/ui/button";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 
 export const Route = createFileRoute("/_authed/ecommerce")({ component: Page });
 
+const TAB = "px-2 text-xs sm:px-3 sm:text-sm";
+
+/** SPEC §2: the user's store integrations and the orders they bring, which shippers turn into loads. */
 function Page() {
+  const { me } = Route.useRouteContext();
+  // null: closed; "new": adding; an integration: editing it.
+  const [dialog, setDialog] = useState<TIntegration | "new" | null>(null);
+  const editing = dialog !== null && dialog !== "new" ? dialog : null;
   return (
-    <PageHeader
-      title={<Trans>E-commerce Integrations</Trans>}
-      description={<Trans>Turn store orders into freight loads.</Trans>}
-    />
+    <div className="grid gap-6">
+      <PageHeader
+        title={<Trans>E-commerce Integrations</Trans>}
+        description={<Trans>Turn store orders into freight loads.</Trans>}
+        actions={
+          <Button onClick={() => setDialog("new")} data-testid="add-integration">
+            <Plus aria-hidden />
+            <Trans>Add Integration</Trans>
+          </Button>
+        }
+      />
+      <Tabs defaultValue="integrations">
+        <TabsList fullWidth className="sm:inline-flex sm:w-auto">
+          <TabsTrigger value="integrations" className={TAB} data-testid="tab-integrations">
+            <Trans>Integrations</Trans>
+          </TabsTrigger>
+          <TabsTrigger value="orders" className={TAB} data-testid="tab-orders">
+            <Trans>Orders</Trans>
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="integrations">
+          <IntegrationsTab onAdd={() => setDialog("new")} onEdit={setDialog} />
+        </TabsContent>
+        <TabsContent value="orders">
+          <OrdersTab canConvert={me.userType === "shipper"} />
+        </TabsContent>
+      </Tabs>
+      <IntegrationFormDialog
+        open={dialog !== null}
+        onOpenChange={(open) => !open && setDialog(null)}
+        editing={editing}
+      />
+    </div>
   );
 }

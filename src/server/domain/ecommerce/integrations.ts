@@ -1,0 +1,227 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { TDb } from "../../../../db/client";
+import { type EcommerceIntegration, ecommerceIntegrations, type User } from "../../../../db/tables";
+import {
+  STORE_CREDENTIAL_FIELDS,
+  STORE_REQUIRED_FIELDS,
+  type TCreateIntegrationInput,
+  type TEcommercePlatform,
+  type TStoreSettingsInput,
+  type TUpdateIntegrationInput,
+} from "../../../shared/schemas/ecommerce";
+import { AppError } from "../../errors";
+import { defaultStoreBaseUrl, isSandboxStoreUrl } from "../../integrations/stores/registry";
+import type { TStoreServices } from "../../integrations/stores/services";
+import { STORE_NAMES, type TStoreAdapter } from "../../integrations/stores/types";
+import { isPrivateHost } from "../marketplaces/configs";
+
+// A user's store integrations (SPEC §3, §7): personal like board configurations (another user's id answers 404),
+// credentials sealed and shown only as set / not set, settings as given.
+
+const NOT_FOUND = /*i18n*/ { id: "error.ecommerce.notFound", message: "E-commerce integration not found" };
+
+export const settingsOf = (i: EcommerceIntegration) => i.settings as unknown as TStoreSettingsInput;
+
+const openCredentials = (services: TStoreServices, i: EcommerceIntegration): Record<string, string> => {
+  try {
+    return JSON.parse(services.secrets.open(i.credentials)) as Record<string, string>;
+  } catch {
+    throw new AppError(
+      "INTERNAL_SERVER_ERROR",
+      /*i18n*/ {
+        id: "error.ecommerce.credentialsUnreadable",
+        message:
+          "The credentials of {name} cannot be read with this server's key (MYTESS_SECRET_KEY changed?); enter them again",
+        values: { name: i.name },
+      },
+    );
+  }
+};
+
+/** Where the adapter sends requests: the settings' apiBaseUrl, else the platform's own host for these credentials. */
+const baseUrlOf = (i: EcommerceIntegration, creds: Record<string, string>) =>
+  settingsOf(i).apiBaseUrl ?? defaultStoreBaseUrl(i.platform as TEcommercePlatform, creds);
+
+export const toPublicIntegration = (i: EcommerceIntegration) => {
+  const fields = STORE_CREDENTIAL_FIELDS[i.platform as TEcommercePlatform] as readonly string[];
+  const settings = settingsOf(i);
+  return {
+    id: i.id,
+    platform: i.platform as TEcommercePlatform,
+    platformName: STORE_NAMES[i.platform as TEcommercePlatform],
+    name: i.name,
+    isActive: i.isActive,
+    /** Which credential fields are set (true) or empty (false); values never leave the server. */
+    credentials: Object.fromEntries(fields.map((f) => [f, i.credentialFields.includes(f)])) as Record<string, boolean>,
+    settings,
+    sandbox: settings.apiBaseUrl ? isSandboxStoreUrl(settings.apiBaseUrl) : false,
+    totalOrdersSynced: i.totalOrdersSynced,
+    lastSyncAt: i.lastSyncAt == null ? null : new Date(i.lastSyncAt).toISOString(),
+    lastError: i.lastError,
+    createdAt: new Date(i.createdAt).toISOString(),
+  };
+};
+export type TPublicIntegration = ReturnType<typeof toPublicIntegration>;
+
+const checkBaseUrl = (services: TStoreServices, url: string | null | undefined) => {
+  if (!url || services.allowPrivateUrls) return;
+  const u = new URL(url);
+  if (u.protocol !== "https:" || isPrivateHost(u.hostname)) {
+    const message = /*i18n*/ {
+      id: "error.ecommerce.baseUrl",
+      message: "settings.apiBaseUrl must be a public https address",
+    };
+    throw new AppError("BAD_REQUEST", message, { issues: [{ path: "settings.apiBaseUrl", message }] });
+  }
+};
+
+const cleanCredentials = (platform: TEcommercePlatform, given: Record<string, string>) => {
+  const fields = STORE_CREDENTIAL_FIELDS[platform] as readonly string[];
+  const unknown = Object.keys(given).find((k) => !fields.includes(k));
+  if (unknown) {
+    const message = /*i18n*/ {
+      id: "error.ecommerce.unknownCredential",
+      message: "{field} is not a credential of {store}; it takes {fields}",
+      values: { field: unknown, store: STORE_NAMES[platform], fields: fields.join(", ") },
+    };
+    throw new AppError("BAD_REQUEST", message, { issues: [{ path: `credentials.${unknown}`, message }] });
+  }
+  return Object.fromEntries(
+    Object.entries(given)
+      .map(([k, v]) => [k, v.trim()])
+      .filter(([, v]) => v !== ""),
+  ) as Record<string, string>;
+};
+
+const requireCredentials = (platform: TEcommercePlatform, creds: Record<string, string>) => {
+  const missing = STORE_REQUIRED_FIELDS[platform].find((f) => !creds[f]);
+  if (missing) {
+    const message = /*i18n*/ {
+      id: "error.ecommerce.credentialRequired",
+      message: "credentials.{field} is required for {store}",
+      values: { field: missing, store: STORE_NAMES[platform] },
+    };
+    throw new AppError("BAD_REQUEST", message, { issues: [{ path: `credentials.${missing}`, message }] });
+  }
+  if (platform === "amazon" && !["na", "eu", "fe", "sandbox"].includes(creds.region ?? "")) {
+    const message = /*i18n*/ {
+      id: "error.ecommerce.amazonRegion",
+      message: "credentials.region must be na, eu or fe",
+    };
+    throw new AppError("BAD_REQUEST", message, { issues: [{ path: "credentials.region", message }] });
+  }
+};
+
+export const listIntegrations = (db: TDb, userId: number) =>
+  db
+    .select()
+    .from(ecommerceIntegrations)
+    .where(eq(ecommerceIntegrations.userId, userId))
+    .orderBy(asc(ecommerceIntegrations.id));
+
+export const ownIntegration = async (db: TDb, user: User, id: number) => {
+  const [i] = await db
+    .select()
+    .from(ecommerceIntegrations)
+    .where(and(eq(ecommerceIntegrations.id, id), eq(ecommerceIntegrations.userId, user.id)));
+  if (!i) throw new AppError("NOT_FOUND", NOT_FOUND);
+  return i;
+};
+
+export const createIntegration = async (
+  db: TDb,
+  services: TStoreServices,
+  user: User,
+  input: TCreateIntegrationInput,
+  now = Date.now(),
+) => {
+  checkBaseUrl(services, input.settings.apiBaseUrl);
+  const creds = cleanCredentials(input.platform, input.credentials);
+  requireCredentials(input.platform, creds);
+  const [row] = await db
+    .insert(ecommerceIntegrations)
+    .values({
+      userId: user.id,
+      platform: input.platform,
+      name: input.name,
+      isActive: input.isActive,
+      credentials: services.secrets.seal(JSON.stringify(creds)),
+      credentialFields: Object.keys(creds),
+      settings: input.settings as unknown as Record<string, unknown>,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return row!;
+};
+
+export const updateIntegration = async (
+  db: TDb,
+  services: TStoreServices,
+  user: User,
+  id: number,
+  input: TUpdateIntegrationInput,
+  now = Date.now(),
+) => {
+  const i = await ownIntegration(db, user, id);
+  const platform = i.platform as TEcommercePlatform;
+  if (input.settings) checkBaseUrl(services, input.settings.apiBaseUrl);
+  let sealed: { credentials: string; credentialFields: string[] } | null = null;
+  if (input.credentials && Object.keys(input.credentials).length > 0) {
+    const merged = { ...openCredentials(services, i), ...cleanCredentials(platform, input.credentials) };
+    requireCredentials(platform, merged);
+    sealed = { credentials: services.secrets.seal(JSON.stringify(merged)), credentialFields: Object.keys(merged) };
+  }
+  const [row] = await db
+    .update(ecommerceIntegrations)
+    .set({
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.isActive !== undefined && { isActive: input.isActive }),
+      ...(input.settings && { settings: input.settings as unknown as Record<string, unknown> }),
+      ...(sealed ?? {}),
+      ...((input.settings || sealed) && { lastError: null }),
+      updatedAt: Math.max(now, i.updatedAt + 1),
+    })
+    .where(and(eq(ecommerceIntegrations.id, id), eq(ecommerceIntegrations.userId, user.id)))
+    .returning();
+  return row!;
+};
+
+/** Deletes an integration and its orders; loads already made from them stay posted. */
+export const deleteIntegration = async (db: TDb, user: User, id: number) => {
+  await ownIntegration(db, user, id);
+  await db
+    .delete(ecommerceIntegrations)
+    .where(and(eq(ecommerceIntegrations.id, id), eq(ecommerceIntegrations.userId, user.id)));
+  return { success: true as const };
+};
+
+export const storeAdapterOf = (services: TStoreServices, i: EcommerceIntegration): TStoreAdapter =>
+  services.adapter(`${i.id}:${i.updatedAt}`, () => {
+    const credentials = openCredentials(services, i);
+    return {
+      platform: i.platform as TEcommercePlatform,
+      name: i.name,
+      baseUrl: baseUrlOf(i, credentials),
+      ...(settingsOf(i).apiBaseUrl ? { authBaseUrl: settingsOf(i).apiBaseUrl! } : {}),
+      credentials,
+      timeoutMs: services.timeoutMs,
+    };
+  });
+
+export const recordStoreError = (db: TDb, id: number, error: string | null) =>
+  db.update(ecommerceIntegrations).set({ lastError: error }).where(eq(ecommerceIntegrations.id, id));
+
+/** The connection test: a real call with the stored credentials; `connected` says how it went (SPEC §8's toasts). */
+export const testIntegration = async (db: TDb, services: TStoreServices, user: User, id: number) => {
+  const i = await ownIntegration(db, user, id);
+  try {
+    await storeAdapterOf(services, i).test();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await recordStoreError(db, i.id, message);
+    return { connected: false as const, message };
+  }
+  await recordStoreError(db, i.id, null);
+  return { connected: true as const, message: null };
+};

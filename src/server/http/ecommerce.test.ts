@@ -1,0 +1,331 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { STORE_SANDBOX_CREDENTIALS, startStoreEmulators } from "../../../emulators/stores/server";
+import { signedWebhook } from "../../../emulators/stores/shopify";
+import { enqueue } from "../jobs/queue";
+import { jobHandlers, startWorker } from "../jobs/worker";
+import { logger } from "../logger";
+import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout.
+setDefaultTimeout(60_000);
+
+type TClient = ReturnType<typeof createClient>;
+let emu: ReturnType<typeof startStoreEmulators>;
+beforeAll(() => {
+  emu = startStoreEmulators();
+});
+afterAll(() => emu.stop());
+
+let t: TTestApp;
+let shipper: TClient;
+let other: TClient;
+let driver: TClient;
+beforeEach(async () => {
+  for (const c of Object.values(emu.controls)) c.reset();
+  // Shopify Plus's refill rate: the throttle is tested with the adapter; here it would only make the tests wait.
+  emu.controls.shopify.restoreRate = 1000;
+  t = await createTestApp();
+  shipper = createClient(t);
+  other = createClient(t, "10.0.0.2");
+  driver = createClient(t, "10.0.0.3");
+  await registerUser(shipper, "shipper");
+  await registerUser(other, "shipper");
+  await registerUser(driver, "driver");
+});
+afterEach(closeTestApps);
+
+const WAREHOUSE = {
+  address: "Bole Lemi Industrial Park",
+  city: "Addis Ababa",
+  country: "Ethiopia",
+  latitude: 8.955,
+  longitude: 38.865,
+};
+type TPlatform = keyof typeof STORE_SANDBOX_CREDENTIALS;
+const addStore = async (platform: TPlatform, over: Record<string, unknown> = {}, who = shipper) => {
+  const res = await who.post("/api/ecommerce/integrations", {
+    platform,
+    name: `${platform} shop`,
+    credentials: STORE_SANDBOX_CREDENTIALS[platform],
+    settings: { warehouse: WAREHOUSE, apiBaseUrl: emu.urls[platform] },
+    ...over,
+  });
+  if (res.status !== 201) throw new Error(`add ${platform}: ${res.status} ${res.text}`);
+  return res.json as { id: number; [k: string]: unknown };
+};
+type TOrder = {
+  id: number;
+  orderNumber: string;
+  status: string;
+  isConvertedToLoad: boolean;
+  loadId: number | null;
+  shippingCity: string | null;
+  shippingCountry: string | null;
+};
+const orders = async (who = shipper, query = "pageSize=100") =>
+  (await who.get(`/api/ecommerce/orders?${query}`)).json as { items: TOrder[]; total: number };
+
+describe("integrations", () => {
+  test("added with SPEC's defaults; credentials sealed and shown as set; required fields named", async () => {
+    const res = await shipper.post("/api/ecommerce/integrations", {
+      platform: "shopify",
+      name: "Addis shop",
+      credentials: { shopDomain: "sandbox", accessToken: "shpat_super_secret" },
+      settings: { warehouse: WAREHOUSE, apiBaseUrl: emu.urls.shopify },
+    });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({
+      platform: "shopify",
+      name: "Addis shop",
+      isActive: true,
+      credentials: { shopDomain: true, accessToken: true, webhookSecret: false },
+      settings: {
+        warehouse: { city: "Addis Ababa" },
+        defaultEquipmentType: "dry_van",
+        budget: { mode: "perMile", amount: 2.5, currency: "USD" },
+        importStatuses: ["pending", "processing"],
+      },
+      sandbox: true,
+      totalOrdersSynced: 0,
+    });
+    expect(res.text).not.toContain("shpat_super_secret");
+    const [row] = await t.rows<{ credentials: string }>("select credentials from ecommerce_integrations");
+    expect(row!.credentials).not.toContain("shpat_super_secret");
+
+    const missing = await shipper.post("/api/ecommerce/integrations", { settings: {} });
+    expect(missing.status).toBe(400);
+    expect((missing.json.issues as { path: string }[]).map((i) => i.path)).toEqual(
+      expect.arrayContaining(["platform", "name", "settings.warehouse"]),
+    );
+    const creds = await shipper.post("/api/ecommerce/integrations", {
+      platform: "amazon",
+      name: "Amazon EU",
+      credentials: { clientId: "a", clientSecret: "b", refreshToken: "c", marketplaceId: "A1PA6795UKMFR9" },
+      settings: { warehouse: WAREHOUSE },
+    });
+    expect(creds.json.issues).toEqual([
+      { path: "credentials.region", message: "credentials.region is required for Amazon" },
+    ]);
+  });
+
+  test("one shipper never sees or changes another's integrations", async () => {
+    const mine = await addStore("shopify");
+    expect((await other.get("/api/ecommerce/integrations")).json).toEqual([]);
+    for (const call of [
+      other.put(`/api/ecommerce/integrations/${mine.id}`, { isActive: false }),
+      other.post(`/api/ecommerce/integrations/${mine.id}/test`),
+      other.post(`/api/ecommerce/integrations/${mine.id}/sync`),
+      other.del(`/api/ecommerce/integrations/${mine.id}`),
+    ])
+      expect((await call).status).toBe(404);
+    expect((await shipper.put(`/api/ecommerce/integrations/${mine.id}`, { isActive: false })).json.isActive).toBe(
+      false,
+    );
+  });
+
+  test("the connection test answers connected true or false with the store's reason, for every platform", async () => {
+    for (const platform of ["shopify", "amazon", "alibaba"] as const) {
+      const good = await addStore(platform);
+      expect((await shipper.post(`/api/ecommerce/integrations/${good.id}/test`)).json).toEqual({
+        connected: true,
+        message: null,
+      });
+      const field = platform === "shopify" ? "accessToken" : platform === "amazon" ? "refreshToken" : "appSecret";
+      const bad = await addStore(platform, {
+        name: `${platform} wrong`,
+        credentials: { ...STORE_SANDBOX_CREDENTIALS[platform], [field]: "not-sandbox" },
+      });
+      const res = await shipper.post(`/api/ecommerce/integrations/${bad.id}/test`);
+      expect(res.status).toBe(200);
+      expect(res.json.connected).toBe(false);
+      expect(res.json.message).toContain(`${platform} wrong`);
+    }
+  });
+});
+
+describe("orders", () => {
+  test("sync imports the orders to ship, re-runs add nothing, changes follow; only the owner sees them", async () => {
+    const shop = await addStore("shopify");
+    const first = await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`);
+    expect(first.status).toBe(200);
+    const created = first.json.created as number;
+    expect(created).toBeGreaterThan(0);
+    expect(first.json.message).toBe(`${created} new orders, 0 updated`);
+    const list = await orders();
+    expect(list.total).toBe(created);
+    expect(list.items.every((o) => o.status === "pending" || o.status === "processing")).toBe(true);
+    // Cancelled orders are not imported by default.
+    const cancelledInStore = emu.controls.shopify.orders().filter((o) => o.status === "cancelled").length;
+    expect(cancelledInStore).toBeGreaterThan(0);
+    expect(created).toBeLessThan(emu.controls.shopify.orders().length);
+
+    const again = await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`);
+    expect(again.json.message).toBe("0 new orders, 0 updated");
+    const target = emu.controls.shopify.orders().find((o) => list.items.some((i) => i.orderNumber === o.number))!;
+    emu.controls.shopify.update(target.id, { status: "cancelled" });
+    const third = await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`);
+    expect(third.json).toMatchObject({ created: 0, updated: 1 });
+    const cancelled = await orders(shipper, "status=cancelled");
+    expect(cancelled.items.map((o) => o.orderNumber)).toEqual([target.number]);
+    expect((await shipper.get("/api/ecommerce/integrations")).json[0].totalOrdersSynced).toBe(created);
+
+    expect((await orders(other)).total).toBe(0);
+    expect((await orders(other, `integrationId=${shop.id}`)).items).toEqual([]);
+  });
+
+  test("two syncs at once never duplicate an order", async () => {
+    const shop = await addStore("amazon");
+    const [a, b] = await Promise.all([
+      shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`),
+      shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`),
+    ]);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    const [{ n, d }] = await t.rows<{ n: number; d: number }>(
+      "select CAST(count(*) AS INTEGER) n, CAST(count(distinct external_order_id) AS INTEGER) d from ecommerce_orders",
+    );
+    expect(n).toBe(d);
+    expect(n).toBeGreaterThan(0);
+  });
+
+  test("a Shopify webhook brings an order in at once; a replay or a bad signature changes nothing", async () => {
+    const shop = await addStore("shopify");
+    const order = emu.controls.shopify.add({ status: "ready" });
+    const hook = signedWebhook("orders/create", order, "sandbox");
+    const send = (body: string, headers: Record<string, string>) =>
+      t.app.handle(
+        new Request(`http://localhost/api/ecommerce/webhooks/${shop.id}`, { method: "POST", headers, body }),
+      );
+    const ok = await send(hook.body, hook.headers);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ accepted: true, replayed: false, created: 1 });
+    expect((await orders()).items.map((o) => o.orderNumber)).toEqual([order.number]);
+
+    const replay = await send(hook.body, hook.headers);
+    expect(await replay.json()).toMatchObject({ replayed: true, created: 0 });
+    const forged = await send(hook.body.replace(order.number, "#9999"), hook.headers);
+    expect(forged.status).toBe(401);
+    const unsigned = await send(hook.body, { "Content-Type": "application/json" });
+    expect(unsigned.status).toBe(401);
+    expect((await orders()).total).toBe(1);
+    // A later sync writes the same order, not a second one.
+    await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`);
+    const [{ n }] = await t.rows<{ n: number }>(
+      "select CAST(count(*) AS INTEGER) n from ecommerce_orders where order_number = ?",
+      order.number,
+    );
+    expect(n).toBe(1);
+  });
+});
+
+describe("converting an order", () => {
+  const syncShop = async () => {
+    const shop = await addStore("shopify");
+    await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`);
+    return shop;
+  };
+
+  test("an order becomes a posted load from the warehouse to the customer's city, once, even when asked twice at once", async () => {
+    await syncShop();
+    const order = (await orders()).items.find((o) => o.shippingCountry !== "ZZ" && o.shippingCity !== "Smallville")!;
+    const [a, b] = await Promise.all([
+      shipper.post(`/api/ecommerce/orders/${order.id}/convert`),
+      shipper.post(`/api/ecommerce/orders/${order.id}/convert`),
+    ]);
+    const statuses = [a.status, b.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const won = a.status === 200 ? a : b;
+    const lost = a.status === 200 ? b : a;
+    expect(lost.json.message).toBe(`Order ${order.orderNumber} is already a load`);
+    expect(won.json.order).toMatchObject({ status: "converted", isConvertedToLoad: true });
+    expect(won.json.load).toMatchObject({
+      status: "posted",
+      pickupCity: "Addis Ababa",
+      deliveryCity: order.shippingCity,
+      source: { type: "mytess" },
+    });
+    expect(won.json.load.title).toStartWith(`Order ${order.orderNumber}:`);
+    expect(won.json.load.weight).toBeGreaterThan(0);
+    expect(won.json.load.budgetAmount).toBeGreaterThan(0);
+    const loads = await t.rows<{ n: number }>("select CAST(count(*) AS INTEGER) n from loads");
+    expect(loads[0]!.n).toBe(1);
+    const after = (await orders()).items.find((o) => o.id === order.id)!;
+    expect(after).toMatchObject({ status: "converted", isConvertedToLoad: true, loadId: won.json.load.id });
+    expect((await shipper.post(`/api/ecommerce/orders/${order.id}/convert`)).status).toBe(409);
+    // On the board for everyone.
+    expect((await driver.get(`/api/loads/${won.json.load.id}`)).json.title).toBe(won.json.load.title);
+  });
+
+  test("an address the map does not know: the answer names it, and the shipper completes the load from the draft", async () => {
+    const shop = await addStore("shopify");
+    const lost = emu.controls.shopify.add({
+      status: "ready",
+      address: {
+        ...emu.controls.shopify.orders()[0]!.address,
+        city: "Smallville",
+        country: "ZZ",
+        latitude: null,
+        longitude: null,
+      },
+    });
+    await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`);
+    const order = (await orders()).items.find((o) => o.orderNumber === lost.number)!;
+    const res = await shipper.post(`/api/ecommerce/orders/${order.id}/convert`);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe(
+      `The delivery address of order ${order.orderNumber} cannot be placed on the map: complete the load`,
+    );
+    expect((res.json.issues as { path: string }[]).map((i) => i.path)).toContain("deliveryLatitude");
+    const draft = (await shipper.get(`/api/ecommerce/orders/${order.id}/draft`)).json;
+    expect(draft.missing).toEqual(["deliveryLatitude", "deliveryLongitude"]);
+    expect(draft.load).toMatchObject({ pickupCity: "Addis Ababa", deliveryCity: "Smallville", deliveryLatitude: null });
+    const done = await shipper.post(`/api/ecommerce/orders/${order.id}/convert`, {
+      load: {
+        ...draft.load,
+        deliveryCity: "Adama",
+        deliveryCountry: "Ethiopia",
+        deliveryLatitude: 8.54,
+        deliveryLongitude: 39.27,
+      },
+    });
+    expect(done.status).toBe(200);
+    expect(done.json.load).toMatchObject({ deliveryCity: "Adama" });
+    expect(done.json.order.status).toBe("converted");
+  });
+
+  test("only the shipper who owns the order converts it", async () => {
+    await syncShop();
+    const order = (await orders()).items[0]!;
+    expect((await other.post(`/api/ecommerce/orders/${order.id}/convert`)).status).toBe(404);
+    const driverShop = await addStore("shopify", {}, driver);
+    await driver.post(`/api/ecommerce/integrations/${driverShop.id}/sync`);
+    const driverOrder = (await orders(driver)).items[0]!;
+    const res = await driver.post(`/api/ecommerce/orders/${driverOrder.id}/convert`);
+    expect(res.status).toBe(403);
+    expect(res.json.message).toBe("Only a shipper account can post an order as a load");
+  });
+
+  test("a scheduled sync runs as a job and records a failing store on the integration", async () => {
+    const shop = await addStore("alibaba");
+    const w = startWorker({
+      db: t.db,
+      log: logger,
+      handlers: jobHandlers({
+        notifiers: t.services.notifiers,
+        baseUrl: "https://mytess.example",
+        stores: t.services.stores,
+      }),
+      schedules: [{ kind: "store_sync_due", everyMs: 60_000 }],
+      autoStart: false,
+    });
+    await w.runOnce();
+    await w.runOnce();
+    expect((await orders()).total).toBeGreaterThan(0);
+    expect((await shipper.get("/api/ecommerce/integrations")).json[0]).toMatchObject({ id: shop.id, lastError: null });
+    // The next slot's job, against a store that is down.
+    emu.controls.alibaba.outage = true;
+    await enqueue(t.db, { kind: "store_sync", payload: { integrationId: shop.id } });
+    expect(await w.runOnce()).toBe(1);
+    expect((await shipper.get("/api/ecommerce/integrations")).json[0].lastError).toContain("alibaba shop");
+  });
+});

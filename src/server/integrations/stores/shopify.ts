@@ -1,0 +1,468 @@
+// Shopify: the Admin GraphQL API (the REST Admin API is legacy since 2024-10) and the orders/create, orders/updated
+// webhooks. See shared/reference/integrations.md §1.
+//
+//   POST {https://shop.myshopify.com}/admin/api/2026-01/graphql.json   X-Shopify-Access-Token: shpat_…
+//   orders(first, after, query: "updated_at:>='ISO'", sortKey: UPDATED_AT) → nodes + pageInfo{hasNextPage endCursor}
+//
+// Cost: Shopify prices a query before running it (scalars 0, objects 1, a connection 2 + first × a node's cost) and
+// refuses one over 1000 points. One order node of ORDERS_QUERY costs SHOPIFY_ORDER_COST (257 with 50 line items), so a
+// page holds at most 3 orders whatever page size the caller asks for; lower SHOPIFY_LINE_ITEMS for bigger pages. Should
+// Shopify still price a page above its limit (MAX_COST_EXCEEDED), the page is asked again, smaller, once.
+//
+// Throttling: the leaky bucket's state comes back in extensions.cost.throttleStatus. A THROTTLED answer waits
+// (requested − available) / restoreRate seconds: up to 2 s it is sat out and the query sent once more; longer is
+// TOO_MANY_REQUESTS with retryAfterSeconds. An HTTP 429 (REST-style) is TOO_MANY_REQUESTS with its Retry-After.
+//
+// Status mapping (ours ← Shopify): cancelled ← cancelledAt set, or displayFulfillmentStatus RESTOCKED;
+// processing ← IN_PROGRESS, PARTIALLY_FULFILLED, FULFILLED; pending ← anything else (UNFULFILLED, OPEN, SCHEDULED,
+// ON_HOLD, PENDING_FULFILLMENT, REQUEST_DECLINED). storeStatus keeps displayFulfillmentStatus, or "CANCELLED".
+// Webhook bodies (REST snake_case) map the same way (fulfillment_status null/partial/fulfilled/restocked), and the
+// order's id is its GraphQL gid (admin_graphql_api_id) in both, so a webhook and a sync write the same order.
+import { createHmac } from "node:crypto";
+import { z } from "zod";
+import { AppError } from "../../errors";
+import {
+  amountMinor,
+  failOnStatus,
+  fullName,
+  gramsOf,
+  isoSeconds,
+  isSandboxStoreUrl,
+  num,
+  parseStoreDate,
+  parseStoreWire,
+  readJson,
+  sameBytes,
+  sleep,
+  storeFailed,
+  storeFetch,
+  storeLimiting,
+  storeUnreadable,
+  text,
+  trimBase,
+  webhookRefused,
+} from "./http";
+import {
+  STORE_NAMES,
+  type TStoreAdapter,
+  type TStoreAddress,
+  type TStoreLineItem,
+  type TStoreOrder,
+  type TStoreOrderStatus,
+  type TStoreSettings,
+} from "./types";
+
+/** The Admin API version every request names (pinned: Shopify keeps a version for at least 12 months). */
+export const SHOPIFY_API_VERSION = "2026-01";
+/** Line items read per order. */
+export const SHOPIFY_LINE_ITEMS = 50;
+/** Shopify's limit on one query's requested cost. */
+export const SHOPIFY_MAX_QUERY_COST = 1000;
+/**
+ * One order node of ORDERS_QUERY in Shopify's calculated cost: the node 1, customer 1, totalPriceSet 1 + shopMoney 1,
+ * shippingAddress 1, and lineItems 2 + SHOPIFY_LINE_ITEMS × (line item 1, variant 1, inventoryItem 1, measurement 1,
+ * weight 1).
+ */
+export const SHOPIFY_ORDER_COST = 1 + 1 + 2 + 1 + (2 + SHOPIFY_LINE_ITEMS * 5);
+/** The longest throttling pause an adapter sits out itself. */
+export const SHOPIFY_MAX_WAIT_SECONDS = 2;
+
+/** Orders asked per page: the caller's page size, within 1–250 and within the query cost limit. */
+export const shopifyPageSize = (pageSize: number) =>
+  Math.max(1, Math.min(Math.floor(pageSize) || 1, 250, Math.floor((SHOPIFY_MAX_QUERY_COST - 2) / SHOPIFY_ORDER_COST)));
+
+export const ORDERS_QUERY = `query Orders($first: Int!, $after: String, $query: String) {
+  orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
+    nodes {
+      id name createdAt updatedAt cancelledAt displayFulfillmentStatus displayFinancialStatus currencyCode
+      totalPriceSet { shopMoney { amount currencyCode } }
+      customer { displayName }
+      shippingAddress { name address1 city provinceCode countryCodeV2 zip latitude longitude }
+      lineItems(first: ${SHOPIFY_LINE_ITEMS}) {
+        nodes { title quantity sku variant { inventoryItem { measurement { weight { unit value } } } } }
+      }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+export const SHOP_QUERY = "{ shop { name } }";
+
+/** The search string for orders changed at or after a moment (none: Shopify's default window, the last 60 days). */
+export const shopifyOrderQuery = (updatedSince: number) =>
+  updatedSince > 0 ? `updated_at:>='${isoSeconds(updatedSince)}'` : null;
+
+/** A shop's address from what a user types: "acme", "acme.myshopify.com" or "https://acme.myshopify.com/admin". */
+export const shopifyShopUrl = (shopDomain: string | undefined) => {
+  const host = (shopDomain ?? "")
+    .trim()
+    .replace(/^https?:\/\//i, "")
+    .replace(/[/?#].*$/, "")
+    .toLowerCase();
+  return `https://${host && !host.includes(".") ? `${host}.myshopify.com` : host}`;
+};
+
+const PROCESSING = new Set(["IN_PROGRESS", "PARTIALLY_FULFILLED", "FULFILLED"]);
+const REST_FULFILLMENT: Record<string, string> = {
+  partial: "PARTIALLY_FULFILLED",
+  fulfilled: "FULFILLED",
+  restocked: "RESTOCKED",
+};
+
+/** Our status and the store's word for an order, from its fulfillment status and whether it was cancelled. */
+export const shopifyStatus = (
+  displayFulfillmentStatus: string | null | undefined,
+  cancelled: boolean,
+): { status: TStoreOrderStatus; storeStatus: string } => {
+  const word = displayFulfillmentStatus?.trim().toUpperCase() || "UNFULFILLED";
+  if (cancelled) return { status: "cancelled", storeStatus: "CANCELLED" };
+  if (word === "RESTOCKED") return { status: "cancelled", storeStatus: word };
+  return { status: PROCESSING.has(word) ? "processing" : "pending", storeStatus: word };
+};
+
+// The answer fields we read, loosely: unknown fields pass, nulls are allowed where Shopify may leave a value out.
+const s = z.string().nullish();
+const n = z.union([z.number(), z.string()]).nullish();
+const ZGqlError = z.looseObject({
+  message: z.string().optional(),
+  extensions: z.looseObject({ code: z.string().optional(), cost: n, maxCost: n }).optional(),
+});
+const ZCost = z.looseObject({
+  requestedQueryCost: n,
+  actualQueryCost: n,
+  throttleStatus: z.looseObject({ maximumAvailable: n, currentlyAvailable: n, restoreRate: n }).nullish(),
+});
+const ZGqlResponse = z.looseObject({
+  data: z.unknown().optional(),
+  errors: z.union([z.array(ZGqlError), z.string()]).optional(),
+  extensions: z.looseObject({ cost: ZCost.optional() }).optional(),
+});
+const ZOrderNode = z.looseObject({
+  id: z.string(),
+  name: s,
+  createdAt: z.string(),
+  updatedAt: s,
+  cancelledAt: s,
+  displayFulfillmentStatus: s,
+  currencyCode: s,
+  totalPriceSet: z.looseObject({ shopMoney: z.looseObject({ amount: n, currencyCode: s }) }).nullish(),
+  customer: z.looseObject({ displayName: s }).nullish(),
+  shippingAddress: z
+    .looseObject({
+      name: s,
+      address1: s,
+      city: s,
+      provinceCode: s,
+      countryCodeV2: s,
+      zip: s,
+      latitude: n,
+      longitude: n,
+    })
+    .nullish(),
+  lineItems: z
+    .looseObject({
+      nodes: z.array(
+        z.looseObject({
+          title: s,
+          quantity: n,
+          sku: s,
+          variant: z
+            .looseObject({
+              inventoryItem: z
+                .looseObject({
+                  measurement: z.looseObject({ weight: z.looseObject({ unit: s, value: n }).nullish() }).nullish(),
+                })
+                .nullish(),
+            })
+            .nullish(),
+        }),
+      ),
+    })
+    .nullish(),
+});
+const ZOrdersData = z.looseObject({
+  orders: z.looseObject({
+    nodes: z.array(z.unknown()),
+    pageInfo: z.looseObject({ hasNextPage: z.boolean(), endCursor: s }),
+  }),
+});
+const ZShopData = z.looseObject({ shop: z.looseObject({ name: z.string() }) });
+
+const ZRestOrder = z.looseObject({
+  id: z.union([z.number(), z.string()]),
+  admin_graphql_api_id: s,
+  name: s,
+  order_number: n,
+  created_at: z.string(),
+  updated_at: s,
+  cancelled_at: s,
+  fulfillment_status: s,
+  currency: s,
+  total_price: n,
+  customer: z.looseObject({ first_name: s, last_name: s }).nullish(),
+  shipping_address: z
+    .looseObject({
+      name: s,
+      address1: s,
+      city: s,
+      province_code: s,
+      country_code: s,
+      zip: s,
+      latitude: n,
+      longitude: n,
+    })
+    .nullish(),
+  line_items: z.array(z.looseObject({ title: s, quantity: n, sku: s, grams: n })).nullish(),
+});
+
+const address = (a: {
+  name?: string | null;
+  line1?: string | null;
+  city?: string | null;
+  state?: string | null;
+  country?: string | null;
+  postalCode?: string | null;
+  latitude?: number | string | null;
+  longitude?: number | string | null;
+}): TStoreAddress => {
+  const latitude = num(a.latitude);
+  const longitude = num(a.longitude);
+  const placed = latitude !== null && longitude !== null;
+  return {
+    name: text(a.name),
+    line1: text(a.line1),
+    city: text(a.city),
+    state: text(a.state)?.toUpperCase() ?? null,
+    country: text(a.country)?.toUpperCase() ?? null,
+    postalCode: text(a.postalCode),
+    latitude: placed ? latitude : null,
+    longitude: placed ? longitude : null,
+  };
+};
+
+/** One GraphQL order node as a store order; null when it lacks an id or a creation date. */
+export const mapShopifyOrder = (raw: unknown): TStoreOrder | null => {
+  const r = ZOrderNode.safeParse(raw);
+  if (!r.success) return null;
+  const o = r.data;
+  const orderDate = parseStoreDate(o.createdAt);
+  if (orderDate === null) return null;
+  const currency = text(o.totalPriceSet?.shopMoney.currencyCode) ?? text(o.currencyCode) ?? "USD";
+  const a = o.shippingAddress;
+  return {
+    externalOrderId: o.id,
+    orderNumber: text(o.name) ?? o.id,
+    orderDate,
+    updatedAt: parseStoreDate(o.updatedAt) ?? orderDate,
+    customerName: text(o.customer?.displayName),
+    ...shopifyStatus(o.displayFulfillmentStatus, !!text(o.cancelledAt)),
+    currency,
+    totalMinor: amountMinor(o.totalPriceSet?.shopMoney.amount, currency) ?? 0,
+    shipping: address({
+      name: a?.name,
+      line1: a?.address1,
+      city: a?.city,
+      state: a?.provinceCode,
+      country: a?.countryCodeV2,
+      postalCode: a?.zip,
+      latitude: a?.latitude,
+      longitude: a?.longitude,
+    }),
+    items: (o.lineItems?.nodes ?? []).map(
+      (li): TStoreLineItem => ({
+        title: text(li.title) ?? "",
+        quantity: num(li.quantity) ?? 0,
+        sku: text(li.sku),
+        unitWeightGrams: gramsOf(
+          li.variant?.inventoryItem?.measurement?.weight?.value,
+          li.variant?.inventoryItem?.measurement?.weight?.unit,
+        ),
+      }),
+    ),
+  };
+};
+
+/** A webhook's REST (snake_case) order as a store order, keyed by its GraphQL gid like a synced one. */
+export const mapShopifyRestOrder = (raw: unknown): TStoreOrder | null => {
+  const r = ZRestOrder.safeParse(raw);
+  if (!r.success) return null;
+  const o = r.data;
+  const orderDate = parseStoreDate(o.created_at);
+  if (orderDate === null) return null;
+  const currency = text(o.currency) ?? "USD";
+  const fulfillment = text(o.fulfillment_status)?.toLowerCase();
+  const a = o.shipping_address;
+  const id = String(o.id);
+  return {
+    externalOrderId: text(o.admin_graphql_api_id) ?? `gid://shopify/Order/${id}`,
+    orderNumber: text(o.name) ?? (o.order_number != null ? `#${o.order_number}` : id),
+    orderDate,
+    updatedAt: parseStoreDate(o.updated_at) ?? orderDate,
+    customerName: fullName(o.customer?.first_name, o.customer?.last_name),
+    ...shopifyStatus(
+      fulfillment ? (REST_FULFILLMENT[fulfillment] ?? fulfillment.toUpperCase()) : "UNFULFILLED",
+      !!text(o.cancelled_at),
+    ),
+    currency,
+    totalMinor: amountMinor(o.total_price, currency) ?? 0,
+    shipping: address({
+      name: a?.name,
+      line1: a?.address1,
+      city: a?.city,
+      state: a?.province_code,
+      country: a?.country_code,
+      postalCode: a?.zip,
+      latitude: a?.latitude,
+      longitude: a?.longitude,
+    }),
+    items: (o.line_items ?? []).map(
+      (li): TStoreLineItem => ({
+        title: text(li.title) ?? "",
+        quantity: num(li.quantity) ?? 0,
+        sku: text(li.sku),
+        // REST gives one unit's weight in grams; 0 means none was set.
+        unitWeightGrams: gramsOf(li.grams, "GRAMS"),
+      }),
+    ),
+  };
+};
+
+type TCost = z.output<typeof ZCost>;
+
+/** Seconds until the bucket holds the requested cost; null when Shopify did not say. */
+export const throttleWaitSeconds = (cost: TCost | undefined): number | null => {
+  const requested = num(cost?.requestedQueryCost);
+  const available = num(cost?.throttleStatus?.currentlyAvailable);
+  const rate = num(cost?.throttleStatus?.restoreRate);
+  if (requested === null || available === null || rate === null || !(rate > 0)) return null;
+  return Math.max(0, (requested - available) / rate);
+};
+
+/** Shopify: the Admin GraphQL API with the shop's Admin API access token; webhooks checked with the app's secret. */
+export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
+  const store = s.name || STORE_NAMES.shopify;
+  const creds = s.credentials;
+  const base = trimBase(s.baseUrl || shopifyShopUrl(creds.shopDomain));
+  const endpoint = `${base}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
+
+  const exchange = async (query: string, variables: Record<string, unknown>) => {
+    const res = await storeFetch(
+      store,
+      endpoint,
+      {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "X-Shopify-Access-Token": creds.accessToken ?? "",
+        },
+        body: JSON.stringify({ query, variables }),
+      },
+      s.timeoutMs,
+    );
+    failOnStatus(store, res);
+    const body = parseStoreWire(store, ZGqlResponse, readJson(store, res));
+    // A top-level string is how Shopify words a refusal that is not about the query.
+    if (typeof body.errors === "string") throw storeFailed(store, body.errors);
+    return { data: body.data, errors: body.errors ?? [], cost: body.extensions?.cost };
+  };
+
+  /** Runs a query: sits out one short throttle, shrinks `first` once if the page is priced above Shopify's limit. */
+  const run = async (query: string, variables: Record<string, unknown> = {}): Promise<unknown> => {
+    let vars = variables;
+    let waited = false;
+    let shrunk = false;
+    for (;;) {
+      const r = await exchange(query, vars);
+      if (!r.errors.length) return r.data;
+      const code = (e: z.output<typeof ZGqlError>) => e.extensions?.code?.toUpperCase();
+      if (r.errors.some((e) => code(e) === "THROTTLED" || e.message?.trim().toLowerCase() === "throttled")) {
+        const wait = throttleWaitSeconds(r.cost);
+        if (!waited && wait !== null && wait <= SHOPIFY_MAX_WAIT_SECONDS) {
+          waited = true;
+          // A little over the computed time: Shopify reports whole points.
+          await sleep(Math.ceil(wait * 1000) + 50);
+          continue;
+        }
+        throw storeLimiting(store, wait === null ? undefined : Math.max(1, Math.ceil(wait)));
+      }
+      const tooCostly = r.errors.find((e) => code(e) === "MAX_COST_EXCEEDED");
+      const first = typeof vars.first === "number" ? vars.first : null;
+      const cost = num(tooCostly?.extensions?.cost);
+      const max = num(tooCostly?.extensions?.maxCost) ?? SHOPIFY_MAX_QUERY_COST;
+      if (tooCostly && !shrunk && first !== null && first > 1 && cost !== null && cost > 0) {
+        shrunk = true;
+        vars = { ...vars, first: Math.max(1, Math.min(first - 1, Math.floor((first * max) / cost))) };
+        continue;
+      }
+      const reasons = r.errors.map((e) => e.message?.trim()).filter(Boolean);
+      throw storeFailed(store, reasons.join("; ") || "GraphQL error");
+    }
+  };
+
+  return {
+    platform: "shopify",
+    storeName: STORE_NAMES.shopify,
+    sandbox: isSandboxStoreUrl(base),
+    async test() {
+      const data = parseStoreWire(store, ZShopData, await run(SHOP_QUERY));
+      if (!data.shop.name) throw storeUnreadable(store, "shop.name");
+    },
+    async listOrders(q) {
+      const data = parseStoreWire(
+        store,
+        ZOrdersData,
+        await run(ORDERS_QUERY, {
+          first: shopifyPageSize(q.pageSize),
+          after: q.cursor,
+          query: shopifyOrderQuery(q.updatedSince),
+        }),
+      );
+      const page = data.orders;
+      return {
+        orders: page.nodes.flatMap((node) => mapShopifyOrder(node) ?? []),
+        cursor: page.pageInfo.hasNextPage ? (text(page.pageInfo.endCursor) ?? null) : null,
+      };
+    },
+    verifyWebhook(raw, headers) {
+      const secret = creds.webhookSecret;
+      if (!secret)
+        throw webhookRefused(
+          store,
+          /*i18n*/ { id: "error.store.webhookNoSecret", message: "no webhook secret is set for this integration" },
+        );
+      const given = headers.get("x-shopify-hmac-sha256")?.trim();
+      if (!given)
+        throw webhookRefused(
+          store,
+          /*i18n*/ { id: "error.store.webhookUnsigned", message: "the X-Shopify-Hmac-Sha256 header is missing" },
+        );
+      const expected = createHmac("sha256", secret).update(raw, "utf8").digest();
+      if (!sameBytes(expected, Buffer.from(given, "base64")))
+        throw webhookRefused(
+          store,
+          /*i18n*/ { id: "error.store.webhookBadSignature", message: "the signature does not match the body" },
+        );
+      let body: unknown;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = null;
+      }
+      const order = mapShopifyRestOrder(body);
+      if (!order)
+        throw new AppError(
+          "BAD_REQUEST",
+          /*i18n*/ {
+            id: "error.store.webhookUnreadable",
+            message: "{store} sent a webhook that is not an order we can read",
+            values: { store },
+          },
+        );
+      return {
+        topic: headers.get("x-shopify-topic")?.trim() ?? "",
+        webhookId: headers.get("x-shopify-webhook-id")?.trim() || null,
+        order,
+      };
+    },
+  };
+};

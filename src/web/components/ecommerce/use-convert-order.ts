@@ -1,0 +1,58 @@
+import { useLingui } from "@lingui/react/macro";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { toast } from "../../lib/toast";
+import { errorInfo, trpc } from "../../lib/trpc";
+import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { serverMessage, type TOrderDraft, useRefreshAfterConvert } from "./shared";
+
+/** The server's answer when the order's delivery address cannot be placed: the shipper completes the load. */
+const DELIVERY_FIELDS: ReadonlySet<string> = new Set([
+  "deliveryLatitude",
+  "deliveryLongitude",
+  "deliveryCity",
+  "deliveryCountry",
+]);
+
+export type TPlaceNeeded = { orderId: number; draft: TOrderDraft };
+
+/**
+ * Converts an order into a posted load (SPEC §8 'Order Converted'). When the server cannot place the delivery address,
+ * the order's draft is fetched and handed to `onPlaceNeeded`, for the Post New Load dialog; the load completed there is
+ * sent back with the order (`load`), and its failures are the dialog's to show.
+ */
+export function useConvertOrder(onPlaceNeeded: (p: TPlaceNeeded) => void) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const refresh = useRefreshAfterConvert();
+  const onUnauthorized = useUnauthorizedRedirect();
+  return useMutation(
+    trpc.ecommerce.convert.mutationOptions({
+      onSuccess: async (res) => {
+        toast({ title: t`Order Converted`, description: res.load.title, variant: "success" });
+        await refresh();
+      },
+      onError: async (err, vars) => {
+        if (onUnauthorized(err)) return;
+        const info = errorInfo(err);
+        if (!vars.load && info.issues.some((i) => DELIVERY_FIELDS.has(i.path))) {
+          try {
+            const draft = await queryClient.fetchQuery(
+              trpc.ecommerce.orderDraft.queryOptions({ id: vars.id }, { staleTime: 0 }),
+            );
+            onPlaceNeeded({ orderId: vars.id, draft });
+            return;
+          } catch {
+            // No draft: the failure is told as any other.
+          }
+        }
+        toast({
+          title: t`Conversion Failed`,
+          description: serverMessage(err) ?? t`Failed to convert the order`,
+          variant: "destructive",
+        });
+        // Already a load, or cancelled meanwhile: the list shows it as it now is.
+        if (info.status === 409) await refresh();
+      },
+    }),
+  );
+}
