@@ -56,6 +56,8 @@ const startDemoEmulators = () => {
   demoBoardUrls = boards.urls;
   process.env.BOARD_SANDBOX_URLS = JSON.stringify(boards.urls);
   const stores = startStoreEmulators();
+  // One Sandbox shop serves every demo store (one cost bucket); Shopify Plus's refill rate keeps their syncs quick.
+  stores.controls.shopify.restoreRate = 1000;
   demoStoreUrls = stores.urls;
   process.env.STORE_SANDBOX_URLS = JSON.stringify(stores.urls);
   logger.info("demo: store emulators started", stores.urls);

@@ -16,7 +16,14 @@ const PAGE_SIZE = 50;
 /** At most this many pages a run; the next run goes on from the cursor. */
 const MAX_PAGES = 40;
 
-export type TStoreSyncResult = { created: number; updated: number; pages: number; message: string };
+export type TStoreSyncResult = {
+  created: number;
+  updated: number;
+  pages: number;
+  /** The store limited requests part-way: what was read is kept, the rest comes with the next sync. */
+  partial: boolean;
+  message: string;
+};
 
 export const runStoreSync = async (
   db: TDb,
@@ -47,6 +54,7 @@ export const runStoreSync = async (
   let updated = 0;
   let pages = 0;
   let newest = i.syncCursor;
+  let partial = false;
   try {
     do {
       const page = await adapter.listOrders({ updatedSince: since, cursor, pageSize: PAGE_SIZE });
@@ -63,8 +71,18 @@ export const runStoreSync = async (
       .update(ecommerceIntegrations)
       .set({ lastSyncAt: now, lastError: err instanceof Error ? err.message : String(err) })
       .where(eq(ecommerceIntegrations.id, i.id));
-    throw err;
+    // Throttled after some pages: keep what was read (the cursor stays, so the next run reads on from it).
+    if (!(err instanceof AppError && err.code === "TOO_MANY_REQUESTS" && pages > 0)) throw err;
+    partial = true;
   }
+  if (partial)
+    return {
+      created,
+      updated,
+      pages,
+      partial,
+      message: `${created} new orders, ${updated} updated; ${i.name} is limiting requests, the rest comes with the next sync`,
+    };
   await db
     .update(ecommerceIntegrations)
     .set({
@@ -73,7 +91,7 @@ export const runStoreSync = async (
       syncCursor: sql`CASE WHEN ${ecommerceIntegrations.syncCursor} < ${newest} THEN ${newest} ELSE ${ecommerceIntegrations.syncCursor} END`,
     })
     .where(eq(ecommerceIntegrations.id, i.id));
-  return { created, updated, pages, message: `${created} new orders, ${updated} updated` };
+  return { created, updated, pages, partial, message: `${created} new orders, ${updated} updated` };
 };
 
 /** Manual sync of the caller's integration, answered with what it did (SPEC §8 'Sync Successful' shows the message). */

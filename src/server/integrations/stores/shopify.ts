@@ -5,13 +5,15 @@
 //   orders(first, after, query: "updated_at:>='ISO'", sortKey: UPDATED_AT) → nodes + pageInfo{hasNextPage endCursor}
 //
 // Cost: Shopify prices a query before running it (scalars 0, objects 1, a connection 2 + first × a node's cost) and
-// refuses one over 1000 points. One order node of ORDERS_QUERY costs SHOPIFY_ORDER_COST (257 with 50 line items), so a
-// page holds at most 3 orders whatever page size the caller asks for; lower SHOPIFY_LINE_ITEMS for bigger pages. Should
-// Shopify still price a page above its limit (MAX_COST_EXCEEDED), the page is asked again, smaller, once.
+// refuses one over 1000 points. One order node of ORDERS_QUERY costs SHOPIFY_ORDER_COST (107 with 20 line items), so a
+// page holds at most 9 orders whatever page size the caller asks for. The requested cost must be in the bucket before a
+// query runs (the unused part is refunded after), so each page after the first asks for no more orders than the bucket
+// held after the last answer: paging then runs at the bucket's refill rate without being throttled. Should Shopify still
+// price a page above its limit (MAX_COST_EXCEEDED), the page is asked again, smaller, once.
 //
 // Throttling: the leaky bucket's state comes back in extensions.cost.throttleStatus. A THROTTLED answer waits
-// (requested − available) / restoreRate seconds: up to 2 s it is sat out and the query sent once more; longer is
-// TOO_MANY_REQUESTS with retryAfterSeconds. An HTTP 429 (REST-style) is TOO_MANY_REQUESTS with its Retry-After.
+// (requested − available) / restoreRate seconds: a page that would wait long is asked again for what the bucket holds;
+// waits up to 2 s are sat out (8 s in all for one query); longer is TOO_MANY_REQUESTS with retryAfterSeconds. An HTTP 429 (REST-style) is TOO_MANY_REQUESTS with its Retry-After.
 //
 // Status mapping (ours ← Shopify): cancelled ← cancelledAt set, or displayFulfillmentStatus RESTOCKED;
 // processing ← IN_PROGRESS, PARTIALLY_FULFILLED, FULFILLED; pending ← anything else (UNFULFILLED, OPEN, SCHEDULED,
@@ -55,7 +57,7 @@ import {
 /** The Admin API version every request names (pinned: Shopify keeps a version for at least 12 months). */
 export const SHOPIFY_API_VERSION = "2026-01";
 /** Line items read per order. */
-export const SHOPIFY_LINE_ITEMS = 50;
+export const SHOPIFY_LINE_ITEMS = 20;
 /** Shopify's limit on one query's requested cost. */
 export const SHOPIFY_MAX_QUERY_COST = 1000;
 /**
@@ -66,6 +68,8 @@ export const SHOPIFY_MAX_QUERY_COST = 1000;
 export const SHOPIFY_ORDER_COST = 1 + 1 + 2 + 1 + (2 + SHOPIFY_LINE_ITEMS * 5);
 /** The longest throttling pause an adapter sits out itself. */
 export const SHOPIFY_MAX_WAIT_SECONDS = 2;
+/** All the short waits one query may sit out before it answers TOO_MANY_REQUESTS. */
+export const SHOPIFY_MAX_TOTAL_WAIT_SECONDS = 8;
 
 /** Orders asked per page: the caller's page size, within 1–250 and within the query cost limit. */
 export const shopifyPageSize = (pageSize: number) =>
@@ -344,6 +348,8 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
   const base = trimBase(s.baseUrl || shopifyShopUrl(creds.shopDomain));
   const endpoint = `${base}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
 
+  // What the bucket held after the last answer: the next page asks for no more than that, so it is not throttled.
+  let lastAvailable: number | null = null;
   const exchange = async (query: string, variables: Record<string, unknown>) => {
     const res = await storeFetch(
       store,
@@ -361,15 +367,20 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
     );
     failOnStatus(store, res);
     const body = parseStoreWire(store, ZGqlResponse, readJson(store, res));
+    const available = num(body.extensions?.cost?.throttleStatus?.currentlyAvailable);
+    if (available !== null) lastAvailable = available;
     // A top-level string is how Shopify words a refusal that is not about the query.
     if (typeof body.errors === "string") throw storeFailed(store, body.errors);
     return { data: body.data, errors: body.errors ?? [], cost: body.extensions?.cost };
   };
 
-  /** Runs a query: sits out one short throttle, shrinks `first` once if the page is priced above Shopify's limit. */
+  /**
+   * Runs a query: a throttled page is asked again smaller when the bucket holds part of it, or after one short wait;
+   * `first` is shrunk once if the page is priced above Shopify's limit.
+   */
   const run = async (query: string, variables: Record<string, unknown> = {}): Promise<unknown> => {
     let vars = variables;
-    let waited = false;
+    let waitedMs = 0;
     let shrunk = false;
     for (;;) {
       const r = await exchange(query, vars);
@@ -377,10 +388,35 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
       const code = (e: z.output<typeof ZGqlError>) => e.extensions?.code?.toUpperCase();
       if (r.errors.some((e) => code(e) === "THROTTLED" || e.message?.trim().toLowerCase() === "throttled")) {
         const wait = throttleWaitSeconds(r.cost);
-        if (!waited && wait !== null && wait <= SHOPIFY_MAX_WAIT_SECONDS) {
-          waited = true;
+        // A long wait for a big page: ask for as many orders as the bucket holds now instead.
+        const pageFirst = typeof vars.first === "number" ? vars.first : null;
+        const requested = num(r.cost?.requestedQueryCost);
+        const available = num(r.cost?.throttleStatus?.currentlyAvailable);
+        if (
+          wait !== null &&
+          wait > SHOPIFY_MAX_WAIT_SECONDS &&
+          pageFirst !== null &&
+          pageFirst > 1 &&
+          requested !== null &&
+          available !== null &&
+          requested > 0
+        ) {
+          const fits = Math.floor((available * pageFirst) / requested);
+          if (fits >= 1 && fits < pageFirst) {
+            vars = { ...vars, first: fits };
+            continue;
+          }
+        }
+        // Short waits are sat out, up to SHOPIFY_MAX_TOTAL_WAIT_SECONDS in all for one query (other apps share the bucket).
+        const ms = wait === null ? null : Math.ceil(wait * 1000) + 50;
+        if (
+          ms !== null &&
+          wait! <= SHOPIFY_MAX_WAIT_SECONDS &&
+          waitedMs + ms <= SHOPIFY_MAX_TOTAL_WAIT_SECONDS * 1000
+        ) {
+          waitedMs += ms;
           // A little over the computed time: Shopify reports whole points.
-          await sleep(Math.ceil(wait * 1000) + 50);
+          await sleep(ms);
           continue;
         }
         throw storeLimiting(store, wait === null ? undefined : Math.max(1, Math.ceil(wait)));
@@ -412,7 +448,13 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
         store,
         ZOrdersData,
         await run(ORDERS_QUERY, {
-          first: shopifyPageSize(q.pageSize),
+          first:
+            lastAvailable === null
+              ? shopifyPageSize(q.pageSize)
+              : Math.max(
+                  1,
+                  Math.min(shopifyPageSize(q.pageSize), Math.floor((lastAvailable - 2) / SHOPIFY_ORDER_COST)),
+                ),
           after: q.cursor,
           query: shopifyOrderQuery(q.updatedSince),
         }),

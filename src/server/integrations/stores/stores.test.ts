@@ -251,30 +251,32 @@ describe("listing orders", () => {
     expectAll(p, orders, held);
   });
 
-  test("Shopify: a page holds what one query may cost (3 orders with 50 line items each)", async () => {
-    expect(SHOPIFY_ORDER_COST).toBe(257);
-    expect(shopifyPageSize(50)).toBe(3);
+  test("Shopify: a page holds what one query may cost (9 orders with 20 line items each)", async () => {
+    expect(SHOPIFY_ORDER_COST).toBe(107);
+    expect(shopifyPageSize(50)).toBe(9);
     expect(shopifyPageSize(1)).toBe(1);
     // The emulator prices the adapter's query the way the adapter expects.
-    expect(requestedCost(parseQuery(ORDERS_QUERY), { first: 3 })).toBe(2 + 3 * SHOPIFY_ORDER_COST);
+    expect(requestedCost(parseQuery(ORDERS_QUERY), { first: 9 })).toBe(2 + 9 * SHOPIFY_ORDER_COST);
     expect(requestedCost(parseQuery("{ shop { name } }"), {})).toBe(1);
     const { orders, pages } = await allOrders(adapter("shopify"), 0, 50);
     expect(orders.length).toBe(60);
-    expect(pages).toBe(20);
+    expect(pages).toBeGreaterThanOrEqual(Math.ceil(60 / 9));
+    // Pages are sized to what the bucket holds: only a page asked when it held less than one order waits (the old way,
+    // every page after the first was throttled once).
+    expect(emu.controls.shopify.calls).toBeLessThan(pages + Math.ceil(pages / 4));
   });
 
-  test("Shopify, Standard plan: paging sits out the short throttles it runs into", async () => {
+  test("Shopify, Standard plan: a page the bucket cannot hold is asked again smaller, and later pages fit the bucket", async () => {
     const c = emu.controls.shopify;
     c.restoreRate = SHOPIFY_BUCKET.restoreRate;
-    // Just enough for one page: every later page finds the bucket short by about one page's actual cost.
+    // Enough for three orders: the first, full page is throttled and asked again for three.
     c.setAvailable(2 + 3 * SHOPIFY_ORDER_COST + 10);
     const held = c.orders();
     const since = held.map((o) => o.updatedAt).sort((a, b) => b - a)[11];
     const { orders, pages } = await allOrders(adapter("shopify"), since, 50);
     expect(orders.length).toBe(held.filter((o) => o.updatedAt >= since).length);
-    expect(pages).toBe(Math.ceil(orders.length / 3));
-    // Each page after the first was throttled once, then sent again.
-    expect(c.calls).toBe(2 * pages - 1);
+    // Only the first page was throttled (once); every later page asked for what the bucket held.
+    expect(c.calls).toBe(pages + 1);
   });
 
   test.each(STORE_PLATFORMS)("%s: updatedSince returns exactly the orders changed at or after it", async (p) => {
@@ -348,7 +350,7 @@ describe("listing orders", () => {
 
 describe("Shopify cost throttling", () => {
   const page = (a: TStoreAdapter) => a.listOrders({ updatedSince: 0, cursor: null, pageSize: 50 });
-  const requested = 2 + 3 * SHOPIFY_ORDER_COST;
+  const requested = 2 + shopifyPageSize(50) * SHOPIFY_ORDER_COST;
   beforeEach(() => {
     emu.controls.shopify.restoreRate = SHOPIFY_BUCKET.restoreRate;
   });
@@ -359,7 +361,7 @@ describe("Shopify cost throttling", () => {
     c.setAvailable(requested - 40);
     const started = Date.now();
     const result = await page(adapter("shopify"));
-    expect(result.orders.length).toBe(3);
+    expect(result.orders.length).toBe(shopifyPageSize(50));
     expect(Date.now() - started).toBeGreaterThanOrEqual(750);
     expect(c.calls).toBe(2);
   });

@@ -15,6 +15,7 @@ import {
 } from "../../domain/ecommerce/integrations";
 import { listOrders } from "../../domain/ecommerce/orders";
 import { runStoreSync, syncIntegration } from "../../domain/ecommerce/sync";
+import { translate } from "../../i18n";
 import { authedProcedure, systemProcedure } from "../../trpc/init";
 
 const ZId = z.object({
@@ -42,9 +43,28 @@ export const ecommerceRouter = {
   testIntegration: authedProcedure
     .input(ZId)
     .mutation(({ ctx, input }) => testIntegration(ctx.db, ctx.services.stores, ctx.actor, input.id)),
-  syncIntegration: authedProcedure
-    .input(ZId)
-    .mutation(({ ctx, input }) => syncIntegration(ctx.db, ctx.services.stores, ctx.actor, input.id)),
+  syncIntegration: authedProcedure.input(ZId).mutation(async ({ ctx, input }) => {
+    const r = await syncIntegration(ctx.db, ctx.services.stores, ctx.actor, input.id);
+    const values = { created: r.created, updated: r.updated };
+    return {
+      ...r,
+      // SPEC §8: 'Sync Successful' shows this message, in the caller's language.
+      message: r.partial
+        ? translate(
+            ctx.locale,
+            /*i18n*/ {
+              id: "ecommerce.syncedPartly",
+              message:
+                "{created} new orders, {updated} updated; the store is limiting requests, the rest comes with the next sync",
+              values,
+            },
+          )
+        : translate(
+            ctx.locale,
+            /*i18n*/ { id: "ecommerce.synced", message: "{created} new orders, {updated} updated", values },
+          ),
+    };
+  }),
   orders: authedProcedure.input(ZOrderListInput).query(({ ctx, input }) => listOrders(ctx.db, ctx.actor, input)),
   /** The load an order would become, for the Post New Load dialog when its city cannot be placed. */
   orderDraft: authedProcedure.input(ZId).query(({ ctx, input }) => orderDraft(ctx.db, ctx.actor, input.id)),

@@ -1,0 +1,58 @@
+import { expect, test } from "@playwright/test";
+import { signUp, uniqueEmail } from "./helpers";
+
+// Demo mode runs Sandbox emulators of Shopify, Amazon's Selling Partner API and Alibaba.com: a store added here is read
+// through the same adapter a deployment uses, on loopback.
+test("a new shipper adds a Shopify store, syncs its orders, converts one and finds the load on the board", async ({
+  page,
+}) => {
+  await page.goto("/signin?mode=register&returnTo=/ecommerce");
+  await signUp(page, { type: "Shipper", first: "Meron", last: "Haile", email: uniqueEmail("meron") });
+  await expect(page.getByRole("heading", { name: "E-commerce Integrations" })).toBeVisible();
+  await expect(page.getByTestId("no-integrations")).toBeVisible();
+
+  await page.getByTestId("add-integration").click();
+  await page.getByTestId("integration-submit").click();
+  await expect(page.getByText("Platform is required")).toBeVisible();
+  await expect(page.getByText("Warehouse city is required")).toBeVisible();
+  await page.getByLabel("Platform").selectOption("shopify");
+  await page.getByLabel("Name").fill("Meron's shop");
+  await page.getByTestId("use-sandbox").click();
+  await page.locator("#ec-warehouse-city").fill("Addis");
+  await page
+    .getByRole("option", { name: /Addis Ababa/ })
+    .first()
+    .click();
+  await expect(page.getByTestId("warehouse-position")).toContainText("Addis Ababa");
+  await page.locator("#ec-warehouse-address").fill("Bole Lemi Industrial Park");
+  await page.getByTestId("integration-submit").click();
+  await expect(page.getByTestId("toast").getByText("Integration Added")).toBeVisible();
+
+  const card = page.getByTestId("integration-card").filter({ hasText: "Meron's shop" });
+  await expect(card.getByTestId("integration-warehouse")).toContainText("Addis Ababa");
+  await card.getByTestId("test-integration").click();
+  await expect(page.getByTestId("toast").getByText("Connection Successful")).toBeVisible();
+  await card.getByTestId("sync-integration").click();
+  await expect(page.getByTestId("toast").getByText("Sync Successful")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("toast").getByText(/\d+ new orders, 0 updated/)).toBeVisible();
+  await expect(card.getByTestId("integration-orders-synced")).not.toHaveText("0");
+
+  await page.getByTestId("tab-orders").click();
+  const rows = page.getByTestId("order-row");
+  await expect(rows.first()).toBeVisible();
+  // An order whose city the map knows (the emulator's "Smallville, ZZ" orders need the shipper's help).
+  const row = rows
+    .filter({ hasNotText: "Smallville" })
+    .filter({ has: page.getByTestId("convert-order") })
+    .first();
+  const number = (await row.getByTestId("order-number").textContent())!.trim();
+  await row.getByTestId("convert-order").click();
+  await expect(page.getByTestId("toast").getByText("Order Converted")).toBeVisible();
+  const converted = rows.filter({ hasText: number });
+  await expect(converted.getByTestId("converted-badge")).toBeVisible();
+  await expect(converted.getByTestId("convert-order")).toHaveCount(0);
+
+  await converted.getByTestId("order-load-link").click();
+  await expect(page.getByText(`Order ${number}:`).first()).toBeVisible();
+  await expect(page.getByTestId("source-badge").first()).toHaveText("MYTESS");
+});
