@@ -4,6 +4,7 @@ import { i18n, languageFromEnv } from "../src/server/i18n";
 import { boardServicesForDatabase } from "../src/server/integrations/boards/services";
 import { carriersFromEnv } from "../src/server/integrations/carriers/registry";
 import { notifiersFromEnv, vapidKeyFileFor } from "../src/server/integrations/notify/registry";
+import { paymentsFromEnv } from "../src/server/integrations/payments/registry";
 import { storeServicesFrom } from "../src/server/integrations/stores/services";
 import { logger } from "../src/server/logger";
 import { createContext } from "../src/server/trpc/context";
@@ -46,6 +47,7 @@ export const openSystem = async () => {
       notifiers: notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) }),
       boards,
       stores: storeServicesFrom(boards),
+      payments: paymentsFromEnv(process.env),
       log: { ...logger, info: () => {} },
     },
   });

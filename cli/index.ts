@@ -8,6 +8,7 @@ import { jobs } from "./commands/jobs";
 import { marketplaces, sync } from "./commands/marketplaces";
 import { notify } from "./commands/notify";
 import { rates, track } from "./commands/shipping";
+import { subscription } from "./commands/subscription";
 import { user } from "./commands/user";
 import { CliError, cliLocale, i18n } from "./context";
 
@@ -29,7 +30,8 @@ const program = new Command()
   .addCommand(notify)
   .addCommand(marketplaces)
   .addCommand(sync)
-  .addCommand(ecommerce);
+  .addCommand(ecommerce)
+  .addCommand(subscription);
 
 try {
   await program.parseAsync(process.argv);

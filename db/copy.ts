@@ -84,7 +84,7 @@ export const copySqliteToPostgres = async (
         onProgress({ table: name, copied: done, total });
       }
       copied[name] = done;
-      if (getTableConfig(dst).columns.some((c) => c.name === "id" && c.primary)) {
+      if (getTableConfig(dst).columns.some((c) => c.name === "id" && c.primary && c.getSQLType() === "integer")) {
         await tx.execute(
           sql`SELECT setval(pg_get_serial_sequence(${name}, 'id'), coalesce((SELECT max(id) FROM ${dst}), 0) + 1, false)`,
         );

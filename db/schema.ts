@@ -32,6 +32,16 @@ export const users = sqliteTable(
     trialEndsAt: integer().notNull(),
     paidUntil: integer(),
     subscriptionCancelledAt: integer(),
+    // Billing: who collects (stripe, chapa, or a support grant), the Stripe customer and subscription, whether the paid
+    // period ends without renewal, the first payment (for the 30-day refund), the newest subscription event applied
+    // (older ones arriving late change nothing) and the period end a renewal reminder was sent for.
+    billingProvider: text(),
+    stripeCustomerId: text(),
+    stripeSubscriptionId: text(),
+    cancelAtPeriodEnd: integer({ mode: "boolean" }).notNull().default(false),
+    firstPaidAt: integer(),
+    billingEventAt: integer(),
+    reminderSentFor: integer(),
     // Drivers: last reported position and availability.
     latitude: real(),
     longitude: real(),
@@ -632,5 +642,41 @@ export const ecommerceWebhooks = sqliteTable("ecommerce_webhooks", {
   integrationId: integer()
     .notNull()
     .references(() => ecommerceIntegrations.id, { onDelete: "cascade" }),
+  receivedAt: integer().notNull(),
+});
+
+/** A payment: a Stripe invoice or checkout, a Chapa transaction, or a support grant; what it bought and its state. */
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text({ enum: ["stripe", "chapa", "grant"] }).notNull(),
+    /** The provider's id of this payment: checkout session, invoice, tx_ref, or a grant's own key. */
+    providerRef: text().notNull(),
+    /** What refunds go through: Stripe's payment intent, Chapa's reference. */
+    refundRef: text(),
+    status: text({ enum: ["pending", "paid", "failed", "refunded", "cancelled"] }).notNull(),
+    amountMinor: integer().notNull(),
+    currency: text().notNull(),
+    months: integer().notNull().default(1),
+    periodStart: integer(),
+    periodEnd: integer(),
+    receiptUrl: text(),
+    note: text(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("payments_provider_ref_idx").on(t.provider, t.providerRef),
+    index("payments_user_idx").on(t.userId, t.id),
+  ],
+);
+export type Payment = typeof payments.$inferSelect;
+
+/** Provider events already applied (Stripe event ids, Chapa tx_ref + status): a replay changes nothing. */
+export const billingEvents = sqliteTable("billing_events", {
+  id: text().primaryKey(),
   receivedAt: integer().notNull(),
 });

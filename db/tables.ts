@@ -33,6 +33,8 @@ export const {
   ecommerceIntegrations,
   ecommerceOrders,
   ecommerceWebhooks,
+  payments,
+  billingEvents,
 } = active;
 
 export type {
@@ -49,6 +51,7 @@ export type {
   MessagingPreferences,
   NewLoad,
   Notification,
+  Payment,
   PushSubscription,
   SyncRun,
   User,

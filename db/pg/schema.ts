@@ -51,6 +51,16 @@ export const users = pgTable(
     trialEndsAt: ms().notNull(),
     paidUntil: ms(),
     subscriptionCancelledAt: ms(),
+    // Billing: who collects (stripe, chapa, or a support grant), the Stripe customer and subscription, whether the paid
+    // period ends without renewal, the first payment (for the 30-day refund), the newest subscription event applied
+    // (older ones arriving late change nothing) and the period end a renewal reminder was sent for.
+    billingProvider: text(),
+    stripeCustomerId: text(),
+    stripeSubscriptionId: text(),
+    cancelAtPeriodEnd: boolean().notNull().default(false),
+    firstPaidAt: ms(),
+    billingEventAt: ms(),
+    reminderSentFor: ms(),
     // Drivers: last reported position and availability.
     latitude: doublePrecision(),
     longitude: doublePrecision(),
@@ -608,5 +618,39 @@ export const ecommerceWebhooks = pgTable("ecommerce_webhooks", {
   integrationId: integer()
     .notNull()
     .references(() => ecommerceIntegrations.id, { onDelete: "cascade" }),
+  receivedAt: ms().notNull(),
+});
+
+/** A payment: see db/schema.ts. */
+export const payments = pgTable(
+  "payments",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text({ enum: ["stripe", "chapa", "grant"] }).notNull(),
+    providerRef: text().notNull(),
+    refundRef: text(),
+    status: text({ enum: ["pending", "paid", "failed", "refunded", "cancelled"] }).notNull(),
+    amountMinor: bigint({ mode: "number" }).notNull(),
+    currency: text().notNull(),
+    months: integer().notNull().default(1),
+    periodStart: ms(),
+    periodEnd: ms(),
+    receiptUrl: text(),
+    note: text(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("payments_provider_ref_idx").on(t.provider, t.providerRef),
+    index("payments_user_idx").on(t.userId, t.id),
+  ],
+);
+export type Payment = typeof payments.$inferSelect;
+
+/** Provider events already applied: see db/schema.ts. */
+export const billingEvents = pgTable("billing_events", {
+  id: text().primaryKey(),
   receivedAt: ms().notNull(),
 });

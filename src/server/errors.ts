@@ -7,6 +7,8 @@ import { sourceText, type TMessage, translate } from "./i18n";
 export const APP_ERROR_STATUS = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
+  /** Premium is needed (the trial and any paid period have ended). */
+  SUBSCRIPTION_REQUIRED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,

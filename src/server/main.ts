@@ -10,6 +10,7 @@ import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { startBoardEmulators } from "../../emulators/boards/server";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
 import { startNotifyEmulators } from "../../emulators/notify/server";
+import { startPaymentEmulators } from "../../emulators/payments/server";
 import { startStoreEmulators } from "../../emulators/stores/server";
 import { createTelegramBot } from "./bots/telegram/bot";
 import { startTelegramPoller } from "./bots/telegram/poller";
@@ -24,6 +25,7 @@ import { boardServicesForDatabase, type TBoardServices } from "./integrations/bo
 import { carriersFromEnv } from "./integrations/carriers/registry";
 import { notifiersFromEnv, vapidKeyFileFor } from "./integrations/notify/registry";
 import { telegramApiRoot } from "./integrations/notify/telegram";
+import { paymentsFromEnv } from "./integrations/payments/registry";
 import { storeServicesFrom } from "./integrations/stores/services";
 import { jobHandlers, startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./logger";
@@ -55,6 +57,15 @@ const startDemoEmulators = () => {
   const boards = startBoardEmulators();
   demoBoardUrls = boards.urls;
   process.env.BOARD_SANDBOX_URLS = JSON.stringify(boards.urls);
+  // Stripe and Chapa: a new user can buy premium end to end against the Sandboxes, whose webhooks come back here.
+  if (!process.env.STRIPE_SECRET_KEY && !process.env.CHAPA_SECRET_KEY) {
+    const pay = startPaymentEmulators();
+    for (const [key, value] of Object.entries(pay.env())) process.env[key] = value;
+    const self = `http://localhost:${config.port}`;
+    pay.controls.stripe.setWebhookUrl(`${self}/api/webhooks/stripe`);
+    pay.controls.chapa.setWebhookUrl(`${self}/api/webhooks/chapa`);
+    logger.info("demo: payment emulators started", pay.urls);
+  }
   const stores = startStoreEmulators();
   // One Sandbox shop serves every demo store (one cost bucket); Shopify Plus's refill rate keeps their syncs quick.
   stores.controls.shopify.restoreRate = 1000;
@@ -147,7 +158,14 @@ const startTelegram = (
     { token, apiRoot: telegramApiRoot(process.env) },
     {
       db: handle.db,
-      services: { carriers: carriersFromEnv(), notifiers, boards, stores: storeServicesFrom(boards), log: logger },
+      services: {
+        carriers: carriersFromEnv(),
+        notifiers,
+        boards,
+        stores: storeServicesFrom(boards),
+        payments: paymentsFromEnv(process.env),
+        log: logger,
+      },
       baseUrl,
     },
   );

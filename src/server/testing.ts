@@ -6,6 +6,7 @@ import { createApp } from "./http/app";
 import { createBoardServices, type TBoardServices } from "./integrations/boards/services";
 import { carriersFromEnv, type TCarrierRegistry } from "./integrations/carriers/registry";
 import { notifiersFromEnv, type TNotifierRegistry } from "./integrations/notify/registry";
+import { noPayments, type TPaymentServices } from "./integrations/payments/services";
 import { storeServicesFrom } from "./integrations/stores/services";
 import { logger } from "./logger";
 import { createSecretBox, loadSecretKey } from "./secrets";
@@ -35,6 +36,7 @@ export const createTestApp = async (
   carriers: TCarrierRegistry = carriersFromEnv({}),
   notifiers: TNotifierRegistry = notifiersFromEnv({}, { vapidKeyFile: null }),
   boards: TBoardServices = testBoardServices(),
+  payments: TPaymentServices = noPayments,
 ) => {
   const opened = await openTestDb();
   let closing: Promise<void> | null = null;
@@ -49,8 +51,8 @@ export const createTestApp = async (
   openHandles.add(handle);
   const config: TConfig = { ...loadConfig({}), webDist: "/nonexistent", trustProxy: true, ...overrides };
   const stores = storeServicesFrom(boards, {});
-  const services = { carriers, notifiers, boards, stores, log: logger };
-  const app = createApp({ db: handle.db, config, carriers, notifiers, boards, stores });
+  const services = { carriers, notifiers, boards, stores, payments, log: logger };
+  const app = createApp({ db: handle.db, config, carriers, notifiers, boards, stores, payments });
   /**
    * Raw SQL for a test's own look at the database (rows as objects), written once for both engines: `?` parameters,
    * and CAST(… AS INTEGER) where a count must come back as a number (PostgreSQL's count is a bigint).

@@ -7,6 +7,7 @@ import { telegramWebhookHandler } from "../bots/telegram/webhook";
 import { answerWhatsApp } from "../bots/whatsapp/inbound";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession } from "../domain/auth/sessions";
+import { applyChapaWebhook, applyStripeEvent, confirmChapa } from "../domain/billing/billing";
 import { receiveWebhook } from "../domain/ecommerce/orders";
 import { AppError } from "../errors";
 import { boardServicesForDatabase, type TBoardServices } from "../integrations/boards/services";
@@ -18,6 +19,8 @@ import {
   whatsappChallenge,
 } from "../integrations/notify/whatsapp-webhook";
 import { createOidcClient } from "../integrations/oidc/oidc";
+import { paymentsFromEnv } from "../integrations/payments/registry";
+import type { TPaymentServices } from "../integrations/payments/services";
 import { storeServicesFrom, type TStoreServices } from "../integrations/stores/services";
 import { createLiveHub, liveStream } from "../live/hub";
 import { logger } from "../logger";
@@ -47,6 +50,7 @@ export type TAppDeps = {
   notifiers?: TNotifierRegistry;
   boards?: TBoardServices;
   stores?: TStoreServices;
+  payments?: TPaymentServices;
   /** Where the Telegram webhook's settings come from (tests pass their own). */
   env?: Record<string, string | undefined>;
 };
@@ -60,12 +64,14 @@ export const createApp = ({
   env = process.env,
   boards = boardServicesForDatabase(env, config.databasePath, config.demo),
   stores,
+  payments = paymentsFromEnv(env),
 }: TAppDeps) => {
   const services: TServices = {
     carriers,
     notifiers,
     boards,
     stores: stores ?? storeServicesFrom(boards, env),
+    payments,
     log: logger,
   };
   const live = createLiveHub(db);
@@ -204,6 +210,46 @@ export const createApp = ({
       },
       { parse: "none" },
     )
+    // Payments: Stripe's signed events; Chapa's signed webhook and its callback (each confirmed with Chapa's verify).
+    .post(
+      "/api/webhooks/stripe",
+      async ({ request }) => {
+        const stripe = services.payments.stripe;
+        if (!stripe) return notFound(request);
+        try {
+          const raw = await request.text();
+          const event = await stripe.verifyWebhook(raw, request.headers.get("stripe-signature"));
+          return json({ received: true, ...(await applyStripeEvent(db, event)) });
+        } catch (err) {
+          return errorResponse(err, localeOf(request));
+        }
+      },
+      { parse: "none" },
+    )
+    .post(
+      "/api/webhooks/chapa",
+      async ({ request }) => {
+        if (!services.payments.chapa) return notFound(request);
+        try {
+          const r = await applyChapaWebhook(db, services.payments, await request.text(), request.headers);
+          return json({ received: true, status: r.status });
+        } catch (err) {
+          return errorResponse(err, localeOf(request));
+        }
+      },
+      { parse: "none" },
+    )
+    .get("/api/webhooks/chapa/callback", async ({ request }) => {
+      if (!services.payments.chapa) return notFound(request);
+      const q = new URL(request.url).searchParams;
+      const txRef = q.get("trx_ref") ?? q.get("tx_ref");
+      if (!txRef) return notFound(request);
+      try {
+        return json({ received: true, status: (await confirmChapa(db, services.payments, txRef)).status });
+      } catch (err) {
+        return errorResponse(err, localeOf(request));
+      }
+    })
     // Store webhooks (Shopify orders/create and orders/updated), one address per integration, signed by the store.
     .post(
       "/api/ecommerce/webhooks/:integrationId",

@@ -10,7 +10,7 @@ import { logger } from "../logger";
 import type { TServices } from "../trpc/context";
 import { errorResponse } from "./errors";
 import { requestLocale } from "./locale";
-import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
+import { contextFromRequest, isSecureRequest, publicOrigin, type TRequestMeta } from "./request-context";
 
 const OIDC_COOKIE = "mytess_oidc";
 
@@ -20,13 +20,7 @@ const redirect = (location: string, headers = new Headers()) => {
   return new Response(null, { status: 302, headers });
 };
 
-const originOf = (req: Request, config: TConfig) => {
-  if (config.publicUrl) return config.publicUrl.replace(/\/$/, "");
-  const url = new URL(req.url);
-  const proto = isSecureRequest(req, config) ? "https" : url.protocol.replace(":", "");
-  const host = (config.trustProxy && req.headers.get("x-forwarded-host")) || req.headers.get("host") || url.host;
-  return `${proto}://${host}`;
-};
+const originOf = publicOrigin;
 
 /** A sign-out asked for by this site's own page, or typed into the address bar; not one set off by another site. */
 const isOwnNavigation = (req: Request) => {

@@ -11,6 +11,15 @@ export const isSecureRequest = (req: Request, config: TConfig) =>
   new URL(req.url).protocol === "https:" ||
   (config.trustProxy && req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https");
 
+/** The site's public origin: PUBLIC_URL, else what the request shows (behind a trusted proxy, its forwarded host). */
+export const publicOrigin = (req: Request, config: TConfig) => {
+  if (config.publicUrl) return config.publicUrl.replace(/\/$/, "");
+  const url = new URL(req.url);
+  const proto = isSecureRequest(req, config) ? "https" : url.protocol.replace(":", "");
+  const host = (config.trustProxy && req.headers.get("x-forwarded-host")) || req.headers.get("host") || url.host;
+  return `${proto}://${host}`;
+};
+
 export const clientIp = (req: Request, config: TConfig, meta: TRequestMeta) =>
   (config.trustProxy ? req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() : null) || meta.ip || "local";
 
@@ -39,6 +48,12 @@ export const contextFromRequest = async (
     channel,
     locale: (actor?.language as TLanguage | undefined) ?? requestLocale(req),
     services,
-    http: { sessionHash: session?.idHash ?? null, ip: clientIp(req, config, meta), secure, resHeaders },
+    http: {
+      sessionHash: session?.idHash ?? null,
+      ip: clientIp(req, config, meta),
+      secure,
+      resHeaders,
+      origin: publicOrigin(req, config),
+    },
   });
 };

@@ -123,13 +123,15 @@ describe("the worker", () => {
       .insert(sessions)
       .values({ idHash: "live", userId: user.id, expiresAt: now + 60_000, lastSeenAt: now, createdAt: now });
     await db.insert(loginFailures).values({ key: "i:10.0.0.9", at: now - 16 * 60_000 });
-    // The default schedules: hourly housekeeping and the minute's looks for boards and stores due a sync (none here).
+    // The default schedules: hourly housekeeping and renewal reminders, and the minute's looks for boards and stores due
+    // a sync (none here).
     const worker = startWorker({ db, log: logger, autoStart: false });
-    expect(await worker.runOnce()).toBe(3);
+    expect(await worker.runOnce()).toBe(4);
     expect(await worker.runOnce()).toBe(0);
     expect((await db.select().from(sessions)).map((s) => s.idHash)).toEqual(["live"]);
     expect(await db.select().from(loginFailures)).toEqual([]);
     expect((await listJobs(db)).map((j) => [j.kind, j.status]).sort()).toEqual([
+      ["billing_reminders", "done"],
       ["board_sync_due", "done"],
       ["housekeeping", "done"],
       ["store_sync_due", "done"],

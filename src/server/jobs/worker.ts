@@ -1,6 +1,7 @@
 import type { TDb } from "../../../db/client";
 import type { Job } from "../../../db/tables";
 import { enqueueLoadAlerts } from "../domain/alerts/alerts";
+import { sendRenewalReminders } from "../domain/billing/billing";
 import { enqueueDueStoreSyncs, storeSyncJob } from "../domain/ecommerce/sync";
 import { enqueueDueSyncs, runSync } from "../domain/marketplaces/sync";
 import { notifyHandler } from "../domain/push/notify";
@@ -22,6 +23,7 @@ export const JOB_HANDLERS: Record<string, TJobHandler> = {
   load_alerts: (payload, { db }) => enqueueLoadAlerts(db, Number(payload.loadId)),
   board_sync_due: (_payload, { db }) => enqueueDueSyncs(db),
   store_sync_due: (_payload, { db }) => enqueueDueStoreSyncs(db),
+  billing_reminders: (_payload, { db }) => sendRenewalReminders(db),
 };
 
 /** The handlers that reach outside the database, with what they reach through. */
@@ -49,6 +51,8 @@ export const SCHEDULES: { kind: string; everyMs: number }[] = [
   { kind: "board_sync_due", everyMs: 60_000 },
   // Store order sync: each minute looks for integrations whose interval has passed.
   { kind: "store_sync_due", everyMs: 60_000 },
+  // Premium bought in birr ending within three days: a reminder, once per period.
+  { kind: "billing_reminders", everyMs: 60 * 60_000 },
 ];
 
 export type TWorker = { stop: () => Promise<void>; runOnce: () => Promise<number> };

@@ -5,6 +5,7 @@ import { openTestDb } from "../../../db/client";
 import { users } from "../../../db/tables";
 import { carriersFromEnv } from "../integrations/carriers/registry";
 import { notifiersFromEnv } from "../integrations/notify/registry";
+import { noPayments } from "../integrations/payments/services";
 import { storeServicesFrom } from "../integrations/stores/services";
 import { logger } from "../logger";
 import { closeTestApps, createClient, createTestApp, registerUser, testBoardServices } from "../testing";
@@ -24,6 +25,7 @@ test("a non-HTTP door (a bot) acts as its user through the same procedures; sign
     notifiers: notifiersFromEnv({}, { vapidKeyFile: null }),
     boards: testBoardServices(),
     stores: storeServicesFrom(testBoardServices(), {}),
+    payments: noPayments,
     log: logger,
   };
   const bot = createCaller(createContext({ db, channel: "telegram", locale: "am", services, actor: user! }));
@@ -58,6 +60,7 @@ test("the CLI's context is the system's, without HTTP parts", async () => {
           notifiers: notifiersFromEnv({}, { vapidKeyFile: null }),
           boards: testBoardServices(),
           stores: storeServicesFrom(testBoardServices(), {}),
+          payments: noPayments,
           log: logger,
         },
       }),

@@ -4,6 +4,7 @@ import type { TLanguage } from "../../shared/constants";
 import type { TBoardServices } from "../integrations/boards/services";
 import type { TCarrierRegistry } from "../integrations/carriers/registry";
 import type { TNotifierRegistry } from "../integrations/notify/registry";
+import type { TPaymentServices } from "../integrations/payments/services";
 import type { TStoreServices } from "../integrations/stores/services";
 import type { TLogger } from "../logger";
 
@@ -19,6 +20,8 @@ export type TServices = {
   boards: TBoardServices;
   /** Online stores (Shopify, Amazon, Alibaba): adapters per integration, sharing the boards' secret box. */
   stores: TStoreServices;
+  /** Stripe and Chapa, as configured. */
+  payments: TPaymentServices;
   log: TLogger;
 };
 
@@ -32,6 +35,8 @@ export type THttpContext = {
   secure: boolean;
   /** Response headers a procedure may add to (Set-Cookie). */
   resHeaders: Headers;
+  /** The site's public origin (PUBLIC_URL, else the request's), for addresses sent to payment providers. */
+  origin: string;
 };
 
 /** One context shape for every door into the router: web and REST requests, the CLI, the bots and the job worker. */

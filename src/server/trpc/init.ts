@@ -1,11 +1,13 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { User } from "../../../db/tables";
+import { requirePremium } from "../domain/billing/billing";
 import { AppError, describeError, type TMessage } from "../errors";
 import type { TContext } from "./context";
 
 const TRPC_CODE = {
   BAD_REQUEST: "BAD_REQUEST",
   UNAUTHORIZED: "UNAUTHORIZED",
+  SUBSCRIPTION_REQUIRED: "PAYMENT_REQUIRED",
   FORBIDDEN: "FORBIDDEN",
   NOT_FOUND: "NOT_FOUND",
   CONFLICT: "CONFLICT",
@@ -29,6 +31,8 @@ const t = initTRPC.context<TContext>().create({
         ...shape.data,
         stack: undefined,
         messageId: body.messageId,
+        // The application's own code where it says more than tRPC's (SUBSCRIPTION_REQUIRED beside PAYMENT_REQUIRED).
+        appCode: body.code,
         issues: body.issues,
         retryAfterSeconds: retryAfter,
       },
@@ -100,3 +104,12 @@ export const assertOwned = <T>(
   if (!record || ownerId !== actor.id) throw new AppError("NOT_FOUND", notFound);
   return record;
 };
+
+/**
+ * Premium (the trial or a paid period), checked on the server: placing bids, posting loads, connecting boards and
+ * stores and chat alerts answer 402 SUBSCRIPTION_REQUIRED without it.
+ */
+export const premium = t.middleware(({ ctx, next }) => {
+  if (ctx.actor) requirePremium(ctx.actor);
+  return next();
+});

@@ -14,6 +14,7 @@ import { placesRouter } from "../routers/places/router";
 import { platformRouter } from "../routers/platform/router";
 import { pushRouter } from "../routers/push/router";
 import { shippingRouter } from "../routers/shipping/router";
+import { subscriptionRouter } from "../routers/subscription/router";
 import { userRouter } from "../routers/user/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
 
@@ -35,6 +36,7 @@ export const appRouter = createTRPCRouter({
   loadAlerts: loadAlertsRouter,
   marketplaces: marketplacesRouter,
   ecommerce: ecommerceRouter,
+  subscription: subscriptionRouter,
 });
 
 export type AppRouter = typeof appRouter;

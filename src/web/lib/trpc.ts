@@ -110,3 +110,13 @@ export const errorInfo = (err: unknown): TErrorInfo => {
 export const isQueued = (err: unknown) => errorInfo(err).code === "QUEUED";
 
 export const isUnauthorized = (err: unknown) => errorInfo(err).status === 401;
+
+/**
+ * A premium-only action refused because premium has ended: HTTP 402, tRPC's PAYMENT_REQUIRED, and the application's
+ * code SUBSCRIPTION_REQUIRED in `data.appCode`.
+ */
+export const isSubscriptionRequired = (err: unknown): boolean => {
+  if (!(err instanceof TRPCClientError)) return false;
+  const data = (err.data ?? {}) as { appCode?: unknown; code?: unknown; httpStatus?: unknown };
+  return data.appCode === "SUBSCRIPTION_REQUIRED" || data.code === "PAYMENT_REQUIRED" || data.httpStatus === 402;
+};

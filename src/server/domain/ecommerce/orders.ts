@@ -170,7 +170,7 @@ export const receiveWebhook = async (
   now = Date.now(),
 ) => {
   const [i] = await db.select().from(ecommerceIntegrations).where(eq(ecommerceIntegrations.id, integrationId));
-  if (!i || !i.isActive) throw new AppError("NOT_FOUND", WEBHOOK_REFUSED);
+  if (!i?.isActive) throw new AppError("NOT_FOUND", WEBHOOK_REFUSED);
   const adapter = storeAdapterOf(services, i);
   if (!adapter.verifyWebhook) throw new AppError("NOT_FOUND", WEBHOOK_REFUSED);
   const { webhookId, order, topic } = adapter.verifyWebhook(raw, headers);

@@ -32,9 +32,12 @@ export const NOTIFY_EVENTS = [
   // Operators' broadcasts (`mytess notify broadcast`): their own text, no load.
   "system_alert",
   "announcement",
+  // Billing: a payment confirmed by the provider; premium bought in birr ending in three days.
+  "payment_received",
+  "premium_ending",
 ] as const;
 export type TNotifyEvent = (typeof NOTIFY_EVENTS)[number];
-type TLoadEvent = Exclude<TNotifyEvent, "system_alert" | "announcement">;
+type TLoadEvent = Exclude<TNotifyEvent, "system_alert" | "announcement" | "payment_received" | "premium_ending">;
 
 /** SPEC §3's notification type each event belongs to: an award is loadAssigned, everything else loadUpdates. */
 export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
@@ -49,6 +52,8 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   load_nearby: "loadUpdates",
   system_alert: "systemAlerts",
   announcement: "marketing",
+  payment_received: "paymentReceived",
+  premium_ending: "systemAlerts",
 };
 
 export const SEND_CHANNELS = ["web_push", "telegram", "whatsapp"] as const;
@@ -75,6 +80,8 @@ export type TNotifyPayload = {
   sent?: number[];
   /** The notifications row written when quiet hours held it. */
   heldId?: number;
+  /** Billing events: the amount paid (formatted with its currency) and the end of the paid period (ISO). */
+  billing?: { amount: string; until: string };
 };
 
 type TEvent = {
@@ -160,6 +167,32 @@ const quote = (s: string, max = 200) => (s.length <= max ? s : `${s.slice(0, max
 
 /** What the event says to one recipient, in `locale`, with the load's path. */
 const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLanguage) => {
+  if (p.event === "payment_received" || p.event === "premium_ending") {
+    i18n.activate(locale);
+    const until = new Date(p.billing?.until ?? Date.now()).toLocaleDateString(locale === "en" ? "en-US" : locale, {
+      dateStyle: "medium",
+    });
+    const v = { amount: p.billing?.amount ?? "", until };
+    return p.event === "payment_received"
+      ? {
+          title: i18n._({ id: "notify.paymentReceived.title", message: "Payment received" }),
+          body: i18n._({
+            id: "notify.paymentReceived.body",
+            message: "Thank you: {amount} received. MyTess Premium is active until {until}.",
+            values: v,
+          }),
+          path: "/subscribe",
+        }
+      : {
+          title: i18n._({ id: "notify.premiumEnding.title", message: "Premium ends soon" }),
+          body: i18n._({
+            id: "notify.premiumEnding.body",
+            message: "Your MyTess Premium ends on {until}. Renew on the subscription page to keep bidding and posting.",
+            values: v,
+          }),
+          path: "/subscribe",
+        };
+  }
   if (p.loadId === null || p.event === "system_alert" || p.event === "announcement")
     return { title: p.text?.title ?? "MyTess", body: p.text?.body ?? "", path: p.loadId ? `/loads/${p.loadId}` : "/" };
   const [load] = await db
@@ -410,6 +443,31 @@ export const notifyHandler =
     if (p.channel === "web_push") return sendPush(db, deps, job, p, now);
     return sendChat(db, deps, job, { ...p, channel: p.channel }, now);
   };
+
+/** A billing notice to one user (the bell and their channels), once per `ref`. */
+export const enqueueBillingNotice = (
+  tx: Pick<TDb, "insert">,
+  userId: number,
+  event: "payment_received" | "premium_ending",
+  billing: { amount: string; until: number },
+  ref: string,
+  now = Date.now(),
+) =>
+  enqueue(
+    tx,
+    {
+      kind: "notify",
+      payload: {
+        userId,
+        event,
+        loadId: null,
+        billing: { amount: billing.amount, until: new Date(billing.until).toISOString() },
+      } satisfies TNotifyPayload,
+      uniqueKey: `notify:${event}:${ref}`,
+      maxAttempts: 8,
+    },
+    now,
+  );
 
 /**
  * An operator's message to every user (or every driver or shipper): one job per user, each fanning out to the bell and

@@ -10,7 +10,13 @@ export const REST_ROUTES: TRestRoute[] = [
     if (!user) throw new AppError("UNAUTHORIZED", /*i18n*/ { id: "error.auth.unauthorized", message: "Unauthorized" });
     return { user };
   }),
-  route("GET", "/api/subscription/status", (c) => c.user.subscriptionStatus()),
+  route("GET", "/api/subscription/status", (c) => c.subscription.status()),
+  route("GET", "/api/subscription/prices", (c) => c.subscription.prices()),
+  route("POST", "/api/subscription/checkout", (c, r) => c.subscription.checkout(bodyObject(r) as never)),
+  route("POST", "/api/subscription/confirm", (c, r) => c.subscription.confirm(bodyObject(r) as never)),
+  route("POST", "/api/subscription/cancel", (c, r) => c.subscription.cancel(bodyObject(r) as never)),
+  route("GET", "/api/subscription/payments", (c) => c.subscription.payments()),
+  route("POST", "/api/subscription/portal", (c) => c.subscription.portal()),
   route("PUT", "/api/user/language", (c, r) => c.user.updateLanguage(bodyObject(r) as never)),
   route("PUT", "/api/user/currency", (c, r) => c.user.updateCurrency(bodyObject(r) as never)),
   route("PUT", "/api/user/calendar", (c, r) => c.user.updateCalendar(bodyObject(r) as never)),

@@ -2,16 +2,19 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { ZPlaceBidInput } from "../../../shared/schemas/loads";
 import { acceptBid, listDriverBids, listLoadBids, placeBid, rejectBid, withdrawBid } from "../../domain/bids/bids";
-import { driverProcedure, shipperProcedure } from "../../trpc/init";
+import { driverProcedure, premium, shipperProcedure } from "../../trpc/init";
 
 const ZBidId = z.object({ bidId: z.number({ error: "bidId must be a number" }).int().positive() });
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
 
 export const bidsRouter = {
-  place: driverProcedure.input(ZLoadId.extend(ZPlaceBidInput.shape)).mutation(({ ctx, input }) => {
-    const { loadId, ...bid } = input;
-    return placeBid(ctx.db, ctx.actor, loadId, bid);
-  }),
+  place: driverProcedure
+    .use(premium)
+    .input(ZLoadId.extend(ZPlaceBidInput.shape))
+    .mutation(({ ctx, input }) => {
+      const { loadId, ...bid } = input;
+      return placeBid(ctx.db, ctx.actor, loadId, bid);
+    }),
   mine: driverProcedure.query(({ ctx }) => listDriverBids(ctx.db, ctx.actor)),
   forLoad: shipperProcedure.input(ZLoadId).query(({ ctx, input }) => listLoadBids(ctx.db, ctx.actor, input.loadId)),
   accept: shipperProcedure.input(ZBidId).mutation(({ ctx, input }) => acceptBid(ctx.db, ctx.actor, input.bidId)),

@@ -16,7 +16,7 @@ import {
 import { listOrders } from "../../domain/ecommerce/orders";
 import { runStoreSync, syncIntegration } from "../../domain/ecommerce/sync";
 import { translate } from "../../i18n";
-import { authedProcedure, systemProcedure } from "../../trpc/init";
+import { authedProcedure, premium, systemProcedure } from "../../trpc/init";
 
 const ZId = z.object({
   id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),
@@ -28,6 +28,7 @@ export const ecommerceRouter = {
     (await listIntegrations(ctx.db, ctx.actor.id)).map(toPublicIntegration),
   ),
   createIntegration: authedProcedure
+    .use(premium)
     .input(ZCreateIntegrationInput)
     .mutation(async ({ ctx, input }) =>
       toPublicIntegration(await createIntegration(ctx.db, ctx.services.stores, ctx.actor, input)),
@@ -69,6 +70,7 @@ export const ecommerceRouter = {
   /** The load an order would become, for the Post New Load dialog when its city cannot be placed. */
   orderDraft: authedProcedure.input(ZId).query(({ ctx, input }) => orderDraft(ctx.db, ctx.actor, input.id)),
   convert: authedProcedure
+    .use(premium)
     .input(ZId.extend({ load: ZCreateLoadInput.optional() }))
     .mutation(({ ctx, input }) => convertOrder(ctx.db, ctx.actor, input.id, input.load)),
   /** Demo mode: the store emulators' addresses (credentials "sandbox"); else null. */

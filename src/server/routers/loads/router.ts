@@ -21,12 +21,13 @@ import {
   trackOf,
 } from "../../domain/loads/trip";
 import { searchBoard } from "../../domain/marketplaces/search";
-import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } from "../../trpc/init";
+import { authedProcedure, driverProcedure, premium, publicProcedure, shipperProcedure } from "../../trpc/init";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
 
 export const loadsRouter = {
   create: shipperProcedure
+    .use(premium)
     .input(ZCreateLoadInput)
     .mutation(async ({ ctx, input }) => toPublicLoad(await createLoad(ctx.db, ctx.actor, input))),
 

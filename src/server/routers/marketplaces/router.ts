@@ -17,7 +17,7 @@ import {
 } from "../../domain/marketplaces/configs";
 import { searchMarketplace } from "../../domain/marketplaces/search";
 import { runSync, startManualSync, syncHistory, syncStatus } from "../../domain/marketplaces/sync";
-import { authedProcedure, systemProcedure } from "../../trpc/init";
+import { authedProcedure, premium, systemProcedure } from "../../trpc/init";
 
 const ZId = z.object({
   id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),
@@ -30,6 +30,7 @@ export const marketplacesRouter = {
   ),
 
   create: authedProcedure
+    .use(premium)
     .input(ZCreateMarketplaceInput)
     .mutation(async ({ ctx, input }) =>
       toPublicMarketplace(await createMarketplace(ctx.db, ctx.services.boards, ctx.actor, input)),

@@ -5,8 +5,8 @@ import {
   ZUpdateLanguageInput,
   ZUpdateProfileInput,
 } from "../../../shared/schemas/auth";
+import { subscriptionOf } from "../../domain/billing/billing";
 import { toPublicUser } from "../../domain/users/public-user";
-import { subscriptionStatusOf } from "../../domain/users/subscription";
 import { updateUser } from "../../domain/users/users";
 import { authedProcedure } from "../../trpc/init";
 
@@ -32,5 +32,5 @@ export const userRouter = {
     user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, input)),
   })),
 
-  subscriptionStatus: authedProcedure.query(({ ctx }) => subscriptionStatusOf(ctx.actor)),
+  subscriptionStatus: authedProcedure.query(({ ctx }) => subscriptionOf(ctx.actor)),
 } satisfies TRPCRouterRecord;

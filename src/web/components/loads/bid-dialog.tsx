@@ -5,6 +5,7 @@ import { defaultBidCurrency, useBidForm } from "../../lib/bid-form";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import { DateTimeField } from "../ui/date-time-field";
 import {
@@ -51,6 +52,7 @@ export function BidDialog({ load, trigger }: { load: TLoadLike; trigger: ReactNo
         // Kept for later: the dialog closes and the load shows the bid as waiting to send.
         if (isQueued(err)) return setOpen(false);
         if (onUnauthorized(err)) return;
+        if (handleSubscriptionRequired(err)) return setOpen(false);
         toast({ title: t`Error`, description: t`Failed to place bid. Please try again.`, variant: "destructive" });
       },
     }),

@@ -7,6 +7,7 @@ import type { TCreateLoadForm } from "../../../shared/schemas/loads";
 import { toast } from "../../lib/toast";
 import { errorInfo, isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import { DateTimeField } from "../ui/date-time-field";
 import {
@@ -218,6 +219,7 @@ export function PostLoadDialog({
       onError: (err) => {
         if (isQueued(err)) return setOpen(false);
         if (onUnauthorized(err)) return;
+        if (handleSubscriptionRequired(err)) return setOpen(false);
         const info = errorInfo(err);
         if (info.issues.length) setErrors(Object.fromEntries(info.issues.map((i) => [i.path, i.message])));
         toast({ title: t`Error`, description: t`Failed to create load. Please try again.`, variant: "destructive" });

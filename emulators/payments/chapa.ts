@@ -1,0 +1,407 @@
+// Chapa emulator: a stateful, loopback Chapa for one-off hosted payments (one per subscription period), as much of the
+// API as the payment adapter uses, the hosted checkout page, signed webhooks and the callback.
+//
+//   POST /v1/transaction/initialize        JSON (or form): amount, currency, tx_ref, email, first_name, last_name,
+//                                          callback_url, return_url, customization[title|description]
+//        → {message: "Hosted Link", status: "success", data: {checkout_url: "<emulator>/checkout/<tx_ref>"}}
+//   GET  /v1/transaction/verify/{tx_ref}   → {message: "Payment details", status: "success", data: {…, status}}
+//   POST /v1/refund/{reference}            form (or JSON): reason, amount (a refund of the rest when absent)
+//   GET  /checkout/{tx_ref}                the hosted page: "Pay" and "Cancel" (forms POSTing to …/pay, …/cancel)
+//
+// Auth: `Authorization: Bearer <secret key>` (default "CHASECK_TEST-sandbox"), else 401 {"message": "Invalid API Key",
+// "status": "failed", "data": null}. Validation failures answer 400 with Chapa's field messages
+// ({"message": {"amount": ["The amount field is required."]}, …}); a tx_ref used before answers
+// "Transaction reference has been used before".
+//
+// Paying (the page's "Pay", or control.pay) marks the transaction success with a Chapa reference, POSTs the webhook
+// ({event: "charge.success", tx_ref, reference, status, amount, currency, …}) signed with hex HMAC-SHA256 of the raw
+// body under the webhook secret (default "chapa_whsec_sandbox") in both Chapa-Signature and x-chapa-signature, calls
+// the callback_url (GET ?trx_ref=…&tx_ref=…&ref_id=…&status=success), and redirects (303) to return_url. Failing
+// (control.fail) or the page's "Cancel" marks it failed (events charge.failed / charge.cancelled). Deliveries go through
+// control.fetchImpl, one at a time; control.settled() waits for those sent after an API answer (refunds).
+import { createHmac } from "node:crypto";
+import { json } from "../boards/model";
+import { page, type TFetchImpl } from "./stripe";
+
+export const CHAPA_SANDBOX = { secretKey: "CHASECK_TEST-sandbox", webhookSecret: "chapa_whsec_sandbox" } as const;
+
+type TStatus = "pending" | "success" | "failed";
+type TTx = {
+  tx_ref: string;
+  amount: number;
+  currency: string;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  phone_number: string | null;
+  callback_url: string | null;
+  return_url: string | null;
+  customization: { title: string | null; description: string | null; logo: string | null };
+  status: TStatus;
+  reference: string | null;
+  failure_reason: string | null;
+  charge: number;
+  refunded: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type TChapaDelivery = {
+  event: string;
+  body: string;
+  signature: string;
+  url: string | null;
+  status: number | null;
+  error: string | null;
+};
+export type TChapaCallback = { url: string; status: number | null; error: string | null };
+export type TChapaRequestLog = { method: string; path: string; headers: Record<string, string>; body: string };
+
+export type TChapaEmulatorOptions = {
+  secretKey?: string;
+  webhookSecret?: string;
+  webhookUrl?: string | null;
+  fetchImpl?: TFetchImpl;
+};
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const rid = (prefix: string, n: number) =>
+  prefix + Array.from(crypto.getRandomValues(new Uint8Array(n)), (b) => ALPHABET[b % ALPHABET.length]).join("");
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+const decimal = (n: number) => n.toFixed(2);
+const failed = (message: unknown, status: number) => json({ message, status: "failed", data: null }, status);
+const redirect = (location: string) => new Response(null, { status: 303, headers: { Location: location } });
+
+/** Chapa's webhook signature: hex HMAC-SHA256 of the raw body with the webhook secret. */
+export const chapaSignature = (body: string, secret: string) =>
+  createHmac("sha256", secret).update(body, "utf8").digest("hex");
+
+/** Reads a JSON or form body into flat strings (`customization[title]` and `customization.title` alike). */
+const readBody = (text: string, type: string): Record<string, unknown> => {
+  if (type.includes("application/json")) {
+    try {
+      const j = JSON.parse(text) as unknown;
+      return j && typeof j === "object" && !Array.isArray(j) ? (j as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    const m = /^(\w+)\[(\w+)\]$/.exec(k);
+    if (m) out[m[1]] = { ...((out[m[1]] as Record<string, unknown>) ?? {}), [m[2]]: v };
+    else out[k] = v;
+  }
+  return out;
+};
+const str = (v: unknown) => (typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : "");
+
+export type TChapaControl = ReturnType<typeof createChapaEmulator>["control"];
+
+export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
+  const txs = new Map<string, TTx>();
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const control = {
+    secretKey: o.secretKey ?? CHAPA_SANDBOX.secretKey,
+    webhookSecret: o.webhookSecret ?? CHAPA_SANDBOX.webhookSecret,
+    webhookUrl: o.webhookUrl ?? null,
+    /** Carries webhook deliveries and callbacks (default: fetch with a 10 s timeout). */
+    fetchImpl: o.fetchImpl ?? ((req: Request) => fetch(req, { signal: AbortSignal.timeout(10_000) })),
+    baseUrl: null as string | null,
+    /** Every API endpoint answers 503; the hosted page too. */
+    outage: false,
+    delayMs: 0,
+    calls: 0,
+    requests: [] as TChapaRequestLog[],
+    deliveries: [] as TChapaDelivery[],
+    callbacks: [] as TChapaCallback[],
+    setWebhookUrl: (url: string | null) => {
+      control.webhookUrl = url;
+    },
+    settled: async () => {
+      let seen: Promise<unknown>;
+      do {
+        seen = queue;
+        await seen;
+      } while (seen !== queue);
+    },
+    /** Pays a pending transaction as the page's "Pay" does; resolves after the webhook and the callback. */
+    pay: (txRef: string) => settle(txRef, "success"),
+    /** The payment fails (charge.failed). */
+    fail: (txRef: string, reason = "Payment declined") => settle(txRef, "failed", reason, "charge.failed"),
+    /** Sends an arbitrary signed webhook body. */
+    deliver: (body: Record<string, unknown>) => enqueue(String(body.event ?? ""), JSON.stringify(body)),
+    transaction: (txRef: string) => structuredClone(txs.get(txRef)),
+    reset: () => {
+      txs.clear();
+      control.secretKey = o.secretKey ?? CHAPA_SANDBOX.secretKey;
+      control.webhookSecret = o.webhookSecret ?? CHAPA_SANDBOX.webhookSecret;
+      control.webhookUrl = o.webhookUrl ?? null;
+      control.outage = false;
+      control.delayMs = 0;
+      control.calls = 0;
+      control.requests = [];
+      control.deliveries = [];
+      control.callbacks = [];
+    },
+  };
+
+  const origin = () => control.baseUrl ?? "http://127.0.0.1";
+
+  const send = async (event: string, body: string): Promise<TChapaDelivery> => {
+    const signature = chapaSignature(body, control.webhookSecret);
+    const url = control.webhookUrl;
+    const d: TChapaDelivery = { event, body, signature, url, status: null, error: null };
+    if (url) {
+      try {
+        const res = await control.fetchImpl(
+          new Request(url, {
+            method: "POST",
+            headers: {
+              "Content-Type": "application/json",
+              "Chapa-Signature": signature,
+              "x-chapa-signature": signature,
+            },
+            body,
+          }),
+        );
+        d.status = res.status;
+        await res.arrayBuffer().catch(() => undefined);
+      } catch (err) {
+        d.error = (err as Error).message;
+      }
+    }
+    control.deliveries.push(d);
+    return d;
+  };
+  const enqueue = (event: string, body: string) => {
+    const p = queue.then(() => send(event, body));
+    queue = p.catch(() => undefined);
+    return p;
+  };
+
+  const webhookBody = (t: TTx, event: string) => ({
+    event,
+    first_name: t.first_name,
+    last_name: t.last_name,
+    email: t.email,
+    mobile: t.phone_number,
+    currency: t.currency,
+    amount: decimal(t.amount),
+    charge: decimal(t.charge),
+    status: event === "charge.refunded" ? "refunded" : t.status,
+    failure_reason: t.failure_reason,
+    mode: "test",
+    reference: t.reference,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+    type: "API",
+    tx_ref: t.tx_ref,
+    payment_method: "test",
+    customization: t.customization,
+    meta: null,
+  });
+
+  const settle = async (txRef: string, status: TStatus, reason: string | null = null, failEvent = "charge.failed") => {
+    const t = txs.get(txRef);
+    if (!t) throw new Error(`No such transaction: ${txRef}`);
+    if (t.status !== "pending") throw new Error(`The transaction ${txRef} is already ${t.status}`);
+    t.status = status;
+    t.failure_reason = reason;
+    t.updated_at = new Date().toISOString();
+    if (status === "success") {
+      t.reference = rid("AP", 10);
+      t.charge = Math.round(t.amount * 3.5) / 100;
+    }
+    const event = status === "success" ? "charge.success" : failEvent;
+    const delivery = await enqueue(event, JSON.stringify(webhookBody(t, event)));
+    let callback: TChapaCallback | null = null;
+    if (t.callback_url) {
+      const u = new URL(t.callback_url);
+      u.searchParams.set("trx_ref", t.tx_ref);
+      u.searchParams.set("tx_ref", t.tx_ref);
+      if (t.reference) u.searchParams.set("ref_id", t.reference);
+      u.searchParams.set("status", t.status);
+      callback = { url: u.toString(), status: null, error: null };
+      try {
+        const res = await control.fetchImpl(new Request(u.toString(), { method: "GET" }));
+        callback.status = res.status;
+        await res.arrayBuffer().catch(() => undefined);
+      } catch (err) {
+        callback.error = (err as Error).message;
+      }
+      control.callbacks.push(callback);
+    }
+    return { returnUrl: t.return_url, reference: t.reference, delivery, callback };
+  };
+
+  const verifyData = (t: TTx) => ({
+    first_name: t.first_name,
+    last_name: t.last_name,
+    email: t.email,
+    currency: t.currency,
+    amount: t.amount,
+    charge: t.charge,
+    mode: "test",
+    method: t.status === "pending" ? null : "test",
+    type: "API",
+    status: t.status,
+    reference: t.reference,
+    tx_ref: t.tx_ref,
+    customization: t.customization,
+    meta: null,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+  });
+
+  const initialize = (b: Record<string, unknown>) => {
+    const errors: Record<string, string[]> = {};
+    const amountText = str(b.amount);
+    const amount = Number(amountText);
+    if (!amountText) errors.amount = ["The amount field is required."];
+    else if (!Number.isFinite(amount)) errors.amount = ["The amount must be a number."];
+    else if (amount <= 0) errors.amount = ["The amount must be greater than 0."];
+    const currency = str(b.currency).toUpperCase();
+    if (!currency) errors.currency = ["The currency field is required."];
+    else if (currency !== "ETB" && currency !== "USD") errors.currency = ["The selected currency is invalid."];
+    const txRef = str(b.tx_ref);
+    if (!txRef) errors.tx_ref = ["The tx ref field is required."];
+    const email = str(b.email);
+    if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.email = ["The email must be a valid email address."];
+    for (const k of ["callback_url", "return_url"]) {
+      const v = str(b[k]);
+      if (v && !/^https?:\/\//.test(v)) errors[k] = [`The ${k.replace("_", " ")} format is invalid.`];
+    }
+    if (Object.keys(errors).length) return failed(errors, 400);
+    if (txs.has(txRef)) return failed("Transaction reference has been used before", 400);
+    const c = (b.customization ?? {}) as Record<string, unknown>;
+    const now = new Date().toISOString();
+    const t: TTx = {
+      tx_ref: txRef,
+      amount: Math.round(amount * 100) / 100,
+      currency,
+      email: email || null,
+      first_name: str(b.first_name) || null,
+      last_name: str(b.last_name) || null,
+      phone_number: str(b.phone_number) || null,
+      callback_url: str(b.callback_url) || null,
+      return_url: str(b.return_url) || null,
+      customization: {
+        title: str(c.title ?? b["customization[title]"]) || null,
+        description: str(c.description ?? b["customization[description]"]) || null,
+        logo: str(c.logo ?? b["customization[logo]"]) || null,
+      },
+      status: "pending",
+      reference: null,
+      failure_reason: null,
+      charge: 0,
+      refunded: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    txs.set(txRef, t);
+    return json({
+      message: "Hosted Link",
+      status: "success",
+      data: { checkout_url: `${origin()}/checkout/${encodeURIComponent(txRef)}` },
+    });
+  };
+
+  const refund = (ref: string, b: Record<string, unknown>) => {
+    const t = [...txs.values()].find((x) => x.reference === ref) ?? txs.get(ref);
+    if (!t) return failed("Transaction not found", 404);
+    if (t.status !== "success") return failed("Only successful transactions can be refunded", 400);
+    const left = Math.round((t.amount - t.refunded) * 100) / 100;
+    if (left <= 0) return failed("Transaction has already been refunded", 400);
+    const amountText = str(b.amount);
+    const amount = amountText ? Number(amountText) : left;
+    if (!Number.isFinite(amount) || amount <= 0) return failed({ amount: ["The amount must be a number."] }, 400);
+    if (amount > left + 1e-9) return failed("The refund amount exceeds the refundable amount", 400);
+    t.refunded = Math.round((t.refunded + amount) * 100) / 100;
+    t.updated_at = new Date().toISOString();
+    const refId = rid("RF", 10);
+    void enqueue("charge.refunded", JSON.stringify({ ...webhookBody(t, "charge.refunded"), amount: decimal(amount) }));
+    return json({
+      message: "Refund processed successfully",
+      status: "success",
+      data: {
+        ref_id: refId,
+        tx_ref: t.tx_ref,
+        reference: t.reference,
+        amount,
+        currency: t.currency,
+        reason: str(b.reason) || null,
+        status: "success",
+      },
+    });
+  };
+
+  const handleApi = async (req: Request, url: URL) => {
+    const text = req.method === "GET" ? "" : await req.text();
+    control.calls++;
+    control.requests.push({
+      method: req.method,
+      path: url.pathname,
+      headers: Object.fromEntries(req.headers),
+      body: text,
+    });
+    if (control.outage) return failed("Service temporarily unavailable (emulated outage)", 503);
+    const key = /^Bearer\s+(.+)$/i.exec(req.headers.get("authorization") ?? "")?.[1]?.trim();
+    if (key !== control.secretKey) return failed("Invalid API Key", 401);
+    const body = readBody(text, req.headers.get("content-type") ?? "");
+    if (req.method === "POST" && url.pathname === "/v1/transaction/initialize") return initialize(body);
+    const verify = /^\/v1\/transaction\/verify\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "GET" && verify) {
+      const t = txs.get(decodeURIComponent(verify[1]));
+      if (!t) return failed("Invalid transaction or Transaction not found", 404);
+      return json({ message: "Payment details", status: "success", data: verifyData(t) });
+    }
+    const refundPath = /^\/v1\/refund\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "POST" && refundPath) return refund(decodeURIComponent(refundPath[1]), body);
+    return failed("Not found", 404);
+  };
+
+  const checkoutPage = (t: TTx) => {
+    const title = "MyTess Sandbox · Chapa Checkout";
+    if (t.status !== "pending") return page(title, `<p>This payment is ${esc(t.status)}.</p>`);
+    const path = `/checkout/${esc(encodeURIComponent(t.tx_ref))}`;
+    return page(
+      title,
+      `<p>${esc(t.customization.title ?? "MyTess")}</p>` +
+        (t.customization.description ? `<p>${esc(t.customization.description)}</p>` : "") +
+        `<p class="amount" data-testid="amount">${esc(`${decimal(t.amount)} ${t.currency}`)}</p>` +
+        `<p>Email: <span data-testid="email">${esc(t.email ?? "")}</span></p>` +
+        `<p>Test mode: no money moves.</p>` +
+        `<form method="post" action="${path}/pay"><button type="submit">Pay</button></form>` +
+        `<form method="post" action="${path}/cancel"><button class="secondary" type="submit">Cancel</button></form>`,
+    );
+  };
+
+  const handlePage = async (req: Request, url: URL) => {
+    if (control.outage) return page("Service unavailable", "<p>Chapa is unavailable (emulated outage).</p>", 503);
+    const m = /^\/checkout\/([^/]+)(?:\/(pay|cancel))?$/.exec(url.pathname);
+    const t = m ? txs.get(decodeURIComponent(m[1])) : undefined;
+    if (!m || !t) return page("Not found", "<p>No such payment.</p>", 404);
+    if (!m[2] && req.method === "GET") return checkoutPage(t);
+    if (req.method === "POST" && m[2] && t.status === "pending") {
+      const r =
+        m[2] === "pay"
+          ? await settle(t.tx_ref, "success")
+          : await settle(t.tx_ref, "failed", "Cancelled by the customer", "charge.cancelled");
+      return r.returnUrl ? redirect(r.returnUrl) : checkoutPage(t);
+    }
+    return checkoutPage(t);
+  };
+
+  const handle = async (req: Request): Promise<Response> => {
+    const url = new URL(req.url);
+    control.baseUrl ??= url.origin;
+    if (control.delayMs > 0) await Bun.sleep(control.delayMs);
+    if (url.pathname.startsWith("/v1/")) return handleApi(req, url);
+    return handlePage(req, url);
+  };
+
+  return { handle, control };
+};

@@ -1,0 +1,1181 @@
+// Stripe emulator: a stateful, loopback Stripe for a subscription sold through Checkout, as much of the API as the
+// payment adapter uses, the hosted pages a browser visits, and signed webhook deliveries.
+//
+//   POST   /v1/checkout/sessions               form: mode=subscription, line_items[0][price|quantity], success_url, …
+//   GET    /v1/checkout/sessions/{id}
+//   GET    /v1/subscriptions/{id}               expand[]=latest_invoice | latest_invoice.payments | customer
+//   POST   /v1/subscriptions/{id}               cancel_at_period_end=true|false, metadata[…]
+//   DELETE /v1/subscriptions/{id}
+//   POST   /v1/refunds                         payment_intent=pi_… | charge=ch_…, amount, reason
+//   POST   /v1/billing_portal/sessions         customer=cus_…, return_url
+//   GET    /checkout/{id}                      the hosted page: "Pay" and "Cancel" (forms POSTing to …/pay, …/cancel)
+//   GET    /portal/{id}                        the billing portal: cancel at period end, return
+//
+// Auth: `Authorization: Bearer <secret key>` (default "sk_test_sandbox"), else Stripe's 401. Prices:
+// price_usd_monthly (29.00 USD) and price_eur_monthly (27.00 EUR), monthly. Unknown parameters, missing required ones,
+// unknown ids and expansions answer 400/404 in Stripe's error shape {error: {type, code, message, param}}. A POST
+// with an Idempotency-Key is answered once: the same key again gets the first answer (Idempotent-Replayed: true), the
+// same key with other parameters Stripe's idempotency_error.
+//
+// Shapes follow the Stripe-Version a request names (the account default is STRIPE_EMULATOR_VERSION, basil): from
+// 2025-03-31 the subscription's period is on its items (items.data[].current_period_end) and the invoice has no
+// payment_intent/charge/paid/subscription (its parent.subscription_details.subscription names the subscription, and
+// the includable `payments` list, present only when expanded, names the payment intent). Older versions get the older
+// top-level fields. Webhook objects use control.webhookApiVersion and are never expanded.
+//
+// Paying (the page's "Pay", or control.pay) creates the customer (unless the session named one), the subscription
+// (period now → +1 month), a paid invoice with its payment intent and charge, then delivers checkout.session.completed,
+// customer.subscription.created and invoice.paid, signed (`Stripe-Signature: t=…,v1=…`) with the webhook secret
+// (default "whsec_sandbox"), before redirecting (303) to success_url with {CHECKOUT_SESSION_ID} replaced. Deliveries
+// go out one at a time, in order; events caused by API calls are sent after the answer (as Stripe sends them),
+// control.settled() waits for them. control.fetchImpl carries them (an in-process app's handler in tests).
+import { createHmac } from "node:crypto";
+import { json } from "../boards/model";
+
+export const STRIPE_SANDBOX = {
+  secretKey: "sk_test_sandbox",
+  webhookSecret: "whsec_sandbox",
+  prices: { USD: "price_usd_monthly", EUR: "price_eur_monthly" },
+} as const;
+/** The account's default API version (and the webhook endpoint's). */
+export const STRIPE_EMULATOR_VERSION = "2025-08-27.basil";
+/** The first version with item-level periods and invoice payments. */
+const BASIL = "2025-03-31";
+
+export type TFetchImpl = (req: Request) => Response | Promise<Response>;
+type TObj = Record<string, unknown>;
+type TShape = "basil" | "acacia";
+
+type TPrice = { id: string; currency: string; unit_amount: number; product: string; nickname: string };
+type TSession = {
+  id: string;
+  url: string;
+  status: "open" | "complete" | "expired";
+  payment_status: "unpaid" | "paid";
+  price: TPrice;
+  quantity: number;
+  success_url: string;
+  cancel_url: string | null;
+  customer: string | null;
+  customer_email: string | null;
+  client_reference_id: string | null;
+  subscription: string | null;
+  invoice: string | null;
+  metadata: Record<string, string>;
+  subscription_metadata: Record<string, string>;
+  created: number;
+  expires_at: number;
+};
+type TCustomer = { id: string; email: string | null; created: number };
+type TSub = {
+  id: string;
+  customer: string;
+  status: "active" | "past_due" | "canceled";
+  price: TPrice;
+  quantity: number;
+  item: string;
+  period_start: number;
+  period_end: number;
+  cancel_at_period_end: boolean;
+  cancel_at: number | null;
+  canceled_at: number | null;
+  ended_at: number | null;
+  latest_invoice: string;
+  metadata: Record<string, string>;
+  created: number;
+};
+type TInvoice = {
+  id: string;
+  customer: string;
+  subscription: string;
+  status: "paid" | "open";
+  amount_due: number;
+  amount_paid: number;
+  currency: string;
+  billing_reason: "subscription_create" | "subscription_cycle";
+  period_start: number;
+  period_end: number;
+  attempt_count: number;
+  payment_intent: string;
+  created: number;
+};
+type TIntent = {
+  id: string;
+  amount: number;
+  currency: string;
+  customer: string;
+  status: "succeeded" | "requires_payment_method";
+  latest_charge: string;
+  created: number;
+};
+type TCharge = {
+  id: string;
+  amount: number;
+  amount_refunded: number;
+  currency: string;
+  customer: string;
+  payment_intent: string;
+  status: "succeeded" | "failed";
+  created: number;
+};
+type TRefund = {
+  id: string;
+  amount: number;
+  currency: string;
+  charge: string;
+  payment_intent: string;
+  reason: string | null;
+  created: number;
+};
+type TPortal = { id: string; customer: string; return_url: string | null; url: string; created: number };
+
+export type TStripeEmuEvent = {
+  id: string;
+  object: "event";
+  api_version: string;
+  created: number;
+  data: { object: TObj; previous_attributes?: TObj };
+  livemode: false;
+  pending_webhooks: number;
+  request: { id: string | null; idempotency_key: string | null };
+  type: string;
+};
+
+export type TStripeDelivery = {
+  event: TStripeEmuEvent;
+  /** Where it went (null: no webhook URL was set, nothing was sent). */
+  url: string | null;
+  /** The receiver's HTTP status; null when nothing was sent or the receiver could not be reached. */
+  status: number | null;
+  error: string | null;
+  /** The raw body and the Stripe-Signature header sent. */
+  body: string;
+  signature: string;
+};
+
+export type TStripeRequestLog = {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** Query and form parameters, decoded, in order. */
+  params: [string, string][];
+};
+
+export type TStripeEmulatorOptions = {
+  secretKey?: string;
+  webhookSecret?: string;
+  webhookUrl?: string | null;
+  fetchImpl?: TFetchImpl;
+};
+
+const PRICES: TPrice[] = [
+  { id: STRIPE_SANDBOX.prices.USD, currency: "usd", unit_amount: 2900, product: "prod_mytess", nickname: "Monthly" },
+  { id: STRIPE_SANDBOX.prices.EUR, currency: "eur", unit_amount: 2700, product: "prod_mytess", nickname: "Monthly" },
+];
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const rid = (prefix: string, n = 24) => {
+  const bytes = crypto.getRandomValues(new Uint8Array(n));
+  return prefix + Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join("");
+};
+const nowSec = () => Math.floor(Date.now() / 1000);
+
+/** The same day next month, clamped to the month's last day (Jan 31 → Feb 28), as Stripe bills. */
+export const addMonth = (sec: number) => {
+  const d = new Date(sec * 1000);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return Math.floor(d.getTime() / 1000);
+};
+
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+const money = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} ${currency.toUpperCase()}`;
+/** A small hosted page (the Chapa emulator uses it too). */
+export const page = (title: string, body: string, status = 200) =>
+  new Response(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+      `<title>${esc(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;` +
+      `padding:0 1rem;color:#1a1f36}h1{font-size:1.2rem}.amount{font-size:2rem;font-weight:600}form{display:inline}` +
+      `button{font-size:1rem;padding:.6rem 1.4rem;margin:.3rem .3rem 0 0;border-radius:6px;border:1px solid #635bff;` +
+      `background:#635bff;color:#fff;cursor:pointer}button.secondary{background:#fff;color:#635bff}</style></head>` +
+      `<body><h1>${esc(title)}</h1>${body}</body></html>`,
+    { status, headers: { "Content-Type": "text/html; charset=utf-8" } },
+  );
+const redirect = (location: string) => new Response(null, { status: 303, headers: { Location: location } });
+
+/** `t=…,v1=<hex HMAC-SHA256(secret, "t.body")>`, and a v0 as test-mode deliveries carry (receivers ignore it). */
+export const stripeSignatureHeader = (body: string, secret: string, t = nowSec()) => {
+  const v1 = createHmac("sha256", secret).update(`${t}.${body}`, "utf8").digest("hex");
+  const v0 = createHmac("sha256", `v0:${secret}`).update(`${t}.${body}`, "utf8").digest("hex");
+  return `t=${t},v1=${v1},v0=${v0}`;
+};
+
+class StripeError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: { type?: string; code?: string; param?: string } = {},
+  ) {
+    super(message);
+  }
+}
+const invalid = (message: string, param?: string, code?: string) =>
+  new StripeError(400, message, { code: code ?? "parameter_invalid", param });
+const missing = (what: string, id: string, param?: string) =>
+  new StripeError(404, `No such ${what}: '${id}'`, { code: "resource_missing", param: param ?? "id" });
+const errorResponse = (e: StripeError) =>
+  json(
+    {
+      error: {
+        type: e.extra.type ?? "invalid_request_error",
+        ...(e.extra.code ? { code: e.extra.code, doc_url: `https://stripe.com/docs/error-codes/${e.extra.code}` } : {}),
+        message: e.message,
+        ...(e.extra.param ? { param: e.extra.param } : {}),
+      },
+    },
+    e.status,
+  );
+
+/** Request parameters: a Map from key to its values, plus the expansions asked for. */
+class Params {
+  constructor(readonly entries: [string, string][]) {}
+  get(key: string) {
+    return this.entries.find(([k]) => k === key)?.[1];
+  }
+  has(key: string) {
+    return this.entries.some(([k]) => k === key);
+  }
+  /** The values of `key[]` or `key[0]`, `key[1]`…. */
+  list(key: string) {
+    const re = new RegExp(`^${key}\\[\\d*\\]$`);
+    return this.entries.filter(([k]) => re.test(k)).map(([, v]) => v);
+  }
+  /** `metadata[a]=b` → {a: b}. */
+  map(key: string) {
+    const re = new RegExp(`^${key.replace(/[[\]]/g, "\\$&")}\\[([^\\]]+)\\]$`);
+    const out: Record<string, string> = {};
+    for (const [k, v] of this.entries) {
+      const m = re.exec(k);
+      if (m) out[m[1]] = v;
+    }
+    return out;
+  }
+  /** Refuses parameters whose root name is not in `allowed` (Stripe's "Received unknown parameter"). */
+  only(allowed: string[]) {
+    for (const [k] of this.entries) {
+      const root = k.split("[")[0];
+      if (!allowed.includes(root)) throw invalid(`Received unknown parameter: ${root}`, root);
+    }
+  }
+  bool(key: string) {
+    const v = this.get(key);
+    if (v === undefined) return undefined;
+    if (v === "true") return true;
+    if (v === "false") return false;
+    throw invalid(`Invalid boolean: ${v}`, key);
+  }
+  required(key: string) {
+    const v = this.get(key);
+    if (v === undefined || v === "") throw invalid(`Missing required param: ${key}.`, key, "parameter_missing");
+    return v;
+  }
+}
+
+const validUrl = (v: string, param: string) => {
+  try {
+    const u = new URL(v.replace("{CHECKOUT_SESSION_ID}", "x"));
+    if (u.protocol === "http:" || u.protocol === "https:") return v;
+  } catch {
+    // refused below
+  }
+  throw invalid("Not a valid URL", param, "url_invalid");
+};
+
+const versionShape = (version: string | null): TShape => ((version ?? "") < BASIL ? "acacia" : "basil");
+
+export type TStripeControl = ReturnType<typeof createStripeEmulator>["control"];
+
+export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
+  const prices = new Map(PRICES.map((p) => [p.id, p]));
+  const sessions = new Map<string, TSession>();
+  const customers = new Map<string, TCustomer>();
+  const subs = new Map<string, TSub>();
+  const invoices = new Map<string, TInvoice>();
+  const intents = new Map<string, TIntent>();
+  const charges = new Map<string, TCharge>();
+  const refunds = new Map<string, TRefund>();
+  const portals = new Map<string, TPortal>();
+  const idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const control = {
+    /** The key requests must carry. */
+    secretKey: o.secretKey ?? STRIPE_SANDBOX.secretKey,
+    /** The webhook endpoint's signing secret. */
+    webhookSecret: o.webhookSecret ?? STRIPE_SANDBOX.webhookSecret,
+    webhookUrl: o.webhookUrl ?? null,
+    /** Carries webhook deliveries (default: fetch with a 10 s timeout). */
+    fetchImpl: o.fetchImpl ?? ((req: Request) => fetch(req, { signal: AbortSignal.timeout(10_000) })),
+    /** The API version of webhook bodies (an endpoint keeps the version it was created with). */
+    webhookApiVersion: STRIPE_EMULATOR_VERSION,
+    /** The emulator's own address, for hosted-page URLs (learnt from the first request when not set). */
+    baseUrl: null as string | null,
+    /** Every API endpoint answers 500 (api_error); hosted pages answer 503. */
+    outage: false,
+    /** Every answer waits this long first. */
+    delayMs: 0,
+    /** API requests received (/v1/…), counted on arrival, and what they carried. */
+    calls: 0,
+    requests: [] as TStripeRequestLog[],
+    /** Every event created, in order, and every delivery attempt. */
+    events: [] as TStripeEmuEvent[],
+    deliveries: [] as TStripeDelivery[],
+    setWebhookUrl: (url: string | null) => {
+      control.webhookUrl = url;
+    },
+    /** Waits until every queued webhook delivery has been attempted. */
+    settled: async () => {
+      let seen: Promise<unknown>;
+      do {
+        seen = queue;
+        await seen;
+      } while (seen !== queue);
+    },
+    /** Sends an arbitrary signed event (queued behind earlier ones); resolves to its delivery. */
+    deliver: (type: string, object: TObj, previousAttributes?: TObj) =>
+      enqueue(event(type, object, previousAttributes)),
+    /** Pays an open Checkout Session as the page's "Pay" does; resolves once its events were delivered. */
+    pay: (sessionId: string) => pay(sessionId),
+    /** Abandons a session as the page's "Cancel" does: nothing changes; the cancel_url (or null). */
+    cancel: (sessionId: string) => {
+      const s = sessions.get(sessionId);
+      if (!s) throw new Error(`No such checkout.session: ${sessionId}`);
+      return s.cancel_url;
+    },
+    /**
+     * The subscription's period ends: a subscription set to cancel at period end ends (customer.subscription.deleted);
+     * otherwise it renews for a month with a paid invoice (invoice.paid, customer.subscription.updated).
+     */
+    advance: (subscriptionId: string) => advance(subscriptionId, true),
+    /** The period ends and the renewal payment fails: past_due, an open invoice (invoice.payment_failed…). */
+    failPayment: (subscriptionId: string) => advance(subscriptionId, false),
+    /** State for assertions (copies). */
+    session: (id: string) => structuredClone(sessions.get(id)),
+    subscription: (id: string) => structuredClone(subs.get(id)),
+    subscriptions: () => [...subs.values()].map((s) => structuredClone(s)),
+    charge: (id: string) => structuredClone(charges.get(id)),
+    intent: (id: string) => structuredClone(intents.get(id)),
+    refundsOf: (paymentIntent: string) =>
+      [...refunds.values()].filter((r) => r.payment_intent === paymentIntent).map((r) => ({ ...r })),
+    /** Forgets everything: objects, keys, logs; modes off, default secrets, no webhook URL. */
+    reset: () => {
+      for (const m of [sessions, customers, subs, invoices, intents, charges, refunds, portals, idempotency]) m.clear();
+      control.secretKey = o.secretKey ?? STRIPE_SANDBOX.secretKey;
+      control.webhookSecret = o.webhookSecret ?? STRIPE_SANDBOX.webhookSecret;
+      control.webhookUrl = o.webhookUrl ?? null;
+      control.webhookApiVersion = STRIPE_EMULATOR_VERSION;
+      control.outage = false;
+      control.delayMs = 0;
+      control.calls = 0;
+      control.requests = [];
+      control.events = [];
+      control.deliveries = [];
+    },
+  };
+
+  const origin = () => control.baseUrl ?? "http://127.0.0.1";
+
+  // Rendering --------------------------------------------------------------------------------------------------------
+
+  const renderPrice = (p: TPrice) => ({
+    id: p.id,
+    object: "price",
+    active: true,
+    currency: p.currency,
+    nickname: p.nickname,
+    product: p.product,
+    recurring: { interval: "month", interval_count: 1, usage_type: "licensed" },
+    type: "recurring",
+    unit_amount: p.unit_amount,
+    livemode: false,
+  });
+
+  const renderSession = (s: TSession) => ({
+    id: s.id,
+    object: "checkout.session",
+    mode: "subscription",
+    status: s.status,
+    payment_status: s.payment_status,
+    url: s.status === "open" ? s.url : null,
+    success_url: s.success_url,
+    cancel_url: s.cancel_url,
+    customer: s.customer,
+    customer_email: s.customer_email,
+    customer_details: s.status === "complete" ? { email: customers.get(s.customer ?? "")?.email ?? null } : null,
+    client_reference_id: s.client_reference_id,
+    currency: s.price.currency,
+    amount_subtotal: s.price.unit_amount * s.quantity,
+    amount_total: s.price.unit_amount * s.quantity,
+    subscription: s.subscription,
+    invoice: s.invoice,
+    metadata: s.metadata,
+    created: s.created,
+    expires_at: s.expires_at,
+    livemode: false,
+  });
+
+  const renderInvoice = (inv: TInvoice, shape: TShape, withPayments: boolean): TObj => {
+    const sub = subs.get(inv.subscription);
+    const intent = intents.get(inv.payment_intent);
+    return {
+      id: inv.id,
+      object: "invoice",
+      customer: inv.customer,
+      status: inv.status,
+      amount_due: inv.amount_due,
+      amount_paid: inv.amount_paid,
+      amount_remaining: inv.amount_due - inv.amount_paid,
+      currency: inv.currency,
+      billing_reason: inv.billing_reason,
+      attempt_count: inv.attempt_count,
+      attempted: true,
+      collection_method: "charge_automatically",
+      created: inv.created,
+      period_start: inv.period_start,
+      period_end: inv.period_end,
+      hosted_invoice_url: `${control.baseUrl ?? ""}/invoices/${inv.id}`,
+      livemode: false,
+      lines: {
+        object: "list",
+        data: [
+          {
+            id: `il_${inv.id.slice(3)}`,
+            object: "line_item",
+            amount: inv.amount_due,
+            currency: inv.currency,
+            period: { start: inv.period_start, end: inv.period_end },
+            quantity: sub?.quantity ?? 1,
+          },
+        ],
+        has_more: false,
+      },
+      ...(shape === "basil"
+        ? {
+            parent: {
+              type: "subscription_details",
+              subscription_details: { subscription: inv.subscription, metadata: sub?.metadata ?? {} },
+            },
+            ...(withPayments
+              ? {
+                  payments: {
+                    object: "list",
+                    data: [
+                      {
+                        id: `inpay_${inv.id.slice(3)}`,
+                        object: "invoice_payment",
+                        amount_paid: inv.amount_paid,
+                        amount_requested: inv.amount_due,
+                        currency: inv.currency,
+                        invoice: inv.id,
+                        is_default: true,
+                        payment: { type: "payment_intent", payment_intent: inv.payment_intent },
+                        status: inv.status === "paid" ? "paid" : "open",
+                      },
+                    ],
+                    has_more: false,
+                    url: "/v1/invoice_payments",
+                  },
+                }
+              : {}),
+          }
+        : {
+            subscription: inv.subscription,
+            payment_intent: inv.payment_intent,
+            charge: intent?.latest_charge ?? null,
+            paid: inv.status === "paid",
+          }),
+    };
+  };
+
+  const renderCustomer = (c: TCustomer) => ({
+    id: c.id,
+    object: "customer",
+    email: c.email,
+    created: c.created,
+    livemode: false,
+  });
+
+  const renderSub = (s: TSub, shape: TShape, expand: string[] = []): TObj => {
+    const invoice = invoices.get(s.latest_invoice)!;
+    const latestInvoice = expand.includes("latest_invoice.payments")
+      ? renderInvoice(invoice, shape, true)
+      : expand.includes("latest_invoice")
+        ? renderInvoice(invoice, shape, false)
+        : s.latest_invoice;
+    const period = { current_period_start: s.period_start, current_period_end: s.period_end };
+    return {
+      id: s.id,
+      object: "subscription",
+      customer: expand.includes("customer") ? renderCustomer(customers.get(s.customer)!) : s.customer,
+      status: s.status,
+      cancel_at_period_end: s.cancel_at_period_end,
+      cancel_at: s.cancel_at,
+      canceled_at: s.canceled_at,
+      ended_at: s.ended_at,
+      collection_method: "charge_automatically",
+      created: s.created,
+      start_date: s.created,
+      currency: s.price.currency,
+      livemode: false,
+      metadata: s.metadata,
+      ...(shape === "acacia" ? period : {}),
+      items: {
+        object: "list",
+        data: [
+          {
+            id: s.item,
+            object: "subscription_item",
+            price: renderPrice(s.price),
+            quantity: s.quantity,
+            subscription: s.id,
+            created: s.created,
+            ...(shape === "basil" ? period : {}),
+          },
+        ],
+        has_more: false,
+        url: `/v1/subscription_items?subscription=${s.id}`,
+      },
+      latest_invoice: latestInvoice,
+    };
+  };
+
+  const renderCharge = (c: TCharge) => ({
+    id: c.id,
+    object: "charge",
+    amount: c.amount,
+    amount_captured: c.status === "succeeded" ? c.amount : 0,
+    amount_refunded: c.amount_refunded,
+    currency: c.currency,
+    customer: c.customer,
+    payment_intent: c.payment_intent,
+    paid: c.status === "succeeded",
+    captured: c.status === "succeeded",
+    refunded: c.amount_refunded >= c.amount && c.amount > 0,
+    status: c.status,
+    created: c.created,
+    livemode: false,
+  });
+
+  const renderRefund = (r: TRefund) => ({
+    id: r.id,
+    object: "refund",
+    amount: r.amount,
+    currency: r.currency,
+    charge: r.charge,
+    payment_intent: r.payment_intent,
+    reason: r.reason,
+    status: "succeeded",
+    created: r.created,
+  });
+
+  const renderPortal = (p: TPortal) => ({
+    id: p.id,
+    object: "billing_portal.session",
+    customer: p.customer,
+    return_url: p.return_url,
+    url: p.url,
+    created: p.created,
+    livemode: false,
+  });
+
+  const webhookShape = () => versionShape(control.webhookApiVersion);
+
+  // Events -------------------------------------------------------------------------------------------------------------
+
+  const event = (type: string, object: TObj, previousAttributes?: TObj): TStripeEmuEvent => {
+    const e: TStripeEmuEvent = {
+      id: rid("evt_test_"),
+      object: "event",
+      api_version: control.webhookApiVersion,
+      created: nowSec(),
+      data: { object, ...(previousAttributes ? { previous_attributes: previousAttributes } : {}) },
+      livemode: false,
+      pending_webhooks: control.webhookUrl ? 1 : 0,
+      request: { id: null, idempotency_key: null },
+      type,
+    };
+    control.events.push(e);
+    return e;
+  };
+
+  const send = async (e: TStripeEmuEvent): Promise<TStripeDelivery> => {
+    const body = JSON.stringify(e);
+    const signature = stripeSignatureHeader(body, control.webhookSecret);
+    const url = control.webhookUrl;
+    const d: TStripeDelivery = { event: e, url, status: null, error: null, body, signature };
+    if (url) {
+      try {
+        const res = await control.fetchImpl(
+          new Request(url, {
+            method: "POST",
+            headers: {
+              "Content-Type": "application/json; charset=utf-8",
+              "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+              "Stripe-Signature": signature,
+            },
+            body,
+          }),
+        );
+        d.status = res.status;
+        await res.arrayBuffer().catch(() => undefined);
+      } catch (err) {
+        d.error = (err as Error).message;
+      }
+    }
+    control.deliveries.push(d);
+    return d;
+  };
+
+  const enqueue = (e: TStripeEmuEvent): Promise<TStripeDelivery> => {
+    const p = queue.then(() => send(e));
+    queue = p.catch(() => undefined);
+    return p;
+  };
+
+  // Payments -----------------------------------------------------------------------------------------------------------
+
+  /** A payment intent and its charge for an invoice's amount (succeeded or failed). */
+  const charge = (customer: string, amount: number, currency: string, ok: boolean) => {
+    const created = nowSec();
+    const intent: TIntent = {
+      id: rid("pi_"),
+      amount,
+      currency,
+      customer,
+      status: ok ? "succeeded" : "requires_payment_method",
+      latest_charge: rid("ch_"),
+      created,
+    };
+    intents.set(intent.id, intent);
+    charges.set(intent.latest_charge, {
+      id: intent.latest_charge,
+      amount,
+      amount_refunded: 0,
+      currency,
+      customer,
+      payment_intent: intent.id,
+      status: ok ? "succeeded" : "failed",
+      created,
+    });
+    return intent;
+  };
+
+  const invoiceFor = (sub: TSub, reason: TInvoice["billing_reason"], ok: boolean) => {
+    const amount = sub.price.unit_amount * sub.quantity;
+    const intent = charge(sub.customer, amount, sub.price.currency, ok);
+    const inv: TInvoice = {
+      id: rid("in_"),
+      customer: sub.customer,
+      subscription: sub.id,
+      status: ok ? "paid" : "open",
+      amount_due: amount,
+      amount_paid: ok ? amount : 0,
+      currency: sub.price.currency,
+      billing_reason: reason,
+      period_start: sub.period_start,
+      period_end: sub.period_end,
+      attempt_count: 1,
+      payment_intent: intent.id,
+      created: nowSec(),
+    };
+    invoices.set(inv.id, inv);
+    sub.latest_invoice = inv.id;
+    return inv;
+  };
+
+  const pay = async (sessionId: string) => {
+    const s = sessions.get(sessionId);
+    if (!s) throw new Error(`No such checkout.session: ${sessionId}`);
+    if (s.status !== "open") throw new Error(`The checkout session ${sessionId} is ${s.status}`);
+    const now = nowSec();
+    let customer = s.customer ? customers.get(s.customer) : undefined;
+    if (!customer) {
+      customer = { id: rid("cus_", 14), email: s.customer_email, created: now };
+      customers.set(customer.id, customer);
+    }
+    const sub: TSub = {
+      id: rid("sub_"),
+      customer: customer.id,
+      status: "active",
+      price: s.price,
+      quantity: s.quantity,
+      item: rid("si_", 14),
+      period_start: now,
+      period_end: addMonth(now),
+      cancel_at_period_end: false,
+      cancel_at: null,
+      canceled_at: null,
+      ended_at: null,
+      latest_invoice: "",
+      metadata: { ...s.subscription_metadata },
+      created: now,
+    };
+    subs.set(sub.id, sub);
+    const inv = invoiceFor(sub, "subscription_create", true);
+    Object.assign(s, {
+      status: "complete",
+      payment_status: "paid",
+      customer: customer.id,
+      subscription: sub.id,
+      invoice: inv.id,
+    });
+    const shape = webhookShape();
+    const deliveries = await Promise.all([
+      enqueue(event("checkout.session.completed", renderSession(s))),
+      enqueue(event("customer.subscription.created", renderSub(sub, shape))),
+      enqueue(event("invoice.paid", renderInvoice(inv, shape, false))),
+    ]);
+    return {
+      successUrl: s.success_url.replaceAll("{CHECKOUT_SESSION_ID}", s.id),
+      subscriptionId: sub.id,
+      customerId: customer.id,
+      deliveries,
+    };
+  };
+
+  const advance = async (subscriptionId: string, ok: boolean) => {
+    const sub = subs.get(subscriptionId);
+    if (!sub) throw new Error(`No such subscription: ${subscriptionId}`);
+    if (sub.status === "canceled") throw new Error(`The subscription ${subscriptionId} is canceled`);
+    const shape = webhookShape();
+    const before = renderSub(sub, shape);
+    if (sub.cancel_at_period_end) {
+      Object.assign(sub, { status: "canceled", ended_at: sub.period_end, canceled_at: sub.canceled_at ?? nowSec() });
+      return [await enqueue(event("customer.subscription.deleted", renderSub(sub, shape)))];
+    }
+    const status = sub.status;
+    sub.period_start = sub.period_end;
+    sub.period_end = addMonth(sub.period_end);
+    sub.status = ok ? "active" : "past_due";
+    const inv = invoiceFor(sub, "subscription_cycle", ok);
+    const previous: TObj = {
+      latest_invoice: before.latest_invoice,
+      ...(status !== sub.status ? { status } : {}),
+      ...(shape === "acacia"
+        ? { current_period_start: before.current_period_start, current_period_end: before.current_period_end }
+        : { items: before.items }),
+    };
+    return Promise.all([
+      enqueue(event(ok ? "invoice.paid" : "invoice.payment_failed", renderInvoice(inv, shape, false))),
+      enqueue(event("customer.subscription.updated", renderSub(sub, shape), previous)),
+    ]);
+  };
+
+  const setCancelAtPeriodEnd = (sub: TSub, cancel: boolean) => {
+    if (sub.cancel_at_period_end === cancel) return;
+    const previous = { cancel_at_period_end: sub.cancel_at_period_end, cancel_at: sub.cancel_at };
+    sub.cancel_at_period_end = cancel;
+    sub.cancel_at = cancel ? sub.period_end : null;
+    sub.canceled_at = cancel ? nowSec() : null;
+    void enqueue(event("customer.subscription.updated", renderSub(sub, webhookShape()), previous));
+  };
+
+  // API ----------------------------------------------------------------------------------------------------------------
+
+  const expansions = (p: Params, allowed: string[], shape: TShape) => {
+    const list = p.list("expand");
+    for (const e of list) {
+      const ok = allowed.includes(e) && !(e === "latest_invoice.payments" && shape === "acacia");
+      if (!ok) throw invalid(`This property cannot be expanded (${e}).`, "expand");
+    }
+    return list;
+  };
+  const SUB_EXPAND = ["latest_invoice", "latest_invoice.payments", "customer"];
+
+  const subOf = (id: string) => {
+    const sub = subs.get(id);
+    if (!sub) throw missing("subscription", id);
+    return sub;
+  };
+
+  const createSession = (p: Params, base: string) => {
+    p.only([
+      "mode",
+      "line_items",
+      "success_url",
+      "cancel_url",
+      "customer",
+      "customer_email",
+      "client_reference_id",
+      "subscription_data",
+      "metadata",
+      "expand",
+      "allow_promotion_codes",
+      "locale",
+      "billing_address_collection",
+      "payment_method_types",
+      "automatic_tax",
+      "ui_mode",
+    ]);
+    const mode = p.required("mode");
+    if (!["payment", "setup", "subscription"].includes(mode)) throw invalid(`Invalid mode: ${mode}`, "mode");
+    if (mode !== "subscription") throw invalid(`This emulator only supports mode=subscription, not ${mode}.`, "mode");
+    for (const [k] of p.entries) {
+      const m = /^line_items\[(\d+)\]\[(\w+)\]/.exec(k);
+      if (k.startsWith("line_items") && !m) throw invalid(`Invalid array: ${k}`, "line_items");
+      if (m && m[1] !== "0") throw invalid("This emulator accepts exactly one line item.", "line_items");
+      if (m && !["price", "quantity"].includes(m[2]))
+        throw invalid(`Received unknown parameter: line_items[0][${m[2]}]`, `line_items[0][${m[2]}]`);
+    }
+    if (!p.has("line_items[0][price]"))
+      throw invalid("Missing required param: line_items.", "line_items", "parameter_missing");
+    const priceId = p.required("line_items[0][price]");
+    const price = prices.get(priceId);
+    if (!price)
+      throw new StripeError(400, `No such price: '${priceId}'`, {
+        code: "resource_missing",
+        param: "line_items[0][price]",
+      });
+    const quantityText = p.get("line_items[0][quantity]");
+    if (quantityText === undefined)
+      throw invalid(
+        "Quantity is required. Add `quantity` to `line_items[0]`",
+        "line_items[0][quantity]",
+        "parameter_missing",
+      );
+    const quantity = Number(quantityText);
+    if (!Number.isInteger(quantity) || quantity < 1)
+      throw invalid(`Invalid positive integer: ${quantityText}`, "line_items[0][quantity]");
+    const successUrl = validUrl(p.required("success_url"), "success_url");
+    const cancelText = p.get("cancel_url");
+    const cancelUrl = cancelText ? validUrl(cancelText, "cancel_url") : null;
+    const customer = p.get("customer") || null;
+    const email = p.get("customer_email") || null;
+    if (customer && email)
+      throw invalid("You may only specify one of these parameters: customer, customer_email.", "customer_email");
+    if (customer && !customers.has(customer))
+      throw new StripeError(400, `No such customer: '${customer}'`, { code: "resource_missing", param: "customer" });
+    if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+      throw invalid(`Invalid email address: ${email}`, "customer_email", "email_invalid");
+    const ref = p.get("client_reference_id") || null;
+    if (ref && ref.length > 200)
+      throw invalid("client_reference_id must be at most 200 characters.", "client_reference_id");
+    const id = rid("cs_test_", 58);
+    const now = nowSec();
+    const s: TSession = {
+      id,
+      url: `${base}/checkout/${id}`,
+      status: "open",
+      payment_status: "unpaid",
+      price,
+      quantity,
+      success_url: successUrl,
+      cancel_url: cancelUrl,
+      customer,
+      customer_email: email,
+      client_reference_id: ref,
+      subscription: null,
+      invoice: null,
+      metadata: p.map("metadata"),
+      subscription_metadata: p.map("subscription_data[metadata]"),
+      created: now,
+      expires_at: now + 24 * 3600,
+    };
+    sessions.set(id, s);
+    return renderSession(s);
+  };
+
+  const refund = (p: Params) => {
+    p.only(["payment_intent", "charge", "amount", "reason", "metadata", "expand"]);
+    const piId = p.get("payment_intent");
+    const chId = p.get("charge");
+    if (!piId && !chId)
+      throw invalid(
+        "One of the following params should be provided for this request: payment_intent or charge.",
+        undefined,
+        "parameter_missing",
+      );
+    let ch: TCharge | undefined;
+    if (piId) {
+      const pi = intents.get(piId);
+      if (!pi) throw missing("payment_intent", piId, "payment_intent");
+      if (pi.status !== "succeeded")
+        throw invalid("This PaymentIntent does not have a successful charge to refund.", "payment_intent");
+      ch = charges.get(pi.latest_charge);
+    } else if (chId) {
+      ch = charges.get(chId);
+      if (!ch) throw missing("charge", chId, "charge");
+    }
+    if (ch?.status !== "succeeded") throw invalid("This charge cannot be refunded.", "charge");
+    const left = ch.amount - ch.amount_refunded;
+    if (left <= 0)
+      throw new StripeError(400, `Charge ${ch.id} has already been refunded.`, { code: "charge_already_refunded" });
+    const amountText = p.get("amount");
+    const amount = amountText === undefined ? left : Number(amountText);
+    if (!Number.isInteger(amount) || amount < 1) throw invalid(`Invalid positive integer: ${amountText}`, "amount");
+    if (amount > left)
+      throw invalid(
+        `Refund amount (${money(amount, ch.currency)}) is greater than unrefunded amount on charge (${money(left, ch.currency)})`,
+        "amount",
+        "amount_too_large",
+      );
+    const reason = p.get("reason") ?? null;
+    if (reason && !["duplicate", "fraudulent", "requested_by_customer"].includes(reason))
+      throw invalid(`Invalid reason: ${reason}`, "reason");
+    const r: TRefund = {
+      id: rid("re_"),
+      amount,
+      currency: ch.currency,
+      charge: ch.id,
+      payment_intent: ch.payment_intent,
+      reason,
+      created: nowSec(),
+    };
+    refunds.set(r.id, r);
+    ch.amount_refunded += amount;
+    void enqueue(event("charge.refunded", renderCharge(ch)));
+    return renderRefund(r);
+  };
+
+  const portal = (p: Params, base: string) => {
+    p.only(["customer", "return_url", "configuration", "locale", "expand"]);
+    const customer = p.required("customer");
+    if (!customers.has(customer)) throw missing("customer", customer, "customer");
+    const returnText = p.get("return_url");
+    const id = rid("bps_");
+    const s: TPortal = {
+      id,
+      customer,
+      return_url: returnText ? validUrl(returnText, "return_url") : null,
+      url: `${base}/portal/${id}`,
+      created: nowSec(),
+    };
+    portals.set(id, s);
+    return renderPortal(s);
+  };
+
+  const api = (method: string, path: string, p: Params, shape: TShape, base: string): TObj => {
+    if (method === "POST" && path === "/v1/checkout/sessions") return createSession(p, base);
+    const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (method === "GET" && session) {
+      const s = sessions.get(session[1]);
+      if (!s) throw missing("checkout.session", session[1]);
+      return renderSession(s);
+    }
+    const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
+    if (subscription) {
+      const id = decodeURIComponent(subscription[1]);
+      if (method === "GET") {
+        p.only(["expand"]);
+        const expand = expansions(p, SUB_EXPAND, shape);
+        return renderSub(subOf(id), shape, expand);
+      }
+      if (method === "POST") {
+        p.only(["cancel_at_period_end", "metadata", "expand", "proration_behavior", "cancellation_details"]);
+        const expand = expansions(p, SUB_EXPAND, shape);
+        const sub = subOf(id);
+        const cancel = p.bool("cancel_at_period_end");
+        if (sub.status === "canceled" && cancel !== undefined)
+          throw invalid("A canceled subscription can only update its cancellation_details and metadata.");
+        if (cancel !== undefined) setCancelAtPeriodEnd(sub, cancel);
+        Object.assign(sub.metadata, p.map("metadata"));
+        return renderSub(sub, shape, expand);
+      }
+      if (method === "DELETE") {
+        p.only(["expand", "invoice_now", "prorate", "cancellation_details"]);
+        const expand = expansions(p, SUB_EXPAND, shape);
+        const sub = subOf(id);
+        if (sub.status === "canceled") throw invalid(`The subscription ${sub.id} is already canceled.`);
+        const now = nowSec();
+        Object.assign(sub, { status: "canceled", canceled_at: now, ended_at: now });
+        void enqueue(event("customer.subscription.deleted", renderSub(sub, webhookShape())));
+        return renderSub(sub, shape, expand);
+      }
+    }
+    if (method === "POST" && path === "/v1/refunds") return refund(p);
+    if (method === "POST" && path === "/v1/billing_portal/sessions") return portal(p, base);
+    throw new StripeError(
+      404,
+      `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+    );
+  };
+
+  const mask = (key: string) =>
+    key.length > 12 ? `${key.slice(0, 8)}${"*".repeat(key.length - 12)}${key.slice(-4)}` : "*".repeat(key.length);
+
+  const handleApi = async (req: Request, url: URL): Promise<Response> => {
+    const body = req.method === "GET" ? "" : await req.text();
+    const entries: [string, string][] = [...url.searchParams, ...new URLSearchParams(body)];
+    control.calls++;
+    control.requests.push({
+      method: req.method,
+      path: url.pathname,
+      headers: Object.fromEntries(req.headers),
+      params: entries,
+    });
+    if (control.outage)
+      return json({ error: { type: "api_error", message: "An unknown error occurred. (emulated outage)" } }, 500);
+    const auth = req.headers.get("authorization") ?? "";
+    // Bearer, or Basic with the key as the user name (curl -u sk_test_…:), as Stripe accepts.
+    const basic = /^Basic\s+(.+)$/i.exec(auth)?.[1];
+    const decode = (b64: string) => {
+      try {
+        return atob(b64.trim()).split(":")[0];
+      } catch {
+        return "";
+      }
+    };
+    const key = basic ? decode(basic) : /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim();
+    if (!key)
+      return json(
+        {
+          error: {
+            type: "invalid_request_error",
+            message:
+              "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+          },
+        },
+        401,
+      );
+    if (key !== control.secretKey)
+      return json({ error: { type: "invalid_request_error", message: `Invalid API Key provided: ${mask(key)}` } }, 401);
+    const idemKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
+    const fingerprint = `${req.method} ${url.pathname}?${url.search} ${body}`;
+    if (idemKey) {
+      const seen = idempotency.get(idemKey);
+      if (seen && seen.fingerprint !== fingerprint)
+        return json(
+          {
+            error: {
+              type: "idempotency_error",
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idemKey}' if you meant to execute a different request.`,
+            },
+          },
+          400,
+        );
+      if (seen)
+        return new Response(seen.body, {
+          status: seen.status,
+          headers: { "Content-Type": "application/json", "Idempotent-Replayed": "true", "Idempotency-Key": idemKey },
+        });
+    }
+    const version = req.headers.get("stripe-version") ?? STRIPE_EMULATOR_VERSION;
+    let res: { status: number; body: string };
+    try {
+      const out = api(req.method, url.pathname, new Params(entries), versionShape(version), origin());
+      res = { status: 200, body: JSON.stringify(out) };
+    } catch (err) {
+      if (!(err instanceof StripeError)) throw err;
+      const r = errorResponse(err);
+      res = { status: r.status, body: await r.text() };
+    }
+    // Stripe keeps the result of a request that ran, not of one refused before running (validation, unknown ids).
+    if (idemKey && res.status === 200) idempotency.set(idemKey, { fingerprint, ...res });
+    return new Response(res.body, {
+      status: res.status,
+      headers: {
+        "Content-Type": "application/json",
+        "Stripe-Version": version,
+        "Request-Id": rid("req_", 14),
+        ...(idemKey ? { "Idempotency-Key": idemKey } : {}),
+      },
+    });
+  };
+
+  // Hosted pages ---------------------------------------------------------------------------------------------------
+
+  const checkoutPage = (s: TSession) => {
+    const title = "MyTess Sandbox · Stripe Checkout";
+    if (s.status !== "open")
+      return page(title, `<p>This checkout session is ${esc(s.status)}.</p>`, s.status === "complete" ? 200 : 410);
+    const email = s.customer ? customers.get(s.customer)?.email : s.customer_email;
+    return page(
+      title,
+      `<p>MyTess subscription, billed monthly</p>` +
+        `<p class="amount" data-testid="amount">${esc(money(s.price.unit_amount * s.quantity, s.price.currency))}</p>` +
+        `<p>Email: <span data-testid="email">${esc(email ?? "")}</span></p>` +
+        `<p>Test mode: no real card is charged.</p>` +
+        `<form method="post" action="/checkout/${esc(s.id)}/pay"><button type="submit">Pay</button></form>` +
+        `<form method="post" action="/checkout/${esc(s.id)}/cancel"><button class="secondary" type="submit">Cancel</button></form>`,
+    );
+  };
+
+  const portalPage = (p: TPortal) => {
+    const customer = customers.get(p.customer);
+    const rows = [...subs.values()]
+      .filter((s) => s.customer === p.customer)
+      .map((s) => {
+        const ends = new Date(s.period_end * 1000).toISOString().slice(0, 10);
+        const state =
+          s.status === "canceled"
+            ? "Canceled"
+            : s.cancel_at_period_end
+              ? `Cancels on ${ends}`
+              : `${s.status === "active" ? "Active" : "Past due"}, renews on ${ends}`;
+        const action =
+          s.status === "canceled"
+            ? ""
+            : `<form method="post" action="/portal/${esc(p.id)}/subscriptions/${esc(s.id)}/${s.cancel_at_period_end ? "renew" : "cancel"}">` +
+              `<button class="secondary" type="submit">${s.cancel_at_period_end ? "Renew subscription" : "Cancel subscription"}</button></form>`;
+        return `<li data-subscription="${esc(s.id)}">${esc(money(s.price.unit_amount * s.quantity, s.price.currency))} a month · ${esc(state)} ${action}</li>`;
+      })
+      .join("");
+    return page(
+      "MyTess Sandbox · Stripe billing portal",
+      `<p>${esc(customer?.email ?? p.customer)}</p><ul>${rows || "<li>No subscriptions</li>"}</ul>` +
+        (p.return_url ? `<p><a href="${esc(p.return_url)}">Return to MyTess</a></p>` : ""),
+    );
+  };
+
+  const handlePage = async (req: Request, url: URL): Promise<Response> => {
+    if (control.outage) return page("Service unavailable", "<p>Stripe is unavailable (emulated outage).</p>", 503);
+    const receipt = /^\/invoices\/([^/]+)$/.exec(url.pathname);
+    if (receipt && req.method === "GET") {
+      const inv = invoices.get(receipt[1]!);
+      if (!inv) return page("Not found", "<p>No such invoice.</p>", 404);
+      return page(
+        "Receipt",
+        `<h1>MyTess Sandbox · Receipt</h1><p>Invoice ${esc(inv.id)}: ${(inv.amount_paid / 100).toFixed(2)} ${esc(inv.currency.toUpperCase())}, ${esc(inv.status)}.</p>`,
+      );
+    }
+    let m = /^\/checkout\/([^/]+)(?:\/(pay|cancel))?$/.exec(url.pathname);
+    if (m) {
+      const s = sessions.get(m[1]);
+      if (!s) return page("Not found", "<p>No such checkout session.</p>", 404);
+      if (!m[2] && req.method === "GET") return checkoutPage(s);
+      if (m[2] === "cancel" && req.method === "POST")
+        return s.cancel_url ? redirect(s.cancel_url) : page("Cancelled", "<p>Payment cancelled.</p>");
+      if (m[2] === "pay" && req.method === "POST") {
+        if (s.status !== "open") return checkoutPage(s);
+        return redirect((await pay(s.id)).successUrl);
+      }
+    }
+    m = /^\/portal\/([^/]+)(?:\/subscriptions\/([^/]+)\/(cancel|renew))?$/.exec(url.pathname);
+    if (m) {
+      const p = portals.get(m[1]);
+      if (!p) return page("Not found", "<p>No such portal session.</p>", 404);
+      if (!m[2] && req.method === "GET") return portalPage(p);
+      const sub = m[2] ? subs.get(m[2]) : undefined;
+      if (sub && sub.customer === p.customer && sub.status !== "canceled" && req.method === "POST") {
+        setCancelAtPeriodEnd(sub, m[3] === "cancel");
+        await control.settled();
+        return redirect(`/portal/${p.id}`);
+      }
+    }
+    return page("Not found", "<p>Not found.</p>", 404);
+  };
+
+  const handle = async (req: Request): Promise<Response> => {
+    const url = new URL(req.url);
+    control.baseUrl ??= url.origin;
+    if (control.delayMs > 0) await Bun.sleep(control.delayMs);
+    if (url.pathname.startsWith("/v1/")) return handleApi(req, url);
+    return handlePage(req, url);
+  };
+
+  return { handle, control };
+};

@@ -1,0 +1,282 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { startPaymentEmulators } from "../../../emulators/payments/server";
+import { sendRenewalReminders } from "../domain/billing/billing";
+import { signChapaPayload } from "../integrations/payments/chapa";
+import { paymentsFromEnv } from "../integrations/payments/registry";
+import { signStripePayload } from "../integrations/payments/stripe";
+import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
+
+// Per file: Bun 1.4 ignores bunfig's test timeout.
+setDefaultTimeout(60_000);
+
+const DAY = 24 * 60 * 60 * 1000;
+let t: TTestApp;
+// Webhooks and Chapa's callback go from the emulators into the test app, in process.
+const emu = startPaymentEmulators({}, { fetchImpl: (req: Request) => t.app.handle(req) });
+afterAll(() => emu.stop());
+
+type TClient = ReturnType<typeof createClient>;
+let user: TClient;
+let userId: number;
+beforeAll(() => {
+  emu.controls.stripe.setWebhookUrl("http://localhost/api/webhooks/stripe");
+});
+beforeEach(async () => {
+  emu.controls.stripe.reset();
+  emu.controls.chapa.reset();
+  emu.controls.stripe.setWebhookUrl("http://localhost/api/webhooks/stripe");
+  emu.controls.chapa.setWebhookUrl("http://localhost/api/webhooks/chapa");
+  t = await createTestApp({}, undefined, undefined, undefined, paymentsFromEnv(emu.env()));
+  user = createClient(t);
+  userId = (await registerUser(user, "shipper")).id;
+});
+afterEach(closeTestApps);
+
+const status = async (c = user) => (await c.get("/api/subscription/status")).json;
+const endTrial = () => t.rows("update users set trial_ends_at = ? where id = ?", Date.now() - DAY, userId);
+const sessionIdOf = (url: string) => url.split("/").pop()!;
+
+const buyWithStripe = async (currency = "USD") => {
+  const res = await user.post("/api/subscription/checkout", { currency });
+  expect(res.status).toBe(200);
+  expect(res.json.url).toStartWith(emu.urls.stripe);
+  await emu.controls.stripe.pay(sessionIdOf(res.json.url));
+  await emu.controls.stripe.settled();
+  return res.json.url as string;
+};
+
+describe("Stripe", () => {
+  test("checkout in USD, paid in the emulator: the signed events make premium active for a month, with a receipt", async () => {
+    await endTrial();
+    expect((await status()).subscriptionStatus).toBe("expired");
+    const prices = (await user.get("/api/subscription/prices")).json;
+    expect(prices.prices.map((p: { currency: string }) => p.currency)).toEqual(["USD", "EUR", "ETB"]);
+    expect(prices.prices[0]).toMatchObject({ currency: "USD", amount: 29, provider: "stripe" });
+    await buyWithStripe();
+    const s = await status();
+    expect(s).toMatchObject({
+      subscriptionStatus: "active",
+      provider: "stripe",
+      cancelAtPeriodEnd: false,
+      refundable: true,
+    });
+    const days = (Date.parse(s.currentPeriodEnd) - Date.now()) / DAY;
+    expect(days).toBeGreaterThan(27);
+    expect(days).toBeLessThan(32);
+    const paid = (await user.get("/api/subscription/payments")).json;
+    expect(paid).toHaveLength(1);
+    expect(paid[0]).toMatchObject({ provider: "stripe", status: "paid", amount: 29, currency: "USD" });
+    expect(paid[0].receiptUrl).toBeString();
+    // The bell says so, in the user's language.
+    const [n] = await t.rows<{ n: number }>(
+      "select CAST(count(*) AS INTEGER) n from jobs where kind = 'notify' and unique_key like 'notify:payment_received:%'",
+    );
+    expect(n!.n).toBe(1);
+  });
+
+  test("a bad signature is a 400 and changes nothing; a replayed event changes nothing the second time", async () => {
+    await endTrial();
+    const body = JSON.stringify({
+      id: "evt_forged",
+      type: "invoice.paid",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: "in_forged", customer: "cus_x", amount_paid: 2900, currency: "usd" } },
+    });
+    const forged = await t.app.handle(
+      new Request("http://localhost/api/webhooks/stripe", {
+        method: "POST",
+        headers: { "Stripe-Signature": await signStripePayload(body, "whsec_wrong") },
+        body,
+      }),
+    );
+    expect(forged.status).toBe(400);
+    expect((await status()).subscriptionStatus).toBe("expired");
+
+    await buyWithStripe();
+    const delivered = emu.controls.stripe.deliveries.filter((d) => d.status === 200);
+    expect(delivered.length).toBeGreaterThanOrEqual(2);
+    const before = await t.rows("select paid_until from users where id = ?", userId);
+    // Stripe retries a delivery: the same event again.
+    const last = delivered.at(-1)!;
+    const again = await t.app.handle(
+      new Request("http://localhost/api/webhooks/stripe", {
+        method: "POST",
+        headers: { "Stripe-Signature": await signStripePayload(last.body, emu.controls.stripe.webhookSecret) },
+        body: last.body,
+      }),
+    );
+    expect(await again.json()).toMatchObject({ received: true, replayed: true });
+    expect(await t.rows("select paid_until from users where id = ?", userId)).toEqual(before);
+    expect((await user.get("/api/subscription/payments")).json).toHaveLength(1);
+  });
+
+  test("cancel at period end: premium runs to the end, then the deletion makes it cancelled; an older event arriving late is ignored", async () => {
+    await buyWithStripe();
+    const res = await user.post("/api/subscription/cancel", {});
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ subscriptionStatus: "active", cancelAtPeriodEnd: true, refunded: false });
+    const [sub] = emu.controls.stripe.subscriptions();
+    expect(sub!.cancel_at_period_end).toBe(true);
+    await emu.controls.stripe.settled();
+    // An update older than the cancellation, delivered late, does not turn renewal back on.
+    const stale = JSON.stringify({
+      id: "evt_stale_update",
+      type: "customer.subscription.updated",
+      created: Math.floor(Date.now() / 1000) - 3600,
+      data: { object: { ...sub!, cancel_at_period_end: false } },
+    });
+    const late = await t.app.handle(
+      new Request("http://localhost/api/webhooks/stripe", {
+        method: "POST",
+        headers: { "Stripe-Signature": await signStripePayload(stale, emu.controls.stripe.webhookSecret) },
+        body: stale,
+      }),
+    );
+    expect(await late.json()).toMatchObject({ received: true, applied: false });
+    expect((await status()).cancelAtPeriodEnd).toBe(true);
+    // The period ends: Stripe deletes the subscription.
+    await emu.controls.stripe.advance(sub!.id as string);
+    await emu.controls.stripe.settled();
+    const s = await status();
+    expect(s.subscriptionStatus).toBe("cancelled");
+    expect(s.cancelAtPeriodEnd).toBe(false);
+  });
+
+  test("within 30 days the money comes back and premium ends now; after 30 days a refund is refused", async () => {
+    await buyWithStripe("EUR");
+    const refunded = await user.post("/api/subscription/cancel", { refund: true });
+    expect(refunded.status).toBe(200);
+    expect(refunded.json).toMatchObject({ subscriptionStatus: "cancelled", refunded: true });
+    const pi = (await t.rows<{ refund_ref: string }>("select refund_ref from payments where status = 'refunded'"))[0]!
+      .refund_ref;
+    expect(emu.controls.stripe.refundsOf(pi)).toHaveLength(1);
+    expect((await user.get("/api/subscription/payments")).json[0]).toMatchObject({
+      status: "refunded",
+      currency: "EUR",
+    });
+
+    const late = createClient(t, "10.0.0.7");
+    const lateId = (await registerUser(late, "driver")).id;
+    const res = await late.post("/api/subscription/checkout", { currency: "USD" });
+    await emu.controls.stripe.pay(sessionIdOf(res.json.url));
+    await emu.controls.stripe.settled();
+    await t.rows("update users set first_paid_at = ? where id = ?", Date.now() - 31 * DAY, lateId);
+    const refused = await late.post("/api/subscription/cancel", { refund: true });
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toBe(
+      "Refunds are given within 30 days of the first payment; this period runs to its end instead",
+    );
+  });
+});
+
+describe("Chapa", () => {
+  test("birr at the admin's rate: hosted checkout, paid, the signed webhook and the verify call make premium active once", async () => {
+    await endTrial();
+    const res = await user.post("/api/subscription/checkout", { currency: "ETB" });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ provider: "chapa" });
+    const [p] = await t.rows<{ provider_ref: string; amount_minor: number; status: string }>(
+      "select provider_ref, CAST(amount_minor AS INTEGER) amount_minor, status from payments",
+    );
+    const [rate] = await t.rows<{ r: number }>("select rate_per_usd r from fx_rates where currency = 'ETB'");
+    expect(p!.amount_minor).toBe(Math.round(29 * rate!.r) * 100);
+    expect(p!.status).toBe("pending");
+    await emu.controls.chapa.pay(p!.provider_ref);
+    await emu.controls.chapa.settled();
+    const s = await status();
+    expect(s).toMatchObject({ subscriptionStatus: "active", provider: "chapa" });
+    // The return page asks again: nothing more is granted.
+    const until = s.currentPeriodEnd;
+    const confirm = await user.post("/api/subscription/confirm", { txRef: p!.provider_ref });
+    expect(confirm.json.status).toBe("paid");
+    expect((await status()).currentPeriodEnd).toBe(until);
+    expect((await user.get("/api/subscription/payments")).json.map((x: { status: string }) => x.status)).toEqual([
+      "paid",
+    ]);
+  });
+
+  test("a Chapa webhook with a bad signature is refused; one for an unpaid transaction grants nothing", async () => {
+    await endTrial();
+    const res = await user.post("/api/subscription/checkout", { currency: "ETB" });
+    const [p] = await t.rows<{ provider_ref: string }>("select provider_ref from payments");
+    const body = JSON.stringify({ event: "charge.success", tx_ref: p!.provider_ref, status: "success" });
+    const bad = await t.app.handle(
+      new Request("http://localhost/api/webhooks/chapa", {
+        method: "POST",
+        headers: { "Chapa-Signature": signChapaPayload(body, "wrong") },
+        body,
+      }),
+    );
+    expect(bad.status).toBe(400);
+    // Correctly signed, but Chapa says the transaction is not paid: verify decides.
+    const good = await t.app.handle(
+      new Request("http://localhost/api/webhooks/chapa", {
+        method: "POST",
+        headers: { "Chapa-Signature": signChapaPayload(body, emu.controls.chapa.webhookSecret) },
+        body,
+      }),
+    );
+    expect(good.status).toBe(200);
+    expect((await status()).subscriptionStatus).toBe("expired");
+    expect(res.json.url).toContain(p!.provider_ref);
+  });
+
+  test("three days before premium bought in birr ends, one reminder", async () => {
+    await t.rows(
+      "update users set billing_provider = 'chapa', paid_until = ? where id = ?",
+      Date.now() + 2 * DAY,
+      userId,
+    );
+    expect(await sendRenewalReminders(t.db)).toEqual({ sent: 1 });
+    expect(await sendRenewalReminders(t.db)).toEqual({ sent: 0 });
+    const [n] = await t.rows<{ n: number }>(
+      "select CAST(count(*) AS INTEGER) n from jobs where unique_key like 'notify:premium_ending:%'",
+    );
+    expect(n!.n).toBe(1);
+  });
+});
+
+describe("what premium unlocks, enforced on the server", () => {
+  test("without a trial or a paid period: posting, bidding, connecting boards and stores and chat alerts answer 402; reading still works", async () => {
+    const driver = createClient(t, "10.0.0.5");
+    const driverId = (await registerUser(driver, "driver")).id;
+    const load = (await user.post("/api/loads", loadInput())).json;
+    await endTrial();
+    await t.rows("update users set trial_ends_at = ? where id = ?", Date.now() - DAY, driverId);
+    const refused = [
+      await user.post("/api/loads", loadInput()),
+      await driver.post(`/api/loads/${load.id}/bids`, { amount: 900 }),
+      await driver.post("/api/marketplaces", { provider: "other", name: "Feed", apiBaseUrl: "https://feed.example" }),
+      await user.post("/api/ecommerce/integrations", {
+        platform: "shopify",
+        name: "Shop",
+        credentials: {},
+        settings: {},
+      }),
+      await driver.put("/api/messaging/preferences", {
+        whatsappEnabled: false,
+        whatsappNumber: null,
+        telegramEnabled: true,
+        telegramChatId: "12345",
+        language: "en",
+        notificationTypes: { loadAssigned: true, loadUpdates: true, paymentReceived: true, systemAlerts: true },
+      }),
+      await driver.post("/api/messaging/telegram/send", { chatId: "12345" }),
+      await user.post("/trpc/loads.create", loadInput()),
+    ];
+    for (const r of refused) {
+      expect(r.status).toBe(402);
+    }
+    expect(refused[0]!.json).toMatchObject({
+      code: "SUBSCRIPTION_REQUIRED",
+      message: "This needs MyTess Premium: your free period has ended. Upgrade on the subscription page to continue.",
+    });
+    const am = await user.post("/api/loads", loadInput(), { "Accept-Language": "am" });
+    expect(am.status).toBe(402);
+    expect((await user.get("/api/loads")).status).toBe(200);
+    expect((await user.get(`/api/loads/${load.id}`)).status).toBe(200);
+    // Bought: allowed again.
+    await buyWithStripe();
+    expect((await user.post("/api/loads", loadInput())).status).toBe(201);
+  });
+});

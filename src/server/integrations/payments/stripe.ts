@@ -1,0 +1,322 @@
+// Stripe: Checkout in subscription mode, the subscription's life (retrieve, cancel at period end, cancel now), refunds,
+// the billing portal, and signed webhooks. Plain REST with fetch (no SDK): form-encoded requests, JSON answers.
+// See shared/reference/payments.md.
+//
+//   POST {https://api.stripe.com}/v1/checkout/sessions        mode=subscription&line_items[0][price]=…&…
+//   GET  /v1/subscriptions/{id}?expand[]=latest_invoice.payments
+//   POST /v1/subscriptions/{id}                                cancel_at_period_end=true|false
+//   DELETE /v1/subscriptions/{id}
+//   POST /v1/refunds                                           payment_intent=pi_…
+//   POST /v1/billing_portal/sessions                           customer=cus_…&return_url=…
+//   Authorization: Bearer sk_…   Stripe-Version: STRIPE_API_VERSION   Idempotency-Key: … (POSTs)
+//
+// Versions: requests pin STRIPE_API_VERSION (basil). Since 2025-03-31.basil the subscription's current_period_end lives
+// on its items (items.data[].current_period_end) and the invoice no longer carries payment_intent: its payments
+// (an "includable" list, present only when expanded) do, as payments.data[].payment.payment_intent. The mapping reads
+// the basil places first and falls back to the older top-level fields, so webhook objects rendered with an older
+// endpoint version (an endpoint keeps the version it was created with) map too.
+//
+// Errors: Stripe answers {error: {type, code, message, param}}; the message is the reason an AppError carries.
+// Idempotency: checkout and refunds use the caller's key; subscription updates send a fresh key per call, as Stripe's
+// SDKs do (it makes a retried request safe; we do not retry ourselves).
+import { z } from "zod";
+import { AppError } from "../../errors";
+import {
+  failOnStatus,
+  formEncode,
+  hmacSha256Hex,
+  isLoopbackUrl,
+  jsonOrNull,
+  PAYMENT_PROVIDER_NAMES,
+  parsePaymentWire,
+  paymentFetch,
+  paymentUnreadable,
+  plainReason,
+  readJson,
+  sameText,
+  type TFormValue,
+  trimBase,
+  webhookRefused,
+} from "./http";
+import type { TStripeAdapter, TStripeEvent, TStripeSettings, TStripeSubscription } from "./types";
+
+/** The API version every request names (the last basil release). */
+export const STRIPE_API_VERSION = "2025-08-27.basil";
+/** Default webhook tolerance of Stripe's libraries: a signed timestamp older (or further ahead) than this is refused. */
+export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
+/** What retrieving or updating a subscription expands: the latest invoice and its payments (for the payment intent). */
+export const STRIPE_SUBSCRIPTION_EXPAND = ["latest_invoice.payments"];
+
+const PROVIDER = PAYMENT_PROVIDER_NAMES.stripe;
+
+/** Stripe's reason in an error body ({error: {message}}); a short plain-text answer is its own reason. */
+export const stripeReason = (text: string): string | undefined => {
+  const body = jsonOrNull(text);
+  if (body === null) return plainReason(text);
+  const error = (body as { error?: { message?: unknown; code?: unknown } } | null)?.error;
+  const message = typeof error?.message === "string" ? error.message.trim() : "";
+  if (message) return message;
+  return typeof error?.code === "string" && error.code ? error.code : undefined;
+};
+
+/** The Stripe-Signature header for a payload: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "t.raw")>`. */
+export const signStripePayload = async (raw: string, secret: string, t = Math.floor(Date.now() / 1000)) =>
+  `t=${t},v1=${await hmacSha256Hex(secret, `${t}.${raw}`)}`;
+
+// Wire shapes ------------------------------------------------------------------------------------------------------
+
+const ZId = z.union([z.string(), z.object({ id: z.string() })]);
+const idOf = (v: z.output<typeof ZId> | null | undefined) => (v == null ? null : typeof v === "string" ? v : v.id);
+
+const ZInvoice = z.object({
+  id: z.string(),
+  /** Before basil. */
+  payment_intent: ZId.nullish(),
+  /** Since basil, when expanded: newest first. */
+  payments: z
+    .object({
+      data: z.array(z.object({ payment: z.object({ payment_intent: ZId.nullish() }).nullish() })),
+    })
+    .nullish(),
+});
+
+const ZSubscription = z.object({
+  id: z.string(),
+  customer: ZId,
+  status: z.string(),
+  cancel_at_period_end: z.boolean().nullish(),
+  /** Before basil. */
+  current_period_end: z.number().nullish(),
+  /** Since basil. */
+  items: z.object({ data: z.array(z.object({ current_period_end: z.number().nullish() })) }).nullish(),
+  latest_invoice: z.union([z.string(), ZInvoice]).nullish(),
+});
+
+/**
+ * A Stripe subscription object (an API answer or a webhook's data.object) in our terms; null when it is not one we
+ * can read. current_period_end: the top-level field (before basil), else the first item's.
+ */
+export const mapStripeSubscription = (obj: unknown): TStripeSubscription | null => {
+  const r = ZSubscription.safeParse(obj);
+  if (!r.success) return null;
+  const s = r.data;
+  const periodEnd = s.current_period_end ?? s.items?.data[0]?.current_period_end;
+  if (periodEnd == null) return null;
+  const invoice = typeof s.latest_invoice === "object" ? s.latest_invoice : null;
+  const intent = idOf(invoice?.payments?.data[0]?.payment?.payment_intent) ?? idOf(invoice?.payment_intent);
+  return {
+    id: s.id,
+    customer: idOf(s.customer)!,
+    status: s.status,
+    currentPeriodEnd: periodEnd * 1000,
+    cancelAtPeriodEnd: s.cancel_at_period_end ?? false,
+    latestPaymentIntent: intent,
+  };
+};
+
+const ZSession = z.object({ id: z.string(), url: z.string() });
+const ZRefund = z.object({ id: z.string(), status: z.string().nullish(), amount: z.number(), currency: z.string() });
+const ZPortal = z.object({ url: z.string() });
+const ZEvent = z.object({
+  id: z.string(),
+  type: z.string(),
+  created: z.number(),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+
+// Webhooks ---------------------------------------------------------------------------------------------------------
+
+/** The t and the v1 signatures of a Stripe-Signature header (other schemes, such as v0, are ignored). */
+const parseSignatureHeader = (header: string) => {
+  let t: number | null = null;
+  const v1: string[] = [];
+  for (const part of header.split(",")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const k = part.slice(0, eq).trim();
+    const v = part.slice(eq + 1).trim();
+    if (k === "t" && t === null && /^\d+$/.test(v)) t = Number(v);
+    if (k === "v1" && v) v1.push(v.toLowerCase());
+  }
+  return { t, v1 };
+};
+
+/**
+ * Verifies a webhook's raw body against its Stripe-Signature header with the endpoint's secret, as Stripe's libraries
+ * do: any v1 signature may match (Stripe sends several while a secret is being rolled), and the signed timestamp must
+ * lie within `STRIPE_WEBHOOK_TOLERANCE_SECONDS` of `now` (epoch ms). Throws BAD_REQUEST AppErrors.
+ */
+export const verifyStripeWebhook = async (
+  raw: string,
+  header: string | null,
+  secret: string,
+  now = Date.now(),
+): Promise<TStripeEvent> => {
+  if (!secret)
+    throw webhookRefused(
+      PROVIDER,
+      /*i18n*/ { id: "error.payment.webhookNoSecret", message: "no webhook secret is configured" },
+    );
+  const { t, v1 } = parseSignatureHeader(header ?? "");
+  if (t === null || !v1.length)
+    throw webhookRefused(
+      PROVIDER,
+      /*i18n*/ {
+        id: "error.payment.webhookUnsigned",
+        message: "the {header} header is missing or malformed",
+        values: { header: "Stripe-Signature" },
+      },
+    );
+  const expected = await hmacSha256Hex(secret, `${t}.${raw}`);
+  // Every candidate is compared (no early exit), each in constant time.
+  const matches = v1.reduce((ok, sig) => sameText(sig, expected) || ok, false);
+  if (!matches)
+    throw webhookRefused(
+      PROVIDER,
+      /*i18n*/ { id: "error.payment.webhookBadSignature", message: "the signature does not match the body" },
+    );
+  if (Math.abs(now / 1000 - t) > STRIPE_WEBHOOK_TOLERANCE_SECONDS)
+    throw webhookRefused(
+      PROVIDER,
+      /*i18n*/ {
+        id: "error.payment.webhookStale",
+        message: "the signed timestamp is more than {seconds} s away from now",
+        values: { seconds: STRIPE_WEBHOOK_TOLERANCE_SECONDS },
+      },
+    );
+  const event = ZEvent.safeParse(jsonOrNull(raw));
+  if (!event.success)
+    throw new AppError(
+      "BAD_REQUEST",
+      /*i18n*/ {
+        id: "error.payment.webhookUnreadable",
+        message: "{provider} sent a webhook that is not an event we can read",
+        values: { provider: PROVIDER },
+      },
+    );
+  const e = event.data;
+  return { id: e.id, type: e.type, created: e.created * 1000, object: e.data.object };
+};
+
+// The adapter ------------------------------------------------------------------------------------------------------
+
+/** Test keys and loopback hosts (the emulator) are the sandbox. */
+export const isStripeSandbox = (s: Pick<TStripeSettings, "baseUrl" | "secretKey">) =>
+  s.secretKey.startsWith("sk_test_") || s.secretKey.startsWith("rk_test_") || isLoopbackUrl(s.baseUrl);
+
+export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
+  const base = trimBase(s.baseUrl);
+
+  const call = async (
+    method: "GET" | "POST" | "DELETE",
+    path: string,
+    params: Record<string, TFormValue>,
+    idempotencyKey?: string,
+  ): Promise<unknown> => {
+    const form = formEncode(params);
+    const inBody = method === "POST";
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${s.secretKey}`,
+      "Stripe-Version": STRIPE_API_VERSION,
+      Accept: "application/json",
+    };
+    if (inBody) headers["Content-Type"] = "application/x-www-form-urlencoded";
+    if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+    const url = `${base}${path}${!inBody && form ? `?${form}` : ""}`;
+    const res = await paymentFetch(PROVIDER, url, { method, headers, body: inBody ? form : undefined }, s.timeoutMs);
+    failOnStatus(PROVIDER, res, stripeReason(res.text));
+    return readJson(PROVIDER, res);
+  };
+
+  const subscription = (body: unknown) => {
+    const sub = mapStripeSubscription(body);
+    if (!sub) {
+      // Name the field that failed, for the log.
+      const r = ZSubscription.safeParse(body);
+      throw paymentUnreadable(
+        PROVIDER,
+        r.success ? "items.data.0.current_period_end" : r.error.issues[0]?.path.join(".") || "(top)",
+      );
+    }
+    return sub;
+  };
+  const subPath = (id: string) => `/v1/subscriptions/${encodeURIComponent(id)}`;
+
+  return {
+    sandbox: isStripeSandbox(s),
+    currencies: (["USD", "EUR"] as const).filter((c) => !!s.prices[c]),
+
+    async createCheckoutSession(r) {
+      const price = s.prices[r.currency];
+      if (!price)
+        throw new AppError(
+          "BAD_REQUEST",
+          /*i18n*/ {
+            id: "error.payment.noPrice",
+            message: "{provider} has no price configured for {currency}",
+            values: { provider: PROVIDER, currency: r.currency },
+          },
+        );
+      const body = await call(
+        "POST",
+        "/v1/checkout/sessions",
+        {
+          mode: "subscription",
+          line_items: [{ price, quantity: 1 }],
+          success_url: r.successUrl,
+          cancel_url: r.cancelUrl,
+          client_reference_id: r.clientReferenceId,
+          // Stripe takes one or the other: a known customer keeps their payment methods and portal.
+          ...(r.customerId ? { customer: r.customerId } : { customer_email: r.email }),
+          // The subscription carries the account too, so that customer.subscription.* events name it on their own.
+          subscription_data: { metadata: { client_reference_id: r.clientReferenceId } },
+        },
+        r.idempotencyKey,
+      );
+      const session = parsePaymentWire(PROVIDER, ZSession, body);
+      return { id: session.id, url: session.url };
+    },
+
+    async retrieveSubscription(id) {
+      return subscription(await call("GET", subPath(id), { expand: STRIPE_SUBSCRIPTION_EXPAND }));
+    },
+
+    async setCancelAtPeriodEnd(id, cancel) {
+      return subscription(
+        await call(
+          "POST",
+          subPath(id),
+          { cancel_at_period_end: cancel, expand: STRIPE_SUBSCRIPTION_EXPAND },
+          crypto.randomUUID(),
+        ),
+      );
+    },
+
+    async cancelNow(id) {
+      return subscription(await call("DELETE", subPath(id), { expand: STRIPE_SUBSCRIPTION_EXPAND }));
+    },
+
+    async refund(r) {
+      const body = await call("POST", "/v1/refunds", { payment_intent: r.paymentIntent }, r.idempotencyKey);
+      const refund = parsePaymentWire(PROVIDER, ZRefund, body);
+      return {
+        id: refund.id,
+        status: refund.status ?? "pending",
+        amountMinor: refund.amount,
+        currency: refund.currency.toUpperCase(),
+      };
+    },
+
+    async createPortalSession(customerId, returnUrl) {
+      const body = await call(
+        "POST",
+        "/v1/billing_portal/sessions",
+        { customer: customerId, return_url: returnUrl },
+        crypto.randomUUID(),
+      );
+      return { url: parsePaymentWire(PROVIDER, ZPortal, body).url };
+    },
+
+    verifyWebhook: (raw, signatureHeader, now) => verifyStripeWebhook(raw, signatureHeader, s.webhookSecret, now),
+  };
+};

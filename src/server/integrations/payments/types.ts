@@ -1,0 +1,104 @@
+// The payment providers behind the subscription: Stripe (USD, EUR: Checkout in subscription mode, webhooks, cancel at
+// period end, refunds, billing portal) and Chapa (ETB: hosted checkout per period, verify, signed webhook, refund).
+// Adapters speak each provider's wire format; the domain (src/server/domain/billing) decides what a payment grants.
+
+export type TStripeSettings = {
+  /** https://api.stripe.com by default; an emulator's address in tests and demo mode. */
+  baseUrl: string;
+  secretKey: string;
+  webhookSecret: string;
+  /** One recurring monthly Price per currency (price_…). */
+  prices: { USD?: string; EUR?: string };
+  timeoutMs: number;
+};
+
+export type TStripeSubscription = {
+  id: string;
+  customer: string;
+  /** Stripe's status: active, trialing, past_due, canceled, unpaid, incomplete, incomplete_expired, paused. */
+  status: string;
+  /** Epoch ms. */
+  currentPeriodEnd: number;
+  cancelAtPeriodEnd: boolean;
+  /** The latest invoice's payment intent, for refunds (null when unknown). */
+  latestPaymentIntent: string | null;
+};
+
+/** A verified Stripe event (only the parts the domain uses; `object` is the event's data.object as sent). */
+export type TStripeEvent = {
+  id: string;
+  type: string;
+  /** Epoch ms of the event's `created`. */
+  created: number;
+  object: Record<string, unknown>;
+};
+
+export type TStripeAdapter = {
+  sandbox: boolean;
+  /** Which currencies have a Price configured. */
+  currencies: ("USD" | "EUR")[];
+  createCheckoutSession: (r: {
+    currency: "USD" | "EUR";
+    email: string;
+    clientReferenceId: string;
+    /** An existing Stripe customer of the account, reused when known. */
+    customerId: string | null;
+    successUrl: string;
+    cancelUrl: string;
+    /** Idempotency-Key header. */
+    idempotencyKey: string;
+  }) => Promise<{ id: string; url: string }>;
+  retrieveSubscription: (id: string) => Promise<TStripeSubscription>;
+  /** Sets or clears cancel_at_period_end. */
+  setCancelAtPeriodEnd: (id: string, cancel: boolean) => Promise<TStripeSubscription>;
+  /** Cancels now (DELETE /v1/subscriptions/{id}). */
+  cancelNow: (id: string) => Promise<TStripeSubscription>;
+  refund: (r: {
+    paymentIntent: string;
+    idempotencyKey: string;
+  }) => Promise<{ id: string; status: string; amountMinor: number; currency: string }>;
+  createPortalSession: (customerId: string, returnUrl: string) => Promise<{ url: string }>;
+  /** Checks Stripe-Signature (t=…,v1=…; HMAC-SHA256 of "t.raw" with the webhook secret, 300 s tolerance). */
+  verifyWebhook: (raw: string, signatureHeader: string | null, now?: number) => Promise<TStripeEvent>;
+};
+
+export type TChapaSettings = {
+  /** https://api.chapa.co by default. */
+  baseUrl: string;
+  secretKey: string;
+  webhookSecret: string;
+  timeoutMs: number;
+};
+
+export type TChapaTransaction = {
+  txRef: string;
+  /** Chapa's reference for the payment (for refunds), when paid. */
+  reference: string | null;
+  /** success, failed or pending (Chapa's words, lower case). */
+  status: string;
+  /** Decimal amount as Chapa reports it, and its currency. */
+  amount: number;
+  currency: string;
+  email: string | null;
+};
+
+export type TChapaAdapter = {
+  sandbox: boolean;
+  initialize: (r: {
+    /** Birr, as a decimal (the adapter sends it as a string, as Chapa wants). */
+    amount: number;
+    currency: "ETB";
+    txRef: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    callbackUrl: string;
+    returnUrl: string;
+    title: string;
+    description: string;
+  }) => Promise<{ checkoutUrl: string }>;
+  verify: (txRef: string) => Promise<TChapaTransaction>;
+  refund: (r: { reference: string; amount?: number; reason: string }) => Promise<{ status: string }>;
+  /** Checks Chapa-Signature / x-chapa-signature (hex HMAC-SHA256 of the raw body with the webhook secret). */
+  verifyWebhook: (raw: string, headers: Headers) => { txRef: string; status: string; event: string | null };
+};

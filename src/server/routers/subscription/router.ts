@@ -1,0 +1,92 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { TDb } from "../../../../db/client";
+import { users } from "../../../../db/tables";
+import {
+  billingPortal,
+  CURRENCIES,
+  cancelSubscription,
+  confirmChapa,
+  grantPremium,
+  listPayments,
+  premiumPrices,
+  startCheckout,
+  subscriptionOf,
+} from "../../domain/billing/billing";
+import { AppError } from "../../errors";
+import { authedProcedure, systemProcedure } from "../../trpc/init";
+
+const ZCurrency = z.object({
+  currency: z.enum(CURRENCIES, { error: `currency must be one of ${CURRENCIES.join(", ")}` }),
+});
+
+const originOf = (ctx: { http: { origin: string } | null }) =>
+  ctx.http?.origin ?? process.env.PUBLIC_URL ?? "http://localhost:3000";
+
+const byEmail = async (db: TDb, email: string) => {
+  const [u] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
+  if (!u)
+    throw new AppError(
+      "NOT_FOUND",
+      /*i18n*/ { id: "error.subscription.userNotFound", message: "No account with that email" },
+    );
+  return u;
+};
+
+/** SPEC §3's subscription status and the calls that buy, cancel and list premium. */
+export const subscriptionRouter = {
+  status: authedProcedure.query(({ ctx }) => subscriptionOf(ctx.actor)),
+  /** What premium costs in each currency a configured provider takes, and the providers' states. */
+  prices: authedProcedure.query(async ({ ctx }) => ({
+    prices: await premiumPrices(ctx.db, ctx.services.payments),
+    providers: ctx.services.payments.states(),
+  })),
+  checkout: authedProcedure
+    .input(ZCurrency)
+    .mutation(({ ctx, input }) =>
+      startCheckout(ctx.db, ctx.services.payments, ctx.actor, input.currency, originOf(ctx)),
+    ),
+  /** The return from Chapa's page: confirmed with Chapa before anything is granted. */
+  confirm: authedProcedure
+    .input(z.object({ txRef: z.string().trim().min(1, "txRef is required").max(100) }))
+    .mutation(async ({ ctx, input }) => {
+      const r = await confirmChapa(ctx.db, ctx.services.payments, input.txRef);
+      if (r.payment.userId !== ctx.actor.id)
+        throw new AppError(
+          "NOT_FOUND",
+          /*i18n*/ { id: "error.subscription.paymentNotFound", message: "Payment not found" },
+        );
+      const [fresh] = await ctx.db.select().from(users).where(eq(users.id, ctx.actor.id));
+      return { status: r.status, subscription: subscriptionOf(fresh!) };
+    }),
+  cancel: authedProcedure
+    .input(
+      z
+        .object({ refund: z.boolean({ error: "refund must be true or false" }).default(false) })
+        .default({ refund: false }),
+    )
+    .mutation(({ ctx, input }) => cancelSubscription(ctx.db, ctx.services.payments, ctx.actor, input.refund)),
+  payments: authedProcedure.query(({ ctx }) => listPayments(ctx.db, ctx.actor)),
+  portal: authedProcedure.mutation(({ ctx }) => billingPortal(ctx.services.payments, ctx.actor, originOf(ctx))),
+
+  /** Operator (CLI): an account's subscription and payments. */
+  show: systemProcedure.input(z.object({ email: z.string().min(3) })).query(async ({ ctx, input }) => {
+    const u = await byEmail(ctx.db, input.email);
+    return { email: u.email, ...subscriptionOf(u), payments: await listPayments(ctx.db, u) };
+  }),
+  /** Operator (CLI): months of premium for support, recorded as a payment of 0. */
+  grant: systemProcedure
+    .input(
+      z.object({
+        email: z.string().min(3),
+        months: z.number().int().min(1, "months must be 1 or more").max(36),
+        by: z.string().max(80),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const u = await byEmail(ctx.db, input.email);
+      const until = await grantPremium(ctx.db, u, input.months, input.by);
+      return { email: u.email, paidUntil: new Date(until).toISOString() };
+    }),
+} satisfies TRPCRouterRecord;

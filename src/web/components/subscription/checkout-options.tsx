@@ -1,0 +1,124 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { CreditCard, Loader2 } from "lucide-react";
+import { type ReactNode, useEffect, useState } from "react";
+import { usePreferences } from "../../lib/preferences";
+import { toast } from "../../lib/toast";
+import { errorInfo, trpc } from "../../lib/trpc";
+import { Badge } from "../ui/badge";
+import { Button } from "../ui/button";
+import type { TPrice } from "./shared";
+
+/**
+ * One month of premium in each currency a configured provider takes; a click goes to the provider's page. With no
+ * provider configured, `fallback` (contact the team) shows instead.
+ */
+export function CheckoutOptions({
+  inTrial,
+  fallback,
+  only,
+}: {
+  inTrial: boolean;
+  fallback: ReactNode;
+  /** Offer this currency alone (renewing premium bought in birr). */
+  only?: "USD" | "EUR" | "ETB";
+}) {
+  const { t } = useLingui();
+  const { formatOriginal } = usePreferences();
+  const prices = useQuery(trpc.subscription.prices.queryOptions(undefined, { staleTime: 60_000 }));
+  // Stays set once the provider's page is on its way, so the button keeps its pending state until the page leaves.
+  const [leaving, setLeaving] = useState<TPrice["currency"] | null>(null);
+  // Back from the provider's page through the browser's history, the page may come back as it was left.
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) setLeaving(null);
+    };
+    window.addEventListener("pageshow", onShow);
+    return () => window.removeEventListener("pageshow", onShow);
+  }, []);
+  const checkout = useMutation(
+    trpc.subscription.checkout.mutationOptions({
+      onSuccess: ({ url }, { currency }) => {
+        setLeaving(currency);
+        window.location.assign(url);
+      },
+      onError: (err) =>
+        toast({ title: t`Payment could not be started`, description: errorInfo(err).message, variant: "destructive" }),
+    }),
+  );
+
+  if (prices.isPending)
+    return (
+      <p className="text-sm text-muted-foreground" role="status">
+        <Trans>Loading payment options…</Trans>
+      </p>
+    );
+  if (prices.isError || prices.data.prices.length === 0)
+    return (
+      <div className="grid gap-3">
+        {prices.isError && (
+          <p className="text-sm text-destructive">
+            <Trans>Payment options could not be loaded.</Trans>
+          </p>
+        )}
+        {fallback}
+      </div>
+    );
+
+  const { providers } = prices.data;
+  const busy = checkout.isPending || leaving !== null;
+  const pendingCurrency = leaving ?? (checkout.isPending ? checkout.variables?.currency : null);
+  const hint = (p: TPrice) =>
+    p.provider === "stripe" ? t`Card (Stripe)` : t`Chapa (telebirr, CBE Birr, cards in birr)`;
+
+  return (
+    <section className="grid gap-3" data-testid="checkout-options" aria-labelledby="checkout-options-title">
+      <div className="grid gap-1">
+        <h2 id="checkout-options-title" className="font-semibold text-slate-900">
+          <Trans>Pay for premium</Trans>
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          {inTrial ? (
+            <Trans>
+              You can subscribe before your free period ends. Your paid month starts on the day you pay; the free days
+              left are not added to it.
+            </Trans>
+          ) : (
+            <Trans>Choose how you want to pay. You will continue on the payment provider's secure page.</Trans>
+          )}
+        </p>
+      </div>
+      <ul className="grid gap-3 sm:grid-cols-2">
+        {prices.data.prices
+          .filter((p) => !only || p.currency === only)
+          .map((p) => {
+            const price = formatOriginal(p.amount, p.currency);
+            const sandbox = providers.find((x) => x.id === p.provider)?.state === "sandbox";
+            const pending = pendingCurrency === p.currency;
+            return (
+              <li key={p.currency} className="grid gap-2 rounded-md border p-3">
+                <Button
+                  className="w-full"
+                  data-testid={`checkout-${p.currency}`}
+                  disabled={busy}
+                  aria-busy={pending}
+                  onClick={() => checkout.mutate({ currency: p.currency })}
+                >
+                  {pending ? <Loader2 className="animate-spin" /> : <CreditCard />}
+                  {pending ? <Trans>Opening the payment page…</Trans> : <Trans>Pay {price} / month</Trans>}
+                </Button>
+                <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+                  <span>{hint(p)}</span>
+                  {sandbox && (
+                    <Badge variant="warning" data-testid={`sandbox-${p.provider}`}>
+                      <Trans>Sandbox</Trans>
+                    </Badge>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+      </ul>
+    </section>
+  );
+}
