@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scratchDatabase, type TScratchDb } from "../db/testing";
+import { startBoardEmulators } from "../emulators/boards/server";
 import { sampleNumber } from "../emulators/carriers/numbers";
 import { emulatorEnv, startCarrierEmulators } from "../emulators/carriers/server";
+import { startStoreEmulators } from "../emulators/stores/server";
+import { createSecretBox, loadSecretKey } from "../src/server/secrets";
 import { formatDate } from "../src/shared/dates";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -259,4 +262,131 @@ test("notify broadcast queues one job per chosen user, and refuses bad options",
   expect((await db.rows<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM jobs"))[0].n).toBe(
     before + drivers.length,
   );
+});
+
+describe("boards, stores and premium from the CLI, against the emulators", () => {
+  const KEY = "22".repeat(32);
+  const box = createSecretBox(loadSecretKey({ MYTESS_SECRET_KEY: KEY }, null));
+  // Spawned without blocking: the emulators answer from this process meanwhile.
+  const keyed = async (...args: string[]) => {
+    const p = Bun.spawn(["bun", join(import.meta.dir, "index.ts"), ...args], {
+      env: { ...env, MYTESS_SECRET_KEY: KEY },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
+    return { code, out, err };
+  };
+  const pg = Boolean(db.env.DATABASE_URL);
+  const yes = pg ? "true" : "1";
+  const boards = startBoardEmulators();
+  const stores = startStoreEmulators();
+  stores.controls.shopify.restoreRate = 1000;
+  afterAll(() => {
+    boards.stop();
+    stores.stop();
+  });
+
+  test("marketplaces list hides credentials; sync runs the boards with sync on; ecommerce sync imports orders; subscription grant and show", async () => {
+    expect(run("db", "migrate").code).toBe(0);
+    expect(
+      run(
+        "user",
+        "create",
+        "--email",
+        "sync@example.com",
+        "--password",
+        "long-enough-1",
+        "--first",
+        "Sara",
+        "--last",
+        "Ali",
+        "--type",
+        "shipper",
+      ).code,
+    ).toBe(0);
+    const [{ id: userId }] = (await db.rows<{ id: number }>(
+      "SELECT CAST(id AS INTEGER) AS id FROM users WHERE email = 'sync@example.com'",
+    )) as [{ id: number }];
+    await db.run("UPDATE users SET latitude = 41.85, longitude = -87.65 WHERE id = ?", userId);
+    const now = Date.now();
+    await db.run(
+      `INSERT INTO marketplace_configs (user_id, provider, name, api_base_url, is_active, sync_enabled, sync_interval_minutes,
+         rate_limit_per_hour, credentials, credential_fields, created_at, updated_at)
+       VALUES (?, 'truckstop', 'Truckstop desk', ?, ${yes}, ${yes}, 30, 1000, ?, '["username","password","integrationId"]', ?, ?)`,
+      userId,
+      boards.urls.truckstop,
+      box.seal(JSON.stringify({ username: "sandbox", password: "sandbox", integrationId: "sandbox" })),
+      now,
+      now,
+    );
+    const listed = await keyed("marketplaces", "list", "--json");
+    expect(listed.code).toBe(0);
+    const configs = JSON.parse(listed.out);
+    expect(configs).toMatchObject([
+      {
+        provider: "truckstop",
+        name: "Truckstop desk",
+        owner: "sync@example.com",
+        sandbox: true,
+        config: { password: true },
+      },
+    ]);
+    expect(listed.out).not.toContain('sandbox",\n');
+    const synced = await keyed("sync", "--json");
+    expect(synced.code).toBe(0);
+    const [run1] = JSON.parse(synced.out);
+    expect(run1).toMatchObject({ configId: configs[0].id, trigger: "manual", error: null });
+    expect(run1.created).toBeGreaterThan(0);
+    expect((await keyed("sync")).out).toContain("Truckstop desk: found");
+    expect((await keyed("sync", "--marketplace", "abc")).err).toContain("--marketplace must be a configuration number");
+
+    const settings = JSON.stringify({
+      warehouse: {
+        address: "Dock 4",
+        city: "Chicago",
+        state: "IL",
+        country: "United States",
+        latitude: 41.83,
+        longitude: -87.66,
+      },
+      defaultEquipmentType: "dry_van",
+      budget: { mode: "perMile", amount: 2.5, currency: "USD" },
+      defaultWeightLbs: 500,
+      pickupLeadDays: 1,
+      importStatuses: ["pending", "processing"],
+      syncIntervalMinutes: 30,
+      apiBaseUrl: stores.urls.shopify,
+    });
+    await db.run(
+      `INSERT INTO ecommerce_integrations (user_id, platform, name, is_active, credentials, credential_fields, settings, created_at, updated_at)
+       VALUES (?, 'shopify', 'Chicago shop', ${yes}, ?, '["shopDomain","accessToken"]', ?, ?, ?)`,
+      userId,
+      box.seal(JSON.stringify({ shopDomain: "sandbox", accessToken: "sandbox" })),
+      settings,
+      now,
+      now,
+    );
+    const orders = await keyed("ecommerce", "sync", "--json");
+    expect(orders.code).toBe(0);
+    const [shop] = JSON.parse(orders.out);
+    expect(shop).toMatchObject({ name: "Chicago shop" });
+    expect(shop.created).toBeGreaterThan(0);
+    expect((await keyed("ecommerce", "list")).out).toContain("Chicago shop");
+
+    const granted = await keyed("subscription", "grant", "sync@example.com", "--months", "2");
+    expect(granted.code).toBe(0);
+    expect(granted.out).toContain("sync@example.com has premium until");
+    const shown = JSON.parse((await keyed("subscription", "show", "sync@example.com", "--json")).out);
+    expect(shown).toMatchObject({ subscriptionStatus: "active", provider: "grant" });
+    expect(shown.payments[0]).toMatchObject({ provider: "grant", months: 2, amount: 0 });
+    expect((await keyed("subscription", "grant", "sync@example.com", "--months", "0")).err).toContain(
+      "--months must be a whole number from 1 to 36",
+    );
+    expect((await keyed("subscription", "show", "nobody@example.com")).err).toContain("No account with that email");
+  }, 120_000);
 });
