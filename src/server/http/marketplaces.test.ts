@@ -303,6 +303,10 @@ describe("the load board with external boards", () => {
     const distances = page.items.map((l) => l.distance!);
     expect(distances).toEqual([...distances].sort((a, b) => a - b));
     expect(page.boards).toEqual([expect.objectContaining({ name: "DAT One", state: "ok", count: external.length })]);
+    // The counters include the live board's loads.
+    const stats = (await driver.get("/api/loads/stats?latitude=41.85&longitude=-87.65&radius=100")).json;
+    expect(stats.external).toBe(external.length);
+    expect(stats.total).toBe(page.items.length);
 
     const mytessOnly = await board(driver, { ...CHICAGO, radius: 100, sourceType: "mytess" });
     expect(mytessOnly.items.every((l) => l.source.type === "mytess")).toBe(true);

@@ -7,7 +7,7 @@ import { AppError } from "../../errors";
 import type { TBoardServices } from "../../integrations/boards/services";
 import { BOARD_NAMES, type TBoardLoad, type TBoardSearch } from "../../integrations/boards/types";
 import { loadRates, type TRates, toUsd } from "../fx";
-import { searchLoads, type TLoadPage } from "../loads/search";
+import { boardStats, searchLoads, type TLoadPage } from "../loads/search";
 import { toPublicLoad } from "../loads/serialize";
 import { nearestPlace } from "../places/gazetteer";
 import { adapterOf, isSandboxBoardUrlOf, listMarketplaces, ownMarketplace, recordBoardError } from "./configs";
@@ -199,10 +199,41 @@ export const searchBoard = async (
       boards: p.status === "posted" ? configs.map((c) => answerOf(c, stateOf(c))) : [],
     };
   }
-  const origin = originOf(viewer, point!)!;
-  const query: TBoardSearch = { origin, radiusMiles: p.radius, equipmentType: p.equipmentType ?? null, limit: 50 };
-  const [dbPage, rates, answers] = await Promise.all([
+  const [dbPage, rates, liveAnswer] = await Promise.all([
     searchLoads(db, { ...p, page: 1, pageSize: depth }, viewer.id, now),
+    loadRates(db),
+    askLiveBoards(db, services, p, viewer, liveConfigs, byId, point!, now),
+  ]);
+  const { live } = liveAnswer;
+  const boards = [
+    ...configs.filter((c) => !liveConfigs.includes(c)).map((c) => answerOf(c, "synced")),
+    ...liveAnswer.boards,
+  ];
+  const merged = [...dbPage.items.map((l) => decorate(l, byId, false)), ...live].sort(comparator(p, rates));
+  const start = (p.page - 1) * p.pageSize;
+  return {
+    items: merged.slice(start, start + p.pageSize),
+    page: p.page,
+    pageSize: p.pageSize,
+    hasMore: dbPage.hasMore || merged.length > depth,
+    boards,
+  };
+};
+
+/** Live results of the boards searched live, each within the deadline (answers kept a minute, so the list and its counters ask once). */
+const askLiveBoards = async (
+  db: TDb,
+  services: TBoardServices,
+  p: TLoadSearchInput,
+  viewer: User,
+  liveConfigs: MarketplaceConfig[],
+  byId: Map<number, MarketplaceConfig>,
+  point: { latitude: number; longitude: number },
+  now: number,
+) => {
+  const origin = originOf(viewer, point)!;
+  const query: TBoardSearch = { origin, radiusMiles: p.radius, equipmentType: p.equipmentType ?? null, limit: 50 };
+  const [rates, answers] = await Promise.all([
     loadRates(db),
     Promise.all(
       liveConfigs.map(async (c) => {
@@ -215,7 +246,7 @@ export const searchBoard = async (
       }),
     ),
   ]);
-  const boards = configs.filter((c) => !liveConfigs.includes(c)).map((c) => answerOf(c, "synced"));
+  const boards: TBoardAnswer[] = [];
   const live: TBoardLoadItem[] = [];
   for (const { c, r } of answers) {
     const answer = answerOf(
@@ -234,14 +265,39 @@ export const searchBoard = async (
     }
     boards.push(answer);
   }
-  const merged = [...dbPage.items.map((l) => decorate(l, byId, false)), ...live].sort(comparator(p, rates));
-  const start = (p.page - 1) * p.pageSize;
+  return { live, boards };
+};
+
+/** The board's figures with the live boards' loads counted in (total, urgent, external). */
+export const boardStatsWithLive = async (
+  db: TDb,
+  services: TBoardServices,
+  p: TLoadSearchInput,
+  viewer: User,
+  now = Date.now(),
+) => {
+  const stats = await boardStats(db, p, viewer.id, now);
+  if (p.sourceType === "mytess" || p.status !== "posted" || p.latitude === undefined || p.longitude === undefined)
+    return stats;
+  const configs = (await listMarketplaces(db, viewer.id)).filter((c) => c.isActive);
+  const liveConfigs = configs.filter((c) => c.provider === "dat" || !c.syncEnabled);
+  if (!liveConfigs.length) return stats;
+  const byId = new Map(configs.map((c) => [c.id, c]));
+  const { live } = await askLiveBoards(
+    db,
+    services,
+    p,
+    viewer,
+    liveConfigs,
+    byId,
+    { latitude: p.latitude, longitude: p.longitude },
+    now,
+  );
   return {
-    items: merged.slice(start, start + p.pageSize),
-    page: p.page,
-    pageSize: p.pageSize,
-    hasMore: dbPage.hasMore || merged.length > depth,
-    boards,
+    ...stats,
+    total: stats.total + live.length,
+    urgent: stats.urgent + live.filter((l) => l.isUrgent).length,
+    external: stats.external + live.length,
   };
 };
 

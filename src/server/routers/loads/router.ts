@@ -9,7 +9,6 @@ import {
 } from "../../../shared/schemas/loads";
 import { shipperLoads, shipperLoadsPage } from "../../domain/loads/dashboards";
 import { createLoad, getVisibleLoad, publicPreview } from "../../domain/loads/loads";
-import { boardStats } from "../../domain/loads/search";
 import { toPublicLoad } from "../../domain/loads/serialize";
 import {
   cancelLoad,
@@ -20,7 +19,7 @@ import {
   ratingsOf,
   trackOf,
 } from "../../domain/loads/trip";
-import { searchBoard } from "../../domain/marketplaces/search";
+import { boardStatsWithLive, searchBoard } from "../../domain/marketplaces/search";
 import { authedProcedure, driverProcedure, premium, publicProcedure, shipperProcedure } from "../../trpc/init";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
@@ -36,7 +35,10 @@ export const loadsRouter = {
     .input(ZLoadSearchInput)
     .query(({ ctx, input }) => searchBoard(ctx.db, ctx.services.boards, input, ctx.actor)),
 
-  stats: authedProcedure.input(ZLoadSearchInput).query(({ ctx, input }) => boardStats(ctx.db, input, ctx.actor.id)),
+  /** The board's figures, live boards' loads included (their answers are shared with the list for a minute). */
+  stats: authedProcedure
+    .input(ZLoadSearchInput)
+    .query(({ ctx, input }) => boardStatsWithLive(ctx.db, ctx.services.boards, input, ctx.actor)),
 
   /** One load in full, for a signed-in viewer who may see it; the two parties also get its track and ratings. */
   byId: authedProcedure.input(ZLoadId).query(async ({ ctx, input }) => {
