@@ -24,6 +24,7 @@ export default defineConfig({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [
         "--no-sandbox",
+        "--enable-unsafe-swiftshader",
         "--disable-gpu",
         "--disable-dev-shm-usage",
         "--disable-background-networking",

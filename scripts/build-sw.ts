@@ -18,6 +18,9 @@ const files = walk(dist)
       p !== "/sw.js" &&
       p !== "/index.html" &&
       !/\.(map|br|gz)$/.test(p) &&
+      // The map library (about 1.6 MB before compression) is fetched only when a map is opened, never installed ahead
+      // on a phone's data plan.
+      !/\/(maplibre-gl|maplibre-gl-worker|loads-map|route-map)-[^/]+\.(m?js|css)$/.test(p) &&
       p !== "/routes.json" &&
       p !== "/preload.json",
   )

@@ -2,6 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { createFileRoute, Link } from "@tanstack/react-router";
 import { ArrowRight, Calendar, MapPin, Truck, Weight } from "lucide-react";
+import { lazy, Suspense } from "react";
 import { LoadStatusBadge } from "../components/loads/badges";
 import { BidDialog } from "../components/loads/bid-dialog";
 import { BudgetAmount } from "../components/loads/budget-amount";
@@ -17,6 +18,8 @@ import { usePreferences } from "../lib/preferences";
 import { trpc } from "../lib/trpc";
 
 /** A shared load: a public preview for visitors, the full load for signed-in users. */
+const RouteMap = lazy(() => import("../components/map/route-map"));
+
 export const Route = createFileRoute("/loads_/$id")({ beforeLoad: () => loadAppMessages(), component: SharedLoadPage });
 
 function SharedLoadPage() {
@@ -142,6 +145,13 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
           ) : null
         }
       />
+      <Suspense fallback={<div className="h-[260px] animate-pulse rounded-lg bg-muted md:h-[320px]" />}>
+        <RouteMap
+          pickup={{ lat: l.pickupLatitude, lng: l.pickupLongitude, label: l.pickupLocation }}
+          delivery={{ lat: l.deliveryLatitude, lng: l.deliveryLongitude, label: l.deliveryLocation }}
+          track={l.track?.points}
+        />
+      </Suspense>
       <Card>
         <CardContent className="grid gap-2 pt-5 text-sm">
           <div>

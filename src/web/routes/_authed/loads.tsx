@@ -1,8 +1,18 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
-import { AlertTriangle, ChevronLeft, ChevronRight, Globe, LocateFixed, Package, TrendingUp } from "lucide-react";
-import { useEffect, useState } from "react";
+import {
+  AlertTriangle,
+  ChevronLeft,
+  ChevronRight,
+  Globe,
+  List,
+  LocateFixed,
+  Map as MapIcon,
+  Package,
+  TrendingUp,
+} from "lucide-react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import type { TBoardAnswer } from "../../../server/domain/marketplaces/search";
 import type { TPublicUser } from "../../../server/domain/users/public-user";
 import type { TLoadSort } from "../../../shared/schemas/loads";
@@ -21,6 +31,8 @@ import { trpc } from "../../lib/trpc";
 type TSearch = { highlight?: number };
 
 const PAGE_SIZE = 20;
+
+const LoadsMap = lazy(() => import("../../components/map/loads-map"));
 
 const savedOrigin = (me: TPublicUser): TPoint | null =>
   me.location ? { latitude: me.location.latitude, longitude: me.location.longitude } : null;
@@ -72,6 +84,7 @@ function LoadBoardPage() {
     setPage(1);
   };
   const [locating, setLocating] = useState(false);
+  const [view, setView] = useState<"list" | "map">("list");
   const isDriver = me.userType === "driver";
   // The driver's last known position comes with the current user, so the first search is already "near me" (one
   // search, no figures jumping when a second answer arrives).
@@ -198,6 +211,35 @@ function LoadBoardPage() {
           <LoadCard load={highlighted.data} highlighted actions={quickBid(highlighted.data)} />
         </div>
       )}
+      <div className="mb-3 flex gap-2" role="group" aria-label={t`Show the results as`}>
+        <Button
+          size="sm"
+          variant={view === "list" ? "default" : "outline"}
+          aria-pressed={view === "list"}
+          onClick={() => setView("list")}
+          data-testid="view-list"
+        >
+          <List />
+          <Trans>List</Trans>
+        </Button>
+        <Button
+          size="sm"
+          variant={view === "map" ? "default" : "outline"}
+          aria-pressed={view === "map"}
+          onClick={() => setView("map")}
+          data-testid="view-map"
+        >
+          <MapIcon />
+          <Trans>Map</Trans>
+        </Button>
+      </div>
+      {view === "map" && results.data && results.data.items.length > 0 && (
+        <div className="mb-4">
+          <Suspense fallback={<div className="h-[260px] animate-pulse rounded-lg bg-muted md:h-[320px]" />}>
+            <LoadsMap loads={results.data.items} origin={origin} />
+          </Suspense>
+        </div>
+      )}
       <div className="grid gap-3" data-testid="load-results">
         {results.isPending && (
           <Card className="p-6 text-center text-muted-foreground">
@@ -214,15 +256,16 @@ function LoadBoardPage() {
             <Trans>No loads match these filters. Widen the radius or clear a filter.</Trans>
           </Card>
         )}
-        {results.data?.items
-          .filter((l) => l.id === 0 || l.id !== highlighted.data?.id)
-          .map((l) => (
-            <LoadCard
-              key={l.id > 0 ? l.id : `${l.source.configId}:${l.source.externalId}`}
-              load={l}
-              actions={quickBid(l)}
-            />
-          ))}
+        {view === "list" &&
+          results.data?.items
+            .filter((l) => l.id === 0 || l.id !== highlighted.data?.id)
+            .map((l) => (
+              <LoadCard
+                key={l.id > 0 ? l.id : `${l.source.configId}:${l.source.externalId}`}
+                load={l}
+                actions={quickBid(l)}
+              />
+            ))}
       </div>
       {results.data && (page > 1 || results.data.hasMore) && (
         <div className="mt-4 flex items-center justify-center gap-3">

@@ -1,0 +1,125 @@
+import { type Browser, expect, test } from "@playwright/test";
+import { DEMO, signIn } from "./helpers";
+
+/** Nothing leaves the machine: any request that is not to the app is refused, and noted. */
+const offlineContext = async (browser: Browser) => {
+  const blocked: string[] = [];
+  const ctx = await browser.newContext();
+  await ctx.route(/^https?:\/\/(?!(localhost|127\.0\.0\.1)[:/])/, (route) => {
+    blocked.push(route.request().url());
+    return route.abort();
+  });
+  return { ctx, blocked };
+};
+
+/** The map really has room on the page (a container that collapsed would hide the canvas and the labels). */
+const expectDrawnArea = async (map: import("@playwright/test").Locator) => {
+  const box = await map.locator(".maplibregl-map").boundingBox();
+  expect(box?.height ?? 0).toBeGreaterThan(200);
+  expect(box?.width ?? 0).toBeGreaterThan(200);
+};
+
+test("a load's page shows its route on a map, drawn without the internet", async ({ browser }) => {
+  const { ctx, blocked } = await offlineContext(browser);
+  const page = await ctx.newPage();
+  await signIn(page, DEMO.shipper);
+  const res = await page.request.get("/api/loads/shipper");
+  expect(res.ok()).toBe(true);
+  const loads = (await res.json()) as { id: number; pickupLocation: string; deliveryLocation: string }[];
+  expect(loads.length).toBeGreaterThan(0);
+  const load = loads[0];
+
+  await page.goto(`/loads/${load.id}`);
+  const map = page.getByTestId("route-map");
+  await expect(map).toHaveAttribute("data-map-ready", "true", { timeout: 20_000 });
+  await expect(map.locator("canvas")).toBeVisible();
+  await expectDrawnArea(map);
+  const legend = map.getByRole("list", { name: "Map legend" });
+  await expect(legend).toContainText(`Pickup: ${load.pickupLocation}`);
+  await expect(legend).toContainText(`Delivery: ${load.deliveryLocation}`);
+  // The place names are HTML labels on the map (no fonts to download).
+  await expect(map.locator(".maplibregl-marker", { hasText: load.pickupLocation })).toBeVisible();
+  await expect(map.locator(".maplibregl-marker", { hasText: load.deliveryLocation })).toBeVisible();
+  await expect(page.getByTestId("map-unavailable")).toHaveCount(0);
+  await map.screenshot({ path: test.info().outputPath("route-map.png") });
+  expect(blocked).toEqual([]);
+  await ctx.close();
+});
+
+test("a party sees the trip's track and the last position with its time", async ({ browser }) => {
+  const { ctx, blocked } = await offlineContext(browser);
+  const page = await ctx.newPage();
+  await signIn(page, DEMO.shipper);
+  const loads = (await (await page.request.get("/api/loads/shipper")).json()) as {
+    id: number;
+    pickupLatitude: number;
+    pickupLongitude: number;
+    deliveryLatitude: number;
+    deliveryLongitude: number;
+  }[];
+  const load = loads[0];
+  // The demo has no trip under way: the load's answer gets a track of three points on the way.
+  const at = (f: number, minutes: number) => ({
+    latitude: load.pickupLatitude + (load.deliveryLatitude - load.pickupLatitude) * f,
+    longitude: load.pickupLongitude + (load.deliveryLongitude - load.pickupLongitude) * f,
+    recordedAt: new Date(Date.now() - minutes * 60_000).toISOString(),
+  });
+  const points = [at(0, 90), at(0.2, 60), at(0.4, 30)];
+  await page.route(/\/trpc\/.*loads\.byId/, async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as { result?: { data?: { id?: number; track?: unknown } } }[];
+    for (const item of body)
+      if (item.result?.data?.id === load.id) item.result.data.track = { points, lastPosition: points[2] };
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.goto(`/loads/${load.id}`);
+  const map = page.getByTestId("route-map");
+  await expect(map).toHaveAttribute("data-map-ready", "true", { timeout: 20_000 });
+  await expect(map.getByTestId("legend-last-position")).toContainText("Last position");
+  await expect(map.getByTestId("last-position-marker")).toBeVisible();
+  expect(blocked).toEqual([]);
+  await ctx.close();
+});
+
+test("without WebGL the load's page says so and keeps the legend", async ({ browser }) => {
+  const { ctx } = await offlineContext(browser);
+  await ctx.addInitScript(() => {
+    const original = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, type: string, ...rest: unknown[]) {
+      if (/webgl/.test(type)) return null;
+      return (original as (...a: unknown[]) => unknown).call(this, type, ...rest);
+    } as typeof original;
+  });
+  const page = await ctx.newPage();
+  await signIn(page, DEMO.shipper);
+  const loads = (await (await page.request.get("/api/loads/shipper")).json()) as { id: number }[];
+  await page.goto(`/loads/${loads[0].id}`);
+  const map = page.getByTestId("route-map");
+  await expect(map.getByTestId("map-unavailable")).toHaveText("Map not available on this device");
+  await expect(map.getByRole("list", { name: "Map legend" })).toContainText("Pickup");
+  await ctx.close();
+});
+
+test("the load board switches between a list and a map of its loads", async ({ browser }) => {
+  const { ctx, blocked } = await offlineContext(browser);
+  const page = await ctx.newPage();
+  await signIn(page, DEMO.driver, "/loads");
+  await page.goto("/loads");
+  await expect(page.getByTestId("view-list")).toHaveAttribute("aria-pressed", "true");
+  await page.getByTestId("view-map").click();
+  await expect(page.getByTestId("view-map")).toHaveAttribute("aria-pressed", "true");
+  const map = page.getByTestId("loads-map");
+  await expect(map).toHaveAttribute("data-map-ready", "true", { timeout: 20_000 });
+  const markers = Number(await map.getAttribute("data-markers"));
+  expect(markers).toBeGreaterThan(0);
+  await expectDrawnArea(map);
+  await map.screenshot({ path: test.info().outputPath("loads-map.png") });
+  await expect(page.getByTestId("load-results").getByTestId("load-card")).toHaveCount(0);
+
+  // Back to the list: the cards return.
+  await page.getByTestId("view-list").click();
+  await expect(page.getByTestId("loads-map")).toHaveCount(0);
+  await expect(page.getByTestId("load-results").getByTestId("load-card").first()).toBeVisible();
+  expect(blocked).toEqual([]);
+  await ctx.close();
+});
