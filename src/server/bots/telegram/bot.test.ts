@@ -233,6 +233,12 @@ test("dates in the bot follow the account's calendar and language: the Ethiopian
 });
 
 test("one poller per deployment: a second holder does not get the lease while the first renews it", async () => {
+  // The poller takes the lease as it starts, asynchronously: wait until it holds it.
+  for (let i = 0; i < 100; i++) {
+    const [row] = await t.rows<{ locked_by: string | null }>("select locked_by from jobs where kind = 'lease'");
+    if (row?.locked_by) break;
+    await Bun.sleep(20);
+  }
   expect(await takeLease(t.db, "other", 30_000)).toBe(false);
   await poller.stop();
   expect(await takeLease(t.db, "other", 30_000)).toBe(true);
