@@ -20,7 +20,9 @@ export type TTestCertificate = { cert: string; key: string };
 export const createTestCertificate = (commonName = "MyTess test push service"): TTestCertificate => {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const serial = randomBytes(16);
-  serial[0] &= 0x7f; // a positive INTEGER
+  // A positive INTEGER in minimal DER: the first byte 0x01–0x7f (0x00 there would be a non-minimal encoding, which
+  // OpenSSL refuses: one start in 256 failed that way).
+  serial[0] = (serial[0]! % 0x7f) + 1;
   const now = Date.now();
   const subjectAltName = seq(
     oid("551d11"),
