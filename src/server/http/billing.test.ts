@@ -192,7 +192,10 @@ describe("Chapa", () => {
     expect((await status()).currentPeriodEnd).toBe(until);
     expect((await user.get("/api/subscription/payments")).json.map((x: { status: string }) => x.status)).toEqual([
       "paid",
-    ]);
+    ]); // Another account cannot confirm it.
+    const stranger = createClient(t, "10.0.0.8");
+    await registerUser(stranger, "driver");
+    expect((await stranger.post("/api/subscription/confirm", { txRef: p!.provider_ref })).status).toBe(404);
   });
 
   test("a Chapa webhook with a bad signature is refused; one for an unpaid transaction grants nothing", async () => {

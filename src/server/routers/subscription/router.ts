@@ -1,8 +1,8 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { TDb } from "../../../../db/client";
-import { users } from "../../../../db/tables";
+import { payments, users } from "../../../../db/tables";
 import {
   billingPortal,
   CURRENCIES,
@@ -51,12 +51,17 @@ export const subscriptionRouter = {
   confirm: authedProcedure
     .input(z.object({ txRef: z.string().trim().min(1, "txRef is required").max(100) }))
     .mutation(async ({ ctx, input }) => {
-      const r = await confirmChapa(ctx.db, ctx.services.payments, input.txRef);
-      if (r.payment.userId !== ctx.actor.id)
+      // Another account's payment is not found, and nothing is asked of Chapa for it.
+      const [own] = await ctx.db
+        .select({ id: payments.id })
+        .from(payments)
+        .where(and(eq(payments.providerRef, input.txRef), eq(payments.userId, ctx.actor.id)));
+      if (!own)
         throw new AppError(
           "NOT_FOUND",
           /*i18n*/ { id: "error.subscription.paymentNotFound", message: "Payment not found" },
         );
+      const r = await confirmChapa(ctx.db, ctx.services.payments, input.txRef);
       const [fresh] = await ctx.db.select().from(users).where(eq(users.id, ctx.actor.id));
       return { status: r.status, subscription: subscriptionOf(fresh!) };
     }),
