@@ -19,6 +19,9 @@ import { BOARD_NAMES, type TLoadBoardAdapter } from "../../integrations/boards/t
 
 const NOT_FOUND = /*i18n*/ { id: "error.marketplace.notFound", message: "Marketplace configuration not found" };
 
+/** DAT's terms allow only searches a user starts and no stored copies: DAT is searched live, never synced. */
+export const canSync = (provider: string) => provider !== "dat";
+
 /** A configuration as the API shows it: credentials as set / not set, never their values. */
 export const toPublicMarketplace = (c: MarketplaceConfig) => {
   const fields = CREDENTIAL_FIELDS[c.provider as TMarketplaceProvider] as readonly string[];
@@ -36,8 +39,7 @@ export const toPublicMarketplace = (c: MarketplaceConfig) => {
     config: Object.fromEntries(fields.map((f) => [f, c.credentialFields.includes(f)])) as Record<string, boolean>,
     /** Emulators and the boards' test hosts: labelled "Sandbox". */
     sandbox: isSandboxBoardUrl(c.apiBaseUrl),
-    /** DAT's terms allow only searches a user starts, and no stored copies: DAT is searched live, never synced. */
-    canSync: c.provider !== "dat",
+    canSync: canSync(c.provider),
     lastSyncAt: c.lastSyncAt == null ? null : new Date(c.lastSyncAt).toISOString(),
     lastError: c.lastError,
     createdAt: new Date(c.createdAt).toISOString(),
@@ -154,7 +156,7 @@ export const createMarketplace = async (
       apiBaseUrl: input.apiBaseUrl,
       isActive: input.isActive,
       // DAT is never synced (its terms): the flag stays off whatever the form says.
-      syncEnabled: input.provider === "dat" ? false : input.syncEnabled,
+      syncEnabled: canSync(input.provider) && input.syncEnabled,
       syncIntervalMinutes: input.syncIntervalMinutes,
       rateLimitPerHour: input.rateLimitPerHour,
       credentials: services.secrets.seal(JSON.stringify(creds)),
@@ -189,7 +191,7 @@ export const updateMarketplace = async (
       ...(input.name !== undefined && { name: input.name }),
       ...(input.apiBaseUrl !== undefined && { apiBaseUrl: input.apiBaseUrl }),
       ...(input.isActive !== undefined && { isActive: input.isActive }),
-      ...(input.syncEnabled !== undefined && { syncEnabled: provider === "dat" ? false : input.syncEnabled }),
+      ...(input.syncEnabled !== undefined && { syncEnabled: canSync(provider) && input.syncEnabled }),
       ...(input.syncIntervalMinutes !== undefined && { syncIntervalMinutes: input.syncIntervalMinutes }),
       ...(input.rateLimitPerHour !== undefined && { rateLimitPerHour: input.rateLimitPerHour }),
       ...(sealed ?? {}),

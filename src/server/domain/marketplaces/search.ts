@@ -10,7 +10,7 @@ import { loadRates, type TRates, toUsd } from "../fx";
 import { boardStats, searchLoads, type TLoadPage } from "../loads/search";
 import { toPublicLoad } from "../loads/serialize";
 import { nearestPlace } from "../places/gazetteer";
-import { adapterOf, isSandboxBoardUrlOf, listMarketplaces, ownMarketplace, recordBoardError } from "./configs";
+import { adapterOf, canSync, isSandboxBoardUrlOf, listMarketplaces, ownMarketplace, recordBoardError } from "./configs";
 import { toLoadValues } from "./map";
 
 // Live searches of a user's boards: the Search Loads tab (one board) and the load board (MyTess plus every connected
@@ -83,6 +83,9 @@ export type TBoardAnswer = {
   error: string | null;
   sandbox: boolean;
 };
+
+/** Boards that keep no synced copy (sync off, or DAT): asked live for each board view. */
+const searchedLive = (c: MarketplaceConfig) => !canSync(c.provider) || !c.syncEnabled;
 
 const answerOf = (c: MarketplaceConfig, state: TBoardAnswer["state"], error: string | null = null): TBoardAnswer => ({
   configId: c.id,
@@ -186,11 +189,10 @@ export const searchBoard = async (
   const byId = new Map(configs.map((c) => [c.id, c]));
   const point =
     p.latitude !== undefined && p.longitude !== undefined ? { latitude: p.latitude, longitude: p.longitude } : null;
-  const liveConfigs =
-    p.status === "posted" && point ? configs.filter((c) => c.provider === "dat" || !c.syncEnabled) : [];
+  const liveConfigs = p.status === "posted" && point ? configs.filter(searchedLive) : [];
   const depth = p.page * p.pageSize;
   const stateOf = (c: MarketplaceConfig): TBoardAnswer["state"] =>
-    !liveConfigs.length && (c.provider === "dat" || !c.syncEnabled) ? "no_location" : "synced";
+    !liveConfigs.length && searchedLive(c) ? "no_location" : "synced";
   if (!liveConfigs.length || depth > MERGE_DEPTH) {
     const page = await searchLoads(db, p, viewer.id, now);
     return {
@@ -280,7 +282,7 @@ export const boardStatsWithLive = async (
   if (p.sourceType === "mytess" || p.status !== "posted" || p.latitude === undefined || p.longitude === undefined)
     return stats;
   const configs = (await listMarketplaces(db, viewer.id)).filter((c) => c.isActive);
-  const liveConfigs = configs.filter((c) => c.provider === "dat" || !c.syncEnabled);
+  const liveConfigs = configs.filter(searchedLive);
   if (!liveConfigs.length) return stats;
   const byId = new Map(configs.map((c) => [c.id, c]));
   const { live } = await askLiveBoards(

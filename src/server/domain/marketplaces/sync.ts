@@ -17,7 +17,7 @@ import { AppError } from "../../errors";
 import type { TBoardServices } from "../../integrations/boards/services";
 import type { TBoardLoad, TBoardSearch } from "../../integrations/boards/types";
 import { enqueue } from "../../jobs/queue";
-import { adapterOf, listMarketplaces, ownMarketplace } from "./configs";
+import { adapterOf, canSync, listMarketplaces, ownMarketplace } from "./configs";
 import { toLoadValues } from "./map";
 import { originOf } from "./search";
 
@@ -104,7 +104,7 @@ export const runSync = async (
   onProgress?: (p: { lane: number; lanes: number; found: number }) => void,
 ): Promise<SyncRun | null> => {
   const [c] = await db.select().from(marketplaceConfigs).where(eq(marketplaceConfigs.id, configId));
-  if (!c?.isActive || c.provider === "dat") return null;
+  if (!c || !syncable(c)) return null;
   const startedAt = Date.now();
   const [run] = await db.insert(syncRuns).values({ configId: c.id, userId: c.userId, trigger, startedAt }).returning();
   let counts: TSyncCounts = { found: 0, created: 0, updated: 0, expired: 0, skipped: 0 };
@@ -143,7 +143,7 @@ export const runSync = async (
   return done!;
 };
 
-const syncable = (c: MarketplaceConfig) => c.isActive && c.provider !== "dat";
+const syncable = (c: MarketplaceConfig) => c.isActive && canSync(c.provider);
 
 /** Scheduled every minute: a sync job for each configuration whose interval has passed, once per slot. */
 export const enqueueDueSyncs = async (db: TDb, now = Date.now()) => {

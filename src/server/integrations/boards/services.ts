@@ -1,4 +1,5 @@
 import { secretKeyFileFor, secretsFromEnv, type TSecretBox } from "../../secrets";
+import { versionedAdapters } from "../versioned";
 import { createBoardAdapter } from "./registry";
 import type { TBoardLoad, TBoardSettings, TLoadBoardAdapter } from "./types";
 
@@ -32,7 +33,6 @@ export const createBoardServices = (o: {
   create?: (s: TBoardSettings) => TLoadBoardAdapter;
   sandboxUrls?: Record<string, string> | null;
 }): TBoardServices => {
-  const adapters = new Map<string, TLoadBoardAdapter>();
   const live = new Map<string, { at: number; value: Promise<TBoardLoad[]> }>();
   const liveCacheMs = o.liveCacheMs ?? 60_000;
   const create = o.create ?? createBoardAdapter;
@@ -42,17 +42,7 @@ export const createBoardServices = (o: {
     deadlineMs: o.deadlineMs ?? 4000,
     allowPrivateUrls: o.allowPrivateUrls ?? false,
     sandboxUrls: o.sandboxUrls ?? null,
-    adapter: (key, settings) => {
-      let a = adapters.get(key);
-      if (!a) {
-        // A configuration's older versions are dropped when it changes (the key carries its id first).
-        const id = key.split(":")[0];
-        for (const k of adapters.keys()) if (k.split(":")[0] === id) adapters.delete(k);
-        a = create(settings());
-        adapters.set(key, a);
-      }
-      return a;
-    },
+    adapter: versionedAdapters(create),
     cached: (key, fetch) => {
       const now = Date.now();
       for (const [k, v] of live) if (now - v.at > liveCacheMs) live.delete(k);

@@ -1,5 +1,6 @@
 import type { TSecretBox } from "../../secrets";
 import type { TBoardServices } from "../boards/services";
+import { versionedAdapters } from "../versioned";
 import { createStoreAdapter } from "./registry";
 import type { TStoreAdapter, TStoreSettings } from "./types";
 
@@ -21,23 +22,13 @@ export const createStoreServices = (o: {
   sandboxUrls?: Record<string, string> | null;
   create?: (s: TStoreSettings) => TStoreAdapter;
 }): TStoreServices => {
-  const adapters = new Map<string, TStoreAdapter>();
   const create = o.create ?? createStoreAdapter;
   return {
     secrets: o.secrets,
     timeoutMs: o.timeoutMs ?? 10_000,
     allowPrivateUrls: o.allowPrivateUrls ?? false,
     sandboxUrls: o.sandboxUrls ?? null,
-    adapter: (key, settings) => {
-      let a = adapters.get(key);
-      if (!a) {
-        const id = key.split(":")[0];
-        for (const k of adapters.keys()) if (k.split(":")[0] === id) adapters.delete(k);
-        a = create(settings());
-        adapters.set(key, a);
-      }
-      return a;
-    },
+    adapter: versionedAdapters(create),
   };
 };
 

@@ -8,6 +8,7 @@ import {
   ZUpdateMarketplaceInput,
 } from "../../../shared/schemas/marketplaces";
 import {
+  canSync,
   createMarketplace,
   deleteMarketplace,
   listMarketplaces,
@@ -88,7 +89,7 @@ export const marketplacesRouter = {
           .select()
           .from(marketplaceConfigs)
           .where(input.marketplaceId ? eq(marketplaceConfigs.id, input.marketplaceId) : undefined)
-      ).filter((c) => c.isActive && c.provider !== "dat" && (input.marketplaceId || c.syncEnabled));
+      ).filter((c) => c.isActive && canSync(c.provider) && (input.marketplaceId || c.syncEnabled));
       const runs = [];
       for (const c of targets) runs.push(await runSync(ctx.db, ctx.services.boards, c.id, "manual"));
       return runs.filter((r) => r !== null);
