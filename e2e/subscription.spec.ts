@@ -31,6 +31,9 @@ test("trial over: Upgrade, pay in the Stripe Sandbox, premium active, then cance
   await expect(page).toHaveURL(/\/subscribe$/);
   await expect(page.getByTestId("subscription-status")).toContainText("Your free premium access has expired.");
   await expect(page.getByTestId("sandbox-stripe").first()).toBeVisible();
+  // Birr also buys a year, which does not renew by itself.
+  await expect(page.getByTestId("checkout-ETB-year")).toContainText("/ year");
+  await expect(page.getByTestId("yearly-saving")).toContainText("12 months for the price of 10");
 
   await page.getByTestId("checkout-USD").click();
   await expect(page.getByText("MyTess Sandbox · Stripe Checkout")).toBeVisible();

@@ -44,6 +44,8 @@ export const DISTANCE_BADGE_NEAR_MILES = 10;
 export const DISTANCE_BADGE_MID_MILES = 50;
 
 export const PREMIUM_PRICE_USD = 29;
+/** Paid in birr through Chapa (no recurring billing), twelve months cost this many monthly prices. */
+export const PREMIUM_YEAR_PRICE_MONTHS = 10;
 export const TRIAL_MONTHS = 6;
 export const MONEY_BACK_DAYS = 30;
 

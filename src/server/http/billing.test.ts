@@ -50,7 +50,12 @@ describe("Stripe", () => {
     await endTrial();
     expect((await status()).subscriptionStatus).toBe("expired");
     const prices = (await user.get("/api/subscription/prices")).json;
-    expect(prices.prices.map((p: { currency: string }) => p.currency)).toEqual(["USD", "EUR", "ETB"]);
+    expect(prices.prices.map((p: { currency: string; period: string }) => `${p.currency} ${p.period}`)).toEqual([
+      "USD month",
+      "EUR month",
+      "ETB month",
+      "ETB year",
+    ]);
     expect(prices.prices[0]).toMatchObject({ currency: "USD", amount: 29, provider: "stripe" });
     await buyWithStripe();
     const s = await status();
@@ -196,6 +201,45 @@ describe("Chapa", () => {
     const stranger = createClient(t, "10.0.0.8");
     await registerUser(stranger, "driver");
     expect((await stranger.post("/api/subscription/confirm", { txRef: p!.provider_ref })).status).toBe(404);
+  });
+
+  test("a year in birr: twelve months for the price of ten, offered in ETB only", async () => {
+    await endTrial();
+    const prices = (await user.get("/api/subscription/prices")).json.prices as {
+      currency: string;
+      period: string;
+      months: number;
+      amount: number;
+    }[];
+    const month = prices.find((p) => p.currency === "ETB" && p.period === "month")!;
+    const year = prices.find((p) => p.currency === "ETB" && p.period === "year")!;
+    expect(year).toMatchObject({ months: 12, amount: month.amount * 10 });
+    expect(prices.filter((p) => p.period === "year").map((p) => p.currency)).toEqual(["ETB"]);
+
+    const usd = await user.post("/api/subscription/checkout", { currency: "USD", period: "year" });
+    expect(usd.status).toBe(400);
+    expect(usd.json.issues).toEqual([{ path: "period", message: "yearly is offered in ETB only" }]);
+    const bad = await user.post("/api/subscription/checkout", { currency: "ETB", period: "week" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.issues[0].path).toBe("period");
+    expect(await t.rows("select id from payments")).toEqual([]);
+
+    const before = Date.now();
+    const res = await user.post("/api/subscription/checkout", { currency: "ETB", period: "year" });
+    expect(res.status).toBe(200);
+    const [p] = await t.rows<{ provider_ref: string; amount_minor: number; months: number }>(
+      "select provider_ref, CAST(amount_minor AS INTEGER) amount_minor, CAST(months AS INTEGER) months from payments",
+    );
+    expect(p).toMatchObject({ amount_minor: year.amount * 100, months: 12 });
+    await emu.controls.chapa.pay(p!.provider_ref);
+    await emu.controls.chapa.settled();
+    const s = await status();
+    expect(s).toMatchObject({ subscriptionStatus: "active", provider: "chapa" });
+    const end = new Date(before);
+    end.setUTCMonth(end.getUTCMonth() + 12);
+    expect(Math.abs(Date.parse(s.currentPeriodEnd) - end.getTime())).toBeLessThan(60_000);
+    const [listed] = (await user.get("/api/subscription/payments")).json;
+    expect(listed).toMatchObject({ months: 12, currency: "ETB", amount: year.amount, status: "paid" });
   });
 
   test("a Chapa webhook with a bad signature is refused; one for an unpaid transaction grants nothing", async () => {

@@ -195,6 +195,21 @@ describe("commands through the app's router", () => {
     expect((await say(intruderChat, "/loads")).text).toContain("Only drivers");
   });
 
+  test("a driver without premium bidding through the bot gets the 402 rule in their language, and no bid is placed", async () => {
+    const driverChat = chat();
+    await link(driver, driverChat, "Abebe");
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    // The bot writes in the language chosen for messages (SPEC §3's messaging preferences).
+    await t.rows("update messaging_preferences set language = 'am' where user_id = ?", ids.driver);
+    await t.rows("update users set trial_ends_at = ? where id = ?", Date.now() - 86_400_000, ids.driver);
+    const refused = await say(driverChat, `/bid ${loadId} 900`);
+    expect(refused.text).toContain("ይህ MyTess ፕሪሚየም ይፈልጋል");
+    expect(await t.rows("SELECT id FROM bids")).toEqual([]);
+    // Reading still works without premium.
+    expect((await driver.post("/api/drivers/location", { latitude: 8.95, longitude: 38.76 })).status).toBe(200);
+    expect((await say(driverChat, "/loads")).text).toContain(`#${loadId}`);
+  });
+
   test("/track through the carriers, /language switches to Afaan Oromo, /help lists the commands", async () => {
     const chatId = chat();
     await link(driver, chatId);

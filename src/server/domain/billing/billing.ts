@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { billingEvents, type Payment, payments, type User, users } from "../../../../db/tables";
-import { PREMIUM_PRICE_USD } from "../../../shared/constants";
+import { PREMIUM_PRICE_USD, PREMIUM_YEAR_PRICE_MONTHS } from "../../../shared/constants";
 import { fromMinor } from "../../../shared/money";
 import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
@@ -19,6 +19,13 @@ const DAY = 24 * 60 * 60 * 1000;
 export const REFUND_WINDOW_MS = 30 * DAY;
 export const CURRENCIES = ["USD", "EUR", "ETB"] as const;
 export type TBillingCurrency = (typeof CURRENCIES)[number];
+/**
+ * How long one payment buys. Stripe renews every month by itself; Chapa has no recurring billing, so birr buys a month
+ * or, at the yearly price, twelve.
+ */
+export const PERIODS = ["month", "year"] as const;
+export type TBillingPeriod = (typeof PERIODS)[number];
+const MONTHS_OF: Record<TBillingPeriod, number> = { month: 1, year: 12 };
 
 const addMonths = (at: number, months: number) => {
   const d = new Date(at);
@@ -28,19 +35,34 @@ const addMonths = (at: number, months: number) => {
 
 const money = (minor: number, currency: string) => `${fromMinor(minor, currency).toFixed(2)} ${currency}`;
 
-/** What premium costs in each currency offered: USD as SPEC says, EUR and ETB at the admin's rates. */
+/**
+ * What premium costs in each currency offered: USD as SPEC says, EUR and ETB at the admin's rates. Birr also has a
+ * yearly price (twelve months for PREMIUM_YEAR_PRICE_MONTHS), since Chapa cannot renew a month by itself.
+ */
 export const premiumPrices = async (db: TDb, services: TPaymentServices) => {
   const rates = await loadRates(db);
+  const etbMonth = Math.round(fromUsd(rates, PREMIUM_PRICE_USD, "ETB"));
   const all = [
-    { currency: "USD" as const, amount: PREMIUM_PRICE_USD, provider: "stripe" as const },
     {
-      currency: "EUR" as const,
-      amount: Math.round(fromUsd(rates, PREMIUM_PRICE_USD, "EUR") * 100) / 100,
+      currency: "USD" as const,
+      period: "month" as const,
+      months: 1,
+      amount: PREMIUM_PRICE_USD,
       provider: "stripe" as const,
     },
     {
+      currency: "EUR" as const,
+      period: "month" as const,
+      months: 1,
+      amount: Math.round(fromUsd(rates, PREMIUM_PRICE_USD, "EUR") * 100) / 100,
+      provider: "stripe" as const,
+    },
+    { currency: "ETB" as const, period: "month" as const, months: 1, amount: etbMonth, provider: "chapa" as const },
+    {
       currency: "ETB" as const,
-      amount: Math.round(fromUsd(rates, PREMIUM_PRICE_USD, "ETB")),
+      period: "year" as const,
+      months: MONTHS_OF.year,
+      amount: etbMonth * PREMIUM_YEAR_PRICE_MONTHS,
       provider: "chapa" as const,
     },
   ];
@@ -100,7 +122,24 @@ const notConfigured = (currency: string) =>
     },
   );
 
-/** A hosted checkout for one month of premium: Stripe Checkout (USD, EUR) or Chapa's page (ETB). */
+const yearlyOnlyInBirr = () =>
+  new AppError(
+    "BAD_REQUEST",
+    /*i18n*/ { id: "error.subscription.yearlyBirrOnly", message: "A yearly payment is offered in ETB only" },
+    {
+      issues: [
+        {
+          path: "period",
+          message: /*i18n*/ { id: "error.subscription.yearlyBirrOnlyShort", message: "yearly is offered in ETB only" },
+        },
+      ],
+    },
+  );
+
+/**
+ * A hosted checkout: Stripe Checkout for a monthly subscription (USD, EUR), or Chapa's page for one month or one year
+ * of premium in birr.
+ */
 export const startCheckout = async (
   db: TDb,
   services: TPaymentServices,
@@ -108,8 +147,10 @@ export const startCheckout = async (
   currency: TBillingCurrency,
   baseUrl: string,
   now = Date.now(),
+  period: TBillingPeriod = "month",
 ) => {
-  const price = (await premiumPrices(db, services)).find((p) => p.currency === currency);
+  if (period === "year" && currency !== "ETB") throw yearlyOnlyInBirr();
+  const price = (await premiumPrices(db, services)).find((p) => p.currency === currency && p.period === period);
   if (!price) throw notConfigured(currency);
   if (currency === "USD" || currency === "EUR") {
     const stripe = services.stripe!;
@@ -150,7 +191,7 @@ export const startCheckout = async (
     callbackUrl: `${baseUrl}/api/webhooks/chapa/callback`,
     returnUrl: `${baseUrl}/subscribe?checkout=return&tx_ref=${encodeURIComponent(txRef)}`,
     title: "MyTess Premium",
-    description: "One month of MyTess Premium",
+    description: price.months === 1 ? "One month of MyTess Premium" : `${price.months} months of MyTess Premium`,
   });
   await db.insert(payments).values({
     userId: user.id,
@@ -159,7 +200,7 @@ export const startCheckout = async (
     status: "pending",
     amountMinor: Math.round(price.amount * 100),
     currency: "ETB",
-    months: 1,
+    months: price.months,
     createdAt: now,
     updatedAt: now,
   });

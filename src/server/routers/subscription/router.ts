@@ -10,6 +10,7 @@ import {
   confirmChapa,
   grantPremium,
   listPayments,
+  PERIODS,
   premiumPrices,
   startCheckout,
   subscriptionOf,
@@ -17,8 +18,9 @@ import {
 import { AppError } from "../../errors";
 import { authedProcedure, systemProcedure } from "../../trpc/init";
 
-const ZCurrency = z.object({
+const ZCheckout = z.object({
   currency: z.enum(CURRENCIES, { error: `currency must be one of ${CURRENCIES.join(", ")}` }),
+  period: z.enum(PERIODS, { error: `period must be one of ${PERIODS.join(", ")}` }).default("month"),
 });
 
 const originOf = (ctx: { http: { origin: string } | null }) =>
@@ -43,9 +45,9 @@ export const subscriptionRouter = {
     providers: ctx.services.payments.states(),
   })),
   checkout: authedProcedure
-    .input(ZCurrency)
+    .input(ZCheckout)
     .mutation(({ ctx, input }) =>
-      startCheckout(ctx.db, ctx.services.payments, ctx.actor, input.currency, originOf(ctx)),
+      startCheckout(ctx.db, ctx.services.payments, ctx.actor, input.currency, originOf(ctx), Date.now(), input.period),
     ),
   /** The return from Chapa's page: confirmed with Chapa before anything is granted. */
   confirm: authedProcedure

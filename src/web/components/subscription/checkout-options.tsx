@@ -2,6 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { CreditCard, Loader2 } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
+import { PREMIUM_YEAR_PRICE_MONTHS } from "../../../shared/constants";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
@@ -9,9 +10,11 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import type { TPrice } from "./shared";
 
+const keyOf = (p: Pick<TPrice, "currency" | "period">) => `${p.currency}-${p.period}`;
+
 /**
- * One month of premium in each currency a configured provider takes; a click goes to the provider's page. With no
- * provider configured, `fallback` (contact the team) shows instead.
+ * Premium in each currency a configured provider takes (a month, and for birr also a year); a click goes to the
+ * provider's page. With no provider configured, `fallback` (contact the team) shows instead.
  */
 export function CheckoutOptions({
   inTrial,
@@ -27,7 +30,7 @@ export function CheckoutOptions({
   const { formatOriginal } = usePreferences();
   const prices = useQuery(trpc.subscription.prices.queryOptions(undefined, { staleTime: 60_000 }));
   // Stays set once the provider's page is on its way, so the button keeps its pending state until the page leaves.
-  const [leaving, setLeaving] = useState<TPrice["currency"] | null>(null);
+  const [leaving, setLeaving] = useState<string | null>(null);
   // Back from the provider's page through the browser's history, the page may come back as it was left.
   useEffect(() => {
     const onShow = (e: PageTransitionEvent) => {
@@ -38,8 +41,8 @@ export function CheckoutOptions({
   }, []);
   const checkout = useMutation(
     trpc.subscription.checkout.mutationOptions({
-      onSuccess: ({ url }, { currency }) => {
-        setLeaving(currency);
+      onSuccess: ({ url }, vars) => {
+        setLeaving(keyOf({ currency: vars.currency, period: vars.period ?? "month" }));
         window.location.assign(url);
       },
       onError: (err) =>
@@ -67,7 +70,11 @@ export function CheckoutOptions({
 
   const { providers } = prices.data;
   const busy = checkout.isPending || leaving !== null;
-  const pendingCurrency = leaving ?? (checkout.isPending ? checkout.variables?.currency : null);
+  const pendingKey =
+    leaving ??
+    (checkout.isPending && checkout.variables
+      ? keyOf({ currency: checkout.variables.currency, period: checkout.variables.period ?? "month" })
+      : null);
   const hint = (p: TPrice) =>
     p.provider === "stripe" ? t`Card (Stripe)` : t`Chapa (telebirr, CBE Birr, cards in birr)`;
 
@@ -94,21 +101,33 @@ export function CheckoutOptions({
           .map((p) => {
             const price = formatOriginal(p.amount, p.currency);
             const sandbox = providers.find((x) => x.id === p.provider)?.state === "sandbox";
-            const pending = pendingCurrency === p.currency;
+            const pending = pendingKey === keyOf(p);
+            const yearly = p.period === "year";
             return (
-              <li key={p.currency} className="grid gap-2 rounded-md border p-3">
+              <li key={keyOf(p)} className="grid gap-2 rounded-md border p-3">
                 <Button
                   className="w-full"
-                  data-testid={`checkout-${p.currency}`}
+                  data-testid={yearly ? `checkout-${p.currency}-year` : `checkout-${p.currency}`}
                   disabled={busy}
                   aria-busy={pending}
-                  onClick={() => checkout.mutate({ currency: p.currency })}
+                  onClick={() => checkout.mutate({ currency: p.currency, period: p.period })}
                 >
                   {pending ? <Loader2 className="animate-spin" /> : <CreditCard />}
-                  {pending ? <Trans>Opening the payment page…</Trans> : <Trans>Pay {price} / month</Trans>}
+                  {pending ? (
+                    <Trans>Opening the payment page…</Trans>
+                  ) : yearly ? (
+                    <Trans>Pay {price} / year</Trans>
+                  ) : (
+                    <Trans>Pay {price} / month</Trans>
+                  )}
                 </Button>
                 <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
                   <span>{hint(p)}</span>
+                  {yearly && (
+                    <span data-testid="yearly-saving">
+                      <Trans>12 months for the price of {PREMIUM_YEAR_PRICE_MONTHS}; it does not renew by itself</Trans>
+                    </span>
+                  )}
                   {sandbox && (
                     <Badge variant="warning" data-testid={`sandbox-${p.provider}`}>
                       <Trans>Sandbox</Trans>
