@@ -11,8 +11,12 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type BrowserContext, chromium, type Page } from "@playwright/test";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "3" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "3" }, detail: { type: "boolean", default: false } },
+});
 const RUNS = Number(values.runs);
+// --detail: every request of each cold run with when it started and finished and its bytes, to see the chain.
+const DETAIL = values.detail;
 const root = join(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "mytess-cold-start-"));
 const port = 20000 + Math.floor(Math.random() * 20000);
@@ -46,7 +50,7 @@ const waitForServer = async () => {
 type TSample = { firstPaint: number; content: number; kb: number };
 
 /** One navigation under the phone profile; `content` is the time from navigation start until `selector` shows. */
-const measure = async (context: BrowserContext, path: string, selector: string): Promise<TSample> => {
+const measure = async (context: BrowserContext, path: string, selector: string, detail = false): Promise<TSample> => {
   const page: Page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
@@ -58,8 +62,16 @@ const measure = async (context: BrowserContext, path: string, selector: string):
   });
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
   let bytes = 0;
-  cdp.on("Network.loadingFinished", (e: { encodedDataLength: number }) => {
+  const requests = new Map<string, { url: string; start: number; end?: number; kb?: number }>();
+  let t0 = 0;
+  cdp.on("Network.requestWillBeSent", (e: { requestId: string; request: { url: string }; timestamp: number }) => {
+    if (!t0) t0 = e.timestamp;
+    requests.set(e.requestId, { url: e.request.url.replace(base, ""), start: e.timestamp });
+  });
+  cdp.on("Network.loadingFinished", (e: { requestId: string; encodedDataLength: number; timestamp: number }) => {
     bytes += e.encodedDataLength;
+    const r = requests.get(e.requestId);
+    if (r) Object.assign(r, { end: e.timestamp, kb: e.encodedDataLength / 1024 });
   });
   await page.goto(`${base}${path}`, { waitUntil: "commit" });
   await page.waitForSelector(selector, { state: "visible", timeout: 120_000 });
@@ -72,6 +84,13 @@ const measure = async (context: BrowserContext, path: string, selector: string):
       Number.NaN,
   );
   await page.close();
+  if (detail) {
+    for (const r of [...requests.values()].sort((a, b) => a.start - b.start))
+      console.log(
+        `  ${((r.start - t0) * 1000).toFixed(0).padStart(6)} → ${r.end ? ((r.end - t0) * 1000).toFixed(0).padStart(6) : "     ?"} ms ${(r.kb ?? 0).toFixed(1).padStart(6)} KB ${r.url.slice(0, 90)}`,
+      );
+    console.log(`  content at ${content.toFixed(0)} ms`);
+  }
   return { firstPaint, content, kb: bytes / 1024 };
 };
 
@@ -106,7 +125,8 @@ try {
         const res = await context.request.post(`${base}/api/auth/login`, { data: DRIVER });
         if (!res.ok()) throw new Error(`sign-in failed: ${res.status()}`);
       }
-      cold.push(await measure(context, p.path, p.selector));
+      if (DETAIL) console.log(`${p.path} cold, run ${i + 1}:`);
+      cold.push(await measure(context, p.path, p.selector, DETAIL));
       warm.push(await measure(context, p.path, p.selector));
       await context.close();
     }
