@@ -19,17 +19,20 @@ export default defineConfig({
     target: "es2022",
     reportCompressedSize: false,
     manifest: true,
-    rolldownOptions: {
-      output: {
-        // Everything the first screen loads statically goes in one file: on a phone at 400 ms a round trip, over
-        // HTTP/1.1's six connections, thirty small chunks cost seconds of waiting that one larger file does not.
-        // Small chunks shared by a few lazy routes (an icon, a badge) are copied into each instead of fetched apart.
-        codeSplitting: {
-          groups: [{ name: "boot", tags: ["$initial"] }],
-          experimentalInlineCommonChunks: { maxSize: 8 * 1024 },
+    // The prerender build (scripts/prerender.ts, Node-side code run once at build time) keeps the default splitting.
+    rolldownOptions: process.env.MYTESS_SSR_BUILD
+      ? {}
+      : {
+          output: {
+            // Everything the first screen loads statically goes in one file: on a phone at 400 ms a round trip, over
+            // HTTP/1.1's six connections, thirty small chunks cost seconds of waiting that one larger file does not.
+            // Small chunks shared by a few lazy routes (an icon, a badge) are copied into each instead of fetched apart.
+            codeSplitting: {
+              groups: [{ name: "boot", tags: ["$initial"] }],
+              experimentalInlineCommonChunks: { maxSize: 8 * 1024 },
+            },
+          },
         },
-      },
-    },
   },
   plugins: [
     tanstackRouter({

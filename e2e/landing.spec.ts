@@ -103,3 +103,26 @@ test("a landing bid on a load that went meanwhile says so and shows similar load
   expect(await page.evaluate(() => localStorage.getItem("mytess.pendingBid"))).toBeNull();
   await ctx.close();
 });
+
+test("the landing page arrives rendered in the visitor's language, before any script runs; the app then takes over", async ({
+  browser,
+}) => {
+  // No JavaScript at all: what a phone shows while the app's code is still on its way.
+  const bare = await browser.newContext({ javaScriptEnabled: false, locale: "am-ET" });
+  const page = await bare.newPage();
+  const res = await page.goto("/landing");
+  expect(res?.status()).toBe(200);
+  await expect(page.locator("html")).toHaveAttribute("lang", "am");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("አሽከርካሪዎችና ላኪዎች");
+  await expect(page.getByRole("link", { name: "ለአሽከርካሪዎች" }).first()).toBeVisible();
+  await expect(page.getByText("Loading...")).toHaveCount(0);
+  await bare.close();
+
+  // With scripts, the app replaces it with the same page, working (the live figures arrive).
+  const ctx = await browser.newContext({ locale: "om-ET" });
+  const live = await ctx.newPage();
+  await live.goto("/landing");
+  await expect(live.getByRole("heading", { level: 1 })).toContainText("konkolaachistoonni");
+  await expect(live.getByTestId("platform-stats")).not.toContainText("…");
+  await ctx.close();
+});

@@ -22,6 +22,7 @@ const files = walk(dist)
       // on a phone's data plan.
       !/\/(maplibre-gl|maplibre-gl-worker|loads-map|route-map)-[^/]+\.(m?js|css)$/.test(p) &&
       p !== "/routes.json" &&
+      !p.startsWith("/prerender/") &&
       p !== "/preload.json",
   )
   .sort();

@@ -38,7 +38,12 @@ const language = detectLanguage();
 if (wasSignedIn()) void loadAppMessages(language);
 await activateLanguage(language);
 
-createRoot(document.getElementById("root")!).render(
+// A page rendered at build time is on screen already (src/web/prerender): the app draws over it once its route is
+// ready, so the splash never flashes in between.
+const root = document.getElementById("root")!;
+if (root.dataset.prerendered) await router.load().catch(() => {});
+
+createRoot(root).render(
   <StrictMode>
     <I18nProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, normalize } from "node:path";
 import { requestLocale } from "./locale";
 
@@ -53,6 +53,15 @@ export const createStaticHandler = (root: string) => {
   const preloadFile = join(root, "preload.json");
   const preload = existsSync(preloadFile) ? (JSON.parse(readFileSync(preloadFile, "utf8")) as TPreloadMap) : null;
   const indexHtml = existsSync(index) ? readFileSync(index, "utf8") : null;
+  // Public pages rendered at build time, per language ("landing.am.html"): scripts/prerender.ts.
+  const prerenderDir = join(root, "prerender");
+  const prerendered = new Map<string, string>(
+    existsSync(prerenderDir)
+      ? readdirSync(prerenderDir)
+          .filter((f) => f.endsWith(".html"))
+          .map((f) => [`/${f.slice(0, -".html".length)}`, readFileSync(join(prerenderDir, f), "utf8")] as const)
+      : [],
+  );
 
   /**
    * index.html with the page's own chunks and its language's messages asked for at once (modulepreload), in parallel
@@ -69,7 +78,14 @@ export const createStaticHandler = (root: string) => {
       ...(preload.routes[route] ?? []),
     ].filter(Boolean);
     const links = files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join("");
-    return indexHtml.replace("</head>", `${links}</head>`);
+    const html = indexHtml.replace("</head>", `${links}</head>`);
+    // A signed-out visitor gets the page itself in the HTML, in their language, instead of the splash: it shows as soon
+    // as the HTML and the stylesheet are in, seconds before the app's code on a slow phone. The app replaces it.
+    const page = signedIn ? undefined : prerendered.get(`${route}.${language}`);
+    if (!page) return html;
+    return html
+      .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
+      .replace(/<div id="root">[\s\S]*?<!--\/root-->/, () => `<div id="root" data-prerendered="${route}">${page}`);
   };
 
   const fileResponse = async (

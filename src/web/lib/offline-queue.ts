@@ -70,6 +70,7 @@ export const useOfflineQueue = () =>
       return () => listeners.delete(cb);
     },
     () => state,
+    () => state,
   );
 
 export const newIdempotencyKey = () => `q-${crypto.randomUUID()}`;

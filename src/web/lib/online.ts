@@ -9,7 +9,13 @@ const subscribe = (cb: () => void) => {
   };
 };
 
-export const useOnline = () => useSyncExternalStore(subscribe, () => navigator.onLine);
+// Rendered ahead of time (src/web/prerender), a page is drawn as online.
+export const useOnline = () =>
+  useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  );
 
 /** Asks the service worker for a background sync tagged "background-sync", where the browser supports it. */
 export const requestBackgroundSync = async () => {

@@ -54,4 +54,5 @@ export const useToasts = () =>
       return () => listeners.delete(l);
     },
     () => toasts,
+    () => toasts,
   );

@@ -134,7 +134,7 @@ function LandingPage() {
             <p className="text-sm font-semibold tracking-wide text-teal-200 uppercase">
               <Trans>Six months of premium free</Trans>
             </p>
-            <h1 className="mt-3 text-4xl font-bold tracking-tight md:text-5xl">
+            <h1 elementtiming="main-content" className="mt-3 text-4xl font-bold tracking-tight md:text-5xl">
               <Trans>Freight moves faster when drivers and shippers meet directly.</Trans>
             </h1>
             <p className="mt-4 text-lg text-teal-50">
