@@ -542,9 +542,12 @@ describe("sync", () => {
     expect(page.items.map((l) => l.source.externalId).sort()).toEqual(onLane);
     expect((await board(driver, { ...lane.origin, radius: 250, sourceType: "external" })).items).toEqual([]);
 
-    // The lane deleted: the next run has nothing to search and says so; the copy stays until a run replaces it.
+    // The lane deleted: the next run has nothing to search and says so, and its loads leave the board.
     await nomad.del(`/api/marketplaces/lanes/${added.json.id}`);
-    expect((await runSync(t.db, t.services.boards, feed.id, "schedule"))!.error).toContain("saved lane");
+    const after = await runSync(t.db, t.services.boards, feed.id, "schedule");
+    expect(after).toMatchObject({ found: 0, created: 0, expired: onLane.length });
+    expect(after!.error).toContain("saved lane");
+    expect(await t.rows("select id from loads where source_config_id = ?", feed.id)).toEqual([]);
   });
 
   test("overlapping lanes never duplicate a load, and a lane saved twice is searched once", async () => {

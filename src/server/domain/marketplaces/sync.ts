@@ -152,7 +152,11 @@ export const runSync = async (
   let error: string | null = null;
   try {
     const lanes = await syncLanes(db, c.userId);
-    if (!lanes.length) throw new AppError("BAD_REQUEST", NO_LANE);
+    if (!lanes.length) {
+      // Nothing left to search (the last saved lane deleted, say): what earlier runs found goes, and the run says why.
+      counts = await upsertExternalLoads(db, c, [], Date.now());
+      throw new AppError("BAD_REQUEST", NO_LANE);
+    }
     const adapter = adapterOf(services, c);
     const found = new Map<string, TBoardLoad>();
     for (const [i, lane] of lanes.entries()) {
