@@ -566,6 +566,34 @@ export const syncRuns = sqliteTable(
 export type SyncRun = typeof syncRuns.$inferSelect;
 
 /**
+ * A user's saved lane (what DAT and Truckstop users save as "Addis Ababa → Djibouti, 150 mi, Dry Van"): an origin place
+ * and radius, an optional destination place and radius, and equipment types (empty: any). Board sync searches each one
+ * besides the user's last location. Names are as the place picker showed them; coordinates are what is searched.
+ */
+export const savedLanes = sqliteTable(
+  "saved_lanes",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text(),
+    originName: text().notNull(),
+    originLatitude: real().notNull(),
+    originLongitude: real().notNull(),
+    originRadiusMiles: integer().notNull(),
+    destinationName: text(),
+    destinationLatitude: real(),
+    destinationLongitude: real(),
+    destinationRadiusMiles: integer(),
+    equipmentTypes: text({ mode: "json" }).notNull().$type<string[]>(),
+    ...timestamps,
+  },
+  (t) => [index("saved_lanes_user_idx").on(t.userId, t.id)],
+);
+export type SavedLane = typeof savedLanes.$inferSelect;
+
+/**
  * A user's connection to an online store (SPEC §3 E-commerce integration): sealed credentials as for boards, settings
  * (warehouse, defaults for the loads its orders become, which statuses to import, an optional apiBaseUrl) as JSON, the
  * sync cursor (the store's last change time seen) and counters.

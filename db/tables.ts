@@ -30,6 +30,7 @@ export const {
   loadAlerts,
   marketplaceConfigs,
   syncRuns,
+  savedLanes,
   ecommerceIntegrations,
   ecommerceOrders,
   ecommerceWebhooks,
@@ -53,6 +54,7 @@ export type {
   Notification,
   Payment,
   PushSubscription,
+  SavedLane,
   SyncRun,
   User,
 } from "./schema";

@@ -521,6 +521,29 @@ export const marketplaceConfigs = pgTable(
 );
 export type MarketplaceConfig = typeof marketplaceConfigs.$inferSelect;
 
+/** A user's saved lane: see db/schema.ts. */
+export const savedLanes = pgTable(
+  "saved_lanes",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text(),
+    originName: text().notNull(),
+    originLatitude: doublePrecision().notNull(),
+    originLongitude: doublePrecision().notNull(),
+    originRadiusMiles: integer().notNull(),
+    destinationName: text(),
+    destinationLatitude: doublePrecision(),
+    destinationLongitude: doublePrecision(),
+    destinationRadiusMiles: integer(),
+    equipmentTypes: jsonb().notNull().$type<string[]>(),
+    ...timestamps,
+  },
+  (t) => [index("saved_lanes_user_idx").on(t.userId, t.id)],
+);
+
 /** One sync of one configuration: see db/schema.ts. */
 export const syncRuns = pgTable(
   "sync_runs",

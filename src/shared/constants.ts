@@ -36,6 +36,12 @@ export const EQUIPMENT_TYPES = [
 export type TEquipmentType = (typeof EQUIPMENT_TYPES)[number];
 
 export const RADIUS_OPTIONS = [25, 50, 100, 250, 500] as const;
+/** Saved lanes (the lanes board sync searches besides the user's last location): at most this many per user. */
+export const SAVED_LANES_MAX = 20;
+/** A lane's origin and destination radius, in miles: what the boards' searches take (1–500). */
+export const LANE_RADIUS_MIN = 1;
+export const LANE_RADIUS_MAX = 500;
+export const DEFAULT_LANE_RADIUS = 100;
 export const DEFAULT_RADIUS = 50;
 export const EARTH_RADIUS_MILES = 3959;
 export const EARTH_RADIUS_KM = 6371;

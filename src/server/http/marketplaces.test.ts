@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { marketplaceConfigs } from "../../../db/tables";
 import { BOARD_SANDBOX_CREDENTIALS, startBoardEmulators } from "../../../emulators/boards/server";
-import { runSync, upsertExternalLoads } from "../domain/marketplaces/sync";
+import { haversineMiles } from "../../shared/geo";
+import { adapterOf } from "../domain/marketplaces/configs";
+import { runSync, syncLanes, upsertExternalLoads } from "../domain/marketplaces/sync";
 import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import {
@@ -471,12 +475,132 @@ describe("sync", () => {
     expect(none.json.message).toContain("No board has sync switched on");
   });
 
-  test("a user with no location gets a run that says so", async () => {
+  test("a user with no location and no saved lane gets a run that says so", async () => {
     const shipper = createClient(t, "10.0.0.9");
     await registerUser(shipper, "shipper");
     const feed = await addBoard("other", { syncEnabled: true }, shipper);
     const run = await runSync(t.db, t.services.boards, feed.id, "manual");
-    expect(run!.error).toBe("Sync needs your location: share it on the load board or set it in your profile");
+    expect(run!.error).toBe(
+      "Sync needs your location or a saved lane: share your location on the load board, or save a lane on the Marketplaces page",
+    );
+  });
+
+  test("a saved lane is synced for a user with no location: its loads only, origin to destination, of its equipment", async () => {
+    const nomad = createClient(t, "10.0.0.9");
+    const nomadId = (await registerUser(nomad, "driver")).id;
+    const feed = await addBoard("other", { syncEnabled: true, name: "Corridor feed" }, nomad);
+    const lane = {
+      origin: { latitude: 9.0108, longitude: 38.7613 },
+      destination: { latitude: 11.5721, longitude: 43.1456 },
+    };
+    const added = await nomad.post("/api/marketplaces/lanes", {
+      name: "Port run",
+      originName: "Addis Ababa, Ethiopia",
+      originLatitude: lane.origin.latitude,
+      originLongitude: lane.origin.longitude,
+      originRadiusMiles: 150,
+      destinationName: "Djibouti, Djibouti",
+      destinationLatitude: lane.destination.latitude,
+      destinationLongitude: lane.destination.longitude,
+      destinationRadiusMiles: 50,
+      equipmentTypes: ["container", "dry_van"],
+    });
+    expect(added.status).toBe(201);
+    const progress: number[] = [];
+    const run = await runSync(t.db, t.services.boards, feed.id, "manual", (p) => progress.push(p.lanes));
+    expect(run).toMatchObject({ error: null, updated: 0, expired: 0 });
+    // One search per equipment type of the lane.
+    expect(progress).toEqual([2, 2]);
+
+    // Exactly the board's loads on the lane.
+    const onLane = emu.controls.other
+      .loads()
+      .filter(
+        (l) =>
+          haversineMiles(lane.origin.latitude, lane.origin.longitude, l.origin.latitude, l.origin.longitude) <= 150 &&
+          haversineMiles(
+            lane.destination.latitude,
+            lane.destination.longitude,
+            l.destination.latitude,
+            l.destination.longitude,
+          ) <= 50 &&
+          (l.equipment === "container" || l.equipment === "dry_van"),
+      )
+      .map((l) => l.id)
+      .sort();
+    expect(onLane.length).toBeGreaterThan(0);
+    const synced = await t.rows<{ ext: string; owner: number }>(
+      "select source_external_id ext, CAST(source_owner_id AS INTEGER) owner from loads where source_config_id = ? order by source_external_id",
+      feed.id,
+    );
+    expect(synced.map((r) => r.ext)).toEqual(onLane);
+    expect(synced.every((r) => r.owner === nomadId)).toBe(true);
+    expect(run!.created).toBe(onLane.length);
+
+    // Shown on the owner's board around the lane's origin; never to anyone else.
+    const page = await board(nomad, { ...lane.origin, radius: 250, sourceType: "external", pageSize: 100 });
+    expect(page.items.map((l) => l.source.externalId).sort()).toEqual(onLane);
+    expect((await board(driver, { ...lane.origin, radius: 250, sourceType: "external" })).items).toEqual([]);
+
+    // The lane deleted: the next run has nothing to search and says so, and its loads leave the board.
+    await nomad.del(`/api/marketplaces/lanes/${added.json.id}`);
+    const after = await runSync(t.db, t.services.boards, feed.id, "schedule");
+    expect(after).toMatchObject({ found: 0, created: 0, expired: onLane.length });
+    expect(after!.error).toContain("saved lane");
+    expect(await t.rows("select id from loads where source_config_id = ?", feed.id)).toEqual([]);
+  });
+
+  test("overlapping lanes never duplicate a load, and a lane saved twice is searched once", async () => {
+    const ts = await addBoard("truckstop", { syncEnabled: true });
+    const joliet = {
+      originName: "Joliet, IL",
+      originLatitude: 41.525,
+      originLongitude: -88.0817,
+      originRadiusMiles: 100,
+    };
+    for (const body of [
+      joliet,
+      { ...joliet, name: "Same again" },
+      {
+        originName: "Chicago, IL",
+        originLatitude: 41.8781,
+        originLongitude: -87.6298,
+        originRadiusMiles: 150,
+        destinationName: "Dallas, TX",
+        destinationLatitude: 32.7767,
+        destinationLongitude: -96.797,
+        destinationRadiusMiles: 100,
+      },
+    ])
+      expect((await driver.post("/api/marketplaces/lanes", body)).status).toBe(201);
+
+    // The driver's location (Chicago, 100 miles), Joliet once, and Chicago to Dallas.
+    const lanes = await syncLanes(t.db, ids.driver);
+    expect(lanes).toHaveLength(3);
+    expect(lanes[2]).toMatchObject({
+      radiusMiles: 150,
+      destination: { latitude: 32.7767 },
+      destinationRadiusMiles: 100,
+    });
+    const [cfg] = await t.db.select().from(marketplaceConfigs).where(eq(marketplaceConfigs.id, ts.id));
+    const each = await Promise.all(lanes.map((q) => adapterOf(t.services.boards, cfg!).search(q)));
+    const union = new Set(each.flat().map((l) => l.externalId));
+    // Chicago and Joliet overlap: some loads are found by both.
+    expect(each[0]!.length + each[1]!.length + each[2]!.length).toBeGreaterThan(union.size);
+
+    const before = emu.controls.truckstop.searchCalls;
+    const run = await runSync(t.db, t.services.boards, ts.id, "manual");
+    expect(run).toMatchObject({ error: null, found: union.size, created: union.size });
+    expect(emu.controls.truckstop.searchCalls - before).toBe(3);
+    const { n, d } = await counts(ts.id);
+    expect(n).toBe(union.size);
+    expect(d).toBe(n);
+    // Again, as two workers would: still one row per load.
+    await Promise.all([
+      runSync(t.db, t.services.boards, ts.id, "schedule"),
+      runSync(t.db, t.services.boards, ts.id, "schedule"),
+    ]);
+    expect(await counts(ts.id)).toEqual({ n: union.size, d: union.size });
   });
 
   test("the feed syncs loads around Addis Ababa for a driver there", async () => {

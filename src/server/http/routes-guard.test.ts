@@ -70,6 +70,63 @@ describe("marketplace routes", () => {
   });
 });
 
+const lane = () =>
+  owner.post("/api/marketplaces/lanes", {
+    originName: "Addis Ababa, Ethiopia",
+    originLatitude: 9.0108,
+    originLongitude: 38.7613,
+    originRadiusMiles: 150,
+    destinationName: "Djibouti, Djibouti",
+    destinationLatitude: 11.5721,
+    destinationLongitude: 43.1456,
+    equipmentTypes: ["dry_van"],
+  });
+
+describe("saved lane routes", () => {
+  test("bad input names the field and changes nothing", async () => {
+    const id = (await lane()).json.id as number;
+    const post = await owner.post("/api/marketplaces/lanes", {
+      originName: "",
+      originLatitude: 95,
+      originLongitude: 38.7,
+      originRadiusMiles: 501,
+      equipmentTypes: ["boat"],
+    });
+    expect(post.status).toBe(400);
+    expect(paths(post)).toEqual(
+      expect.arrayContaining(["originName", "originLatitude", "originRadiusMiles", "equipmentTypes.0"]),
+    );
+    const put = await owner.put(`/api/marketplaces/lanes/${id}`, {
+      destinationLongitude: 190,
+      destinationRadiusMiles: 0,
+      name: 7,
+    });
+    expect(put.status).toBe(400);
+    expect(paths(put)).toEqual(expect.arrayContaining(["destinationLongitude", "destinationRadiusMiles", "name"]));
+    for (const r of [
+      await owner.put("/api/marketplaces/lanes/abc", { name: "x" }),
+      await owner.del("/api/marketplaces/lanes/0"),
+    ]) {
+      expect(r.status).toBe(400);
+      expect(r.json.message).toBe("id must be a positive integer");
+    }
+    const [saved] = (await owner.get("/api/marketplaces/lanes")).json;
+    expect(saved).toMatchObject({ id, originLatitude: 9.0108, destinationLongitude: 43.1456, name: null });
+    expect(await count("saved_lanes")).toBe(1);
+  });
+
+  test("another user's lane answers 404, is not listed, and is neither changed nor deleted", async () => {
+    const id = (await lane()).json.id as number;
+    expect((await other.get("/api/marketplaces/lanes")).json).toEqual([]);
+    expect((await other.put(`/api/marketplaces/lanes/${id}`, { originRadiusMiles: 25 })).status).toBe(404);
+    expect((await other.del(`/api/marketplaces/lanes/${id}`)).status).toBe(404);
+    // Not reachable as a board configuration either.
+    expect((await other.put(`/api/marketplaces/${id}`, { name: "x" })).status).toBe(404);
+    expect((await owner.get("/api/marketplaces/lanes")).json[0]).toMatchObject({ id, originRadiusMiles: 150 });
+    expect(await count("saved_lanes")).toBe(1);
+  });
+});
+
 describe("e-commerce routes", () => {
   test("bad input names the field and changes nothing", async () => {
     const id = (await store()).json.id as number;

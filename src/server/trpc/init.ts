@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
 import type { User } from "../../../db/tables";
 import { requirePremium } from "../domain/billing/billing";
 import { AppError, describeError, type TMessage } from "../errors";
@@ -40,12 +41,20 @@ const t = initTRPC.context<TContext>().create({
   },
 });
 
-/** Turns an AppError thrown anywhere below a procedure into the matching TRPCError, keeping it as the cause. */
+/**
+ * Turns an AppError thrown anywhere below a procedure into the matching TRPCError, keeping it as the cause. A ZodError
+ * from a domain function (a whole checked again after changes were merged onto what is saved) is bad input, as the
+ * procedure's own input check would have said.
+ */
 const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof AppError) {
     const cause = result.error.cause;
     throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
+  }
+  if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR" && result.error.cause instanceof ZodError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: "BAD_REQUEST", message: cause.message, cause });
   }
   return result;
 });

@@ -12,17 +12,20 @@ import {
   type User,
   users,
 } from "../../../../db/tables";
+import type { TEquipmentType } from "../../../shared/constants";
 import { DEFAULT_SEARCH_RADIUS, DEFAULT_SYNC_INTERVAL_MINUTES } from "../../../shared/schemas/marketplaces";
 import { AppError } from "../../errors";
 import type { TBoardServices } from "../../integrations/boards/services";
 import type { TBoardLoad, TBoardSearch } from "../../integrations/boards/types";
 import { enqueue } from "../../jobs/queue";
 import { adapterOf, canSync, listMarketplaces, ownMarketplace } from "./configs";
+import { listLanes } from "./lanes";
 import { toLoadValues } from "./map";
 import { originOf } from "./search";
 
 // Sync (Truckstop, 123Loadboard, our feed; never DAT, whose terms allow only searches a user starts and no stored
-// copies): each active configuration with sync on searches its owner's lanes every syncIntervalMinutes as a job. What the
+// copies): each active configuration with sync on searches its owner's lanes (last location, saved lanes) every
+// syncIntervalMinutes as a job. What the
 // board lists is upserted by (configuration, external id); a row changes only when the board's load did; loads the
 // board no longer lists are removed (expired). Re-runs and two workers at once never duplicate a load: the unique index
 // decides, and the counts of each run are recorded for the Monitoring tab.
@@ -77,22 +80,60 @@ export const upsertExternalLoads = async (
   return { found: byId.size + skipped, created, updated, expired: gone.length, skipped };
 };
 
-/** The lanes a sync searches: the owner's last location with their load-alert radius and equipment (or any). */
+/**
+ * The lanes a sync searches: the owner's last location with their load-alert radius and equipment (or any), then each
+ * saved lane (its origin and radius, its destination and radius, one search per equipment type or one for any).
+ * Searches asked twice (two saved lanes alike) are asked once; loads found by several lanes are kept once by the run.
+ */
 export const syncLanes = async (db: TDb, userId: number): Promise<TBoardSearch[]> => {
   const [u] = await db.select().from(users).where(eq(users.id, userId));
   if (!u) return [];
+  const searches: TBoardSearch[] = [];
   const origin = originOf(u, undefined);
-  if (!origin) return [];
-  const [alert] = await db.select().from(loadAlerts).where(eq(loadAlerts.userId, userId));
-  const radiusMiles = alert?.enabled ? alert.radiusMiles : Math.max(DEFAULT_SEARCH_RADIUS, 100);
-  const equipment = alert?.enabled ? (JSON.parse(alert.equipmentTypes) as TBoardSearch["equipmentType"][]) : [];
-  const base = { origin, radiusMiles, limit: SYNC_LIMIT };
-  return equipment.length ? equipment.map((equipmentType) => ({ ...base, equipmentType })) : [base];
+  if (origin) {
+    const [alert] = await db.select().from(loadAlerts).where(eq(loadAlerts.userId, userId));
+    const radiusMiles = alert?.enabled ? alert.radiusMiles : Math.max(DEFAULT_SEARCH_RADIUS, 100);
+    const equipment = alert?.enabled ? (JSON.parse(alert.equipmentTypes) as TBoardSearch["equipmentType"][]) : [];
+    const base = { origin, radiusMiles, limit: SYNC_LIMIT };
+    searches.push(...(equipment.length ? equipment.map((equipmentType) => ({ ...base, equipmentType })) : [base]));
+  }
+  for (const lane of await listLanes(db, userId)) {
+    const from = originOf({ latitude: lane.originLatitude, longitude: lane.originLongitude }, undefined)!;
+    const to =
+      lane.destinationLatitude != null && lane.destinationLongitude != null
+        ? originOf({ latitude: lane.destinationLatitude, longitude: lane.destinationLongitude }, undefined)
+        : null;
+    const base: TBoardSearch = {
+      origin: from,
+      radiusMiles: lane.originRadiusMiles,
+      destination: to && { latitude: to.latitude, longitude: to.longitude, city: to.city, state: to.state },
+      destinationRadiusMiles: to ? (lane.destinationRadiusMiles ?? lane.originRadiusMiles) : null,
+      limit: SYNC_LIMIT,
+    };
+    const equipment = lane.equipmentTypes as TEquipmentType[];
+    searches.push(...(equipment.length ? equipment.map((equipmentType) => ({ ...base, equipmentType })) : [base]));
+  }
+  const seen = new Set<string>();
+  return searches.filter((q) => {
+    const key = JSON.stringify([
+      q.origin.latitude,
+      q.origin.longitude,
+      q.radiusMiles,
+      q.destination?.latitude,
+      q.destination?.longitude,
+      q.destinationRadiusMiles,
+      q.equipmentType ?? null,
+    ]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 };
 
 const NO_LANE = /*i18n*/ {
-  id: "error.sync.noLocation",
-  message: "Sync needs your location: share it on the load board or set it in your profile",
+  id: "error.sync.noLane",
+  message:
+    "Sync needs your location or a saved lane: share your location on the load board, or save a lane on the Marketplaces page",
 };
 
 /** One sync of one configuration, recorded as a run. A failing board is recorded, not thrown: the next slot tries again. */
@@ -111,7 +152,11 @@ export const runSync = async (
   let error: string | null = null;
   try {
     const lanes = await syncLanes(db, c.userId);
-    if (!lanes.length) throw new AppError("BAD_REQUEST", NO_LANE);
+    if (!lanes.length) {
+      // Nothing left to search (the last saved lane deleted, say): what earlier runs found goes, and the run says why.
+      counts = await upsertExternalLoads(db, c, [], Date.now());
+      throw new AppError("BAD_REQUEST", NO_LANE);
+    }
     const adapter = adapterOf(services, c);
     const found = new Map<string, TBoardLoad>();
     for (const [i, lane] of lanes.entries()) {

@@ -95,6 +95,13 @@ export const REST_ROUTES: TRestRoute[] = [
   route("POST", "/api/messaging/whatsapp/send", (c, r) => c.messaging.whatsappTest(bodyObject(r) as never)),
   route("POST", "/api/messaging/telegram/send", (c, r) => c.messaging.telegramTest(bodyObject(r) as never)),
   // External load boards (SPEC §7)
+  // Saved lanes, before /api/marketplaces/:id so "lanes" is never read as a configuration's id.
+  route("GET", "/api/marketplaces/lanes", (c) => c.marketplaces.lanes()),
+  route("POST", "/api/marketplaces/lanes", (c, r) => c.marketplaces.createLane(bodyObject(r) as never), 201),
+  route("PUT", "/api/marketplaces/lanes/:id", (c, r) =>
+    c.marketplaces.updateLane({ ...bodyObject(r), id: idParam(r) } as never),
+  ),
+  route("DELETE", "/api/marketplaces/lanes/:id", (c, r) => c.marketplaces.deleteLane({ id: idParam(r) })),
   route("GET", "/api/marketplaces", (c) => c.marketplaces.list()),
   route("POST", "/api/marketplaces", (c, r) => c.marketplaces.create(bodyObject(r) as never), 201),
   route("PUT", "/api/marketplaces/:id", (c, r) => c.marketplaces.update({ ...bodyObject(r), id: idParam(r) } as never)),

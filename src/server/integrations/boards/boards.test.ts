@@ -190,6 +190,27 @@ describe("search near Chicago", () => {
       expect(haversineMiles(32.7767, -96.797, l.delivery.latitude!, l.delivery.longitude!)).toBeLessThanOrEqual(150);
   });
 
+  test.each(NORTH_AMERICA)("%s: the destination takes its own radius (a saved lane's)", async (p) => {
+    const dallas = { latitude: 32.7767, longitude: -96.797, city: "Dallas", state: "TX" };
+    const q: TBoardSearch = { ...CHICAGO, radiusMiles: 150, destination: dallas, limit: 500 };
+    const near = await adapter(p).search({ ...q, destinationRadiusMiles: 10 });
+    const wide = await adapter(p).search({ ...q, destinationRadiusMiles: 300 });
+    expect(near.length).toBeGreaterThan(0);
+    for (const l of near)
+      expect(
+        haversineMiles(dallas.latitude, dallas.longitude, l.delivery.latitude!, l.delivery.longitude!),
+      ).toBeLessThanOrEqual(10);
+    // Houston and San Antonio (200+ miles from Dallas) are in the wide lane only.
+    const farthest = Math.max(
+      ...wide.map((l) =>
+        haversineMiles(dallas.latitude, dallas.longitude, l.delivery.latitude!, l.delivery.longitude!),
+      ),
+    );
+    expect(farthest).toBeGreaterThan(150);
+    expect(farthest).toBeLessThanOrEqual(300);
+    for (const l of wide) expect(milesFrom(CHICAGO, l)).toBeLessThanOrEqual(150);
+  });
+
   test("Truckstop: entities in the answer are decoded (Smith & Sons)", async () => {
     const loads = await adapter("truckstop").search({ ...CHICAGO, radiusMiles: 500, limit: 300 });
     expect(loads.some((l) => l.contact.company === "Smith & Sons Transport")).toBe(true);
@@ -220,6 +241,17 @@ describe("the load feed", () => {
     });
     expect(toDjibouti.length).toBeGreaterThan(0);
     expect(toDjibouti.every((l) => l.delivery.city === "Djibouti")).toBe(true);
+  });
+
+  test("the destination's own radius narrows the feed's answer", async () => {
+    const djibouti = { latitude: 11.5721, longitude: 43.1456 };
+    const q = { ...ADDIS, radiusMiles: 60, destination: djibouti, limit: 500 };
+    const near = await adapter("other").search({ ...q, destinationRadiusMiles: 5 });
+    const wide = await adapter("other").search({ ...q, destinationRadiusMiles: 300 });
+    expect(near.length).toBeGreaterThan(0);
+    expect(near.every((l) => l.delivery.city === "Djibouti")).toBe(true);
+    // Dire Dawa is about 140 miles from Djibouti: in the wide lane only.
+    expect(wide.some((l) => l.delivery.city === "Dire Dawa")).toBe(true);
   });
 
   test("nothing near Chicago", async () => {

@@ -195,8 +195,11 @@ export const parseDatSearch = (board: string, body: unknown): TBoardLoad[] =>
 
 /** The search body: criteria.lane.origin (coordinates, and city/state when known), destination, classes, limit. */
 export const datSearchBody = (q: TBoardSearch) => {
-  const radiusMiles = Math.max(1, Math.round(q.radiusMiles));
-  const where = (p: { latitude: number; longitude: number; city?: string | null; state?: string | null }) => ({
+  const miles = (r: number) => Math.max(1, Math.round(r));
+  const where = (
+    p: { latitude: number; longitude: number; city?: string | null; state?: string | null },
+    radiusMiles: number,
+  ) => ({
     latitude: p.latitude,
     longitude: p.longitude,
     ...(p.city ? { city: p.city } : {}),
@@ -206,8 +209,10 @@ export const datSearchBody = (q: TBoardSearch) => {
   return {
     criteria: {
       lane: {
-        origin: where(q.origin),
-        ...(q.destination ? { destination: where(q.destination) } : {}),
+        origin: where(q.origin, miles(q.radiusMiles)),
+        ...(q.destination
+          ? { destination: where(q.destination, miles(q.destinationRadiusMiles ?? q.radiusMiles)) }
+          : {}),
       },
       equipmentClasses: q.equipmentType ? [DAT_EQUIPMENT[q.equipmentType]] : Object.values(DAT_EQUIPMENT),
       fullPartial: "BOTH",

@@ -187,14 +187,15 @@ export const createFeedAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
     },
     async search(q) {
       const loads = await get(feedQuery(q));
-      // The feed is asked about the pickup area only; a destination narrows the answer here, by the same radius.
+      // The feed is asked about the pickup area only; a destination narrows the answer here, by its radius.
       const d = q.destination;
       if (!d) return loads;
+      const radius = q.destinationRadiusMiles ?? q.radiusMiles;
       return loads.filter(
         (l) =>
           l.delivery.latitude === null ||
           l.delivery.longitude === null ||
-          haversineMiles(d.latitude, d.longitude, l.delivery.latitude, l.delivery.longitude) <= q.radiusMiles,
+          haversineMiles(d.latitude, d.longitude, l.delivery.latitude, l.delivery.longitude) <= radius,
       );
     },
   };

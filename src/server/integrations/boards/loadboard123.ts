@@ -99,7 +99,7 @@ export const lb123SearchBody = (q: TBoardSearch) => {
           states: d.state ? [d.state] : [],
           latitude: d.latitude,
           longitude: d.longitude,
-          radius,
+          radius: Math.max(1, Math.round(q.destinationRadiusMiles ?? q.radiusMiles)),
           type: "City",
         }
       : { type: "Anywhere" },

@@ -218,7 +218,7 @@ export const truckstopCriteria = (q: TBoardSearch) => {
   return [
     ["DestinationCity", d?.city ?? ""],
     ["DestinationCountry", d ? truckstopCountry(null, d.state) : ""],
-    ["DestinationRange", d ? radius : "0"],
+    ["DestinationRange", d ? String(Math.max(1, Math.round(q.destinationRadiusMiles ?? q.radiusMiles))) : "0"],
     ["DestinationState", d?.state ?? ""],
     ["EquipmentType", q.equipmentType ? TRUCKSTOP_EQUIPMENT[q.equipmentType] : ""],
     ["HoursOld", "0"],

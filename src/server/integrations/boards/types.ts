@@ -60,6 +60,8 @@ export type TBoardSearch = {
   origin: { latitude: number; longitude: number; city?: string | null; state?: string | null; country?: string | null };
   radiusMiles: number;
   destination?: { latitude: number; longitude: number; city?: string | null; state?: string | null } | null;
+  /** How far from the destination a delivery may be; the origin's radius when not given. */
+  destinationRadiusMiles?: number | null;
   equipmentType?: TEquipmentType | null;
   limit: number;
 };

@@ -2,6 +2,7 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { marketplaceConfigs, users } from "../../../../db/tables";
+import { ZSavedLaneInput, ZUpdateSavedLaneInput } from "../../../shared/schemas/lanes";
 import {
   ZCreateMarketplaceInput,
   ZMarketplaceSearchInput,
@@ -16,6 +17,7 @@ import {
   toPublicMarketplace,
   updateMarketplace,
 } from "../../domain/marketplaces/configs";
+import { createLane, deleteLane, listLanes, toPublicLane, updateLane } from "../../domain/marketplaces/lanes";
 import { searchMarketplace } from "../../domain/marketplaces/search";
 import { runSync, startManualSync, syncHistory, syncStatus } from "../../domain/marketplaces/sync";
 import { authedProcedure, premium, systemProcedure } from "../../trpc/init";
@@ -55,6 +57,24 @@ export const marketplacesRouter = {
     .mutation(({ ctx, input: { id, ...q } }) =>
       searchMarketplace(ctx.db, ctx.services.boards, ctx.actor, id, q as z.infer<typeof ZMarketplaceSearchInput>),
     ),
+
+  /** Saved lanes: what sync searches besides the last location. Each is its owner's: others get 404. */
+  lanes: authedProcedure.query(async ({ ctx }) => (await listLanes(ctx.db, ctx.actor.id)).map(toPublicLane)),
+
+  // Adding a lane is premium, as connecting the boards it is searched on is; reading, changing and removing what one
+  // set up stays open after premium ends, as it does for boards.
+  createLane: authedProcedure
+    .use(premium)
+    .input(ZSavedLaneInput)
+    .mutation(async ({ ctx, input }) => toPublicLane(await createLane(ctx.db, ctx.actor, input))),
+
+  updateLane: authedProcedure
+    .input(ZId.extend(ZUpdateSavedLaneInput.shape))
+    .mutation(async ({ ctx, input: { id, ...changes } }) =>
+      toPublicLane(await updateLane(ctx.db, ctx.actor, id, changes)),
+    ),
+
+  deleteLane: authedProcedure.input(ZId).mutation(({ ctx, input }) => deleteLane(ctx.db, ctx.actor, input.id)),
 
   /** Demo mode: the emulators' addresses (credentials "sandbox"), so a new user can connect a Sandbox board; else null. */
   sandbox: authedProcedure.query(({ ctx }) => ctx.services.boards.sandboxUrls),

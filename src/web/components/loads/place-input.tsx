@@ -1,6 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { TPlace } from "../../../server/domain/places/gazetteer";
 import { trpc } from "../../lib/trpc";
 import { cn } from "../../lib/utils";
@@ -13,18 +13,24 @@ export function PlaceInput({
   onChange,
   onPick,
   invalid,
+  describedBy,
 }: {
   id: string;
   value: string;
   onChange: (v: string) => void;
   onPick: (p: TPlace) => void;
   invalid?: boolean;
+  /** The id of the field's error or hint. */
+  describedBy?: string;
 }) {
   const { t } = useLingui();
   const listId = useId();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(-1);
+  // Closing on blur waits a moment (a click on an option blurs the field first); focus coming back cancels it.
+  const closing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(closing.current), []);
   useEffect(() => {
     const timer = setTimeout(() => setQuery(value.trim()), 200);
     return () => clearTimeout(timer);
@@ -50,13 +56,19 @@ export function PlaceInput({
         aria-controls={listId}
         aria-autocomplete="list"
         aria-invalid={invalid}
+        aria-describedby={describedBy}
         placeholder={t`Start typing a city`}
         onChange={(e) => {
           onChange(e.target.value);
           setOpen(true);
         }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onFocus={() => {
+          clearTimeout(closing.current);
+          setOpen(true);
+        }}
+        onBlur={() => {
+          closing.current = setTimeout(() => setOpen(false), 150);
+        }}
         onKeyDown={(e) => {
           if (!open || !items.length) return;
           if (e.key === "ArrowDown") {

@@ -8,9 +8,10 @@ import { Button } from "../ui/button";
 import { Card } from "../ui/card";
 import { MarketplaceCard } from "./marketplace-card";
 import { MarketplaceFormDialog } from "./marketplace-form-dialog";
+import { SavedLanes } from "./saved-lanes";
 import type { TMarketplace } from "./shared";
 
-/** The user's board configurations, with Add Marketplace and, per board, its actions. */
+/** The user's board configurations, with Add Marketplace and, per board, its actions; then the lanes sync searches. */
 export function ConfigurationsTab() {
   const list = useQuery(trpc.marketplaces.list.queryOptions(undefined, { refetchInterval: SYNC_STATUS_REFETCH_MS }));
   // null: closed; "new": adding; a configuration: editing it.
@@ -72,6 +73,9 @@ export function ConfigurationsTab() {
         onOpenChange={(open) => !open && setDialog(null)}
         editing={editing}
       />
+      <div className="mt-2 border-t pt-6">
+        <SavedLanes />
+      </div>
     </div>
   );
 }

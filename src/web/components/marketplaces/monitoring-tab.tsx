@@ -45,7 +45,7 @@ function RunRow({ run }: { run: TSyncRun }) {
         </PhoneLabel>
         <TriggerLabel trigger={run.trigger} />
       </td>
-      <td className={NUMBER_CELL}>
+      <td className={NUMBER_CELL} data-testid="sync-run-found">
         <PhoneLabel>
           <Trans>Found</Trans>
         </PhoneLabel>

@@ -16,6 +16,9 @@ export type TSearchResult = TSearchAnswer["results"][number];
 export type TCreateInput = TIn["create"];
 export type TUpdateInput = TIn["update"];
 export type TSearchInput = TIn["search"];
+export type TLane = TOut["lanes"][number];
+export type TCreateLaneInput = TIn["createLane"];
+export type TUpdateLaneInput = TIn["updateLane"];
 
 /** The production address suggested when a provider is picked (editable; "other" has none). */
 export const SUGGESTED_BASE_URL: Record<TMarketplaceProvider, string> = {
