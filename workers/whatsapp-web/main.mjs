@@ -8,6 +8,7 @@
 // WHATSAPP_WEB_SECRET, WHATSAPP_WEB_BRIDGE_URL (where to listen) and WHATSAPP_WEB_INBOUND_URL (where to post
 // messages). Every line it prints is one JSON object: log lines `{level, msg, ...}`, and in login mode the events
 // `{event: "qr", qr}`, `{event: "ready", number}`, `{event: "linked", number}`, `{event: "failed", message}`.
+import { chmodSync, mkdirSync } from "node:fs";
 import { createBridge, listen, waitForLink } from "./bridge.mjs";
 import { createWebClient } from "./client.mjs";
 
@@ -33,6 +34,9 @@ if (mode === "serve" && (!secret || !env.WHATSAPP_WEB_BRIDGE_URL || !env.WHATSAP
 // WhatsApp keeps the session in Chromium's profile: give Chromium time to write it after the link before closing.
 const SETTLE_MS = Number(env.WHATSAPP_WEB_SETTLE_MS ?? 5000);
 
+// The session folder holds the keys of a linked WhatsApp account: readable by this service's user only.
+mkdirSync(sessionDir, { recursive: true, mode: 0o700 });
+chmodSync(sessionDir, 0o700);
 const client = await createWebClient({ sessionDir, chromiumPath: env.CHROMIUM_PATH });
 
 /** Closes Chromium (which flushes the profile) and ends the process. */
@@ -40,11 +44,18 @@ let ending = false;
 const end = async (/** @type {number} */ code) => {
   if (ending) return;
   ending = true;
-  await client.destroy().catch(() => undefined);
+  // A browser that does not close in time is left to the process's end.
+  await Promise.race([client.destroy().catch(() => undefined), new Promise((r) => setTimeout(r, 10_000))]);
   process.exit(code);
 };
 process.on("SIGTERM", () => void end(0));
 process.on("SIGINT", () => void end(0));
+// A parent that died without stopping us (SIGKILL, a crash) leaves us to init: end too, so that the next worker's
+// bridge gets the port and the session folder.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void end(0);
+}, 5000).unref();
 
 if (mode === "login") {
   const bridge = createBridge({ client, secret: "", log });
