@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { createBridge, listen } from "../../../../workers/whatsapp-web/bridge.mjs";
 import { createFakeClient } from "../../../../workers/whatsapp-web/fake-client";
 import { signedHeaders } from "../../../../workers/whatsapp-web/protocol.mjs";
@@ -155,4 +156,74 @@ test("without WHATSAPP_TRANSPORT=web the route does not exist", async () => {
     new Request(`http://localhost${WHATSAPP_WEB_INBOUND_PATH}`, { method: "POST", body: "{}" }),
   );
   expect(res.status).toBe(404);
+});
+
+test("under Node, as in production: the bridge's post is accepted and MyTess's reply goes out through it", async () => {
+  // The bridge module run by Node (its HTTP server and fetch are Node's), with a client stand-in written inline.
+  const bridgeModule = Bun.pathToFileURL(join(import.meta.dir, "../../../../workers/whatsapp-web/bridge.mjs")).href;
+  // MyTess listens first (the bridge needs its address), and is made once the bridge's port is known.
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("starting", { status: 503 }) });
+  const node = Bun.spawn(
+    [
+      "node",
+      "--input-type=module",
+      "-e",
+      `import { EventEmitter } from "node:events";
+       import { createBridge, listen } from ${JSON.stringify(bridgeModule)};
+       const events = new EventEmitter();
+       const say = (o) => console.log(JSON.stringify(o));
+       const client = {
+         on: (e, f) => events.on(e, f),
+         initialize: async () => {},
+         getNumberId: async (n) => ({ _serialized: n + "@c.us" }),
+         sendMessage: async (chatId, text) => { say({ sent: { chatId, text } }); return { id: { _serialized: "n1" } }; },
+         destroy: async () => {},
+         info: { wid: { user: "251900000000" } },
+       };
+       const bridge = createBridge({ client, secret: process.env.SECRET, inboundUrl: process.env.INBOUND, log: () => {} });
+       const s = await listen(bridge, { host: "127.0.0.1", port: 0 });
+       events.emit("ready");
+       say({ port: s.address().port });
+       process.stdin.on("data", (d) => events.emit("message", JSON.parse(d.toString())));`,
+    ],
+    {
+      env: { ...process.env, SECRET, INBOUND: `http://127.0.0.1:${server.port}${WHATSAPP_WEB_INBOUND_PATH}` },
+      stdin: "pipe",
+      stdout: "pipe",
+    },
+  );
+  try {
+    const lines = node.stdout.getReader();
+    let buf = "";
+    const next = async () => {
+      while (!buf.includes("\n")) {
+        const { done, value } = await lines.read();
+        if (done) throw new Error("the bridge ended");
+        buf += new TextDecoder().decode(value);
+      }
+      const line = buf.slice(0, buf.indexOf("\n"));
+      buf = buf.slice(buf.indexOf("\n") + 1);
+      return JSON.parse(line);
+    };
+    const { port } = await next();
+    // MyTess's side, pointed at the Node bridge.
+    const viaNode = notifiersFromEnv(
+      { WHATSAPP_TRANSPORT: "web", WHATSAPP_WEB_SECRET: SECRET, WHATSAPP_WEB_BRIDGE_URL: `http://127.0.0.1:${port}` },
+      { vapidKeyFile: null },
+    );
+    const appViaNode = await createTestApp({}, undefined, viaNode);
+    server.reload({ fetch: (r) => appViaNode.app.handle(r) });
+    const client = createClient(appViaNode);
+    await registerUser(client, "driver");
+    const phone = number();
+    expect((await client.put("/api/messaging/preferences", prefs(phone, "am"))).status).toBe(200);
+    node.stdin.write(JSON.stringify({ from: `${digits(phone)}@c.us`, type: "chat", body: "help", timestamp: 1 }));
+    node.stdin.flush();
+    const { sent } = await next();
+    expect(sent.chatId).toBe(`${digits(phone)}@c.us`);
+    expect(sent.text).toContain("የMyTess ትዕዛዞች");
+  } finally {
+    node.kill();
+    server.stop(true);
+  }
 });
