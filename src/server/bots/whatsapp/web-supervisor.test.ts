@@ -74,16 +74,16 @@ test("the bridge's environment carries its settings, and Puppeteer is told not t
 test("one bridge per deployment; its log lines reach the app's log; stopping sends SIGTERM and frees the lease", async () => {
   const env = { ...bridgeEnv(process.env, settings), MARKS: marks };
   const command = ["node", script];
-  const first = startWhatsAppWebBridge({ db: t.db, log, env, command, holder: "first", leaseMs: 3000 });
+  const first = startWhatsAppWebBridge({ db: t.db, log, env, command, holder: "first", leaseMs: 6000 });
   await until("the first bridge", () => marked("started") === 1);
-  const second = startWhatsAppWebBridge({ db: t.db, log, env, command, holder: "second", leaseMs: 3000 });
+  const second = startWhatsAppWebBridge({ db: t.db, log, env, command, holder: "second", leaseMs: 6000 });
   await until("the relayed log lines", () => logged.some((l) => l.data?.line === "[chromium] some chatter"));
   expect(logged).toContainEqual({
     level: "warn",
     msg: "whatsapp web needs linking",
     data: { source: "whatsapp-web", secretSet: true },
   });
-  // The second worker checks the lease a few times (every 1 s) and never starts a bridge of its own.
+  // The second worker checks the lease (at once, then every 2 s) and never starts a bridge of its own.
   await Bun.sleep(2500);
   expect(second.isHolder()).toBe(false);
   expect(second.starts()).toBe(0);
