@@ -4,6 +4,7 @@ import { i18n, languageFromEnv } from "../src/server/i18n";
 import { boardServicesForDatabase } from "../src/server/integrations/boards/services";
 import { carriersFromEnv } from "../src/server/integrations/carriers/registry";
 import { notifiersFromEnv, vapidKeyFileFor } from "../src/server/integrations/notify/registry";
+import { whatsappWebSecretFileFor } from "../src/server/integrations/notify/whatsapp-web";
 import { paymentsFromEnv } from "../src/server/integrations/payments/registry";
 import { storeServicesFrom } from "../src/server/integrations/stores/services";
 import { logger } from "../src/server/logger";
@@ -44,7 +45,10 @@ export const openSystem = async () => {
     locale: cliLocale(),
     services: {
       carriers: carriersFromEnv(),
-      notifiers: notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) }),
+      notifiers: notifiersFromEnv(process.env, {
+        vapidKeyFile: vapidKeyFileFor(config.databasePath),
+        whatsappWebSecretFile: whatsappWebSecretFileFor(config.databasePath),
+      }),
       boards,
       stores: storeServicesFrom(boards),
       payments: paymentsFromEnv(process.env),

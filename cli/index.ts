@@ -10,6 +10,7 @@ import { notify } from "./commands/notify";
 import { rates, track } from "./commands/shipping";
 import { subscription } from "./commands/subscription";
 import { user } from "./commands/user";
+import { whatsapp } from "./commands/whatsapp";
 import { CliError, cliLocale, i18n } from "./context";
 
 process.env.LOG_LEVEL ??= "silent";
@@ -17,7 +18,7 @@ process.env.LOG_LEVEL ??= "silent";
 const program = new Command()
   .name("mytess")
   .description(
-    "MyTess operator tools: database, accounts, parcel carriers, jobs, notifications, load boards and stores",
+    "MyTess operator tools: database, accounts, parcel carriers, jobs, notifications, load boards, stores and WhatsApp Web",
   )
   .version("0.1.0")
   .showHelpAfterError()
@@ -31,7 +32,8 @@ const program = new Command()
   .addCommand(marketplaces)
   .addCommand(sync)
   .addCommand(ecommerce)
-  .addCommand(subscription);
+  .addCommand(subscription)
+  .addCommand(whatsapp);
 
 try {
   await program.parseAsync(process.argv);

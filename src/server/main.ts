@@ -15,6 +15,8 @@ import { startStoreEmulators } from "../../emulators/stores/server";
 import { createTelegramBot } from "./bots/telegram/bot";
 import { startTelegramPoller } from "./bots/telegram/poller";
 import { telegramWebhookSecret } from "./bots/telegram/webhook";
+import { WHATSAPP_WEB_INBOUND_PATH } from "./bots/whatsapp/web-inbound";
+import { bridgeEnv, startWhatsAppWebBridge } from "./bots/whatsapp/web-supervisor";
 import { loadConfig } from "./config";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
 import { ensureDemoStores } from "./domain/ecommerce/demo";
@@ -25,6 +27,7 @@ import { boardServicesForDatabase, type TBoardServices } from "./integrations/bo
 import { carriersFromEnv } from "./integrations/carriers/registry";
 import { notifiersFromEnv, vapidKeyFileFor } from "./integrations/notify/registry";
 import { telegramApiRoot } from "./integrations/notify/telegram";
+import { whatsappWebSecretFileFor, whatsappWebSessionDir } from "./integrations/notify/whatsapp-web";
 import { paymentsFromEnv } from "./integrations/payments/registry";
 import { storeServicesFrom } from "./integrations/stores/services";
 import { jobHandlers, startWorker, type TWorker } from "./jobs/worker";
@@ -75,7 +78,8 @@ const startDemoEmulators = () => {
   logger.info("demo: load-board emulators started", boards.urls);
   const channels = {
     telegram: !process.env.TELEGRAM_BOT_TOKEN,
-    whatsapp: !process.env.WHATSAPP_ACCESS_TOKEN,
+    // WhatsApp Web links a real phone: no emulator stands in for it.
+    whatsapp: !process.env.WHATSAPP_ACCESS_TOKEN && process.env.WHATSAPP_TRANSPORT !== "web",
   };
   if (channels.telegram || channels.whatsapp) {
     const notify = startNotifyEmulators();
@@ -128,7 +132,10 @@ if (ENGINE === "pg" && !process.env.VAPID_PUBLIC_KEY && !isServerChild) {
 
 /** The job worker in this process, and a SIGTERM that lets its running job finish before the database closes. */
 const startJobs = (handle: DbHandle) => {
-  const notifiers = notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) });
+  const notifiers = notifiersFromEnv(process.env, {
+    vapidKeyFile: vapidKeyFileFor(config.databasePath),
+    whatsappWebSecretFile: whatsappWebSecretFileFor(config.databasePath),
+  });
   const baseUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   const boards = boardServicesForDatabase(process.env, config.databasePath, config.demo);
   const stores = storeServicesFrom(boards);
@@ -139,7 +146,31 @@ const startJobs = (handle: DbHandle) => {
   });
   logger.info("job worker started");
   const telegram = startTelegram(handle, notifiers, boards, baseUrl);
-  return { ...worker, stop: async () => Promise.all([telegram?.stop(), worker.stop()]).then(() => undefined) };
+  const whatsappWeb = startWhatsAppWeb(handle, notifiers);
+  return {
+    ...worker,
+    stop: async () => Promise.all([telegram?.stop(), whatsappWeb?.stop(), worker.stop()]).then(() => undefined),
+  };
+};
+
+/**
+ * WHATSAPP_TRANSPORT=web: the WhatsApp Web bridge, run by the one worker holding its lease. It posts the messages people
+ * send to the linked number to this deployment's web role, on this machine unless WHATSAPP_WEB_INBOUND_URL says where.
+ */
+const startWhatsAppWeb = (handle: DbHandle, notifiers: ReturnType<typeof notifiersFromEnv>) => {
+  const web = notifiers.whatsappWeb;
+  if (!web) return null;
+  const local = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname;
+  const env = bridgeEnv(process.env, {
+    secret: web.secret,
+    bridgeUrl: web.bridgeUrl,
+    inboundUrl:
+      process.env.WHATSAPP_WEB_INBOUND_URL ??
+      `http://${local.includes(":") ? `[${local}]` : local}:${config.port}${WHATSAPP_WEB_INBOUND_PATH}`,
+    sessionDir: whatsappWebSessionDir(process.env, config.databasePath),
+    chromiumPath: process.env.CHROMIUM_PATH,
+  });
+  return startWhatsAppWebBridge({ db: handle.db, log: logger, env });
 };
 
 /**

@@ -5,6 +5,7 @@ import type { User } from "../../../db/tables";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import { telegramWebhookHandler } from "../bots/telegram/webhook";
 import { answerWhatsApp } from "../bots/whatsapp/inbound";
+import { isSignedByBridge, WHATSAPP_WEB_INBOUND_PATH, ZWhatsAppWebInbound } from "../bots/whatsapp/web-inbound";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession } from "../domain/auth/sessions";
 import { applyChapaWebhook, applyStripeEvent, confirmChapa } from "../domain/billing/billing";
@@ -13,6 +14,7 @@ import { AppError } from "../errors";
 import { boardServicesForDatabase, type TBoardServices } from "../integrations/boards/services";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
 import { notifiersFromEnv, type TNotifierRegistry, vapidKeyFileFor } from "../integrations/notify/registry";
+import { whatsappWebSecretFileFor } from "../integrations/notify/whatsapp-web";
 import {
   parseWhatsAppWebhook,
   verifyWhatsAppSignature,
@@ -60,7 +62,10 @@ export const createApp = ({
   db,
   config,
   carriers = carriersFromEnv(),
-  notifiers = notifiersFromEnv(process.env, { vapidKeyFile: vapidKeyFileFor(config.databasePath) }),
+  notifiers = notifiersFromEnv(process.env, {
+    vapidKeyFile: vapidKeyFileFor(config.databasePath),
+    whatsappWebSecretFile: whatsappWebSecretFileFor(config.databasePath),
+  }),
   env = process.env,
   boards = boardServicesForDatabase(env, config.databasePath, config.demo),
   stores,
@@ -207,6 +212,36 @@ export const createApp = ({
         }
         // Meta retries anything but a 200 for days: a message we could not act on is logged, not refused.
         return json({ ok: true });
+      },
+      { parse: "none" },
+    )
+    // WhatsApp Web (WHATSAPP_TRANSPORT=web): the bridge posts messages sent to the linked number, signed with the
+    // secret it shares with us; anyone else is refused before the body is looked at.
+    .post(
+      WHATSAPP_WEB_INBOUND_PATH,
+      async ({ request }) => {
+        const web = notifiers.whatsappWeb;
+        if (!web) return notFound(request);
+        try {
+          const raw = await readCapped(request);
+          if (!isSignedByBridge(web.secret, raw, request.headers))
+            return errorResponse(new AppError("UNAUTHORIZED", WEBHOOK_REFUSED), localeOf(request));
+          let body: unknown = null;
+          try {
+            body = JSON.parse(raw);
+          } catch {}
+          const m = ZWhatsAppWebInbound.parse(body);
+          const baseUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+          try {
+            await answerWhatsApp({ db, services, baseUrl }, m);
+          } catch (err) {
+            // As for the Cloud API: a message we could not act on is logged; the bridge would only send it again.
+            logger.error("whatsapp message not handled", { error: String(err) });
+          }
+          return json({ ok: true });
+        } catch (err) {
+          return errorResponse(err, localeOf(request));
+        }
       },
       { parse: "none" },
     )

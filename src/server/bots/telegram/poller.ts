@@ -1,48 +1,17 @@
 // Long polling for one deployment: Telegram answers getUpdates to one poller at a time (a second gets 409 Conflict), so
-// the worker processes take a lease and only its holder polls. The lease is a row of the jobs table (kind "lease",
-// status "done", so no worker ever claims it as a job) whose lock is renewed while the holder lives and taken over
-// once it lapses.
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+// the worker processes take a lease (src/server/jobs/lease.ts) and only its holder polls.
 import type { Bot } from "grammy";
 import type { TDb } from "../../../../db/client";
-import { jobs } from "../../../../db/tables";
+import * as lease from "../../jobs/lease";
 import type { TLogger } from "../../logger";
 
 const LEASE_KEY = "lease:telegram-poller";
 
-/** Takes or renews the lease for `holder`; true while it holds it. */
-export const takeLease = async (db: TDb, holder: string, leaseMs: number, now = Date.now()) => {
-  await db
-    .insert(jobs)
-    .values({
-      kind: "lease",
-      payload: {},
-      status: "done",
-      runAt: now,
-      uniqueKey: LEASE_KEY,
-      maxAttempts: 1,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing();
-  const taken = await db
-    .update(jobs)
-    .set({ lockedBy: holder, lockedUntil: now + leaseMs, updatedAt: now })
-    .where(
-      and(
-        eq(jobs.uniqueKey, LEASE_KEY),
-        or(eq(jobs.lockedBy, holder), isNull(jobs.lockedUntil), lt(jobs.lockedUntil, now)),
-      ),
-    )
-    .returning({ id: jobs.id });
-  return taken.length > 0;
-};
+/** Takes or renews the poller's lease for `holder`; true while it holds it. */
+export const takeLease = (db: TDb, holder: string, leaseMs: number, now = Date.now()) =>
+  lease.takeLease(db, LEASE_KEY, holder, leaseMs, now);
 
-export const releaseLease = (db: TDb, holder: string) =>
-  db
-    .update(jobs)
-    .set({ lockedBy: null, lockedUntil: null })
-    .where(and(eq(jobs.uniqueKey, LEASE_KEY), eq(jobs.lockedBy, holder)));
+export const releaseLease = (db: TDb, holder: string) => lease.releaseLease(db, LEASE_KEY, holder);
 
 /** Polls with `bot` while this process holds the lease; checks the lease every third of its length. */
 export const startTelegramPoller = ({

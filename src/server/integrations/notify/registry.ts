@@ -6,6 +6,12 @@ import type { TNotifier, TNotifyChannel } from "./types";
 import { loadVapidKeys } from "./vapid-keys";
 import { createWebPushNotifier } from "./web-push";
 import { createWhatsAppCloudNotifier, WHATSAPP_API_ROOT, WHATSAPP_GRAPH_VERSION } from "./whatsapp-cloud";
+import {
+  createWhatsAppWebNotifier,
+  loadWhatsAppWebSecret,
+  type TWhatsAppWebSettings,
+  WHATSAPP_WEB_BRIDGE_URL,
+} from "./whatsapp-web";
 
 export type TNotifierState = "active" | "sandbox" | "not_configured";
 export type TNotifierRegistry = {
@@ -20,6 +26,8 @@ export type TNotifierRegistry = {
   telegramBotUsername: () => Promise<string | null>;
   /** What the WhatsApp webhook route checks; null when the webhook is not configured. */
   whatsappWebhook: { verifyToken: string; appSecret: string } | null;
+  /** WHATSAPP_TRANSPORT=web: where the WhatsApp Web bridge listens and the secret both sides sign with; else null. */
+  whatsappWeb: TWhatsAppWebSettings | null;
 };
 
 const NAMES: Record<TNotifyChannel, string> = { telegram: "Telegram", whatsapp: "WhatsApp", web_push: "Web Push" };
@@ -41,7 +49,7 @@ export const vapidKeyFileFor = (databasePath: string) =>
  */
 export const notifiersFromEnv = (
   env: Record<string, string | undefined> = process.env,
-  opts: { vapidKeyFile: string | null },
+  opts: { vapidKeyFile: string | null; whatsappWebSecretFile?: string | null },
 ): TNotifierRegistry => {
   const timeoutMs = Number(env.NOTIFY_TIMEOUT_MS ?? 10_000);
   const telegramRoot = telegramApiRoot(env);
@@ -53,9 +61,21 @@ export const notifiersFromEnv = (
         sandbox: isLoopback(telegramRoot),
       })
     : null;
+  const transport = env.WHATSAPP_TRANSPORT || "cloud";
+  if (transport !== "cloud" && transport !== "web")
+    throw new Error(`WHATSAPP_TRANSPORT must be cloud or web (got "${transport}")`);
+  // WhatsApp Web: the bridge the worker runs (workers/whatsapp-web/), asked over signed HTTP.
+  const whatsappWeb: TWhatsAppWebSettings | null =
+    transport === "web"
+      ? {
+          bridgeUrl: root(env.WHATSAPP_WEB_BRIDGE_URL || WHATSAPP_WEB_BRIDGE_URL),
+          secret: loadWhatsAppWebSecret(env, opts.whatsappWebSecretFile ?? null),
+        }
+      : null;
   const whatsappRoot = root(env.WHATSAPP_API_ROOT ?? WHATSAPP_API_ROOT);
-  const whatsapp =
-    env.WHATSAPP_ACCESS_TOKEN && env.WHATSAPP_PHONE_NUMBER_ID
+  const whatsapp = whatsappWeb
+    ? createWhatsAppWebNotifier(whatsappWeb)
+    : env.WHATSAPP_ACCESS_TOKEN && env.WHATSAPP_PHONE_NUMBER_ID
       ? createWhatsAppCloudNotifier({
           accessToken: env.WHATSAPP_ACCESS_TOKEN,
           phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID,
@@ -107,6 +127,7 @@ export const notifiersFromEnv = (
       env.WHATSAPP_VERIFY_TOKEN && env.WHATSAPP_APP_SECRET
         ? { verifyToken: env.WHATSAPP_VERIFY_TOKEN, appSecret: env.WHATSAPP_APP_SECRET }
         : null,
+    whatsappWeb,
   };
 };
 
