@@ -7,6 +7,7 @@ import { createRoot } from "react-dom/client";
 import { NotFound } from "./components/layout/not-found";
 import { Splash } from "./components/layout/splash";
 import { meQueryOptions, wasSignedIn } from "./lib/auth";
+import { seedBootQueries } from "./lib/boot-data";
 import { activateLanguage, detectLanguage, i18n, loadAppMessages } from "./lib/i18n";
 import { persistQueries } from "./lib/persist";
 import { PreferencesProvider } from "./lib/preferences";
@@ -33,6 +34,7 @@ declare module "@tanstack/react-router" {
 // signed in, the signed-in screens' messages. The router's checks then find the answers in flight instead of asking
 // one after the other.
 persistQueries(queryClient);
+seedBootQueries(queryClient, trpc);
 void queryClient.prefetchQuery(meQueryOptions());
 const language = detectLanguage();
 if (wasSignedIn()) void loadAppMessages(language);

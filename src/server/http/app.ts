@@ -2,6 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { Elysia } from "elysia";
 import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/tables";
+import { boardStatsInput, firstBoardPage } from "../../shared/board";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import { telegramWebhookHandler } from "../bots/telegram/webhook";
 import { answerWhatsApp } from "../bots/whatsapp/inbound";
@@ -38,7 +39,7 @@ import { requestLocale } from "./locale";
 import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 import { REST_ROUTES } from "./rest/table";
 import { applySecurityHeaders, isCrossSiteWrite } from "./security";
-import { createStaticHandler } from "./static";
+import { createStaticHandler, type TBootQuery } from "./static";
 
 const WEBHOOK_REFUSED = /*i18n*/ { id: "error.webhook.refused", message: "Webhook call refused" };
 
@@ -87,7 +88,9 @@ export const createApp = ({
   });
   const oidc = config.oidc ? createOidcClient(config.oidc) : null;
   const auth = createAuthRoutes(db, config, oidc, services);
-  const serveStatic = createStaticHandler(config.webDist);
+  const serveStatic = createStaticHandler(config.webDist, {
+    bootQueries: (req, route, resHeaders) => bootQueries(req, route, resHeaders),
+  });
   const metaOf = (
     server: { requestIP?: (r: Request) => { address: string } | null } | null,
     req: Request,
@@ -99,6 +102,30 @@ export const createApp = ({
   const actorOf = async (req: Request): Promise<User | null> => {
     const token = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
     return token ? ((await resolveSession(db, token))?.user ?? null) : null;
+  };
+  /** The first answers a signed-in page asks for, given with its HTML (see static.ts). */
+  const bootQueries = async (req: Request, route: string, resHeaders: Headers): Promise<TBootQuery[]> => {
+    const ctx = await contextFromRequest(req, db, config, metaOf(null, req), "web", resHeaders, services);
+    if (!ctx.actor) return [];
+    const caller = createCaller(ctx);
+    const [me, rates] = await Promise.all([caller.auth.me(), caller.platform.fxRates()]);
+    const out: TBootQuery[] = [
+      { path: "auth.me", data: me },
+      { path: "platform.fxRates", data: rates },
+    ];
+    if (route === "/loads" && me) {
+      const input = firstBoardPage(me.location ?? null);
+      const stats = boardStatsInput(input);
+      // A driver's board: the first page around their saved position, as the page's loader asks for it.
+      // Anything refused or failing is left for the app to ask (and show) itself.
+      const [page, figures] = await Promise.all([
+        caller.loads.search(input).catch(() => undefined),
+        caller.loads.stats(stats).catch(() => undefined),
+      ]);
+      if (page !== undefined) out.push({ path: "loads.search", input, data: page });
+      if (figures !== undefined) out.push({ path: "loads.stats", input: stats, data: figures });
+    }
+    return out;
   };
   /** The language of an answer given before there is a context: the account's when known, else the request's. */
   const localeOf = (req: Request, actor?: User | null) =>

@@ -31,6 +31,20 @@ const routeMatcher = (routes: string[]) => {
   };
 };
 
+/** A query's answer the app would ask for first, given with the page so it does not wait a round trip for it. */
+export type TBootQuery = { path: string; input?: unknown; data: unknown };
+export type TStaticOptions = {
+  /** For a signed-in visitor: the first answers of the page at `route` (the current user, the rates, its first data). */
+  bootQueries?: (req: Request, route: string, resHeaders: Headers) => Promise<TBootQuery[]>;
+};
+
+/** JSON inside a <script> element: nothing in it can close the element or open a comment. */
+const scriptJson = (v: unknown) =>
+  JSON.stringify(v)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+
 type TPreloadMap = {
   routes: Record<string, string[]>;
   authed: string[];
@@ -44,7 +58,7 @@ type TPreloadMap = {
  * time when the browser takes it, and index.html for any path that is not a file: status 200 for the app's routes,
  * 404 for anything else (the app then shows its own not-found screen).
  */
-export const createStaticHandler = (root: string) => {
+export const createStaticHandler = (root: string, opts: TStaticOptions = {}) => {
   const index = join(root, "index.html");
   const routesFile = join(root, "routes.json");
   const routeOf = existsSync(routesFile)
@@ -67,7 +81,7 @@ export const createStaticHandler = (root: string) => {
    * index.html with the page's own chunks and its language's messages asked for at once (modulepreload), in parallel
    * with the main bundle: otherwise each waits for the code before it to run, a round trip apiece on a slow phone.
    */
-  const shell = (req: Request, route: string | null) => {
+  const shell = async (req: Request, route: string | null, resHeaders = new Headers()) => {
     if (!indexHtml || !preload || !route) return null;
     const language = requestLocale(req);
     const signedIn = /(?:^|;\s*)mytess_session=/.test(req.headers.get("cookie") ?? "");
@@ -78,7 +92,15 @@ export const createStaticHandler = (root: string) => {
       ...(preload.routes[route] ?? []),
     ].filter(Boolean);
     const links = files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join("");
-    const html = indexHtml.replace("</head>", `${links}</head>`);
+    let html = indexHtml.replace("</head>", `${links}</head>`);
+    // A signed-in visitor's first answers come with the page (the app seeds its query cache from them): on a slow phone
+    // each would otherwise be a round trip after the code has arrived. A failure leaves the app to ask as usual.
+    const boot = signedIn && opts.bootQueries ? await opts.bootQueries(req, route, resHeaders).catch(() => []) : [];
+    if (boot.length)
+      html = html.replace(
+        "<body>",
+        () => `<body><script id="mytess-boot" type="application/json">${scriptJson(boot)}</script>`,
+      );
     // A signed-out visitor gets the page itself in the HTML, in their language, instead of the splash: it shows as soon
     // as the HTML and the stylesheet are in, seconds before the app's code on a slow phone. The app replaces it.
     const page = signedIn ? undefined : prerendered.get(`${route}.${language}`);
@@ -140,16 +162,22 @@ export const createStaticHandler = (root: string) => {
       }
     }
     const route = routeOf(decoded);
-    const html = shell(req, route);
-    if (html)
-      return new Response(html, {
+    const resHeaders = new Headers();
+    const html = await shell(req, route, resHeaders);
+    if (html) {
+      const res = new Response(html, {
         status: route ? 200 : 404,
         headers: {
           "Content-Type": "text/html; charset=utf-8",
-          "Cache-Control": "no-cache",
+          // The page may carry the visitor's own data (their first answers): never kept by a shared cache.
+          "Cache-Control": html.includes('id="mytess-boot"') ? "private, no-cache" : "no-cache",
           Vary: "Cookie, Accept-Language",
         },
       });
+      // The session's sliding expiry, when reading it renewed it.
+      for (const c of resHeaders.getSetCookie()) res.headers.append("Set-Cookie", c);
+      return res;
+    }
     if (!existsSync(index)) {
       return new Response("The web app is not built yet: run `bun run build`.", {
         status: 503,
