@@ -149,7 +149,10 @@ test("the currency switch converts amounts and is remembered", async ({ page }) 
 
 test("going offline shows the badge and a warning; coming back says so", async ({ page, context }) => {
   await page.goto("/landing");
-  await expect(page.getByTestId("platform-stats")).toBeVisible();
+  // The page arrives rendered; wait for the app itself (its live figures) and the code it loads after the first paint
+  // (the toast region), which cannot come once the network is gone.
+  await expect(page.getByTestId("platform-stats")).not.toContainText("…");
+  await page.waitForLoadState("networkidle");
   await context.setOffline(true);
   // The badge and the toast come together, and the toast goes after 5 s: look for both at once, so a slow first
   // check cannot outlast the toast.
