@@ -29,7 +29,7 @@ test("a driver reading Amharic takes the suggested Ethiopian calendar and sees E
   const page = await ctx.newPage();
   await page.goto("/signin?mode=register&returnTo=/loads");
   await signUp(page, { type: "Driver", first: "Meseret", last: "Wolde", email: uniqueEmail("meseret") });
-  await expect(page.getByTestId("load-card").first()).toBeVisible();
+  await expect(page.getByTestId("load-row").first()).toBeVisible();
   await chooseLanguage(page, "አማርኛ");
   // Suggested once, not forced.
   const suggestion = page.getByTestId("calendar-suggestion");
@@ -37,13 +37,13 @@ test("a driver reading Amharic takes the suggested Ethiopian calendar and sees E
   await suggestion.getByRole("button").first().click();
   await expect(suggestion).toHaveCount(0);
 
-  const date = page.getByTestId("load-card").first().locator("span").filter({ hasText: "ዓ.ም." }).first();
+  const date = page.getByTestId("load-row").first().locator("span").filter({ hasText: "ዓ.ም." }).first();
   await expect(date).toBeVisible();
   const text = (await date.textContent()) ?? "";
   expect(AM_MONTHS.some((m) => text.includes(m))).toBe(true);
 
   // The bid's proposed pickup is chosen in the Ethiopian calendar.
-  await page.getByTestId("load-card").first().getByTestId("quick-bid").click();
+  await page.getByTestId("load-row").first().getByTestId("quick-bid").click();
   const dialog = page.getByTestId("bid-dialog");
   const field = dialog.locator("fieldset[data-testid$='-ethiopic']");
   await expect(field).toBeVisible();
@@ -84,8 +84,8 @@ test("a shipper reading Afaan Oromo picks Ethiopian dates in the post-load form 
 
   await page.keyboard.press("Escape");
   await page.goto("/loads");
-  const card = page.getByTestId("load-card").first();
-  const text = (await card.textContent()) ?? "";
+  const row = page.getByTestId("load-row").first();
+  const text = (await row.textContent()) ?? "";
   expect(text).toContain("A.L.I.");
   expect(OM_MONTHS.some((m) => text.includes(m))).toBe(true);
   await ctx.close();

@@ -114,12 +114,12 @@ test("the load board switches between a list and a map of its loads", async ({ b
   expect(markers).toBeGreaterThan(0);
   await expectDrawnArea(map);
   await map.screenshot({ path: test.info().outputPath("loads-map.png") });
-  await expect(page.getByTestId("load-results").getByTestId("load-card")).toHaveCount(0);
+  await expect(page.getByTestId("load-results").getByTestId("load-row")).toHaveCount(0);
 
-  // Back to the list: the cards return.
+  // Back to the list: the rows return.
   await page.getByTestId("view-list").click();
   await expect(page.getByTestId("loads-map")).toHaveCount(0);
-  await expect(page.getByTestId("load-results").getByTestId("load-card").first()).toBeVisible();
+  await expect(page.getByTestId("load-results").getByTestId("load-row").first()).toBeVisible();
   expect(blocked).toEqual([]);
   await ctx.close();
 });

@@ -164,13 +164,13 @@ test("the load board: filters, sort, quick bid for drivers only, sharing, highli
   await page.goto("/signin?mode=register&returnTo=/loads");
   await signUp(page, { type: "Driver", first: "Lidya", last: "Haile", email: uniqueEmail("lidya") });
   await expect(page.getByRole("heading", { name: "Load Board" })).toBeVisible();
-  await expect(page.getByTestId("load-card").first()).toBeVisible();
+  await expect(page.getByTestId("load-row").first()).toBeVisible();
   const total = Number(await page.getByTestId("stat-total-value").textContent());
   expect(total).toBeGreaterThan(100);
 
   await page.getByRole("button", { name: "Use my location" }).click();
   await expect(page.getByTestId("origin-note")).toContainText("current position");
-  await expect(page.getByTestId("load-card").first().getByTestId("distance-badge")).toBeVisible();
+  await expect(page.getByTestId("load-row").first().getByTestId("distance-badge")).toBeVisible();
   const nearTotal = Number(await page.getByTestId("stat-total-value").textContent());
   expect(nearTotal).toBeLessThan(total);
   await page.getByLabel("Radius").selectOption("500");
@@ -179,14 +179,14 @@ test("the load board: filters, sort, quick bid for drivers only, sharing, highli
     .toBeGreaterThan(nearTotal);
 
   await page.getByLabel("Equipment").selectOption("refrigerated");
-  await expect(page.getByTestId("load-card").first()).toContainText("Refrigerated");
+  await expect(page.getByTestId("load-row").first()).toContainText("Refrigerated");
   await page.getByTestId("sort-select").selectOption("rate");
-  await expect(page.getByTestId("load-card").first().getByTestId("quick-bid")).toBeVisible();
+  await expect(page.getByTestId("load-row").first().getByTestId("quick-bid")).toBeVisible();
 
   // Copy a load's link, then open the shared link: the board highlights it.
-  // Pin one card by its id: the list may still re-sort under a plain first().
-  const id = await page.getByTestId("load-card").first().getAttribute("data-load-id");
-  const first = page.locator(`[data-testid="load-card"][data-load-id="${id}"]`).first();
+  // Pin one row by its id: the list may still re-sort under a plain first().
+  const id = await page.getByTestId("load-row").first().getAttribute("data-load-id");
+  const first = page.locator(`[data-testid="load-row"][data-load-id="${id}"]`).first();
   await first.getByTestId("share-button").click();
   await page.getByRole("menuitem", { name: "Copy link" }).click();
   await expect(page.getByTestId("toast")).toContainText("Link Copied!");
@@ -221,7 +221,7 @@ test("shippers see the board without Quick Bid; a missing shared load says so", 
   const page = await ctx.newPage();
   await page.goto("/signin?mode=register&returnTo=/loads");
   await signUp(page, { type: "Shipper", first: "Sara", last: "Mekonnen", email: uniqueEmail("sara") });
-  await expect(page.getByTestId("load-card").first()).toBeVisible();
+  await expect(page.getByTestId("load-row").first()).toBeVisible();
   await expect(page.getByTestId("quick-bid")).toHaveCount(0);
   await page.goto("/loads/999999");
   await expect(page.getByTestId("load-missing")).toBeVisible();
@@ -235,11 +235,11 @@ test("a bid after the session ended shows Unauthorized and goes to sign in", asy
   const page = await ctx.newPage();
   await page.goto("/signin?mode=register&returnTo=/loads");
   await signUp(page, { type: "Driver", first: "Yonas", last: "Tesfaye", email: uniqueEmail("yonas") });
-  const card = page.getByTestId("load-card").first();
-  await expect(card).toBeVisible();
+  const row = page.getByTestId("load-row").first();
+  await expect(row).toBeVisible();
   // The session ends elsewhere (signed out on another device, or expired).
   await ctx.clearCookies();
-  await card.getByTestId("quick-bid").click();
+  await row.getByTestId("quick-bid").click();
   await page.getByTestId("bid-dialog").getByLabel("Bid amount").fill("500");
   await page.getByTestId("bid-dialog").getByRole("button", { name: "Place Bid" }).click();
   await expect(page.getByTestId("toast")).toContainText("You are logged out. Logging in again...");

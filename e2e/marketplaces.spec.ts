@@ -47,7 +47,7 @@ test("a new driver adds DAT, tests it, searches it and sees its loads on the loa
   // The load board: DAT's loads beside MyTess loads, marked with the board and taking no bids.
   await page.goto("/loads");
   await page.getByRole("button", { name: "Use my location" }).click();
-  const external = page.getByTestId("load-card").filter({ has: page.getByTestId("board-name") });
+  const external = page.getByTestId("load-row").filter({ has: page.getByTestId("board-name") });
   await expect(external.first()).toBeVisible();
   await expect(external.first().getByTestId("source-badge")).toHaveText("EXTERNAL");
   await expect(external.first().getByTestId("board-name")).toHaveText("My DAT");
@@ -83,7 +83,7 @@ test("a demo driver's synced boards: Manual Sync, the runs in Monitoring, their 
   await expect(page.getByTestId("board-answer").filter({ hasText: "Truckstop" })).toContainText("synced");
   await expect(
     page
-      .getByTestId("load-card")
+      .getByTestId("load-row")
       .filter({ has: page.getByTestId("board-name").filter({ hasText: "Truckstop" }) })
       .first(),
   ).toBeVisible();

@@ -10,17 +10,17 @@ test("a bid made offline is queued, marked pending, and placed once when the con
   const page = await ctx.newPage();
   await page.goto("/signin?mode=register&returnTo=/loads");
   await signUp(page, { type: "Driver", first: "Kebede", last: "Ayana", email: uniqueEmail("kebede") });
-  const card = page.getByTestId("load-card").first();
-  await expect(card).toBeVisible();
-  const loadId = Number(await card.getAttribute("data-load-id"));
+  const row = page.getByTestId("load-row").first();
+  await expect(row).toBeVisible();
+  const loadId = Number(await row.getAttribute("data-load-id"));
 
   await ctx.setOffline(true);
-  await card.getByTestId("quick-bid").click();
+  await row.getByTestId("quick-bid").click();
   await page.getByTestId("bid-dialog").getByLabel("Bid amount").fill("777");
   await page.getByTestId("bid-dialog").getByRole("button", { name: "Place Bid" }).click();
   await expect(page.getByTestId("toast").last()).toContainText("Offline - request queued for later");
   await expect(page.getByTestId("bid-dialog")).toBeHidden();
-  await expect(card.getByTestId("pending-badge")).toHaveText("Bid waiting to send");
+  await expect(row.getByTestId("pending-badge")).toHaveText("Bid waiting to send");
   await expect(page.getByTestId("queue-button")).toHaveText("1 change waiting to send");
   // Kept as SPEC says: url, options, timestamp; with the key that makes a replay safe.
   const queued = await page.evaluate(() => JSON.parse(localStorage.getItem("queuedRequests") ?? "[]"));
@@ -32,7 +32,7 @@ test("a bid made offline is queued, marked pending, and placed once when the con
   await ctx.setOffline(false);
   await expect(page.getByTestId("toast").last()).toContainText("1 queued change sent");
   await expect(page.getByTestId("queue-status")).toHaveCount(0);
-  await expect(card.getByTestId("pending-badge")).toHaveCount(0);
+  await expect(row.getByTestId("pending-badge")).toHaveCount(0);
 
   // Placed exactly once, with the amount typed offline.
   const mine = await page.request.get("/api/bids/driver");

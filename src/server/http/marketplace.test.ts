@@ -625,3 +625,31 @@ describe("my loads, paged", () => {
     expect(bad.status).toBe(400);
   }, 60_000);
 });
+
+describe("my loads: bids waiting", () => {
+  test("each load shows how many bids wait and the lowest of them, compared across currencies", async () => {
+    const loadId = (await postLoad({ title: "Sesame" })).id;
+    const quiet = (await postLoad({ title: "No bids yet" })).id;
+    const near = await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" });
+    // 800 EUR is about 941 USD at the table's 0.85: dearer than 900 USD although the number is smaller.
+    const far = await driver2.post(`/api/loads/${loadId}/bids`, { amount: 800, currency: "EUR" });
+    expect(far.status).toBe(201);
+    const mine = async () => {
+      const res = await shipper.get(`/trpc/loads.minePage?input=${encodeURIComponent("{}")}`);
+      expect(res.status).toBe(200);
+      return res.json.result.data.items as { id: number; pendingBids: number; bestBid: unknown }[];
+    };
+    const row = async (id: number) => (await mine()).find((l) => l.id === id);
+    expect(await row(loadId)).toMatchObject({ pendingBids: 2, bestBid: { amount: 900, currency: "USD" } });
+    expect((await row(quiet))?.bestBid).toBeNull();
+
+    // The cheaper bid rejected: only the other one waits, and it is the best.
+    expect((await shipper.post(`/api/bids/${near.json.bid.id}/reject`)).status).toBe(200);
+    expect(await row(loadId)).toMatchObject({ pendingBids: 1, bestBid: { amount: 800, currency: "EUR" } });
+    // The same figures in SPEC's list of the shipper's loads.
+    const listed = (await shipper.get("/api/loads/shipper")).json.find((l: { id: number }) => l.id === loadId);
+    expect(listed).toMatchObject({ pendingBids: 1, bestBid: { amount: 800, currency: "EUR" } });
+    // Another shipper's loads are not in the list at all.
+    expect((await otherShipper.get("/api/loads/shipper")).json).toEqual([]);
+  });
+});

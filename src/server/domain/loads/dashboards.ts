@@ -181,20 +181,32 @@ export const shipperLoads = async (db: TDb, shipper: User) =>
       .limit(200),
   );
 
-/** Bids waiting, unread messages, the driver, the last position and whether the shipper rated, for each load. */
+/**
+ * Bids waiting (how many, and the lowest in US dollars, as the bid's own amount and currency), unread messages, the
+ * driver, the last position and whether the shipper rated, for each load.
+ */
 const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
   const ids = rows.map((r) => r.id);
-  const bidCounts = new Map(
-    ids.length
-      ? (
-          await db
-            .select({ loadId: bids.loadId, n: count() })
-            .from(bids)
-            .where(and(inArray(bids.loadId, ids), eq(bids.status, "pending")))
-            .groupBy(bids.loadId)
-        ).map((r) => [r.loadId, r.n])
-      : [],
-  );
+  const pending = ids.length
+    ? await db
+        .select({ loadId: bids.loadId, amountMinor: bids.amountMinor, currency: bids.currency })
+        .from(bids)
+        .where(and(inArray(bids.loadId, ids), eq(bids.status, "pending")))
+    : [];
+  const rates = pending.length ? await loadRates(db) : null;
+  const bidCounts = new Map<number, number>();
+  const best = new Map<number, { amount: number; currency: string; usd: number }>();
+  for (const b of pending) {
+    bidCounts.set(b.loadId, (bidCounts.get(b.loadId) ?? 0) + 1);
+    const amount = fromMinor(b.amountMinor, b.currency);
+    const usd = toUsd(rates!, amount, b.currency);
+    const was = best.get(b.loadId);
+    if (!was || usd < was.usd) best.set(b.loadId, { amount, currency: b.currency, usd });
+  }
+  const bestOf = (loadId: number) => {
+    const b = best.get(loadId);
+    return b ? { amount: b.amount, currency: b.currency } : null;
+  };
   const unread = await unreadByLoad(db, shipper, ids);
   const positions = await lastPositions(
     db,
@@ -224,6 +236,7 @@ const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
   return rows.map((l) => ({
     ...toPublicLoad(l),
     pendingBids: bidCounts.get(l.id) ?? 0,
+    bestBid: bestOf(l.id),
     unreadMessages: unread.get(l.id) ?? 0,
     assignedDriverName: l.assignedDriverId ? (drivers.get(l.assignedDriverId) ?? null) : null,
     lastPosition: positions.get(l.id) ?? null,

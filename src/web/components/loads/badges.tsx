@@ -1,4 +1,4 @@
-import { Trans } from "@lingui/react/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { MapPin } from "lucide-react";
 import { DISTANCE_BADGE_MID_MILES, DISTANCE_BADGE_NEAR_MILES } from "../../../shared/constants";
 import { usePreferences } from "../../lib/preferences";
@@ -15,8 +15,9 @@ export function SourceBadge({ type }: { type?: string | null }) {
   );
 }
 
-/** Green within 10 miles, yellow within 50, grey beyond. */
-export function DistanceBadge({ miles }: { miles: number | null | undefined }) {
+/** Green within 10 miles, yellow within 50, grey beyond. `compact` (a table's column says "to pickup") shows the miles only. */
+export function DistanceBadge({ miles, compact }: { miles: number | null | undefined; compact?: boolean }) {
+  const { t } = useLingui();
   const { formatNumber } = usePreferences();
   if (miles == null) return null;
   const tone = miles <= DISTANCE_BADGE_NEAR_MILES ? "near" : miles <= DISTANCE_BADGE_MID_MILES ? "mid" : "far";
@@ -25,6 +26,7 @@ export function DistanceBadge({ miles }: { miles: number | null | undefined }) {
     <span
       data-testid="distance-badge"
       data-tone={tone}
+      title={compact ? t`${distance} mi to pickup` : undefined}
       className={cn(
         "inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold",
         tone === "near" && "bg-green-100 text-green-800",
@@ -33,7 +35,7 @@ export function DistanceBadge({ miles }: { miles: number | null | undefined }) {
       )}
     >
       <MapPin className="size-3" />
-      <Trans>{distance} mi to pickup</Trans>
+      {compact ? <Trans>{distance} mi</Trans> : <Trans>{distance} mi to pickup</Trans>}
     </span>
   );
 }

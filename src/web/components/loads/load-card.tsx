@@ -1,16 +1,14 @@
 import { Trans } from "@lingui/react/macro";
-import { Link } from "@tanstack/react-router";
 import { ArrowRight, Calendar, Mail, Phone, Truck, Weight } from "lucide-react";
 import type { ReactNode } from "react";
 import type { TPublicLoad } from "../../../server/domain/loads/serialize";
 import type { TBoardLoadItem } from "../../../server/domain/marketplaces/search";
-import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
 import { Badge } from "../ui/badge";
 import { Card } from "../ui/card";
 import { DistanceBadge, LoadStatusBadge, SourceBadge } from "./badges";
-import { BudgetAmount } from "./budget-amount";
 import { EquipmentLabel } from "./equipment-label";
+import { LoadRate, LoadTitleLink, LoadWhen, TripMiles, WeightLbs } from "./load-cells";
 import { PendingBadge } from "./pending-badge";
 import { ShareMenu } from "./share-menu";
 
@@ -79,10 +77,6 @@ export function LoadCard({
   highlighted?: boolean;
 }) {
   const external = load.source.type === "external";
-  const { formatOriginal, formatDate, formatNumber } = usePreferences();
-  const weight = formatNumber(load.weight);
-  const miles = formatNumber(load.tripMiles, { maximumFractionDigits: 0 });
-  const perMile = formatOriginal(load.ratePerMile, load.budgetCurrency);
   return (
     <Card
       id={`load-${load.id}`}
@@ -104,13 +98,7 @@ export function LoadCard({
       </div>
       <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
-          {load.id > 0 ? (
-            <Link to="/loads/$id" params={{ id: String(load.id) }} className="font-semibold hover:underline">
-              {load.title}
-            </Link>
-          ) : (
-            <span className="font-semibold">{load.title}</span>
-          )}
+          <LoadTitleLink load={load} className="font-semibold" />
           <div className="mt-1 flex flex-wrap items-center gap-1.5 text-sm">
             <span>{load.pickupLocation}</span>
             <ArrowRight className="size-4 text-muted-foreground" />
@@ -119,7 +107,7 @@ export function LoadCard({
           <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
             <span className="flex items-center gap-1">
               <Calendar className="size-4" />
-              {formatDate(load.pickupDate, { dateStyle: "medium", timeStyle: "short" })}
+              <LoadWhen iso={load.pickupDate} />
             </span>
             <span className="flex items-center gap-1">
               <Truck className="size-4" />
@@ -127,27 +115,15 @@ export function LoadCard({
             </span>
             <span className="flex items-center gap-1">
               <Weight className="size-4" />
-              <Trans>{weight} lbs</Trans>
+              <WeightLbs lbs={load.weight} />
             </span>
             <span>
-              <Trans>{miles} mi trip</Trans>
+              <TripMiles tripMiles={load.tripMiles} />
             </span>
           </div>
         </div>
         <div className="shrink-0 text-left sm:text-right">
-          {external && load.budgetAmount === 0 ? (
-            <span className="text-sm text-muted-foreground" data-testid="load-budget">
-              <Trans>Rate not posted</Trans>
-            </span>
-          ) : (
-            <BudgetAmount
-              amount={load.budgetAmount}
-              currency={load.budgetCurrency}
-              className="text-xl"
-              testId="load-budget"
-              extra={<Trans>{perMile}/mi</Trans>}
-            />
-          )}
+          <LoadRate load={load} className="text-xl" />
         </div>
       </div>
       {external && load.source.contact && (

@@ -1,5 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
+import type { Ref } from "react";
 import { EQUIPMENT_TYPES, RADIUS_OPTIONS } from "../../../shared/constants";
+import { cn } from "../../lib/utils";
 import { Card } from "../ui/card";
 import { Input, Label } from "../ui/input";
 import { NativeSelect } from "../ui/textarea";
@@ -33,20 +35,50 @@ export const filtersToInput = (f: TBoardFilters) => ({
   minRate: f.minRate && Number(f.minRate) >= 0 ? Number(f.minRate) : undefined,
 });
 
+/** How many filters differ from the defaults (the phone's Filters button shows it while the filters are folded). */
+export const activeFilterCount = (f: TBoardFilters) =>
+  (Object.keys(DEFAULT_FILTERS) as (keyof TBoardFilters)[]).filter(
+    (k) => String(f[k]).trim() !== String(DEFAULT_FILTERS[k]),
+  ).length;
+
+/**
+ * The board's filters. `compact` lays them out on one row at desktop widths (the board keeps them stuck to the top);
+ * `folded` hides them below the `sm` width until the phone's Filters button opens them.
+ */
 export function LoadFilters({
   value,
   onChange,
   showRadius = true,
+  compact,
+  folded,
+  className,
+  ref,
+  id,
 }: {
   value: TBoardFilters;
   onChange: (v: TBoardFilters) => void;
   showRadius?: boolean;
+  compact?: boolean;
+  folded?: boolean;
+  className?: string;
+  ref?: Ref<HTMLDivElement>;
+  id?: string;
 }) {
   const { t } = useLingui();
   const equipmentLabel = useEquipmentLabel();
   const set = <K extends keyof TBoardFilters>(k: K, v: TBoardFilters[K]) => onChange({ ...value, [k]: v });
   return (
-    <Card className="grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-6" data-testid="load-filters">
+    <Card
+      ref={ref}
+      id={id}
+      className={cn(
+        folded ? "hidden sm:grid" : "grid",
+        "gap-3 sm:grid-cols-2",
+        compact ? "p-4 lg:grid-cols-7 lg:gap-2 lg:p-3" : "p-4 lg:grid-cols-6",
+        className,
+      )}
+      data-testid="load-filters"
+    >
       <div className="grid gap-1.5 lg:col-span-2">
         <Label htmlFor="f-location">
           <Trans>Location</Trans>

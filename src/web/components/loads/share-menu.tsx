@@ -36,7 +36,8 @@ export const logEngagement = (entry: { platform: TPlatform; url: string }) => {
   }
 };
 
-export function ShareMenu({ content }: { content: TShareContent }) {
+/** `iconOnly` for a table row, where the column has no room for the word (the button keeps it as its name). */
+export function ShareMenu({ content, iconOnly }: { content: TShareContent; iconOnly?: boolean }) {
   const { t } = useLingui();
   const share = (platform: keyof typeof PLATFORMS) => {
     // Without "noopener" in the features, a blocked pop-up shows as null; the opener is cut by hand instead.
@@ -67,7 +68,7 @@ export function ShareMenu({ content }: { content: TShareContent }) {
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="sm" aria-label={t`Share`} data-testid="share-button">
           <Share2 />
-          <Trans>Share</Trans>
+          {!iconOnly && <Trans>Share</Trans>}
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent>

@@ -10,9 +10,10 @@ import {
   LocateFixed,
   Map as MapIcon,
   Package,
+  SlidersHorizontal,
   TrendingUp,
 } from "lucide-react";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import type { TBoardAnswer } from "../../../server/domain/marketplaces/search";
 import type { TPublicUser } from "../../../server/domain/users/public-user";
 import type { TLoadSort } from "../../../shared/schemas/loads";
@@ -20,17 +21,29 @@ import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
 import { BidDialog } from "../../components/loads/bid-dialog";
 import { LoadCard } from "../../components/loads/load-card";
-import { DEFAULT_FILTERS, filtersToInput, LoadFilters, type TBoardFilters } from "../../components/loads/load-filters";
+import {
+  activeFilterCount,
+  DEFAULT_FILTERS,
+  filtersToInput,
+  LoadFilters,
+  type TBoardFilters,
+} from "../../components/loads/load-filters";
+import { LoadTable, loadKey } from "../../components/loads/load-table";
+import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { NativeSelect } from "../../components/ui/textarea";
 import { currentPosition, type TPoint } from "../../lib/geolocation";
+import { useDesktop } from "../../lib/media";
 import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
+import { cn } from "../../lib/utils";
 
 type TSearch = { highlight?: number };
 
 const PAGE_SIZE = 20;
+/** The app header's height (h-16), under which sticky parts of the page stop. */
+const HEADER_PX = 64;
 
 const LoadsMap = lazy(() => import("../../components/map/loads-map"));
 
@@ -85,6 +98,18 @@ function LoadBoardPage() {
   };
   const [locating, setLocating] = useState(false);
   const [view, setView] = useState<"list" | "map">("list");
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const desktop = useDesktop();
+  const resultsRef = useRef<HTMLDivElement>(null);
+  // The table's header row sticks below the app's header and the sticky filters, whatever height they wrap to.
+  const [filterHeight, setFilterHeight] = useState(0);
+  const filterBar = useCallback((el: HTMLDivElement | null) => {
+    if (!el) return;
+    const observer = new ResizeObserver(() => setFilterHeight(el.offsetHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const stickyTop = HEADER_PX + filterHeight;
   const isDriver = me.userType === "driver";
   // The driver's last known position comes with the current user, so the first search is already "near me" (one
   // search, no figures jumping when a second answer arrives).
@@ -143,31 +168,27 @@ function LoadBoardPage() {
 
   const s = stats.data;
   const avgRate = s?.avgRatePerMileUsd;
+  const items = results.data?.items.filter((l) => l.id === 0 || l.id !== highlighted.data?.id) ?? [];
+  const activeFilters = activeFilterCount(filters);
+  const goToPage = (p: number) => {
+    setPage(p);
+    resultsRef.current?.scrollIntoView({ block: "start" });
+  };
   return (
     <div>
       <PageHeader
         title={<Trans>Load Board</Trans>}
-        description={<Trans>Browse posted loads from MyTess and external load boards.</Trans>}
-        actions={
-          <div className="flex items-center gap-2">
-            <label htmlFor="sort" className="text-sm text-muted-foreground">
-              <Trans>Sort by</Trans>
-            </label>
-            <NativeSelect
-              id="sort"
-              className="w-44"
-              value={sort}
-              onChange={(e) => setSort(e.target.value as TLoadSort)}
-              data-testid="sort-select"
-            >
-              <option value="distance">{t`Distance`}</option>
-              <option value="rate">{t`Rate per mile`}</option>
-              <option value="date">{t`Pickup date`}</option>
-            </NativeSelect>
-          </div>
+        description={
+          <span className="hidden sm:inline">
+            <Trans>Browse posted loads from MyTess and external load boards.</Trans>
+          </span>
         }
       />
-      <div className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
+      {/* A phone gets one line of figures instead of four cards, so the first load shows on the first screen. */}
+      <p className="-mt-3 mb-3 text-sm text-muted-foreground sm:hidden" data-testid="board-summary">
+        {s ? <BoardSummary total={s.total} urgent={s.urgent} /> : "…"}
+      </p>
+      <div className="mb-4 hidden grid-cols-2 gap-3 sm:grid lg:grid-cols-4">
         <StatCard
           icon={Package}
           label={<Trans>Loads found</Trans>}
@@ -182,8 +203,75 @@ function LoadBoardPage() {
         />
         <StatCard icon={Globe} label={<Trans>From external boards</Trans>} value={s ? formatNumber(s.external) : "…"} />
       </div>
-      <LoadFilters value={filters} onChange={setFilters} showRadius={origin !== null} />
-      <div className="my-4 flex flex-wrap items-center gap-3 text-sm text-muted-foreground">
+      <div className="mb-3 flex items-center gap-2">
+        <Button
+          size="sm"
+          variant="outline"
+          className="sm:hidden"
+          aria-expanded={filtersOpen}
+          aria-controls="board-filters"
+          onClick={() => setFiltersOpen(!filtersOpen)}
+          data-testid="filters-toggle"
+        >
+          <SlidersHorizontal />
+          <Trans>Filters</Trans>
+          {activeFilters > 0 && <Badge variant="default">{formatNumber(activeFilters)}</Badge>}
+        </Button>
+        <label htmlFor="sort" className="sr-only text-sm text-muted-foreground sm:not-sr-only">
+          <Trans>Sort by</Trans>
+        </label>
+        {/* Shrinks on a phone so the toolbar stays one row in every language. */}
+        <div className="min-w-0 flex-1 sm:w-44 sm:flex-none">
+          <NativeSelect
+            id="sort"
+            value={sort}
+            onChange={(e) => setSort(e.target.value as TLoadSort)}
+            data-testid="sort-select"
+          >
+            <option value="distance">{t`Distance`}</option>
+            <option value="rate">{t`Rate per mile`}</option>
+            <option value="date">{t`Pickup date`}</option>
+          </NativeSelect>
+        </div>
+        <div className="ml-auto flex gap-1 sm:gap-2" role="group" aria-label={t`Show the results as`}>
+          <Button
+            size="sm"
+            variant={view === "list" ? "default" : "outline"}
+            aria-pressed={view === "list"}
+            onClick={() => setView("list")}
+            data-testid="view-list"
+          >
+            <List />
+            <span className="sr-only sm:not-sr-only">
+              <Trans>List</Trans>
+            </span>
+          </Button>
+          <Button
+            size="sm"
+            variant={view === "map" ? "default" : "outline"}
+            aria-pressed={view === "map"}
+            onClick={() => setView("map")}
+            data-testid="view-map"
+          >
+            <MapIcon />
+            <span className="sr-only sm:not-sr-only">
+              <Trans>Map</Trans>
+            </span>
+          </Button>
+        </div>
+      </div>
+      <LoadFilters
+        id="board-filters"
+        ref={filterBar}
+        value={filters}
+        onChange={setFilters}
+        showRadius={origin !== null}
+        compact
+        folded={!filtersOpen}
+        // Kept in sight while a long table scrolls under it (the app's header is h-16).
+        className="lg:sticky lg:top-16 lg:z-30"
+      />
+      <div className="my-3 flex flex-wrap items-center gap-2 text-xs text-muted-foreground sm:my-4 sm:gap-3 sm:text-sm">
         {origin ? (
           <span data-testid="origin-note">
             {point ? (
@@ -197,12 +285,21 @@ function LoadBoardPage() {
             <Trans>Share your location to see distances and loads near you.</Trans>
           </span>
         )}
-        <Button size="sm" variant="outline" onClick={() => void locate()} disabled={locating}>
+        {/* Only the icon on a phone (the words stay the button's name), so the note and the button share a line. */}
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => void locate()}
+          disabled={locating}
+          title={t`Use my location`}
+        >
           <LocateFixed />
-          {locating ? <Trans>Locating...</Trans> : <Trans>Use my location</Trans>}
+          <span className="sr-only sm:not-sr-only">
+            {locating ? <Trans>Locating...</Trans> : <Trans>Use my location</Trans>}
+          </span>
         </Button>
+        {results.data && <BoardAnswers boards={results.data.boards} />}
       </div>
-      {results.data && <BoardAnswers boards={results.data.boards} />}
       {highlighted.data && (
         <div className="mb-4">
           <h2 className="mb-2 text-sm font-semibold text-brand">
@@ -211,28 +308,6 @@ function LoadBoardPage() {
           <LoadCard load={highlighted.data} highlighted actions={quickBid(highlighted.data)} />
         </div>
       )}
-      <div className="mb-3 flex gap-2" role="group" aria-label={t`Show the results as`}>
-        <Button
-          size="sm"
-          variant={view === "list" ? "default" : "outline"}
-          aria-pressed={view === "list"}
-          onClick={() => setView("list")}
-          data-testid="view-list"
-        >
-          <List />
-          <Trans>List</Trans>
-        </Button>
-        <Button
-          size="sm"
-          variant={view === "map" ? "default" : "outline"}
-          aria-pressed={view === "map"}
-          onClick={() => setView("map")}
-          data-testid="view-map"
-        >
-          <MapIcon />
-          <Trans>Map</Trans>
-        </Button>
-      </div>
       {view === "map" && results.data && results.data.items.length > 0 && (
         <div className="mb-4">
           <Suspense fallback={<div className="h-[260px] animate-pulse rounded-lg bg-muted md:h-[320px]" />}>
@@ -240,7 +315,12 @@ function LoadBoardPage() {
           </Suspense>
         </div>
       )}
-      <div className="grid gap-3" data-testid="load-results">
+      <div
+        className="grid gap-3"
+        data-testid="load-results"
+        ref={resultsRef}
+        style={{ scrollMarginTop: desktop ? stickyTop : HEADER_PX }}
+      >
         {results.isPending && (
           <Card className="p-6 text-center text-muted-foreground">
             <Trans>Loading loads...</Trans>
@@ -256,41 +336,83 @@ function LoadBoardPage() {
             <Trans>No loads match these filters. Widen the radius or clear a filter.</Trans>
           </Card>
         )}
-        {view === "list" &&
-          results.data?.items
-            .filter((l) => l.id === 0 || l.id !== highlighted.data?.id)
-            .map((l) => (
-              <LoadCard
-                key={l.id > 0 ? l.id : `${l.source.configId}:${l.source.externalId}`}
-                load={l}
-                actions={quickBid(l)}
-              />
-            ))}
+        {view === "list" && items.length > 0 && desktop && (
+          <LoadTable
+            loads={items}
+            sort={sort}
+            onSort={setSort}
+            canSortByDistance={origin !== null}
+            actions={quickBid}
+            stickyTop={stickyTop}
+          />
+        )}
+        {view === "list" && !desktop && items.map((l) => <LoadCard key={loadKey(l)} load={l} actions={quickBid(l)} />)}
       </div>
-      {results.data && (page > 1 || results.data.hasMore) && (
-        <div className="mt-4 flex items-center justify-center gap-3">
-          <Button variant="outline" size="sm" disabled={page === 1} onClick={() => setPage(page - 1)}>
-            <ChevronLeft />
-            <Trans>Previous</Trans>
-          </Button>
-          <span className="text-sm">
-            <Trans>Page {page}</Trans>
+      {results.data && results.data.items.length > 0 && (
+        <div className="mt-4 flex flex-wrap items-center justify-center gap-3 text-sm" data-testid="board-paging">
+          <span className="text-muted-foreground" data-testid="board-range">
+            <PageRange page={page} shown={results.data.items.length} total={s?.total} />
           </span>
-          <Button variant="outline" size="sm" disabled={!results.data.hasMore} onClick={() => setPage(page + 1)}>
-            <Trans>Next</Trans>
-            <ChevronRight />
-          </Button>
+          {(page > 1 || results.data.hasMore) && (
+            <span className="flex items-center gap-2">
+              <Button variant="outline" size="sm" disabled={page === 1} onClick={() => goToPage(page - 1)}>
+                <ChevronLeft />
+                <Trans>Previous</Trans>
+              </Button>
+              <Button variant="outline" size="sm" disabled={!results.data.hasMore} onClick={() => goToPage(page + 1)}>
+                <Trans>Next</Trans>
+                <ChevronRight />
+              </Button>
+            </span>
+          )}
         </div>
       )}
     </div>
   );
 }
 
-/** Which of the user's boards are in the list, and which did not answer (a slow or failing board never blocks the rest). */
+function BoardSummary({ total, urgent }: { total: number; urgent: number }) {
+  const { formatNumber } = usePreferences();
+  const found = formatNumber(total);
+  const soon = formatNumber(urgent);
+  return (
+    <Trans>
+      {found} loads found · {soon} urgent
+    </Trans>
+  );
+}
+
+/**
+ * Where this page sits in the answer: "Showing 21–40 of 165" (the total from the board's figures, which count the same
+ * filters), or the page's number until the figures arrive.
+ */
+function PageRange({ page, shown, total }: { page: number; shown: number; total: number | undefined }) {
+  const { formatNumber } = usePreferences();
+  const first = (page - 1) * PAGE_SIZE + 1;
+  const last = first + shown - 1;
+  if (total === undefined) return <Trans>Page {page}</Trans>;
+  const from = formatNumber(first);
+  const to = formatNumber(last);
+  const of = formatNumber(Math.max(total, last));
+  return (
+    <Trans>
+      Showing {from}–{to} of {of}
+    </Trans>
+  );
+}
+
+/**
+ * Which of the user's boards are in the list, and which did not answer (a slow or failing board never blocks the rest).
+ * A phone shows only the boards that did not answer, to keep the first load on the first screen.
+ */
 function BoardAnswers({ boards }: { boards: TBoardAnswer[] }) {
   if (!boards.length) return null;
+  const failed = (b: TBoardAnswer) => b.state === "failed" || b.state === "timeout";
   return (
-    <div className="mb-4 flex flex-wrap gap-2 text-sm" data-testid="board-answers">
+    <div
+      className={cn(boards.some(failed) ? "flex" : "hidden sm:flex", "flex-wrap gap-2 lg:ml-auto")}
+      data-testid="board-answers"
+    >
       {boards.map((b) => (
         <span
           key={b.configId}
@@ -298,9 +420,9 @@ function BoardAnswers({ boards }: { boards: TBoardAnswer[] }) {
           data-state={b.state}
           title={b.error ?? undefined}
           className={
-            b.state === "failed" || b.state === "timeout"
+            failed(b)
               ? "rounded-md bg-destructive/10 px-2 py-1 text-destructive"
-              : "rounded-md bg-muted px-2 py-1 text-muted-foreground"
+              : "hidden rounded-md bg-muted px-2 py-1 text-muted-foreground sm:inline"
           }
         >
           {b.state === "ok" && (

@@ -1,29 +1,24 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createFileRoute, Link } from "@tanstack/react-router";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
 import { CheckCircle2, Gavel, Package, PiggyBank } from "lucide-react";
 import { useDeferredValue, useState } from "react";
 import { LOAD_STATUSES, type TLoadStatus } from "../../../shared/schemas/loads";
 import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
 import { WrongRole } from "../../components/layout/wrong-role";
-import { LoadStatusBadge } from "../../components/loads/badges";
-import { BidsDialog } from "../../components/loads/bids-dialog";
-import { BudgetAmount } from "../../components/loads/budget-amount";
-import { CancelLoadDialog } from "../../components/loads/cancel-dialog";
-import { ShipperMessagesDialog } from "../../components/loads/messages-dialog";
-import { PlaceName } from "../../components/loads/place-name";
+import { MyLoadCard } from "../../components/loads/my-load";
+import { MyLoadsTable } from "../../components/loads/my-loads-table";
 import { PostLoadDialog } from "../../components/loads/post-load-dialog";
-import { RateDialog } from "../../components/loads/rate-dialog";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Input, Label } from "../../components/ui/input";
 import { NativeSelect } from "../../components/ui/textarea";
+import { useDesktop } from "../../lib/media";
 import { useOfflineQueue } from "../../lib/offline-queue";
 import { usePreferences } from "../../lib/preferences";
-import { toast } from "../../lib/toast";
-import { isQueued, trpc } from "../../lib/trpc";
+import { trpc } from "../../lib/trpc";
 
 export const Route = createFileRoute("/_authed/shipper")({ component: ShipperDashboard });
 
@@ -53,8 +48,8 @@ function ShipperHome() {
     completed: t`Completed`,
     cancelled: t`Cancelled`,
   };
-  const { formatNumber, formatDate } = usePreferences();
-  const queryClient = useQueryClient();
+  const { formatNumber } = usePreferences();
+  const desktop = useDesktop();
   const stats = useQuery(trpc.dashboard.shipperStats.queryOptions(undefined, { staleTime: 30_000 }));
   const [status, setStatus] = useState<TLoadStatus | "">("");
   const [search, setSearch] = useState("");
@@ -69,26 +64,6 @@ function ShipperHome() {
   const loads = { ...mine, data: mine.data?.items };
   const filtered = Boolean(status || q);
   const queuedLoads = useOfflineQueue().queued.filter((q) => q.kind === "load");
-  const complete = useMutation(
-    trpc.loads.complete.mutationOptions({
-      onSuccess: async () => {
-        toast({
-          title: t`Delivery confirmed`,
-          description: t`The load is completed. Rate your driver.`,
-          variant: "success",
-        });
-        await queryClient.invalidateQueries();
-      },
-      onError: (err) => {
-        if (!isQueued(err))
-          toast({
-            title: t`Error`,
-            description: t`The load could not be completed. Please try again.`,
-            variant: "destructive",
-          });
-      },
-    }),
-  );
   const s = stats.data;
   const savings =
     s?.avgSavings == null ? "—" : formatNumber(s.avgSavings, { style: "percent", maximumFractionDigits: 1 });
@@ -190,71 +165,26 @@ function ShipperHome() {
               <Trans>You have not posted a load yet. Post one and drivers nearby will bid.</Trans>
             </Card>
           ))}
-        {queuedLoads.map((q) => (
-          <Card key={q.id} className="flex items-center justify-between gap-3 p-4" data-testid="pending-load">
-            <div className="font-semibold">{String(q.input.title ?? "")}</div>
-            <Badge variant="warning">
-              <Trans>Waiting to send</Trans>
-            </Badge>
-          </Card>
-        ))}
-        {loads.data?.map((l) => (
-          <Card key={l.id} className="grid gap-3 p-4" data-testid="my-load" data-load-id={l.id}>
-            <div className="flex flex-wrap items-start justify-between gap-3">
-              <div>
-                <div className="flex flex-wrap items-center gap-2 font-medium">
-                  <Link to="/loads/$id" params={{ id: String(l.id) }} className="hover:underline">
-                    {l.title}
-                  </Link>
-                  <LoadStatusBadge status={l.status} />
-                </div>
-                <div className="text-sm text-muted-foreground">
-                  {l.pickupLocation} → {l.deliveryLocation} · {formatDate(l.pickupDate, { dateStyle: "medium" })}
-                </div>
-                {l.assignedDriverName && (
-                  <div className="text-sm">
-                    <Trans>Driver: {l.assignedDriverName}</Trans>
-                  </div>
-                )}
-                {l.lastPosition && (
-                  <div className="text-sm text-muted-foreground" data-testid="last-position">
-                    <Trans>
-                      Last position:{" "}
-                      <PlaceName latitude={l.lastPosition.latitude} longitude={l.lastPosition.longitude} />,{" "}
-                      {formatDate(l.lastPosition.recordedAt, { dateStyle: "short", timeStyle: "short" })}
-                    </Trans>
-                  </div>
-                )}
-                {l.cancelReason && (
-                  <div className="text-sm text-muted-foreground">
-                    <Trans>Cancelled: {l.cancelReason}</Trans>
-                  </div>
-                )}
-              </div>
-              <div className="text-right">
-                <BudgetAmount amount={l.budgetAmount} currency={l.budgetCurrency} />
-              </div>
-            </div>
-            <div className="flex flex-wrap gap-2">
-              <BidsDialog loadId={l.id} title={l.title} pending={l.pendingBids} canAward={l.status === "posted"} />
-              <ShipperMessagesDialog loadId={l.id} title={l.title} unread={l.unreadMessages} />
-              {l.status === "delivered" && (
-                <Button
-                  size="sm"
-                  disabled={complete.isPending}
-                  onClick={() => complete.mutate({ loadId: l.id })}
-                  data-testid="confirm-delivery"
-                >
-                  <Trans>Confirm delivery</Trans>
-                </Button>
-              )}
-              {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom="driver" />}
-              {(l.status === "posted" || l.status === "assigned") && (
-                <CancelLoadDialog loadId={l.id} assigned={l.status === "assigned"} />
-              )}
-            </div>
-          </Card>
-        ))}
+        {desktop && (loads.data?.length || queuedLoads.length) ? (
+          <MyLoadsTable
+            loads={loads.data ?? []}
+            queued={queuedLoads.map((q) => ({ id: q.id, title: String(q.input.title ?? "") }))}
+          />
+        ) : (
+          <>
+            {queuedLoads.map((q) => (
+              <Card key={q.id} className="flex items-center justify-between gap-3 p-4" data-testid="pending-load">
+                <div className="font-semibold">{String(q.input.title ?? "")}</div>
+                <Badge variant="warning">
+                  <Trans>Waiting to send</Trans>
+                </Badge>
+              </Card>
+            ))}
+            {loads.data?.map((l) => (
+              <MyLoadCard key={l.id} load={l} />
+            ))}
+          </>
+        )}
         {mine.data && (mine.data.page > 1 || mine.data.hasMore) && (
           <div className="flex items-center justify-between gap-2" data-testid="my-loads-paging">
             <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>

@@ -1,0 +1,138 @@
+import { Plural, Trans, useLingui } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
+import { Mail, Phone } from "lucide-react";
+import type { TPublicLoad } from "../../../server/domain/loads/serialize";
+import { usePreferences } from "../../lib/preferences";
+import { cn } from "../../lib/utils";
+import { BudgetAmount } from "./budget-amount";
+
+// The pieces of a load that its card and its table row both show, written once.
+
+type TLoadBits = Pick<TPublicLoad, "id" | "title">;
+
+/** The load's title: a link to its page when it has one (a live board's load has none: id 0). Weight from the caller. */
+export function LoadTitleLink({ load, className }: { load: TLoadBits; className?: string }) {
+  return load.id > 0 ? (
+    <Link to="/loads/$id" params={{ id: String(load.id) }} className={cn("hover:underline", className)}>
+      {load.title}
+    </Link>
+  ) : (
+    <span className={className}>{load.title}</span>
+  );
+}
+
+/** The budget in the viewer's currency with the rate per mile; an external load posted without a rate says so. */
+export function LoadRate({
+  load,
+  className,
+}: {
+  load: Pick<TPublicLoad, "budgetAmount" | "budgetCurrency" | "ratePerMile" | "source">;
+  className?: string;
+}) {
+  const { formatOriginal } = usePreferences();
+  if (load.source.type === "external" && load.budgetAmount === 0)
+    return (
+      <span className="text-sm text-muted-foreground" data-testid="load-budget">
+        <Trans>Rate not posted</Trans>
+      </span>
+    );
+  const perMile = formatOriginal(load.ratePerMile, load.budgetCurrency);
+  return (
+    <BudgetAmount
+      amount={load.budgetAmount}
+      currency={load.budgetCurrency}
+      className={className}
+      testId="load-budget"
+      extra={<Trans>{perMile}/mi</Trans>}
+    />
+  );
+}
+
+/** A pickup or delivery time as the card shows it: date and time in the viewer's calendar. */
+export function LoadWhen({ iso, className }: { iso: string; className?: string }) {
+  const { formatDate } = usePreferences();
+  return <span className={className}>{formatDate(iso, { dateStyle: "medium", timeStyle: "short" })}</span>;
+}
+
+export function TripMiles({ tripMiles }: { tripMiles: number }) {
+  const { formatNumber } = usePreferences();
+  const miles = formatNumber(tripMiles, { maximumFractionDigits: 0 });
+  return <Trans>{miles} mi trip</Trans>;
+}
+
+export function WeightLbs({ lbs }: { lbs: number }) {
+  const { formatNumber } = usePreferences();
+  const weight = formatNumber(lbs);
+  return <Trans>{weight} lbs</Trans>;
+}
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * How long ago a load was posted ("Posted 3 hours ago"), the exact time in the tooltip. Lingui plurals rather than
+ * Intl.RelativeTimeFormat: browsers carry no Afaan Oromo data for it and fall back to English.
+ */
+export function LoadAge({ iso, now = Date.now() }: { iso: string; now?: number }) {
+  const { formatDate } = usePreferences();
+  const ago = Math.max(0, now - Date.parse(iso));
+  const minutes = Math.floor(ago / MINUTE);
+  const hours = Math.floor(ago / HOUR);
+  const days = Math.floor(ago / DAY);
+  return (
+    <span
+      className="text-xs text-muted-foreground"
+      title={formatDate(iso, { dateStyle: "medium", timeStyle: "short" })}
+      data-testid="load-age"
+    >
+      {days > 0 ? (
+        <Plural value={days} one="Posted # day ago" other="Posted # days ago" />
+      ) : hours > 0 ? (
+        <Plural value={hours} one="Posted # hour ago" other="Posted # hours ago" />
+      ) : minutes > 0 ? (
+        <Plural value={minutes} one="Posted # minute ago" other="Posted # minutes ago" />
+      ) : (
+        <Trans>Posted just now</Trans>
+      )}
+    </span>
+  );
+}
+
+/** An external load is booked by calling its poster: a compact call (or mail) link for a table row. */
+export function PosterCallLink({ contact }: { contact: NonNullable<TPublicLoad["source"]["contact"]> }) {
+  const { t } = useLingui();
+  const who = [contact.company, contact.name].filter(Boolean).join(" · ");
+  const details = [who, contact.mcNumber && `MC ${contact.mcNumber}`, contact.phone, contact.email]
+    .filter(Boolean)
+    .join(" · ");
+  const cls =
+    "inline-flex h-8 items-center gap-1.5 rounded-md border bg-white px-2.5 text-xs font-medium text-brand hover:bg-muted";
+  if (contact.phone)
+    return (
+      <a
+        href={`tel:${contact.phone.replace(/[^\d+]/g, "")}`}
+        className={cls}
+        title={details}
+        aria-label={who ? t`Call ${who}` : t`Call the poster`}
+        data-testid="call-poster"
+      >
+        <Phone className="size-3.5" />
+        <Trans>Call</Trans>
+      </a>
+    );
+  if (contact.email)
+    return (
+      <a
+        href={`mailto:${contact.email}`}
+        className={cls}
+        title={details}
+        aria-label={who ? t`Email ${who}` : t`Email the poster`}
+        data-testid="call-poster"
+      >
+        <Mail className="size-3.5" />
+        <Trans>Email</Trans>
+      </a>
+    );
+  return null;
+}

@@ -1,0 +1,140 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "../../../server/trpc/root";
+import { usePreferences } from "../../lib/preferences";
+import { toast } from "../../lib/toast";
+import { isQueued, trpc } from "../../lib/trpc";
+import { Button } from "../ui/button";
+import { Card } from "../ui/card";
+import { LoadStatusBadge } from "./badges";
+import { BidsDialog } from "./bids-dialog";
+import { BudgetAmount } from "./budget-amount";
+import { CancelLoadDialog } from "./cancel-dialog";
+import { LoadTitleLink } from "./load-cells";
+import { ShipperMessagesDialog } from "./messages-dialog";
+import { PendingBadge } from "./pending-badge";
+import { PlaceName } from "./place-name";
+import { RateDialog } from "./rate-dialog";
+
+// One of the shipper's loads in My Loads: the parts its phone card and its desktop table row share.
+
+export type TMyLoad = inferRouterOutputs<AppRouter>["loads"]["minePage"]["items"][number];
+
+/** The shipper confirms a delivered load, which completes it. */
+function ConfirmDeliveryButton({ loadId }: { loadId: number }) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const complete = useMutation(
+    trpc.loads.complete.mutationOptions({
+      onSuccess: async () => {
+        toast({
+          title: t`Delivery confirmed`,
+          description: t`The load is completed. Rate your driver.`,
+          variant: "success",
+        });
+        await queryClient.invalidateQueries();
+      },
+      onError: (err) => {
+        if (!isQueued(err))
+          toast({
+            title: t`Error`,
+            description: t`The load could not be completed. Please try again.`,
+            variant: "destructive",
+          });
+      },
+    }),
+  );
+  return (
+    <Button
+      size="sm"
+      disabled={complete.isPending}
+      onClick={() => complete.mutate({ loadId })}
+      data-testid="confirm-delivery"
+    >
+      <Trans>Confirm delivery</Trans>
+    </Button>
+  );
+}
+
+/** What the shipper can do with the load now: bids, messages, confirm the delivery, rate the driver, cancel. */
+export function MyLoadActions({ load }: { load: TMyLoad }) {
+  return (
+    <>
+      <BidsDialog loadId={load.id} title={load.title} pending={load.pendingBids} canAward={load.status === "posted"} />
+      <ShipperMessagesDialog loadId={load.id} title={load.title} unread={load.unreadMessages} />
+      {load.status === "delivered" && <ConfirmDeliveryButton loadId={load.id} />}
+      {load.status === "completed" && !load.hasRated && <RateDialog loadId={load.id} whom="driver" />}
+      {(load.status === "posted" || load.status === "assigned") && (
+        <CancelLoadDialog loadId={load.id} assigned={load.status === "assigned"} />
+      )}
+    </>
+  );
+}
+
+/** The driver, the truck's last position and why the load was cancelled, where they apply. */
+export function MyLoadFacts({ load }: { load: TMyLoad }) {
+  const { formatDate } = usePreferences();
+  return (
+    <>
+      {load.assignedDriverName && (
+        <div className="text-sm">
+          <Trans>Driver: {load.assignedDriverName}</Trans>
+        </div>
+      )}
+      {load.lastPosition && (
+        <div className="text-sm text-muted-foreground" data-testid="last-position">
+          <Trans>
+            Last position: <PlaceName latitude={load.lastPosition.latitude} longitude={load.lastPosition.longitude} />,{" "}
+            {formatDate(load.lastPosition.recordedAt, { dateStyle: "short", timeStyle: "short" })}
+          </Trans>
+        </div>
+      )}
+      {load.cancelReason && (
+        <div className="text-sm text-muted-foreground">
+          <Trans>Cancelled: {load.cancelReason}</Trans>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The lowest bid waiting, in the viewer's currency (and the bid's own beneath when they differ). */
+export function BestBid({ bid }: { bid: TMyLoad["bestBid"] }) {
+  if (!bid) return <span className="text-muted-foreground">—</span>;
+  return <BudgetAmount amount={bid.amount} currency={bid.currency} className="text-sm" testId="best-bid" />;
+}
+
+/** A load of My Loads as a card (phones and tablets). */
+export function MyLoadCard({ load }: { load: TMyLoad }) {
+  const { formatDate, formatAmount } = usePreferences();
+  const best = load.bestBid && formatAmount(load.bestBid.amount, load.bestBid.currency);
+  return (
+    <Card className="grid gap-3 p-4" data-testid="my-load" data-load-id={load.id}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <div className="flex flex-wrap items-center gap-2 font-medium">
+            <LoadTitleLink load={load} />
+            <LoadStatusBadge status={load.status} />
+            <PendingBadge loadId={load.id} />
+          </div>
+          <div className="text-sm text-muted-foreground">
+            {load.pickupLocation} → {load.deliveryLocation} · {formatDate(load.pickupDate, { dateStyle: "medium" })}
+          </div>
+          <MyLoadFacts load={load} />
+        </div>
+        <div className="text-right">
+          <BudgetAmount amount={load.budgetAmount} currency={load.budgetCurrency} />
+          {best && (
+            <div className="mt-1 text-xs text-muted-foreground" data-testid="best-bid">
+              <Trans>Best bid: {best}</Trans>
+            </div>
+          )}
+        </div>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <MyLoadActions load={load} />
+      </div>
+    </Card>
+  );
+}
