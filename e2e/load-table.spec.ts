@@ -301,3 +301,17 @@ test("My Loads: a table on desktop with bids and the best bid, filtered by statu
   await shipperCtx.close();
   await driverCtx.close();
 });
+
+test("a driver opening the board gets its first page with the page itself: the app asks nothing more before it shows", async ({
+  page,
+}) => {
+  await signIn(page, ABEBE, "/driver");
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (/\/trpc\/[^?]*(auth\.me|loads\.search|loads\.stats)/.test(r.url())) asked.push(r.url());
+  });
+  await page.goto("/loads");
+  await expect(page.getByTestId("load-row").first()).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(asked).toEqual([]);
+});

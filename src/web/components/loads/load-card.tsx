@@ -100,7 +100,8 @@ export function LoadCard({
         <div className="min-w-0">
           <LoadTitleLink load={load} className="font-semibold" />
           <div className="mt-1 flex flex-wrap items-center gap-1.5 text-sm">
-            <span>{load.pickupLocation}</span>
+            {/* The board's main content for bench/cold-start.ts (Element Timing): the first card's route painted. */}
+            <span elementtiming="main-content">{load.pickupLocation}</span>
             <ArrowRight className="size-4 text-muted-foreground" />
             <span>{load.deliveryLocation}</span>
           </div>

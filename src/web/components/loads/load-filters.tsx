@@ -1,5 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import type { Ref } from "react";
+import { BOARD_DEFAULT_RADIUS } from "../../../shared/board";
 import { EQUIPMENT_TYPES, RADIUS_OPTIONS } from "../../../shared/constants";
 import { cn } from "../../lib/utils";
 import { Card } from "../ui/card";
@@ -18,7 +19,7 @@ export type TBoardFilters = {
 
 export const DEFAULT_FILTERS: TBoardFilters = {
   location: "",
-  radius: 50,
+  radius: BOARD_DEFAULT_RADIUS,
   sourceType: "all",
   equipmentType: "all",
   maxWeight: "",

@@ -16,6 +16,7 @@ import {
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import type { TBoardAnswer } from "../../../server/domain/marketplaces/search";
 import type { TPublicUser } from "../../../server/domain/users/public-user";
+import { BOARD_PAGE_SIZE, boardStatsInput, firstBoardPage } from "../../../shared/board";
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
@@ -41,7 +42,7 @@ import { cn } from "../../lib/utils";
 
 type TSearch = { highlight?: number };
 
-const PAGE_SIZE = 20;
+const PAGE_SIZE = BOARD_PAGE_SIZE;
 /** The app header's height (h-16), under which sticky parts of the page stop. */
 const HEADER_PX = 64;
 
@@ -65,11 +66,13 @@ export const Route = createFileRoute("/_authed/loads")({
     return Number.isSafeInteger(n) && n > 0 ? { highlight: n } : {};
   },
   // The first page's loads and figures are asked for while the page's code is still arriving.
+  // A first visit finds them in the cache already: the server gave the same answers with the page (shared/board.ts).
   loader: ({ context }) => {
-    const input = boardInput(DEFAULT_FILTERS, savedOrigin(context.me), "distance", 1);
-    const { page: _p, pageSize: _s, sort: _o, ...statsInput } = input;
+    const input = firstBoardPage(savedOrigin(context.me));
     void context.queryClient.prefetchQuery(trpc.loads.search.queryOptions(input, { staleTime: 30_000 }));
-    void context.queryClient.prefetchQuery(trpc.loads.stats.queryOptions(statsInput, { staleTime: 30_000 }));
+    void context.queryClient.prefetchQuery(
+      trpc.loads.stats.queryOptions(boardStatsInput(input), { staleTime: 30_000 }),
+    );
   },
   component: LoadBoardPage,
 });
