@@ -1,21 +1,10 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation } from "@tanstack/react-query";
-import { Trash2 } from "lucide-react";
 import { useState } from "react";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
-import { Button } from "../ui/button";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from "../ui/dialog";
+import { ConfirmDeleteDialog } from "../ui/confirm-delete-dialog";
 import { laneTitle } from "./lane-form-dialog";
 import { serverMessage, type TLane, useRefreshMarketplaces } from "./shared";
 
@@ -44,38 +33,14 @@ export function DeleteLaneDialog({ lane }: { lane: TLane }) {
     }),
   );
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button size="sm" variant="ghost" className="text-destructive" data-testid="delete-lane">
-          <Trash2 aria-hidden />
-          <Trans>Delete</Trans>
-        </Button>
-      </DialogTrigger>
-      <DialogContent closeLabel={t`Close`} role="alertdialog" data-testid="confirm-delete-lane-dialog">
-        <DialogHeader>
-          <DialogTitle>
-            <Trans>Delete the lane {title}?</Trans>
-          </DialogTitle>
-          <DialogDescription>
-            <Trans>Sync stops searching it. Loads already found on it leave your board at the next sync.</Trans>
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">
-              <Trans>Cancel</Trans>
-            </Button>
-          </DialogClose>
-          <Button
-            variant="destructive"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate({ id: lane.id })}
-            data-testid="confirm-delete-lane"
-          >
-            {remove.isPending ? <Trans>Deleting...</Trans> : <Trans>Delete</Trans>}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDeleteDialog
+      open={open}
+      onOpenChange={setOpen}
+      title={<Trans>Delete the lane {title}?</Trans>}
+      description={<Trans>Sync stops searching it. Loads already found on it leave your board at the next sync.</Trans>}
+      pending={remove.isPending}
+      onConfirm={() => remove.mutate({ id: lane.id })}
+      testIds={{ trigger: "delete-lane", dialog: "confirm-delete-lane-dialog", confirm: "confirm-delete-lane" }}
+    />
   );
 }
