@@ -16,10 +16,11 @@ writeFileSync(
   script,
   `import { appendFileSync } from "node:fs";
    const mark = (what) => appendFileSync(process.env.MARKS, what + " " + process.pid + "\\n");
+   // The handler before the mark: a test that sees "started" may stop the bridge at once.
+   process.on("SIGTERM", () => { mark("stopped"); process.exit(0); });
    mark("started");
    console.log(JSON.stringify({ level: "warn", msg: "whatsapp web needs linking", secretSet: !!process.env.WHATSAPP_WEB_SECRET }));
    console.error("[chromium] some chatter");
-   process.on("SIGTERM", () => { mark("stopped"); process.exit(0); });
    if (process.env.CRASH) process.exit(3);
    setInterval(() => {}, 1000);`,
 );
