@@ -28,26 +28,27 @@ const HAVERSINE = haversine("l.pickup_latitude", "l.pickup_longitude");
 type TFilters = { where: string[]; params: Record<string, string | number> };
 
 /**
- * The SQL conditions of a search; `status` may be left to the posted-loads R*Tree, which holds nothing else. A load that
- * is no longer posted belongs to its parties: only its shipper and its assigned driver find it (nobody, anonymously).
+ * The SQL conditions of a search. A load that is no longer posted belongs to its parties: only its shipper and its
+ * assigned driver find it (nobody, anonymously). `fromPostedPoints`: the candidates come from `postedPoints`, which
+ * already holds only posted loads the viewer may see, of the source asked for; the other filters are left.
  */
-const filtersOf = (p: TLoadSearchInput, viewerId: number | null, includeStatus = true): TFilters => {
+const filtersOf = (p: TLoadSearchInput, viewerId: number | null, fromPostedPoints = false): TFilters => {
   const where: string[] = [];
   const params: Record<string, string | number> = {};
-  if (includeStatus) {
+  if (!fromPostedPoints) {
     where.push("l.status = $status");
     params.status = p.status;
-  }
-  if (p.status !== "posted") {
-    where.push("(l.shipper_id = $viewerId OR l.assigned_driver_id = $viewerId)");
-    params.viewerId = viewerId ?? -1;
-  }
-  // External loads synced from a board belong to the user whose configuration brought them.
-  where.push("(l.source_type = 'mytess' OR l.source_owner_id = $ownerId)");
-  params.ownerId = viewerId ?? -1;
-  if (p.sourceType !== "all") {
-    where.push("l.source_type = $sourceType");
-    params.sourceType = p.sourceType;
+    if (p.status !== "posted") {
+      where.push("(l.shipper_id = $viewerId OR l.assigned_driver_id = $viewerId)");
+      params.viewerId = viewerId ?? -1;
+    }
+    // External loads synced from a board belong to the user whose configuration brought them.
+    where.push("(l.source_type = 'mytess' OR l.source_owner_id = $ownerId)");
+    params.ownerId = viewerId ?? -1;
+    if (p.sourceType !== "all") {
+      where.push("l.source_type = $sourceType");
+      params.sourceType = p.sourceType;
+    }
   }
   if (p.equipmentType) {
     where.push("l.equipment_type = $equipmentType");
@@ -98,6 +99,34 @@ const boxClause = (ranges: [number, number][], params: Record<string, string | n
     })
     .join(" OR ")}) AND r.min_lat >= $latMin AND r.max_lat <= $latMax`;
 
+/**
+ * Candidates (id, la, lo) whose pickup lies in the box ($latMin, $latMax and the ranges' $lngMin<i>, $lngMax<i>).
+ * Posted: MyTess loads from their R*Tree (migration 0018: every user may see them) and the viewer's own external loads
+ * through the index of their owner (nobody else's synced loads are ever read); otherwise the R*Tree of every MyTess load.
+ */
+const pointsInBox = (
+  p: TLoadSearchInput,
+  viewerId: number | null,
+  ranges: [number, number][],
+  params: Record<string, string | number>,
+) => {
+  const box = boxClause(ranges, params);
+  const tree = (name: string) =>
+    `SELECT r.id AS id, (r.min_lat + r.max_lat) / 2 AS la, (r.min_lng + r.max_lng) / 2 AS lo FROM ${name} r WHERE ${box}`;
+  if (p.status !== "posted") return tree("loads_pickup_rtree");
+  const parts: string[] = [];
+  if (p.sourceType !== "external") parts.push(tree("loads_posted_rtree"));
+  if (p.sourceType !== "mytess" && viewerId !== null) {
+    params.pointsOwner = viewerId;
+    parts.push(
+      `SELECT e.id AS id, e.pickup_latitude AS la, e.pickup_longitude AS lo FROM loads e INDEXED BY loads_owner_posted_idx
+       WHERE e.source_owner_id = $pointsOwner AND e.status = 'posted' AND e.pickup_latitude BETWEEN $latMin AND $latMax
+         AND (${ranges.map((_, i) => `e.pickup_longitude BETWEEN $lngMin${i} AND $lngMax${i}`).join(" OR ")})`,
+    );
+  }
+  return parts.length ? parts.join(" UNION ALL ") : "SELECT 0 AS id, 0.0 AS la, 0.0 AS lo WHERE 0";
+};
+
 type TRow = Load & { usdPerMile?: number };
 
 // Every column but the id, in one order, for the external loads' upsert; on conflict all but the row's identity change.
@@ -146,23 +175,23 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
     if (p.sort !== "distance") {
       const box = boundingBox(lat, lng, p.radius);
       const q = { ...params, lat, lng, latMin: box.minLat, latMax: box.maxLat, radius: p.radius, limit: want };
+      const points = pointsInBox(p, viewerId, lngRanges(box.minLng, box.maxLng), q);
       return page(
         await all<TRow>(
-          `SELECT ${SELECT_LOAD} FROM ${p.status === "posted" ? "loads_posted_rtree" : "loads_pickup_rtree"} r CROSS JOIN loads l ON l.id = r.id ${join}
-           WHERE ${boxClause(lngRanges(box.minLng, box.maxLng), q)} AND ${where.join(" AND ")} AND ${HAVERSINE} <= $radius
+          `SELECT ${SELECT_LOAD} FROM (${points}) c CROSS JOIN loads l ON l.id = c.id ${join}
+           WHERE ${where.join(" AND ")} AND ${HAVERSINE} <= $radius
            ORDER BY ${ORDER[p.sort]} LIMIT $limit`,
           q,
         ),
       );
     }
 
-    // Nearest first: candidates come from an R*Tree alone (id and point, no table look-ups), ranked by distance;
-    // posted loads have an R*Tree of their own, so the default search checks nothing per candidate. Other filters are
-    // checked for the nearest candidates only, a batch at a time, and full rows are read for the page alone. The
-    // window widens until `want` matching loads lie within its certain radius, or the radius is reached.
-    const postedOnly = p.status === "posted";
-    const tree = postedOnly ? "loads_posted_rtree" : "loads_pickup_rtree";
-    const rest = filtersOf(p, viewerId, !postedOnly);
+    // Nearest first: candidates are ids and points (pointsInBox: an R*Tree, and for posted loads the index of the
+    // viewer's own external loads; no look-up of `loads`), ranked by distance. Posted loads need no check of who may see
+    // them, so the default search checks nothing per candidate. Other filters are checked for the nearest candidates
+    // only, a batch at a time, and full rows are read for the page alone. The window widens until `want` matching
+    // loads lie within its certain radius, or the radius is reached.
+    const rest = filtersOf(p, viewerId, p.status === "posted");
     const passes = new Map<number, boolean>();
     const checkSql = `SELECT l.id AS id FROM json_each($ids) j CROSS JOIN loads l ON l.id = j.value ${join} WHERE ${rest.where.join(" AND ") || "1"}`;
     const verify = async (ids: number[]) => {
@@ -180,8 +209,7 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
       const q: Record<string, number> = { latMin: box.minLat, latMax: box.maxLat };
       const near = (
         await all<{ id: number; la: number; lo: number }>(
-          `SELECT id, (min_lat + max_lat) / 2 AS la, (min_lng + max_lng) / 2 AS lo FROM ${tree} r
-           WHERE ${boxClause(lngRanges(box.minLng, box.maxLng), q)}`,
+          pointsInBox(p, viewerId, lngRanges(box.minLng, box.maxLng), q),
           q,
         )
       )
@@ -240,10 +268,8 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
         latMax: box.maxLat,
         radius: p.radius,
       });
-      // Posted loads (external ones among them) are in their own R*Tree; the tree of every load serves the other states.
-      const tree = p.status === "posted" ? "loads_posted_rtree" : "loads_pickup_rtree";
-      from = `${tree} r CROSS JOIN loads l ON l.id = r.id JOIN fx_rates fx ON fx.currency = l.budget_currency`;
-      conditions.unshift(boxClause(lngRanges(box.minLng, box.maxLng), q));
+      const points = pointsInBox(p, viewerId, lngRanges(box.minLng, box.maxLng), q);
+      from = `(${points}) c CROSS JOIN loads l ON l.id = c.id JOIN fx_rates fx ON fx.currency = l.budget_currency`;
       conditions.push(`${HAVERSINE} <= $radius`);
     }
     const [row] = await all<TBoardStatsRow>(

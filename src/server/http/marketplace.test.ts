@@ -180,6 +180,19 @@ describe("finding loads", () => {
     expect(rates.map((l: { title: string }) => l.title)).toEqual(["Adama"]);
   });
 
+  test("near me follows a load's changes of equipment, weight and status", async () => {
+    const titles = async (params: Record<string, string | number>) =>
+      (await driver.get(q(params))).json.map((l: { title: string }) => l.title);
+    const flatbedLight = { ...here, radius: 500, equipmentType: "flatbed", maxWeight: 6000 };
+    expect(await titles(flatbedLight)).toEqual([]);
+    // No route edits these columns today; the index must follow whatever does (a sync's upsert, an operator).
+    await t.rows("UPDATE loads SET equipment_type = 'flatbed', weight_lbs = 5000 WHERE title = 'Near' RETURNING id");
+    expect(await titles(flatbedLight)).toEqual(["Near"]);
+    await t.rows("UPDATE loads SET status = 'assigned' WHERE title = 'Near' RETURNING id");
+    expect(await titles(flatbedLight)).toEqual([]);
+    expect(await titles({ ...here, radius: 500 })).toEqual(["Adama", "Dire Dawa"]);
+  });
+
   test("sorts by rate per mile (highest first) and by pickup date (soonest first)", async () => {
     const byRate = (await driver.get(q({ sort: "rate" }))).json;
     const perMile = byRate.map((l: { ratePerMile: number }) => l.ratePerMile);

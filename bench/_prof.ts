@@ -1,0 +1,55 @@
+// In-process profile of GET /api/loads (100k loads on SQLite): the request through the app's handler without HTTP, to
+// find where a request's time goes.   bun --cpu-prof-md --cpu-prof-dir=/tmp/prof bench/prof-loads.ts
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrateDb, openDb } from "../db/client";
+import { loadConfig } from "../src/server/config";
+import { createApp } from "../src/server/http/app";
+import { CITIES, generateLoads, mulberry32, nearCity } from "./lib/generate";
+
+const dir = mkdtempSync(join(tmpdir(), "mytess-prof-"));
+const dbPath = join(dir, "bench.db");
+{
+  const h = await openDb(dbPath);
+  await migrateDb(h.db);
+  await h.close();
+  const filler = new Database(dbPath);
+  generateLoads(filler, 100_000);
+  filler.exec("ANALYZE");
+  filler.close();
+}
+const handle = await openDb(dbPath);
+const app = createApp({ db: handle.db, config: { ...loadConfig({}), databasePath: dbPath, webDist: dir }, env: {} });
+const reg = await app.handle(
+  new Request("http://localhost/api/auth/register", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      email: "prof@example.com",
+      password: "bench-password",
+      firstName: "P",
+      lastName: "D",
+      userType: "driver",
+    }),
+  }),
+);
+const cookie = reg.headers.getSetCookie()[0]!.split(";")[0]!;
+const rand = mulberry32(11);
+const urls = Array.from({ length: 500 }, () => {
+  const c = nearCity(rand, CITIES[Math.floor(rand() * CITIES.length)], 10);
+  return `http://localhost/api/loads?latitude=${c.lat.toFixed(5)}&longitude=${c.lng.toFixed(5)}&radius=50${process.env.EXTRA ?? ""}`;
+});
+const run = async (n: number) => {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const res = await app.handle(new Request(urls[i % urls.length]!, { headers: { Cookie: cookie } }));
+    await res.arrayBuffer();
+  }
+  return (performance.now() - t0) / n;
+};
+await run(300); process.env.LOGSQL = "1"; await run(1); process.env.LOGSQL = "";
+console.log(`ms per request: ${(await run(Number(process.env.N ?? 3000))).toFixed(3)}`);
+await handle.close();
+rmSync(dir, { recursive: true, force: true });
