@@ -315,3 +315,35 @@ test("a driver opening the board gets its first page with the page itself: the a
   await page.waitForLoadState("networkidle");
   expect(asked).toEqual([]);
 });
+
+test.describe("without a service worker (whose cache would answer before the routes below)", () => {
+  test.use({ serviceWorkers: "block" });
+  test("the board shows without the code of its dialogs and menus, which loads when a button asks for it", async ({
+    page,
+  }) => {
+    await signIn(page, ABEBE, "/driver");
+    // Hold the bid dialog's and the share menu's code (and Radix's dialog and menu under them) until the board is shown:
+    // had the board imported them, its first row could not appear.
+    const held: (() => Promise<void>)[] = [];
+    let holding = true;
+    await page.route(/\/assets\/(bid-dialog|share-menu-part|dialog|dropdown-menu)-[\w-]+\.js/, async (route) => {
+      if (!holding) return route.continue();
+      held.push(() => route.continue());
+    });
+    await page.goto("/loads");
+    const row = page.getByTestId("load-row").first();
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId("quick-bid")).toBeVisible();
+    // The click that wants the dialog opens it once its code arrives.
+    await row.getByTestId("quick-bid").click();
+    holding = false;
+    for (const release of held.splice(0)) await release();
+    await expect(page.getByTestId("bid-dialog")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Place a bid" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("bid-dialog")).toBeHidden();
+    // The share menu, the same way.
+    await row.getByTestId("share-button").click();
+    await expect(page.getByRole("menuitem", { name: "WhatsApp" })).toBeVisible();
+  });
+});

@@ -21,7 +21,7 @@ import { FieldError, Input, Label } from "../ui/input";
 import { Textarea } from "../ui/textarea";
 import { MoneyCurrencySelect } from "./money-currency-select";
 
-type TLoadLike = {
+export type TBidLoad = {
   id: number;
   title: string;
   budgetAmount: number;
@@ -30,10 +30,21 @@ type TLoadLike = {
   deliveryLocation: string;
 };
 
-/** SPEC section 4's bid dialog: opens, submits ("Placing..."), closes on success and refreshes the loads. */
-export function BidDialog({ load, trigger }: { load: TLoadLike; trigger: ReactNode }) {
+/**
+ * SPEC section 4's bid dialog: opens, submits ("Placing..."), closes on success and refreshes the loads. The board
+ * loads it on demand (`DeferredBidDialog`), opened by the click that asked for it (`defaultOpen`).
+ */
+export function BidDialog({
+  load,
+  trigger,
+  defaultOpen,
+}: {
+  load: TBidLoad;
+  trigger: ReactNode;
+  defaultOpen?: boolean;
+}) {
   const { t } = useLingui();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(defaultOpen ?? false);
   const queryClient = useQueryClient();
   const onUnauthorized = useUnauthorizedRedirect();
   const place = useMutation(

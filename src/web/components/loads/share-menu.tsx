@@ -1,88 +1,33 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { Link2, Share2 } from "lucide-react";
-import { STORAGE_KEYS } from "../../../shared/constants";
-import { toast } from "../../lib/toast";
+import { Share2 } from "lucide-react";
+import type { ComponentProps } from "react";
 import { Button } from "../ui/button";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "../ui/dropdown-menu";
+import { Deferred, type TPartLoader } from "../ui/deferred";
 
 export type TShareContent = { title: string; description: string; url: string; hashtags: string[] };
 
-const PLATFORMS = {
-  WhatsApp: (c: TShareContent) => `https://wa.me/?text=${encodeURIComponent(`${c.title}\n${c.description}\n${c.url}`)}`,
-  Telegram: (c: TShareContent) =>
-    `https://t.me/share/url?url=${encodeURIComponent(c.url)}&text=${encodeURIComponent(`${c.title}: ${c.description}`)}`,
-  Facebook: (c: TShareContent) => `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(c.url)}`,
-  X: (c: TShareContent) =>
-    `https://twitter.com/intent/tweet?text=${encodeURIComponent(c.title)}&url=${encodeURIComponent(c.url)}&hashtags=${encodeURIComponent(c.hashtags.join(","))}`,
-  LinkedIn: (c: TShareContent) => `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(c.url)}`,
-} as const;
-export type TPlatform = keyof typeof PLATFORMS | "copy";
-
-/** The local engagement log: what was shared where, the last 100 entries. */
-export const logEngagement = (entry: { platform: TPlatform; url: string }) => {
-  try {
-    const raw = localStorage.getItem(STORAGE_KEYS.engagementLog);
-    const log = raw ? (JSON.parse(raw) as unknown[]) : [];
-    log.push({ ...entry, at: new Date().toISOString() });
-    localStorage.setItem(STORAGE_KEYS.engagementLog, JSON.stringify(log.slice(-100)));
-  } catch (err) {
-    console.warn("Could not record the share", err);
-  }
-};
-
-/** `iconOnly` for a table row, where the column has no room for the word (the button keeps it as its name). */
-export function ShareMenu({ content, iconOnly }: { content: TShareContent; iconOnly?: boolean }) {
+/** The Share button, the same before and after the menu's code has arrived. */
+export function ShareTrigger({ iconOnly, ...rest }: { iconOnly?: boolean } & ComponentProps<typeof Button>) {
   const { t } = useLingui();
-  const share = (platform: keyof typeof PLATFORMS) => {
-    // Without "noopener" in the features, a blocked pop-up shows as null; the opener is cut by hand instead.
-    const win = window.open(PLATFORMS[platform](content), "_blank");
-    if (!win) {
-      toast({
-        title: t`Share Failed`,
-        description: t`Please try again or copy the link manually`,
-        variant: "destructive",
-      });
-      return;
-    }
-    win.opener = null;
-    logEngagement({ platform, url: content.url });
-    toast({ title: t`Shared Successfully!`, description: t`Content shared on ${platform}`, variant: "success" });
-  };
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(content.url);
-      logEngagement({ platform: "copy", url: content.url });
-      toast({ title: t`Link Copied!`, description: t`Share link copied to clipboard`, variant: "success" });
-    } catch {
-      toast({ title: t`Copy Failed`, description: t`Please copy the link manually`, variant: "destructive" });
-    }
-  };
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="sm" aria-label={t`Share`} data-testid="share-button">
-          <Share2 />
-          {!iconOnly && <Trans>Share</Trans>}
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent>
-        {(Object.keys(PLATFORMS) as (keyof typeof PLATFORMS)[]).map((p) => (
-          <DropdownMenuItem key={p} onSelect={() => share(p)}>
-            {p}
-          </DropdownMenuItem>
-        ))}
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => void copy()}>
-          <Link2 className="size-4" />
-          <Trans>Copy link</Trans>
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Button variant="ghost" size="sm" aria-label={t`Share`} data-testid="share-button" {...rest}>
+      <Share2 />
+      {!iconOnly && <Trans>Share</Trans>}
+    </Button>
+  );
+}
+
+type TProps = { content: TShareContent; iconOnly?: boolean };
+
+/** The share menu's module, loaded on demand. */
+export const shareMenuPart: TPartLoader<TProps> = () => import("./share-menu-part").then((m) => m.ShareMenuPart);
+
+/**
+ * Share to WhatsApp, Telegram, Facebook, X, LinkedIn or copy the link. `iconOnly` for a table row, where the column has
+ * no room for the word (the button keeps it as its name). The menu's code loads when the button is wanted.
+ */
+export function ShareMenu({ content, iconOnly }: TProps) {
+  return (
+    <Deferred loader={shareMenuPart} trigger={<ShareTrigger iconOnly={iconOnly} />} props={{ content, iconOnly }} />
   );
 }

@@ -20,7 +20,7 @@ import { BOARD_PAGE_SIZE, boardStatsInput, firstBoardPage } from "../../../share
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
-import { BidDialog } from "../../components/loads/bid-dialog";
+import { bidDialogPart, DeferredBidDialog } from "../../components/loads/deferred-bid-dialog";
 import { LoadCard } from "../../components/loads/load-card";
 import {
   activeFilterCount,
@@ -30,9 +30,11 @@ import {
   type TBoardFilters,
 } from "../../components/loads/load-filters";
 import { LoadTable, loadKey } from "../../components/loads/load-table";
+import { shareMenuPart } from "../../components/loads/share-menu";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
+import { preloadPart, whenIdle } from "../../components/ui/deferred";
 import { NativeSelect } from "../../components/ui/textarea";
 import { currentPosition, type TPoint } from "../../lib/geolocation";
 import { useDesktop } from "../../lib/media";
@@ -132,6 +134,16 @@ function LoadBoardPage() {
     retry: false,
   });
 
+  // The bid dialog and the share menu load once the first page is on screen, so a click rarely waits for them.
+  const shown = results.data !== undefined;
+  useEffect(() => {
+    if (!shown) return;
+    return whenIdle(() => {
+      void preloadPart(bidDialogPart).catch(() => undefined);
+      void preloadPart(shareMenuPart).catch(() => undefined);
+    });
+  }, [shown]);
+
   useEffect(() => {
     if (highlighted.data)
       document.getElementById(`load-${highlighted.data.id}`)?.scrollIntoView({ behavior: "smooth", block: "center" });
@@ -159,7 +171,7 @@ function LoadBoardPage() {
     deliveryLocation: string;
   }) =>
     isDriver && load.status === "posted" && load.source.type !== "external" ? (
-      <BidDialog
+      <DeferredBidDialog
         load={load}
         trigger={
           <Button size="sm" data-testid="quick-bid">
