@@ -6,7 +6,7 @@ import { toast } from "../../lib/toast";
 // loads only when it is wanted. The button shows at once; pointing at it or focusing it starts the download, a click
 // opens the part when it has arrived. On a phone at 400 kbit/s this keeps about 40 KB of dialogs and menus off the
 // load board's first screen (issue 12: the first card within 6 s cold). Pages preload their parts once their own
-// content is shown (`preloadPart`, `whenIdle`), so a click rarely waits.
+// content is shown (`preloadPart` with lib/idle's `whenIdle`), so a click rarely waits.
 
 /** A part: its module, loaded once; it takes `defaultOpen` and shows its own trigger (the same button). */
 export type TPartLoader<P> = () => Promise<ComponentType<P & { defaultOpen?: boolean }>>;
@@ -34,17 +34,6 @@ export const preloadPart = <P,>(loader: TPartLoader<P>): Promise<ComponentType<P
     loading.set(key, p);
   }
   return p as never;
-};
-
-/** Runs `fn` when the browser has nothing better to do (after the first screen is drawn). */
-export const whenIdle = (fn: () => void) => {
-  if (typeof window === "undefined") return () => undefined;
-  if ("requestIdleCallback" in window) {
-    const id = window.requestIdleCallback(fn, { timeout: 3000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = setTimeout(fn, 500);
-  return () => clearTimeout(id);
 };
 
 /**
