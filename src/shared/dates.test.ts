@@ -7,6 +7,7 @@ import {
   ethiopicToGregorian,
   formatDate,
   gregorianToEthiopic,
+  localParts,
 } from "./dates";
 
 const iso = (g: { year: number; month: number; day: number }) =>
@@ -122,4 +123,12 @@ test("birr is written ብር in Amharic and Br otherwise", async () => {
   expect(formatMoney(1234.5, "ETB", "en-US")).toBe("Br 1,234.50");
   expect(formatMoney(39600, "ETB", "en-US", true)).toBe("Br 39.6K");
   expect(formatMoney(12, "USD", "en-US")).toBe("$12.00");
+});
+
+test("local parts in the runtime's own zone are those Intl gives for that zone by name", () => {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  for (const iso of ["2026-01-01T00:30:00Z", "2026-03-29T01:30:00Z", "2026-07-15T23:59:00Z", "2026-11-24T12:00:00Z"]) {
+    const d = new Date(iso);
+    expect(localParts(d)).toEqual(localParts(d, zone));
+  }
 });

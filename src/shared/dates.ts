@@ -3,6 +3,7 @@
 // day (hours counted from 6 in the morning) on request. The day arithmetic is ours (Julian day numbers), so it is the
 // same in every runtime; month names come from our own tables, checked against Intl where its data is complete
 // (Amharic, English) and written out for Afaan Oromo, which Chromium has no data for and ICU gets partly wrong.
+import { dateTimeFormat } from "./intl";
 
 export const CALENDARS = ["gregorian", "ethiopic"] as const;
 export type TCalendar = (typeof CALENDARS)[number];
@@ -46,7 +47,16 @@ export const gregorianToEthiopic = (g: TYmd) => jdnToEthiopic(gregorianToJdn(g))
 
 /** The calendar date and clock time of an instant where the reader is (their time zone, or the runtime's). */
 export const localParts = (date: Date, timeZone?: string) => {
-  const parts = new Intl.DateTimeFormat("en-US", {
+  // The runtime's own zone needs no Intl formatter (the first one made on a slow phone costs tens of milliseconds).
+  if (!timeZone)
+    return {
+      year: date.getFullYear(),
+      month: date.getMonth() + 1,
+      day: date.getDate(),
+      hour: date.getHours(),
+      minute: date.getMinutes(),
+    };
+  const parts = dateTimeFormat("en-US", {
     timeZone,
     year: "numeric",
     month: "numeric",
@@ -139,7 +149,7 @@ export const formatDate = (input: Date | string | number, f: TDateFormat): strin
   if (f.timeStyle) {
     time =
       calendar === "gregorian" && f.language !== "om"
-        ? new Intl.DateTimeFormat(INTL_LOCALE[f.language], { timeStyle: "short", timeZone: f.timeZone }).format(date)
+        ? dateTimeFormat(INTL_LOCALE[f.language], { timeStyle: "short", timeZone: f.timeZone }).format(date)
         : clock;
     if (f.ethiopianTime) {
       const e = ethiopianTime(p.hour, p.minute);
@@ -161,7 +171,7 @@ export const formatDate = (input: Date | string | number, f: TDateFormat): strin
       const month = OROMO_GREGORIAN_MONTHS[p.month - 1];
       day = dateStyle === "short" ? `${p.day}/${p.month}/${p.year}` : `${p.day} ${month} ${p.year}`;
     } else {
-      day = new Intl.DateTimeFormat(INTL_LOCALE[f.language], { dateStyle, timeZone: f.timeZone }).format(date);
+      day = dateTimeFormat(INTL_LOCALE[f.language], { dateStyle, timeZone: f.timeZone }).format(date);
     }
   }
   return [day, time].filter(Boolean).join(", ");

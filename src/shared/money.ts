@@ -1,5 +1,7 @@
 // Money is integer minor units in storage and decimals on the wire; conversion uses rates per USD.
 
+import { numberFormat } from "./intl";
+
 const ZERO_DECIMAL = new Set(["JPY", "KRW"]);
 
 export const minorDigits = (currency: string) => (ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2);
@@ -17,14 +19,14 @@ export const formatMoney = (amount: number, currency: string, locale = "en-US", 
   const digits = minorDigits(currency);
   // Birr as people write it: "ብር" in Amharic, "Br" otherwise (Intl would say "ETB").
   if (currency === "ETB") {
-    const number = new Intl.NumberFormat(locale, {
+    const number = numberFormat(locale, {
       ...(compact
         ? { notation: "compact", minimumFractionDigits: 0, maximumFractionDigits: 1 }
         : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
     }).format(amount);
     return `${locale.startsWith("am") ? "ብር" : "Br"} ${number}`;
   }
-  return new Intl.NumberFormat(locale, {
+  return numberFormat(locale, {
     style: "currency",
     currency,
     ...(compact

@@ -9,6 +9,7 @@ import {
   type TLanguage,
 } from "../../shared/constants";
 import { CALENDARS, formatDate, type TCalendar, type TDateFormat } from "../../shared/dates";
+import { numberFormat } from "../../shared/intl";
 import { convert, formatMoney } from "../../shared/money";
 import { useMe } from "./auth";
 import { activateLanguage, FORMAT_LOCALE } from "./i18n";
@@ -160,7 +161,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
       calendar,
       ethiopianTime,
       setCalendar,
-      formatNumber: (n, opts) => new Intl.NumberFormat(formatLocale, opts).format(n),
+      formatNumber: (n, opts) => numberFormat(formatLocale, opts).format(n),
     };
   }, [language, setLanguage, currency, setCurrency, rates, calendar, ethiopianTime, setCalendar]);
 
