@@ -247,3 +247,19 @@ export const openTestDb = async (): Promise<DbHandle> => {
     },
   };
 };
+
+/**
+ * Something made once per database handle and kept while the handle lives: a drizzle prepared statement for a query
+ * asked on every request (drizzle's building of a query costs several times running it).
+ */
+export const perHandle = <T>(make: (db: TDb) => T) => {
+  const made = new WeakMap<TDb, T>();
+  return (db: TDb) => {
+    let value = made.get(db);
+    if (value === undefined) {
+      value = make(db);
+      made.set(db, value);
+    }
+    return value;
+  };
+};

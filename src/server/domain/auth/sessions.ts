@@ -1,5 +1,5 @@
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import type { TDb } from "../../../../db/client";
+import { perHandle, type TDb } from "../../../../db/client";
 import { sessions, users } from "../../../../db/tables";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "../../../shared/constants";
 
@@ -24,27 +24,20 @@ export const createSession = async (db: TDb, userId: number, userAgent: string |
   return { token, expiresAt: now + SESSION_TTL_MS };
 };
 
-// Every request resolves its session: one prepared statement (cached by SQLite) instead of building the query each time.
-const sessionQuery = (db: TDb) => {
-  const sel = db
+// Every request resolves its session: one prepared statement per handle instead of building the query each time.
+const sessionQuery = perHandle((db) =>
+  db
     .select({ user: users, session: sessions })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.idHash, sql.placeholder("idHash")), gt(sessions.expiresAt, sql.placeholder("now"))))
-    .prepare();
-  return sel;
-};
-const prepared = new WeakMap<TDb, ReturnType<typeof sessionQuery>>();
+    .prepare(),
+);
 
 /** The user behind a session token, extending the session's 30 days when it is used. */
 export const resolveSession = async (db: TDb, token: string, now = Date.now()) => {
   const idHash = hashToken(token);
-  let query = prepared.get(db);
-  if (!query) {
-    query = sessionQuery(db);
-    prepared.set(db, query);
-  }
-  const [row] = await query.execute({ idHash, now });
+  const [row] = await sessionQuery(db).execute({ idHash, now });
   if (!row) return null;
   let refreshed = false;
   if (now - row.session.lastSeenAt > TOUCH_EVERY_MS) {

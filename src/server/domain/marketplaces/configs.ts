@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { TDb } from "../../../../db/client";
+import { perHandle, type TDb } from "../../../../db/client";
 import { loads, type MarketplaceConfig, marketplaceConfigs, type User } from "../../../../db/tables";
 import {
   CREDENTIAL_FIELDS,
@@ -124,25 +124,17 @@ const openCredentials = (services: TBoardServices, c: MarketplaceConfig): Record
   }
 };
 
-// Every board search reads the caller's configurations: one prepared statement per database handle instead of building
-// the query each time (drizzle's building costs several times the statement itself).
-const listQuery = (db: TDb) =>
+// Every board search reads the caller's configurations: one prepared statement per handle (db/client.ts perHandle).
+const listQuery = perHandle((db) =>
   db
     .select()
     .from(marketplaceConfigs)
     .where(eq(marketplaceConfigs.userId, sql.placeholder("userId")))
     .orderBy(asc(marketplaceConfigs.id))
-    .prepare();
-const listQueries = new WeakMap<TDb, ReturnType<typeof listQuery>>();
+    .prepare(),
+);
 
-export const listMarketplaces = (db: TDb, userId: number) => {
-  let q = listQueries.get(db);
-  if (!q) {
-    q = listQuery(db);
-    listQueries.set(db, q);
-  }
-  return q.execute({ userId });
-};
+export const listMarketplaces = (db: TDb, userId: number) => listQuery(db).execute({ userId });
 
 /** The caller's own configuration, or 404. */
 export const ownMarketplace = async (db: TDb, user: User, id: number) => {

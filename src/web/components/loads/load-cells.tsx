@@ -108,31 +108,27 @@ export function PosterCallLink({ contact }: { contact: NonNullable<TPublicLoad["
     .join(" · ");
   const cls =
     "inline-flex h-8 items-center gap-1.5 rounded-md border bg-white px-2.5 text-xs font-medium text-brand hover:bg-muted";
-  if (contact.phone)
-    return (
-      <a
-        href={`tel:${contact.phone.replace(/[^\d+]/g, "")}`}
-        className={cls}
-        title={details}
-        aria-label={who ? t`Call ${who}` : t`Call the poster`}
-        data-testid="call-poster"
-      >
-        <Phone className="size-3.5" />
-        <Trans>Call</Trans>
-      </a>
-    );
-  if (contact.email)
-    return (
-      <a
-        href={`mailto:${contact.email}`}
-        className={cls}
-        title={details}
-        aria-label={who ? t`Email ${who}` : t`Email the poster`}
-        data-testid="call-poster"
-      >
-        <Mail className="size-3.5" />
-        <Trans>Email</Trans>
-      </a>
-    );
-  return null;
+  // A phone is called, else an email written; the poster gets no other way (bids are not taken on external loads).
+  const link = contact.phone
+    ? {
+        href: `tel:${contact.phone.replace(/[^\d+]/g, "")}`,
+        label: who ? t`Call ${who}` : t`Call the poster`,
+        icon: <Phone className="size-3.5" />,
+        text: <Trans>Call</Trans>,
+      }
+    : contact.email
+      ? {
+          href: `mailto:${contact.email}`,
+          label: who ? t`Email ${who}` : t`Email the poster`,
+          icon: <Mail className="size-3.5" />,
+          text: <Trans>Email</Trans>,
+        }
+      : null;
+  if (!link) return null;
+  return (
+    <a href={link.href} className={cls} title={details} aria-label={link.label} data-testid="call-poster">
+      {link.icon}
+      {link.text}
+    </a>
+  );
 }

@@ -2,6 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Calculator, ShieldCheck, Trash2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { dateTimeFormat, numberFormat } from "../../../shared/intl";
 import type { TRateOption } from "../../../shared/schemas/shipping";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
@@ -24,9 +25,9 @@ import { newPackage, PackagesCard, packageInput, type TPackageForm } from "./pac
 
 // SPEC section 9: cost in en-US currency format with the result's currency; dates en-US with short month and time.
 const money = (amount: number, currency: string) =>
-  new Intl.NumberFormat("en-US", { style: "currency", currency: currency || "USD" }).format(amount);
+  numberFormat("en-US", { style: "currency", currency: currency || "USD" }).format(amount);
 const shortDate = (d: Date) =>
-  new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }).format(d);
+  dateTimeFormat("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }).format(d);
 
 type TCarrierChoice = "all" | "fedex" | "ups" | "usps";
 

@@ -2,6 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation } from "@tanstack/react-query";
 import { AlertTriangle, CheckCircle2, Clock, ExternalLink, HelpCircle, Search, Truck } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { dateTimeFormat } from "../../../shared/intl";
 import type { TPlaceRef, TTrackingResult } from "../../../shared/schemas/shipping";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpcClient } from "../../lib/trpc";
@@ -14,7 +15,7 @@ import { NativeSelect } from "../ui/textarea";
 import { CarrierIcon, carrierName } from "./carrier-icon";
 
 const when = (iso: string) =>
-  new Intl.DateTimeFormat("en-US", {
+  dateTimeFormat("en-US", {
     month: "short",
     day: "numeric",
     year: "numeric",
