@@ -3,6 +3,7 @@ import { ZodError } from "zod";
 import type { TLanguage } from "../../shared/constants";
 import { AppError, describeError, type TErrorBody } from "../errors";
 import { logger } from "../logger";
+import { jsonBytes } from "./json-body";
 
 export type { TErrorBody };
 
@@ -26,7 +27,7 @@ export const json = (body: unknown, status = 200, headers?: HeadersInit) => {
   const h = new Headers(headers);
   h.set("Content-Type", "application/json; charset=utf-8");
   h.set("Cache-Control", "no-store");
-  return new Response(JSON.stringify(body), { status, headers: h });
+  return new Response(jsonBytes(body), { status, headers: h });
 };
 
 /** The error answer for a request, in the caller's language. */
