@@ -106,6 +106,25 @@ describe("integrations", () => {
     expect(creds.json.issues).toEqual([
       { path: "credentials.region", message: "credentials.region is required for Amazon" },
     ]);
+    const badRegion = await shipper.post("/api/ecommerce/integrations", {
+      platform: "amazon",
+      name: "Amazon EU",
+      credentials: { clientId: "a", clientSecret: "b", refreshToken: "c", marketplaceId: "x", region: "mars" },
+      settings: { warehouse: WAREHOUSE },
+    });
+    expect(badRegion.json.issues).toEqual([
+      { path: "credentials.region", message: "credentials.region must be na, eu or fe" },
+    ]);
+    const stray = await shipper.post("/api/ecommerce/integrations", {
+      platform: "shopify",
+      name: "Shop",
+      credentials: { shopDomain: "a.myshopify.com", accessToken: "shpat_x", apiKey: "k" },
+      settings: { warehouse: WAREHOUSE },
+    });
+    expect(stray.status).toBe(400);
+    expect(stray.json.issues[0].path).toBe("credentials.apiKey");
+    expect(stray.json.issues[0].message).toStartWith("apiKey is not a credential of Shopify; it takes ");
+    expect(await t.rows("select id from ecommerce_integrations")).toHaveLength(1);
   });
 
   test("one shipper never sees or changes another's integrations", async () => {

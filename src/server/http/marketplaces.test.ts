@@ -131,7 +131,12 @@ describe("configurations", () => {
       config: { ...BOARD_SANDBOX_CREDENTIALS.dat, password: "x" },
     });
     expect(stray.status).toBe(400);
-    expect(stray.json.issues[0].path).toBe("config.password");
+    expect(stray.json.issues).toEqual([
+      {
+        path: "config.password",
+        message: "password is not a credential of DAT; it takes clientId, clientSecret, userEmail",
+      },
+    ]);
     const url = await driver.post("/api/marketplaces", { provider: "other", name: "Feed", apiBaseUrl: "ftp://x" });
     expect(url.status).toBe(400);
     expect(url.json.issues[0].path).toBe("apiBaseUrl");

@@ -103,11 +103,16 @@ export const createStaticHandler = (root: string, opts: TStaticOptions = {}) => 
       );
     // A signed-out visitor gets the page itself in the HTML, in their language, instead of the splash: it shows as soon
     // as the HTML and the stylesheet are in, seconds before the app's code on a slow phone. The app replaces it.
+    // `personal`: the page carries the visitor's own data (their first answers).
+    const personal = boot.length > 0;
     const page = signedIn ? undefined : prerendered.get(`${route}.${language}`);
-    if (!page) return html;
-    return html
-      .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
-      .replace(/<div id="root">[\s\S]*?<!--\/root-->/, () => `<div id="root" data-prerendered="${route}">${page}`);
+    if (!page) return { html, personal };
+    return {
+      html: html
+        .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
+        .replace(/<div id="root">[\s\S]*?<!--\/root-->/, () => `<div id="root" data-prerendered="${route}">${page}`),
+      personal,
+    };
   };
 
   const fileResponse = async (
@@ -163,14 +168,14 @@ export const createStaticHandler = (root: string, opts: TStaticOptions = {}) => 
     }
     const route = routeOf(decoded);
     const resHeaders = new Headers();
-    const html = await shell(req, route, resHeaders);
-    if (html) {
-      const res = new Response(html, {
+    const shown = await shell(req, route, resHeaders);
+    if (shown) {
+      const res = new Response(shown.html, {
         status: route ? 200 : 404,
         headers: {
           "Content-Type": "text/html; charset=utf-8",
-          // The page may carry the visitor's own data (their first answers): never kept by a shared cache.
-          "Cache-Control": html.includes('id="mytess-boot"') ? "private, no-cache" : "no-cache",
+          // A page with the visitor's own data (their first answers) is never kept by a shared cache.
+          "Cache-Control": shown.personal ? "private, no-cache" : "no-cache",
           Vary: "Cookie, Accept-Language",
         },
       });

@@ -13,7 +13,14 @@ import { AppError } from "../../errors";
 import { defaultStoreBaseUrl, isSandboxStoreUrl } from "../../integrations/stores/registry";
 import type { TStoreServices } from "../../integrations/stores/services";
 import { STORE_NAMES, type TStoreAdapter } from "../../integrations/stores/types";
-import { isPrivateHost } from "../marketplaces/configs";
+import {
+  checkPublicHttps,
+  cleanCredentials,
+  openCredentials,
+  requireCredentials,
+  sealCredentials,
+  type TCredentialRules,
+} from "../credentials";
 
 // A user's store integrations (SPEC §3, §7): personal like board configurations (another user's id answers 404),
 // credentials sealed and shown only as set / not set, settings as given.
@@ -22,21 +29,17 @@ const NOT_FOUND = /*i18n*/ { id: "error.ecommerce.notFound", message: "E-commerc
 
 export const settingsOf = (i: EcommerceIntegration) => i.settings as unknown as TStoreSettingsInput;
 
-const openCredentials = (services: TStoreServices, i: EcommerceIntegration): Record<string, string> => {
-  try {
-    return JSON.parse(services.secrets.open(i.credentials)) as Record<string, string>;
-  } catch {
-    throw new AppError(
-      "INTERNAL_SERVER_ERROR",
-      /*i18n*/ {
-        id: "error.ecommerce.credentialsUnreadable",
-        message:
-          "The credentials of {name} cannot be read with this server's key (MYTESS_SECRET_KEY changed?); enter them again",
-        values: { name: i.name },
-      },
-    );
-  }
-};
+const credentialsOf = (services: TStoreServices, i: EcommerceIntegration) =>
+  openCredentials(
+    services.secrets,
+    i.credentials,
+    /*i18n*/ {
+      id: "error.ecommerce.credentialsUnreadable",
+      message:
+        "The credentials of {name} cannot be read with this server's key (MYTESS_SECRET_KEY changed?); enter them again",
+      values: { name: i.name },
+    },
+  );
 
 /** Where the adapter sends requests: the settings' apiBaseUrl, else the platform's own host for these credentials. */
 const baseUrlOf = (i: EcommerceIntegration, creds: Record<string, string>) =>
@@ -64,45 +67,35 @@ export const toPublicIntegration = (i: EcommerceIntegration) => {
 export type TPublicIntegration = ReturnType<typeof toPublicIntegration>;
 
 const checkBaseUrl = (services: TStoreServices, url: string | null | undefined) => {
-  if (!url || services.allowPrivateUrls) return;
-  const u = new URL(url);
-  if (u.protocol !== "https:" || isPrivateHost(u.hostname)) {
-    const message = /*i18n*/ {
-      id: "error.ecommerce.baseUrl",
-      message: "settings.apiBaseUrl must be a public https address",
-    };
-    throw new AppError("BAD_REQUEST", message, { issues: [{ path: "settings.apiBaseUrl", message }] });
-  }
+  if (!url) return;
+  checkPublicHttps(
+    url,
+    services.allowPrivateUrls,
+    "settings.apiBaseUrl",
+    /*i18n*/ { id: "error.ecommerce.baseUrl", message: "settings.apiBaseUrl must be a public https address" },
+  );
 };
 
-const cleanCredentials = (platform: TEcommercePlatform, given: Record<string, string>) => {
-  const fields = STORE_CREDENTIAL_FIELDS[platform] as readonly string[];
-  const unknown = Object.keys(given).find((k) => !fields.includes(k));
-  if (unknown) {
-    const message = /*i18n*/ {
-      id: "error.ecommerce.unknownCredential",
-      message: "{field} is not a credential of {store}; it takes {fields}",
-      values: { field: unknown, store: STORE_NAMES[platform], fields: fields.join(", ") },
-    };
-    throw new AppError("BAD_REQUEST", message, { issues: [{ path: `credentials.${unknown}`, message }] });
-  }
-  return Object.fromEntries(
-    Object.entries(given)
-      .map(([k, v]) => [k, v.trim()])
-      .filter(([, v]) => v !== ""),
-  ) as Record<string, string>;
-};
+/** The credential fields of each store, and the messages that refuse them (domain/credentials.ts). */
+const rulesOf = (platform: TEcommercePlatform): TCredentialRules => ({
+  fields: STORE_CREDENTIAL_FIELDS[platform] as readonly string[],
+  required: STORE_REQUIRED_FIELDS[platform] as readonly string[],
+  path: "credentials",
+  unknown: (field, fields) => /*i18n*/ ({
+    id: "error.ecommerce.unknownCredential",
+    message: "{field} is not a credential of {store}; it takes {fields}",
+    values: { field, store: STORE_NAMES[platform], fields },
+  }),
+  missing: (field) => /*i18n*/ ({
+    id: "error.ecommerce.credentialRequired",
+    message: "credentials.{field} is required for {store}",
+    values: { field, store: STORE_NAMES[platform] },
+  }),
+});
 
-const requireCredentials = (platform: TEcommercePlatform, creds: Record<string, string>) => {
-  const missing = STORE_REQUIRED_FIELDS[platform].find((f) => !creds[f]);
-  if (missing) {
-    const message = /*i18n*/ {
-      id: "error.ecommerce.credentialRequired",
-      message: "credentials.{field} is required for {store}",
-      values: { field: missing, store: STORE_NAMES[platform] },
-    };
-    throw new AppError("BAD_REQUEST", message, { issues: [{ path: `credentials.${missing}`, message }] });
-  }
+/** The shared rules, and Amazon's region, which decides the host its calls go to. */
+const checkCredentials = (platform: TEcommercePlatform, creds: Record<string, string>) => {
+  requireCredentials(rulesOf(platform), creds);
   if (platform === "amazon" && !["na", "eu", "fe", "sandbox"].includes(creds.region ?? "")) {
     const message = /*i18n*/ {
       id: "error.ecommerce.amazonRegion",
@@ -136,8 +129,8 @@ export const createIntegration = async (
   now = Date.now(),
 ) => {
   checkBaseUrl(services, input.settings.apiBaseUrl);
-  const creds = cleanCredentials(input.platform, input.credentials);
-  requireCredentials(input.platform, creds);
+  const creds = cleanCredentials(rulesOf(input.platform), input.credentials);
+  checkCredentials(input.platform, creds);
   const [row] = await db
     .insert(ecommerceIntegrations)
     .values({
@@ -145,8 +138,7 @@ export const createIntegration = async (
       platform: input.platform,
       name: input.name,
       isActive: input.isActive,
-      credentials: services.secrets.seal(JSON.stringify(creds)),
-      credentialFields: Object.keys(creds),
+      ...sealCredentials(services.secrets, creds),
       settings: input.settings as unknown as Record<string, unknown>,
       createdAt: now,
       updatedAt: now,
@@ -166,11 +158,11 @@ export const updateIntegration = async (
   const i = await ownIntegration(db, user, id);
   const platform = i.platform as TEcommercePlatform;
   if (input.settings) checkBaseUrl(services, input.settings.apiBaseUrl);
-  let sealed: { credentials: string; credentialFields: string[] } | null = null;
+  let sealed: ReturnType<typeof sealCredentials> | null = null;
   if (input.credentials && Object.keys(input.credentials).length > 0) {
-    const merged = { ...openCredentials(services, i), ...cleanCredentials(platform, input.credentials) };
-    requireCredentials(platform, merged);
-    sealed = { credentials: services.secrets.seal(JSON.stringify(merged)), credentialFields: Object.keys(merged) };
+    const merged = { ...credentialsOf(services, i), ...cleanCredentials(rulesOf(platform), input.credentials) };
+    checkCredentials(platform, merged);
+    sealed = sealCredentials(services.secrets, merged);
   }
   const [row] = await db
     .update(ecommerceIntegrations)
@@ -198,7 +190,7 @@ export const deleteIntegration = async (db: TDb, user: User, id: number) => {
 
 export const storeAdapterOf = (services: TStoreServices, i: EcommerceIntegration): TStoreAdapter =>
   services.adapter(`${i.id}:${i.updatedAt}`, () => {
-    const credentials = openCredentials(services, i);
+    const credentials = credentialsOf(services, i);
     return {
       platform: i.platform as TEcommercePlatform,
       name: i.name,

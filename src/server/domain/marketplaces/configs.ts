@@ -12,6 +12,14 @@ import { AppError } from "../../errors";
 import { isSandboxBoardUrl } from "../../integrations/boards/registry";
 import type { TBoardServices } from "../../integrations/boards/services";
 import { BOARD_NAMES, type TLoadBoardAdapter } from "../../integrations/boards/types";
+import {
+  checkPublicHttps,
+  cleanCredentials,
+  openCredentials,
+  requireCredentials,
+  sealCredentials,
+  type TCredentialRules,
+} from "../credentials";
 
 // A user's board configurations (SPEC §3, §5, §7). Board subscriptions are personal: a configuration is found only by
 // the user who added it (another user's id answers 404, as if it did not exist). Credentials are sealed before they
@@ -47,82 +55,42 @@ export const toPublicMarketplace = (c: MarketplaceConfig) => {
 };
 export type TPublicMarketplace = ReturnType<typeof toPublicMarketplace>;
 
-const PRIVATE_V4 = [
-  /^10\./,
-  /^127\./,
-  /^169\.254\./,
-  /^192\.168\./,
-  /^172\.(1[6-9]|2\d|3[01])\./,
-  /^0\./,
-  /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./,
-];
+/** The credential fields of each board, and the messages that refuse them (domain/credentials.ts). */
+const rulesOf = (provider: TMarketplaceProvider): TCredentialRules => ({
+  fields: CREDENTIAL_FIELDS[provider] as readonly string[],
+  required: REQUIRED_CREDENTIAL_FIELDS[provider] as readonly string[],
+  path: "config",
+  unknown: (field, fields) => /*i18n*/ ({
+    id: "error.marketplace.unknownCredential",
+    message: "{field} is not a credential of {board}; it takes {fields}",
+    values: { field, board: BOARD_NAMES[provider], fields },
+  }),
+  missing: (field) => /*i18n*/ ({
+    id: "error.marketplace.credentialRequired",
+    message: "config.{field} is required for {board}",
+    values: { field, board: BOARD_NAMES[provider] },
+  }),
+});
 
-/** Loopback, link-local and private addresses: the server must not be pointed at its own network by a user. */
-export const isPrivateHost = (hostname: string) => {
-  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal")) return true;
-  if (PRIVATE_V4.some((r) => r.test(h))) return true;
-  if (h.includes(":"))
-    return h === "::1" || h === "::" || /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || h.startsWith("::ffff:");
-  return false;
-};
+const checkBaseUrl = (services: TBoardServices, url: string) =>
+  checkPublicHttps(
+    url,
+    services.allowPrivateUrls,
+    "apiBaseUrl",
+    /*i18n*/ { id: "error.marketplace.baseUrl", message: "apiBaseUrl must be a public https address" },
+  );
 
-const checkBaseUrl = (services: TBoardServices, url: string) => {
-  const u = new URL(url);
-  if (services.allowPrivateUrls) return;
-  const message = /*i18n*/ {
-    id: "error.marketplace.baseUrl",
-    message: "apiBaseUrl must be a public https address",
-  };
-  if (u.protocol !== "https:" || isPrivateHost(u.hostname))
-    throw new AppError("BAD_REQUEST", message, { issues: [{ path: "apiBaseUrl", message }] });
-};
-
-const cleanCredentials = (provider: TMarketplaceProvider, given: Record<string, string>) => {
-  const fields = CREDENTIAL_FIELDS[provider] as readonly string[];
-  const unknown = Object.keys(given).find((k) => !fields.includes(k));
-  if (unknown) {
-    const message = /*i18n*/ {
-      id: "error.marketplace.unknownCredential",
-      message: "{field} is not a credential of {board}; it takes {fields}",
-      values: { field: unknown, board: BOARD_NAMES[provider], fields: fields.join(", ") },
-    };
-    throw new AppError("BAD_REQUEST", message, { issues: [{ path: `config.${unknown}`, message }] });
-  }
-  return Object.fromEntries(
-    Object.entries(given)
-      .map(([k, v]) => [k, v.trim()])
-      .filter(([, v]) => v !== ""),
-  ) as Record<string, string>;
-};
-
-const requireCredentials = (provider: TMarketplaceProvider, creds: Record<string, string>) => {
-  const missing = REQUIRED_CREDENTIAL_FIELDS[provider].find((f) => !creds[f]);
-  if (missing) {
-    const message = /*i18n*/ {
-      id: "error.marketplace.credentialRequired",
-      message: "config.{field} is required for {board}",
-      values: { field: missing, board: BOARD_NAMES[provider] },
-    };
-    throw new AppError("BAD_REQUEST", message, { issues: [{ path: `config.${missing}`, message }] });
-  }
-};
-
-const openCredentials = (services: TBoardServices, c: MarketplaceConfig): Record<string, string> => {
-  try {
-    return JSON.parse(services.secrets.open(c.credentials)) as Record<string, string>;
-  } catch {
-    throw new AppError(
-      "INTERNAL_SERVER_ERROR",
-      /*i18n*/ {
-        id: "error.marketplace.credentialsUnreadable",
-        message:
-          "The credentials of {name} cannot be read with this server's key (MYTESS_SECRET_KEY changed?); enter them again",
-        values: { name: c.name },
-      },
-    );
-  }
-};
+const credentialsOf = (services: TBoardServices, c: MarketplaceConfig) =>
+  openCredentials(
+    services.secrets,
+    c.credentials,
+    /*i18n*/ {
+      id: "error.marketplace.credentialsUnreadable",
+      message:
+        "The credentials of {name} cannot be read with this server's key (MYTESS_SECRET_KEY changed?); enter them again",
+      values: { name: c.name },
+    },
+  );
 
 // Every board search reads the caller's configurations: one prepared statement per handle (db/client.ts perHandle).
 // Their few rows are put in order here: an ORDER BY costs SQLite more than the look-up, even with no row to sort.
@@ -155,8 +123,9 @@ export const createMarketplace = async (
   now = Date.now(),
 ) => {
   checkBaseUrl(services, input.apiBaseUrl);
-  const creds = cleanCredentials(input.provider, input.config);
-  requireCredentials(input.provider, creds);
+  const rules = rulesOf(input.provider);
+  const creds = cleanCredentials(rules, input.config);
+  requireCredentials(rules, creds);
   const [row] = await db
     .insert(marketplaceConfigs)
     .values({
@@ -169,8 +138,7 @@ export const createMarketplace = async (
       syncEnabled: canSync(input.provider) && input.syncEnabled,
       syncIntervalMinutes: input.syncIntervalMinutes,
       rateLimitPerHour: input.rateLimitPerHour,
-      credentials: services.secrets.seal(JSON.stringify(creds)),
-      credentialFields: Object.keys(creds),
+      ...sealCredentials(services.secrets, creds),
       createdAt: now,
       updatedAt: now,
     })
@@ -189,11 +157,12 @@ export const updateMarketplace = async (
   const c = await ownMarketplace(db, user, id);
   const provider = c.provider as TMarketplaceProvider;
   if (input.apiBaseUrl !== undefined) checkBaseUrl(services, input.apiBaseUrl);
-  let sealed: { credentials: string; credentialFields: string[] } | null = null;
+  let sealed: ReturnType<typeof sealCredentials> | null = null;
   if (input.config && Object.keys(input.config).length > 0) {
-    const merged = { ...openCredentials(services, c), ...cleanCredentials(provider, input.config) };
-    requireCredentials(provider, merged);
-    sealed = { credentials: services.secrets.seal(JSON.stringify(merged)), credentialFields: Object.keys(merged) };
+    const rules = rulesOf(provider);
+    const merged = { ...credentialsOf(services, c), ...cleanCredentials(rules, input.config) };
+    requireCredentials(rules, merged);
+    sealed = sealCredentials(services.secrets, merged);
   }
   const [row] = await db
     .update(marketplaceConfigs)
@@ -229,7 +198,7 @@ export const adapterOf = (services: TBoardServices, c: MarketplaceConfig): TLoad
     provider: c.provider as TMarketplaceProvider,
     name: c.name,
     baseUrl: c.apiBaseUrl,
-    credentials: openCredentials(services, c),
+    credentials: credentialsOf(services, c),
     timeoutMs: services.timeoutMs,
     rateLimitPerHour: c.rateLimitPerHour,
   }));
