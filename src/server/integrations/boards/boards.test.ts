@@ -4,9 +4,10 @@ import { BOARD_SANDBOX_CREDENTIALS, startBoardEmulators } from "../../../../emul
 import { EQUIPMENT_TYPES } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
 import type { AppError } from "../../errors";
+import { HourlyBudget } from "../http/kit";
 import { datEquipmentType, datIdentityBase, datSearchBody, mapDatMatch } from "./dat";
 import { FEED_VERSION, feedQuery, parseFeed } from "./feed";
-import { HourlyBudget, jsonReason, northAmericanCountry, parseBoardDate } from "./http";
+import { jsonReason, northAmericanCountry, parseBoardDate } from "./http";
 import { lb123EquipmentType, lb123SearchBody } from "./loadboard123";
 import { createBoardAdapter, isSandboxBoardUrl, PRODUCTION_BOARD_URLS } from "./registry";
 import {

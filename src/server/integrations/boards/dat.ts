@@ -11,21 +11,16 @@
 import { z } from "zod";
 import type { TEquipmentType } from "../../../shared/constants";
 import { TokenCache, type TToken } from "../carriers/token-cache";
+import { exchange, HourlyBudget, parseWire, readJson, type TExchange, trimBase } from "../http/kit";
 import {
-  boardFetch,
   boardNumber,
   failOnStatus,
-  HourlyBudget,
   isSandboxBoardUrl,
   laneTitle,
   northAmericanCountry,
   parseBoardDate,
-  parseBoardWire,
   rateMinorOf,
-  readJson,
-  type TBoardResponse,
   text,
-  trimBase,
 } from "./http";
 import {
   BOARD_NAMES,
@@ -191,7 +186,7 @@ export const mapDatMatch = (raw: unknown): TBoardLoad | null => {
 
 /** Reads a DAT search answer; matches that lack what a load needs are left out. */
 export const parseDatSearch = (board: string, body: unknown): TBoardLoad[] =>
-  parseBoardWire(board, ZSearchResponse, body).matches.flatMap((m) => mapDatMatch(m) ?? []);
+  parseWire(board, ZSearchResponse, body).matches.flatMap((m) => mapDatMatch(m) ?? []);
 
 /** The search body: criteria.lane.origin (coordinates, and city/state when known), destination, classes, limit. */
 export const datSearchBody = (q: TBoardSearch) => {
@@ -221,9 +216,9 @@ export const datSearchBody = (q: TBoardSearch) => {
   };
 };
 
-const tokenOf = (board: string, res: TBoardResponse, fallbackLifeMs: number): TToken => {
+const tokenOf = (board: string, res: TExchange, fallbackLifeMs: number): TToken => {
   failOnStatus(board, res);
-  const t = parseBoardWire(board, ZToken, readJson(board, res));
+  const t = parseWire(board, ZToken, readJson(board, res));
   const expiresAt = parseBoardDate(t.expiresWhen) ?? Date.now() + fallbackLifeMs;
   return { accessToken: t.accessToken, expiresAt };
 };
@@ -236,7 +231,7 @@ export const createDatAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
   const budget = new HourlyBudget(s.rateLimitPerHour, board);
   const creds = s.credentials;
   const post = (url: string, body: unknown, bearer?: string) =>
-    boardFetch(
+    exchange(
       board,
       url,
       {
@@ -270,7 +265,7 @@ export const createDatAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
     return tokenOf(board, res, 30 * 60_000);
   });
 
-  const search = async (body: unknown, attempt = 0): Promise<TBoardResponse> => {
+  const search = async (body: unknown, attempt = 0): Promise<TExchange> => {
     const res = await post(`${base}/marketplaces/v1/loads/search`, body, await userTokens.get());
     if (res.status === 401 && attempt === 0) {
       // DAT no longer honours the token (expired early, revoked): authenticate again, once.

@@ -11,18 +11,8 @@ import { EQUIPMENT_TYPES } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
 import { toMinor } from "../../../shared/money";
 import { logger } from "../../logger";
-import {
-  boardFetch,
-  boardUnreadable,
-  failOnStatus,
-  HourlyBudget,
-  isSandboxBoardUrl,
-  laneTitle,
-  parseBoardDate,
-  readJson,
-  text,
-  trimBase,
-} from "./http";
+import { exchange, HourlyBudget, readJson, serviceUnreadable, trimBase } from "../http/kit";
+import { failOnStatus, isSandboxBoardUrl, laneTitle, parseBoardDate, text } from "./http";
 import { BOARD_NAMES, type TBoardLoad, type TBoardSearch, type TBoardSettings, type TLoadBoardAdapter } from "./types";
 
 export const FEED_VERSION = 1;
@@ -121,7 +111,7 @@ const toBoardLoad = (l: TFeedLoad): TBoardLoad => {
  */
 export const parseFeed = (board: string, body: unknown): { loads: TBoardLoad[]; skipped: TFeedSkip[] } => {
   const top = ZFeed.safeParse(body);
-  if (!top.success) throw boardUnreadable(board, top.error.issues[0]?.path.join(".") || "(top)");
+  if (!top.success) throw serviceUnreadable(board, top.error.issues[0]?.path.join(".") || "(top)");
   const loads: TBoardLoad[] = [];
   const skipped: TFeedSkip[] = [];
   top.data.loads.forEach((raw, index) => {
@@ -163,7 +153,7 @@ export const createFeedAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
 
   const get = async (query: URLSearchParams) => {
     budget.take();
-    const res = await boardFetch(
+    const res = await exchange(
       board,
       `${base}/loads?${query}`,
       {

@@ -10,21 +10,16 @@
 import { z } from "zod";
 import type { TEquipmentType } from "../../../shared/constants";
 import { TokenCache, type TToken } from "../carriers/token-cache";
+import { exchange, HourlyBudget, parseWire, readJson, type TExchange, trimBase } from "../http/kit";
 import {
-  boardFetch,
   boardNumber,
   failOnStatus,
-  HourlyBudget,
   isSandboxBoardUrl,
   laneTitle,
   northAmericanCountry,
   parseBoardDate,
-  parseBoardWire,
   rateMinorOf,
-  readJson,
-  type TBoardResponse,
   text,
-  trimBase,
 } from "./http";
 import {
   BOARD_NAMES,
@@ -187,11 +182,11 @@ export const mapLb123Load = (raw: unknown): TBoardLoad | null => {
 
 /** Reads a 123Loadboard search answer; loads that lack what a load needs are left out. */
 export const parseLb123Search = (board: string, body: unknown): TBoardLoad[] =>
-  parseBoardWire(board, ZSearchResponse, body).loads.flatMap((l) => mapLb123Load(l) ?? []);
+  parseWire(board, ZSearchResponse, body).loads.flatMap((l) => mapLb123Load(l) ?? []);
 
-const tokenOf = (board: string, res: TBoardResponse): TToken => {
+const tokenOf = (board: string, res: TExchange): TToken => {
   failOnStatus(board, res);
-  const t = parseBoardWire(board, ZToken, readJson(board, res));
+  const t = parseWire(board, ZToken, readJson(board, res));
   const expiresIn = boardNumber(t.expires_in) ?? 3600;
   return { accessToken: t.access_token, expiresAt: Date.now() + expiresIn * 1000 };
 };
@@ -206,7 +201,7 @@ export const createLoadboard123Adapter = (s: TBoardSettings): TLoadBoardAdapter 
   const tokens = new TokenCache(async () =>
     tokenOf(
       board,
-      await boardFetch(
+      await exchange(
         board,
         `${base}/token`,
         {
@@ -224,8 +219,8 @@ export const createLoadboard123Adapter = (s: TBoardSettings): TLoadBoardAdapter 
     ),
   );
 
-  const search = async (body: unknown, attempt = 0): Promise<TBoardResponse> => {
-    const res = await boardFetch(
+  const search = async (body: unknown, attempt = 0): Promise<TExchange> => {
+    const res = await exchange(
       board,
       `${base}/loads/search`,
       {

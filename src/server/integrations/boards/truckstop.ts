@@ -7,22 +7,24 @@
 // with every value escaped, and answers are read with the small parser below.
 import type { TEquipmentType } from "../../../shared/constants";
 import {
-  boardFailed,
-  boardFetch,
-  boardLimiting,
-  boardNumber,
-  boardUnreadable,
   credentialsRefused,
-  failOnStatus,
+  exchange,
   HourlyBudget,
+  retryAfterSeconds,
+  serviceFailed,
+  serviceLimiting,
+  serviceUnreadable,
+  trimBase,
+} from "../http/kit";
+import {
+  boardNumber,
+  failOnStatus,
   isSandboxBoardUrl,
   laneTitle,
   northAmericanCountry,
   parseBoardDate,
   rateMinorOf,
-  retryAfterSeconds,
   text,
-  trimBase,
 } from "./http";
 import {
   BOARD_NAMES,
@@ -355,7 +357,7 @@ export const createTruckstopAdapter = (s: TBoardSettings): TLoadBoardAdapter => 
 
   const call = async (q: TBoardSearch) => {
     budget.take();
-    const res = await boardFetch(
+    const res = await exchange(
       board,
       `${base}${TRUCKSTOP_PATH}`,
       {
@@ -369,24 +371,24 @@ export const createTruckstopAdapter = (s: TBoardSettings): TLoadBoardAdapter => 
       },
       s.timeoutMs,
     );
-    if (res.status === 429) throw boardLimiting(board, retryAfterSeconds(res.headers));
+    if (res.status === 429) throw serviceLimiting(board, retryAfterSeconds(res.headers));
     let answer: TTruckstopAnswer | null = null;
     try {
       answer = parseTruckstopAnswer(res.text);
     } catch {
       // Not XML: an HTML error page or a proxy's answer. The status tells the rest.
       failOnStatus(board, res);
-      throw boardUnreadable(board, "(not XML)");
+      throw serviceUnreadable(board, "(not XML)");
     }
     if (answer.fault) {
       if (res.status === 401 || res.status === 403) throw credentialsRefused(board, answer.fault);
-      throw boardFailed(board, answer.fault);
+      throw serviceFailed(board, answer.fault);
     }
     failOnStatus(board, res);
     // Truckstop reports refusals inside a 200 answer.
     const refusal = answer.errors.find(isCredentialsError);
     if (refusal) throw credentialsRefused(board, refusal);
-    if (answer.errors.length) throw boardFailed(board, answer.errors.join("; "));
+    if (answer.errors.length) throw serviceFailed(board, answer.errors.join("; "));
     return answer.loads;
   };
 

@@ -1,5 +1,6 @@
 import { AppError, type TMessage } from "../../errors";
-import { carrierFetch, retryAfterSeconds, type TCarrierResponse } from "./http";
+import { retryAfterSeconds, serviceLimiting } from "../http/kit";
+import { carrierFetch, type TCarrierResponse } from "./http";
 import { TokenCache, type TToken } from "./token-cache";
 
 type TOptions = {
@@ -77,21 +78,7 @@ export const createCarrierClient = (o: TOptions) => {
         await Bun.sleep(wait * 1000);
         return call(path, init, attempt + 1);
       }
-      throw new AppError(
-        "TOO_MANY_REQUESTS",
-        wait
-          ? /*i18n*/ {
-              id: "error.carrier.limitingWait",
-              message: "{carrier} is limiting requests; try again in {seconds} s",
-              values: { carrier: o.name, seconds: wait },
-            }
-          : /*i18n*/ {
-              id: "error.carrier.limiting",
-              message: "{carrier} is limiting requests",
-              values: { carrier: o.name },
-            },
-        { retryAfterSeconds: wait },
-      );
+      throw serviceLimiting(o.name, wait);
     }
     return res;
   };

@@ -1,9 +1,10 @@
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { AppError } from "../../errors";
+import { parseWire } from "../http/kit";
 import { carrierSaid, createCarrierClient, RATE_REQUEST_FAILED, TRACKING_REQUEST_FAILED } from "./client";
 import { fedexStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings, TRateRequest } from "./types";
-import { parseWire, ZFedexRateResponse, ZFedexTrackResponse } from "./wire";
+import { ZFedexRateResponse, ZFedexTrackResponse } from "./wire";
 
 const NAME = "FedEx";
 const WORD_DAYS: Record<string, number> = {

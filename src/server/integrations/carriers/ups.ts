@@ -1,9 +1,10 @@
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { AppError } from "../../errors";
+import { parseWire } from "../http/kit";
 import { carrierSaid, createCarrierClient, RATE_REQUEST_FAILED, TRACKING_REQUEST_FAILED } from "./client";
 import { upsStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings, TRateRequest } from "./types";
-import { parseWire, ZUpsRateResponse, ZUpsTrackResponse } from "./wire";
+import { ZUpsRateResponse, ZUpsTrackResponse } from "./wire";
 
 const NAME = "UPS";
 /** UPS answers with service codes and an empty description; the names are ours to give. */

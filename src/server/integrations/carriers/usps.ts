@@ -2,10 +2,11 @@ import type { z } from "zod";
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { toInches, toPounds } from "../../../shared/units";
 import { AppError } from "../../errors";
+import { parseWire } from "../http/kit";
 import { carrierSaid, createCarrierClient, RATE_REQUEST_FAILED, TRACKING_REQUEST_FAILED } from "./client";
 import { uspsStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings } from "./types";
-import { parseWire, ZUspsOptionsResponse, ZUspsTrackingResponse } from "./wire";
+import { ZUspsOptionsResponse, ZUspsTrackingResponse } from "./wire";
 
 type TOption = z.output<
   typeof ZUspsOptionsResponse

@@ -1,26 +1,9 @@
 // The parts of the carriers' answers we read, as loose zod schemas: unknown fields pass, a wrong shape in a field we
 // use becomes a clear error naming the carrier instead of a silent gap.
 import { z } from "zod";
-import { AppError } from "../../errors";
 
 const num = z.union([z.number(), z.string()]).transform((v) => Number(v));
 const str = z.string().nullish();
-
-export const parseWire = <T extends z.ZodType>(carrier: string, schema: T, body: unknown): z.output<T> => {
-  const r = schema.safeParse(body);
-  if (!r.success) {
-    const where = r.error.issues[0]?.path.join(".") || "(top)";
-    throw new AppError(
-      "BAD_GATEWAY",
-      /*i18n*/ {
-        id: "error.carrier.unreadable",
-        message: "{carrier} sent an answer we could not read (at {where})",
-        values: { carrier, where },
-      },
-    );
-  }
-  return r.data;
-};
 
 // FedEx ---------------------------------------------------------------------------------------------------------------
 const ZFedexLocation = z.looseObject({ city: str, stateOrProvinceCode: str, countryCode: str });

@@ -1,5 +1,5 @@
 import webpush from "web-push";
-import { retryAfterSeconds } from "../carriers/http";
+import { retryAfterSeconds } from "../http/kit";
 import type { TNotification, TNotifier, TPushAddress, TSendResult } from "./types";
 import type { TVapidKeys } from "./vapid-keys";
 

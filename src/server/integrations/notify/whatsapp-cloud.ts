@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { retryAfterSeconds } from "../carriers/http";
+import { retryAfterSeconds } from "../http/kit";
 import type { TNotification, TNotifier, TSendResult, TWhatsAppAddress } from "./types";
 import { plainLines } from "./types";
 

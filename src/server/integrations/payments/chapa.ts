@@ -20,21 +20,16 @@ import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "../../errors";
 import {
-  failOnStatus,
-  formEncode,
-  isLoopbackUrl,
+  exchange,
   jsonOrNull,
-  PAYMENT_PROVIDER_NAMES,
-  parsePaymentWire,
-  paymentFailed,
-  paymentFetch,
-  paymentUnreadable,
+  parseWire,
   plainReason,
   readJson,
-  sameText,
+  serviceFailed,
+  serviceUnreadable,
   trimBase,
-  webhookRefused,
-} from "./http";
+} from "../http/kit";
+import { failOnStatus, formEncode, isLoopbackUrl, PAYMENT_PROVIDER_NAMES, sameText, webhookRefused } from "./http";
 import type { TChapaAdapter, TChapaSettings, TChapaTransaction } from "./types";
 
 const PROVIDER = PAYMENT_PROVIDER_NAMES.chapa;
@@ -98,13 +93,13 @@ export const createChapaAdapter = (s: TChapaSettings): TChapaAdapter => {
       headers["Content-Type"] = "application/x-www-form-urlencoded";
       payload = body.form;
     }
-    const res = await paymentFetch(PROVIDER, `${base}${path}`, { method, headers, body: payload }, s.timeoutMs);
+    const res = await exchange(PROVIDER, `${base}${path}`, { method, headers, body: payload }, s.timeoutMs);
     const reason = chapaReason(res.text);
     failOnStatus(PROVIDER, res, reason);
     const json = readJson(PROVIDER, res);
     // Chapa reports some failures in a 2xx answer with status "failed".
-    const envelope = parsePaymentWire(PROVIDER, ZEnvelope, json);
-    if (envelope.status.toLowerCase() !== "success") throw paymentFailed(PROVIDER, reason ?? envelope.status);
+    const envelope = parseWire(PROVIDER, ZEnvelope, json);
+    if (envelope.status.toLowerCase() !== "success") throw serviceFailed(PROVIDER, reason ?? envelope.status);
     return json;
   };
 
@@ -125,14 +120,14 @@ export const createChapaAdapter = (s: TChapaSettings): TChapaAdapter => {
           customization: { title: r.title, description: r.description },
         },
       });
-      return { checkoutUrl: parsePaymentWire(PROVIDER, ZInitialized, body).data.checkout_url };
+      return { checkoutUrl: parseWire(PROVIDER, ZInitialized, body).data.checkout_url };
     },
 
     async verify(txRef): Promise<TChapaTransaction> {
       const body = await call("GET", `/v1/transaction/verify/${encodeURIComponent(txRef)}`);
-      const d = parsePaymentWire(PROVIDER, ZVerified, body).data;
+      const d = parseWire(PROVIDER, ZVerified, body).data;
       const amount = typeof d.amount === "number" ? d.amount : Number(d.amount);
-      if (!Number.isFinite(amount)) throw paymentUnreadable(PROVIDER, "data.amount");
+      if (!Number.isFinite(amount)) throw serviceUnreadable(PROVIDER, "data.amount");
       return {
         txRef: d.tx_ref,
         reference: d.reference || null,
@@ -147,7 +142,7 @@ export const createChapaAdapter = (s: TChapaSettings): TChapaAdapter => {
       const body = await call("POST", `/v1/refund/${encodeURIComponent(r.reference)}`, {
         form: formEncode({ reason: r.reason, amount: r.amount === undefined ? undefined : chapaAmount(r.amount) }),
       });
-      const d = parsePaymentWire(PROVIDER, ZRefunded, body).data;
+      const d = parseWire(PROVIDER, ZRefunded, body).data;
       return { status: d?.status?.toLowerCase() || "success" };
     },
 

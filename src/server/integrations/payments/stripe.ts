@@ -21,21 +21,15 @@
 // SDKs do (it makes a retried request safe; we do not retry ourselves).
 import { z } from "zod";
 import { AppError } from "../../errors";
+import { exchange, jsonOrNull, parseWire, plainReason, readJson, serviceUnreadable, trimBase } from "../http/kit";
 import {
   failOnStatus,
   formEncode,
   hmacSha256Hex,
   isLoopbackUrl,
-  jsonOrNull,
   PAYMENT_PROVIDER_NAMES,
-  parsePaymentWire,
-  paymentFetch,
-  paymentUnreadable,
-  plainReason,
-  readJson,
   sameText,
   type TFormValue,
-  trimBase,
   webhookRefused,
 } from "./http";
 import type { TStripeAdapter, TStripeEvent, TStripeSettings, TStripeSubscription } from "./types";
@@ -223,7 +217,7 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
     if (inBody) headers["Content-Type"] = "application/x-www-form-urlencoded";
     if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
     const url = `${base}${path}${!inBody && form ? `?${form}` : ""}`;
-    const res = await paymentFetch(PROVIDER, url, { method, headers, body: inBody ? form : undefined }, s.timeoutMs);
+    const res = await exchange(PROVIDER, url, { method, headers, body: inBody ? form : undefined }, s.timeoutMs);
     failOnStatus(PROVIDER, res, stripeReason(res.text));
     return readJson(PROVIDER, res);
   };
@@ -233,7 +227,7 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
     if (!sub) {
       // Name the field that failed, for the log.
       const r = ZSubscription.safeParse(body);
-      throw paymentUnreadable(
+      throw serviceUnreadable(
         PROVIDER,
         r.success ? "items.data.0.current_period_end" : r.error.issues[0]?.path.join(".") || "(top)",
       );
@@ -273,7 +267,7 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
         },
         r.idempotencyKey,
       );
-      const session = parsePaymentWire(PROVIDER, ZSession, body);
+      const session = parseWire(PROVIDER, ZSession, body);
       return { id: session.id, url: session.url };
     },
 
@@ -298,7 +292,7 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
 
     async refund(r) {
       const body = await call("POST", "/v1/refunds", { payment_intent: r.paymentIntent }, r.idempotencyKey);
-      const refund = parsePaymentWire(PROVIDER, ZRefund, body);
+      const refund = parseWire(PROVIDER, ZRefund, body);
       return {
         id: refund.id,
         status: refund.status ?? "pending",
@@ -314,7 +308,7 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
         { customer: customerId, return_url: returnUrl },
         crypto.randomUUID(),
       );
-      return { url: parsePaymentWire(PROVIDER, ZPortal, body).url };
+      return { url: parseWire(PROVIDER, ZPortal, body).url };
     },
 
     verifyWebhook: (raw, signatureHeader, now) => verifyStripeWebhook(raw, signatureHeader, s.webhookSecret, now),

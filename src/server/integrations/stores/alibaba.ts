@@ -22,20 +22,15 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
 import {
-  amountMinor,
   credentialsRefused,
-  failOnStatus,
-  isSandboxStoreUrl,
-  num,
-  parseStoreDate,
-  parseStoreWire,
+  exchange,
+  parseWire,
   readJson,
-  storeFailed,
-  storeFetch,
-  storeLimiting,
-  text,
+  serviceFailed,
+  serviceLimiting,
   trimBase,
-} from "./http";
+} from "../http/kit";
+import { amountMinor, failOnStatus, isSandboxStoreUrl, num, parseStoreDate, text } from "./http";
 import {
   STORE_NAMES,
   type TStoreAdapter,
@@ -234,7 +229,7 @@ export const createAlibabaAdapter = (s: TStoreSettings): TStoreAdapter => {
   /** One signed call; the `value` of a success, or the AppError for the gateway's refusal. */
   const call = async (apiPath: string, business: Record<string, string>): Promise<unknown> => {
     const params = alibabaSignedParams(apiPath, business, creds);
-    const res = await storeFetch(
+    const res = await exchange(
       store,
       `${base}${apiPath}`,
       {
@@ -254,11 +249,11 @@ export const createAlibabaAdapter = (s: TStoreSettings): TStoreAdapter => {
         : null;
     const reason = code ? `${message ?? "error"} (${code})` : (message ?? undefined);
     failOnStatus(store, res, { reason });
-    if (!body.success) throw storeFailed(store, "the answer is not the gateway's JSON");
+    if (!body.success) throw serviceFailed(store, "the answer is not the gateway's JSON");
     if (er || (code !== null && code !== "0")) {
       if (code && CREDENTIAL_CODES.has(code)) throw credentialsRefused(store, reason ?? code);
-      if (code && LIMIT_CODES.has(code)) throw storeLimiting(store, undefined);
-      throw storeFailed(store, reason ?? "error");
+      if (code && LIMIT_CODES.has(code)) throw serviceLimiting(store, undefined);
+      throw serviceFailed(store, reason ?? "error");
     }
     return body.data.value;
   };
@@ -274,7 +269,7 @@ export const createAlibabaAdapter = (s: TStoreSettings): TStoreAdapter => {
 
   const list = async (updatedSince: number, pageSize: number, page: number) => {
     const size = Math.max(1, Math.min(ALIBABA_MAX_PAGE, Math.floor(pageSize) || 1));
-    const value = parseStoreWire(
+    const value = parseWire(
       store,
       ZList,
       await call(ALIBABA_ORDER_LIST, {

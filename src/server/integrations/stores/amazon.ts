@@ -29,21 +29,23 @@
 import { z } from "zod";
 import { TokenCache } from "../carriers/token-cache";
 import {
-  amountMinor,
   credentialsRefused,
+  exchange,
+  parseWire,
+  readJson,
+  serviceUnreadable,
+  type TExchange,
+  trimBase,
+} from "../http/kit";
+import {
+  amountMinor,
   failOnStatus,
   isoSeconds,
   isSandboxStoreUrl,
   num,
   parseStoreDate,
-  parseStoreWire,
-  readJson,
-  storeFetch,
   storeReason,
-  storeUnreadable,
-  type TStoreResponse,
   text,
-  trimBase,
 } from "./http";
 import {
   STORE_NAMES,
@@ -295,7 +297,7 @@ export const createAmazonAdapter = (s: TStoreSettings): TStoreAdapter => {
   let rdtRefused = false;
 
   const lwa = new TokenCache(async () => {
-    const res = await storeFetch(
+    const res = await exchange(
       store,
       `${authBase}/auth/o2/token`,
       {
@@ -314,7 +316,7 @@ export const createAmazonAdapter = (s: TStoreSettings): TStoreAdapter => {
     if (res.status === 400 || res.status === 401)
       throw credentialsRefused(store, storeReason(res.text) ?? `HTTP ${res.status}`);
     failOnStatus(store, res);
-    const t = parseStoreWire(store, ZLwa, readJson(store, res));
+    const t = parseWire(store, ZLwa, readJson(store, res));
     return { accessToken: t.access_token, expiresAt: Date.now() + (num(t.expires_in) ?? 3600) * 1000 };
   });
 
@@ -324,10 +326,10 @@ export const createAmazonAdapter = (s: TStoreSettings): TStoreAdapter => {
     url: string,
     tokens: TokenCache,
     init: RequestInit = { method: "GET" },
-  ): Promise<TStoreResponse> => {
+  ): Promise<TExchange> => {
     for (let attempt = 0; ; attempt++) {
       const token = await tokens.get();
-      const res = await storeFetch(
+      const res = await exchange(
         store,
         url,
         {
@@ -352,7 +354,7 @@ export const createAmazonAdapter = (s: TStoreSettings): TStoreAdapter => {
       return res;
     }
   };
-  const fail = (op: TOperation, res: TStoreResponse) =>
+  const fail = (op: TOperation, res: TExchange) =>
     failOnStatus(store, res, { retryAfter: amazonRetryAfter(rates.get(op) ?? AMAZON_DEFAULT_RATES[op]) });
 
   const rdt = new TokenCache(async () => {
@@ -367,7 +369,7 @@ export const createAmazonAdapter = (s: TStoreSettings): TStoreAdapter => {
     // What is left of a 403 once the access token was renewed: the app lacks the restricted role.
     if (res.status === 403) throw new RdtRefused(storeReason(res.text) ?? "HTTP 403");
     fail("createRestrictedDataToken", res);
-    const t = parseStoreWire(store, ZRdt, readJson(store, res));
+    const t = parseWire(store, ZRdt, readJson(store, res));
     return { accessToken: t.restrictedDataToken, expiresAt: Date.now() + (num(t.expiresIn) ?? 3600) * 1000 };
   });
 
@@ -383,7 +385,7 @@ export const createAmazonAdapter = (s: TStoreSettings): TStoreAdapter => {
     if (res.status === 404 || (res.status === 400 && /not (supported|available)|unsupported/i.test(res.text)))
       return null;
     fail("searchOrders", res);
-    const body = parseStoreWire(store, ZSearch, readJson(store, res));
+    const body = parseWire(store, ZSearch, readJson(store, res));
     return {
       orders: body.orders.flatMap((o) => mapAmazonOrder(o) ?? []),
       cursor: cursorOf("v2026", body.pagination?.nextToken),
@@ -411,7 +413,7 @@ export const createAmazonAdapter = (s: TStoreSettings): TStoreAdapter => {
     if (token) url.searchParams.set("NextToken", token);
     const res = await call("getOrders", url.toString(), await v0Tokens());
     fail("getOrders", res);
-    const body = parseStoreWire(store, ZGetOrders, readJson(store, res));
+    const body = parseWire(store, ZGetOrders, readJson(store, res));
     return {
       orders: body.payload.Orders.flatMap((o) => mapAmazonV0Order(o) ?? []),
       cursor: cursorOf("v0", body.payload.NextToken),
@@ -438,7 +440,7 @@ export const createAmazonAdapter = (s: TStoreSettings): TStoreAdapter => {
       lwa.invalidate();
       await lwa.get();
       const r = await page(Date.now() - AMAZON_DEFAULT_WINDOW_MS, 1, null);
-      if (!Array.isArray(r.orders)) throw storeUnreadable(store, "orders");
+      if (!Array.isArray(r.orders)) throw serviceUnreadable(store, "orders");
     },
     async listOrders(q) {
       const since = q.updatedSince > 0 ? q.updatedSince : Date.now() - AMAZON_DEFAULT_WINDOW_MS;

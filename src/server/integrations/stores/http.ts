@@ -1,120 +1,12 @@
-// The kit every store adapter shares: one bounded HTTP exchange, the store's HTTP refusals turned into AppErrors that
-// name the integration and carry the platform's own reason, JSON reading, and the small mappings (dates, money,
-// weights, text) the three wire formats have in common.
+// What the store adapters share beyond the kit (integrations/http/kit.ts): the reason each platform gives in its error
+// body, webhook signature comparison, and the small mappings (dates, money, weights, text) the three wire formats have
+// in common.
 import { timingSafeEqual } from "node:crypto";
-import type { z } from "zod";
 import { minorDigits } from "../../../shared/money";
-import { AppError, type TMessage } from "../../errors";
-import { retryAfterSeconds } from "../carriers/http";
-
-export { retryAfterSeconds };
-
-export type TStoreResponse = { status: number; headers: Headers; text: string };
-
-/**
- * One HTTP exchange with a store, bounded by `timeoutMs` (the body included: a store that sends headers and then
- * stalls is just as late). A timeout or a network failure becomes an AppError naming the integration.
- */
-export const storeFetch = async (
-  store: string,
-  url: string,
-  init: RequestInit,
-  timeoutMs: number,
-): Promise<TStoreResponse> => {
-  try {
-    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-    return { status: res.status, headers: res.headers, text: await res.text() };
-  } catch (err) {
-    const e = err as Error;
-    if (e.name === "TimeoutError" || e.name === "AbortError") {
-      throw new AppError(
-        "GATEWAY_TIMEOUT",
-        /*i18n*/ {
-          id: "error.store.timeout",
-          message: "{store} did not answer within {seconds} s",
-          values: { store, seconds: Math.round(timeoutMs / 100) / 10 },
-        },
-      );
-    }
-    throw new AppError(
-      "BAD_GATEWAY",
-      /*i18n*/ {
-        id: "error.store.unreachable",
-        message: "{store} could not be reached: {reason}",
-        values: { store, reason: e.message },
-      },
-    );
-  }
-};
+import { failOnStatus as kitFailOnStatus, nonEmpty, plainReason, type TExchange } from "../http/kit";
 
 /** Waits, for the short throttling pauses an adapter sits out itself. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-// Errors -----------------------------------------------------------------------------------------------------------
-
-/** The store refused the integration's credentials: the user has to fix them, so it is the caller's error. */
-export const credentialsRefused = (store: string, reason: string | TMessage) =>
-  new AppError(
-    "BAD_REQUEST",
-    /*i18n*/ {
-      id: "error.store.credentialsRefused",
-      message: "{store} refused the credentials: {reason}",
-      values: { store, reason },
-    },
-  );
-
-/** The store failed (5xx, an error it reports in a 2xx body). */
-export const storeFailed = (store: string, reason: string | TMessage) =>
-  new AppError(
-    "BAD_GATEWAY",
-    /*i18n*/ {
-      id: "error.store.failed",
-      message: "{store} failed: {reason}",
-      values: { store, reason },
-    },
-  );
-
-/** The store rejected the request itself (400/404/422): usually a setting the user gave (a marketplace id…). */
-export const storeRejected = (store: string, reason: string | TMessage) =>
-  new AppError(
-    "BAD_REQUEST",
-    /*i18n*/ {
-      id: "error.store.rejected",
-      message: "{store} rejected the request: {reason}",
-      values: { store, reason },
-    },
-  );
-
-/** The store asks us to slow down (HTTP 429, Shopify's THROTTLED, Alibaba's call limit). */
-export const storeLimiting = (store: string, seconds: number | undefined) =>
-  new AppError(
-    "TOO_MANY_REQUESTS",
-    seconds !== undefined
-      ? /*i18n*/ {
-          id: "error.store.limitingWait",
-          message: "{store} is limiting requests; try again in {seconds} s",
-          values: { store, seconds },
-        }
-      : /*i18n*/ {
-          id: "error.store.limiting",
-          message: "{store} is limiting requests",
-          values: { store },
-        },
-    { retryAfterSeconds: seconds },
-  );
-
-/** The store's answer does not have the shape we read; `where` names the field. */
-export const storeUnreadable = (store: string, where: string) =>
-  new AppError(
-    "BAD_GATEWAY",
-    /*i18n*/ {
-      id: "error.store.unreadable",
-      message: "{store} sent an answer we could not read (at {where})",
-      values: { store, where },
-    },
-  );
-
-const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 
 /**
  * The reason a store gives in an error body, in each platform's form: Shopify `{errors: "…"}` or
@@ -126,88 +18,38 @@ export const storeReason = (text: string): string | undefined => {
   try {
     body = JSON.parse(text);
   } catch {
-    const t = text.trim();
-    if (t.startsWith("<")) return str(/<title[^>]*>([^<]*)<\/title>/i.exec(t)?.[1]);
-    return t && t.length <= 200 ? t : undefined;
+    return plainReason(text);
   }
-  if (typeof body === "string") return str(body);
+  if (typeof body === "string") return nonEmpty(body);
   if (!body || typeof body !== "object") return undefined;
   const b = body as Record<string, unknown>;
-  if (typeof b.errors === "string") return str(b.errors);
+  if (typeof b.errors === "string") return nonEmpty(b.errors);
   const first = Array.isArray(b.errors) ? (b.errors[0] as Record<string, unknown> | string | undefined) : undefined;
   const er =
     b.error_response && typeof b.error_response === "object" ? (b.error_response as Record<string, unknown>) : null;
   return (
-    (typeof first === "string" ? str(first) : str(first?.message)) ??
-    (er ? (str(er.sub_msg) ?? str(er.msg) ?? str(er.message) ?? str(er.code)) : undefined) ??
-    str(b.error_description) ??
-    str(b.message) ??
-    str(b.error) ??
-    str(b.detail)
+    (typeof first === "string" ? nonEmpty(first) : nonEmpty(first?.message)) ??
+    (er ? (nonEmpty(er.sub_msg) ?? nonEmpty(er.msg) ?? nonEmpty(er.message) ?? nonEmpty(er.code)) : undefined) ??
+    nonEmpty(b.error_description) ??
+    nonEmpty(b.message) ??
+    nonEmpty(b.error) ??
+    nonEmpty(b.detail)
   );
 };
 
 /**
- * Throws the AppError for a store's refusal (any status but 2xx): 429 limiting (with `retryAfter`, else the
- * Retry-After header), 401/403 the credentials, 400/404/422 the request, anything else the store failing.
+ * A store's refusal (any status but 2xx) as the kit reads it, with the platform's own words from its error body; a 404
+ * is the request's fault too (a marketplace or order the store does not know).
  */
-export const failOnStatus = (
-  store: string,
-  res: TStoreResponse,
-  o: { reason?: string; retryAfter?: number } = {},
-): void => {
-  if (res.status >= 200 && res.status < 300) return;
-  const reason = o.reason ?? storeReason(res.text);
-  const why = reason ?? `HTTP ${res.status}`;
-  if (res.status === 429) throw storeLimiting(store, o.retryAfter ?? retryAfterSeconds(res.headers));
-  if (res.status === 401 || res.status === 403) throw credentialsRefused(store, why);
-  if (res.status === 400 || res.status === 404 || res.status === 422) throw storeRejected(store, why);
-  throw storeFailed(store, reason ? `${reason} (HTTP ${res.status})` : why);
-};
-
-/** The JSON body of an answer. */
-export const readJson = (store: string, res: TStoreResponse): unknown => {
-  try {
-    return JSON.parse(res.text);
-  } catch {
-    throw new AppError(
-      "BAD_GATEWAY",
-      /*i18n*/ {
-        id: "error.store.notJson",
-        message: "{store} sent an answer that is not valid JSON (HTTP {status})",
-        values: { store, status: res.status },
-      },
-    );
-  }
-};
-
-/** Parses with a zod schema; a wrong shape becomes an error naming the integration and the field. */
-export const parseStoreWire = <T extends z.ZodType>(store: string, schema: T, body: unknown): z.output<T> => {
-  const r = schema.safeParse(body);
-  if (!r.success) throw storeUnreadable(store, r.error.issues[0]?.path.join(".") || "(top)");
-  return r.data;
-};
+export const failOnStatus = (store: string, res: TExchange, o: { reason?: string; retryAfter?: number } = {}): void =>
+  kitFailOnStatus(store, res, { ...o, reason: o.reason ?? storeReason(res.text), rejected: [400, 404, 422] });
 
 // Webhook signatures -----------------------------------------------------------------------------------------------
 
 /** Whether two signatures (already decoded to bytes) are equal, in constant time. */
 export const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && timingSafeEqual(a, b);
 
-/** A webhook we could not verify: whoever sent it is not the store (or not with our secret). */
-export const webhookRefused = (store: string, reason: string | TMessage) =>
-  new AppError(
-    "UNAUTHORIZED",
-    /*i18n*/ {
-      id: "error.store.webhookRefused",
-      message: "{store}: the webhook could not be verified: {reason}",
-      values: { store, reason },
-    },
-  );
-
 // Mappings ---------------------------------------------------------------------------------------------------------
-
-/** A base URL without its trailing slashes. */
-export const trimBase = (url: string) => url.trim().replace(/\/+$/, "");
 
 /** A string field, trimmed; empty means null. */
 export const text = (v: unknown): string | null => {

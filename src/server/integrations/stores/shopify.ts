@@ -24,6 +24,16 @@ import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "../../errors";
 import {
+  exchange,
+  parseWire,
+  readJson,
+  serviceFailed,
+  serviceLimiting,
+  serviceUnreadable,
+  trimBase,
+  webhookRefused,
+} from "../http/kit";
+import {
   amountMinor,
   failOnStatus,
   fullName,
@@ -32,17 +42,9 @@ import {
   isSandboxStoreUrl,
   num,
   parseStoreDate,
-  parseStoreWire,
-  readJson,
   sameBytes,
   sleep,
-  storeFailed,
-  storeFetch,
-  storeLimiting,
-  storeUnreadable,
   text,
-  trimBase,
-  webhookRefused,
 } from "./http";
 import {
   STORE_NAMES,
@@ -350,8 +352,8 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
 
   // What the bucket held after the last answer: the next page asks for no more than that, so it is not throttled.
   let lastAvailable: number | null = null;
-  const exchange = async (query: string, variables: Record<string, unknown>) => {
-    const res = await storeFetch(
+  const graphql = async (query: string, variables: Record<string, unknown>) => {
+    const res = await exchange(
       store,
       endpoint,
       {
@@ -366,11 +368,11 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
       s.timeoutMs,
     );
     failOnStatus(store, res);
-    const body = parseStoreWire(store, ZGqlResponse, readJson(store, res));
+    const body = parseWire(store, ZGqlResponse, readJson(store, res));
     const available = num(body.extensions?.cost?.throttleStatus?.currentlyAvailable);
     if (available !== null) lastAvailable = available;
     // A top-level string is how Shopify words a refusal that is not about the query.
-    if (typeof body.errors === "string") throw storeFailed(store, body.errors);
+    if (typeof body.errors === "string") throw serviceFailed(store, body.errors);
     return { data: body.data, errors: body.errors ?? [], cost: body.extensions?.cost };
   };
 
@@ -383,7 +385,7 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
     let waitedMs = 0;
     let shrunk = false;
     for (;;) {
-      const r = await exchange(query, vars);
+      const r = await graphql(query, vars);
       if (!r.errors.length) return r.data;
       const code = (e: z.output<typeof ZGqlError>) => e.extensions?.code?.toUpperCase();
       if (r.errors.some((e) => code(e) === "THROTTLED" || e.message?.trim().toLowerCase() === "throttled")) {
@@ -419,7 +421,7 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
           await sleep(ms);
           continue;
         }
-        throw storeLimiting(store, wait === null ? undefined : Math.max(1, Math.ceil(wait)));
+        throw serviceLimiting(store, wait === null ? undefined : Math.max(1, Math.ceil(wait)));
       }
       const tooCostly = r.errors.find((e) => code(e) === "MAX_COST_EXCEEDED");
       const first = typeof vars.first === "number" ? vars.first : null;
@@ -431,7 +433,7 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
         continue;
       }
       const reasons = r.errors.map((e) => e.message?.trim()).filter(Boolean);
-      throw storeFailed(store, reasons.join("; ") || "GraphQL error");
+      throw serviceFailed(store, reasons.join("; ") || "GraphQL error");
     }
   };
 
@@ -440,11 +442,11 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
     storeName: STORE_NAMES.shopify,
     sandbox: isSandboxStoreUrl(base),
     async test() {
-      const data = parseStoreWire(store, ZShopData, await run(SHOP_QUERY));
-      if (!data.shop.name) throw storeUnreadable(store, "shop.name");
+      const data = parseWire(store, ZShopData, await run(SHOP_QUERY));
+      if (!data.shop.name) throw serviceUnreadable(store, "shop.name");
     },
     async listOrders(q) {
-      const data = parseStoreWire(
+      const data = parseWire(
         store,
         ZOrdersData,
         await run(ORDERS_QUERY, {
