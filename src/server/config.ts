@@ -11,6 +11,24 @@ export type TConfig = {
   oidc: { issuer: string; clientId: string; clientSecret: string } | null;
   /** The public origin used for redirect URIs; derived from the request when unset. */
   publicUrl: string | null;
+  /** Outside origins the maps may fetch their style, tiles, glyphs and sprites from (the page's CSP connect-src). */
+  mapOrigins: string[];
+};
+
+/**
+ * `MAP_ORIGINS`: space- or comma-separated https origins ("https://tiles.example.com"). A value that is not an https
+ * origin stops the start with the variable named, rather than a map that silently fails under the CSP.
+ */
+export const parseMapOrigins = (value: string | undefined): string[] => {
+  const origins: string[] = [];
+  for (const item of (value ?? "").split(/[\s,]+/).filter(Boolean)) {
+    const url = URL.parse(item);
+    if (url?.protocol !== "https:" || url.origin !== item.replace(/\/$/, "")) {
+      throw new Error(`MAP_ORIGINS: "${item}" is not an https origin such as https://tiles.example.com`);
+    }
+    if (!origins.includes(url.origin)) origins.push(url.origin);
+  }
+  return origins;
 };
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -27,5 +45,6 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
       ? { issuer: env.OIDC_ISSUER!, clientId: env.OIDC_CLIENT_ID!, clientSecret: env.OIDC_CLIENT_SECRET! }
       : null,
     publicUrl: env.PUBLIC_URL ?? null,
+    mapOrigins: parseMapOrigins(env.MAP_ORIGINS),
   };
 };

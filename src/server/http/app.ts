@@ -38,7 +38,7 @@ import { IDEMPOTENCY_HEADER, withIdempotency } from "./idempotency";
 import { requestLocale } from "./locale";
 import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 import { REST_ROUTES } from "./rest/table";
-import { applySecurityHeaders, isCrossSiteWrite } from "./security";
+import { applySecurityHeaders, contentSecurityPolicy, isCrossSiteWrite } from "./security";
 import { createStaticHandler, type TBootQuery } from "./static";
 
 const WEBHOOK_REFUSED = /*i18n*/ { id: "error.webhook.refused", message: "Webhook call refused" };
@@ -176,6 +176,7 @@ export const createApp = ({
       localeOf(request),
     );
 
+  const csp = contentSecurityPolicy(config.mapOrigins);
   // Elysia registers in place, so the loops below add to this same instance.
   const app = new Elysia()
     .onRequest(({ request }) => {
@@ -190,7 +191,7 @@ export const createApp = ({
     .mapResponse(async ({ request, response }) => {
       if (!(response instanceof Response)) return response as Response;
       const out = await compressResponse(request, response);
-      applySecurityHeaders(out.headers, isSecureRequest(request, config));
+      applySecurityHeaders(out.headers, isSecureRequest(request, config), csp);
       return out;
     })
     .onError(({ error, code, request }) => {

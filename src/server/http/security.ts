@@ -1,25 +1,27 @@
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "manifest-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join("; ");
+/** The page's Content-Security-Policy; `mapOrigins` are the map style's hosts (MAP_ORIGINS), allowed to be fetched. */
+export const contentSecurityPolicy = (mapOrigins: readonly string[] = []) =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    ["connect-src 'self'", ...mapOrigins].join(" "),
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join("; ");
 
-export const applySecurityHeaders = (headers: Headers, secure: boolean) => {
+export const applySecurityHeaders = (headers: Headers, secure: boolean, csp = contentSecurityPolicy()) => {
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("Permissions-Policy", "geolocation=(self), camera=(), microphone=()");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
-  if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", CSP);
+  if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", csp);
   if (secure) headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
 };
 
