@@ -96,7 +96,11 @@ test("a signed-in page reloaded offline keeps the user in the app with the last 
   await expect(page).toHaveURL(/\/driver$/);
   await expect(page.getByTestId("user-menu")).toBeVisible();
   await expect(page.getByTestId("stat-active-bids-value")).toHaveText("0");
+  // Chromium may call a document loaded without a connection online (navigator.onLine): the app goes by its
+  // requests getting no answer, and says it is offline all the same.
   await expect(page.getByTestId("offline-badge")).toBeVisible();
+  // When the connection returns, the app notices by itself (a probe, backing off to 15 s) and says so.
   await ctx.setOffline(false);
+  await expect(page.getByTestId("offline-badge")).toBeHidden({ timeout: 20_000 });
   await ctx.close();
 });

@@ -44,3 +44,5 @@ for (const page of PRERENDERED_PAGES) {
   }
 }
 rmSync(ssrDir, { recursive: true, force: true });
+// Done: a render's leftovers (a request the app began, its retry timer) must not keep the build waiting.
+process.exit(0);

@@ -5,6 +5,7 @@
 // its reason until the user dismisses it.
 import { useSyncExternalStore } from "react";
 import { STORAGE_KEYS } from "../../shared/constants";
+import { watchedFetch } from "./online";
 
 /** The writes that can wait for a connection, by tRPC procedure. */
 export const QUEUEABLE = {
@@ -104,7 +105,7 @@ const replayOnce = async (): Promise<TReplayResult> => {
   for (const entry of [...state.queued]) {
     let res: Response;
     try {
-      res = await fetch(entry.url, { ...entry.options, credentials: "include" });
+      res = await watchedFetch(entry.url, { ...entry.options, credentials: "include" });
     } catch {
       break; // still offline: the rest waits, in order
     }

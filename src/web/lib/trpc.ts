@@ -5,7 +5,7 @@ import { observable } from "@trpc/server/observable";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import type { AppRouter } from "../../server/trpc/root";
 import { enqueue, newIdempotencyKey, QUEUEABLE, QUEUED_MESSAGE } from "./offline-queue";
-import { requestBackgroundSync } from "./online";
+import { isOnline, requestBackgroundSync, watchedFetch } from "./online";
 import { toast } from "./toast";
 
 // SPEC section 7: no retries, no refetch on focus, data fresh until told otherwise.
@@ -43,7 +43,7 @@ const offlineLink: TRPCLink<AppRouter> =
         requestBackgroundSync().catch(() => {});
         observer.error(new TRPCClientError(QUEUED_MESSAGE, { meta: { queued: true } }));
       };
-      if (!navigator.onLine) {
+      if (!isOnline()) {
         queue();
         return;
       }
@@ -56,7 +56,8 @@ const offlineLink: TRPCLink<AppRouter> =
       return () => sub.unsubscribe();
     });
 
-const sendCookies = (url: URL | RequestInfo, init?: RequestInit) => fetch(url, { ...init, credentials: "include" });
+const sendCookies = (url: URL | RequestInfo, init?: RequestInit) =>
+  watchedFetch(url, { ...init, credentials: "include" });
 
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [

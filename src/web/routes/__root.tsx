@@ -11,6 +11,7 @@ import { NotFound } from "../components/layout/not-found";
 import { Splash } from "../components/layout/splash";
 import { UpdateBanner } from "../components/layout/update-banner";
 import { meQueryOptions, useMe } from "../lib/auth";
+import { isOnline } from "../lib/online";
 import { readPendingBid } from "../lib/pending-bid";
 
 // The toast region loads right after the first paint; toasts raised before it arrives wait in the store.
@@ -40,7 +41,7 @@ export const Route = createRootRouteWithContext<TRouterContext>()({
       void context.queryClient.prefetchQuery(meQueryOptions());
       return { me: cached ?? null };
     }
-    if (!navigator.onLine) return { me: cached ?? null };
+    if (!isOnline()) return { me: cached ?? null };
     try {
       return { me: await context.queryClient.fetchQuery(meQueryOptions()) };
     } catch {
