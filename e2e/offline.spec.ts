@@ -41,6 +41,41 @@ test("a bid made offline is queued, marked pending, and placed once when the con
   await ctx.close();
 });
 
+test("a server that stops answering while the browser says online: the app says offline, queues the bid, and sends it once it answers", async ({
+  browser,
+}) => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto("/signin?mode=register&returnTo=/loads");
+  await signUp(page, { type: "Driver", first: "Chaltu", last: "Gemechu", email: uniqueEmail("chaltu") });
+  const row = page.getByTestId("load-row").first();
+  await expect(row).toBeVisible();
+  const loadId = Number(await row.getAttribute("data-load-id"));
+  await row.getByTestId("quick-bid").hover(); // the dialog's code arrives while the server still answers
+
+  // A phone with signal but no data: the browser keeps saying online, and nothing comes back.
+  const noAnswer = (route: import("@playwright/test").Route) => route.abort("internetdisconnected");
+  await page.route("**/trpc/**", noAnswer);
+  await page.route("**/api/health", noAnswer);
+  await row.getByTestId("quick-bid").click();
+  await page.getByTestId("bid-dialog").getByLabel("Bid amount").fill("654");
+  await page.getByTestId("bid-dialog").getByRole("button", { name: "Place Bid" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Offline - request queued for later" })).toBeVisible();
+  await expect(page.getByTestId("offline-badge")).toBeVisible();
+  await expect(row.getByTestId("pending-badge")).toHaveText("Bid waiting to send");
+  expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+
+  // The server answers again: the app finds out by itself (a probe backing off to 15 s) and sends the bid, once.
+  await page.unroute("**/trpc/**");
+  await page.unroute("**/api/health");
+  await expect(page.getByTestId("offline-badge")).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByTestId("toast").filter({ hasText: "1 queued change sent" })).toBeVisible();
+  await expect(row.getByTestId("pending-badge")).toHaveCount(0);
+  const bids = (await (await page.request.get("/api/bids/driver")).json()) as { loadId: number; amount: number }[];
+  expect(bids.filter((b) => b.loadId === loadId).map((b) => b.amount)).toEqual([654]);
+  await ctx.close();
+});
+
 test("a queued write the server refuses is shown with its reason, not dropped", async ({ browser }) => {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();

@@ -5,7 +5,7 @@ import { observable } from "@trpc/server/observable";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import type { AppRouter } from "../../server/trpc/root";
 import { enqueue, newIdempotencyKey, QUEUEABLE, QUEUED_MESSAGE } from "./offline-queue";
-import { isOnline, requestBackgroundSync, watchedFetch } from "./online";
+import { requestBackgroundSync, watchedFetch } from "./online";
 import { toast } from "./toast";
 
 // SPEC section 7: no retries, no refetch on focus, data fresh until told otherwise.
@@ -43,7 +43,9 @@ const offlineLink: TRPCLink<AppRouter> =
         requestBackgroundSync().catch(() => {});
         observer.error(new TRPCClientError(QUEUED_MESSAGE, { meta: { queued: true } }));
       };
-      if (!isOnline()) {
+      // Without a network it waits at once; with one, even after a call got no answer, it is tried: the answer (or
+      // its absence) says more than a probe that may be seconds away.
+      if (!navigator.onLine) {
         queue();
         return;
       }
