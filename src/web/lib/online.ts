@@ -7,6 +7,7 @@ import { useSyncExternalStore } from "react";
 
 const PROBE_FIRST_MS = 2_000;
 const PROBE_MAX_MS = 15_000;
+const PROBE_TIMEOUT_MS = 10_000;
 
 let unreachable = false;
 let probeDelay = PROBE_FIRST_MS;
@@ -29,7 +30,12 @@ const probe = async () => {
   if (probeTimer) clearTimeout(probeTimer);
   probeTimer = null;
   try {
-    await fetch("/api/health", { cache: "no-store", credentials: "omit" });
+    // A patchy network may hold a request for minutes: a probe gives up after PROBE_TIMEOUT_MS and tries again later.
+    await fetch("/api/health", {
+      cache: "no-store",
+      credentials: "omit",
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
     reportAnswer();
   } catch {
     probeDelay = Math.min(probeDelay * 2, PROBE_MAX_MS);
@@ -42,8 +48,8 @@ export const reportNoAnswer = () => {
   if (unreachable) return;
   unreachable = true;
   notify();
-  // Only a page probes: rendering ahead of time (src/web/prerender) must not be kept alive by a timer.
-  if (typeof window !== "undefined") probeTimer = setTimeout(probe, probeDelay);
+  // Only a page probes, not the render ahead of time (src/web/prerender), which has a stand-in window but no document.
+  if (typeof document !== "undefined") probeTimer = setTimeout(probe, probeDelay);
 };
 
 /** Our server answered (any status): it can be reached. */
