@@ -15,7 +15,7 @@ export const contentSecurityPolicy = (mapOrigins: readonly string[] = []) =>
     "object-src 'none'",
   ].join("; ");
 
-export const applySecurityHeaders = (headers: Headers, secure: boolean, csp = contentSecurityPolicy()) => {
+export const applySecurityHeaders = (headers: Headers, secure: boolean, csp: string) => {
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");

@@ -20,23 +20,17 @@ const notify = () => {
 /** Whether the server can be reached, as far as the browser and our last request know. */
 export const isOnline = () => navigator.onLine && !unreachable;
 
-const stopProbing = () => {
-  if (probeTimer) clearTimeout(probeTimer);
-  probeTimer = null;
-  probeDelay = PROBE_FIRST_MS;
-};
-
 const probe = async () => {
   if (probeTimer) clearTimeout(probeTimer);
   probeTimer = null;
   try {
     // A patchy network may hold a request for minutes: a probe gives up after PROBE_TIMEOUT_MS and tries again later.
-    await fetch("/api/health", {
+    // An answer marks the server reachable (watchedFetch).
+    await watchedFetch("/api/health", {
       cache: "no-store",
       credentials: "omit",
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
-    reportAnswer();
   } catch {
     probeDelay = Math.min(probeDelay * 2, PROBE_MAX_MS);
     if (unreachable) probeTimer = setTimeout(probe, probeDelay);
@@ -56,7 +50,9 @@ export const reportNoAnswer = () => {
 export const reportAnswer = () => {
   if (!unreachable) return;
   unreachable = false;
-  stopProbing();
+  if (probeTimer) clearTimeout(probeTimer);
+  probeTimer = null;
+  probeDelay = PROBE_FIRST_MS;
   notify();
 };
 
