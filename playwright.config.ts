@@ -7,6 +7,11 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 // A fresh database for every run, seeded with the demo data by the server itself.
 const dbDir = process.env.E2E_DB_DIR ?? mkdtempSync(join(tmpdir(), "mytess-e2e-"));
 process.env.E2E_DB_DIR = dbDir;
+// Demo mode's Telegram and WhatsApp emulators on known ports: specs play the people on the other end (/_emulator/…).
+const telegramPort = port + 1;
+const whatsappPort = port + 2;
+process.env.E2E_TELEGRAM_URL = `http://127.0.0.1:${telegramPort}`;
+process.env.E2E_WHATSAPP_URL = `http://127.0.0.1:${whatsappPort}`;
 
 export default defineConfig({
   testDir: "./e2e",
@@ -40,6 +45,13 @@ export default defineConfig({
     url: `http://localhost:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), DATABASE_PATH: join(dbDir, "e2e.db"), MYTESS_DEMO: "1", LOG_LEVEL: "silent" },
+    env: {
+      PORT: String(port),
+      DATABASE_PATH: join(dbDir, "e2e.db"),
+      MYTESS_DEMO: "1",
+      LOG_LEVEL: "silent",
+      DEMO_TELEGRAM_PORT: String(telegramPort),
+      DEMO_WHATSAPP_PORT: String(whatsappPort),
+    },
   },
 });

@@ -430,9 +430,14 @@ export const messagingPreferences = sqliteTable(
       .primaryKey()
       .references(() => users.id, { onDelete: "cascade" }),
     whatsappEnabled: integer({ mode: "boolean" }).notNull().default(false),
-    /** E.164, e.g. +251911234567. */
+    /**
+     * The verified number, E.164 (e.g. +251911234567): the only number anything is sent to, answered for, and
+     * reserved against other accounts. It is set only by the proof of a code sent to it.
+     */
     whatsappNumber: text(),
-    /** When this number last wrote to us (epoch ms): WhatsApp takes free text only within 24 hours of it. */
+    /** A number saved but not proven yet: shown as unverified, sent nothing but its code, reserved by no one. */
+    whatsappPendingNumber: text(),
+    /** When the verified number last wrote to us (epoch ms): WhatsApp takes free text only within 24 hours of it. */
     whatsappLastInboundAt: integer(),
     telegramEnabled: integer({ mode: "boolean" }).notNull().default(false),
     telegramChatId: text(),
@@ -460,10 +465,57 @@ export const telegramLinkTokens = sqliteTable(
     userId: integer()
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /**
+     * A random id the token is derived from with the server's key (HMAC), so the page can show a live link again
+     * without the token itself being stored; null on tokens made before.
+     */
+    nonce: text(),
     expiresAt: integer().notNull(),
     createdAt: integer().notNull(),
   },
   (t) => [index("telegram_link_tokens_user_idx").on(t.userId)],
+);
+
+/**
+ * Codes sent to a WhatsApp number to prove it belongs to the account (6 digits, kept only as an HMAC with the server's
+ * key). One row per send: the newest of an account is the live one; the rows of the last hour count against the
+ * sending limits (per account and per number). Housekeeping deletes old rows.
+ */
+export const whatsappCodes = sqliteTable(
+  "whatsapp_codes",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** E.164: the number the code went to, which the code proves. */
+    number: text().notNull(),
+    codeHash: text().notNull(),
+    /** Wrong codes typed against this row. */
+    attempts: integer().notNull().default(0),
+    usedAt: integer(),
+    expiresAt: integer().notNull(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [
+    index("whatsapp_codes_user_idx").on(t.userId, t.createdAt),
+    index("whatsapp_codes_number_idx").on(t.number, t.createdAt),
+  ],
+);
+
+/**
+ * Inbound chat deliveries already taken (a Telegram update_id, a WhatsApp message id), so a redelivered or replayed
+ * one runs nothing: shared by every server process through the database, pruned by housekeeping.
+ */
+export const inboundUpdates = sqliteTable(
+  "inbound_updates",
+  {
+    /** telegram, whatsapp (Cloud API) or whatsapp-web. */
+    source: text().notNull(),
+    externalId: text().notNull(),
+    receivedAt: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.externalId] }), index("inbound_updates_received_idx").on(t.receivedAt)],
 );
 
 /**

@@ -26,6 +26,8 @@ export const {
   notifications,
   messagingPreferences,
   telegramLinkTokens,
+  whatsappCodes,
+  inboundUpdates,
   liveEvents,
   loadAlerts,
   marketplaceConfigs,

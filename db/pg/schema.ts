@@ -437,6 +437,7 @@ export const messagingPreferences = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     whatsappEnabled: boolean().notNull().default(false),
     whatsappNumber: text(),
+    whatsappPendingNumber: text(),
     whatsappLastInboundAt: ms(),
     telegramEnabled: boolean().notNull().default(false),
     telegramChatId: text(),
@@ -461,10 +462,43 @@ export const telegramLinkTokens = pgTable(
     userId: integer()
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    nonce: text(),
     expiresAt: ms().notNull(),
     createdAt: ms().notNull(),
   },
   (t) => [index("telegram_link_tokens_user_idx").on(t.userId)],
+);
+
+/** Codes proving WhatsApp numbers: see db/schema.ts. */
+export const whatsappCodes = pgTable(
+  "whatsapp_codes",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    number: text().notNull(),
+    codeHash: text().notNull(),
+    attempts: integer().notNull().default(0),
+    usedAt: ms(),
+    expiresAt: ms().notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    index("whatsapp_codes_user_idx").on(t.userId, t.createdAt),
+    index("whatsapp_codes_number_idx").on(t.number, t.createdAt),
+  ],
+);
+
+/** Inbound chat deliveries already taken: see db/schema.ts. */
+export const inboundUpdates = pgTable(
+  "inbound_updates",
+  {
+    source: text().notNull(),
+    externalId: text().notNull(),
+    receivedAt: ms().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.externalId] }), index("inbound_updates_received_idx").on(t.receivedAt)],
 );
 
 export const liveEvents = pgTable(

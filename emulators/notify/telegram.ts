@@ -13,7 +13,7 @@ type TMessage = {
   reply_markup?: { inline_keyboard: Record<string, unknown>[][] };
 };
 type TUpdate = { update_id: number } & Record<string, unknown>;
-type TChatMode = { kind: "ok" } | { kind: "blocked" } | { kind: "flood"; retryAfter: number };
+type TChatMode = { kind: "ok" } | { kind: "blocked" } | { kind: "flood"; retryAfter: number } | { kind: "hold" };
 type TParams = Record<string, unknown>;
 
 const BOT_USER = {
@@ -79,6 +79,8 @@ export const createTelegramEmulator = (opts: { token: string }) => {
   let nextMessageId = 1;
   let webhook: { url: string; secretToken?: string } | null = null;
   const waiters = new Set<() => void>();
+  /** Sends to a chat in "hold" mode wait here until its mode changes (a slow Telegram, as tests need one). */
+  const held = new Map<number, (() => void)[]>();
   const deliveries = new Set<Promise<unknown>>();
 
   const now = () => Math.floor(Date.now() / 1000);
@@ -144,8 +146,18 @@ export const createTelegramEmulator = (opts: { token: string }) => {
       push({ callback_query: { id, from, message, chat_instance: `ci${chatId}`, data } });
       return id;
     },
-    /** "blocked": 403 as when the user blocked the bot; "flood": 429 with retry_after. */
-    setMode: (chatId: number, mode: TChatMode) => modes.set(chatId, mode),
+    /**
+     * "blocked": 403 as when the user blocked the bot; "flood": 429 with retry_after; "hold": sends to the chat wait
+     * without an answer until the mode changes again.
+     */
+    setMode: (chatId: number, mode: TChatMode) => {
+      modes.set(chatId, mode);
+      if (mode.kind === "hold") return;
+      for (const release of held.get(chatId) ?? []) release();
+      held.delete(chatId);
+    },
+    /** Sends waiting in "hold" mode for a chat. */
+    heldSends: (chatId: number) => held.get(chatId)?.length ?? 0,
     /** What the bot sent to a chat, as it looks now (after edits). */
     sent: (chatId: number) => sent.get(chatId) ?? [],
     callbackAnswer: (id: string) => queries.get(id),
@@ -155,6 +167,7 @@ export const createTelegramEmulator = (opts: { token: string }) => {
     settle: () => Promise.all([...deliveries]),
     close: () => {
       for (const w of waiters) w();
+      for (const [chatId] of held) control.setMode(chatId, { kind: "ok" });
     },
   };
 
@@ -184,10 +197,12 @@ export const createTelegramEmulator = (opts: { token: string }) => {
       const limit = Math.min(Math.max(Number(p.limit ?? 100), 1), 100);
       return reply(updates.slice(0, limit));
     },
-    sendMessage: (p) => {
+    sendMessage: async (p) => {
       const chatId = Number(p.chat_id);
       const user = users.get(chatId);
       if (!user) return fail(400, "Bad Request: chat not found");
+      while (modes.get(chatId)?.kind === "hold")
+        await new Promise<void>((resolve) => held.set(chatId, [...(held.get(chatId) ?? []), resolve]));
       const mode = modes.get(chatId) ?? { kind: "ok" };
       if (mode.kind === "blocked") return fail(403, "Forbidden: bot was blocked by the user");
       if (mode.kind === "flood")

@@ -49,6 +49,8 @@ export const createWhatsAppEmulator = (opts: {
   const deliveries = new Set<Promise<unknown>>();
   let webhookUrl: string | null = null;
   let allowed: Set<string> | null = null;
+  /** The last message delivery, for Meta's re-delivery of a webhook it thinks failed. */
+  let lastMessages: Record<string, unknown> | null = null;
   const wamid = () => `wamid.${randomBytes(24).toString("base64url")}`;
   // Computed here rather than with the adapter's helper, so the tests check one against the other.
   const signature = (body: string) => `sha256=${createHmac("sha256", opts.appSecret).update(body).digest("hex")}`;
@@ -106,13 +108,16 @@ export const createWhatsAppEmulator = (opts: {
     /** The user writes to the business: opens the 24-hour window and delivers the webhook. */
     userSays: (from: string, text: string, name = `User ${from.slice(-4)}`) => {
       lastInbound.set(from, Date.now());
-      return deliver({
+      lastMessages = {
         contacts: [{ profile: { name }, wa_id: from }],
         messages: [
           { from, id: wamid(), timestamp: String(Math.floor(Date.now() / 1000)), type: "text", text: { body: text } },
         ],
-      });
+      };
+      return deliver(lastMessages);
     },
+    /** Delivers the last message again, same id and all, as Meta does when it did not see a 200 in time. */
+    redeliverLast: () => (lastMessages ? deliver(lastMessages) : Promise.resolve(0)),
     /** The subscription check Meta makes before it delivers anything; returns the body the receiver answered. */
     verifySubscription: async (verifyToken: string) => {
       if (!webhookUrl) throw new Error("no webhook URL set");

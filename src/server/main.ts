@@ -82,7 +82,11 @@ const startDemoEmulators = () => {
     whatsapp: !process.env.WHATSAPP_ACCESS_TOKEN && process.env.WHATSAPP_TRANSPORT !== "web",
   };
   if (channels.telegram || channels.whatsapp) {
-    const notify = startNotifyEmulators();
+    // Fixed ports only when asked (the browser tests play Telegram and WhatsApp users through the emulators' controls).
+    const notify = startNotifyEmulators({
+      telegram: Number(process.env.DEMO_TELEGRAM_PORT) || undefined,
+      whatsapp: Number(process.env.DEMO_WHATSAPP_PORT) || undefined,
+    });
     for (const [key, value] of Object.entries(notify.env())) {
       const forTelegram = key.startsWith("TELEGRAM_");
       const forWhatsApp = key.startsWith("WHATSAPP_");

@@ -25,6 +25,15 @@ describe("secrets", () => {
     expect(() => box.open("plain text")).toThrow("not a sealed secret");
   });
 
+  test("a MAC is stable under one key, differs under another, and is not the plain value's hash", () => {
+    const key = loadSecretKey({}, null);
+    const box = createSecretBox(key);
+    expect(box.mac("code:123456")).toMatch(/^[0-9a-f]{64}$/);
+    expect(createSecretBox(key).mac("code:123456")).toBe(box.mac("code:123456"));
+    expect(createSecretBox(loadSecretKey({}, null)).mac("code:123456")).not.toBe(box.mac("code:123456"));
+    expect(box.mac("code:123457")).not.toBe(box.mac("code:123456"));
+  });
+
   test("MYTESS_SECRET_KEY in hex or base64 gives the same key; a short key is refused by name", () => {
     const hex = "11".repeat(32);
     const b64 = Buffer.from(hex, "hex").toString("base64");

@@ -7,6 +7,7 @@
 import { createServer } from "node:http";
 import {
   BRIDGE_PATHS,
+  MAX_SKEW_MS,
   phoneDigits,
   SIGNATURE_HEADER,
   signedHeaders,
@@ -42,6 +43,9 @@ import {
  *   | { status: "gone"; reason: string }
  *   | { status: "failed"; reason: string }} TSendResult
  */
+
+/** Incoming message ids remembered, so a message WhatsApp Web reports twice is posted to MyTess once. */
+const SEEN_MESSAGES = 5000;
 
 /** WhatsApp's limit for one text is larger, but MyTess renders at most this much (as for the Cloud API). */
 export const MAX_TEXT = 4096;
@@ -120,6 +124,16 @@ export const createBridge = ({
     set({ state: "disconnected", qr: null, detail: String(reason ?? "") });
     log("warn", "whatsapp web disconnected", { reason: String(reason ?? "") });
   });
+  /**
+   * Signed requests already taken, by signature, with their outcome: a signature covers the time and the exact body,
+   * so the same signature again is a replay of one request (within the window the signature is accepted), which gets
+   * the first outcome and sends nothing. Entries older than the window are dropped: their signatures are refused.
+   * @type {Map<string, { at: number; outcome: Promise<{ status: number; body: unknown }> }>}
+   */
+  const handled = new Map();
+  /** @type {Set<string>} ids of incoming messages already forwarded, oldest first */
+  const forwarded = new Set();
+
   client.on("message", (/** @type {TIncoming} */ m) => {
     forward(m).catch((err) => log("error", "whatsapp web message not forwarded", { error: String(err) }));
   });
@@ -175,10 +189,15 @@ export const createBridge = ({
     if (!inboundUrl || m.fromMe || m.isStatus || m.type !== "chat" || !m.body?.trim()) return;
     const from = await senderDigits(m.from);
     if (!from) return; // groups, channels, broadcasts, and chats whose number WhatsApp does not give us
+    const messageId = m.id?._serialized ?? `${from}-${m.timestamp ?? Date.now()}`;
+    // whatsapp-web.js may report one message twice (a page reload, a reconnect): it is posted once.
+    if (forwarded.has(messageId)) return;
+    forwarded.add(messageId);
+    if (forwarded.size > SEEN_MESSAGES) forwarded.delete(forwarded.values().next().value ?? "");
     const body = JSON.stringify({
       from,
       text: m.body.slice(0, MAX_TEXT),
-      messageId: m.id?._serialized ?? `${from}-${m.timestamp ?? Date.now()}`,
+      messageId,
       at: m.timestamp ? m.timestamp * 1000 : Date.now(),
     });
     const url = new URL(inboundUrl);
@@ -239,10 +258,26 @@ export const createBridge = ({
     });
     if (!signed) return { status: 401, body: { message: "Signature missing or wrong" } };
     if (route === "state") return { status: 200, body: snap };
+    const now = Date.now();
+    for (const [key, h] of handled) if (now - h.at > 2 * MAX_SKEW_MS) handled.delete(key);
+    const key = String(header(SIGNATURE_HEADER)).trim().toLowerCase();
+    const seen = handled.get(key);
+    if (seen) return seen.outcome;
+    const outcome = sendRequest(req.body);
+    handled.set(key, { at: now, outcome });
+    return outcome;
+  };
+
+  /**
+   * POST /send's body {phone, text}: the send's outcome, or 400.
+   * @param {string} raw
+   * @returns {Promise<{ status: number; body: unknown }>}
+   */
+  const sendRequest = async (raw) => {
     /** @type {unknown} */
     let input = null;
     try {
-      input = JSON.parse(req.body);
+      input = JSON.parse(raw);
     } catch {}
     const { phone, text } = /** @type {{ phone?: unknown; text?: unknown }} */ (input ?? {});
     if (typeof phone !== "string" || typeof text !== "string")

@@ -141,6 +141,29 @@ describe("the HTTP API", () => {
     expect(fake.sent).toEqual([{ chatId: "251911000010@c.us", text: "hi" }]);
   });
 
+  test("14. the same signed request sent again within its window sends nothing and gets the first answer", async () => {
+    const fake = createFakeClient({ registered: ["251911000012"] });
+    const bridge = createBridge({ client: fake.client, secret: SECRET, log });
+    fake.link("251900000000");
+    const base = await serve(bridge);
+    const body = JSON.stringify({ phone: "+251911000012", text: "Your bid was accepted" });
+    const headers = signedHeaders(SECRET, "POST", "/send", body);
+    const first = await call(base, "POST", "/send", body, headers);
+    const firstAnswer = await first.json();
+    expect(firstAnswer).toMatchObject({ status: "delivered" });
+    // Replayed twice at once and once after: the signature is still inside its five minutes.
+    const replays = await Promise.all([1, 2].map(() => call(base, "POST", "/send", body, headers)));
+    replays.push(await call(base, "POST", "/send", body, headers));
+    for (const r of replays) {
+      expect(r.status).toBe(200);
+      expect(await r.json()).toEqual(firstAnswer);
+    }
+    expect(fake.sent).toHaveLength(1);
+    // A new request for the same text (a new signature) is a new send.
+    expect(await (await signed(base, "POST", "/send", body)).json()).toMatchObject({ status: "delivered" });
+    expect(fake.sent).toHaveLength(2);
+  });
+
   test("a body without phone and text is 400; other paths are 404", async () => {
     const fake = createFakeClient();
     const bridge = createBridge({ client: fake.client, secret: SECRET, log });
@@ -203,6 +226,22 @@ describe("messages people send", () => {
         },
       },
     ]);
+  });
+
+  test("14. a message the client reports twice is posted to MyTess once", async () => {
+    received.length = 0;
+    const fake = createFakeClient();
+    const bridge = createBridge({ client: fake.client, secret: SECRET, inboundUrl, log });
+    const m = {
+      id: { _serialized: "false_251911000024@c.us_3EB0TWICE" },
+      from: "251911000024@c.us",
+      type: "chat",
+      body: "bid 12 900",
+      timestamp: 1_700_000_100,
+    };
+    await Promise.all([bridge.forward(m), bridge.forward({ ...m })]);
+    await bridge.forward({ ...m });
+    expect(received.map((r) => r.body.messageId)).toEqual(["false_251911000024@c.us_3EB0TWICE"]);
   });
 
   test("a sender behind a linked id is posted with the number WhatsApp maps it to", async () => {

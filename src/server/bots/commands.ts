@@ -70,20 +70,19 @@ export const helpText = (locale: TLanguage, channel: "telegram" | "whatsapp") =>
   ].join("\n");
 };
 
-/** For chats and numbers no account is linked to. */
-export const notLinkedText = (locale: TLanguage, channel: "telegram" | "whatsapp", chatId?: string) => {
+/** For chats and numbers no account is linked to (a chat id typed in the app links nothing, so none is shown). */
+export const notLinkedText = (locale: TLanguage, channel: "telegram" | "whatsapp") => {
   i18n.activate(locale);
   return channel === "telegram"
     ? i18n._({
         id: "bot.notLinked.telegram",
         message:
-          "This chat is not linked to a MyTess account yet. In MyTess, open Messaging and press Connect Telegram, or enter this chat ID there: {chatId}",
-        values: { chatId: chatId ?? "" },
+          "This chat is not linked to a MyTess account yet. In MyTess, open Messaging and press Connect Telegram, then press Start here.",
       })
     : i18n._({
         id: "bot.notLinked.whatsapp",
         message:
-          "This number is not linked to a MyTess account. In MyTess, open Messaging, turn WhatsApp on and save this number.",
+          "This number is not linked to a MyTess account. In MyTess, open Messaging, enter this number and confirm it with the code we send to it.",
       });
 };
 

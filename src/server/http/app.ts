@@ -233,7 +233,7 @@ export const createApp = ({
         const baseUrl = config.publicUrl ?? `http://localhost:${config.port}`;
         for (const m of parseWhatsAppWebhook(body).messages) {
           try {
-            await answerWhatsApp({ db, services, baseUrl }, m);
+            await answerWhatsApp({ db, services, baseUrl }, m, "whatsapp");
           } catch (err) {
             logger.error("whatsapp message not handled", { error: String(err) });
           }
@@ -261,7 +261,7 @@ export const createApp = ({
           const m = ZWhatsAppWebInbound.parse(body);
           const baseUrl = config.publicUrl ?? `http://localhost:${config.port}`;
           try {
-            await answerWhatsApp({ db, services, baseUrl }, m);
+            await answerWhatsApp({ db, services, baseUrl }, m, "whatsapp-web");
           } catch (err) {
             // As for the Cloud API: a message we could not act on is logged; the bridge would only send it again.
             logger.error("whatsapp message not handled", { error: String(err) });

@@ -237,6 +237,66 @@ describe("orders", () => {
   });
 });
 
+describe("13. anonymous store webhooks", () => {
+  test("every refusal is the same answer and names no integration, store or account", async () => {
+    const name = "Tigist Bekele's Spice House";
+    const live = await addStore("shopify", { name });
+    const off = await addStore("shopify", { name: `${name} (old)` });
+    expect((await shipper.put(`/api/ecommerce/integrations/${off.id}`, { isActive: false })).status).toBe(200);
+    const noSecret = await addStore("shopify", {
+      name: `${name} (no secret)`,
+      credentials: { shopDomain: "sandbox", accessToken: "sandbox" },
+    });
+    const amazon = await addStore("amazon", { name: `${name} on Amazon` });
+    const order = emu.controls.shopify.add({ status: "ready" });
+    const hook = signedWebhook("orders/create", order, "sandbox");
+    const forged = signedWebhook("orders/create", order, "not-the-secret");
+    const send = (id: number, h: { body: string; headers: Record<string, string> }) =>
+      t.app.handle(
+        new Request(`http://localhost/api/ecommerce/webhooks/${id}`, {
+          method: "POST",
+          headers: h.headers,
+          body: h.body,
+        }),
+      );
+    const unsigned = { body: hook.body, headers: { "Content-Type": "application/json" } };
+    const answers = [
+      await send(999_999, hook), // no such integration
+      await send(live.id, forged), // wrong signature
+      await send(live.id, unsigned), // no signature
+      await send(off.id, hook), // switched off
+      await send(noSecret.id, hook), // no webhook secret set
+      await send(amazon.id, hook), // a platform without webhooks
+    ];
+    const seen = await Promise.all(answers.map(async (r) => ({ status: r.status, body: await r.text() })));
+    for (const a of seen) {
+      expect(a).toEqual(seen[0]);
+      expect(a.body).not.toContain("Tigist");
+      expect(a.body).not.toContain("Spice");
+      expect(a.body.toLowerCase()).not.toContain("shopify");
+    }
+    expect(seen[0].status).toBe(401);
+    expect(JSON.parse(seen[0].body)).toMatchObject({ code: "UNAUTHORIZED", message: "Webhook refused" });
+    // Correctly signed but not an order: a 400 that names nothing either.
+    const body = JSON.stringify({ hello: "world" });
+    const { createHmac } = await import("node:crypto");
+    const junk = await send(live.id, {
+      body,
+      headers: {
+        "Content-Type": "application/json",
+        "X-Shopify-Hmac-Sha256": createHmac("sha256", "sandbox").update(body).digest("base64"),
+      },
+    });
+    expect(junk.status).toBe(400);
+    const junkText = await junk.text();
+    expect(junkText).not.toContain("Tigist");
+    expect(junkText.toLowerCase()).not.toContain("shopify");
+    expect((await orders()).total).toBe(0);
+    // The owner's webhook still works.
+    expect((await send(live.id, hook)).status).toBe(200);
+  });
+});
+
 describe("converting an order", () => {
   const syncShop = async () => {
     const shop = await addStore("shopify");

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startNotifyEmulators } from "../../../emulators/notify/server";
+import { linkTelegram, verifyWhatsApp } from "../domain/messaging/testing";
 import { notifiersFromEnv } from "../integrations/notify/registry";
 import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
@@ -79,14 +80,22 @@ const bid = async (c: TClient, loadId: number, amount = 900) => {
   return res.json.bid.id as number;
 };
 const digits = (p: string) => p.replace(/\D/g, "");
+/** The text of the last WhatsApp message that reached a number (the code, when one was just asked for). */
+const lastWhatsApp = (p: string) => emu.whatsapp.sent(digits(p)).at(-1)?.text;
+/** A chat that started the bot and was linked through the deep link. */
+const linkChat = async (c: TClient, chatId: number, name = "User") => {
+  emu.telegram.addUser({ id: chatId, firstName: name });
+  await linkTelegram(t.db, c, chatId);
+};
 
 describe("GET/PUT /api/messaging/preferences", () => {
-  test("defaults, a one-time Telegram deep link to the bot, channels in the sandbox; signed out is 401", async () => {
+  test("defaults, the live one-time Telegram deep link to the bot, channels in the sandbox; signed out is 401", async () => {
     const res = await shipper.get("/api/messaging/preferences");
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({
       whatsappEnabled: false,
       whatsappNumber: null,
+      whatsappVerified: false,
       telegramEnabled: false,
       telegramChatId: null,
       notificationTypes: { loadAssigned: true, loadUpdates: true, paymentReceived: true, systemAlerts: false },
@@ -95,17 +104,23 @@ describe("GET/PUT /api/messaging/preferences", () => {
       channels: { telegram: "sandbox", whatsapp: "sandbox" },
     });
     expect(res.json.telegramLinkUrl).toMatch(/^https:\/\/t\.me\/mytess_sandbox_bot\?start=[A-Za-z0-9_-]{43}$/);
+    // The live link is shown again, not a new one per page view.
     const again = await shipper.get("/api/messaging/preferences");
-    expect(again.json.telegramLinkUrl).not.toBe(res.json.telegramLinkUrl);
-    // Only hashes are kept.
-    const tokens = await t.rows<{ token_hash: string }>("SELECT token_hash FROM telegram_link_tokens");
-    expect(tokens).toHaveLength(2);
+    expect(again.json.telegramLinkUrl).toBe(res.json.telegramLinkUrl);
+    // Only hashes are kept, and the random id the token is derived from: never the token.
+    const token = new URL(res.json.telegramLinkUrl).searchParams.get("start")!;
+    const tokens = await t.rows<{ token_hash: string; nonce: string }>(
+      "SELECT token_hash, nonce FROM telegram_link_tokens",
+    );
+    expect(tokens).toHaveLength(1);
     expect(tokens[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(tokens)).not.toContain(token);
     expect((await createClient(t).get("/api/messaging/preferences")).status).toBe(401);
     expect((await createClient(t).put("/api/messaging/preferences", prefs())).status).toBe(401);
   });
 
-  test("saves and reads back; an Ethiopian number typed locally is stored as E.164", async () => {
+  test("saves and reads back; an Ethiopian number typed locally is stored as E.164, unverified", async () => {
+    await linkChat(shipper, 123456789);
     const res = await shipper.put(
       "/api/messaging/preferences",
       prefs({
@@ -122,6 +137,7 @@ describe("GET/PUT /api/messaging/preferences", () => {
     expect(got).toMatchObject({
       whatsappEnabled: true,
       whatsappNumber: "+251911234567",
+      whatsappVerified: false,
       telegramEnabled: true,
       telegramChatId: "123456789",
       notificationTypes: { loadAssigned: false, loadUpdates: true, paymentReceived: false, systemAlerts: true },
@@ -140,6 +156,8 @@ describe("GET/PUT /api/messaging/preferences", () => {
       [{ whatsappEnabled: true, whatsappNumber: "091123456" }, "whatsappNumber"],
       [{ whatsappEnabled: true, whatsappNumber: "+0123456789" }, "whatsappNumber"],
       [{ telegramChatId: "@mytess" }, "telegramChatId"],
+      // A well-formed chat id that the bot never linked to this account.
+      [{ telegramEnabled: true, telegramChatId: "123456789" }, "telegramChatId"],
       [{ language: "fr" }, "language"],
       [{ telegramEnabled: "yes" }, "telegramEnabled"],
       [{ notificationTypes: { loadAssigned: true } }, "notificationTypes.loadUpdates"],
@@ -152,40 +170,49 @@ describe("GET/PUT /api/messaging/preferences", () => {
     expect(await t.rows("SELECT user_id FROM messaging_preferences")).toEqual([]);
   });
 
-  test("another account's chat id or number is refused (409, naming the field) and left with its owner", async () => {
+  test("another account's chat id is refused (naming the field); its number reserves nothing until proven, and stays with its owner", async () => {
     const number = phone();
-    const chatId = String(chat());
+    const chatId = chat();
+    await linkChat(driver, chatId);
+    await verifyWhatsApp(driver, number, lastWhatsApp);
     expect(
       (
         await driver.put(
           "/api/messaging/preferences",
-          prefs({ whatsappEnabled: true, whatsappNumber: number, telegramEnabled: true, telegramChatId: chatId }),
+          prefs({
+            whatsappEnabled: true,
+            whatsappNumber: number,
+            telegramEnabled: true,
+            telegramChatId: String(chatId),
+          }),
         )
       ).status,
     ).toBe(200);
     const t1 = await shipper.put(
       "/api/messaging/preferences",
-      prefs({ telegramEnabled: true, telegramChatId: chatId }),
+      prefs({ telegramEnabled: true, telegramChatId: String(chatId) }),
     );
-    expect(t1.status).toBe(409);
-    expect(t1.json).toMatchObject({ code: "CONFLICT", issues: [{ path: "telegramChatId" }] });
+    expect(t1.status).toBe(400);
+    expect(t1.json).toMatchObject({ code: "BAD_REQUEST", issues: [{ path: "telegramChatId" }] });
+    // Typing a number proves nothing: it is saved for the shipper as unverified and takes nothing from the driver.
     const w1 = await shipper.put(
       "/api/messaging/preferences",
       prefs({ whatsappEnabled: true, whatsappNumber: number }),
     );
-    expect(w1.status).toBe(409);
-    expect(w1.json.issues[0].path).toBe("whatsappNumber");
+    expect(w1.status).toBe(200);
+    expect(w1.json).toMatchObject({ whatsappNumber: number, whatsappVerified: false, telegramChatId: null });
     expect((await driver.get("/api/messaging/preferences")).json).toMatchObject({
       whatsappNumber: number,
-      telegramChatId: chatId,
+      whatsappVerified: true,
+      telegramChatId: String(chatId),
     });
   });
 });
 
 describe("test messages", () => {
-  test("Telegram: SPEC's fixed text in the user's messaging language to the chat given", async () => {
+  test("Telegram: SPEC's fixed text in the user's messaging language to the linked chat", async () => {
     const chatId = chat();
-    emu.telegram.addUser({ id: chatId, firstName: "Abebe" });
+    await linkChat(shipper, chatId, "Abebe");
     await shipper.put("/api/messaging/preferences", prefs({ language: "om" }));
     const res = await shipper.post("/api/messaging/telegram/send", {
       chatId: String(chatId),
@@ -201,41 +228,56 @@ describe("test messages", () => {
     expect(history).toMatchObject([{ channel: "telegram", type: "test", status: "sent" }]);
   });
 
-  test("Telegram: a chat that never started the bot is a 400 naming chatId; bad input; the limit per hour", async () => {
-    const res = await shipper.post("/api/messaging/telegram/send", { chatId: "999000111", type: "test" });
+  test("Telegram: a chat not linked to the account or one that blocked the bot is a 400 naming chatId; bad input; the limit per hour", async () => {
+    // A stranger's chat (it started the bot, but not through this account's link) gets nothing.
+    const stranger = chat();
+    emu.telegram.addUser({ id: stranger, firstName: "Stranger" });
+    const notLinked = await shipper.post("/api/messaging/telegram/send", { chatId: String(stranger), type: "test" });
+    expect(notLinked.status).toBe(400);
+    expect(notLinked.json.issues[0].path).toBe("chatId");
+    expect(emu.telegram.sent(stranger)).toEqual([]);
+    const chatId = chat();
+    await linkChat(shipper, chatId, "Abebe");
+    emu.telegram.setMode(chatId, { kind: "blocked" });
+    const res = await shipper.post("/api/messaging/telegram/send", { chatId: String(chatId), type: "test" });
     expect(res.status).toBe(400);
     expect(res.json.issues[0].path).toBe("chatId");
     expect(res.json.message).toContain("Start");
+    emu.telegram.setMode(chatId, { kind: "ok" });
     const bad = await shipper.post("/api/messaging/telegram/send", { chatId: "abc", type: "test" });
     expect(bad.status).toBe(400);
     expect(bad.json.issues[0].path).toBe("chatId");
     const noType = await shipper.post("/api/messaging/telegram/send", { chatId: "1" });
     expect(noType.json.issues[0].path).toBe("type");
-    const chatId = chat();
-    emu.telegram.addUser({ id: chatId, firstName: "Abebe" });
     // One failed try is counted already; four more, then the sixth is refused.
     for (let i = 0; i < 4; i++)
       expect((await shipper.post("/api/messaging/telegram/send", { chatId, type: "test" })).status).toBe(200);
     const limited = await shipper.post("/api/messaging/telegram/send", { chatId, type: "test" });
     expect(limited.status).toBe(429);
     expect(emu.telegram.sent(chatId)).toHaveLength(4);
-    // The driver's own limit is their own.
+    // The driver's own limit is their own (once the chat is theirs).
+    await linkChat(driver, chatId, "Abebe");
     expect((await driver.post("/api/messaging/telegram/send", { chatId, type: "test" })).status).toBe(200);
   });
 
-  test("WhatsApp: a number that never wrote gets the approved template; bad numbers are refused", async () => {
+  test("WhatsApp: only the verified number; one that never wrote gets the approved template; bad numbers are refused", async () => {
     const number = phone();
-    await shipper.put("/api/messaging/preferences", prefs({ language: "am" }));
+    await shipper.put("/api/messaging/preferences", prefs({ language: "am", whatsappNumber: number }));
+    const unverified = await shipper.post("/api/messaging/whatsapp/send", { phoneNumber: number, type: "test" });
+    expect(unverified.status).toBe(400);
+    expect(unverified.json.issues[0].path).toBe("phoneNumber");
+    expect(emu.whatsapp.sent(digits(number))).toEqual([]);
+    await verifyWhatsApp(shipper, number, lastWhatsApp);
     const res = await shipper.post("/api/messaging/whatsapp/send", { phoneNumber: number, message: "x", type: "test" });
     expect(res.status).toBe(200);
-    const [m] = emu.whatsapp.sent(digits(number));
+    const m = emu.whatsapp.sent(digits(number)).at(-1)!;
     expect(m.type).toBe("template");
     expect(m.template).toMatchObject({ name: "mytess_notification", language: "am" });
     expect(m.text).toStartWith("MyTess: ");
     const other = phone();
     emu.whatsapp.setMode(digits(other), "not_on_whatsapp");
     // WhatsApp takes a message for a number it cannot reach and reports the failure later, in a status webhook.
-    expect((await shipper.post("/api/messaging/whatsapp/send", { phoneNumber: other, type: "test" })).status).toBe(200);
+    expect((await shipper.post("/api/messaging/whatsapp/code", { phoneNumber: other })).status).toBe(200);
     expect(emu.whatsapp.sent(digits(other))).toEqual([]);
     const bad = await shipper.post("/api/messaging/whatsapp/send", { phoneNumber: "12", type: "test" });
     expect(bad.json.issues[0].path).toBe("phoneNumber");
@@ -249,7 +291,9 @@ describe("events reach each channel once, in the recipient's language", () => {
   test("a bid: bell, Telegram (with Accept / Reject) and WhatsApp, each once; a second run sends nothing", async () => {
     const chatId = chat();
     const number = phone();
-    emu.telegram.addUser({ id: chatId, firstName: "Shipper" });
+    await linkChat(shipper, chatId, "Shipper");
+    await verifyWhatsApp(shipper, number, lastWhatsApp);
+    const codes = emu.whatsapp.sent(digits(number)).length;
     expect(
       (
         await shipper.put(
@@ -294,7 +338,7 @@ describe("events reach each channel once, in the recipient's language", () => {
     const buttons = tg[0].reply_markup?.inline_keyboard.flat() ?? [];
     expect(buttons.map((b) => b.callback_data).filter(Boolean)).toEqual([`accept:${bidId}`, `reject:${bidId}`]);
     expect(buttons.find((b) => b.url)?.url).toBe(`${BASE}/loads/${loadId}`);
-    const wa = emu.whatsapp.sent(digits(number));
+    const wa = emu.whatsapp.sent(digits(number)).slice(codes);
     expect(wa).toHaveLength(1);
     expect(wa[0].type).toBe("text");
     expect(wa[0].text).toContain("በጭነትዎ ላይ አዲስ ጨረታ");
@@ -308,7 +352,8 @@ describe("events reach each channel once, in the recipient's language", () => {
   test("a blocked bot turns Telegram off and says so; WhatsApp still gets it", async () => {
     const chatId = chat();
     const number = phone();
-    emu.telegram.addUser({ id: chatId, firstName: "Driver" });
+    await linkChat(driver, chatId, "Driver");
+    await verifyWhatsApp(driver, number, lastWhatsApp);
     await driver.put(
       "/api/messaging/preferences",
       prefs({ telegramEnabled: true, telegramChatId: String(chatId), whatsappEnabled: true, whatsappNumber: number }),
@@ -339,7 +384,7 @@ describe("events reach each channel once, in the recipient's language", () => {
 
   test("Telegram's 429 waits retry_after and then sends once", async () => {
     const chatId = chat();
-    emu.telegram.addUser({ id: chatId, firstName: "Shipper" });
+    await linkChat(shipper, chatId, "Shipper");
     await shipper.put("/api/messaging/preferences", prefs({ telegramEnabled: true, telegramChatId: String(chatId) }));
     emu.telegram.setMode(chatId, { kind: "flood", retryAfter: 30 });
     await bid(driver, await postLoad());
@@ -360,7 +405,7 @@ describe("events reach each channel once, in the recipient's language", () => {
 
   test("a message reaches the other party only; a type turned off is not sent on chat", async () => {
     const chatId = chat();
-    emu.telegram.addUser({ id: chatId, firstName: "Driver" });
+    await linkChat(driver, chatId, "Driver");
     await driver.put(
       "/api/messaging/preferences",
       prefs({
@@ -411,10 +456,10 @@ describe("broadcasts", () => {
     const { broadcast } = await import("../domain/push/notify");
     const on = chat();
     const off = chat();
-    emu.telegram.addUser({ id: on, firstName: "Driver" });
-    emu.telegram.addUser({ id: off, firstName: "Driver 2" });
     const driver2 = createClient(t);
     const id2 = (await registerUser(driver2, "driver")).id;
+    await linkChat(driver, on, "Driver");
+    await linkChat(driver2, off, "Driver 2");
     const types = { loadAssigned: true, loadUpdates: true, paymentReceived: true };
     await driver.put(
       "/api/messaging/preferences",

@@ -2,11 +2,12 @@ import { lt } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { ecommerceWebhooks, idempotencyKeys, loginFailures, sessions } from "../../../db/tables";
 import { LOGIN_LIMITS } from "../domain/auth/rate-limit";
+import { pruneChatRecords } from "../domain/messaging/inbound-updates";
 import { IDEMPOTENCY_TTL_MS } from "../http/idempotency";
 
 /**
  * Clears what has expired: sessions, sign-in attempts past their window, stored answers older than a day, store webhook
- * ids older than a week.
+ * ids older than a week, chat records (delivery ids, WhatsApp codes, Telegram link tokens) past their use.
  */
 export const housekeeping = async (db: TDb, now = Date.now()) => ({
   sessions: (await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.idHash })).length,
@@ -29,4 +30,5 @@ export const housekeeping = async (db: TDb, now = Date.now()) => ({
       .where(lt(ecommerceWebhooks.receivedAt, now - 7 * 24 * 60 * 60 * 1000))
       .returning({ id: ecommerceWebhooks.webhookId })
   ).length,
+  chat: await pruneChatRecords(db, now),
 });

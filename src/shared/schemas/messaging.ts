@@ -33,7 +33,10 @@ const chatId = (field: string) =>
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), schema.nullable().optional());
 
-/** SPEC §3's messaging preferences as PUT takes them (the link URL and channel states are read-only). */
+/**
+ * SPEC §3's messaging preferences as PUT takes them (the link URL and channel states are read-only). The Telegram chat
+ * id can only repeat the chat the bot linked; a WhatsApp number is saved unverified until proven with a code.
+ */
 export const ZMessagingPreferences = z
   .object({
     whatsappEnabled: z.boolean(),
@@ -78,3 +81,17 @@ export const ZTelegramTestInput = z.object({
   message: z.string().max(1000).optional(),
   type: z.literal("test", { message: "type must be test" }),
 });
+
+/** POST /api/messaging/whatsapp/code: a code to prove this number is the user's. */
+export const ZWhatsAppCodeInput = z.object({ phoneNumber: phone("phoneNumber") });
+export type TWhatsAppCodeInput = z.infer<typeof ZWhatsAppCodeInput>;
+
+/** POST /api/messaging/whatsapp/verify: the code as received (spaces allowed, as people copy it). */
+export const ZWhatsAppVerifyInput = z.object({
+  code: z
+    .string()
+    .max(20)
+    .transform((s) => s.replace(/[\s-]/g, ""))
+    .refine((s) => /^\d{6}$/.test(s), { message: "code must be the 6 digits sent to your WhatsApp" }),
+});
+export type TWhatsAppVerifyInput = z.infer<typeof ZWhatsAppVerifyInput>;

@@ -8,6 +8,7 @@ import { logger } from "../../logger";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../../testing";
 import { createTelegramBot } from "./bot";
 import { startTelegramPoller, takeLease } from "./poller";
+import { telegramWebhookHandler } from "./webhook";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
@@ -88,6 +89,7 @@ describe("linking by deep link", () => {
   test("/start <token> links the chat once, in the user's language; the token cannot be used again", async () => {
     expect((await shipper.put("/api/user/language", { language: "am" })).status).toBe(200);
     const chatId = chat();
+    const first = new URL(await linkUrl(shipper)).searchParams.get("start");
     const m = await link(shipper, chatId, "Selam");
     expect(m.text).toContain("MyTess"); // Amharic text naming the account
     expect(m.text).not.toContain("Linked to the MyTess account");
@@ -97,8 +99,10 @@ describe("linking by deep link", () => {
     const other = chat();
     emu.telegram.addUser({ id: other, firstName: "Someone" });
     const token = new URL(prefs.telegramLinkUrl).searchParams.get("start");
+    // The page shows the live link again (a new one, since the first was used up) until it is used.
     const used = new URL(await linkUrl(shipper)).searchParams.get("start");
-    expect(token).not.toBe(used);
+    expect(token).toBe(used);
+    expect(used).not.toBe(first);
     await say(other, `/start ${used}`);
     const again = await say(other, `/start ${used}`);
     expect(again.text).toContain("expired or was used");
@@ -119,7 +123,9 @@ describe("linking by deep link", () => {
     expect((await driver.get("/api/messaging/preferences")).json.telegramEnabled).toBe(false);
     const loads = await say(chatId, "/loads");
     expect(loads.text).toContain("not linked to a MyTess account");
-    expect(loads.text).toContain(String(chatId));
+    // Typing a chat id into the app links nothing, so the bot does not offer one.
+    expect(loads.text).not.toContain(String(chatId));
+    expect(loads.text).toContain("Connect Telegram");
     const start = await say(chatId, "/start");
     expect(start.text).toContain("Connect Telegram");
   });
@@ -306,4 +312,87 @@ test("webhook mode: the secret header is required; an update posted to /api/tele
   expect((await t.app.handle(new Request("http://localhost/api/telegram/webhook", { method: "POST" }))).status).toBe(
     404,
   );
+});
+
+describe("7. webhook deliveries", () => {
+  const SECRET = "webhook-secret-7";
+  const env = () => ({
+    TELEGRAM_BOT_TOKEN: NOTIFY_EMULATOR_CREDENTIALS.telegram.token,
+    TELEGRAM_API_ROOT: emu.urls.telegram,
+    TELEGRAM_WEBHOOK_URL: "https://mytess.example/api/telegram/webhook",
+    TELEGRAM_WEBHOOK_SECRET: SECRET,
+  });
+  /** The route's handler, as a server process has it; two calls make two processes on one database. */
+  const hook = () => telegramWebhookHandler(env(), { db: t.db, services: t.services, baseUrl: BASE })!;
+  let updateId = 9_100_000;
+  const helpUpdate = (chatId: number, id = ++updateId) => ({
+    update_id: id,
+    message: {
+      message_id: id,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: chatId, type: "private", first_name: "Hook" },
+      from: { id: chatId, is_bot: false, first_name: "Hook" },
+      text: "/help",
+      entities: [{ type: "bot_command", offset: 0, length: 5 }],
+    },
+  });
+  const deliver = (h: ReturnType<typeof hook>, body: unknown) =>
+    h(
+      new Request("http://localhost/api/telegram/webhook", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Telegram-Bot-Api-Secret-Token": SECRET },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      }),
+    );
+
+  test("a chat that blocked the bot and a body that is not JSON are answered 200, so Telegram does not deliver again", async () => {
+    const h = hook();
+    const chatId = chat();
+    emu.telegram.addUser({ id: chatId, firstName: "Hook" });
+    emu.telegram.setMode(chatId, { kind: "blocked" });
+    expect((await deliver(h, helpUpdate(chatId))).status).toBe(200);
+    expect((await deliver(h, "{not json")).status).toBe(200);
+    expect((await deliver(h, { no: "update_id" })).status).toBe(200);
+    await h.idle();
+    expect(emu.telegram.sent(chatId)).toEqual([]);
+  });
+
+  test("a slow handler does not hold the answer; the update delivered again meanwhile, to any process, runs once", async () => {
+    const first = hook();
+    const second = hook();
+    const chatId = chat();
+    emu.telegram.addUser({ id: chatId, firstName: "Hook" });
+    emu.telegram.setMode(chatId, { kind: "hold" });
+    const update = helpUpdate(chatId);
+    // Answered while the reply is still waiting on Telegram.
+    expect((await deliver(first, update)).status).toBe(200);
+    await waitFor(() => emu.telegram.heldSends(chatId) === 1);
+    // Telegram gave up waiting and delivers again, to this process and to another.
+    expect((await deliver(first, update)).status).toBe(200);
+    expect((await deliver(second, update)).status).toBe(200);
+    emu.telegram.setMode(chatId, { kind: "ok" });
+    await Promise.all([first.idle(), second.idle()]);
+    expect(emu.telegram.sent(chatId)).toHaveLength(1);
+    expect(emu.telegram.sent(chatId)[0].text).toContain("/loads");
+    // Recorded once, and pruned by housekeeping after a week.
+    const { housekeeping } = await import("../../jobs/housekeeping");
+    expect(await t.rows("SELECT source, external_id FROM inbound_updates")).toEqual([
+      { source: "telegram", external_id: String(update.update_id) },
+    ]);
+    await housekeeping(t.db, Date.now() + 8 * 24 * 60 * 60_000);
+    expect(await t.rows("SELECT source FROM inbound_updates")).toEqual([]);
+  });
+
+  test("a wrong secret is 401 and records nothing", async () => {
+    const h = hook();
+    const res = await h(
+      new Request("http://localhost/api/telegram/webhook", {
+        method: "POST",
+        headers: { "X-Telegram-Bot-Api-Secret-Token": "webhook-secret-8" },
+        body: JSON.stringify(helpUpdate(chat())),
+      }),
+    );
+    expect(res.status).toBe(401);
+    expect(await t.rows("SELECT source FROM inbound_updates")).toEqual([]);
+  });
 });

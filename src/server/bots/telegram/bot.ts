@@ -65,7 +65,7 @@ export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
   /** A command that needs a linked account: unlinked chats are told how to link. */
   const withUser = (run: (u: TBotUser, ctx: Context) => Promise<TBotReply>) => async (ctx: Context) => {
     const u = await linked(ctx);
-    if (!u) return reply(ctx, { text: notLinkedText(guessLanguage(ctx), "telegram", String(ctx.chat?.id ?? "")) });
+    if (!u) return reply(ctx, { text: notLinkedText(guessLanguage(ctx), "telegram") });
     return reply(ctx, await run(u, ctx));
   };
 
@@ -75,7 +75,7 @@ export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
     if (!token) {
       const u = await linked(ctx);
       if (u) return reply(ctx, { text: helpText(u.language, "telegram") });
-      return reply(ctx, { text: notLinkedText(guessLanguage(ctx), "telegram", chatId) });
+      return reply(ctx, { text: notLinkedText(guessLanguage(ctx), "telegram") });
     }
     try {
       const user = await linkTelegramChat(deps.db, token, chatId);
@@ -151,7 +151,7 @@ export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
             id: "bot.stopped",
             message: "Done: this chat is unlinked and gets no more alerts. Connect it again from Messaging in MyTess.",
           })
-        : notLinkedText(language, "telegram", String(ctx.chat.id)),
+        : notLinkedText(language, "telegram"),
     });
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
 import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notify/server";
+import { verifyWhatsApp } from "../../domain/messaging/testing";
 import { notifiersFromEnv } from "../../integrations/notify/registry";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../../testing";
 
@@ -21,6 +22,7 @@ let driver: TClient;
 let seq = 0;
 const number = () => `+2519220${String(10_000 + ++seq).padStart(5, "0")}`;
 const digits = (p: string) => p.replace(/\D/g, "");
+const lastWhatsApp = (p: string) => emu.whatsapp.sent(digits(p)).at(-1)?.text;
 
 beforeEach(async () => {
   t = await createTestApp({}, undefined, notifiers);
@@ -95,9 +97,10 @@ test("an unsigned or wrongly signed delivery is refused and nothing is answered"
   expect(emu.whatsapp.sent(digits(phone))).toEqual([]);
 });
 
-test("the text commands act for the account that saved the number; other numbers are told how to link", async () => {
+test("the text commands act for the account that verified the number; other numbers are told how to link", async () => {
   const phone = number();
   expect((await driver.put("/api/messaging/preferences", prefs(phone))).status).toBe(200);
+  await verifyWhatsApp(driver, phone, lastWhatsApp);
   const loadId = (await shipper.post("/api/loads", loadInput({ title: "Sesame, 25 t" }))).json.id as number;
   expect((await driver.post("/api/drivers/location", { latitude: 8.95, longitude: 38.76 })).status).toBe(200);
 
@@ -126,6 +129,38 @@ test("the text commands act for the account that saved the number; other numbers
 test("answers in the messaging language", async () => {
   const phone = number();
   await driver.put("/api/messaging/preferences", prefs(phone, "am"));
+  await verifyWhatsApp(driver, phone, lastWhatsApp);
   const help = await say(phone, "help");
   expect(help.text).toContain("የMyTess ትዕዛዞች");
+});
+
+test("3. a number saved but not verified acts for no one: its commands do nothing and it is told how to confirm", async () => {
+  const phone = number();
+  expect((await driver.put("/api/messaging/preferences", prefs(phone))).status).toBe(200);
+  const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+  const reply = await say(phone, `bid ${loadId} 850`);
+  expect(reply.text).toContain("not linked to a MyTess account");
+  expect(reply.text).toContain("code");
+  expect((await t.rows<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM bids"))[0].n).toBe(0);
+  // Nor does it open the 24-hour window of the account that typed it.
+  const [p] = await t.rows<{ whatsapp_last_inbound_at: number | null }>(
+    "SELECT whatsapp_last_inbound_at FROM messaging_preferences",
+  );
+  expect(p.whatsapp_last_inbound_at).toBeNull();
+});
+
+test("a message Meta delivers again is acted on once", async () => {
+  const phone = number();
+  await driver.put("/api/messaging/preferences", prefs(phone));
+  await verifyWhatsApp(driver, phone, lastWhatsApp);
+  const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+  expect((await say(phone, `bid ${loadId} 850`)).text).toContain("Bid placed");
+  const before = emu.whatsapp.sent(digits(phone)).length;
+  expect(await emu.whatsapp.redeliverLast()).toBe(200);
+  await emu.whatsapp.settle();
+  expect(emu.whatsapp.sent(digits(phone))).toHaveLength(before);
+  const [bid] = await t.rows<{ n: number; amount: number }>(
+    "SELECT CAST(count(*) AS INTEGER) AS n, CAST(max(amount_minor) AS INTEGER) AS amount FROM bids",
+  );
+  expect(bid).toEqual({ n: 1, amount: 85000 });
 });

@@ -1,9 +1,11 @@
-// Messages people send to the MyTess WhatsApp number (Cloud API webhook): the same text commands as the Telegram bot,
-// for the account whose Messaging page saved that number, answered through the WhatsApp notifier. Writing to us also
-// opens WhatsApp's 24-hour window for free-text alerts, so the time is recorded.
+// Messages people send to the MyTess WhatsApp number (Cloud API webhook, or the WhatsApp Web bridge): the same text
+// commands as the Telegram bot, for the account that proved that number with a code (an unverified number acts for no
+// one), answered through the WhatsApp notifier. Writing to us also opens WhatsApp's 24-hour window for free-text
+// alerts, so the time is recorded. A message id already handled (a re-delivery, a replayed request) does nothing.
 import { eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { messagingPreferences } from "../../../../db/tables";
+import { firstDelivery } from "../../domain/messaging/inbound-updates";
 import { linkedAccount } from "../../domain/messaging/telegram-link";
 import type { TWhatsAppInbound } from "../../integrations/notify/whatsapp-webhook";
 import type { TServices } from "../../trpc/context";
@@ -22,7 +24,12 @@ type TDeps = { db: TDb; services: TServices; baseUrl: string };
 /** WhatsApp text has no inline buttons: a Bid button becomes the line that says how to bid, already in the text. */
 const asText = (r: TBotReply) => r.text;
 
-export const answerWhatsApp = async (deps: TDeps, m: TWhatsAppInbound) => {
+export const answerWhatsApp = async (
+  deps: TDeps,
+  m: Pick<TWhatsAppInbound, "from" | "messageId" | "at" | "text" | "buttonPayload">,
+  source: "whatsapp" | "whatsapp-web",
+) => {
+  if (!(await firstDelivery(deps.db, source, m.messageId))) return { sent: false, duplicate: true };
   const phone = `+${m.from.replace(/\D/g, "")}`;
   const u = await linkedAccount(deps.db, { whatsappNumber: phone });
   if (u)

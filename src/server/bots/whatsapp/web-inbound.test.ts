@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createBridge, listen } from "../../../../workers/whatsapp-web/bridge.mjs";
 import { createFakeClient } from "../../../../workers/whatsapp-web/fake-client";
 import { signedHeaders } from "../../../../workers/whatsapp-web/protocol.mjs";
+import { codeIn, verifyWhatsApp } from "../../domain/messaging/testing";
 import { notifiersFromEnv } from "../../integrations/notify/registry";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../../testing";
 import { WHATSAPP_WEB_INBOUND_PATH } from "./web-inbound";
@@ -78,10 +79,18 @@ const say = async (phone: string, text: string) => {
   return (await reply).text;
 };
 const rows = (sql: string) => t!.rows<{ n: number }>(sql);
+/** What the linked phone last sent to a number (the code, right after one was asked for). */
+const lastSentTo = (phone: string) => fake.sent.filter((m) => m.chatId === `${digits(phone)}@c.us`).at(-1)?.text;
+/** Saves the number and proves it with the code the bridge delivered. */
+const saveVerified = async (c: TClient, phone: string, language = "en") => {
+  fake.register(digits(phone));
+  expect((await c.put("/api/messaging/preferences", prefs(phone, language))).status).toBe(200);
+  await verifyWhatsApp(c, phone, lastSentTo);
+};
 
-test("the text commands answer the account that saved the number, in its language, back in the same chat", async () => {
+test("the text commands answer the account that verified the number, in its language, back in the same chat", async () => {
   const phone = number();
-  expect((await driver.put("/api/messaging/preferences", prefs(phone))).status).toBe(200);
+  await saveVerified(driver, phone);
   const loadId = (await shipper.post("/api/loads", loadInput({ title: "Coffee, 18 t" }))).json.id as number;
   expect((await driver.post("/api/drivers/location", { latitude: 8.95, longitude: 38.76 })).status).toBe(200);
 
@@ -92,16 +101,54 @@ test("the text commands answer the account that saved the number, in its languag
   expect(await say(phone, `bid ${loadId} 900`)).toContain("Bid placed");
   expect((await rows("SELECT CAST(count(*) AS INTEGER) AS n FROM bids"))[0].n).toBe(1);
 
-  await driver.put("/api/messaging/preferences", prefs(phone, "am"));
+  expect((await driver.put("/api/messaging/preferences", prefs(phone, "am"))).status).toBe(200);
   expect(await say(phone, "help")).toContain("የMyTess ትዕዛዞች");
   await driver.put("/api/messaging/preferences", prefs(phone, "om"));
   expect(await say(phone, "help")).toContain("Ajajawwan MyTess:");
 });
 
-test("a number no account saved is told how to link, and nothing is done for it", async () => {
+test("a number no account verified is told how to link, and nothing is done for it", async () => {
   const reply = await say(number(), "loads");
   expect(reply).toContain("not linked to a MyTess account");
+  // Saved but not proven: the same.
+  const typed = number();
+  expect((await driver.put("/api/messaging/preferences", prefs(typed))).status).toBe(200);
+  const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+  expect(await say(typed, `bid ${loadId} 900`)).toContain("not linked to a MyTess account");
   expect((await rows("SELECT CAST(count(*) AS INTEGER) AS n FROM bids"))[0].n).toBe(0);
+});
+
+test("14. a signed request replayed within its window does nothing the second time", async () => {
+  const phone = number();
+  await saveVerified(driver, phone);
+  const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+  const body = JSON.stringify({
+    from: digits(phone),
+    text: `bid ${loadId} 900`,
+    messageId: "wamid-replayed-1",
+    at: Date.now(),
+  });
+  const headers = {
+    "Content-Type": "application/json",
+    ...signedHeaders(SECRET, "POST", WHATSAPP_WEB_INBOUND_PATH, body),
+  };
+  const post = () =>
+    fetch(`http://127.0.0.1:${mytess.port}${WHATSAPP_WEB_INBOUND_PATH}`, { method: "POST", headers, body });
+  const reply = fake.nextSentTo(`${digits(phone)}@c.us`);
+  expect((await post()).status).toBe(200);
+  expect((await reply).text).toContain("Bid placed");
+  const sent = fake.sent.length;
+  // The same signed bytes again (captured, or the bridge trying again): accepted, and nothing happens.
+  expect((await post()).status).toBe(200);
+  // The same message id under a fresh signature: nothing either.
+  const again = await fetch(`http://127.0.0.1:${mytess.port}${WHATSAPP_WEB_INBOUND_PATH}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...signedHeaders(SECRET, "POST", WHATSAPP_WEB_INBOUND_PATH, body) },
+    body,
+  });
+  expect(again.status).toBe(200);
+  expect(fake.sent.length).toBe(sent);
+  expect((await rows("SELECT CAST(count(*) AS INTEGER) AS n FROM bids"))[0].n).toBe(1);
 });
 
 test("an unsigned or wrongly signed post is refused with 401 and nothing is sent", async () => {
@@ -140,8 +187,7 @@ test("an unsigned or wrongly signed post is refused with 401 and nothing is sent
 
 test("the messaging page's test message goes out through WhatsApp Web as free text, without a template", async () => {
   const phone = number();
-  fake.register(digits(phone));
-  expect((await driver.put("/api/messaging/preferences", prefs(phone))).status).toBe(200);
+  await saveVerified(driver, phone);
   const view = await driver.get("/api/messaging/preferences");
   expect(view.json.channels.whatsapp).toBe("active");
   const reply = fake.nextSentTo(`${digits(phone)}@c.us`);
@@ -217,6 +263,11 @@ test("under Node, as in production: the bridge's post is accepted and MyTess's r
     await registerUser(client, "driver");
     const phone = number();
     expect((await client.put("/api/messaging/preferences", prefs(phone, "am"))).status).toBe(200);
+    // The code goes out through the Node bridge, and comes back typed in the app.
+    expect((await client.post("/api/messaging/whatsapp/code", { phoneNumber: phone })).status).toBe(200);
+    const code = await next();
+    expect(code.sent.chatId).toBe(`${digits(phone)}@c.us`);
+    expect((await client.post("/api/messaging/whatsapp/verify", { code: codeIn(code.sent.text) })).status).toBe(200);
     node.stdin.write(JSON.stringify({ from: `${digits(phone)}@c.us`, type: "chat", body: "help", timestamp: 1 }));
     node.stdin.flush();
     const { sent } = await next();

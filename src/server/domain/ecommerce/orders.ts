@@ -156,10 +156,18 @@ export const listOrders = async (db: TDb, user: User, q: TOrderListInput) => {
 };
 
 const WEBHOOK_REFUSED = /*i18n*/ { id: "error.ecommerce.webhookRefused", message: "Webhook refused" };
+const WEBHOOK_UNREADABLE = /*i18n*/ {
+  id: "error.ecommerce.webhookUnreadable",
+  message: "The webhook is not an order that can be read",
+};
 
 /**
  * A store's webhook for one integration (Shopify orders/create and orders/updated): the signature is checked over the
- * raw body, a delivery id seen before changes nothing, and the order is written as a sync would write it.
+ * raw body, a delivery id seen before changes nothing, and the order is written as a sync would write it. Anyone can
+ * call the address, so every refusal is the same 401 "Webhook refused" whatever the reason (no such integration, one
+ * switched off, a platform without webhooks, no secret set, credentials that cannot be opened, a missing or wrong
+ * signature): the answer names no integration, store or account, and does not tell an id that exists from one that
+ * does not. A correctly signed body that is not an order is a 400 that names nothing either.
  */
 export const receiveWebhook = async (
   db: TDb,
@@ -170,10 +178,20 @@ export const receiveWebhook = async (
   now = Date.now(),
 ) => {
   const [i] = await db.select().from(ecommerceIntegrations).where(eq(ecommerceIntegrations.id, integrationId));
-  if (!i?.isActive) throw new AppError("NOT_FOUND", WEBHOOK_REFUSED);
-  const adapter = storeAdapterOf(services, i);
-  if (!adapter.verifyWebhook) throw new AppError("NOT_FOUND", WEBHOOK_REFUSED);
-  const { webhookId, order, topic } = adapter.verifyWebhook(raw, headers);
+  if (!i?.isActive) throw new AppError("UNAUTHORIZED", WEBHOOK_REFUSED);
+  let verified: ReturnType<NonNullable<ReturnType<typeof storeAdapterOf>["verifyWebhook"]>>;
+  try {
+    const adapter = storeAdapterOf(services, i);
+    if (!adapter.verifyWebhook) throw new AppError("UNAUTHORIZED", WEBHOOK_REFUSED);
+    verified = adapter.verifyWebhook(raw, headers);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    // The adapters' own messages name the store ("Shopify (<name>): …"); none of them leaves this function.
+    throw err.code === "BAD_REQUEST"
+      ? new AppError("BAD_REQUEST", WEBHOOK_UNREADABLE)
+      : new AppError("UNAUTHORIZED", WEBHOOK_REFUSED);
+  }
+  const { webhookId, order, topic } = verified;
   if (webhookId) {
     const [fresh] = await db
       .insert(ecommerceWebhooks)

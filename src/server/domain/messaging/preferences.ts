@@ -1,14 +1,10 @@
 // Messaging preferences (SPEC §3): where a user's chat notifications go (WhatsApp, Telegram), which types, in which
-// language; the Telegram deep link that links a chat without copying its id; the test messages of the /messaging page.
-import { createHash, randomBytes } from "node:crypto";
-import { and, count, eq, gte, lt, ne, or } from "drizzle-orm";
+// language; the Telegram deep link that links a chat; the test messages of the /messaging page. A chat or number is
+// bound to an account only by proof: a Telegram chat through the deep link (the bot sees the chat), a WhatsApp number
+// through a code sent to it (whatsapp-verification.ts). What the page saves never binds either.
+import { and, count, eq, gte } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import {
-  type MessagingPreferences,
-  messagingPreferences,
-  notifications,
-  telegramLinkTokens,
-} from "../../../../db/tables";
+import { type MessagingPreferences, messagingPreferences, notifications } from "../../../../db/tables";
 import type { TLanguage } from "../../../shared/constants";
 import {
   DEFAULT_MESSAGING_TYPES,
@@ -19,14 +15,21 @@ import { AppError } from "../../errors";
 import { i18n, isLanguage } from "../../i18n";
 import type { TNotifierRegistry } from "../../integrations/notify/registry";
 import type { TSendResult } from "../../integrations/notify/types";
+import type { TSecretBox } from "../../secrets";
+import { telegramLinkToken } from "./telegram-link";
 
-export const LINK_TOKEN_TTL_MS = 60 * 60_000;
 /** Test messages a user may send per channel and hour: enough to fix a typo, too few to spam a stranger. */
 export const TEST_SENDS_PER_HOUR = 5;
 
+/** What the messaging functions reach outside the database: the channels, and the key that derives link tokens. */
+export type TMessagingDeps = { notifiers: TNotifierRegistry; secrets: TSecretBox };
+
 export type TMessagingPrefs = {
   whatsappEnabled: boolean;
+  /** The verified number: the only one anything is sent to or answered for; null until a number is proven. */
   whatsappNumber: string | null;
+  /** A number saved but not proven: nothing but its code is sent to it. */
+  whatsappPendingNumber: string | null;
   whatsappLastInboundAt: number | null;
   telegramEnabled: boolean;
   telegramChatId: string | null;
@@ -38,6 +41,7 @@ export type TMessagingPrefs = {
 const fromRow = (r: MessagingPreferences | undefined): TMessagingPrefs => ({
   whatsappEnabled: r?.whatsappEnabled ?? false,
   whatsappNumber: r?.whatsappNumber ?? null,
+  whatsappPendingNumber: r?.whatsappPendingNumber ?? null,
   whatsappLastInboundAt: r?.whatsappLastInboundAt ?? null,
   telegramEnabled: r?.telegramEnabled ?? false,
   telegramChatId: r?.telegramChatId ?? null,
@@ -60,36 +64,24 @@ export const messagingPreferencesOf = async (db: Pick<TDb, "select">, userId: nu
   return fromRow(r);
 };
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
-
-/**
- * A one-time token for t.me/<bot>?start=<token> (Telegram allows 64 characters of A-Z, a-z, 0-9, _ and -). Only its
- * hash is stored; the user's expired tokens are cleared on the way.
- */
-export const issueTelegramLinkToken = async (db: TDb, userId: number, now = Date.now()) => {
-  const token = randomBytes(32).toString("base64url");
-  await db
-    .delete(telegramLinkTokens)
-    .where(and(eq(telegramLinkTokens.userId, userId), lt(telegramLinkTokens.expiresAt, now)));
-  await db
-    .insert(telegramLinkTokens)
-    .values({ tokenHash: hashToken(token), userId, expiresAt: now + LINK_TOKEN_TTL_MS, createdAt: now });
-  return token;
-};
-
 export const channelState = (notifiers: TNotifierRegistry, channel: "telegram" | "whatsapp") =>
   notifiers.states().find((s) => s.channel === channel)?.state ?? "not_configured";
 
-/** GET /api/messaging/preferences: SPEC §3's object, the deep link, whether the bot was blocked, channel states. */
-export const messagingView = async (db: TDb, notifiers: TNotifierRegistry, userId: number, now = Date.now()) => {
+/**
+ * GET /api/messaging/preferences: SPEC §3's object (the WhatsApp number is the verified one, else the one waiting for
+ * its proof, with `whatsappVerified` saying which), the deep link, whether the bot was blocked, channel states.
+ */
+export const messagingView = async (db: TDb, deps: TMessagingDeps, userId: number, now = Date.now()) => {
   const p = await messagingPreferencesOf(db, userId);
-  const username = await notifiers.telegramBotUsername();
+  const username = await deps.notifiers.telegramBotUsername();
   const telegramLinkUrl = username
-    ? `https://t.me/${username}?start=${await issueTelegramLinkToken(db, userId, now)}`
+    ? `https://t.me/${username}?start=${await telegramLinkToken(db, deps.secrets, userId, now)}`
     : null;
   return {
     whatsappEnabled: p.whatsappEnabled,
-    whatsappNumber: p.whatsappNumber,
+    whatsappNumber: p.whatsappNumber ?? p.whatsappPendingNumber,
+    /** Whether `whatsappNumber` was proven with a code; an unverified number is sent nothing but its code. */
+    whatsappVerified: p.whatsappNumber !== null,
     telegramEnabled: p.telegramEnabled,
     telegramChatId: p.telegramChatId,
     notificationTypes: p.notificationTypes,
@@ -97,23 +89,31 @@ export const messagingView = async (db: TDb, notifiers: TNotifierRegistry, userI
     telegramLinkUrl,
     /** Telegram said the user blocked the bot; Telegram was turned off until the chat is linked again. */
     telegramBlocked: p.telegramBlockedAt !== null,
-    channels: { telegram: channelState(notifiers, "telegram"), whatsapp: channelState(notifiers, "whatsapp") },
+    channels: {
+      telegram: channelState(deps.notifiers, "telegram"),
+      whatsapp: channelState(deps.notifiers, "whatsapp"),
+    },
   };
 };
 
-const TELEGRAM_TAKEN = /*i18n*/ {
-  id: "error.messaging.telegramTaken",
-  message: "This Telegram chat is linked to another account",
+const TELEGRAM_LINK_ONLY = /*i18n*/ {
+  id: "error.messaging.telegramLinkOnly",
+  message: "A Telegram chat is linked only from the bot: press Connect Telegram, then Start in Telegram",
 };
-const WHATSAPP_TAKEN = /*i18n*/ {
-  id: "error.messaging.whatsappTaken",
-  message: "This WhatsApp number is linked to another account",
+const TELEGRAM_CHAT_NOT_LINKED = /*i18n*/ {
+  id: "error.messaging.telegramChatNotLinked",
+  message: "telegramChatId can only be the chat linked through Connect Telegram",
 };
 
-/** PUT /api/messaging/preferences. A chat id or number another account uses is refused, naming the field. */
+/**
+ * PUT /api/messaging/preferences. The Telegram chat is the one the bot linked: the same id or none keeps it, another
+ * is refused naming the field (a chat is linked only by its deep link, unlinked by /stop). A WhatsApp number other than
+ * the verified one is kept as unverified (replacing the verified one, which gets nothing more): it reserves nothing
+ * and is sent nothing until proven with a code; an empty number removes both.
+ */
 export const saveMessagingPreferences = (
   db: TDb,
-  notifiers: TNotifierRegistry,
+  deps: TMessagingDeps,
   userId: number,
   input: TMessagingPreferencesInput,
   now = Date.now(),
@@ -121,43 +121,23 @@ export const saveMessagingPreferences = (
   db
     .transaction(async (tx) => {
       const [current] = await tx.select().from(messagingPreferences).where(eq(messagingPreferences.userId, userId));
+      const linked = current?.telegramChatId ?? null;
       const chat = input.telegramChatId ?? null;
+      if (chat !== null && chat !== linked)
+        throw new AppError("BAD_REQUEST", TELEGRAM_LINK_ONLY, {
+          issues: [{ path: "telegramChatId", message: TELEGRAM_CHAT_NOT_LINKED }],
+        });
       const phone = input.whatsappNumber ?? null;
-      if (chat || phone) {
-        const others = await tx
-          .select({
-            telegramChatId: messagingPreferences.telegramChatId,
-            whatsappNumber: messagingPreferences.whatsappNumber,
-          })
-          .from(messagingPreferences)
-          .where(
-            and(
-              ne(messagingPreferences.userId, userId),
-              or(
-                chat ? eq(messagingPreferences.telegramChatId, chat) : undefined,
-                phone ? eq(messagingPreferences.whatsappNumber, phone) : undefined,
-              ),
-            ),
-          );
-        if (chat && others.some((o) => o.telegramChatId === chat))
-          throw new AppError("CONFLICT", TELEGRAM_TAKEN, {
-            issues: [{ path: "telegramChatId", message: TELEGRAM_TAKEN }],
-          });
-        if (phone && others.some((o) => o.whatsappNumber === phone))
-          throw new AppError("CONFLICT", WHATSAPP_TAKEN, {
-            issues: [{ path: "whatsappNumber", message: WHATSAPP_TAKEN }],
-          });
-      }
+      const verified = phone !== null && phone === current?.whatsappNumber;
       const values = {
         whatsappEnabled: input.whatsappEnabled,
-        whatsappNumber: phone,
-        // A new number has not written to us yet: WhatsApp's 24-hour window belongs to the number.
-        whatsappLastInboundAt: current && current.whatsappNumber === phone ? current.whatsappLastInboundAt : null,
-        telegramEnabled: input.telegramEnabled && chat !== null,
-        telegramChatId: chat,
-        // Turning Telegram back on (or another chat) is the user saying the bot may write again.
-        telegramBlockedAt:
-          current && current.telegramChatId === chat && !input.telegramEnabled ? current.telegramBlockedAt : null,
+        whatsappNumber: verified ? phone : null,
+        whatsappPendingNumber: verified ? null : phone,
+        // WhatsApp's 24-hour window belongs to the verified number.
+        whatsappLastInboundAt: verified ? (current?.whatsappLastInboundAt ?? null) : null,
+        telegramEnabled: input.telegramEnabled && linked !== null,
+        // Turning Telegram back on is the user saying the bot may write again.
+        telegramBlockedAt: !input.telegramEnabled ? (current?.telegramBlockedAt ?? null) : null,
         ...input.notificationTypes,
         language: input.language,
         updatedAt: now,
@@ -167,8 +147,7 @@ export const saveMessagingPreferences = (
         .values({ userId, ...values })
         .onConflictDoUpdate({ target: messagingPreferences.userId, set: values });
     })
-    .then(() => messagingView(db, notifiers, userId, now));
-
+    .then(() => messagingView(db, deps, userId, now));
 /** Telegram answered 403 (bot blocked): Telegram is off for the user until they link or turn it on again. */
 export const markTelegramBlocked = (db: Pick<TDb, "update">, userId: number, now = Date.now()) =>
   db
@@ -193,10 +172,51 @@ const NOT_CONFIGURED = {
   whatsapp: /*i18n*/ { id: "error.messaging.whatsappOff", message: "WhatsApp is not configured on this server" },
 };
 
+const TEST_TO_LINKED_CHAT = /*i18n*/ {
+  id: "error.messaging.testChatNotLinked",
+  message: "Test messages go only to the Telegram chat linked to your account: press Connect Telegram first",
+};
+const TEST_TO_VERIFIED_NUMBER = /*i18n*/ {
+  id: "error.messaging.testNumberNotVerified",
+  message: "Test messages go only to your verified WhatsApp number: confirm the number with its code first",
+};
+
+/** A WhatsApp send that did not go through, as the caller should read it: the number's fault, or passing trouble. */
+export const whatsappNotSent = (result: Exclude<TSendResult, { status: "delivered" }>) =>
+  result.status === "gone" || result.status === "failed"
+    ? new AppError(
+        "BAD_REQUEST",
+        /*i18n*/ {
+          id: "error.messaging.whatsappUnreachable",
+          message: "WhatsApp cannot deliver to this number. Check the number and that it uses WhatsApp.",
+        },
+        {
+          issues: [
+            {
+              path: "phoneNumber",
+              message: /*i18n*/ {
+                id: "error.messaging.phoneUnreachable",
+                message: "phoneNumber cannot be reached on WhatsApp",
+              },
+            },
+          ],
+        },
+      )
+    : new AppError(
+        "SERVICE_UNAVAILABLE",
+        /*i18n*/ {
+          id: "error.messaging.whatsappBusy",
+          message: "WhatsApp did not take the message now; try again shortly",
+        },
+      );
+
+export const whatsappNotConfigured = () => new AppError("SERVICE_UNAVAILABLE", NOT_CONFIGURED.whatsapp);
+
 /**
  * POST /api/messaging/{telegram,whatsapp}/send with type "test": the fixed test text, in the user's messaging
- * language, to the address given (the page tests what is typed before saving it). At most TEST_SENDS_PER_HOUR per
- * channel and hour; each try is kept in the user's notification history.
+ * language, to the user's own linked chat or verified number only (anything else is refused naming the field, so the
+ * route cannot write to a stranger). At most TEST_SENDS_PER_HOUR per channel and hour; each try is kept in the user's
+ * notification history.
  */
 export const sendTestMessage = async (
   db: TDb,
@@ -206,6 +226,14 @@ export const sendTestMessage = async (
   now = Date.now(),
 ) => {
   const prefs = await messagingPreferencesOf(db, userId);
+  if (to.channel === "telegram" && to.chatId !== prefs.telegramChatId)
+    throw new AppError("BAD_REQUEST", TEST_TO_LINKED_CHAT, {
+      issues: [{ path: "chatId", message: TEST_TO_LINKED_CHAT }],
+    });
+  if (to.channel === "whatsapp" && to.phone !== prefs.whatsappNumber)
+    throw new AppError("BAD_REQUEST", TEST_TO_VERIFIED_NUMBER, {
+      issues: [{ path: "phoneNumber", message: TEST_TO_VERIFIED_NUMBER }],
+    });
   const [{ n }] = await db
     .select({ n: count() })
     .from(notifications)
@@ -235,10 +263,9 @@ export const sendTestMessage = async (
     result = await telegram.send({ chatId: to.chatId }, text);
   } else {
     const whatsapp = notifiers.get("whatsapp");
-    if (!whatsapp) throw new AppError("SERVICE_UNAVAILABLE", NOT_CONFIGURED.whatsapp);
-    const lastInboundAt = prefs.whatsappNumber === to.phone ? prefs.whatsappLastInboundAt : null;
+    if (!whatsapp) throw whatsappNotConfigured();
     result = await whatsapp.send(
-      { phone: to.phone, lastInboundAt },
+      { phone: to.phone, lastInboundAt: prefs.whatsappLastInboundAt },
       { ...text, whatsappTemplate: template(prefs.language, text) },
     );
   }
@@ -252,47 +279,21 @@ export const sendTestMessage = async (
     createdAt: now,
   });
   if (result.status === "delivered") return { sent: true, channel: to.channel };
-  if (to.channel === "telegram")
-    throw result.status === "gone" || result.status === "failed"
-      ? new AppError(
-          "BAD_REQUEST",
-          /*i18n*/ {
-            id: "error.messaging.telegramUnreachable",
-            message: "Telegram cannot deliver to this chat. Open the bot in Telegram, press Start, then try again.",
-          },
-          {
-            issues: [
-              {
-                path: "chatId",
-                message: /*i18n*/ {
-                  id: "error.messaging.chatIdUnreachable",
-                  message: "chatId cannot be reached by the bot",
-                },
-              },
-            ],
-          },
-        )
-      : new AppError(
-          "SERVICE_UNAVAILABLE",
-          /*i18n*/ {
-            id: "error.messaging.telegramBusy",
-            message: "Telegram did not take the message now; try again shortly",
-          },
-        );
+  if (to.channel === "whatsapp") throw whatsappNotSent(result);
   throw result.status === "gone" || result.status === "failed"
     ? new AppError(
         "BAD_REQUEST",
         /*i18n*/ {
-          id: "error.messaging.whatsappUnreachable",
-          message: "WhatsApp cannot deliver to this number. Check the number and that it uses WhatsApp.",
+          id: "error.messaging.telegramUnreachable",
+          message: "Telegram cannot deliver to this chat. Open the bot in Telegram, press Start, then try again.",
         },
         {
           issues: [
             {
-              path: "phoneNumber",
+              path: "chatId",
               message: /*i18n*/ {
-                id: "error.messaging.phoneUnreachable",
-                message: "phoneNumber cannot be reached on WhatsApp",
+                id: "error.messaging.chatIdUnreachable",
+                message: "chatId cannot be reached by the bot",
               },
             },
           ],
@@ -301,8 +302,8 @@ export const sendTestMessage = async (
     : new AppError(
         "SERVICE_UNAVAILABLE",
         /*i18n*/ {
-          id: "error.messaging.whatsappBusy",
-          message: "WhatsApp did not take the message now; try again shortly",
+          id: "error.messaging.telegramBusy",
+          message: "Telegram did not take the message now; try again shortly",
         },
       );
 };

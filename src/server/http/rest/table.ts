@@ -94,6 +94,8 @@ export const REST_ROUTES: TRestRoute[] = [
   route("PUT", "/api/messaging/preferences", (c, r) => c.messaging.savePreferences(bodyObject(r) as never)),
   route("POST", "/api/messaging/whatsapp/send", (c, r) => c.messaging.whatsappTest(bodyObject(r) as never)),
   route("POST", "/api/messaging/telegram/send", (c, r) => c.messaging.telegramTest(bodyObject(r) as never)),
+  route("POST", "/api/messaging/whatsapp/code", (c, r) => c.messaging.whatsappSendCode(bodyObject(r) as never)),
+  route("POST", "/api/messaging/whatsapp/verify", (c, r) => c.messaging.whatsappVerify(bodyObject(r) as never)),
   // External load boards (SPEC §7)
   // Saved lanes, before /api/marketplaces/:id so "lanes" is never read as a configuration's id.
   route("GET", "/api/marketplaces/lanes", (c) => c.marketplaces.lanes()),

@@ -12,12 +12,13 @@ import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { Label, TextField } from "../ui/input";
 import { Switch } from "../ui/switch";
+import { WhatsAppVerification } from "./whatsapp-verification";
 
+// The Telegram chat is not part of the form: it is linked only from the bot (Connect Telegram), and shown as linked.
 type TForm = {
   whatsappEnabled: boolean;
   whatsappNumber: string;
   telegramEnabled: boolean;
-  telegramChatId: string;
   notificationTypes: Record<TMessagingType, boolean>;
   language: TMessagingPreferencesInput["language"];
 };
@@ -46,7 +47,6 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
           whatsappEnabled: data.whatsappEnabled,
           whatsappNumber: data.whatsappNumber ?? "",
           telegramEnabled: data.telegramEnabled,
-          telegramChatId: data.telegramChatId ?? "",
           notificationTypes: data.notificationTypes,
           language: data.language,
         }
@@ -156,11 +156,11 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
     whatsappTest.mutate({ phoneNumber, type: "test", message: t`This is a test message from MyTess.` });
   };
   const testTelegram = () => {
-    const chatId = form.telegramChatId.trim();
+    const chatId = data.telegramChatId;
     if (!chatId)
       return toast({
         title: t`Chat ID Required`,
-        description: t`Please enter your Telegram chat ID first.`,
+        description: t`Connect Telegram first: press Connect Telegram, then Start in the bot.`,
         variant: "destructive",
       });
     telegramTest.mutate({ chatId, type: "test", message: t`This is a test message from MyTess.` });
@@ -190,7 +190,7 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
         save.mutate({
           ...form,
           whatsappNumber: form.whatsappNumber.trim() || null,
-          telegramChatId: form.telegramChatId.trim() || null,
+          telegramChatId: data.telegramChatId,
         });
       }}
     >
@@ -232,6 +232,12 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
                 <Trans>Include the country code (e.g. +251).</Trans>{" "}
                 <Trans>Ethiopian numbers may also be written from 09 or 07.</Trans>
               </p>
+              <WhatsAppVerification
+                typed={form.whatsappNumber}
+                verifiedNumber={data.whatsappVerified ? data.whatsappNumber : null}
+                onVerified={(number) => set({ whatsappNumber: number })}
+                onNumberError={(message) => setErrors((e) => ({ ...e, whatsappNumber: message }))}
+              />
               <div>
                 <Button
                   type="button"
@@ -280,8 +286,8 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
               </div>
               <p className="text-xs text-muted-foreground">
                 <Trans>
-                  Opens the MyTess bot in Telegram; press Start and your chat is linked. The link works once, for an
-                  hour.
+                  Opens the MyTess bot in Telegram; press Start and your chat is linked. The link works once, for at
+                  least half an hour.
                 </Trans>
               </p>
             </div>
@@ -301,14 +307,16 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
               <TextField
                 id="telegram-chat-id"
                 label={<Trans>Telegram chat ID</Trans>}
-                inputMode="numeric"
-                placeholder="123456789"
-                value={form.telegramChatId}
+                readOnly
+                placeholder={t`Not linked yet`}
+                value={data.telegramChatId ?? ""}
                 error={errors.telegramChatId}
-                onChange={(e) => set({ telegramChatId: e.target.value })}
               />
               <p className="text-xs text-muted-foreground">
-                <Trans>Message our bot to get your chat ID, or use Connect Telegram above.</Trans>
+                <Trans>
+                  The chat linked through Connect Telegram. To use another chat, press Connect Telegram and then Start
+                  in that chat; /stop in the bot unlinks it.
+                </Trans>
               </p>
               <div>
                 <Button
