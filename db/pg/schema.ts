@@ -321,7 +321,8 @@ export const shipments = pgTable(
 /**
  * Answers to writes sent with an Idempotency-Key (the web app's offline queue sends one with each write), kept a day
  * per user, so a write replayed after a lost answer is answered again instead of done twice. `status` is null while
- * the first attempt is still running.
+ * the first attempt is still running. `requestHash` (SHA-256 of method, path and body) tells a replay from another
+ * request sent with the same key.
  */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
@@ -332,6 +333,7 @@ export const idempotencyKeys = pgTable(
     key: text().notNull(),
     method: text().notNull(),
     path: text().notNull(),
+    requestHash: text(),
     status: integer(),
     contentType: text(),
     body: text(),

@@ -31,7 +31,9 @@ export const readCapped = async (req: Request) => {
     if (done) break;
     size += value.byteLength;
     if (size > MAX_JSON_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
+      // Not awaited: on a copy of a body (Request.clone tees the stream) cancelling settles only once the other copy
+      // is cancelled too, which nobody will do.
+      reader.cancel().catch(() => {});
       throw tooLarge();
     }
     chunks.push(value);

@@ -2,6 +2,7 @@ import { and, eq, inArray, lt } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { idempotencyKeys } from "../../../db/tables";
 import { AppError } from "../errors";
+import { readCapped } from "./body";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 /** How long an answer is kept for replays: a phone that was offline for a day still gets its answer. */
@@ -32,10 +33,76 @@ const readKey = (req: Request) => {
 };
 
 /**
+ * What identifies a request beside its key: SHA-256 of the method, the path with its query, and the body's exact bytes
+ * (a REST body, or a tRPC call or batch). The web app's offline queue sends a write again with the same key, URL and
+ * body text, so its replays match.
+ */
+const requestHash = async (req: Request) => {
+  const url = new URL(req.url);
+  // A copy of the body, read within the same limit as the route reads it; the route then reads the original.
+  const body = await readCapped(req.clone());
+  return new Bun.CryptoHasher("sha256").update(`${req.method} ${url.pathname}${url.search}\n${body}`).digest("hex");
+};
+
+const keyReused = () =>
+  new AppError(
+    "UNPROCESSABLE_CONTENT",
+    /*i18n*/ {
+      id: "error.http.idempotencyKeyReused",
+      message: "This {header} was used for another request",
+      values: { header: IDEMPOTENCY_HEADER },
+    },
+    {
+      issues: [
+        {
+          path: IDEMPOTENCY_HEADER,
+          message: /*i18n*/ {
+            id: "error.http.idempotencyKeyOtherRequest",
+            message: "already used with another method, path or body; a new request needs a new key",
+          },
+        },
+      ],
+    },
+  );
+
+const stillProcessing = () =>
+  new AppError(
+    "CONFLICT",
+    /*i18n*/ {
+      id: "error.http.stillProcessing",
+      message: "The same request is still being processed; try again in a moment",
+    },
+  );
+
+type TKeyRow = typeof idempotencyKeys.$inferInsert;
+
+/** Claims the key (null) or reads the row that holds it. */
+const claimKey = async (db: TDb, row: TKeyRow) => {
+  // Twice: a key released between the failed claim and the read (its first run was refused or failed) is free again.
+  for (let tries = 0; tries < 2; tries++) {
+    const claimed = await db
+      .insert(idempotencyKeys)
+      .values(row)
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (claimed.length) return null;
+    const [saved] = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.userId, row.userId), eq(idempotencyKeys.key, row.key)));
+    if (saved) return saved;
+  }
+  // Claimed and released again meanwhile: other requests with this key are at work.
+  throw stillProcessing();
+};
+
+/**
  * Runs a write at most once per (user, Idempotency-Key). The key is claimed before the write runs (a primary-key
- * insert, so two replays racing each other cannot both run it); the answer is stored when it is not a server failure,
- * and a later request with the same key gets that answer again, marked `Idempotent-Replayed: true`. A failed run (5xx
- * or a thrown error) releases the key so the write can be tried again. Without the header the write simply runs.
+ * insert, so two replays racing each other cannot both run it), with a hash of the request; a successful answer (2xx,
+ * 3xx) is stored, and a later request with the same key and the same method, path and body gets that answer again,
+ * marked `Idempotent-Replayed: true`. The same key with another request is a 422 naming the header. A refusal (4xx)
+ * changed nothing, so it is not kept: the key is released and a corrected request may use it. A failed run (5xx or a
+ * thrown error) releases the key too, so the write can be tried again. Without the header the write simply runs.
  */
 export const withIdempotency = async (
   db: TDb,
@@ -47,33 +114,17 @@ export const withIdempotency = async (
   const key = readKey(req);
   if (!key || userId === null || req.method === "GET" || req.method === "HEAD") return run();
   const path = new URL(req.url).pathname;
-  const claimed = await db
-    .insert(idempotencyKeys)
-    .values({ userId, key, method: req.method, path, createdAt: now })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
-  if (!claimed.length) {
-    const [saved] = await db
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
-    if (!saved || saved.method !== req.method || saved.path !== path)
-      throw new AppError(
-        "CONFLICT",
-        /*i18n*/ {
-          id: "error.http.idempotencyKeyReused",
-          message: "This {header} was used for another request",
-          values: { header: IDEMPOTENCY_HEADER },
-        },
-      );
-    if (saved.status === null)
-      throw new AppError(
-        "CONFLICT",
-        /*i18n*/ {
-          id: "error.http.stillProcessing",
-          message: "The same request is still being processed; try again in a moment",
-        },
-      );
+  const hash = await requestHash(req);
+  const saved = await claimKey(db, { userId, key, method: req.method, path, requestHash: hash, createdAt: now });
+  if (saved) {
+    // Rows stored before requests were hashed have none; they are matched by method and path until they expire.
+    if (
+      saved.method !== req.method ||
+      saved.path !== path ||
+      (saved.requestHash !== null && saved.requestHash !== hash)
+    )
+      throw keyReused();
+    if (saved.status === null) throw stillProcessing();
     return new Response(saved.body, {
       status: saved.status,
       headers: {
@@ -92,7 +143,7 @@ export const withIdempotency = async (
     await release();
     throw err;
   }
-  if (res.status >= 500) {
+  if (res.status >= 400) {
     await release();
     return res;
   }

@@ -18,7 +18,12 @@ afterAll(async () => {
 });
 
 /** Walks the browser's part: /api/login, the provider's form, back to /api/auth/callback. */
-const signInThroughProvider = async (email: string, userType?: string, returnTo = "/shipper") => {
+const signInThroughProvider = async (
+  email: string,
+  userType?: string,
+  returnTo = "/shipper",
+  names = { given: "Tigist", family: "Haile" },
+) => {
   const c = createClient(t);
   const q = new URLSearchParams({ returnTo, ...(userType ? { userType } : {}) });
   const start = await c.get(`/api/login?${q}`);
@@ -29,8 +34,8 @@ const signInThroughProvider = async (email: string, userType?: string, returnTo 
   expect(authorize.searchParams.get("redirect_uri")).toBe("http://localhost/api/auth/callback");
   const form = new URLSearchParams(authorize.searchParams);
   form.set("email", email);
-  form.set("given_name", "Tigist");
-  form.set("family_name", "Haile");
+  form.set("given_name", names.given);
+  form.set("family_name", names.family);
   const approved = await fetch(`${emulator.issuer}/authorize`, { method: "POST", body: form, redirect: "manual" });
   expect(approved.status).toBe(302);
   const callback = new URL(approved.headers.get("location")!);
@@ -87,4 +92,16 @@ test("the callback never sends the browser to another site, whatever returnTo sa
     expect(done.status).toBe(302);
     expect(done.headers.get("location")).toBe("/");
   }
+});
+
+test("a name from the provider that cannot be stored (a NUL character) is not used, and sign-in still works", async () => {
+  const { c, done } = await signInThroughProvider("nul.name@example.com", "driver", "/shipper", {
+    given: "Ti\u0000gist",
+    family: "Haile\u0000",
+  });
+  expect(done.status).toBe(302);
+  const me = await c.get("/api/auth/user");
+  expect(me.status).toBe(200);
+  // Without a usable given name the account takes the email's name, as for a provider that sends none.
+  expect(me.json.user).toMatchObject({ email: "nul.name@example.com", firstName: "nul.name", lastName: "" });
 });

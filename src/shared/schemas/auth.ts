@@ -1,24 +1,22 @@
 import { z } from "zod";
 import { DISPLAY_CURRENCY_CODES, LANGUAGE_CODES, PASSWORD_MIN_LENGTH, USER_TYPES } from "../constants";
 import { CALENDARS } from "../dates";
+import { isStorableText, STORABLE_TEXT, zText } from "./text";
 
 const name = (field: string) =>
-  z
-    .string({ error: `${field} is required` })
+  zText({ error: `${field} is required` })
     .trim()
     .min(1, `${field} is required`)
     .max(80, `${field} must be at most 80 characters`);
 
-export const ZEmail = z
-  .string({ error: "email is required" })
+export const ZEmail = zText({ error: "email is required" })
   .trim()
   .toLowerCase()
   .pipe(z.email({ error: "email must be a valid email address" }).max(254, "email is too long"));
 
 export const ZRegisterInput = z.object({
   email: ZEmail,
-  password: z
-    .string({ error: "password is required" })
+  password: zText({ error: "password is required" })
     .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
     .max(200, "password must be at most 200 characters"),
   firstName: name("firstName"),
@@ -28,8 +26,8 @@ export const ZRegisterInput = z.object({
 export type TRegisterInput = z.infer<typeof ZRegisterInput>;
 
 export const ZLoginInput = z.object({
-  email: z.string({ error: "email is required" }).trim().toLowerCase().min(1, "email is required"),
-  password: z.string({ error: "password is required" }).min(1, "password is required"),
+  email: zText({ error: "email is required" }).trim().toLowerCase().min(1, "email is required"),
+  password: zText({ error: "password is required" }).min(1, "password is required"),
 });
 export type TLoginInput = z.infer<typeof ZLoginInput>;
 
@@ -51,10 +49,12 @@ export const ZUpdateProfileInput = z.object({
   profileImageUrl: z
     .url({ protocol: /^https$/, error: "profileImageUrl must be an https:// URL" })
     .max(500, "profileImageUrl must be at most 500 characters")
+    .refine(isStorableText, STORABLE_TEXT)
     // An image is fetched with the viewer's cookies: no user:password in it, and nothing of this site's API.
     .refine((u) => {
-      const url = new URL(u);
-      return !url.username && !url.password && !/^\/(api|trpc)(\/|$)/i.test(url.pathname);
+      // Also asked of text that failed the URL check above (zod runs every check): no URL, nothing more to say.
+      const url = URL.canParse(u) ? new URL(u) : null;
+      return !url || (!url.username && !url.password && !/^\/(api|trpc)(\/|$)/i.test(url.pathname));
     }, "profileImageUrl must be an https:// URL of an image")
     .nullable()
     .optional(),

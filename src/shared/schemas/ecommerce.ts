@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EQUIPMENT_TYPES, MONEY_CURRENCY_CODES } from "../constants";
+import { zText } from "./text";
 
 // SPEC §3, §7: an integration is {platform, name, credentials, settings}; settings hold the warehouse (the pickup of
 // every load its orders become), the defaults of those loads and what to import.
@@ -26,8 +27,7 @@ export const STORE_REQUIRED_FIELDS: Record<TEcommercePlatform, readonly string[]
 };
 
 const text = (field: string, max: number) =>
-  z
-    .string({ error: `${field} is required` })
+  zText({ error: `${field} is required` })
     .trim()
     .min(1, `${field} is required`)
     .max(max, `${field} must be at most ${max} characters`);
@@ -40,8 +40,7 @@ const num = (field: string) =>
 export const ZWarehouse = z.object({
   address: text("settings.warehouse.address", 200),
   city: text("settings.warehouse.city", 100),
-  state: z
-    .string()
+  state: zText()
     .trim()
     .max(100)
     .nullish()
@@ -74,8 +73,7 @@ export const ZBudgetRule = z.object({
     .default("USD"),
 });
 
-const ZApiBaseUrl = z
-  .string()
+const ZApiBaseUrl = zText()
   .trim()
   .max(300, "settings.apiBaseUrl must be at most 300 characters")
   .refine((v) => {
@@ -134,10 +132,8 @@ export type TStoreSettingsInput = z.infer<typeof ZStoreSettings>;
 
 const ZCredentials = z
   .record(
-    z.string(),
-    z
-      .string({ error: "credentials values must be text" })
-      .max(2000, "credentials values must be at most 2000 characters"),
+    zText(),
+    zText({ error: "credentials values must be text" }).max(2000, "credentials values must be at most 2000 characters"),
   )
   .default({});
 

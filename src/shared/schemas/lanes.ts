@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_LANE_RADIUS, EQUIPMENT_TYPES, LANE_RADIUS_MAX, LANE_RADIUS_MIN } from "../constants";
+import { zText } from "./text";
 
 // Saved lanes: where a driver wants loads from (a place and a radius), optionally to where (a place and its radius), and
 // with which equipment (none = any). Board sync searches each of them besides the user's last location. Fields are flat,
@@ -26,14 +27,12 @@ const radius = (field: string) =>
     .max(LANE_RADIUS_MAX, `${field} must be between ${LANE_RADIUS_MIN} and ${LANE_RADIUS_MAX} miles`);
 
 const placeName = (field: string) =>
-  z
-    .string({ error: `${field} must be text` })
+  zText({ error: `${field} must be text` })
     .trim()
     .min(1, `${field} is required`)
     .max(120, `${field} must be at most 120 characters`);
 
-const ZLaneName = z
-  .string({ error: "name must be text" })
+const ZLaneName = zText({ error: "name must be text" })
   .trim()
   .max(80, "name must be at most 80 characters")
   .transform((v) => v || null);

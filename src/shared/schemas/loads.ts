@@ -1,16 +1,15 @@
 import { z } from "zod";
 import { EQUIPMENT_TYPES, MONEY_CURRENCY_CODES, RADIUS_OPTIONS } from "../constants";
+import { zText } from "./text";
 
 const text = (field: string, max: number) =>
-  z
-    .string({ error: `${field} is required` })
+  zText({ error: `${field} is required` })
     .trim()
     .min(1, `${field} is required`)
     .max(max, `${field} must be at most ${max} characters`);
 
 const optionalText = (field: string, max: number) =>
-  z
-    .string({ error: `${field} must be text` })
+  zText({ error: `${field} must be text` })
     .trim()
     .max(max, `${field} must be at most ${max} characters`)
     .nullish()
@@ -35,8 +34,7 @@ const longitude = (field: string) =>
 
 /** An ISO-8601 date-time, as epoch milliseconds. */
 export const dateTime = (field: string) =>
-  z
-    .string({ error: `${field} is required` })
+  zText({ error: `${field} is required` })
     .min(1, `${field} is required`)
     .refine((v) => !Number.isNaN(Date.parse(v)), `${field} must be a date and time`)
     .transform((v) => Date.parse(v));
@@ -117,7 +115,7 @@ export const ZLoadSearchInput = z
     minRate: queryNumber("minRate").pipe(z.number().min(0, "minRate must be 0 or more").optional()),
     location: z.preprocess(
       emptyToUndefined,
-      z.string().trim().max(100, "location must be at most 100 characters").optional(),
+      zText().trim().max(100, "location must be at most 100 characters").optional(),
     ),
     status: z.preprocess(
       emptyToUndefined,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EQUIPMENT_TYPES } from "../constants";
+import { zText } from "./text";
 
 // SPEC §5 and §9: provider, name and apiBaseUrl are required; the sync interval falls back to 30 minutes and the rate
 // limit to 1000 per hour when empty or invalid; a search falls back to radius 50 and limit 20.
@@ -39,13 +40,11 @@ const orDefault = (fallback: number, min: number, max: number) =>
 const ZProvider = z.enum(MARKETPLACE_PROVIDERS, {
   error: `provider must be one of ${MARKETPLACE_PROVIDERS.join(", ")}`,
 });
-const ZName = z
-  .string({ error: "name is required" })
+const ZName = zText({ error: "name is required" })
   .trim()
   .min(1, "name is required")
   .max(80, "name must be at most 80 characters");
-const ZBaseUrl = z
-  .string({ error: "apiBaseUrl is required" })
+const ZBaseUrl = zText({ error: "apiBaseUrl is required" })
   .trim()
   .min(1, "apiBaseUrl is required")
   .max(300, "apiBaseUrl must be at most 300 characters")
@@ -60,8 +59,8 @@ const ZBaseUrl = z
   .transform((v) => v.replace(/\/+$/, ""));
 const ZCredentials = z
   .record(
-    z.string(),
-    z.string({ error: "config values must be text" }).max(500, "config values must be at most 500 characters"),
+    zText(),
+    zText({ error: "config values must be text" }).max(500, "config values must be at most 500 characters"),
   )
   .default({});
 

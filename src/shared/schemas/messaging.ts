@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LANGUAGE_CODES } from "../constants";
 import { normalizePhone } from "../phone";
+import { zText } from "./text";
 
 export { normalizePhone };
 
@@ -9,8 +10,7 @@ export type TMessagingType = (typeof MESSAGING_TYPES)[number];
 
 /** A phone number typed as people do (Ethiopian 09…/07… or international), stored as E.164. */
 const phone = (field: string) =>
-  z
-    .string()
+  zText()
     .max(32)
     .transform((s, ctx) => {
       const e164 = normalizePhone(s);
@@ -24,8 +24,7 @@ const phone = (field: string) =>
 
 /** Telegram chat ids are integers (negative for groups), up to 52 bits. */
 const chatId = (field: string) =>
-  z
-    .string()
+  zText()
     .trim()
     .max(24)
     .refine((s) => /^-?\d{1,16}$/.test(s), { message: `${field} must be a number, e.g. 123456789` });
@@ -71,14 +70,14 @@ export const DEFAULT_MESSAGING_TYPES: Record<TMessagingType, boolean> = {
 /** POST /api/messaging/whatsapp/send: SPEC's test; the text sent is the fixed test text, not `message`. */
 export const ZWhatsAppTestInput = z.object({
   phoneNumber: phone("phoneNumber"),
-  message: z.string().max(1000).optional(),
+  message: zText().max(1000).optional(),
   type: z.literal("test", { message: "type must be test" }),
 });
 
 /** POST /api/messaging/telegram/send. */
 export const ZTelegramTestInput = z.object({
   chatId: z.preprocess((v) => (typeof v === "number" ? String(v) : v), chatId("chatId")),
-  message: z.string().max(1000).optional(),
+  message: zText().max(1000).optional(),
   type: z.literal("test", { message: "type must be test" }),
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { zText } from "./text";
 
 // Bytes a base64url string decodes to (no Buffer: this file also runs in the browser).
 const decodedLength = (s: string) => {
@@ -7,8 +8,7 @@ const decodedLength = (s: string) => {
 };
 
 const b64url = (field: string, bytes: number) =>
-  z
-    .string()
+  zText()
     .max(200)
     .refine((s) => /^[A-Za-z0-9_-]+={0,2}$/.test(s) && decodedLength(s) === bytes, {
       message: `${field} must be ${bytes} bytes in base64url`,
@@ -16,8 +16,7 @@ const b64url = (field: string, bytes: number) =>
 
 /** The browser's PushSubscription as `subscription.toJSON()` gives it. */
 export const ZPushSubscribeInput = z.object({
-  endpoint: z
-    .string()
+  endpoint: zText()
     .max(2048)
     .refine(
       (s) => {
@@ -34,14 +33,14 @@ export const ZPushSubscribeInput = z.object({
 });
 export type TPushSubscribeInput = z.infer<typeof ZPushSubscribeInput>;
 
-export const ZPushUnsubscribeInput = z.object({ endpoint: z.string().min(1).max(2048) });
+export const ZPushUnsubscribeInput = z.object({ endpoint: zText().min(1).max(2048) });
 
 export const ZPushTestInput = z.object({
-  title: z.string().trim().min(1, "title is required").max(120),
-  message: z.string().trim().min(1, "message is required").max(1000),
+  title: zText().trim().min(1, "title is required").max(120),
+  message: zText().trim().min(1, "message is required").max(1000),
 });
 
-const ZTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time HH:MM");
+const ZTime = zText().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time HH:MM");
 
 const isTimeZone = (tz: string) => {
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return false;
@@ -70,8 +69,7 @@ export const ZPushPreferences = z.object({
     enabled: z.boolean(),
     start: ZTime,
     end: ZTime,
-    timezone: z
-      .string()
+    timezone: zText()
       .max(64)
       .refine(isTimeZone, { message: "timezone must be an IANA time zone such as Africa/Addis_Ababa" }),
   }),

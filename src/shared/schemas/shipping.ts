@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { CARRIERS } from "../tracking-number";
+import { zText } from "./text";
 
 const SHIPPER_MESSAGE = "Please fill in all shipper address fields.";
 const RECIPIENT_MESSAGE = "Please fill in all recipient address fields.";
 
 const optionalText = (max: number) =>
-  z
-    .string()
+  zText()
     .trim()
     .max(max)
     .nullish()
@@ -18,18 +18,12 @@ const address = (missing: string) =>
   z.object({
     name: optionalText(100),
     company: optionalText(100),
-    street1: z.string({ error: missing }).trim().min(1, missing).max(200),
+    street1: zText({ error: missing }).trim().min(1, missing).max(200),
     street2: optionalText(200),
-    city: z.string({ error: missing }).trim().min(1, missing).max(100),
-    state: z
-      .string({ error: missing })
-      .trim()
-      .min(1, missing)
-      .max(2, "state must be at most 2 characters")
-      .toUpperCase(),
-    postalCode: z.string({ error: missing }).trim().min(1, missing).max(12),
-    countryCode: z
-      .string()
+    city: zText({ error: missing }).trim().min(1, missing).max(100),
+    state: zText({ error: missing }).trim().min(1, missing).max(2, "state must be at most 2 characters").toUpperCase(),
+    postalCode: zText({ error: missing }).trim().min(1, missing).max(12),
+    countryCode: zText()
       .trim()
       .toUpperCase()
       .regex(/^[A-Z]{2}$/, "countryCode must be a 2-letter country code")
@@ -81,8 +75,7 @@ export const ZRatesInput = z.object({
 export type TRatesInput = z.infer<typeof ZRatesInput>;
 
 export const ZTrackInput = z.object({
-  trackingNumber: z
-    .string({ error: "Please enter a tracking number." })
+  trackingNumber: zText({ error: "Please enter a tracking number." })
     .trim()
     .min(1, "Please enter a tracking number.")
     .max(40, "That tracking number is too long"),

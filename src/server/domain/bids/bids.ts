@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, ne } from "drizzle-orm";
-import type { TDb } from "../../../../db/client";
+import type { TDb, TTx } from "../../../../db/client";
 import { type Bid, bids, type Load, loads, type User, users } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
 import { fromMinor, toMinor } from "../../../shared/money";
@@ -68,7 +68,7 @@ export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBid
       .from(bids)
       .where(and(eq(bids.loadId, loadId), eq(bids.driverId, driver.id), eq(bids.status, "pending")));
     const bid = pending
-      ? (await tx.update(bids).set(values).where(eq(bids.id, pending.id)).returning())[0]
+      ? await updatePending(tx, pending.id, values)
       : (
           await tx
             .insert(bids)
@@ -142,7 +142,15 @@ export const listLoadBids = async (db: TDb, shipper: User, loadId: number) => {
   return withDistance;
 };
 
-const ownedBidAndLoad = async (tx: Pick<TDb, "select">, bidId: number) => {
+/**
+ * The bid and its load, read under the load's lock: every change of a bid's status (place, change, withdraw, reject,
+ * accept, and the load's cancellation) takes this lock first and decides on what it reads after, so on PostgreSQL two
+ * changes of one load take turns as they do on SQLite, and the second sees what the first did.
+ */
+const lockedBidAndLoad = async (db: TDb, tx: TTx, bidId: number) => {
+  const [found] = await tx.select({ loadId: bids.loadId }).from(bids).where(eq(bids.id, bidId));
+  if (!found) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
+  await db.q.lockKeys(tx, [`load:${found.loadId}`]);
   const [row] = await tx
     .select({ bid: bids, load: loads })
     .from(bids)
@@ -152,24 +160,62 @@ const ownedBidAndLoad = async (tx: Pick<TDb, "select">, bidId: number) => {
   return row;
 };
 
+const notPending = (action: "accept" | "reject" | "withdraw", status: Bid["status"]) => {
+  const values = { status: BID_STATUS_WORD[status] };
+  if (action === "accept")
+    return new AppError(
+      "CONFLICT",
+      /*i18n*/ {
+        id: "error.bid.notPendingToAccept",
+        message: "This bid is {status}; only a pending bid can be accepted",
+        values,
+      },
+    );
+  if (action === "reject")
+    return new AppError(
+      "CONFLICT",
+      /*i18n*/ {
+        id: "error.bid.notPendingToReject",
+        message: "This bid is {status}; only a pending bid can be rejected",
+        values,
+      },
+    );
+  return new AppError(
+    "CONFLICT",
+    /*i18n*/ {
+      id: "error.bid.notPendingToWithdraw",
+      message: "This bid is {status}; only a pending bid can be withdrawn",
+      values,
+    },
+  );
+};
+
+const BID_CHANGED = /*i18n*/ {
+  id: "error.bid.changedMeanwhile",
+  message: "This bid was changed by another request at the same moment; reload and try again",
+};
+
+/** Changes a bid only while it is still pending (the state the caller read); anything else is a 409. */
+const updatePending = async (tx: TTx, bidId: number, values: Partial<Bid>) => {
+  const [changed] = await tx
+    .update(bids)
+    .set(values)
+    .where(and(eq(bids.id, bidId), eq(bids.status, "pending")))
+    .returning();
+  if (!changed) throw new AppError("CONFLICT", BID_CHANGED);
+  return changed;
+};
+
 /**
  * Awards the load to the bid's driver: the load becomes assigned and every other pending bid rejected, all at once.
- * The conditional update on the load's status makes a second, concurrent accept fail instead of awarding twice.
+ * Decided under the load's lock; the updates stay conditional on the states read (load posted, bid pending), so even a
+ * writer that skipped the lock could not make an award beside a withdrawn or rejected bid, or award twice.
  */
 export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
   db.transaction(async (tx) => {
-    const { bid, load } = await ownedBidAndLoad(tx, bidId);
+    const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
     if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
-    if (bid.status !== "pending")
-      throw new AppError(
-        "CONFLICT",
-        /*i18n*/ {
-          id: "error.bid.notPendingToAccept",
-          message: "This bid is {status}; only a pending bid can be accepted",
-          values: { status: BID_STATUS_WORD[bid.status] },
-        },
-      );
-    await db.q.lockKeys(tx, [`load:${load.id}`]);
+    if (bid.status !== "pending") throw notPending("accept", bid.status);
     const [awarded] = await tx
       .update(loads)
       .set({ status: "assigned", assignedDriverId: bid.driverId, acceptedBidId: bid.id, updatedAt: now })
@@ -190,7 +236,7 @@ export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
             },
       );
     }
-    await tx.update(bids).set({ status: "accepted", updatedAt: now }).where(eq(bids.id, bid.id));
+    await updatePending(tx, bid.id, { status: "accepted", updatedAt: now });
     const others = await tx
       .select({ id: bids.id, driverId: bids.driverId })
       .from(bids)
@@ -237,18 +283,10 @@ export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
 
 export const rejectBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
   db.transaction(async (tx) => {
-    const { bid, load } = await ownedBidAndLoad(tx, bidId);
+    const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
     if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
-    if (bid.status !== "pending")
-      throw new AppError(
-        "CONFLICT",
-        /*i18n*/ {
-          id: "error.bid.notPendingToReject",
-          message: "This bid is {status}; only a pending bid can be rejected",
-          values: { status: BID_STATUS_WORD[bid.status] },
-        },
-      );
-    await tx.update(bids).set({ status: "rejected", updatedAt: now }).where(eq(bids.id, bid.id));
+    if (bid.status !== "pending") throw notPending("reject", bid.status);
+    await updatePending(tx, bid.id, { status: "rejected", updatedAt: now });
     await recordActivity(tx, [bid.driverId], "bid_rejected", load.id, shipper.id, now);
     await enqueueNotify(tx, [bid.driverId], {
       event: "bid_rejected",
@@ -261,18 +299,10 @@ export const rejectBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
 
 export const withdrawBid = (db: TDb, driver: User, bidId: number, now = Date.now()) =>
   db.transaction(async (tx) => {
-    const { bid, load } = await ownedBidAndLoad(tx, bidId);
+    const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
     if (bid.driverId !== driver.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
-    if (bid.status !== "pending")
-      throw new AppError(
-        "CONFLICT",
-        /*i18n*/ {
-          id: "error.bid.notPendingToWithdraw",
-          message: "This bid is {status}; only a pending bid can be withdrawn",
-          values: { status: BID_STATUS_WORD[bid.status] },
-        },
-      );
-    await tx.update(bids).set({ status: "withdrawn", updatedAt: now }).where(eq(bids.id, bid.id));
+    if (bid.status !== "pending") throw notPending("withdraw", bid.status);
+    await updatePending(tx, bid.id, { status: "withdrawn", updatedAt: now });
     await recordActivity(tx, [load.shipperId], "bid_withdrawn", load.id, driver.id, now);
     // No notification for a withdrawal, but the shipper's open list of bids changes.
     await publishLive(tx, [load.shipperId], "bid", { loadId: load.id, bidId: bid.id }, now);

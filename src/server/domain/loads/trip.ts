@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { TDb } from "../../../../db/client";
+import type { TDb, TTx } from "../../../../db/client";
 import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/tables";
 import { AppError } from "../../errors";
 import { recordActivity } from "../activity/activity";
@@ -35,8 +35,16 @@ type TMove = {
   kind: "load_picked_up" | "load_delivered" | "load_completed";
 };
 
+/**
+ * Every change of a load's status, or of its bids', takes the load's lock first (as bids.ts does) and reads under it;
+ * the updates also stay conditional on the status read. So on PostgreSQL a cancel cannot miss a bid placed at the
+ * same moment, and two moves of one load take turns.
+ */
+const lockLoad = (db: TDb, tx: TTx, loadId: number) => db.q.lockKeys(tx, [`load:${loadId}`]);
+
 const move = (db: TDb, actor: User, loadId: number, m: TMove, now: number) =>
   db.transaction(async (tx) => {
+    await lockLoad(db, tx, loadId);
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
     const isParty = load && (m.who === "driver" ? load.assignedDriverId === actor.id : load.shipperId === actor.id);
     if (!load || !isParty) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
@@ -92,6 +100,7 @@ export const markCompleted = (db: TDb, shipper: User, loadId: number, now = Date
 /** A shipper cancels a posted load, or an assigned one with a reason; pending bids are rejected with it. */
 export const cancelLoad = (db: TDb, shipper: User, loadId: number, reason: string | null, now = Date.now()) =>
   db.transaction(async (tx) => {
+    await lockLoad(db, tx, loadId);
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
     if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (load.status !== "posted" && load.status !== "assigned")
@@ -156,16 +165,18 @@ export const rateLoad = (db: TDb, rater: User, loadId: number, score: number, no
         "CONFLICT",
         /*i18n*/ { id: "error.rating.nobody", message: "There is nobody to rate on this load" },
       );
-    const [already] = await tx
-      .select({ id: ratings.id })
-      .from(ratings)
-      .where(and(eq(ratings.loadId, load.id), eq(ratings.raterId, rater.id)));
-    if (already)
+    // Once per side, kept by the unique (load, rater) index: of two ratings at once the second inserts nothing (on
+    // PostgreSQL it waits for the first to commit) and is told so, instead of failing on the index.
+    const inserted = await tx
+      .insert(ratings)
+      .values({ loadId: load.id, raterId: rater.id, rateeId, score, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ id: ratings.id });
+    if (!inserted.length)
       throw new AppError(
         "CONFLICT",
         /*i18n*/ { id: "error.rating.already", message: "You have already rated this load" },
       );
-    await tx.insert(ratings).values({ loadId: load.id, raterId: rater.id, rateeId, score, createdAt: now });
     const [ratee] = await tx
       .update(users)
       .set({ ratingSum: sql`${users.ratingSum} + ${score}`, totalRatings: sql`${users.totalRatings} + 1` })

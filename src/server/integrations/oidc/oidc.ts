@@ -1,4 +1,5 @@
 import * as client from "openid-client";
+import { isStorableText } from "../../../shared/schemas/text";
 import { AppError } from "../../errors";
 
 export type TOidcSettings = { issuer: string; clientId: string; clientSecret: string };
@@ -66,15 +67,19 @@ export const createOidcClient = (settings: TOidcSettings) => {
         if (!claims.email) {
           info = { ...info, ...(await client.fetchUserInfo(cfg, tokens.access_token, claims.sub)) };
         }
+        // What the provider says about the person goes into the account: only text that can be stored as sent is
+        // used (see shared/schemas/text.ts); anything else counts as not sent, as a claim of the wrong type does.
+        const text = (v: unknown) => (typeof v === "string" && isStorableText(v) ? v : undefined);
+        if (!text(claims.sub)) throw new Error("the subject is not usable text");
         return {
           sub: claims.sub,
           issuer: String(claims.iss),
-          email: info.email as string | undefined,
-          emailVerified: info.email_verified as boolean | undefined,
-          givenName: info.given_name as string | undefined,
-          familyName: info.family_name as string | undefined,
-          name: info.name as string | undefined,
-          picture: info.picture as string | undefined,
+          email: text(info.email),
+          emailVerified: typeof info.email_verified === "boolean" ? info.email_verified : undefined,
+          givenName: text(info.given_name),
+          familyName: text(info.family_name),
+          name: text(info.name),
+          picture: text(info.picture),
         };
       } catch (err) {
         throw new AppError(

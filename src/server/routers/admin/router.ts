@@ -2,6 +2,7 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import type { Job } from "../../../../db/tables";
 import { ZRegisterInput } from "../../../shared/schemas/auth";
+import { zText } from "../../../shared/schemas/text";
 import { registerUser } from "../../domain/auth/auth";
 import { broadcast } from "../../domain/push/notify";
 import { toPublicUser } from "../../domain/users/public-user";
@@ -49,8 +50,8 @@ export const adminRouter = {
     .input(
       z.object({
         type: z.enum(["systemAlerts", "marketing"], { error: "type must be systemAlerts or marketing" }),
-        title: z.string().trim().min(1, "title is required").max(120, "title must be at most 120 characters"),
-        message: z.string().trim().min(1, "message is required").max(1000, "message must be at most 1000 characters"),
+        title: zText().trim().min(1, "title is required").max(120, "title must be at most 120 characters"),
+        message: zText().trim().min(1, "message is required").max(1000, "message must be at most 1000 characters"),
         role: z.enum(["driver", "shipper"], { error: "role must be driver or shipper" }).optional(),
       }),
     )

@@ -7,6 +7,7 @@ import {
   ZLoadSearchInput,
   ZRatingInput,
 } from "../../../shared/schemas/loads";
+import { zText } from "../../../shared/schemas/text";
 import { shipperLoads, shipperLoadsPage } from "../../domain/loads/dashboards";
 import { createLoad, getVisibleLoad, publicPreview } from "../../domain/loads/loads";
 import { toPublicLoad } from "../../domain/loads/serialize";
@@ -68,7 +69,7 @@ export const loadsRouter = {
     .input(
       z.object({
         status: z.enum(LOAD_STATUSES, { error: `status must be one of ${LOAD_STATUSES.join(", ")}` }).optional(),
-        q: z.string().trim().max(80, "q must be at most 80 characters").optional(),
+        q: zText().trim().max(80, "q must be at most 80 characters").optional(),
         page: z.number().int().min(1, "page must be 1 or more").default(1),
         pageSize: z
           .number()

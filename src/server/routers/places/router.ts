@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { zText } from "../../../shared/schemas/text";
 import { nearestPlace, searchPlaces } from "../../domain/places/gazetteer";
 import { authedProcedure } from "../../trpc/init";
 
@@ -7,7 +8,7 @@ export const placesRouter = {
   search: authedProcedure
     .input(
       z.object({
-        q: z.string().trim().max(80, "q must be at most 80 characters"),
+        q: zText().trim().max(80, "q must be at most 80 characters"),
         limit: z.number().int().min(1).max(20).default(8),
       }),
     )

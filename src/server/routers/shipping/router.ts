@@ -7,17 +7,18 @@ import {
   ZShipperAddress,
   ZTrackInput,
 } from "../../../shared/schemas/shipping";
+import { zText } from "../../../shared/schemas/text";
 import { CARRIERS } from "../../../shared/tracking-number";
 import { deleteShipment, listShipments, saveShipment, shopRates, trackPackage } from "../../domain/shipping/shipping";
 import { authedProcedure, userOrSystemProcedure } from "../../trpc/init";
 
 const ZQuote = z.object({
   carrier: z.enum(CARRIERS),
-  serviceCode: z.string().min(1).max(60),
-  serviceName: z.string().min(1).max(120),
-  transitTime: z.string().max(120),
+  serviceCode: zText().min(1).max(60),
+  serviceName: zText().min(1).max(120),
+  transitTime: zText().max(120),
   totalCost: z.number().min(0).max(1_000_000),
-  currency: z.string().regex(/^[A-Z]{3}$/),
+  currency: zText().regex(/^[A-Z]{3}$/),
   deliveryDays: z.number().int().min(0).max(90).nullable(),
   guaranteedDelivery: z.boolean(),
 });

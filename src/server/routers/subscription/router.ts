@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { TDb } from "../../../../db/client";
 import { payments, users } from "../../../../db/tables";
+import { zText } from "../../../shared/schemas/text";
 import {
   billingPortal,
   CURRENCIES,
@@ -51,7 +52,7 @@ export const subscriptionRouter = {
     ),
   /** The return from Chapa's page: confirmed with Chapa before anything is granted. */
   confirm: authedProcedure
-    .input(z.object({ txRef: z.string().trim().min(1, "txRef is required").max(100) }))
+    .input(z.object({ txRef: zText().trim().min(1, "txRef is required").max(100) }))
     .mutation(async ({ ctx, input }) => {
       // Another account's payment is not found, and nothing is asked of Chapa for it.
       const [own] = await ctx.db
@@ -78,7 +79,7 @@ export const subscriptionRouter = {
   portal: authedProcedure.mutation(({ ctx }) => billingPortal(ctx.services.payments, ctx.actor, originOf(ctx))),
 
   /** Operator (CLI): an account's subscription and payments. */
-  show: systemProcedure.input(z.object({ email: z.string().min(3) })).query(async ({ ctx, input }) => {
+  show: systemProcedure.input(z.object({ email: zText().min(3) })).query(async ({ ctx, input }) => {
     const u = await byEmail(ctx.db, input.email);
     return { email: u.email, ...subscriptionOf(u), payments: await listPayments(ctx.db, u) };
   }),
@@ -86,9 +87,9 @@ export const subscriptionRouter = {
   grant: systemProcedure
     .input(
       z.object({
-        email: z.string().min(3),
+        email: zText().min(3),
         months: z.number().int().min(1, "months must be 1 or more").max(36),
-        by: z.string().max(80),
+        by: zText().max(80),
       }),
     )
     .mutation(async ({ ctx, input }) => {
