@@ -40,6 +40,13 @@ export default defineConfig({
     url: `http://localhost:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), DATABASE_PATH: join(dbDir, "e2e.db"), MYTESS_DEMO: "1", LOG_LEVEL: "silent" },
+    env: {
+      PORT: String(port),
+      DATABASE_PATH: join(dbDir, "e2e.db"),
+      MYTESS_DEMO: "1",
+      LOG_LEVEL: "silent",
+      // The push spec's stand-in PushManager subscribes at this (never reached) host; no real push service is used.
+      WEB_PUSH_HOSTS: "push.example.test",
+    },
   },
 });

@@ -3,7 +3,8 @@ import { BOARD_SANDBOX_CREDENTIALS } from "../../../emulators/boards/server";
 import { startNotifyEmulators } from "../../../emulators/notify/server";
 import { STORE_SANDBOX_CREDENTIALS } from "../../../emulators/stores/server";
 import { MAX_PUSH_SUBSCRIPTIONS, PUSH_TESTS_PER_HOUR } from "../domain/push/push";
-import { notifiersFromEnv } from "../integrations/notify/registry";
+import { sandboxOriginsFromEnv } from "../integrations/boards/services";
+import { notifiersFromEnv, webPushHostsFromEnv } from "../integrations/notify/registry";
 import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp, testBoardServices } from "../testing";
@@ -125,7 +126,7 @@ const everyCall = async (id: number) => {
   return { tested, searched, board, run: runs.find((r) => r.configId === id) };
 };
 
-describe("1. board configurations cannot point the server at its own network", () => {
+describe("board configurations cannot point the server at its own network", () => {
   test("every spelling of loopback, as an address a user types, is refused naming apiBaseUrl; nothing is stored", async () => {
     const forms = [
       `http://127.0.0.1:${P}`,
@@ -227,7 +228,7 @@ describe("1. board configurations cannot point the server at its own network", (
   });
 });
 
-describe("1. store integrations: a shop is its myshopify.com name, platforms their own hosts", () => {
+describe("store integrations: a shop is its myshopify.com name, platforms their own hosts", () => {
   const WAREHOUSE = { address: "Bole", city: "Addis Ababa", country: "Ethiopia", latitude: 8.955, longitude: 38.865 };
   const addStore = (platform: "shopify" | "amazon" | "alibaba", over: Record<string, unknown> = {}) =>
     shipper.post("/api/ecommerce/integrations", {
@@ -306,7 +307,7 @@ describe("1. store integrations: a shop is its myshopify.com name, platforms the
   });
 });
 
-describe("2. web push endpoints are the browsers' push services, at most 10 an account, tests 5 an hour", () => {
+describe("web push endpoints are the browsers' push services, at most 10 an account, tests 5 an hour", () => {
   const browser = () => push.push.subscribe({ applicationServerKey: notifiers.vapidPublicKey! });
   const endpoints = async (c = shipper) =>
     ((await c.get("/api/push/preferences")).json.subscriptions as { endpoint: string }[]).map((s) => s.endpoint);
@@ -410,5 +411,36 @@ describe("2. web push endpoints are the browsers' push services, at most 10 an a
     expect(res.json).toEqual({ sent: 0, total: 2, removed: 2 });
     expect(await endpoints()).toEqual([]);
     await noSecret();
+  });
+});
+
+describe("the operator's configuration", () => {
+  test("SANDBOX_ORIGINS lists origins, nothing else; BOARD_ALLOW_PRIVATE_URLS stops the start naming its replacement", () => {
+    expect(sandboxOriginsFromEnv({})).toEqual([]);
+    expect(
+      sandboxOriginsFromEnv({ SANDBOX_ORIGINS: " http://10.0.0.7:8080, https://proxy.lan/ ,http://10.0.0.7:8080" }),
+    ).toEqual(["http://10.0.0.7:8080", "https://proxy.lan"]);
+    for (const bad of ["10.0.0.7:8080", "http://10.0.0.7:8080/feed", "http://u@10.0.0.7", "*"])
+      expect(() => sandboxOriginsFromEnv({ SANDBOX_ORIGINS: bad })).toThrow(/^SANDBOX_ORIGINS must list origins/);
+    expect(() => sandboxOriginsFromEnv({ BOARD_ALLOW_PRIVATE_URLS: "1" })).toThrow(/SANDBOX_ORIGINS/);
+  });
+
+  test("WEB_PUSH_HOSTS replaces the push services' list; WEB_PUSH_SANDBOX_URL is one origin", () => {
+    expect(webPushHostsFromEnv({})).toContain("fcm.googleapis.com");
+    expect(webPushHostsFromEnv({ WEB_PUSH_HOSTS: "push.example.test, *.Push.Apple.com" })).toEqual([
+      "push.example.test",
+      "*.push.apple.com",
+    ]);
+    expect(() => webPushHostsFromEnv({ WEB_PUSH_HOSTS: "https://fcm.googleapis.com" })).toThrow(/^WEB_PUSH_HOSTS/);
+    const only = notifiersFromEnv({ WEB_PUSH_HOSTS: "push.example.test" }, { vapidKeyFile: null });
+    expect(only.acceptsPushEndpoint("https://push.example.test/e2e/1")).toBe(true);
+    expect(only.acceptsPushEndpoint("https://fcm.googleapis.com/fcm/send/1")).toBe(false);
+    expect(only.acceptsPushEndpoint(`https://127.0.0.1:${P}/push/1`)).toBe(false);
+    const withSandbox = notifiersFromEnv({ WEB_PUSH_SANDBOX_URL: `https://127.0.0.1:${P}` }, { vapidKeyFile: null });
+    expect(withSandbox.acceptsPushEndpoint(`https://127.0.0.1:${P}/push/1`)).toBe(true);
+    expect(withSandbox.acceptsPushEndpoint(`https://127.0.0.1:${P + 1}/push/1`)).toBe(false);
+    expect(() => notifiersFromEnv({ WEB_PUSH_SANDBOX_URL: "loopback" }, { vapidKeyFile: null })).toThrow(
+      /^WEB_PUSH_SANDBOX_URL/,
+    );
   });
 });
