@@ -52,6 +52,8 @@ export default defineConfig({
       LOG_LEVEL: "silent",
       DEMO_TELEGRAM_PORT: String(telegramPort),
       DEMO_WHATSAPP_PORT: String(whatsappPort),
+      // The push spec's stand-in PushManager subscribes at this (never reached) host; no real push service is used.
+      WEB_PUSH_HOSTS: "push.example.test",
     },
   },
 });

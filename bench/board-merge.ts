@@ -25,7 +25,7 @@ const t = await createTestApp(
   {},
   undefined,
   undefined,
-  testBoardServices({ deadlineMs: DEADLINE, timeoutMs: SLOW * 2, liveCacheMs: 0 }),
+  testBoardServices({ deadlineMs: DEADLINE, timeoutMs: SLOW * 2, liveCacheMs: 0, sandbox: Object.values(emu.urls) }),
 );
 const driver = createClient(t);
 await registerUser(driver, "driver");

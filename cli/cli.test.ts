@@ -270,7 +270,14 @@ describe("boards, stores and premium from the CLI, against the emulators", () =>
   // Spawned without blocking: the emulators answer from this process meanwhile.
   const keyed = async (...args: string[]) => {
     const p = Bun.spawn(["bun", join(import.meta.dir, "index.ts"), ...args], {
-      env: { ...env, MYTESS_SECRET_KEY: KEY },
+      // The emulators are this deployment's Sandbox: the only loopback addresses its configurations may be called at.
+      env: {
+        ...env,
+        MYTESS_SECRET_KEY: KEY,
+        SANDBOX_ORIGINS: [...Object.values(boards.urls), ...Object.values(stores.urls)]
+          .map((u) => new URL(u).origin)
+          .join(","),
+      },
       stdout: "pipe",
       stderr: "pipe",
     });

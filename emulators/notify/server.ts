@@ -34,7 +34,10 @@ export const EMULATOR_TEMPLATES: TWhatsAppTemplateDef[] = [
 ];
 
 /** The environment that points MyTess's notifiers at running emulators. */
-export const notifyEmulatorEnv = (e: { urls: { telegram: string; whatsapp: string }; caFile: string }) => ({
+export const notifyEmulatorEnv = (e: {
+  urls: { telegram: string; whatsapp: string; push: string };
+  caFile: string;
+}) => ({
   TELEGRAM_BOT_TOKEN: NOTIFY_EMULATOR_CREDENTIALS.telegram.token,
   TELEGRAM_API_ROOT: e.urls.telegram,
   WHATSAPP_API_ROOT: e.urls.whatsapp,
@@ -43,6 +46,8 @@ export const notifyEmulatorEnv = (e: { urls: { telegram: string; whatsapp: strin
   WHATSAPP_APP_SECRET: NOTIFY_EMULATOR_CREDENTIALS.whatsapp.appSecret,
   WHATSAPP_VERIFY_TOKEN: NOTIFY_EMULATOR_CREDENTIALS.whatsapp.verifyToken,
   WEB_PUSH_CA_FILE: e.caFile,
+  // The push service on loopback: subscriptions it mints are accepted and sent to (the operator's Sandbox).
+  WEB_PUSH_SANDBOX_URL: e.urls.push,
 });
 
 export const startNotifyEmulators = (ports: { telegram?: number; whatsapp?: number; push?: number } = {}) => {

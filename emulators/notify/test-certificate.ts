@@ -16,8 +16,14 @@ const name = (cn: string) => seq(tlv(0x31, seq(oid("550403"), tlv(0x0c, Buffer.f
 
 export type TTestCertificate = { cert: string; key: string };
 
-/** A P-256 certificate for 127.0.0.1 and localhost, valid for a day, that is its own certificate authority. */
-export const createTestCertificate = (commonName = "MyTess test push service"): TTestCertificate => {
+/**
+ * A P-256 certificate for 127.0.0.1 and `names` (localhost by default), valid for a day, that is its own certificate
+ * authority.
+ */
+export const createTestCertificate = (
+  commonName = "MyTess test push service",
+  names: readonly string[] = ["localhost"],
+): TTestCertificate => {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const serial = randomBytes(16);
   // A positive INTEGER in minimal DER: the first byte 0x01–0x7f (0x00 there would be a non-minimal encoding, which
@@ -26,7 +32,7 @@ export const createTestCertificate = (commonName = "MyTess test push service"): 
   const now = Date.now();
   const subjectAltName = seq(
     oid("551d11"),
-    tlv(0x04, seq(tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x82, Buffer.from("localhost")))),
+    tlv(0x04, seq(tlv(0x87, Buffer.from([127, 0, 0, 1])), ...names.map((n) => tlv(0x82, Buffer.from(n))))),
   );
   const basicConstraints = seq(
     oid("551d13"),

@@ -11,11 +11,16 @@ import { storeServicesFrom } from "./integrations/stores/services";
 import { logger } from "./logger";
 import { createSecretBox, loadSecretKey } from "./secrets";
 
-/** Board services for tests: a key of this process, emulators on loopback allowed, short time limits. */
-export const testBoardServices = (o: { timeoutMs?: number; deadlineMs?: number; liveCacheMs?: number } = {}) =>
+/**
+ * Board (and store) services for tests: a key of this process, short time limits, and `sandbox`: the test's emulators,
+ * the only loopback addresses configurations may use (what SANDBOX_ORIGINS and the demo's emulators are in a server).
+ */
+export const testBoardServices = (
+  o: { timeoutMs?: number; deadlineMs?: number; liveCacheMs?: number; sandbox?: readonly string[] } = {},
+) =>
   createBoardServices({
     secrets: createSecretBox(loadSecretKey({}, null)),
-    allowPrivateUrls: true,
+    sandboxOrigins: o.sandbox ?? [],
     timeoutMs: o.timeoutMs ?? 3000,
     deadlineMs: o.deadlineMs ?? 1500,
     liveCacheMs: o.liveCacheMs ?? 0,

@@ -3,9 +3,7 @@ import { randomBytes } from "node:crypto";
 import { AppError } from "../errors";
 import { createSecretBox } from "../secrets";
 import {
-  checkPublicHttps,
   cleanCredentials,
-  isPrivateHost,
   openCredentials,
   requireCredentials,
   sealCredentials,
@@ -66,29 +64,5 @@ describe("credentials", () => {
       code: "INTERNAL_SERVER_ERROR",
       message: "cannot read My board",
     });
-  });
-
-  test("a service address must be public https unless the deployment allows private ones", () => {
-    const message = { id: "t.url", message: "apiBaseUrl must be public https" };
-    for (const url of [
-      "http://api.example.com",
-      "https://127.0.0.1:8443",
-      "https://10.1.2.3",
-      "https://172.20.0.1",
-      "https://192.168.1.1",
-      "https://169.254.169.254",
-      "https://localhost",
-      "https://db.internal",
-      "https://[::1]",
-      "https://[fd00::1]",
-    ]) {
-      expect(refusal(() => checkPublicHttps(url, false, "settings.apiBaseUrl", message)).issues).toEqual([
-        { path: "settings.apiBaseUrl", message: "apiBaseUrl must be public https" },
-      ]);
-      expect(() => checkPublicHttps(url, true, "settings.apiBaseUrl", message)).not.toThrow();
-    }
-    expect(() => checkPublicHttps("https://api.example.com", false, "apiBaseUrl", message)).not.toThrow();
-    expect(isPrivateHost("172.32.0.1")).toBe(false);
-    expect(isPrivateHost("100.64.0.1")).toBe(true);
   });
 });

@@ -51,32 +51,14 @@ export const openCredentials = (secrets: TSecretBox, sealed: string, unreadable:
   }
 };
 
-const PRIVATE_V4 = [
-  /^127\./,
-  /^10\./,
-  /^192\.168\./,
-  /^169\.254\./,
-  /^172\.(1[6-9]|2\d|3[01])\./,
-  /^0\./,
-  /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./,
-];
-
-/** Loopback, link-local and private addresses: the server must not be pointed at its own network by a user. */
-export const isPrivateHost = (hostname: string) => {
-  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (h === "localhost" || h.endsWith(".localhost") || h.endsWith(".local") || h.endsWith(".internal")) return true;
-  if (PRIVATE_V4.some((r) => r.test(h))) return true;
-  if (h.includes(":"))
-    return h === "::1" || h === "::" || /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || h.startsWith("::ffff:");
-  return false;
-};
+/** A refusal naming the field it is about (`issues[].path`), for addresses as for credentials. */
+export const refuseField = (path: string, message: TMessage) => refuse(path, message);
 
 /**
- * A service address a user gives must be public https, unless this deployment talks to private ones (demo mode and
- * tests, whose emulators are on loopback). `path` names the field in the refusal.
+ * An adapter method for a stored address the rules now refuse: every call fails with the field's refusal and nothing
+ * is sent. (Addresses are checked when saved; rows saved under older rules meet the same check before each call.)
  */
-export const checkPublicHttps = (url: string, allowPrivate: boolean, path: string, message: TMessage) => {
-  if (allowPrivate) return;
-  const u = new URL(url);
-  if (u.protocol !== "https:" || isPrivateHost(u.hostname)) throw refuse(path, message);
-};
+export const refusedAdapterCall =
+  (path: string, message: TMessage) =>
+  (..._args: unknown[]): Promise<never> =>
+    Promise.reject(refuse(path, message));

@@ -4,7 +4,7 @@ import { signedWebhook } from "../../../emulators/stores/shopify";
 import { enqueue } from "../jobs/queue";
 import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
-import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp, testBoardServices } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.
 setDefaultTimeout(60_000);
@@ -24,7 +24,7 @@ beforeEach(async () => {
   for (const c of Object.values(emu.controls)) c.reset();
   // Shopify Plus's refill rate: the throttle is tested with the adapter; here it would only make the tests wait.
   emu.controls.shopify.restoreRate = 1000;
-  t = await createTestApp();
+  t = await createTestApp({}, undefined, undefined, testBoardServices({ sandbox: Object.values(emu.urls) }));
   shipper = createClient(t);
   other = createClient(t, "10.0.0.2");
   driver = createClient(t, "10.0.0.3");

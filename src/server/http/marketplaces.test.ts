@@ -35,7 +35,12 @@ let other: TClient;
 let ids: { driver: number; other: number };
 beforeEach(async () => {
   for (const c of Object.values(emu.controls)) c.reset();
-  t = await createTestApp({}, undefined, undefined, testBoardServices({ deadlineMs: 1500, timeoutMs: 3000 }));
+  t = await createTestApp(
+    {},
+    undefined,
+    undefined,
+    testBoardServices({ deadlineMs: 1500, timeoutMs: 3000, sandbox: Object.values(emu.urls) }),
+  );
   driver = createClient(t);
   other = createClient(t, "10.0.0.2");
   ids = { driver: (await registerUser(driver, "driver")).id, other: (await registerUser(other, "driver")).id };
@@ -144,10 +149,7 @@ describe("configurations", () => {
   });
 
   test("a deployment refuses plain http and private addresses for a board (the server is not pointed at its own network)", async () => {
-    const strict = await createTestApp({}, undefined, undefined, {
-      ...testBoardServices(),
-      allowPrivateUrls: false,
-    });
+    const strict = await createTestApp({}, undefined, undefined, testBoardServices());
     const c = createClient(strict);
     await registerUser(c, "driver");
     for (const apiBaseUrl of [
@@ -163,7 +165,11 @@ describe("configurations", () => {
         config: BOARD_SANDBOX_CREDENTIALS["123loadboard"],
       });
       expect(res.status).toBe(400);
-      expect(res.json.issues[0]).toEqual({ path: "apiBaseUrl", message: "apiBaseUrl must be a public https address" });
+      expect(res.json.issues[0]).toEqual({
+        path: "apiBaseUrl",
+        message:
+          "apiBaseUrl must be an https address of 123Loadboard: https://api.123loadboard.com, https://api.dev.123loadboard.com",
+      });
     }
     const ok = await c.post("/api/marketplaces", {
       provider: "123loadboard",

@@ -11,6 +11,7 @@ import {
   unlinkTelegramChat,
 } from "../../domain/messaging/telegram-link";
 import { i18n, isLanguage } from "../../i18n";
+import { guardedFetcher } from "../../integrations/http/guard";
 import type { TNotifyButton } from "../../integrations/notify/types";
 import {
   bidCommand,
@@ -46,7 +47,10 @@ const guessLanguage = (ctx: Context): TLanguage => {
 };
 
 export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
-  const bot = new Bot(s.token, { client: { apiRoot: s.apiRoot } });
+  // Through the outgoing-call guard, which trusts the operator's API root (TELEGRAM_API_ROOT) only.
+  const bot = new Bot(s.token, {
+    client: { apiRoot: s.apiRoot, fetch: guardedFetcher({ trusted: [s.apiRoot] }) as never },
+  });
   // Telegram's 429 says how long to wait (retry_after): wait that long and try again, up to a minute.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60 }));
 

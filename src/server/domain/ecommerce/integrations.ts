@@ -9,14 +9,17 @@ import {
   type TStoreSettingsInput,
   type TUpdateIntegrationInput,
 } from "../../../shared/schemas/ecommerce";
-import { AppError } from "../../errors";
-import { defaultStoreBaseUrl, isSandboxStoreUrl } from "../../integrations/stores/registry";
+import { AppError, type TMessage } from "../../errors";
+import { acceptsServiceUrl, isTrusted } from "../../integrations/http/guard";
+import { defaultStoreBaseUrl, isSandboxStoreUrl, STORE_HOSTS } from "../../integrations/stores/registry";
 import type { TStoreServices } from "../../integrations/stores/services";
+import { shopifyShopHost } from "../../integrations/stores/shopify";
 import { STORE_NAMES, type TStoreAdapter } from "../../integrations/stores/types";
 import {
-  checkPublicHttps,
   cleanCredentials,
   openCredentials,
+  refusedAdapterCall,
+  refuseField,
   requireCredentials,
   sealCredentials,
   type TCredentialRules,
@@ -41,10 +44,6 @@ const credentialsOf = (services: TStoreServices, i: EcommerceIntegration) =>
     },
   );
 
-/** Where the adapter sends requests: the settings' apiBaseUrl, else the platform's own host for these credentials. */
-const baseUrlOf = (i: EcommerceIntegration, creds: Record<string, string>) =>
-  settingsOf(i).apiBaseUrl ?? defaultStoreBaseUrl(i.platform as TEcommercePlatform, creds);
-
 export const toPublicIntegration = (i: EcommerceIntegration) => {
   const fields = STORE_CREDENTIAL_FIELDS[i.platform as TEcommercePlatform] as readonly string[];
   const settings = settingsOf(i);
@@ -66,14 +65,31 @@ export const toPublicIntegration = (i: EcommerceIntegration) => {
 };
 export type TPublicIntegration = ReturnType<typeof toPublicIntegration>;
 
-const checkBaseUrl = (services: TStoreServices, url: string | null | undefined) => {
+/**
+ * Why an integration's apiBaseUrl may not be called, or null: the operator's Sandbox origins pass, otherwise it must be
+ * an https address on one of the platform's documented hosts. Checked when saved and again before every call.
+ */
+const baseUrlProblem = (services: TStoreServices, platform: TEcommercePlatform, url: string) =>
+  acceptsServiceUrl(url, { hosts: STORE_HOSTS[platform], trusted: services.sandboxOrigins })
+    ? null
+    : /*i18n*/ {
+        id: "error.ecommerce.baseUrlHost",
+        message: "settings.apiBaseUrl must be an https address of {store}: {hosts}",
+        values: {
+          store: STORE_NAMES[platform],
+          hosts: STORE_HOSTS[platform].map((h) => `https://${h}`).join(", "),
+        },
+      };
+
+const checkBaseUrl = (services: TStoreServices, platform: TEcommercePlatform, url: string | null | undefined) => {
   if (!url) return;
-  checkPublicHttps(
-    url,
-    services.allowPrivateUrls,
-    "settings.apiBaseUrl",
-    /*i18n*/ { id: "error.ecommerce.baseUrl", message: "settings.apiBaseUrl must be a public https address" },
-  );
+  const problem = baseUrlProblem(services, platform, url);
+  if (problem) throw refuseField("settings.apiBaseUrl", problem);
+};
+
+const SHOP_DOMAIN = /*i18n*/ {
+  id: "error.ecommerce.shopDomain",
+  message: "credentials.shopDomain must be the shop's myshopify.com name, such as acme.myshopify.com",
 };
 
 /** The credential fields of each store, and the messages that refuse them (domain/credentials.ts). */
@@ -93,9 +109,11 @@ const rulesOf = (platform: TEcommercePlatform): TCredentialRules => ({
   }),
 });
 
-/** The shared rules, and Amazon's region, which decides the host its calls go to. */
+/** The shared rules, Shopify's shop domain and Amazon's region, which decide the host its calls go to. */
 const checkCredentials = (platform: TEcommercePlatform, creds: Record<string, string>) => {
   requireCredentials(rulesOf(platform), creds);
+  if (platform === "shopify" && !shopifyShopHost(creds.shopDomain))
+    throw refuseField("credentials.shopDomain", SHOP_DOMAIN);
   if (platform === "amazon" && !["na", "eu", "fe", "sandbox"].includes(creds.region ?? "")) {
     const message = /*i18n*/ {
       id: "error.ecommerce.amazonRegion",
@@ -128,7 +146,7 @@ export const createIntegration = async (
   input: TCreateIntegrationInput,
   now = Date.now(),
 ) => {
-  checkBaseUrl(services, input.settings.apiBaseUrl);
+  checkBaseUrl(services, input.platform, input.settings.apiBaseUrl);
   const creds = cleanCredentials(rulesOf(input.platform), input.credentials);
   checkCredentials(input.platform, creds);
   const [row] = await db
@@ -157,7 +175,7 @@ export const updateIntegration = async (
 ) => {
   const i = await ownIntegration(db, user, id);
   const platform = i.platform as TEcommercePlatform;
-  if (input.settings) checkBaseUrl(services, input.settings.apiBaseUrl);
+  if (input.settings) checkBaseUrl(services, platform, input.settings.apiBaseUrl);
   let sealed: ReturnType<typeof sealCredentials> | null = null;
   if (input.credentials && Object.keys(input.credentials).length > 0) {
     const merged = { ...credentialsOf(services, i), ...cleanCredentials(rulesOf(platform), input.credentials) };
@@ -188,18 +206,41 @@ export const deleteIntegration = async (db: TDb, user: User, id: number) => {
   return { success: true as const };
 };
 
-export const storeAdapterOf = (services: TStoreServices, i: EcommerceIntegration): TStoreAdapter =>
-  services.adapter(`${i.id}:${i.updatedAt}`, () => {
-    const credentials = credentialsOf(services, i);
+/**
+ * The adapter of an integration (one per version, so tokens are kept). Requests go to the settings' apiBaseUrl, else
+ * the platform's own host for the credentials; an address the rules refuse (a row saved under older rules) gives an
+ * adapter whose every call fails with that refusal, and nothing is sent.
+ */
+export const storeAdapterOf = (services: TStoreServices, i: EcommerceIntegration): TStoreAdapter => {
+  const platform = i.platform as TEcommercePlatform;
+  const apiBaseUrl = settingsOf(i).apiBaseUrl;
+  const refused = (path: string, message: TMessage): TStoreAdapter => {
+    const call = refusedAdapterCall(path, message);
     return {
-      platform: i.platform as TEcommercePlatform,
-      name: i.name,
-      baseUrl: baseUrlOf(i, credentials),
-      ...(settingsOf(i).apiBaseUrl ? { authBaseUrl: settingsOf(i).apiBaseUrl! } : {}),
-      credentials,
-      timeoutMs: services.timeoutMs,
+      platform,
+      storeName: STORE_NAMES[platform],
+      sandbox: false,
+      test: call,
+      listOrders: call,
+      verifyWebhook: null,
     };
-  });
+  };
+  const problem = apiBaseUrl ? baseUrlProblem(services, platform, apiBaseUrl) : null;
+  if (problem) return refused("settings.apiBaseUrl", problem);
+  const credentials = credentialsOf(services, i);
+  const baseUrl = apiBaseUrl ?? defaultStoreBaseUrl(platform, credentials);
+  if (!baseUrl) return refused("credentials.shopDomain", SHOP_DOMAIN);
+  return services.adapter(`${i.id}:${i.updatedAt}`, () => ({
+    platform,
+    name: i.name,
+    baseUrl,
+    // Only an emulator serves Amazon's token endpoint beside its API; Amazon's own hosts use Login with Amazon.
+    ...(apiBaseUrl && isTrusted(apiBaseUrl, services.sandboxOrigins) ? { authBaseUrl: apiBaseUrl } : {}),
+    credentials,
+    timeoutMs: services.timeoutMs,
+    sandboxOrigins: services.sandboxOrigins,
+  }));
+};
 
 export const recordStoreError = (db: TDb, id: number, error: string | null) =>
   db.update(ecommerceIntegrations).set({ lastError: error }).where(eq(ecommerceIntegrations.id, id));

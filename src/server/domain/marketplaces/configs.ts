@@ -9,13 +9,15 @@ import {
   type TUpdateMarketplaceInput,
 } from "../../../shared/schemas/marketplaces";
 import { AppError } from "../../errors";
-import { isSandboxBoardUrl } from "../../integrations/boards/registry";
+import { BOARD_HOSTS, isSandboxBoardUrl } from "../../integrations/boards/registry";
 import type { TBoardServices } from "../../integrations/boards/services";
 import { BOARD_NAMES, type TLoadBoardAdapter } from "../../integrations/boards/types";
+import { acceptsServiceUrl } from "../../integrations/http/guard";
 import {
-  checkPublicHttps,
   cleanCredentials,
   openCredentials,
+  refusedAdapterCall,
+  refuseField,
   requireCredentials,
   sealCredentials,
   type TCredentialRules,
@@ -72,13 +74,27 @@ const rulesOf = (provider: TMarketplaceProvider): TCredentialRules => ({
   }),
 });
 
-const checkBaseUrl = (services: TBoardServices, url: string) =>
-  checkPublicHttps(
-    url,
-    services.allowPrivateUrls,
-    "apiBaseUrl",
-    /*i18n*/ { id: "error.marketplace.baseUrl", message: "apiBaseUrl must be a public https address" },
-  );
+/**
+ * Why a board address may not be called, or null: the operator's Sandbox origins pass; DAT, Truckstop and
+ * 123Loadboard must be on their documented hosts; a feed anywhere public over https. Checked when a configuration is
+ * saved and again before every call (a row saved under older rules is refused the same way).
+ */
+const baseUrlProblem = (services: TBoardServices, provider: TMarketplaceProvider, url: string) => {
+  const hosts = BOARD_HOSTS[provider];
+  if (acceptsServiceUrl(url, { hosts, trusted: services.sandboxOrigins })) return null;
+  return hosts
+    ? /*i18n*/ {
+        id: "error.marketplace.baseUrlHost",
+        message: "apiBaseUrl must be an https address of {board}: {hosts}",
+        values: { board: BOARD_NAMES[provider], hosts: hosts.map((h) => `https://${h}`).join(", ") },
+      }
+    : /*i18n*/ { id: "error.marketplace.baseUrl", message: "apiBaseUrl must be a public https address" };
+};
+
+const checkBaseUrl = (services: TBoardServices, provider: TMarketplaceProvider, url: string) => {
+  const problem = baseUrlProblem(services, provider, url);
+  if (problem) throw refuseField("apiBaseUrl", problem);
+};
 
 const credentialsOf = (services: TBoardServices, c: MarketplaceConfig) =>
   openCredentials(
@@ -122,7 +138,7 @@ export const createMarketplace = async (
   input: TCreateMarketplaceInput,
   now = Date.now(),
 ) => {
-  checkBaseUrl(services, input.apiBaseUrl);
+  checkBaseUrl(services, input.provider, input.apiBaseUrl);
   const rules = rulesOf(input.provider);
   const creds = cleanCredentials(rules, input.config);
   requireCredentials(rules, creds);
@@ -156,7 +172,7 @@ export const updateMarketplace = async (
 ) => {
   const c = await ownMarketplace(db, user, id);
   const provider = c.provider as TMarketplaceProvider;
-  if (input.apiBaseUrl !== undefined) checkBaseUrl(services, input.apiBaseUrl);
+  if (input.apiBaseUrl !== undefined) checkBaseUrl(services, provider, input.apiBaseUrl);
   let sealed: ReturnType<typeof sealCredentials> | null = null;
   if (input.config && Object.keys(input.config).length > 0) {
     const rules = rulesOf(provider);
@@ -192,16 +208,27 @@ export const deleteMarketplace = async (db: TDb, user: User, id: number) => {
   return { success: true as const };
 };
 
-/** The adapter of a configuration (one per configuration version, so its token and hourly budget are kept). */
-export const adapterOf = (services: TBoardServices, c: MarketplaceConfig): TLoadBoardAdapter =>
-  services.adapter(`${c.id}:${c.updatedAt}`, () => ({
-    provider: c.provider as TMarketplaceProvider,
+/**
+ * The adapter of a configuration (one per configuration version, so its token and hourly budget are kept). An address
+ * the rules refuse gives an adapter whose every call fails with that refusal, and nothing is sent.
+ */
+export const adapterOf = (services: TBoardServices, c: MarketplaceConfig): TLoadBoardAdapter => {
+  const provider = c.provider as TMarketplaceProvider;
+  const problem = baseUrlProblem(services, provider, c.apiBaseUrl);
+  if (problem) {
+    const call = refusedAdapterCall("apiBaseUrl", problem);
+    return { provider, boardName: BOARD_NAMES[provider], sandbox: false, test: call, search: call };
+  }
+  return services.adapter(`${c.id}:${c.updatedAt}`, () => ({
+    provider,
     name: c.name,
     baseUrl: c.apiBaseUrl,
     credentials: credentialsOf(services, c),
     timeoutMs: services.timeoutMs,
     rateLimitPerHour: c.rateLimitPerHour,
+    sandboxOrigins: services.sandboxOrigins,
   }));
+};
 
 export const isSandboxBoardUrlOf = (c: Pick<MarketplaceConfig, "apiBaseUrl">) => isSandboxBoardUrl(c.apiBaseUrl);
 

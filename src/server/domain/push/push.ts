@@ -1,4 +1,4 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, ne } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { notifications, type PushSubscription, pushPreferences, pushSubscriptions } from "../../../../db/tables";
 import {
@@ -16,13 +16,35 @@ export const addressOf = (s: PushSubscription): TPushAddress => ({
   keys: { p256dh: s.p256dh, auth: s.auth },
 });
 
+/** At most this many subscriptions per account (browsers and devices); a new one beyond it replaces the oldest. */
+export const MAX_PUSH_SUBSCRIPTIONS = 10;
+/** Test sends per account and hour (each reaches every subscription of the account). */
+export const PUSH_TESTS_PER_HOUR = 5;
+
 /**
- * Stores the browser's subscription for the user. The endpoint is the key: the same browser subscribing again updates
- * its keys; an endpoint that belongs to another account is never changed (the browser must unsubscribe and make a new
- * one), so nobody can take over someone else's notifications.
+ * Stores the browser's subscription for the user. The endpoint must be at a push service we send to (the browsers'
+ * push services, or the operator's Sandbox): nothing else is ever stored, so a subscription cannot point the server at
+ * another host. The endpoint is the key: the same browser subscribing again updates its keys; an endpoint that belongs
+ * to another account is never changed (the browser must unsubscribe and make a new one), so nobody can take over
+ * someone else's notifications. An account keeps its MAX_PUSH_SUBSCRIPTIONS newest subscriptions.
  */
-export const subscribe = (db: TDb, userId: number, input: TPushSubscribeInput, now = Date.now()) =>
-  db.transaction(async (tx) => {
+export const subscribe = (
+  db: TDb,
+  notifiers: Pick<TNotifierRegistry, "acceptsPushEndpoint">,
+  userId: number,
+  input: TPushSubscribeInput,
+  now = Date.now(),
+) => {
+  if (!notifiers.acceptsPushEndpoint(input.endpoint)) {
+    const message = /*i18n*/ {
+      id: "error.push.endpointHost",
+      message: "endpoint must be an address of a browser push service (Google, Mozilla, Apple or Microsoft)",
+    };
+    throw new AppError("BAD_REQUEST", message, { issues: [{ path: "endpoint", message }] });
+  }
+  return db.transaction(async (tx) => {
+    // Two subscribes at once must not both keep an eleventh: on PostgreSQL they take turns on the account's key.
+    await db.q.lockKeys(tx, [`push-subscriptions:${userId}`]);
     const values = {
       p256dh: input.keys.p256dh,
       auth: input.keys.auth,
@@ -33,7 +55,16 @@ export const subscribe = (db: TDb, userId: number, input: TPushSubscribeInput, n
       .values({ ...values, userId, endpoint: input.endpoint, createdAt: now })
       .onConflictDoNothing()
       .returning({ id: pushSubscriptions.id });
-    if (inserted) return { subscribed: true, created: true };
+    if (inserted) {
+      const mine = await tx
+        .select({ id: pushSubscriptions.id })
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.userId, userId))
+        .orderBy(desc(pushSubscriptions.createdAt), desc(pushSubscriptions.id));
+      const beyond = mine.slice(MAX_PUSH_SUBSCRIPTIONS).map((r) => r.id);
+      if (beyond.length) await tx.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, beyond));
+      return { subscribed: true, created: true };
+    }
     const [updated] = await tx
       .update(pushSubscriptions)
       .set(values)
@@ -49,6 +80,7 @@ export const subscribe = (db: TDb, userId: number, input: TPushSubscribeInput, n
       );
     return { subscribed: true, created: false };
   });
+};
 
 /** Removes one of the user's own subscriptions; another user's endpoint is left alone (404). */
 export const unsubscribe = async (db: TDb, userId: number, endpoint: string) => {
@@ -185,13 +217,18 @@ export const sendToSubscriptions = async (
   return results;
 };
 
-/** POST /api/push/test: the caller's own subscriptions only. */
+/**
+ * POST /api/push/test: the caller's own subscriptions only, at most PUSH_TESTS_PER_HOUR times an hour. The try is
+ * counted before anything is sent (a `failed` history row, made `sent` once a subscription took it), under the
+ * account's lock, so sends at once cannot pass the count together.
+ */
 export const sendTest = async (
   db: TDb,
   notifiers: TNotifierRegistry,
   userId: number,
   input: { title: string; message: string },
   url: string | null,
+  now = Date.now(),
 ) => {
   const subs = await subscriptionsOf(db, userId);
   if (!subs.length)
@@ -202,6 +239,36 @@ export const sendTest = async (
         message: "No push subscription for this account; enable notifications first",
       },
     );
+  const reserved = await db.transaction(async (tx) => {
+    await db.q.lockKeys(tx, [`push-test:${userId}`]);
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: count() })
+      .from(notifications)
+      .where(
+        and(
+          eq(notifications.userId, userId),
+          eq(notifications.channel, "web_push"),
+          eq(notifications.type, "test"),
+          gte(notifications.createdAt, now - 3600_000),
+        ),
+      );
+    if (Number(n) >= PUSH_TESTS_PER_HOUR)
+      throw new AppError(
+        "TOO_MANY_REQUESTS",
+        /*i18n*/ {
+          id: "error.push.testLimit",
+          message: "You have sent {limit} test notifications in the last hour; try again later",
+          values: { limit: PUSH_TESTS_PER_HOUR },
+        },
+        { retryAfterSeconds: 3600 },
+      );
+    const [row] = await recordNotification(
+      tx,
+      { userId, type: "test", title: input.title, body: input.message, url, status: "failed" },
+      now,
+    );
+    return row!.id;
+  });
   const results = await sendToSubscriptions(db, notifiers, subs, {
     title: input.title,
     body: input.message,
@@ -209,14 +276,7 @@ export const sendTest = async (
     ttlSeconds: 600,
   });
   const delivered = results.filter((r) => r.result.status === "delivered").length;
-  await recordNotification(db, {
-    userId,
-    type: "test",
-    title: input.title,
-    body: input.message,
-    url,
-    status: delivered ? "sent" : "failed",
-  });
+  if (delivered) await db.update(notifications).set({ status: "sent" }).where(eq(notifications.id, reserved));
   return {
     sent: delivered,
     total: results.length,

@@ -244,6 +244,7 @@ export const createDatAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
         body: JSON.stringify(body),
       },
       s.timeoutMs,
+      { trusted: s.sandboxOrigins },
     );
 
   // Tokens last about 30 minutes; DAT says when in expiresWhen.

@@ -11,8 +11,8 @@ import { EQUIPMENT_TYPES } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
 import { toMinor } from "../../../shared/money";
 import { logger } from "../../logger";
-import { exchange, HourlyBudget, readJson, serviceUnreadable, trimBase } from "../http/kit";
-import { failOnStatus, isSandboxBoardUrl, laneTitle, parseBoardDate, text } from "./http";
+import { exchange, failOnStatus, HourlyBudget, readJson, serviceUnreadable, trimBase } from "../http/kit";
+import { isSandboxBoardUrl, laneTitle, parseBoardDate, text } from "./http";
 import { BOARD_NAMES, type TBoardLoad, type TBoardSearch, type TBoardSettings, type TLoadBoardAdapter } from "./types";
 
 export const FEED_VERSION = 1;
@@ -161,7 +161,9 @@ export const createFeedAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
         headers: { Accept: "application/json", ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}) },
       },
       s.timeoutMs,
+      { trusted: s.sandboxOrigins },
     );
+    // A feed can be any host a user names: its error bodies are never shown to anyone, only its HTTP status.
     failOnStatus(board, res);
     const { loads, skipped } = parseFeed(board, readJson(board, res));
     for (const k of skipped) logger.warn("load feed: load skipped", { board, ...k });

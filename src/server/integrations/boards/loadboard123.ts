@@ -215,6 +215,7 @@ export const createLoadboard123Adapter = (s: TBoardSettings): TLoadBoardAdapter 
           body: new URLSearchParams({ grant_type: "client_credentials", scope: "loadsearching" }).toString(),
         },
         s.timeoutMs,
+        { trusted: s.sandboxOrigins },
       ),
     ),
   );
@@ -234,6 +235,7 @@ export const createLoadboard123Adapter = (s: TBoardSettings): TLoadBoardAdapter 
         body: JSON.stringify(body),
       },
       s.timeoutMs,
+      { trusted: s.sandboxOrigins },
     );
     if (res.status === 401 && attempt === 0) {
       // The token is no longer honoured: fetch a new one, once.

@@ -17,6 +17,18 @@ export const PRODUCTION_BOARD_URLS = {
   "123loadboard": "https://api.123loadboard.com",
 } as const satisfies Partial<Record<TBoardProvider, string>>;
 
+/**
+ * The hosts each board documents for its API (production and test): a configuration of DAT, Truckstop or 123Loadboard
+ * may point only there (https, default port) or at the operator's Sandbox, so what comes back is the board's own
+ * answer. "other" is a broker's own feed, on any public https host.
+ */
+export const BOARD_HOSTS: Record<TBoardProvider, readonly string[] | null> = {
+  dat: ["freight.api.prod.dat.com", "freight.api.dat.com", "freight.api.staging.dat.com", "freight.api.nprod.dat.com"],
+  truckstop: ["webservices.truckstop.com", "testws.truckstop.com", "api.truckstop.com", "api-int.truckstop.com"],
+  "123loadboard": ["api.123loadboard.com", "api.dev.123loadboard.com"],
+  other: null,
+};
+
 /** The adapter for a configuration. */
 export const createBoardAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
   switch (s.provider) {

@@ -1,4 +1,5 @@
 import { secretKeyFileFor, secretsFromEnv, type TSecretBox } from "../../secrets";
+import { originOf } from "../http/guard";
 import { versionedAdapters } from "../versioned";
 import { createBoardAdapter } from "./registry";
 import type { TBoardLoad, TBoardSettings, TLoadBoardAdapter } from "./types";
@@ -14,8 +15,11 @@ export type TBoardServices = {
   timeoutMs: number;
   /** How long the merged load board waits for live boards before it answers without the late ones. */
   deadlineMs: number;
-  /** Whether configurations may point at loopback and private addresses (emulators in tests and demo mode). */
-  allowPrivateUrls: boolean;
+  /**
+   * The operator's Sandbox origins: the only addresses a configuration may point at that are plain http, loopback or
+   * private (the emulators in demo mode and tests, SANDBOX_ORIGINS). Everything else must be public https.
+   */
+  sandboxOrigins: readonly string[];
   /** Demo mode: the local emulators' addresses, offered in the Add Marketplace form as "Sandbox". */
   sandboxUrls: Record<string, string> | null;
   /** The adapter of a configuration; `key` changes when the configuration does (id and updatedAt). */
@@ -28,7 +32,7 @@ export const createBoardServices = (o: {
   secrets: TSecretBox;
   timeoutMs?: number;
   deadlineMs?: number;
-  allowPrivateUrls?: boolean;
+  sandboxOrigins?: readonly string[];
   liveCacheMs?: number;
   create?: (s: TBoardSettings) => TLoadBoardAdapter;
   sandboxUrls?: Record<string, string> | null;
@@ -40,7 +44,7 @@ export const createBoardServices = (o: {
     secrets: o.secrets,
     timeoutMs: o.timeoutMs ?? 8000,
     deadlineMs: o.deadlineMs ?? 4000,
-    allowPrivateUrls: o.allowPrivateUrls ?? false,
+    sandboxOrigins: origins([...(o.sandboxOrigins ?? []), ...Object.values(o.sandboxUrls ?? {})]),
     sandboxUrls: o.sandboxUrls ?? null,
     adapter: versionedAdapters(create),
     cached: (key, fetch) => {
@@ -57,8 +61,34 @@ export const createBoardServices = (o: {
   };
 };
 
+/** The distinct origins of some URLs; a value that is not a URL is left out. */
+export const origins = (urls: readonly string[]) => [
+  ...new Set(urls.map((u) => originOf(u.trim())).filter((o): o is string => o !== null)),
+];
+
 /**
- * Board services from the environment: BOARD_TIMEOUT_MS, BOARD_DEADLINE_MS, BOARD_ALLOW_PRIVATE_URLS, and in demo mode
+ * SANDBOX_ORIGINS: the operator's own hosts that board and store configurations may point at although they are plain
+ * http, loopback or private (an emulator, a proxy on the private network). Comma-separated origins; a value that is
+ * not one stops the start, naming the variable. BOARD_ALLOW_PRIVATE_URLS, which let any private address through, is
+ * refused with a pointer to it.
+ */
+export const sandboxOriginsFromEnv = (env: Record<string, string | undefined>) => {
+  if (env.BOARD_ALLOW_PRIVATE_URLS)
+    throw new Error(
+      "BOARD_ALLOW_PRIVATE_URLS is no longer read: list the private hosts configurations may use in SANDBOX_ORIGINS (e.g. http://10.0.0.7:8080)",
+    );
+  const given = (env.SANDBOX_ORIGINS ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
+  for (const v of given)
+    if (!/^https?:\/\/[^/?#@]+\/?$/.test(v) || originOf(v) === null)
+      throw new Error(`SANDBOX_ORIGINS must list origins such as http://10.0.0.7:8080 (got "${v}")`);
+  return origins(given);
+};
+
+/**
+ * Board services from the environment: BOARD_TIMEOUT_MS, BOARD_DEADLINE_MS, SANDBOX_ORIGINS, and in demo mode
  * BOARD_SANDBOX_URLS (JSON: provider → emulator address, set when the emulators start).
  */
 export const boardServicesFromEnv = (env: Record<string, string | undefined>, secrets: TSecretBox, demo = false) =>
@@ -66,7 +96,7 @@ export const boardServicesFromEnv = (env: Record<string, string | undefined>, se
     secrets,
     timeoutMs: Number(env.BOARD_TIMEOUT_MS ?? 8000),
     deadlineMs: Number(env.BOARD_DEADLINE_MS ?? 4000),
-    allowPrivateUrls: demo || env.BOARD_ALLOW_PRIVATE_URLS === "1",
+    sandboxOrigins: sandboxOriginsFromEnv(env),
     sandboxUrls: demo && env.BOARD_SANDBOX_URLS ? (JSON.parse(env.BOARD_SANDBOX_URLS) as Record<string, string>) : null,
   });
 

@@ -370,6 +370,7 @@ export const createTruckstopAdapter = (s: TBoardSettings): TLoadBoardAdapter => 
         body: truckstopEnvelope(creds, q),
       },
       s.timeoutMs,
+      { trusted: s.sandboxOrigins },
     );
     if (res.status === 429) throw serviceLimiting(board, retryAfterSeconds(res.headers));
     let answer: TTruckstopAnswer | null = null;

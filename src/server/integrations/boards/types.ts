@@ -42,6 +42,11 @@ export type TBoardSettings = {
   timeoutMs: number;
   /** The configuration's budget of calls per hour (rateLimitPerHour); the adapter refuses calls beyond it. */
   rateLimitPerHour: number;
+  /**
+   * The operator's Sandbox origins (emulators in demo mode and tests, SANDBOX_ORIGINS): a base URL there may be plain
+   * http on loopback. Every other address goes through the outgoing-call guard as a public https host.
+   */
+  sandboxOrigins?: readonly string[];
 };
 
 export type TBoardPlace = {

@@ -49,6 +49,7 @@ export const createCarrierClient = (o: TOptions) => {
         `${o.baseUrl}${o.tokenRequest.path}`,
         { method: "POST", ...o.tokenRequest.init() },
         o.timeoutMs,
+        { trusted: [o.baseUrl] },
       ),
       o.errorMessage,
     ),
@@ -67,6 +68,7 @@ export const createCarrierClient = (o: TOptions) => {
         },
       },
       o.timeoutMs,
+      { trusted: [o.baseUrl] },
     );
     if (res.status === 401 && attempt === 0) {
       tokens.invalidate();

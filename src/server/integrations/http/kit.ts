@@ -1,27 +1,71 @@
 // The kit every outside service's adapter shares (carriers, load boards, stores, payment providers): one bounded HTTP
-// exchange, the service's refusals turned into AppErrors that name it and carry its own reason, JSON and wire-shape
-// reading, Retry-After, and a configuration's hourly call budget. Each adapter builds its requests and reads its
-// answers in pure functions, and uses this for the wire. `service` is always the name a user knows ("DAT", "My
-// Shopify store", "Stripe"): every error says which service it is about.
+// exchange through the outgoing-call guard (guard.ts), the service's refusals turned into AppErrors that name it and
+// carry its own reason, JSON and wire-shape reading, Retry-After, and a configuration's hourly call budget. Each
+// adapter builds its requests and reads its answers in pure functions, and uses this for the wire. `service` is always
+// the name a user knows ("DAT", "My Shopify store", "Stripe"): every error says which service it is about.
 import type { z } from "zod";
 import { AppError, type TMessage } from "../../errors";
+import { guardedFetch, OutgoingRefused, type TGuardedInit, type TGuardOptions } from "./guard";
 
 export type TExchange = { status: number; headers: Headers; text: string };
 
 /**
- * One HTTP exchange, bounded by `timeoutMs`, the body included: a service that sends its headers and then stalls is
- * just as late. A timeout or a network failure becomes an AppError naming the service.
+ * What a network failure says, without the URL (which holds the checked address) or anything the far side sent: the
+ * error's code (ConnectionRefused, ECONNRESET, a certificate error) when it has one.
+ */
+export const networkReason = (err: unknown) => {
+  if (err instanceof OutgoingRefused) return `address refused (${err.refusal})`;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === "string" && /^[A-Za-z0-9_]{1,60}$/.test(code) ? code : "network error";
+};
+
+/** A request the guard (integrations/http/guard.ts) did not send, as an AppError naming the service. */
+export const outgoingRefused = (service: string, err: OutgoingRefused) => {
+  if (err.refusal === "unresolved")
+    return new AppError(
+      "BAD_GATEWAY",
+      /*i18n*/ {
+        id: "error.service.unresolved",
+        message: "{service} could not be reached: {host} does not resolve",
+        values: { service, host: err.host },
+      },
+    );
+  if (err.refusal === "redirect")
+    return new AppError(
+      "BAD_GATEWAY",
+      /*i18n*/ {
+        id: "error.service.redirected",
+        message: "{service} answered with a redirect to another address, which this server does not follow",
+        values: { service },
+      },
+    );
+  return new AppError(
+    "BAD_REQUEST",
+    /*i18n*/ {
+      id: "error.service.addressRefused",
+      message: "{service} was not called: this server calls only public https addresses, and {host} is not one",
+      values: { service, host: err.host || "?" },
+    },
+  );
+};
+
+/**
+ * One HTTP exchange through the guard, bounded by `timeoutMs`, the body included: a service that sends its headers
+ * and then stalls is just as late. A timeout, a refused address or a network failure becomes an AppError naming the
+ * service. `guard.trusted` lists the operator's own origins for this service (its configured base URL, a Sandbox).
  */
 export const exchange = async (
   service: string,
   url: string,
-  init: RequestInit,
+  init: TGuardedInit,
   timeoutMs: number,
+  guard: TGuardOptions = {},
 ): Promise<TExchange> => {
   try {
-    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await guardedFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) }, guard);
     return { status: res.status, headers: res.headers, text: await res.text() };
   } catch (err) {
+    if (err instanceof OutgoingRefused) throw outgoingRefused(service, err);
     const e = err as Error;
     if (e.name === "TimeoutError" || e.name === "AbortError") {
       throw new AppError(
@@ -38,7 +82,7 @@ export const exchange = async (
       /*i18n*/ {
         id: "error.service.unreachable",
         message: "{service} could not be reached: {reason}",
-        values: { service, reason: e.message },
+        values: { service, reason: networkReason(e) },
       },
     );
   }

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Api } from "grammy";
+import { guardedFetcher, originOf } from "../http/guard";
 import { createTelegramNotifier, telegramApiRoot } from "./telegram";
 import type { TNotifier, TNotifyChannel } from "./types";
 import { loadVapidKeys } from "./vapid-keys";
-import { createWebPushNotifier } from "./web-push";
+import { createWebPushNotifier, WEB_PUSH_HOSTS } from "./web-push";
 import { createWhatsAppCloudNotifier, WHATSAPP_API_ROOT, WHATSAPP_GRAPH_VERSION } from "./whatsapp-cloud";
 import {
   createWhatsAppWebNotifier,
@@ -19,6 +20,8 @@ export type TNotifierRegistry = {
   states: () => { channel: TNotifyChannel; name: string; state: TNotifierState }[];
   /** The applicationServerKey browsers subscribe with (GET /api/push/vapid-key). */
   vapidPublicKey: string | null;
+  /** Whether a push subscription's endpoint is at a push service we send to (WEB_PUSH_HOSTS, the Sandbox). */
+  acceptsPushEndpoint: (endpoint: string) => boolean;
   /**
    * The bot's @username for t.me deep links: TELEGRAM_BOT_USERNAME, else asked of Telegram (getMe) once; null when
    * Telegram is not configured or cannot be reached (asked again next time).
@@ -43,9 +46,27 @@ export const vapidKeyFileFor = (databasePath: string) =>
   databasePath === ":memory:" || databasePath === "" ? null : join(dirname(databasePath), "vapid-keys.json");
 
 /**
+ * WEB_PUSH_HOSTS: the push services' hosts subscriptions may be at, comma-separated ("fcm.googleapis.com,
+ * *.push.apple.com"), replacing the browsers' list; a value that is not a host name stops the start, naming it.
+ */
+export const webPushHostsFromEnv = (env: Record<string, string | undefined>): readonly string[] => {
+  if (!env.WEB_PUSH_HOSTS?.trim()) return WEB_PUSH_HOSTS;
+  const hosts = env.WEB_PUSH_HOSTS.split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  for (const h of hosts)
+    if (!/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(h))
+      throw new Error(
+        `WEB_PUSH_HOSTS must list host names such as fcm.googleapis.com or *.push.apple.com (got "${h}")`,
+      );
+  return hosts;
+};
+
+/**
  * Notifiers from the environment. Telegram and WhatsApp need credentials; web push always works (its keys are made
  * on first start). Emulators and loopback hosts are "Sandbox", and so is push while it trusts an extra CA
- * (WEB_PUSH_CA_FILE), which only a test or demo setup does.
+ * (WEB_PUSH_CA_FILE), which only a test or demo setup does. Every base URL here is the operator's (TELEGRAM_API_ROOT,
+ * WHATSAPP_API_ROOT, the bridge, WEB_PUSH_SANDBOX_URL), so the outgoing-call guard trusts exactly those origins.
  */
 export const notifiersFromEnv = (
   env: Record<string, string | undefined> = process.env,
@@ -87,11 +108,18 @@ export const notifiersFromEnv = (
       : null;
   const vapid = loadVapidKeys(env, opts.vapidKeyFile);
   const ca = env.WEB_PUSH_CA_FILE ? readFileSync(env.WEB_PUSH_CA_FILE, "utf8") : undefined;
+  const pushSandbox = env.WEB_PUSH_SANDBOX_URL?.trim() ? originOf(env.WEB_PUSH_SANDBOX_URL.trim()) : null;
+  if (env.WEB_PUSH_SANDBOX_URL?.trim() && !pushSandbox)
+    throw new Error(
+      `WEB_PUSH_SANDBOX_URL must be an origin such as https://127.0.0.1:8443 (got "${env.WEB_PUSH_SANDBOX_URL}")`,
+    );
   const webPush = createWebPushNotifier({
     vapid: { ...vapid, subject: vapidSubject(env) },
     timeoutMs,
     ca,
     sandbox: ca !== undefined,
+    hosts: webPushHostsFromEnv(env),
+    sandboxOrigin: pushSandbox,
   });
   let username: Promise<string | null> | null = env.TELEGRAM_BOT_USERNAME
     ? Promise.resolve(env.TELEGRAM_BOT_USERNAME.replace(/^@/, ""))
@@ -102,6 +130,7 @@ export const notifiersFromEnv = (
       const api = new Api(env.TELEGRAM_BOT_TOKEN, {
         apiRoot: telegramRoot,
         timeoutSeconds: Math.ceil(timeoutMs / 1000),
+        fetch: guardedFetcher({ trusted: [telegramRoot] }) as never,
       });
       username = api.getMe().then(
         (me) => me.username,
@@ -122,6 +151,7 @@ export const notifiersFromEnv = (
         return { channel, name: NAMES[channel], state: !a ? "not_configured" : a.sandbox ? "sandbox" : "active" };
       }),
     vapidPublicKey: webPush.publicKey,
+    acceptsPushEndpoint: webPush.accepts,
     telegramBotUsername,
     whatsappWebhook:
       env.WHATSAPP_VERIFY_TOKEN && env.WHATSAPP_APP_SECRET

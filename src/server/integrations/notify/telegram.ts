@@ -1,5 +1,6 @@
 import { Api, GrammyError, HttpError } from "grammy";
 import type { InlineKeyboardButton } from "grammy/types";
+import { guardedFetcher } from "../http/guard";
 import type { TNotification, TNotifier, TSendResult } from "./types";
 
 export const TELEGRAM_API_ROOT = "https://api.telegram.org";
@@ -57,9 +58,16 @@ export const telegramOutcome = (err: unknown): TSendResult => {
   return { status: "failed", reason: `Telegram: ${(err as Error).message ?? String(err)}` };
 };
 
-/** Sends through grammY's `Api` (no Bot: the poller that reads updates is a separate part of the worker). */
+/**
+ * Sends through grammY's `Api` (no Bot: the poller that reads updates is a separate part of the worker), its requests
+ * through the outgoing-call guard, which trusts the operator's API root (TELEGRAM_API_ROOT) and nothing else.
+ */
 export const createTelegramNotifier = (s: TTelegramSettings): TNotifier<"telegram"> => {
-  const api = new Api(s.token, { apiRoot: s.apiRoot, timeoutSeconds: s.timeoutSeconds });
+  const api = new Api(s.token, {
+    apiRoot: s.apiRoot,
+    timeoutSeconds: s.timeoutSeconds,
+    fetch: guardedFetcher({ trusted: [s.apiRoot] }) as never,
+  });
   return {
     channel: "telegram",
     name: "Telegram",

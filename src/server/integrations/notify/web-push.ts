@@ -1,5 +1,6 @@
 import webpush from "web-push";
-import { retryAfterSeconds } from "../http/kit";
+import { guardedFetch, hostMatches, isTrusted, OutgoingRefused } from "../http/guard";
+import { networkReason, retryAfterSeconds } from "../http/kit";
 import type { TNotification, TNotifier, TPushAddress, TSendResult } from "./types";
 import type { TVapidKeys } from "./vapid-keys";
 
@@ -8,12 +9,46 @@ const MAX_TITLE = 120;
 const MAX_BODY = 1000;
 const DEFAULT_TTL_S = 24 * 3600;
 
+/**
+ * The push services browsers subscribe at: Google FCM (Chrome, Edge on Android, Opera…), Mozilla autopush (Firefox),
+ * Apple (Safari), Microsoft WNS (older Edge). WEB_PUSH_HOSTS replaces the list.
+ */
+export const WEB_PUSH_HOSTS = [
+  "fcm.googleapis.com",
+  "android.googleapis.com",
+  "updates.push.services.mozilla.com",
+  "*.push.services.mozilla.com",
+  "*.push.apple.com",
+  "*.notify.windows.com",
+] as const;
+
 export type TWebPushSettings = {
   vapid: TVapidKeys & { subject: string };
   timeoutMs: number;
   /** PEM of an extra certificate authority for push endpoints: the local emulator's, in tests and demo mode. */
   ca?: string;
   sandbox: boolean;
+  /** Hosts of the push services endpoints may be at ("fcm.googleapis.com", "*.push.apple.com"); WEB_PUSH_HOSTS. */
+  hosts?: readonly string[];
+  /** The operator's Sandbox push service (an emulator, WEB_PUSH_SANDBOX_URL): its origin is allowed too, loopback included. */
+  sandboxOrigin?: string | null;
+};
+
+/**
+ * Whether a subscription's endpoint is at a push service we send to: https on the default port, without user info,
+ * at one of the push services' hosts, or on the operator's Sandbox push service. Nothing else is ever sent to, so a
+ * subscription cannot point the server at another host.
+ */
+export const acceptsPushEndpoint = (s: Pick<TWebPushSettings, "hosts" | "sandboxOrigin">, endpoint: string) => {
+  let u: URL;
+  try {
+    u = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (u.username || u.password) return false;
+  if (s.sandboxOrigin && isTrusted(u, [s.sandboxOrigin])) return true;
+  return u.protocol === "https:" && u.port === "" && hostMatches(u.hostname, s.hosts ?? WEB_PUSH_HOSTS);
 };
 
 /** What the service worker receives: `JSON.parse(event.data.text())`. */
@@ -43,11 +78,14 @@ export const pushOutcome = (status: number, headers: Headers, body: string): TSe
  * our other adapters, and under Bun a per-request trusted CA (`tls.ca`) for the HTTPS emulator without turning
  * certificate checks off. (`sendNotification` goes through node:https and needs an https.Agent for that.)
  */
-export const createWebPushNotifier = (s: TWebPushSettings): TNotifier<"web_push"> & { publicKey: string } => ({
+export const createWebPushNotifier = (
+  s: TWebPushSettings,
+): TNotifier<"web_push"> & { publicKey: string; accepts: (endpoint: string) => boolean } => ({
   channel: "web_push",
   name: "Web Push",
   sandbox: s.sandbox,
   publicKey: s.vapid.publicKey,
+  accepts: (endpoint) => acceptsPushEndpoint(s, endpoint),
   send: async (to: TPushAddress, n: TNotification) => {
     let endpoint: URL;
     try {
@@ -57,6 +95,9 @@ export const createWebPushNotifier = (s: TWebPushSettings): TNotifier<"web_push"
     }
     // Browsers only hand out https endpoints; anything else was not made by a browser and never will work.
     if (endpoint.protocol !== "https:") return { status: "gone", reason: "Push subscription endpoint is not https" };
+    // A subscription stored before the list of push services was enforced, or at a service since removed from it.
+    if (!acceptsPushEndpoint(s, to.endpoint))
+      return { status: "gone", reason: "Push subscription endpoint is not at a known push service" };
     let details: ReturnType<typeof webpush.generateRequestDetails>;
     try {
       details = webpush.generateRequestDetails(to, JSON.stringify(pushPayload(n)), {
@@ -71,17 +112,24 @@ export const createWebPushNotifier = (s: TWebPushSettings): TNotifier<"web_push"
       return { status: "gone", reason: `Push subscription keys are not usable: ${(err as Error).message}` };
     }
     try {
-      const res = await fetch(details.endpoint, {
-        method: details.method,
-        headers: details.headers,
-        body: details.body ? new Uint8Array(details.body) : undefined,
-        redirect: "manual",
-        signal: AbortSignal.timeout(s.timeoutMs),
-        ...(s.ca ? { tls: { ca: s.ca } } : {}),
-      });
+      const res = await guardedFetch(
+        details.endpoint,
+        {
+          method: details.method,
+          headers: details.headers,
+          body: details.body ? new Uint8Array(details.body) : undefined,
+          redirect: "manual",
+          signal: AbortSignal.timeout(s.timeoutMs),
+          ...(s.ca ? { tls: { ca: s.ca } } : {}),
+        },
+        { trusted: [s.sandboxOrigin] },
+      );
       return pushOutcome(res.status, res.headers, await res.text());
     } catch (err) {
-      return { status: "retry", reason: `Push service could not be reached: ${(err as Error).message}` };
+      // A push service's name that resolves to a private address is refused like any other; it may be fixed later.
+      if (err instanceof OutgoingRefused)
+        return { status: err.refusal === "unresolved" ? "retry" : "failed", reason: `Push service: ${err.message}` };
+      return { status: "retry", reason: `Push service could not be reached: ${networkReason(err)}` };
     }
   },
 });

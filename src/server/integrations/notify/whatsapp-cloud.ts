@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { retryAfterSeconds } from "../http/kit";
+import { guardedFetch } from "../http/guard";
+import { networkReason, retryAfterSeconds } from "../http/kit";
 import type { TNotification, TNotifier, TSendResult, TWhatsAppAddress } from "./types";
 import { plainLines } from "./types";
 
@@ -110,12 +111,17 @@ export const createWhatsAppCloudNotifier = (s: TWhatsAppSettings): TNotifier<"wh
     let res: Response;
     let body: unknown = null;
     try {
-      res = await fetch(`${s.apiRoot}/${s.version}/${encodeURIComponent(s.phoneNumberId)}/messages`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${s.accessToken}`, "Content-Type": "application/json" },
-        body: JSON.stringify(message),
-        signal: AbortSignal.timeout(s.timeoutMs),
-      });
+      // Through the outgoing-call guard, which trusts the operator's Graph root (WHATSAPP_API_ROOT) only.
+      res = await guardedFetch(
+        `${s.apiRoot}/${s.version}/${encodeURIComponent(s.phoneNumberId)}/messages`,
+        {
+          method: "POST",
+          headers: { Authorization: `Bearer ${s.accessToken}`, "Content-Type": "application/json" },
+          body: JSON.stringify(message),
+          signal: AbortSignal.timeout(s.timeoutMs),
+        },
+        { trusted: [s.apiRoot] },
+      );
       const text = await res.text();
       try {
         body = text.trim() ? JSON.parse(text) : null;
@@ -123,7 +129,7 @@ export const createWhatsAppCloudNotifier = (s: TWhatsAppSettings): TNotifier<"wh
         // A proxy's HTML error page: the status says enough.
       }
     } catch (err) {
-      return { status: "retry", reason: `WhatsApp could not be reached: ${(err as Error).message}` };
+      return { status: "retry", reason: `WhatsApp could not be reached: ${networkReason(err)}` };
     }
     return whatsappOutcome(res.status, res.headers, body);
   },

@@ -6,6 +6,7 @@ import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "no
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { BRIDGE_PATHS, signedHeaders } from "../../../../workers/whatsapp-web/protocol.mjs";
+import { guardedFetch } from "../http/guard";
 import type { TNotifier, TSendResult } from "./types";
 import { renderWhatsAppText, whatsappNumber } from "./whatsapp-cloud";
 
@@ -84,15 +85,20 @@ export type TBridgeState = z.infer<typeof ZBridgeState>;
 /** A signed request to the bridge; the answer's status and JSON body, or a thrown network error. */
 const callBridge = async (s: TWhatsAppWebSettings, method: "GET" | "POST", path: string, body: string, ms: number) => {
   const url = new URL(path, s.bridgeUrl);
-  const res = await fetch(url, {
-    method,
-    headers: {
-      ...(method === "POST" ? { "Content-Type": "application/json" } : {}),
-      ...signedHeaders(s.secret, method, url.pathname, body),
+  // The bridge is the operator's (loopback by default): the guard trusts its origin and nothing else.
+  const res = await guardedFetch(
+    url,
+    {
+      method,
+      headers: {
+        ...(method === "POST" ? { "Content-Type": "application/json" } : {}),
+        ...signedHeaders(s.secret, method, url.pathname, body),
+      },
+      body: method === "POST" ? body : undefined,
+      signal: AbortSignal.timeout(ms),
     },
-    body: method === "POST" ? body : undefined,
-    signal: AbortSignal.timeout(ms),
-  });
+    { trusted: [s.bridgeUrl] },
+  );
   let json: unknown = null;
   try {
     json = await res.json();

@@ -1,6 +1,7 @@
 import * as client from "openid-client";
 import { isStorableText } from "../../../shared/schemas/text";
 import { AppError } from "../../errors";
+import { guardedFetcher } from "../http/guard";
 
 export type TOidcSettings = { issuer: string; clientId: string; clientSecret: string };
 export type TOidcStart = { url: string; state: string; codeVerifier: string };
@@ -15,7 +16,11 @@ export type TOidcClaims = {
   picture?: string;
 };
 
-/** An OpenID Connect relying party: authorization code with PKCE, discovery cached per issuer. */
+/**
+ * An OpenID Connect relying party: authorization code with PKCE, discovery cached per issuer. Its requests (discovery,
+ * token, keys, user info) go through the outgoing-call guard, which trusts the operator's issuer (OIDC_ISSUER, plain
+ * http or loopback allowed there) and holds the endpoints its metadata names to public https.
+ */
 export const createOidcClient = (settings: TOidcSettings) => {
   let configPromise: Promise<client.Configuration> | null = null;
   const insecure = new URL(settings.issuer).protocol === "http:";
@@ -24,6 +29,7 @@ export const createOidcClient = (settings: TOidcSettings) => {
     configPromise ??= client
       .discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret, undefined, {
         execute: insecure ? [client.allowInsecureRequests] : [],
+        [client.customFetch]: guardedFetcher({ trusted: [settings.issuer] }) as client.CustomFetch,
       })
       .catch((err) => {
         configPromise = null;

@@ -93,7 +93,9 @@ export const createChapaAdapter = (s: TChapaSettings): TChapaAdapter => {
       headers["Content-Type"] = "application/x-www-form-urlencoded";
       payload = body.form;
     }
-    const res = await exchange(PROVIDER, `${base}${path}`, { method, headers, body: payload }, s.timeoutMs);
+    const res = await exchange(PROVIDER, `${base}${path}`, { method, headers, body: payload }, s.timeoutMs, {
+      trusted: [s.baseUrl],
+    });
     const reason = chapaReason(res.text);
     failOnStatus(PROVIDER, res, reason);
     const json = readJson(PROVIDER, res);

@@ -217,7 +217,9 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
     if (inBody) headers["Content-Type"] = "application/x-www-form-urlencoded";
     if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
     const url = `${base}${path}${!inBody && form ? `?${form}` : ""}`;
-    const res = await exchange(PROVIDER, url, { method, headers, body: inBody ? form : undefined }, s.timeoutMs);
+    const res = await exchange(PROVIDER, url, { method, headers, body: inBody ? form : undefined }, s.timeoutMs, {
+      trusted: [s.baseUrl],
+    });
     failOnStatus(PROVIDER, res, stripeReason(res.text));
     return readJson(PROVIDER, res);
   };

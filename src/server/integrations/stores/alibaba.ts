@@ -238,6 +238,7 @@ export const createAlibabaAdapter = (s: TStoreSettings): TStoreAdapter => {
         body: new URLSearchParams(params).toString(),
       },
       s.timeoutMs,
+      { trusted: s.sandboxOrigins },
     );
     const body = ZEnvelope.safeParse(res.status >= 200 && res.status < 300 ? readJson(store, res) : safeJson(res.text));
     const er = body.success ? body.data.error_response : null;

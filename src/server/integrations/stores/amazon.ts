@@ -311,6 +311,7 @@ export const createAmazonAdapter = (s: TStoreSettings): TStoreAdapter => {
         }).toString(),
       },
       s.timeoutMs,
+      { trusted: s.sandboxOrigins },
     );
     // LWA answers a wrong client with 401 invalid_client and a wrong refresh token with 400 invalid_grant.
     if (res.status === 400 || res.status === 401)
@@ -342,6 +343,7 @@ export const createAmazonAdapter = (s: TStoreSettings): TStoreAdapter => {
           },
         },
         s.timeoutMs,
+        { trusted: s.sandboxOrigins },
       );
       const rate = num(res.headers.get("x-amzn-ratelimit-limit"));
       if (rate !== null && rate > 0) rates.set(op, rate);

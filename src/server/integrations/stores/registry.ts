@@ -10,11 +10,24 @@ import type { TStoreAdapter, TStorePlatform, TStoreSettings } from "./types";
 export { AMAZON_LWA_URL, isSandboxStoreUrl };
 
 /**
- * Where a platform's requests go for these credentials: Shopify `https://{shopDomain}` (a bare shop name gets
- * .myshopify.com), Amazon the SP-API host of the credentials' region (na, eu, fe; North America otherwise), Alibaba.com
- * its Open Platform gateway.
+ * The hosts each platform documents for its API, production and sandbox: an integration's apiBaseUrl may point only
+ * there (https, default port) or at the operator's Sandbox, so what comes back is the platform's own answer.
  */
-export const defaultStoreBaseUrl = (platform: TStorePlatform, credentials: Record<string, string>): string => {
+export const STORE_HOSTS: Record<TStorePlatform, readonly string[]> = {
+  shopify: ["*.myshopify.com"],
+  amazon: ["na", "eu", "fe"].flatMap((r) => [
+    `sellingpartnerapi-${r}.amazon.com`,
+    `sandbox.sellingpartnerapi-${r}.amazon.com`,
+  ]),
+  alibaba: ["openapi-api.alibaba.com", "openapi-api-sandbox.alibaba.com"],
+};
+
+/**
+ * Where a platform's requests go for these credentials: Shopify `https://{shop}.myshopify.com` (null when the shop
+ * domain is not one), Amazon the SP-API host of the credentials' region (na, eu, fe; North America otherwise),
+ * Alibaba.com its Open Platform gateway.
+ */
+export const defaultStoreBaseUrl = (platform: TStorePlatform, credentials: Record<string, string>): string | null => {
   switch (platform) {
     case "shopify":
       return shopifyShopUrl(credentials.shopDomain);

@@ -1,5 +1,5 @@
 import type { TSecretBox } from "../../secrets";
-import type { TBoardServices } from "../boards/services";
+import { origins, type TBoardServices } from "../boards/services";
 import { versionedAdapters } from "../versioned";
 import { createStoreAdapter } from "./registry";
 import type { TStoreAdapter, TStoreSettings } from "./types";
@@ -8,8 +8,11 @@ import type { TStoreAdapter, TStoreSettings } from "./types";
 export type TStoreServices = {
   secrets: TSecretBox;
   timeoutMs: number;
-  /** Whether an integration's apiBaseUrl may be loopback or private (emulators in tests and demo mode). */
-  allowPrivateUrls: boolean;
+  /**
+   * The operator's Sandbox origins: the only addresses an integration's apiBaseUrl may name that are plain http,
+   * loopback or private (the emulators in demo mode and tests, SANDBOX_ORIGINS).
+   */
+  sandboxOrigins: readonly string[];
   /** Demo mode: the emulators' addresses, offered in the Add Integration form as "Sandbox". */
   sandboxUrls: Record<string, string> | null;
   adapter: (key: string, settings: () => TStoreSettings) => TStoreAdapter;
@@ -18,7 +21,7 @@ export type TStoreServices = {
 export const createStoreServices = (o: {
   secrets: TSecretBox;
   timeoutMs?: number;
-  allowPrivateUrls?: boolean;
+  sandboxOrigins?: readonly string[];
   sandboxUrls?: Record<string, string> | null;
   create?: (s: TStoreSettings) => TStoreAdapter;
 }): TStoreServices => {
@@ -26,21 +29,21 @@ export const createStoreServices = (o: {
   return {
     secrets: o.secrets,
     timeoutMs: o.timeoutMs ?? 10_000,
-    allowPrivateUrls: o.allowPrivateUrls ?? false,
+    sandboxOrigins: origins([...(o.sandboxOrigins ?? []), ...Object.values(o.sandboxUrls ?? {})]),
     sandboxUrls: o.sandboxUrls ?? null,
     adapter: versionedAdapters(create),
   };
 };
 
 /**
- * Store services beside the board services of the same process (one secret key, the same rule on private addresses):
+ * Store services beside the board services of the same process (one secret key, the same Sandbox origins):
  * STORE_TIMEOUT_MS, and in demo mode STORE_SANDBOX_URLS (JSON: platform → emulator address).
  */
 export const storeServicesFrom = (boards: TBoardServices, env: Record<string, string | undefined> = process.env) =>
   createStoreServices({
     secrets: boards.secrets,
     timeoutMs: Number(env.STORE_TIMEOUT_MS ?? 10_000),
-    allowPrivateUrls: boards.allowPrivateUrls,
+    sandboxOrigins: boards.sandboxOrigins,
     sandboxUrls:
       boards.sandboxUrls && env.STORE_SANDBOX_URLS
         ? (JSON.parse(env.STORE_SANDBOX_URLS) as Record<string, string>)

@@ -97,14 +97,25 @@ export const SHOP_QUERY = "{ shop { name } }";
 export const shopifyOrderQuery = (updatedSince: number) =>
   updatedSince > 0 ? `updated_at:>='${isoSeconds(updatedSince)}'` : null;
 
-/** A shop's address from what a user types: "acme", "acme.myshopify.com" or "https://acme.myshopify.com/admin". */
-export const shopifyShopUrl = (shopDomain: string | undefined) => {
-  const host = (shopDomain ?? "")
+/**
+ * A shop's host from what a user types: "acme" or "acme.myshopify.com" (an "https://" before it and a "/" after it are
+ * forgiven). Anything else (another domain, a port, user info, a path, an IP address) is null: the Admin API is only
+ * ever called on the shop's own myshopify.com name, so a shop domain cannot point the server anywhere else.
+ */
+export const shopifyShopHost = (shopDomain: string | undefined): string | null => {
+  const t = (shopDomain ?? "")
     .trim()
-    .replace(/^https?:\/\//i, "")
-    .replace(/[/?#].*$/, "")
-    .toLowerCase();
-  return `https://${host && !host.includes(".") ? `${host}.myshopify.com` : host}`;
+    .toLowerCase()
+    .replace(/^https:\/\//, "")
+    .replace(/\/$/, "");
+  const m = /^([a-z0-9][a-z0-9-]{0,62})(\.myshopify\.com)?$/.exec(t);
+  return m ? `${m[1]}.myshopify.com` : null;
+};
+
+/** The shop's Admin API origin (https://acme.myshopify.com), or null when the shop domain is not a shop's. */
+export const shopifyShopUrl = (shopDomain: string | undefined) => {
+  const host = shopifyShopHost(shopDomain);
+  return host ? `https://${host}` : null;
 };
 
 const PROCESSING = new Set(["IN_PROGRESS", "PARTIALLY_FULFILLED", "FULFILLED"]);
@@ -347,7 +358,8 @@ export const throttleWaitSeconds = (cost: TCost | undefined): number | null => {
 export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
   const store = s.name || STORE_NAMES.shopify;
   const creds = s.credentials;
-  const base = trimBase(s.baseUrl || shopifyShopUrl(creds.shopDomain));
+  // No base and no valid shop domain leaves an empty address, which the guard refuses before anything is sent.
+  const base = trimBase(s.baseUrl || (shopifyShopUrl(creds.shopDomain) ?? ""));
   const endpoint = `${base}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
 
   // What the bucket held after the last answer: the next page asks for no more than that, so it is not throttled.
@@ -366,6 +378,7 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
         body: JSON.stringify({ query, variables }),
       },
       s.timeoutMs,
+      { trusted: s.sandboxOrigins },
     );
     failOnStatus(store, res);
     const body = parseWire(store, ZGqlResponse, readJson(store, res));

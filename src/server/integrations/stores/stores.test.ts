@@ -44,6 +44,8 @@ const settings = (platform: TStorePlatform, over: Partial<TStoreSettings> = {}):
   baseUrl: emu.urls[platform],
   credentials: { ...STORE_SANDBOX_CREDENTIALS[platform] },
   timeoutMs: 3000,
+  // The emulators, and a closed loopback port for "unreachable": the operator's Sandbox, as demo mode's emulators are.
+  sandboxOrigins: [...Object.values(emu.urls), "http://127.0.0.1:9"],
   ...over,
 });
 const adapter = (platform: TStorePlatform, over: Partial<TStoreSettings> = {}) =>
@@ -742,8 +744,22 @@ describe("mappings and addresses", () => {
     expect(shopifyOrderQuery(Date.UTC(2026, 0, 5, 10, 0, 0, 750))).toBe("updated_at:>='2026-01-05T10:00:00Z'");
     expect(isoSeconds(Date.UTC(2026, 0, 5, 10, 0, 0, 999))).toBe("2026-01-05T10:00:00Z");
     expect(shopifyShopUrl("acme")).toBe("https://acme.myshopify.com");
-    expect(shopifyShopUrl("https://Acme.myshopify.com/admin")).toBe("https://acme.myshopify.com");
-    expect(defaultStoreBaseUrl("shopify", { shopDomain: "shop.example.com" })).toBe("https://shop.example.com");
+    expect(shopifyShopUrl(" https://Acme.myshopify.com/ ")).toBe("https://acme.myshopify.com");
+    // A shop is only ever its myshopify.com name: no other domain, port, user info, path or address.
+    for (const domain of [
+      "shop.example.com",
+      "https://acme.myshopify.com/admin",
+      "acme.myshopify.com:8443",
+      "x@acme.myshopify.com",
+      "127.0.0.1",
+      "127.0.0.1:4000",
+      "x@127.0.0.1",
+      "foo.myshopify.com.evil.com",
+      "acme.myshopify.com.",
+      "http://acme.myshopify.com",
+      "",
+    ])
+      expect(defaultStoreBaseUrl("shopify", { shopDomain: domain })).toBeNull();
     expect(defaultStoreBaseUrl("alibaba", {})).toBe(ALIBABA_GATEWAY);
   });
 

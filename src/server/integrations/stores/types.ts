@@ -45,6 +45,11 @@ export type TStoreSettings = {
   authBaseUrl?: string;
   credentials: Record<string, string>;
   timeoutMs: number;
+  /**
+   * The operator's Sandbox origins (emulators in demo mode and tests, SANDBOX_ORIGINS): a base URL there may be plain
+   * http on loopback. Every other address goes through the outgoing-call guard as a public https host.
+   */
+  sandboxOrigins?: readonly string[];
 };
 
 /** Where an order ships to, as the store gives it. */

@@ -33,7 +33,7 @@ export const pushRouter = {
   }),
   subscribe: authedProcedure
     .input(ZPushSubscribeInput)
-    .mutation(({ ctx, input }) => subscribe(ctx.db, ctx.actor.id, input)),
+    .mutation(({ ctx, input }) => subscribe(ctx.db, ctx.services.notifiers, ctx.actor.id, input)),
   unsubscribe: authedProcedure
     .input(ZPushUnsubscribeInput)
     .mutation(({ ctx, input }) => unsubscribe(ctx.db, ctx.actor.id, input.endpoint)),
