@@ -1,9 +1,12 @@
 // Fails when a catalog lacks a translation, or a translation loses or invents a {placeholder} or a <0> tag, or does not
 // parse as an ICU message. Checks both catalog sets: the shell (locales/) and the signed-in app (locales/app/).
-import { readMessages, shapeProblem, TRANSLATED } from "./lib/catalogs";
+// `--locales <dir>` checks another locales folder (tests).
+import { parseArgs } from "node:util";
+import { LOCALES_DIR, readMessages, shapeProblem, TRANSLATED } from "./lib/catalogs";
 
+const { values } = parseArgs({ options: { locales: { type: "string", default: LOCALES_DIR } } });
 let problems = 0;
-const rows = readMessages();
+const rows = readMessages(values.locales);
 for (const row of rows) {
   for (const locale of TRANSLATED) {
     const where = `locales/${row.set === "app" ? "app/" : ""}${locale}.po`;

@@ -65,9 +65,10 @@ export const readGlossary = (path = GLOSSARY_PATH): TGlossary => {
   return parsed.data;
 };
 
-/** The words of a message a term is looked for in: {placeholders}, ICU keywords and <0> tags are not words. */
+/** The words of a message a term is looked for in: {placeholders}, ICU keywords, <0> tags and CLI flags are not words. */
 export const plainText = (message: string) =>
   message
+    .replace(/(^|\s)--[\w-]+/g, " ")
     .replace(/\{\w+\}/g, " ")
     .replace(/\{\w+,\s*\w+,/g, " ")
     .replace(/<\/?\d+\s*\/?>/g, " ")
