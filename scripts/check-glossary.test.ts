@@ -42,15 +42,14 @@ const glossary: TGlossary = {
   exceptions: [],
 };
 
-const row = (id: string, english: string, am: string, om: string, set: "shell" | "app" = "shell"): TMessageRow => ({
-  set,
-  id,
-  english,
-  am,
-  om,
-  comments: [],
-  origins: [],
-});
+const row = (
+  id: string,
+  english: string,
+  am: string,
+  om: string,
+  set: "shell" | "app" = "shell",
+  comments = ["Where it appears and what it means"],
+): TMessageRow => ({ set, id, english, am, om, comments, origins: [] });
 
 describe("checkGlossary", () => {
   test("a message whose English has a term but whose translation lacks it is reported, with id, texts and term", () => {
@@ -120,6 +119,17 @@ describe("checkGlossary", () => {
     ]);
   });
 
+  test("a message of one or two words without a translator comment is reported; longer ones and plurals are not", () => {
+    const v = checkGlossary(glossary, [
+      row("n", "Rate", "ዋጋ", "Gatii", "app", []),
+      row("o", "{0} trips", "{0} ጉዞዎች", "Imala {0}", "app", ["placeholder {0}: bid.trips"]),
+      row("p", "Rate", "ዋጋ", "Gatii", "app", ["Column header: the price offered for the load"]),
+      row("q", "Compare prices from three carriers.", "…", "…", "app", []),
+      row("r", "{n, plural, one {# order} other {# orders}}", "…", "…", "app", []),
+    ]);
+    expect(v.map((x) => `${x.id} ${x.lang} ${x.check}`)).toEqual(["n en needs-comment", "o en needs-comment"]);
+  });
+
   test("a message in both catalog sets must be translated the same in both", () => {
     const v = checkGlossary(glossary, [
       row("m", "Premium", "ፕሪሚየም", "Pireemiyemii", "shell"),
@@ -154,6 +164,7 @@ describe("bun run i18n:glossary", () => {
       `"Language: ${locale}\\n"`,
       "",
       ...entries.flatMap(([id, text]) => [
+        "#. Where it appears and what it means",
         "#. js-lingui-explicit-id",
         "#: src/x.ts",
         `msgid ${JSON.stringify(id)}`,

@@ -42,7 +42,14 @@ const shell: TEntry[] = [
     om: "<0>Beeksisa dhuunfummaa</0> keenya dubbisaa.",
     origin: "src/web/routes/privacy.tsx",
   },
-  { id: "common.cancel", en: "Cancel", am: "ይቅር", om: "Dhiisaa", origin: "src/web/components/ui/dialog.tsx" },
+  {
+    id: "common.cancel",
+    en: "Cancel",
+    am: "ይቅር",
+    om: "Dhiisaa",
+    comment: "Dialog button: close without doing anything",
+    origin: "src/web/components/ui/dialog.tsx",
+  },
 ];
 const app: TEntry[] = [
   {
@@ -53,7 +60,14 @@ const app: TEntry[] = [
     comment: "Column on the load board: the price offered for the load",
     origin: "src/web/routes/loads.tsx",
   },
-  { id: "common.cancel", en: "Cancel", am: "ይቅር", om: "Dhiisaa", origin: "src/web/components/loads/form.tsx" },
+  {
+    id: "common.cancel",
+    en: "Cancel",
+    am: "ይቅር",
+    om: "Dhiisaa",
+    comment: "Dialog button: close without doing anything",
+    origin: "src/web/components/loads/form.tsx",
+  },
 ];
 
 const po = (locale: string, entries: TEntry[]) =>
@@ -148,7 +162,7 @@ describe("bun run i18n:review", () => {
       "shell app",
       "common.cancel",
       "Cancel",
-      "",
+      "Dialog button: close without doing anything",
       "src/web/components/ui/dialog.tsx, src/web/components/loads/form.tsx",
     ]);
   });

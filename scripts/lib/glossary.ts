@@ -3,7 +3,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { LOCALES_DIR, type TCatalogSet, type TMessageRow, TRANSLATED, type TTranslated } from "./catalogs";
+import {
+  LOCALES_DIR,
+  type TCatalogSet,
+  type TMessageRow,
+  TRANSLATED,
+  type TTranslated,
+  translatorComment,
+} from "./catalogs";
 
 export const GLOSSARY_PATH = join(LOCALES_DIR, "glossary.json");
 
@@ -43,7 +50,7 @@ const ZRule = z
 const ZException = z.object({
   set: z.enum(["shell", "app"]),
   id: z.string().min(1),
-  lang: z.enum(TRANSLATED),
+  lang: z.enum([...TRANSLATED, "en"]),
   check: z.string().min(1),
   reason: z.string().min(1),
 });
@@ -80,10 +87,21 @@ const wholeWords = (words: string[]) =>
 
 const compile = (source: string, flags = "i") => new RegExp(source, `${flags.replace("u", "")}u`);
 
+/**
+ * One or two words of English ("Load", "Rate", "Post") rarely say which sense is meant, so such messages carry a
+ * translator comment. Plural and select messages spell out their phrases and are not counted.
+ */
+export const isShort = (english: string) =>
+  !/\{\w+,\s*(plural|select|selectordinal)\s*,/.test(english) &&
+  plainText(english)
+    .split(/\s+/)
+    .filter((w) => /[A-Za-z]/.test(w)).length <= 2;
+
 export type TViolation = {
   set: TCatalogSet;
   id: string;
-  lang: TTranslated;
+  /** "en" when the English source itself lacks something (a translator comment). */
+  lang: TTranslated | "en";
   english: string;
   translation: string;
   /** The term or rule the translation breaks. */
@@ -117,7 +135,7 @@ export const checkGlossary = (glossary: TGlossary, rows: TMessageRow[]): TViolat
     whenRe: r.whenEn ? compile(r.whenEn, r.enFlags ?? "i") : undefined,
     unlessRe: r.unlessEn ? compile(r.unlessEn, r.enFlags ?? "i") : undefined,
   }));
-  const known = new Set([...terms.map((t) => t.term), ...rules.map((r) => r.id), "same-in-both-sets"]);
+  const known = new Set([...terms.map((t) => t.term), ...rules.map((r) => r.id), "same-in-both-sets", "needs-comment"]);
   const violations: TViolation[] = [];
   for (const e of glossary.exceptions) {
     if (!known.has(e.check)) {
@@ -130,7 +148,7 @@ export const checkGlossary = (glossary: TGlossary, rows: TMessageRow[]): TViolat
     }
   }
   const excused = new Set<string>();
-  const isExcused = (row: TMessageRow, lang: TTranslated, check: string) => {
+  const isExcused = (row: TMessageRow, lang: TTranslated | "en", check: string) => {
     const found = glossary.exceptions.find(
       (e) => e.set === row.set && e.id === row.id && e.lang === lang && e.check === check,
     );
@@ -140,6 +158,18 @@ export const checkGlossary = (glossary: TGlossary, rows: TMessageRow[]): TViolat
 
   for (const row of rows) {
     const english = plainText(row.english);
+    if (isShort(row.english) && !translatorComment(row) && !isExcused(row, "en", "needs-comment")) {
+      violations.push({
+        set: row.set,
+        id: row.id,
+        lang: "en",
+        english: row.english,
+        translation: "",
+        check: "needs-comment",
+        problem:
+          "a message of one or two words needs a translator comment saying where it appears and what it means (Lingui's `comment`)",
+      });
+    }
     for (const lang of TRANSLATED) {
       const translation = row[lang];
       if (!translation) continue;
@@ -198,10 +228,11 @@ export const checkGlossary = (glossary: TGlossary, rows: TMessageRow[]): TViolat
   for (const e of glossary.exceptions) {
     if (!known.has(e.check)) continue;
     if (excused.has(JSON.stringify([e.set, e.id, e.lang, e.check]))) continue;
+    const row = rows.find((r) => r.set === e.set && r.id === e.id);
     violations.push({
       ...e,
-      english: rows.find((r) => r.set === e.set && r.id === e.id)?.english ?? "",
-      translation: rows.find((r) => r.set === e.set && r.id === e.id)?.[e.lang] ?? "",
+      english: row?.english ?? "",
+      translation: row && e.lang !== "en" ? row[e.lang] : "",
       problem: "the exception no longer excuses anything (message gone or now following the glossary): remove it",
     });
   }
@@ -212,7 +243,7 @@ export const formatViolation = (v: TViolation) =>
   [
     `${v.set === "app" ? "locales/app" : "locales"}/${v.lang}.po ${JSON.stringify(v.id)} [${v.check}]`,
     `  English:     ${v.english}`,
-    `  Translation: ${v.translation}`,
+    ...(v.lang === "en" ? [] : [`  Translation: ${v.translation}`]),
     `  ${v.problem}`,
   ].join("\n");
 
@@ -248,7 +279,8 @@ export const renderGlossary = (glossary: TGlossary) => {
     ),
     "",
     "Besides these, a message the shell and the app catalogs both carry has the same translation in both",
-    "(`same-in-both-sets`).",
+    "(`same-in-both-sets`), and a message of one or two English words carries a translator comment (Lingui's",
+    "`comment`: where it appears and what it means) so a reviewer can work from the catalogs alone (`needs-comment`).",
     "",
     "## Exceptions",
     "",
