@@ -172,7 +172,14 @@ export const createApp = ({
 
   const notFound = (request: Request) =>
     errorResponse(
-      new AppError("NOT_FOUND", /*i18n*/ { id: "error.http.notFound", message: "Not found" }),
+      new AppError(
+        "NOT_FOUND",
+        /*i18n*/ {
+          id: "error.http.notFound",
+          comment: "Error answer: the address or record does not exist",
+          message: "Not found",
+        },
+      ),
       localeOf(request),
     );
 

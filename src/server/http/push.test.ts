@@ -290,7 +290,7 @@ describe("events → jobs → worker → the push service", () => {
     await worker().runOnce();
     expect(received(d.id)).toEqual([
       {
-        title: "Gatiin keessan fudhatameera",
+        title: "Caalbaasiin keessan fudhatameera",
         body: "Cement, 40 t amma isiniif ramadameera.",
         url: `${BASE}/loads/${loadId}`,
       },

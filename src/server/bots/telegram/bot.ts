@@ -203,7 +203,11 @@ export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
         const done =
           action === "accept"
             ? i18n._({ id: "bot.bid.accepted", message: "Bid accepted: the load is assigned to this driver." })
-            : i18n._({ id: "bot.bid.rejected", message: "Bid rejected." });
+            : i18n._({
+                id: "bot.bid.rejected",
+                comment: "Telegram bot reply after the shipper pressed Reject on a bid: the bid was declined",
+                message: "Bid rejected.",
+              });
         await ctx.answerCallbackQuery({ text: done });
         // The buttons go: the message cannot be acted on twice.
         await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch(() => undefined);

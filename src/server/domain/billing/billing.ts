@@ -116,7 +116,11 @@ const notConfigured = (currency: string) =>
       issues: [
         {
           path: "currency",
-          message: /*i18n*/ { id: "error.subscription.currencyUnavailableShort", message: "not available" },
+          message: /*i18n*/ {
+            id: "error.subscription.currencyUnavailableShort",
+            comment: "Field error on the currency of a payment: this currency cannot be used",
+            message: "not available",
+          },
         },
       ],
     },
@@ -130,7 +134,11 @@ const yearlyOnlyInBirr = () =>
       issues: [
         {
           path: "period",
-          message: /*i18n*/ { id: "error.subscription.yearlyBirrOnlyShort", message: "yearly is offered in ETB only" },
+          message: /*i18n*/ {
+            id: "error.subscription.yearlyBirrOnlyShort",
+            comment: "Field error on a yearly payment: yearly payments are only in Ethiopian birr (ETB)",
+            message: "yearly is offered in ETB only",
+          },
         },
       ],
     },

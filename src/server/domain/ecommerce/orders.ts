@@ -155,7 +155,11 @@ export const listOrders = async (db: TDb, user: User, q: TOrderListInput) => {
   };
 };
 
-const WEBHOOK_REFUSED = /*i18n*/ { id: "error.ecommerce.webhookRefused", message: "Webhook refused" };
+const WEBHOOK_REFUSED = /*i18n*/ {
+  id: "error.ecommerce.webhookRefused",
+  comment: "Error answer to an online store's webhook call that could not be accepted",
+  message: "Webhook refused",
+};
 const WEBHOOK_UNREADABLE = /*i18n*/ {
   id: "error.ecommerce.webhookUnreadable",
   message: "The webhook is not an order that can be read",

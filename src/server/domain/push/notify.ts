@@ -127,17 +127,29 @@ export const renderNotification = (
       };
     case "load_delivered":
       return {
-        title: i18n._({ id: "notify.loadDelivered.title", message: "Load delivered" }),
+        title: i18n._({
+          id: "notify.loadDelivered.title",
+          comment: "Notification title to the shipper: the load arrived at its delivery place",
+          message: "Load delivered",
+        }),
         body: i18n._({ id: "notify.loadDelivered.body", message: "{load} has been delivered.", values: v }),
       };
     case "load_completed":
       return {
-        title: i18n._({ id: "notify.loadCompleted.title", message: "Load completed" }),
+        title: i18n._({
+          id: "notify.loadCompleted.title",
+          comment: "Notification title: the trip is finished and confirmed",
+          message: "Load completed",
+        }),
         body: i18n._({ id: "notify.loadCompleted.body", message: "{load} is marked as completed.", values: v }),
       };
     case "load_cancelled":
       return {
-        title: i18n._({ id: "notify.loadCancelled.title", message: "Load cancelled" }),
+        title: i18n._({
+          id: "notify.loadCancelled.title",
+          comment: "Notification title to the driver: the shipper cancelled the load",
+          message: "Load cancelled",
+        }),
         body: i18n._({ id: "notify.loadCancelled.body", message: "{load} was cancelled by the shipper.", values: v }),
       };
     case "load_nearby":
@@ -156,7 +168,13 @@ export const renderNotification = (
           message: "New message from {name}",
           values: v,
         }),
-        body: i18n._({ id: "notify.messageReceived.body", message: "{load}: {text}", values: v }),
+        body: i18n._({
+          id: "notify.messageReceived.body",
+          comment:
+            "Push/Telegram/WhatsApp notification body for a new chat message: the load's title, then the message text",
+          message: "{load}: {text}",
+          values: v,
+        }),
       };
   }
 };
@@ -175,7 +193,11 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
     const v = { amount: p.billing?.amount ?? "", until };
     return p.event === "payment_received"
       ? {
-          title: i18n._({ id: "notify.paymentReceived.title", message: "Payment received" }),
+          title: i18n._({
+            id: "notify.paymentReceived.title",
+            comment: "Notification title: a subscription payment arrived",
+            message: "Payment received",
+          }),
           body: i18n._({
             id: "notify.paymentReceived.body",
             message: "Thank you: {amount} received. MyTess Premium is active until {until}.",
@@ -355,10 +377,32 @@ const sendChat = async (
     const buttons: TNotifyButton[] = [];
     if (p.event === "bid_received" && p.bidId)
       buttons.push(
-        { label: i18n._({ id: "notify.button.accept", message: "Accept" }), data: `accept:${p.bidId}` },
-        { label: i18n._({ id: "notify.button.reject", message: "Reject" }), data: `reject:${p.bidId}` },
+        {
+          label: i18n._({
+            id: "notify.button.accept",
+            comment: "Button under a Telegram/WhatsApp bid notification: accept this driver's bid (award the load)",
+            message: "Accept",
+          }),
+          data: `accept:${p.bidId}`,
+        },
+        {
+          label: i18n._({
+            id: "notify.button.reject",
+            comment: "Button under a Telegram/WhatsApp bid notification: decline this driver's bid",
+            message: "Reject",
+          }),
+          data: `reject:${p.bidId}`,
+        },
       );
-    if (linkable(url)) buttons.push({ label: i18n._({ id: "notify.button.open", message: "Open load" }), url });
+    if (linkable(url))
+      buttons.push({
+        label: i18n._({
+          id: "notify.button.open",
+          comment: "Button under a Telegram/WhatsApp notification: open this load in MyTess",
+          message: "Open load",
+        }),
+        url,
+      });
     result = await notifier.send({ chatId: prefs.telegramChatId as string }, { ...n, buttons });
     if (result.status === "gone") await markTelegramBlocked(db, p.userId, now);
   } else {

@@ -55,9 +55,22 @@ export function IntegrationFormDialog({
   const { t } = useLingui();
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent closeLabel={t`Close`} width="lg" data-testid="integration-dialog">
+      <DialogContent
+        closeLabel={t({
+          message: "Close",
+          comment: "Screen-reader label of the X button that closes a dialog or notice",
+        })}
+        width="lg"
+        data-testid="integration-dialog"
+      >
         <DialogHeader>
-          <DialogTitle>{editing ? <Trans>Edit Integration</Trans> : <Trans>Add Integration</Trans>}</DialogTitle>
+          <DialogTitle>
+            {editing ? (
+              <Trans comment="Dialog title: change a connected store's settings">Edit Integration</Trans>
+            ) : (
+              <Trans comment="Dialog title and button: connect a new online store">Add Integration</Trans>
+            )}
+          </DialogTitle>
           <DialogDescription>
             {editing ? (
               <Trans>Saved credentials are never shown: leave a field blank to keep it.</Trans>
@@ -92,7 +105,11 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
   const create = useMutation(
     trpc.ecommerce.createIntegration.mutationOptions({
       onSuccess: async (i) => {
-        toast({ title: t`Integration Added`, description: i.name, variant: "success" });
+        toast({
+          title: t({ message: "Integration Added", comment: "Notice title after a store was connected" }),
+          description: i.name,
+          variant: "success",
+        });
         onDone();
         await refresh();
       },
@@ -155,7 +172,9 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="grid gap-2">
           <Label htmlFor="ec-platform">
-            <Trans>Platform</Trans>
+            <Trans comment="Footer column heading (the MyTess service's pages) and label of the e-commerce platform choice (Shopify, Amazon, Alibaba)">
+              Platform
+            </Trans>
           </Label>
           <NativeSelect
             id="ec-platform"
@@ -179,7 +198,7 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
         </div>
         <TextField
           id="ec-name"
-          label={<Trans>Name</Trans>}
+          label={<Trans comment="Label of the name field of a store or board connection">Name</Trans>}
           maxLength={80}
           placeholder={t`e.g. My Shopify store`}
           value={form.name}
@@ -211,11 +230,17 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
       <DialogFooter>
         <DialogClose asChild>
           <Button type="button" variant="outline">
-            <Trans>Cancel</Trans>
+            <Trans comment="Dialog button: close the dialog without doing anything (not “cancel a load”)">Cancel</Trans>
           </Button>
         </DialogClose>
         <Button type="submit" disabled={pending} data-testid="integration-submit">
-          {pending ? <Trans>Saving...</Trans> : editing ? <Trans>Save Changes</Trans> : <Trans>Add Integration</Trans>}
+          {pending ? (
+            <Trans>Saving...</Trans>
+          ) : editing ? (
+            <Trans comment="Button: save changes to a store or lane">Save Changes</Trans>
+          ) : (
+            <Trans>Add Integration</Trans>
+          )}
         </Button>
       </DialogFooter>
     </form>

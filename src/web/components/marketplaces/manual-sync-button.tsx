@@ -15,7 +15,11 @@ export function ManualSyncButton() {
   const sync = useMutation(
     trpc.marketplaces.syncManual.mutationOptions({
       onSuccess: async () => {
-        toast({ title: t`Sync Started`, description: t`Manual synchronization has been started.`, variant: "success" });
+        toast({
+          title: t({ message: "Sync Started", comment: "Notice title after a manual sync started" }),
+          description: t`Manual synchronization has been started.`,
+          variant: "success",
+        });
         await refresh();
       },
       onError: (err) => {
@@ -31,7 +35,11 @@ export function ManualSyncButton() {
   return (
     <Button variant="outline" disabled={sync.isPending} onClick={() => sync.mutate({})} data-testid="manual-sync">
       <RefreshCw className={sync.isPending ? "animate-spin" : undefined} aria-hidden />
-      {sync.isPending ? <Trans>Starting...</Trans> : <Trans>Manual Sync</Trans>}
+      {sync.isPending ? (
+        <Trans comment="Manual Sync button while the sync starts">Starting...</Trans>
+      ) : (
+        <Trans comment="Button on a board card: run a sync now">Manual Sync</Trans>
+      )}
     </Button>
   );
 }
