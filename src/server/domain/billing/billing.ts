@@ -9,6 +9,9 @@ import type { TPaymentServices } from "../../integrations/payments/services";
 import type { TStripeEvent } from "../../integrations/payments/types";
 import { fromUsd, loadRates } from "../fx";
 import { enqueueBillingNotice } from "../push/notify";
+import { subscriptionOf } from "./premium";
+
+export { hasPremium, REFUND_WINDOW_MS, requirePremium, SUBSCRIPTION_REQUIRED, subscriptionOf } from "./premium";
 
 // Premium that can be bought (SPEC §1: $29 a month, six months free, cancel any time, money back within 30 days).
 // Access is granted only by what a provider confirms to the server: Stripe's signed webhooks, Chapa's signed webhook or
@@ -16,7 +19,6 @@ import { enqueueBillingNotice } from "../push/notify";
 // newest one applied changes nothing, so events arriving out of order end in the right state.
 
 const DAY = 24 * 60 * 60 * 1000;
-export const REFUND_WINDOW_MS = 30 * DAY;
 export const CURRENCIES = ["USD", "EUR", "ETB"] as const;
 export type TBillingCurrency = (typeof CURRENCIES)[number];
 /**
@@ -71,37 +73,6 @@ export const premiumPrices = async (db: TDb, services: TPaymentServices) => {
       ? (services.stripe?.currencies as readonly string[] | undefined)?.includes(p.currency)
       : services.chapa !== null,
   );
-};
-
-/** SPEC §3's subscription status, with the paid period's end, who collects it and whether it renews. */
-export const subscriptionOf = (u: User, now = Date.now()) => {
-  const paid = u.paidUntil != null && u.paidUntil > now;
-  const cancelled = u.subscriptionCancelledAt != null && !paid;
-  const isTrialActive = !paid && !cancelled && u.trialEndsAt > now;
-  return {
-    subscriptionStatus: (cancelled ? "cancelled" : paid || isTrialActive ? "active" : "expired") as
-      | "active"
-      | "expired"
-      | "cancelled",
-    trialStatus: { isTrialActive, trialEndsAt: new Date(u.trialEndsAt).toISOString() },
-    currentPeriodEnd: u.paidUntil == null ? null : new Date(u.paidUntil).toISOString(),
-    provider: u.billingProvider as "stripe" | "chapa" | "grant" | null,
-    cancelAtPeriodEnd: u.cancelAtPeriodEnd,
-    /** Whether a refund may still be asked for (within 30 days of the first payment). */
-    refundable: u.firstPaidAt != null && now - u.firstPaidAt <= REFUND_WINDOW_MS && paid,
-  };
-};
-
-/** Premium: a paid period or the trial. */
-export const hasPremium = (u: User, now = Date.now()) => subscriptionOf(u, now).subscriptionStatus === "active";
-
-export const SUBSCRIPTION_REQUIRED = /*i18n*/ {
-  id: "error.subscription.required",
-  message: "This needs MyTess Premium: your free period has ended. Upgrade on the subscription page to continue.",
-};
-/** The server's own check of what premium unlocks. */
-export const requirePremium = (u: User, now = Date.now()) => {
-  if (!hasPremium(u, now)) throw new AppError("SUBSCRIPTION_REQUIRED", SUBSCRIPTION_REQUIRED);
 };
 
 const notConfigured = (currency: string) =>
