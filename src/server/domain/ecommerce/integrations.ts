@@ -13,6 +13,7 @@ import { AppError } from "../../errors";
 import { defaultStoreBaseUrl, isSandboxStoreUrl } from "../../integrations/stores/registry";
 import type { TStoreServices } from "../../integrations/stores/services";
 import { STORE_NAMES, type TStoreAdapter } from "../../integrations/stores/types";
+import { requirePremium } from "../billing/premium";
 import {
   checkPublicHttps,
   cleanCredentials,
@@ -157,6 +158,8 @@ export const updateIntegration = async (
 ) => {
   const i = await ownIntegration(db, user, id);
   const platform = i.platform as TEcommercePlatform;
+  // An active integration imports orders (sync and webhooks), which is premium: activating needs premium.
+  if (input.isActive === true && !i.isActive) requirePremium(user, now);
   if (input.settings) checkBaseUrl(services, input.settings.apiBaseUrl);
   let sealed: ReturnType<typeof sealCredentials> | null = null;
   if (input.credentials && Object.keys(input.credentials).length > 0) {
