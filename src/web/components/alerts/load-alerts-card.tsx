@@ -9,6 +9,7 @@ import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useEquipmentLabel } from "../loads/equipment-label";
 import { PlaceName } from "../loads/place-name";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { Label } from "../ui/input";
@@ -47,7 +48,10 @@ export function LoadAlertsCard() {
           variant: "success",
         });
       },
-      onError: (err) => toast({ title: t`Error`, description: errorInfo(err).message, variant: "destructive" }),
+      onError: (err) => {
+        if (handleSubscriptionRequired(err)) return;
+        toast({ title: t`Error`, description: errorInfo(err).message, variant: "destructive" });
+      },
     }),
   );
   const locate = useMutation(
