@@ -154,6 +154,13 @@ function SubscribePage() {
           <p className="text-sm text-muted-foreground">
             <Trans>New accounts get 6 months free. {MONEY_BACK_DAYS}-day money-back guarantee. Cancel anytime.</Trans>
           </p>
+          <p className="text-sm text-muted-foreground" data-testid="after-premium">
+            <Trans>
+              Without Premium you keep your account and everything in it: loads, trips, messages, answering bids, your
+              boards and stores, and alerts in the app and the browser. Posting loads, bidding, board sync, store order
+              imports, new-load alerts and Telegram and WhatsApp alerts need Premium.
+            </Trans>
+          </p>
           {me && status.data && <BuySection data={status.data} />}
         </CardContent>
       </Card>

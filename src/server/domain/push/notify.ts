@@ -3,7 +3,7 @@
 // (web push, Telegram, WhatsApp), each under a key naming the occurrence so that nothing is enqueued twice. The job
 // worker then renders the text in the recipient's language and sends it on that channel alone: a failing channel
 // retries or fails by itself and never holds up the others.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { type Job, loads, messages, notifications, pushSubscriptions, users } from "../../../../db/tables";
@@ -16,6 +16,7 @@ import type { TNotifierRegistry } from "../../integrations/notify/registry";
 import type { TNotification, TNotifyButton, TSendResult } from "../../integrations/notify/types";
 import { enqueue, enqueueMany, JobDeferred, JobRetry } from "../../jobs/queue";
 import { publishLive } from "../../live/publish";
+import { userHasPremium } from "../billing/premium";
 import { markTelegramBlocked, messagingPreferencesOf, template } from "../messaging/preferences";
 import { preferencesOf, quietUntil, recordNotification, sendToSubscriptions, subscriptionsOf } from "./push";
 
@@ -353,6 +354,8 @@ const sendChat = async (
   p: TNotifyPayload & { channel: "telegram" | "whatsapp" },
   now: number,
 ) => {
+  // Chat alerts are premium: an account without it keeps the bell and web push.
+  if (!(await userHasPremium(db, p.userId, now))) return { skipped: "premium ended" };
   const prefs = await messagingPreferencesOf(db, p.userId);
   const type = CHAT_TYPE[TYPE_OF[p.event]];
   if (!type || !prefs.notificationTypes[type]) return { skipped: "turned off" };
@@ -418,6 +421,16 @@ const sendChat = async (
   return { status: result.status };
 };
 
+/**
+ * The push Topic (RFC 8030) of a job: the same for every attempt, so a message sent again after its worker died
+ * replaces the undelivered one at the push service, and (as the notification's tag) a shown one on the device.
+ */
+export const pushTopic = (job: Pick<Job, "id" | "uniqueKey">) =>
+  createHash("sha256")
+    .update(job.uniqueKey ?? `job:${job.id}`)
+    .digest("base64url")
+    .slice(0, 32);
+
 /** Web push: the user's push preferences and quiet hours, every subscription once. */
 const sendPush = async (db: TDb, deps: TDeps, job: Job, p: TNotifyPayload, now: number) => {
   const [user] = await db.select().from(users).where(eq(users.id, p.userId));
@@ -448,6 +461,7 @@ const sendPush = async (db: TDb, deps: TDeps, job: Job, p: TNotifyPayload, now: 
     body: r.body,
     url,
     urgency: p.event === "bid_received" || p.event === "bid_accepted" ? "high" : "normal",
+    topic: pushTopic(job),
   });
   for (const x of results) if (x.result.status === "delivered") sent.add(x.sub.id);
   const retry = results.find((x) => x.result.status === "retry");
@@ -480,6 +494,8 @@ export const notifyHandler =
     const p = raw as TNotifyPayload;
     const now = Date.now();
     if (!p.channel) {
+      // Alerts of new loads are premium, as bidding is: none for an account whose premium ended after the match.
+      if (p.event === "load_nearby" && !(await userHasPremium(db, p.userId, now))) return { skipped: "premium ended" };
       // A job for the recipient as a whole (bulk alerts, or written before channels): its fan-out, then done.
       await db.transaction((tx) => fanOut(tx, p, job.uniqueKey ?? `notify:job:${job.id}`, now));
       return { fannedOut: true };

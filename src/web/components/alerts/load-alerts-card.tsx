@@ -9,6 +9,7 @@ import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useEquipmentLabel } from "../loads/equipment-label";
 import { PlaceName } from "../loads/place-name";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { Label } from "../ui/input";
@@ -47,12 +48,14 @@ export function LoadAlertsCard() {
           variant: "success",
         });
       },
-      onError: (err) =>
+      onError: (err) => {
+        if (handleSubscriptionRequired(err)) return;
         toast({
           title: t({ message: "Error", comment: "Title of an error notice (toast)" }),
           description: errorInfo(err).message,
           variant: "destructive",
-        }),
+        });
+      },
     }),
   );
   const locate = useMutation(

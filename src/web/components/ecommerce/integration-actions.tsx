@@ -4,6 +4,7 @@ import { PlugZap, RefreshCw } from "lucide-react";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import { serverMessage, type TIntegration, useRefreshEcommerce } from "./shared";
 
@@ -77,7 +78,7 @@ export function SyncOrdersButton({ integration }: { integration: TIntegration })
           variant: "success",
         }),
       onError: (err) => {
-        if (onUnauthorized(err)) return;
+        if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
         toast({
           title: t({ message: "Sync Failed", comment: "Notice title: a sync failed" }),
           description: serverMessage(err) ?? t`Failed to sync orders`,

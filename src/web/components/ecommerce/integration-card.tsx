@@ -5,6 +5,7 @@ import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -34,7 +35,7 @@ export function IntegrationCard({ integration, onEdit }: { integration: TIntegra
         await refresh();
       },
       onError: (err) => {
-        if (onUnauthorized(err)) return;
+        if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
         toast({
           title: t`Error`,
           description: serverMessage(err) ?? t`Failed to update integration`,

@@ -9,6 +9,7 @@ import {
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import {
   Dialog,
@@ -43,6 +44,10 @@ import { SyncFields } from "./sync-fields";
 import { WarehouseFields } from "./warehouse-fields";
 
 /** Add Integration (no `editing`) or Edit (platform fixed, credentials left blank to keep). */
+/** 32 random bytes, hex: a webhook secret nobody else knows. */
+const randomSecret = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+
 export function IntegrationFormDialog({
   open,
   onOpenChange,
@@ -97,7 +102,7 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
   const set = (p: Partial<TIntegrationForm>) => setForm((f) => ({ ...f, ...p }));
 
   const onServerError = (err: unknown, fallback: string) => {
-    if (onUnauthorized(err)) return;
+    if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
     const info = errorInfo(err);
     if (info.issues.length) setErrors(Object.fromEntries(info.issues.map((i) => [i.path, i.message])));
     toast({ title: t`Error`, description: serverMessage(err) ?? fallback, variant: "destructive" });
@@ -137,7 +142,11 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
     const fields: readonly string[] = STORE_CREDENTIAL_FIELDS[platform];
     set({
       apiBaseUrl: sandboxUrl,
-      credentials: Object.fromEntries(fields.map((f) => [f, f === "region" ? "na" : "sandbox"])),
+      // The emulator takes "sandbox" for every credential, but a webhook secret anyone can read would let anyone forge
+      // this store's order webhooks: it gets a random one (the Sandbox sends no webhooks by itself).
+      credentials: Object.fromEntries(
+        fields.map((f) => [f, f === "region" ? "na" : f === "webhookSecret" ? randomSecret() : "sandbox"]),
+      ),
     });
     setAdvanced(true);
   };

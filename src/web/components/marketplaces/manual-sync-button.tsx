@@ -4,6 +4,7 @@ import { RefreshCw } from "lucide-react";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import { serverMessage, useRefreshMarketplaces } from "./shared";
 
@@ -23,7 +24,7 @@ export function ManualSyncButton() {
         await refresh();
       },
       onError: (err) => {
-        if (onUnauthorized(err)) return;
+        if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
         toast({
           title: t`Sync Failed`,
           description: serverMessage(err) ?? t`Failed to start manual sync`,

@@ -7,6 +7,7 @@ import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -65,7 +66,7 @@ export function MarketplaceCard({ config, onEdit }: { config: TMarketplace; onEd
         await refresh();
       },
       onError: (err) => {
-        if (onUnauthorized(err)) return;
+        if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
         toast({
           title: t`Error`,
           description: serverMessage(err) ?? t`Failed to update marketplace configuration`,

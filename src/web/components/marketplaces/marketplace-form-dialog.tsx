@@ -12,6 +12,7 @@ import {
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import {
   Dialog,
@@ -129,7 +130,7 @@ function MarketplaceForm({ editing, onDone }: { editing: TMarketplace | null; on
   const set = (p: Partial<TMarketplaceForm>) => setForm((f) => ({ ...f, ...p }));
 
   const onServerError = (err: unknown, fallback: string) => {
-    if (onUnauthorized(err)) return;
+    if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
     const info = errorInfo(err);
     if (info.issues.length) setErrors(Object.fromEntries(info.issues.map((i) => [i.path, i.message])));
     toast({ title: t`Error`, description: serverMessage(err) ?? fallback, variant: "destructive" });
