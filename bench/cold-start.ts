@@ -4,7 +4,8 @@
 // heading; the board's first load card) and the bytes transferred, the median of 3 runs each, cold (empty cache, no
 // service worker) and warm (the same page again in the same browser context).
 //   bun run build && bun bench/cold-start.ts [--runs 3]
-// Targets (issue 12): landing main content <= 4 s cold, first load card <= 6 s cold, landing transfer <= 200 KB.
+// Targets for a phone on a slow network: landing main content <= 4 s cold, first load card <= 6 s cold, landing
+// transfer <= 200 KB.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

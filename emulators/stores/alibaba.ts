@@ -1,6 +1,6 @@
 // Alibaba.com Open Platform (ICBU, "v2" gateway) emulator: the seller's order list and order detail, behind the
 // gateway's request signing. UNCONFIRMED: Alibaba's own documentation was not readable; this follows the
-// third-party guide shared/reference/integrations.md §3 cites (ben-jackson1/alibaba-v2-api), and the
+// third-party guide ben-jackson1/alibaba-v2-api (on GitHub), and the
 // error form `{"error_response": {type, code, msg, request_id}}` of Alibaba's open-platform gateways.
 //
 //   GET|POST /rest/alibaba/order/list   role=seller, start_page (0-based), page_size, modified_date_start (JSON)

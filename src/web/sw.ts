@@ -23,7 +23,7 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-// Background sync (SPEC: tagged "background-sync"): the queue lives in the page's local storage, which a service worker
+// Background sync (tagged "background-sync"): the queue lives in the page's local storage, which a service worker
 // cannot read, so the open pages are asked to send it.
 self.addEventListener("sync", (event) => {
   const e = event as ExtendableEvent & { tag?: string };

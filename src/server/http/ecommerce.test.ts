@@ -67,7 +67,7 @@ const orders = async (who = shipper, query = "pageSize=100") =>
   (await who.get(`/api/ecommerce/orders?${query}`)).json as { items: TOrder[]; total: number };
 
 describe("integrations", () => {
-  test("added with SPEC's defaults; credentials sealed and shown as set; required fields named", async () => {
+  test("added with the product's defaults; credentials sealed and shown as set; required fields named", async () => {
     const res = await shipper.post("/api/ecommerce/integrations", {
       platform: "shopify",
       name: "Addis shop",

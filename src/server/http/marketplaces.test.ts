@@ -237,7 +237,7 @@ describe("connection test and search", () => {
     }
   });
 
-  test("search answers live from the board with SPEC's fields, within the radius, with defaults for a bad radius and limit", async () => {
+  test("search answers live from the board with the product's fields, within the radius, with defaults for a bad radius and limit", async () => {
     const ts = await addBoard("truckstop");
     const res = await driver.post(`/api/marketplaces/${ts.id}/search`, {
       originLatitude: CHICAGO.latitude,

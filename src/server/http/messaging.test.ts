@@ -210,7 +210,7 @@ describe("GET/PUT /api/messaging/preferences", () => {
 });
 
 describe("test messages", () => {
-  test("Telegram: SPEC's fixed text in the user's messaging language to the linked chat", async () => {
+  test("Telegram: the product's fixed text in the user's messaging language to the linked chat", async () => {
     const chatId = chat();
     await linkChat(shipper, chatId, "Abebe");
     await shipper.put("/api/messaging/preferences", prefs({ language: "om" }));

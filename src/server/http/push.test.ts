@@ -199,7 +199,7 @@ describe("GET/PUT /api/push/preferences", () => {
     quietHours: { enabled: true, start: "21:30", end: "06:15", timezone: "Africa/Addis_Ababa" },
   };
 
-  test("SPEC §9's defaults until saved; saved ones come back; another user's stay their own", async () => {
+  test("the product's defaults until saved; saved ones come back; another user's stay their own", async () => {
     const before = await shipper.get("/api/push/preferences");
     expect(before.json).toEqual({
       enabled: true,

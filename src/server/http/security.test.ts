@@ -1,4 +1,5 @@
-// Regression tests for the holes an outside probe found (issue 7). Each test failed on the code before its fix.
+// Regression tests for the holes an outside probe found (docs/security.md). Each test failed on the code before its
+// fix.
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, spyOn, test } from "bun:test";
 import { sampleNumber } from "../../../emulators/carriers/numbers";
 import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";

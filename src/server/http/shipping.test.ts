@@ -94,7 +94,7 @@ describe("POST /api/shipping/rates", () => {
     ]);
   });
 
-  test("SPEC's validation holds on the server, with its messages", async () => {
+  test("the product's validation holds on the server, with its messages", async () => {
     const shipper = await user.post(
       "/api/shipping/rates",
       body({ shipper: { street1: "", city: "Cupertino", state: "CA", postalCode: "95014" } }),

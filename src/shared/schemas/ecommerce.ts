@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EQUIPMENT_TYPES, MONEY_CURRENCY_CODES } from "../constants";
 import { zText } from "./text";
 
-// SPEC §3, §7: an integration is {platform, name, credentials, settings}; settings hold the warehouse (the pickup of
+// An integration is {platform, name, credentials, settings}; settings hold the warehouse (the pickup of
 // every load its orders become), the defaults of those loads and what to import.
 
 export const ECOMMERCE_PLATFORMS = ["shopify", "amazon", "alibaba"] as const;

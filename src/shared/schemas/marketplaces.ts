@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EQUIPMENT_TYPES } from "../constants";
 import { zText } from "./text";
 
-// SPEC §5 and §9: provider, name and apiBaseUrl are required; the sync interval falls back to 30 minutes and the rate
+// Provider, name and apiBaseUrl are required; the sync interval falls back to 30 minutes and the rate
 // limit to 1000 per hour when empty or invalid; a search falls back to radius 50 and limit 20.
 
 export const MARKETPLACE_PROVIDERS = ["dat", "truckstop", "123loadboard", "other"] as const;

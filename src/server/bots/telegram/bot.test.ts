@@ -250,7 +250,7 @@ describe("commands through the app's router", () => {
     const driverChat = chat();
     await link(driver, driverChat, "Abebe");
     const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
-    // The bot writes in the language chosen for messages (SPEC §3's messaging preferences).
+    // The bot writes in the language chosen for messages (the messaging preferences' language).
     await t.rows("update messaging_preferences set language = 'am' where user_id = ?", ids.driver);
     await t.rows("update users set trial_ends_at = ? where id = ?", Date.now() - 86_400_000, ids.driver);
     const refused = await say(driverChat, `/bid ${loadId} 900`);

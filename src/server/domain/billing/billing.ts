@@ -13,7 +13,7 @@ import { subscriptionOf } from "./premium";
 
 export { hasPremium, REFUND_WINDOW_MS, requirePremium, SUBSCRIPTION_REQUIRED, subscriptionOf } from "./premium";
 
-// Premium that can be bought (SPEC §1: $29 a month, six months free, cancel any time, money back within 30 days).
+// Premium that can be bought ($29 a month, six months free, cancel any time, money back within 30 days).
 // Access is granted only by what a provider confirms to the server: Stripe's signed webhooks, Chapa's signed webhook or
 // return followed by a verify call. Every event is applied once (billing_events); a subscription event older than the
 // newest one applied changes nothing, so events arriving out of order end in the right state.
@@ -38,7 +38,7 @@ const addMonths = (at: number, months: number) => {
 const money = (minor: number, currency: string) => `${fromMinor(minor, currency).toFixed(2)} ${currency}`;
 
 /**
- * What premium costs in each currency offered: USD as SPEC says, EUR and ETB at the admin's rates. Birr also has a
+ * What premium costs in each currency offered: USD at the list price, EUR and ETB at the admin's rates. Birr also has a
  * yearly price (twelve months for PREMIUM_YEAR_PRICE_MONTHS), since Chapa cannot renew a month by itself.
  */
 export const premiumPrices = async (db: TDb, services: TPaymentServices) => {

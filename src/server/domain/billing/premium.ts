@@ -9,7 +9,10 @@ import { AppError } from "../../errors";
 const DAY = 24 * 60 * 60 * 1000;
 export const REFUND_WINDOW_MS = 30 * DAY;
 
-/** SPEC §3's subscription status, with the paid period's end, who collects it and whether it renews. */
+/**
+ * The subscription status the API shows (subscriptionStatus, trialStatus), with the paid period's end, who collects it
+ * and whether it renews.
+ */
 export const subscriptionOf = (u: User, now = Date.now()) => {
   const paid = u.paidUntil != null && u.paidUntil > now;
   const cancelled = u.subscriptionCancelledAt != null && !paid;

@@ -26,7 +26,7 @@ import {
   type TCredentialRules,
 } from "../credentials";
 
-// A user's store integrations (SPEC §3, §7): personal like board configurations (another user's id answers 404),
+// A user's store integrations: personal like board configurations (another user's id answers 404),
 // credentials sealed and shown only as set / not set, settings as given.
 
 const NOT_FOUND = /*i18n*/ { id: "error.ecommerce.notFound", message: "E-commerce integration not found" };
@@ -248,7 +248,10 @@ export const storeAdapterOf = (services: TStoreServices, i: EcommerceIntegration
 export const recordStoreError = (db: TDb, id: number, error: string | null) =>
   db.update(ecommerceIntegrations).set({ lastError: error }).where(eq(ecommerceIntegrations.id, id));
 
-/** The connection test: a real call with the stored credentials; `connected` says how it went (SPEC §8's toasts). */
+/**
+ * The connection test: a real call with the stored credentials; `connected` says how it went (the web app's Connection
+ * Successful or Connection Failed).
+ */
 export const testIntegration = async (db: TDb, services: TStoreServices, user: User, id: number) => {
   const i = await ownIntegration(db, user, id);
   try {

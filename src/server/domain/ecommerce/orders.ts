@@ -16,7 +16,7 @@ import type { TStoreOrder } from "../../integrations/stores/types";
 import { userHasPremium } from "../billing/premium";
 import { settingsOf, storeAdapterOf } from "./integrations";
 
-// Store orders (SPEC §3 E-commerce order): one row per (integration, external order id), written by sync and by
+// Store orders: one row per (integration, external order id), written by sync and by
 // webhooks alike, so neither re-runs nor the two ways in ever duplicate an order. The status mirrors the store's
 // (pending, processing, cancelled) until the order becomes a load ("converted", which stays).
 

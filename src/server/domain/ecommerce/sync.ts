@@ -103,7 +103,10 @@ export const runStoreSync = async (
   return { created, updated, pages, partial, message: `${created} new orders, ${updated} updated` };
 };
 
-/** Manual sync of the caller's integration, answered with what it did (SPEC §8 'Sync Successful' shows the message). */
+/**
+ * Manual sync of the caller's integration, answered with what it did (the web app's Sync Successful toast shows the
+ * message).
+ */
 export const syncIntegration = async (db: TDb, services: TStoreServices, user: User, id: number) => {
   const i = await ownIntegration(db, user, id);
   return runStoreSync(db, services, i.id);

@@ -168,7 +168,7 @@ export const shipperLoadsPage = async (db: TDb, shipper: User, p: TMyLoadsQuery 
   };
 };
 
-/** SPEC's GET /api/loads/shipper: the shipper's latest 200 loads. */
+/** GET /api/loads/shipper: the shipper's latest 200 loads. */
 export const shipperLoads = async (db: TDb, shipper: User) =>
   withShipperDetails(
     db,

@@ -7,7 +7,7 @@ import { parseContact } from "../marketplaces/map";
 
 const place = (city: string, state: string | null, country: string) => placeLabel(city, state, country);
 
-/** A load as the API shows it (SPEC section 3), with distance from an optional point of view. */
+/** A load as the API shows it (docs/product-rules.md, Loads), with distance from an optional point of view. */
 export const toPublicLoad = (l: Load, from?: { latitude: number; longitude: number } | null, now = Date.now()) => {
   const budgetAmount = fromMinor(l.budgetMinor, l.budgetCurrency);
   const distance = from ? haversineMiles(from.latitude, from.longitude, l.pickupLatitude, l.pickupLongitude) : null;

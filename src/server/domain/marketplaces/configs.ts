@@ -24,7 +24,7 @@ import {
   type TCredentialRules,
 } from "../credentials";
 
-// A user's board configurations (SPEC §3, §5, §7). Board subscriptions are personal: a configuration is found only by
+// A user's board configurations. Board subscriptions are personal: a configuration is found only by
 // the user who added it (another user's id answers 404, as if it did not exist). Credentials are sealed before they
 // are stored and never leave the server: the API says which fields are set.
 

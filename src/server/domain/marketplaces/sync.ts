@@ -310,7 +310,7 @@ export const startManualSync = async (db: TDb, user: User, configId?: number, no
   return { message: "Manual synchronization has been started.", queued: targets.length };
 };
 
-/** SPEC §3 Sync status, for the caller's boards. */
+/** The sync status (isRunning, intervalMinutes, lastSyncTimes, nextSyncInMinutes) of the caller's boards. */
 export const syncStatus = async (db: TDb, user: User, now = Date.now()) => {
   const list = (await listMarketplaces(db, user.id)).filter(syncable);
   const scheduled = list.filter((c) => c.syncEnabled);

@@ -1,4 +1,4 @@
-// Messaging preferences (SPEC §3): where a user's chat notifications go (WhatsApp, Telegram), which types, in which
+// Messaging preferences: where a user's chat notifications go (WhatsApp, Telegram), which types, in which
 // language; the Telegram deep link that links a chat; the test messages of the /messaging page. A chat or number is
 // bound to an account only by proof: a Telegram chat through the deep link (the bot sees the chat), a WhatsApp number
 // through a code sent to it (whatsapp-verification.ts). What the page saves never binds either.
@@ -54,7 +54,7 @@ const fromRow = (r: MessagingPreferences | undefined): TMessagingPrefs => ({
         systemAlerts: r.systemAlerts,
       }
     : { ...DEFAULT_MESSAGING_TYPES },
-  // SPEC §9: messaging's default language is English.
+  // Messages are in English until the user chooses a language for them.
   language: r && isLanguage(r.language) ? r.language : "en",
 });
 
@@ -68,8 +68,9 @@ export const channelState = (notifiers: TNotifierRegistry, channel: "telegram" |
   notifiers.states().find((s) => s.channel === channel)?.state ?? "not_configured";
 
 /**
- * GET /api/messaging/preferences: SPEC §3's object (the WhatsApp number is the verified one, else the one waiting for
- * its proof, with `whatsappVerified` saying which), the deep link, whether the bot was blocked, channel states.
+ * GET /api/messaging/preferences: the messaging preferences (the WhatsApp number is the verified one, else the one
+ * waiting for its proof, with `whatsappVerified` saying which), the deep link, whether the bot was blocked, channel
+ * states.
  */
 export const messagingView = async (db: TDb, deps: TMessagingDeps, userId: number, now = Date.now()) => {
   const p = await messagingPreferencesOf(db, userId);
@@ -155,7 +156,7 @@ export const markTelegramBlocked = (db: Pick<TDb, "update">, userId: number, now
     .set({ telegramEnabled: false, telegramBlockedAt: now, updatedAt: now })
     .where(eq(messagingPreferences.userId, userId));
 
-/** SPEC §9: "Test messages are fixed text stating it is a test from the product." */
+/** Test messages are fixed text saying they are a test from MyTess; what the caller sends is not relayed. */
 export const testMessageText = (locale: TLanguage) => {
   i18n.activate(locale);
   return {

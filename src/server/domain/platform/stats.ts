@@ -3,7 +3,7 @@ import type { TDb } from "../../../../db/client";
 import { fxRates, loads, users } from "../../../../db/tables";
 import { toPublicLoad } from "../loads/serialize";
 
-/** Platform figures computed from the database (the landing page shows SPEC's samples only if this call fails). */
+/** Platform figures computed from the database (the landing page shows its sample figures only if this call fails). */
 export const platformStats = async (db: TDb) => {
   const [loadRow] = await db
     .select({

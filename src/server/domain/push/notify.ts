@@ -40,7 +40,7 @@ export const NOTIFY_EVENTS = [
 export type TNotifyEvent = (typeof NOTIFY_EVENTS)[number];
 type TLoadEvent = Exclude<TNotifyEvent, "system_alert" | "announcement" | "payment_received" | "premium_ending">;
 
-/** SPEC §3's notification type each event belongs to: an award is loadAssigned, everything else loadUpdates. */
+/** The notification type each event belongs to: an award is loadAssigned, everything else loadUpdates. */
 export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   bid_received: "loadUpdates",
   bid_accepted: "loadAssigned",
@@ -532,7 +532,7 @@ export const enqueueBillingNotice = (
 /**
  * An operator's message to every user (or every driver or shipper): one job per user, each fanning out to the bell and
  * the user's channels when it runs, so the call returns at once however many users there are. `systemAlerts` reaches
- * push and chats where that type is on; `marketing` only push (SPEC §3 has no marketing type for chats).
+ * push and chats where that type is on; `marketing` only push (chats have no marketing type).
  */
 export const broadcast = async (
   db: TDb,

@@ -96,7 +96,7 @@ export const unsubscribe = async (db: TDb, userId: number, endpoint: string) => 
 export const subscriptionsOf = (db: TDb, userId: number) =>
   db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).orderBy(pushSubscriptions.id);
 
-/** The user's preferences, SPEC §9's defaults when never saved. */
+/** The user's preferences, the product's defaults when never saved. */
 export const preferencesOf = async (db: TDb, userId: number): Promise<TPushPreferences> => {
   const [p] = await db.select().from(pushPreferences).where(eq(pushPreferences.userId, userId));
   if (!p) return DEFAULT_PUSH_PREFERENCES;
@@ -118,7 +118,7 @@ export const preferencesOf = async (db: TDb, userId: number): Promise<TPushPrefe
   };
 };
 
-/** SPEC §3's shape: the preferences and the user's subscriptions (endpoints only; keys stay on the server). */
+/** The preferences and the user's subscriptions (endpoints only; keys stay on the server). */
 export const preferencesView = async (db: TDb, userId: number) => ({
   ...(await preferencesOf(db, userId)),
   subscriptions: (await subscriptionsOf(db, userId)).map((s) => ({

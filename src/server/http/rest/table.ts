@@ -1,7 +1,10 @@
 import { AppError } from "../../errors";
 import { bodyObject, idParam, route, type TRestRoute } from "./route";
 
-/** The REST paths of SPEC section 7, each a thin adapter over one procedure. */
+/**
+ * The REST paths of the API (fixed: callers and the web app's offline queue use them), each a thin adapter over one
+ * procedure.
+ */
 export const REST_ROUTES: TRestRoute[] = [
   route("POST", "/api/auth/register", (c, r) => c.auth.register(bodyObject(r) as never), 201, { anonymousBody: true }),
   route("POST", "/api/auth/login", (c, r) => c.auth.login(bodyObject(r) as never), 200, { anonymousBody: true }),
@@ -104,7 +107,7 @@ export const REST_ROUTES: TRestRoute[] = [
   route("POST", "/api/messaging/telegram/send", (c, r) => c.messaging.telegramTest(bodyObject(r) as never)),
   route("POST", "/api/messaging/whatsapp/code", (c, r) => c.messaging.whatsappSendCode(bodyObject(r) as never)),
   route("POST", "/api/messaging/whatsapp/verify", (c, r) => c.messaging.whatsappVerify(bodyObject(r) as never)),
-  // External load boards (SPEC §7)
+  // External load boards
   // Saved lanes, before /api/marketplaces/:id so "lanes" is never read as a configuration's id.
   route("GET", "/api/marketplaces/lanes", (c) => c.marketplaces.lanes()),
   route("POST", "/api/marketplaces/lanes", (c, r) => c.marketplaces.createLane(bodyObject(r) as never), 201),
@@ -123,7 +126,7 @@ export const REST_ROUTES: TRestRoute[] = [
     async (c, r) => (await c.marketplaces.search({ ...bodyObject(r), id: idParam(r) } as never)).results,
   ),
   route("GET", "/api/marketplaces/sync-runs", (c) => c.marketplaces.history({})),
-  // E-commerce (SPEC §7)
+  // E-commerce
   route("GET", "/api/ecommerce/integrations", (c) => c.ecommerce.integrations()),
   route("POST", "/api/ecommerce/integrations", (c, r) => c.ecommerce.createIntegration(bodyObject(r) as never), 201),
   route("PUT", "/api/ecommerce/integrations/:id", (c, r) =>

@@ -1,6 +1,5 @@
 // 123Loadboard: OAuth2 token at {base}/token (client credentials, scope loadsearching), then POST {base}/loads/search
-// with the headers 123Loadboard requires on every call (123LB-Api-Version, 123LB-AID, User-Agent). See
-// shared/reference/freight-anchors.md §3.3.
+// with the headers 123Loadboard requires on every call (123LB-Api-Version, 123LB-AID, User-Agent).
 //
 // 123Loadboard's developer documentation is not public: the request follows integrators' code, and the fields of a
 // load in the answer (origin{city,state,country,latitude,longitude}, pickupDateTimes[]/pickupDate, equipments[],

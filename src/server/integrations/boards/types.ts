@@ -8,7 +8,7 @@ export const BOARD_PROVIDERS = ["dat", "truckstop", "123loadboard", "other"] as 
 export type TBoardProvider = (typeof BOARD_PROVIDERS)[number];
 
 /**
- * The credential fields each provider takes (SPEC §5: dat takes clientId and clientSecret, truckstop username,
+ * The credential fields each provider takes (dat takes clientId and clientSecret, truckstop username,
  * password and integrationId). DAT's clientId/clientSecret are the service account's email and password, userEmail the
  * DAT user the searches run as. 123Loadboard: OAuth client id and secret. other: the feed's API key (optional).
  */

@@ -1,12 +1,12 @@
 // Alibaba.com: the Alibaba.com (ICBU) Open Platform "v2" gateway, seller side.
 //
 // UNCONFIRMED. Alibaba's own documentation (openapi.alibaba.com) is partner-gated and was not readable; everything
-// here follows the third-party guide shared/reference/integrations.md §3 cites (ben-jackson1/alibaba-v2-api, written
-// for the buyer side) and must be checked against Alibaba's documents before production use:
-// - the gateway https://openapi-api.alibaba.com/rest{api_path} (sandbox openapi-api-sandbox.alibaba.com);
-// - the system parameters app_key, sign_method=sha256, timestamp (epoch ms), access_token (the seller's session), sign;
-// - sign = UPPER(HEX(HMAC-SHA256(app_secret, api_path + k1v1k2v2… over every other parameter sorted by name)));
-// - POST /alibaba/order/list (role=seller, start_page from 0, page_size, modified_date_start as
+// here follows the third-party guide ben-jackson1/alibaba-v2-api (on GitHub, written for the buyer side) and must be
+// checked against Alibaba's documents before production use: - the gateway
+// https://openapi-api.alibaba.com/rest{api_path} (sandbox openapi-api-sandbox.alibaba.com); - the system parameters
+// app_key, sign_method=sha256, timestamp (epoch ms), access_token (the seller's session), sign; - sign =
+// UPPER(HEX(HMAC-SHA256(app_secret, api_path + k1v1k2v2… over every other parameter sorted by name))); - POST
+// /alibaba/order/list (role=seller, start_page from 0, page_size, modified_date_start as
 //   {"date_timestamp": ms, "date_str": "yyyy-MM-dd HH:mm:ss"} — we send UTC) → value.order_list[] of trade_id,
 //   trade_status, create_date/modify_date {timestamp}, and value.total_count; whether seller-role access works so;
 // - POST /alibaba/order/get (e_trade_id) → value.shipping_address {contact_person, address, city, province, zip,

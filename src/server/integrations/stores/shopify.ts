@@ -1,5 +1,5 @@
 // Shopify: the Admin GraphQL API (the REST Admin API is legacy since 2024-10) and the orders/create, orders/updated
-// webhooks. See shared/reference/integrations.md §1.
+// webhooks, as shopify.dev's Admin GraphQL reference describes them.
 //
 //   POST {https://shop.myshopify.com}/admin/api/2026-01/graphql.json   X-Shopify-Access-Token: shpat_…
 //   orders(first, after, query: "updated_at:>='ISO'", sortKey: UPDATED_AT) → nodes + pageInfo{hasNextPage endCursor}

@@ -74,7 +74,10 @@ export type TStoreLineItem = {
   unitWeightGrams: number | null;
 };
 
-/** The platform-neutral status of an order (SPEC §4's pending/processing/cancelled; synced and converted are ours). */
+/**
+ * The platform-neutral status of an order (pending, processing and cancelled come from the store; synced and converted
+ * are ours).
+ */
 export type TStoreOrderStatus = "pending" | "processing" | "cancelled";
 
 export type TStoreOrder = {

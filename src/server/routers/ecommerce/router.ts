@@ -22,7 +22,7 @@ const ZId = z.object({
   id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),
 });
 
-/** SPEC §7 e-commerce calls: a user's own integrations and orders only (others get 404). */
+/** The e-commerce calls: a user's own integrations and orders only (others get 404). */
 export const ecommerceRouter = {
   integrations: authedProcedure.query(async ({ ctx }) =>
     (await listIntegrations(ctx.db, ctx.actor.id)).map(toPublicIntegration),
@@ -49,7 +49,7 @@ export const ecommerceRouter = {
     const values = { created: r.created, updated: r.updated };
     return {
       ...r,
-      // SPEC §8: 'Sync Successful' shows this message, in the caller's language.
+      // The web app's Sync Successful toast shows this message, in the caller's language.
       message: r.partial
         ? translate(
             ctx.locale,

@@ -26,7 +26,7 @@ const ZId = z.object({
   id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),
 });
 
-/** SPEC §7 marketplace calls. Every configuration is its owner's: others get 404. */
+/** The marketplace calls. Every configuration is its owner's: others get 404. */
 export const marketplacesRouter = {
   list: authedProcedure.query(async ({ ctx }) =>
     (await listMarketplaces(ctx.db, ctx.actor.id)).map(toPublicMarketplace),

@@ -15,7 +15,7 @@ import { authedProcedure, premium } from "../../trpc/init";
 const deps = (s: TServices) => ({ notifiers: s.notifiers, secrets: s.boards.secrets });
 
 export const messagingRouter = {
-  /** SPEC §3's messaging preferences, the Telegram deep link (the live one-time token) and the channels' states. */
+  /** The messaging preferences, the Telegram deep link (the live one-time token) and the channels' states. */
   preferences: authedProcedure.query(({ ctx }) => messagingView(ctx.db, deps(ctx.services), ctx.actor.id)),
   savePreferences: authedProcedure.input(ZMessagingPreferences).mutation(({ ctx, input }) => {
     // Chat alerts (Telegram, WhatsApp) are premium; switching them off is always allowed.

@@ -37,7 +37,7 @@ const byEmail = async (db: TDb, email: string) => {
   return u;
 };
 
-/** SPEC §3's subscription status and the calls that buy, cancel and list premium. */
+/** The subscription status and the calls that buy, cancel and list premium. */
 export const subscriptionRouter = {
   status: authedProcedure.query(({ ctx }) => subscriptionOf(ctx.actor)),
   /** What premium costs in each currency a configured provider takes, and the providers' states. */

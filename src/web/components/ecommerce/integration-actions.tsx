@@ -8,7 +8,10 @@ import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import { serverMessage, type TIntegration, useRefreshEcommerce } from "./shared";
 
-/** A real call to the store with the saved credentials; the answer's `connected` says which toast (SPEC §8). */
+/**
+ * A real call to the store with the saved credentials; the answer's `connected` says which toast (Connection Successful
+ * or Connection Failed).
+ */
 export function TestConnectionButton({ integration }: { integration: TIntegration }) {
   const { t } = useLingui();
   const refresh = useRefreshEcommerce();

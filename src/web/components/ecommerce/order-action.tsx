@@ -6,7 +6,7 @@ import { Button } from "../ui/button";
 import { Tooltip, TooltipProvider } from "../ui/tooltip";
 import type { TOrder } from "./shared";
 
-/** Convert, or, once the order is a load, a Converted badge with the link to that load (SPEC §4). */
+/** Convert, or, once the order is a load, a Converted badge with the link to that load. */
 export function OrderAction({
   order,
   canConvert,

@@ -27,7 +27,7 @@ const ORDER_VARIANT: Record<TOrderStatus, "default" | "secondary" | "outline" | 
     cancelled: "destructive",
   };
 
-/** SPEC §4: pending, processing, synced, converted or cancelled. */
+/** An order's status: pending, processing, synced, converted or cancelled. */
 export function OrderStatusBadge({ status }: { status: TOrderStatus }) {
   const label = useOrderStatusLabel();
   return (

@@ -16,7 +16,7 @@ const DELIVERY_FIELDS: ReadonlySet<string> = new Set([
 export type TPlaceNeeded = { orderId: number; draft: TOrderDraft };
 
 /**
- * Converts an order into a posted load (SPEC §8 'Order Converted'). When the server cannot place the delivery address,
+ * Converts an order into a posted load (the Order Converted toast). When the server cannot place the delivery address,
  * the order's draft is fetched and handed to `onPlaceNeeded`, for the Post New Load dialog; the load completed there is
  * sent back with the order (`load`), and its failures are the dialog's to show.
  */

@@ -31,7 +31,7 @@ export type TBidLoad = {
 };
 
 /**
- * SPEC section 4's bid dialog: opens, submits ("Placing..."), closes on success and refreshes the loads. The board
+ * The bid dialog: opens, submits ("Placing..."), closes on success and refreshes the loads. The board
  * loads it on demand (`DeferredBidDialog`), opened by the click that asked for it (`defaultOpen`).
  */
 export function BidDialog({

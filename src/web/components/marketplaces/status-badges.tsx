@@ -2,7 +2,7 @@ import { Trans } from "@lingui/react/macro";
 import { Badge } from "../ui/badge";
 import type { TMarketplace } from "./shared";
 
-/** SPEC §4: Inactive, Active, or Active & Syncing. */
+/** A board's state: Inactive, Active, or Active & Syncing. */
 export function MarketplaceStatusBadge({ config }: { config: Pick<TMarketplace, "isActive" | "syncEnabled"> }) {
   if (!config.isActive)
     return (

@@ -37,7 +37,7 @@ function ChannelState({ state }: { state: TState | undefined }) {
   return null;
 }
 
-/** SPEC §2's Messaging page: WhatsApp, Telegram, notification types, Ethiopian features and Save Settings. */
+/** The Messaging page: WhatsApp, Telegram, notification types, Ethiopian features and Save Settings. */
 export function MessagingSettings({ children }: { children?: ReactNode }) {
   const { t } = useLingui();
   const queryClient = useQueryClient();

@@ -30,7 +30,7 @@ const zones = () => {
 
 const withoutSubscriptions = <T extends { subscriptions: unknown }>({ subscriptions: _, ...p }: T) => p;
 
-/** SPEC §2's push notification settings panel: permission, subscribe switch, types, quiet hours, mobile info, Save. */
+/** The push notification settings panel: permission, subscribe switch, types, quiet hours, mobile info, Save. */
 export function PushPanel() {
   if (!isPushSupported()) {
     return (

@@ -12,7 +12,7 @@ export type TProviderState = TOut["prices"]["providers"][number];
 export type TPayment = TOut["payments"][number];
 export type TBillingProvider = NonNullable<TSubscription["provider"]>;
 
-/** SPEC: the subscription status is fresh for 30 s. */
+/** The subscription status is fresh for 30 s. */
 export const subscriptionStatusOptions = () =>
   trpc.subscription.status.queryOptions(undefined, { staleTime: 30_000, retry: 1 });
 

@@ -7,7 +7,7 @@ import { isPaid, type TSubscription, useProviderName } from "./shared";
 
 export type TSubscriptionKind = "paid" | "trial" | "cancelled" | "expired";
 
-/** Which of SPEC §3's states the account is in, a paid period first (a trial does not run beside one). */
+/** Which subscription state the account is in, a paid period first (a trial does not run beside one). */
 export const subscriptionKind = (s: TSubscription, now = Date.now()): TSubscriptionKind => {
   if (s.subscriptionStatus === "active" && isPaid(s, now)) return "paid";
   if (s.subscriptionStatus === "active" && s.trialStatus.isTrialActive) return "trial";

@@ -14,7 +14,7 @@ export const Route = createFileRoute("/_authed/ecommerce")({ component: Page });
 
 const TAB = "px-2 text-xs sm:px-3 sm:text-sm";
 
-/** SPEC §2: the user's store integrations and the orders they bring, which shippers turn into loads. */
+/** The user's store integrations and the orders they bring, which shippers turn into loads. */
 function Page() {
   const { me } = Route.useRouteContext();
   // null: closed; "new": adding; an integration: editing it.

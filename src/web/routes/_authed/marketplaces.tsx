@@ -12,7 +12,7 @@ export const Route = createFileRoute("/_authed/marketplaces")({ component: Page 
 
 const TAB = "px-2 text-xs sm:px-3 sm:text-sm";
 
-/** SPEC §2: the user's load board integrations: configurations, live search, and sync monitoring. */
+/** The user's load board integrations: configurations, live search, and sync monitoring. */
 function Page() {
   return (
     <div className="grid gap-6">
