@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { createTestDatabase, type DbHandle, migrateDb, openDb, openPgDb } from "../db/client";
 import { ENGINE } from "../db/engine";
 import { jobs, loadAlerts, loads, users } from "../db/tables";
-import { alertBox, enqueueLoadAlerts, matchLoadAlerts } from "../src/server/domain/alerts/alerts";
+import { alertBox, enqueueLoadAlerts, matchLoadAlerts } from "../src/server/modules/loads/alerts";
 import { EQUIPMENT_TYPES, RADIUS_OPTIONS } from "../src/shared/constants";
 import { haversineMiles } from "../src/shared/geo";
 import { CITIES, mulberry32, nearCity, percentile } from "./lib/generate";

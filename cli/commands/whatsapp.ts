@@ -10,7 +10,7 @@ import {
   whatsappWebSecretFileFor,
   whatsappWebSessionDir,
   whatsappWebState,
-} from "../../src/server/integrations/notify/whatsapp-web";
+} from "../../src/server/integrations/notifiers/whatsapp-web";
 import { CliError, i18n } from "../context";
 
 type TLoginEvents = { onQr: (qr: string) => void };

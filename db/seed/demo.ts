@@ -1,6 +1,6 @@
 import { count, sql } from "drizzle-orm";
-import { hashPassword } from "../../src/server/domain/auth/password";
-import { createUser } from "../../src/server/domain/users/users";
+import { hashPassword } from "../../src/server/modules/accounts/password";
+import { createUser } from "../../src/server/modules/accounts/users";
 import { haversineMiles } from "../../src/shared/geo";
 import { toMinor } from "../../src/shared/money";
 import type { TDb } from "../client";

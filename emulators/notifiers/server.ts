@@ -1,5 +1,5 @@
 // Starts the Telegram, WhatsApp Cloud API and Web Push emulators on loopback ports (0 = any free port). Used by tests
-// and demo mode; `bun emulators/notify/server.ts` runs them on fixed ports.
+// and demo mode; `bun emulators/notifiers/server.ts` runs them on fixed ports.
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -119,7 +119,7 @@ if (import.meta.main) {
   console.log("Notification emulators:", e.urls);
   console.log("Environment for MyTess:");
   for (const [k, v] of Object.entries(e.env())) console.log(`  ${k}=${v}`);
-  console.log("Play the users over HTTP (see emulators/notify/control.ts), e.g.:");
+  console.log("Play the users over HTTP (see emulators/notifiers/control.ts), e.g.:");
   console.log(`  curl -X POST ${e.urls.telegram}/_emulator/chats/1001/messages -d '{"text":"/start"}'`);
   for (const signal of ["SIGINT", "SIGTERM"] as const)
     process.on(signal, () => {

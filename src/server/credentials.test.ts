@@ -1,7 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { AppError } from "../errors";
-import { createSecretBox } from "../secrets";
 import {
   cleanCredentials,
   openCredentials,
@@ -9,6 +7,8 @@ import {
   sealCredentials,
   type TCredentialRules,
 } from "./credentials";
+import { AppError } from "./errors";
+import { createSecretBox } from "./secrets";
 
 const rules: TCredentialRules = {
   fields: ["apiKey", "secret", "region"],

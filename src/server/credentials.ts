@@ -1,8 +1,8 @@
-import { AppError, type TMessage } from "../errors";
-import type { TSecretBox } from "../secrets";
+import { AppError, type TMessage } from "./errors";
+import type { TSecretBox } from "./secrets";
 
 // A user's credentials for an outside service (a load board, a store): the same rules for board configurations
-// (domain/marketplaces/configs.ts) and store integrations (domain/ecommerce/integrations.ts). Values are sealed with
+// (modules/boards/configs.ts) and store integrations (modules/stores/integrations.ts). Values are sealed with
 // the server's key before they are stored, and only the names of the fields that are set ever leave the server.
 // Each caller gives its own messages (its field path and the service's name), so each keeps its own translations.
 

@@ -5,7 +5,7 @@ import { loadConfig, type TConfig } from "./config";
 import { createApp } from "./http/app";
 import { createBoardServices, type TBoardServices } from "./integrations/boards/services";
 import { carriersFromEnv, type TCarrierRegistry } from "./integrations/carriers/registry";
-import { notifiersFromEnv, type TNotifierRegistry } from "./integrations/notify/registry";
+import { notifiersFromEnv, type TNotifierRegistry } from "./integrations/notifiers/registry";
 import { noPayments, type TPaymentServices } from "./integrations/payments/services";
 import { storeServicesFrom } from "./integrations/stores/services";
 import { logger } from "./logger";

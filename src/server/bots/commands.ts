@@ -9,7 +9,7 @@ import { formatMoney } from "../../shared/money";
 import { placeLabel } from "../../shared/place";
 import { describeError } from "../errors";
 import { i18n } from "../i18n";
-import type { TNotifyButton } from "../integrations/notify/types";
+import type { TNotifyButton } from "../integrations/notifiers/types";
 import { createContext, type TChannel, type TServices } from "../trpc/context";
 import { createCaller } from "../trpc/root";
 

@@ -8,25 +8,25 @@ import { telegramWebhookHandler } from "../bots/telegram/webhook";
 import { answerWhatsApp } from "../bots/whatsapp/inbound";
 import { isSignedByBridge, WHATSAPP_WEB_INBOUND_PATH, ZWhatsAppWebInbound } from "../bots/whatsapp/web-inbound";
 import type { TConfig } from "../config";
-import { readCookie, resolveSession } from "../domain/auth/sessions";
-import { applyChapaWebhook, applyStripeEvent, confirmChapa } from "../domain/billing/billing";
-import { receiveWebhook } from "../domain/ecommerce/orders";
 import { AppError } from "../errors";
 import { boardServicesForDatabase, type TBoardServices } from "../integrations/boards/services";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
-import { notifiersFromEnv, type TNotifierRegistry, vapidKeyFileFor } from "../integrations/notify/registry";
-import { whatsappWebSecretFileFor } from "../integrations/notify/whatsapp-web";
+import { notifiersFromEnv, type TNotifierRegistry, vapidKeyFileFor } from "../integrations/notifiers/registry";
+import { whatsappWebSecretFileFor } from "../integrations/notifiers/whatsapp-web";
 import {
   parseWhatsAppWebhook,
   verifyWhatsAppSignature,
   whatsappChallenge,
-} from "../integrations/notify/whatsapp-webhook";
+} from "../integrations/notifiers/whatsapp-webhook";
 import { createOidcClient } from "../integrations/oidc/oidc";
 import { paymentsFromEnv } from "../integrations/payments/registry";
 import type { TPaymentServices } from "../integrations/payments/services";
 import { storeServicesFrom, type TStoreServices } from "../integrations/stores/services";
 import { createLiveHub, liveStream } from "../live/hub";
 import { logger } from "../logger";
+import { readCookie, resolveSession } from "../modules/accounts/sessions";
+import { applyChapaWebhook, applyStripeEvent, confirmChapa } from "../modules/billing/billing";
+import { receiveWebhook } from "../modules/stores/orders";
 import type { TServices } from "../trpc/context";
 import { SIGN_IN_REQUIRED } from "../trpc/init";
 import { appRouter, createCaller } from "../trpc/root";

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { STORE_SANDBOX_CREDENTIALS, startStoreEmulators } from "../../../emulators/stores/server";
 import { signedWebhook } from "../../../emulators/stores/shopify";
-import { enqueueDueStoreSyncs } from "../domain/ecommerce/sync";
 import { enqueue, listJobs } from "../jobs/queue";
 import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
+import { enqueueDueStoreSyncs } from "../modules/stores/sync";
 import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp, testBoardServices } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.

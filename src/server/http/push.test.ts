@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startNotifyEmulators } from "../../../emulators/notify/server";
-import { notifiersFromEnv } from "../integrations/notify/registry";
+import { startNotifyEmulators } from "../../../emulators/notifiers/server";
+import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";

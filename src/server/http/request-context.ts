@@ -1,7 +1,7 @@
 import type { TDb } from "../../../db/client";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import type { TConfig } from "../config";
-import { readCookie, resolveSession, sessionCookie } from "../domain/auth/sessions";
+import { readCookie, resolveSession, sessionCookie } from "../modules/accounts/sessions";
 import { createContext, type TChannel, type TContext, type TServices } from "../trpc/context";
 import { requestLocale } from "./locale";
 

@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, s
 import { sampleNumber } from "../../../emulators/carriers/numbers";
 import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";
 import { safeReturnTo } from "../../shared/return-to";
-import { LOGIN_LIMITS, reserveLoginAttempt } from "../domain/auth/rate-limit";
 import { carriersFromEnv } from "../integrations/carriers/registry";
+import { LOGIN_LIMITS, reserveLoginAttempt } from "../modules/accounts/rate-limit";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 import { MAX_JSON_BODY_BYTES } from "./body";
 

@@ -6,10 +6,10 @@ import { eq } from "drizzle-orm";
 import { type DbHandle, openTestDb as openDb } from "../../../db/client";
 import { jobs, loginFailures, sessions, syncRuns, users } from "../../../db/tables";
 import { scratchDatabase } from "../../../db/testing";
-import { createMarketplace } from "../domain/marketplaces/configs";
-import { closeInterruptedRuns, RUN_INTERRUPTED } from "../domain/marketplaces/sync";
-import { createUser } from "../domain/users/users";
 import { logger } from "../logger";
+import { createUser } from "../modules/accounts/users";
+import { createMarketplace } from "../modules/boards/configs";
+import { closeInterruptedRuns, RUN_INTERRUPTED } from "../modules/boards/sync";
 import { testBoardServices } from "../testing";
 import {
   backoffMs,

@@ -1,15 +1,15 @@
 import type { TDb } from "../../../db/client";
 import type { Job } from "../../../db/tables";
-import { enqueueLoadAlerts } from "../domain/alerts/alerts";
-import { sendRenewalReminders } from "../domain/billing/billing";
-import { enqueueDueStoreSyncs, storeSyncJob } from "../domain/ecommerce/sync";
-import { enqueueDueSyncs, runSync } from "../domain/marketplaces/sync";
-import { notifyHandler } from "../domain/push/notify";
 import type { TBoardServices } from "../integrations/boards/services";
-import type { TNotifierRegistry } from "../integrations/notify/registry";
+import type { TNotifierRegistry } from "../integrations/notifiers/registry";
 import type { TStoreServices } from "../integrations/stores/services";
 import type { TLogger } from "../logger";
-import { housekeeping } from "./housekeeping";
+import { sendRenewalReminders } from "../modules/billing/billing";
+import { enqueueDueSyncs, runSync } from "../modules/boards/sync";
+import { enqueueLoadAlerts } from "../modules/loads/alerts";
+import { notifyHandler } from "../modules/notifications/notify";
+import { housekeeping } from "../modules/platform/housekeeping";
+import { enqueueDueStoreSyncs, storeSyncJob } from "../modules/stores/sync";
 import {
   claimJobs,
   completeJob,

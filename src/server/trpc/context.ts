@@ -3,7 +3,7 @@ import type { User } from "../../../db/tables";
 import type { TLanguage } from "../../shared/constants";
 import type { TBoardServices } from "../integrations/boards/services";
 import type { TCarrierRegistry } from "../integrations/carriers/registry";
-import type { TNotifierRegistry } from "../integrations/notify/registry";
+import type { TNotifierRegistry } from "../integrations/notifiers/registry";
 import type { TPaymentServices } from "../integrations/payments/services";
 import type { TStoreServices } from "../integrations/stores/services";
 import type { TLogger } from "../logger";

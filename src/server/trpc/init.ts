@@ -1,8 +1,8 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { User } from "../../../db/tables";
-import { requirePremium } from "../domain/billing/billing";
 import { AppError, describeError, type TMessage } from "../errors";
+import { requirePremium } from "../modules/billing/billing";
 import type { TContext } from "./context";
 
 const TRPC_CODE = {

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { emulatorEnv, startCarrierEmulators } from "../../../../emulators/carriers/server";
-import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notify/server";
+import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notifiers/server";
 import { carriersFromEnv } from "../../integrations/carriers/registry";
-import { notifiersFromEnv } from "../../integrations/notify/registry";
+import { notifiersFromEnv } from "../../integrations/notifiers/registry";
 import { jobHandlers, startWorker } from "../../jobs/worker";
 import { logger } from "../../logger";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../../testing";
@@ -420,7 +420,7 @@ describe("7. webhook deliveries", () => {
     expect(emu.telegram.sent(chatId)).toHaveLength(1);
     expect(emu.telegram.sent(chatId)[0].text).toContain("/loads");
     // Recorded once, and pruned by housekeeping after a week.
-    const { housekeeping } = await import("../../jobs/housekeeping");
+    const { housekeeping } = await import("../../modules/platform/housekeeping");
     expect(await t.rows("SELECT source, external_id FROM inbound_updates")).toEqual([
       { source: "telegram", external_id: String(update.update_id) },
     ]);

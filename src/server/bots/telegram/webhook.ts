@@ -2,8 +2,8 @@ import { timingSafeEqual } from "node:crypto";
 import { type Bot, BotError } from "grammy";
 import type { Update } from "grammy/types";
 import type { TDb } from "../../../../db/client";
-import { firstDelivery } from "../../domain/messaging/inbound-updates";
-import { telegramApiRoot } from "../../integrations/notify/telegram";
+import { telegramApiRoot } from "../../integrations/notifiers/telegram";
+import { firstDelivery } from "../../modules/notifications/inbound-updates";
 import type { TServices } from "../../trpc/context";
 import { createTelegramBot } from "./bot";
 

@@ -8,7 +8,7 @@
 // DAT's split hosts.
 //
 // DAT's terms allow only user-initiated searches and no stored copies of results: the domain searches DAT live and
-// never syncs it (see domain/marketplaces).
+// never syncs it (see modules/boards).
 import { z } from "zod";
 import type { TEquipmentType } from "../../../shared/constants";
 import { TokenCache, type TToken } from "../carriers/token-cache";

@@ -1,7 +1,7 @@
 import type { TEquipmentType } from "../../../shared/constants";
 
 // What every load-board adapter offers, whatever its wire format (DAT REST, Truckstop SOAP, 123Loadboard REST, our
-// JSON feed). Adapters build requests and parse answers; the domain (src/server/domain/marketplaces) stores, merges and
+// JSON feed). Adapters build requests and parse answers; the domain (src/server/modules/boards) stores, merges and
 // schedules.
 
 export const BOARD_PROVIDERS = ["dat", "truckstop", "123loadboard", "other"] as const;

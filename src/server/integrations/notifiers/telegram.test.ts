@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Bot } from "grammy";
-import { startNotifyEmulators } from "../../../../emulators/notify/server";
+import { startNotifyEmulators } from "../../../../emulators/notifiers/server";
 import { notifiersFromEnv } from "./registry";
 import { renderTelegramText } from "./telegram";
 

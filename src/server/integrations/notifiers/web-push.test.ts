@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import webpush from "web-push";
-import { startNotifyEmulators } from "../../../../emulators/notify/server";
+import { startNotifyEmulators } from "../../../../emulators/notifiers/server";
 import { notifiersFromEnv, vapidKeyFileFor } from "./registry";
 import { loadVapidKeys } from "./vapid-keys";
 import { pushOutcome } from "./web-push";

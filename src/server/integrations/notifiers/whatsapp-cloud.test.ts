@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notify/server";
+import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notifiers/server";
 import { notifiersFromEnv } from "./registry";
 import type { TNotification } from "./types";
 import { whatsappOutcome } from "./whatsapp-cloud";

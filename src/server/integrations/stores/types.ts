@@ -1,5 +1,5 @@
 // What every store adapter offers, whatever its wire format (Shopify Admin GraphQL, Amazon SP-API, Alibaba Open
-// Platform). Adapters build requests and parse answers; the domain (src/server/domain/ecommerce) stores orders, keeps
+// Platform). Adapters build requests and parse answers; the domain (src/server/modules/stores) stores orders, keeps
 // the sync cursor and turns orders into loads.
 
 export const STORE_PLATFORMS = ["shopify", "amazon", "alibaba"] as const;

@@ -6,7 +6,7 @@
 //   is marked done, so a test can kill it -9 at a known point: mid-job, or after the job's effects but before its end.
 import { openConfiguredDb } from "../../../../db/client";
 import { boardServicesForDatabase } from "../../integrations/boards/services";
-import { notifiersFromEnv } from "../../integrations/notify/registry";
+import { notifiersFromEnv } from "../../integrations/notifiers/registry";
 import { storeServicesFrom } from "../../integrations/stores/services";
 import { logger } from "../../logger";
 import { claimJobs, completeJob } from "../queue";

@@ -1,9 +1,9 @@
 import type { TDb } from "../../../../db/client";
 import type { TLoginInput, TRegisterInput } from "../../../shared/schemas/auth";
 import { AppError } from "../../errors";
-import { createUser, EMAIL_TAKEN, findUserByEmail } from "../users/users";
 import { hashPassword, verifyPassword } from "./password";
 import { purgeOldLoginFailures, releaseLoginAttempt, reserveLoginAttempt } from "./rate-limit";
+import { createUser, EMAIL_TAKEN, findUserByEmail } from "./users";
 
 export const registerUser = async (db: TDb, input: TRegisterInput) => {
   // The password is hashed before the email is looked up, so a taken email answers no faster than a new one.

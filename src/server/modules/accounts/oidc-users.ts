@@ -4,7 +4,7 @@ import { users } from "../../../../db/tables";
 import type { TUserType } from "../../../shared/constants";
 import { AppError } from "../../errors";
 import type { TOidcClaims } from "../../integrations/oidc/oidc";
-import { createUser, findUserByEmail } from "../users/users";
+import { createUser, findUserByEmail } from "./users";
 
 /**
  * The account behind an OpenID Connect identity: the one already linked to it, else an account with the same verified

@@ -1,11 +1,11 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { ZLoginInput, ZRegisterInput } from "../../../shared/schemas/auth";
-import { authenticate, registerUser } from "../../domain/auth/auth";
-import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../../domain/auth/sessions";
-import { toPublicUser } from "../../domain/users/public-user";
 import { AppError } from "../../errors";
 import type { TContext } from "../../trpc/context";
 import { authedProcedure, publicProcedure } from "../../trpc/init";
+import { authenticate, registerUser } from "./auth";
+import { toPublicUser } from "./public-user";
+import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "./sessions";
 
 /** The HTTP parts of the context: signing in and out sets a cookie, so it happens over HTTP only. */
 const httpOf = (ctx: TContext) => {

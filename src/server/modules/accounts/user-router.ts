@@ -5,10 +5,10 @@ import {
   ZUpdateLanguageInput,
   ZUpdateProfileInput,
 } from "../../../shared/schemas/auth";
-import { subscriptionOf } from "../../domain/billing/billing";
-import { toPublicUser } from "../../domain/users/public-user";
-import { updateUser } from "../../domain/users/users";
 import { authedProcedure } from "../../trpc/init";
+import { subscriptionOf } from "../billing/billing";
+import { toPublicUser } from "./public-user";
+import { updateUser } from "./users";
 
 export const userRouter = {
   updateLanguage: authedProcedure.input(ZUpdateLanguageInput).mutation(async ({ ctx, input }) => ({

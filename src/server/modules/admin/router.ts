@@ -3,12 +3,12 @@ import { z } from "zod";
 import type { Job } from "../../../../db/tables";
 import { ZRegisterInput } from "../../../shared/schemas/auth";
 import { zText } from "../../../shared/schemas/text";
-import { registerUser } from "../../domain/auth/auth";
-import { broadcast } from "../../domain/push/notify";
-import { toPublicUser } from "../../domain/users/public-user";
-import { listUsers } from "../../domain/users/users";
 import { JOB_STATUSES, listJobs, retryJob } from "../../jobs/queue";
 import { systemProcedure } from "../../trpc/init";
+import { registerUser } from "../accounts/auth";
+import { toPublicUser } from "../accounts/public-user";
+import { listUsers } from "../accounts/users";
+import { broadcast } from "../notifications/notify";
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
 const toPublicJob = (j: Job) => ({

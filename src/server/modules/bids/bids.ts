@@ -6,12 +6,12 @@ import { fromMinor, toMinor } from "../../../shared/money";
 import type { TPlaceBidInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
 import { publishLive } from "../../live/publish";
-import { recordActivity } from "../activity/activity";
-import { BID_STATUS_WORD, LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../error-messages";
-import { fromUsd, loadRates, toUsd } from "../fx";
+import { BID_STATUS_WORD, LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { findLoad } from "../loads/loads";
 import { toPublicLoad } from "../loads/serialize";
-import { enqueueNotify } from "../push/notify";
+import { enqueueNotify } from "../notifications/notify";
+import { recordActivity } from "../platform/activity";
+import { fromUsd, loadRates, toUsd } from "../platform/fx";
 
 const BID_NOT_FOUND = /*i18n*/ { id: "error.bid.notFound", message: "Bid not found" };
 

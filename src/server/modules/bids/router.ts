@@ -1,8 +1,8 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { ZPlaceBidInput } from "../../../shared/schemas/loads";
-import { acceptBid, listDriverBids, listLoadBids, placeBid, rejectBid, withdrawBid } from "../../domain/bids/bids";
 import { driverProcedure, premium, shipperProcedure } from "../../trpc/init";
+import { acceptBid, listDriverBids, listLoadBids, placeBid, rejectBid, withdrawBid } from "./bids";
 
 const ZBidId = z.object({ bidId: z.number({ error: "bidId must be a number" }).int().positive() });
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });

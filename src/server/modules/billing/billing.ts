@@ -7,8 +7,8 @@ import { fromMinor } from "../../../shared/money";
 import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
 import type { TStripeEvent } from "../../integrations/payments/types";
-import { fromUsd, loadRates } from "../fx";
-import { enqueueBillingNotice } from "../push/notify";
+import { enqueueBillingNotice } from "../notifications/notify";
+import { fromUsd, loadRates } from "../platform/fx";
 import { subscriptionOf } from "./premium";
 
 export { hasPremium, REFUND_WINDOW_MS, requirePremium, SUBSCRIPTION_REQUIRED, subscriptionOf } from "./premium";

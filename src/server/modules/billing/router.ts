@@ -4,6 +4,8 @@ import { z } from "zod";
 import type { TDb } from "../../../../db/client";
 import { payments, users } from "../../../../db/tables";
 import { zText } from "../../../shared/schemas/text";
+import { AppError } from "../../errors";
+import { authedProcedure, systemProcedure } from "../../trpc/init";
 import {
   billingPortal,
   CURRENCIES,
@@ -15,9 +17,7 @@ import {
   premiumPrices,
   startCheckout,
   subscriptionOf,
-} from "../../domain/billing/billing";
-import { AppError } from "../../errors";
-import { authedProcedure, systemProcedure } from "../../trpc/init";
+} from "./billing";
 
 const ZCheckout = z.object({
   currency: z.enum(CURRENCIES, { error: `currency must be one of ${CURRENCIES.join(", ")}` }),

@@ -7,13 +7,7 @@ import {
   type TCreateMarketplaceInput,
   type TMarketplaceProvider,
   type TUpdateMarketplaceInput,
-} from "../../../shared/schemas/marketplaces";
-import { AppError } from "../../errors";
-import { BOARD_HOSTS, isSandboxBoardUrl } from "../../integrations/boards/registry";
-import type { TBoardServices } from "../../integrations/boards/services";
-import { BOARD_NAMES, type TLoadBoardAdapter } from "../../integrations/boards/types";
-import { acceptsServiceUrl } from "../../integrations/http/guard";
-import { requirePremium } from "../billing/premium";
+} from "../../../shared/schemas/boards";
 import {
   cleanCredentials,
   openCredentials,
@@ -22,7 +16,13 @@ import {
   requireCredentials,
   sealCredentials,
   type TCredentialRules,
-} from "../credentials";
+} from "../../credentials";
+import { AppError } from "../../errors";
+import { BOARD_HOSTS, isSandboxBoardUrl } from "../../integrations/boards/registry";
+import type { TBoardServices } from "../../integrations/boards/services";
+import { BOARD_NAMES, type TLoadBoardAdapter } from "../../integrations/boards/types";
+import { acceptsServiceUrl } from "../../integrations/http/guard";
+import { requirePremium } from "../billing/premium";
 
 // A user's board configurations. Board subscriptions are personal: a configuration is found only by
 // the user who added it (another user's id answers 404, as if it did not exist). Credentials are sealed before they
@@ -58,7 +58,7 @@ export const toPublicMarketplace = (c: MarketplaceConfig) => {
 };
 export type TPublicMarketplace = ReturnType<typeof toPublicMarketplace>;
 
-/** The credential fields of each board, and the messages that refuse them (domain/credentials.ts). */
+/** The credential fields of each board, and the messages that refuse them (src/server/credentials.ts). */
 const rulesOf = (provider: TMarketplaceProvider): TCredentialRules => ({
   fields: CREDENTIAL_FIELDS[provider] as readonly string[],
   required: REQUIRED_CREDENTIAL_FIELDS[provider] as readonly string[],

@@ -2,7 +2,7 @@ import { and, eq, inArray, like } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { DEMO_USERS } from "../../../../db/seed/demo";
 import { marketplaceConfigs, users } from "../../../../db/tables";
-import type { TMarketplaceProvider } from "../../../shared/schemas/marketplaces";
+import type { TMarketplaceProvider } from "../../../shared/schemas/boards";
 import type { TBoardServices } from "../../integrations/boards/services";
 import { enqueue } from "../../jobs/queue";
 

@@ -2,12 +2,13 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { marketplaceConfigs, users } from "../../../../db/tables";
-import { ZSavedLaneInput, ZUpdateSavedLaneInput } from "../../../shared/schemas/lanes";
 import {
   ZCreateMarketplaceInput,
   ZMarketplaceSearchInput,
   ZUpdateMarketplaceInput,
-} from "../../../shared/schemas/marketplaces";
+} from "../../../shared/schemas/boards";
+import { ZSavedLaneInput, ZUpdateSavedLaneInput } from "../../../shared/schemas/lanes";
+import { authedProcedure, premium, systemProcedure } from "../../trpc/init";
 import {
   canSync,
   createMarketplace,
@@ -16,11 +17,10 @@ import {
   testMarketplace,
   toPublicMarketplace,
   updateMarketplace,
-} from "../../domain/marketplaces/configs";
-import { createLane, deleteLane, listLanes, toPublicLane, updateLane } from "../../domain/marketplaces/lanes";
-import { searchMarketplace } from "../../domain/marketplaces/search";
-import { runSync, startManualSync, syncHistory, syncStatus } from "../../domain/marketplaces/sync";
-import { authedProcedure, premium, systemProcedure } from "../../trpc/init";
+} from "./configs";
+import { createLane, deleteLane, listLanes, toPublicLane, updateLane } from "./lanes";
+import { searchMarketplace } from "./search";
+import { runSync, startManualSync, syncHistory, syncStatus } from "./sync";
 
 const ZId = z.object({
   id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),

@@ -1,15 +1,15 @@
 import type { TDb } from "../../../../db/client";
 import type { Load, MarketplaceConfig, User } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
+import type { TMarketplaceProvider, TMarketplaceSearchInput } from "../../../shared/schemas/boards";
 import type { TLoadSearchInput } from "../../../shared/schemas/loads";
-import type { TMarketplaceProvider, TMarketplaceSearchInput } from "../../../shared/schemas/marketplaces";
 import { AppError } from "../../errors";
 import type { TBoardServices } from "../../integrations/boards/services";
 import { BOARD_NAMES, type TBoardLoad, type TBoardSearch } from "../../integrations/boards/types";
-import { loadRates, type TRates, toUsd } from "../fx";
 import { boardStats, searchLoads, type TLoadPage } from "../loads/search";
 import { toPublicLoad } from "../loads/serialize";
 import { nearestPlace } from "../places/gazetteer";
+import { loadRates, type TRates, toUsd } from "../platform/fx";
 import { adapterOf, canSync, isSandboxBoardUrlOf, listMarketplaces, ownMarketplace, recordBoardError } from "./configs";
 import { toLoadValues } from "./map";
 

@@ -13,7 +13,7 @@ import {
   users,
 } from "../../../../db/tables";
 import type { TEquipmentType } from "../../../shared/constants";
-import { DEFAULT_SEARCH_RADIUS, DEFAULT_SYNC_INTERVAL_MINUTES } from "../../../shared/schemas/marketplaces";
+import { DEFAULT_SEARCH_RADIUS, DEFAULT_SYNC_INTERVAL_MINUTES } from "../../../shared/schemas/boards";
 import { AppError } from "../../errors";
 import type { TBoardServices } from "../../integrations/boards/services";
 import type { TBoardLoad, TBoardSearch } from "../../integrations/boards/types";

@@ -2,13 +2,13 @@ import { and, count, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
 import { bids, type Load, loads, ratings, type User, users } from "../../../../db/tables";
 import { fromMinor } from "../../../shared/money";
-import { listActivity } from "../activity/activity";
+import { toPublicUser } from "../accounts/public-user";
 import { pendingBidCount } from "../bids/bids";
-import { fromUsd, loadRates, toUsd } from "../fx";
+import { toPublicLoad } from "../loads/serialize";
 import { unreadByLoad } from "../messages/messages";
-import { toPublicUser } from "../users/public-user";
-import { toPublicLoad } from "./serialize";
-import { lastPositions } from "./trip";
+import { listActivity } from "../platform/activity";
+import { fromUsd, loadRates, toUsd } from "../platform/fx";
+import { lastPositions } from "../trips/trip";
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const monthStart = (now: number) => {

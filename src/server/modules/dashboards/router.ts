@@ -1,6 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
-import { homeSummary, shipperStats } from "../../domain/loads/dashboards";
 import { authedProcedure, shipperProcedure } from "../../trpc/init";
+import { homeSummary, shipperStats } from "./dashboards";
 
 export const dashboardRouter = {
   home: authedProcedure.query(({ ctx }) => homeSummary(ctx.db, ctx.actor)),

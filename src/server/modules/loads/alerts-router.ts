@@ -1,7 +1,7 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { ZLoadAlertsInput } from "../../../shared/schemas/alerts";
-import { getLoadAlerts, saveLoadAlerts } from "../../domain/alerts/alerts";
 import { driverProcedure } from "../../trpc/init";
+import { getLoadAlerts, saveLoadAlerts } from "./alerts";
 
 export const loadAlertsRouter = {
   /** The caller's alerts for new loads near them, and the position they use. */

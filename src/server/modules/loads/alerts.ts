@@ -9,7 +9,7 @@ import { haversineMiles } from "../../../shared/geo";
 import type { TLoadAlertsInput } from "../../../shared/schemas/alerts";
 import { enqueueMany } from "../../jobs/queue";
 import { premiumWhere, requirePremium } from "../billing/premium";
-import type { TNotifyPayload } from "../push/notify";
+import type { TNotifyPayload } from "../notifications/notify";
 
 const MILES_PER_DEGREE = (Math.PI * EARTH_RADIUS_MILES) / 180;
 

@@ -1,6 +1,6 @@
 // Error messages that several domain modules throw, and the status words their messages name.
-import type { Bid, Load } from "../../../db/tables";
-import type { TMessage } from "../errors";
+import type { Bid, Load } from "../../../../db/tables";
+import type { TMessage } from "../../errors";
 
 /** Also what another user's load reads as, so ids cannot be probed. */
 export const LOAD_NOT_FOUND = /*i18n*/ { id: "error.load.notFound", message: "Load not found" };

@@ -6,8 +6,8 @@ import { toMinor } from "../../../shared/money";
 import type { TCreateLoadInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
 import { enqueue } from "../../jobs/queue";
-import { recordActivity } from "../activity/activity";
-import { LOAD_NOT_FOUND } from "../error-messages";
+import { recordActivity } from "../platform/activity";
+import { LOAD_NOT_FOUND } from "./errors";
 import { toPublicLoad } from "./serialize";
 
 // A pickup a few minutes in the past is the clock of the phone, not a mistake.

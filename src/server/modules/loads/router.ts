@@ -8,20 +8,12 @@ import {
   ZRatingInput,
 } from "../../../shared/schemas/loads";
 import { zText } from "../../../shared/schemas/text";
-import { shipperLoads, shipperLoadsPage } from "../../domain/loads/dashboards";
-import { createLoad, getVisibleLoad, publicPreview } from "../../domain/loads/loads";
-import { toPublicLoad } from "../../domain/loads/serialize";
-import {
-  cancelLoad,
-  markCompleted,
-  markDelivered,
-  markPickedUp,
-  rateLoad,
-  ratingsOf,
-  trackOf,
-} from "../../domain/loads/trip";
-import { boardStatsWithLive, searchBoard } from "../../domain/marketplaces/search";
 import { authedProcedure, driverProcedure, premium, publicProcedure, shipperProcedure } from "../../trpc/init";
+import { boardStatsWithLive, searchBoard } from "../boards/search";
+import { shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
+import { cancelLoad, markCompleted, markDelivered, markPickedUp, rateLoad, ratingsOf, trackOf } from "../trips/trip";
+import { createLoad, getVisibleLoad, publicPreview } from "./loads";
+import { toPublicLoad } from "./serialize";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
 

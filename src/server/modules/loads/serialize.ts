@@ -3,7 +3,7 @@ import { URGENT_WITHIN_MS } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
 import { fromMinor } from "../../../shared/money";
 import { placeLabel } from "../../../shared/place";
-import { parseContact } from "../marketplaces/map";
+import { parseContact } from "../boards/map";
 
 const place = (city: string, state: string | null, country: string) => placeLabel(city, state, country);
 

@@ -2,8 +2,8 @@ import { and, asc, count, eq, inArray, isNull, max, ne } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { bids, loads, messages, type User, users } from "../../../../db/tables";
 import { AppError } from "../../errors";
-import { LOAD_NOT_FOUND } from "../error-messages";
-import { enqueueNotify } from "../push/notify";
+import { LOAD_NOT_FOUND } from "../loads/errors";
+import { enqueueNotify } from "../notifications/notify";
 
 /**
  * A conversation belongs to one load and one driver who bid on it (or was assigned it); its two parties are that

@@ -1,8 +1,8 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { ZMessageInput } from "../../../shared/schemas/loads";
-import { listConversations, listMessages, sendMessage } from "../../domain/messages/messages";
 import { authedProcedure, shipperProcedure } from "../../trpc/init";
+import { listConversations, listMessages, sendMessage } from "./messages";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
 

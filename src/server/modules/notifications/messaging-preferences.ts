@@ -13,8 +13,8 @@ import {
 } from "../../../shared/schemas/messaging";
 import { AppError } from "../../errors";
 import { i18n, isLanguage } from "../../i18n";
-import type { TNotifierRegistry } from "../../integrations/notify/registry";
-import type { TSendResult } from "../../integrations/notify/types";
+import type { TNotifierRegistry } from "../../integrations/notifiers/registry";
+import type { TSendResult } from "../../integrations/notifiers/types";
 import type { TSecretBox } from "../../secrets";
 import { telegramLinkToken } from "./telegram-link";
 

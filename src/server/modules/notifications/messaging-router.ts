@@ -6,11 +6,11 @@ import {
   ZWhatsAppTestInput,
   ZWhatsAppVerifyInput,
 } from "../../../shared/schemas/messaging";
-import { requirePremium } from "../../domain/billing/billing";
-import { messagingView, saveMessagingPreferences, sendTestMessage } from "../../domain/messaging/preferences";
-import { sendWhatsAppCode, verifyWhatsAppCode } from "../../domain/messaging/whatsapp-verification";
 import type { TServices } from "../../trpc/context";
 import { authedProcedure, premium } from "../../trpc/init";
+import { requirePremium } from "../billing/billing";
+import { messagingView, saveMessagingPreferences, sendTestMessage } from "./messaging-preferences";
+import { sendWhatsAppCode, verifyWhatsAppCode } from "./whatsapp-verification";
 
 const deps = (s: TServices) => ({ notifiers: s.notifiers, secrets: s.boards.secrets });
 

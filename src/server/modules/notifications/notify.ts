@@ -12,12 +12,12 @@ import { placeLabel } from "../../../shared/place";
 import type { TMessagingType } from "../../../shared/schemas/messaging";
 import type { TPushType } from "../../../shared/schemas/push";
 import { i18n, isLanguage } from "../../i18n";
-import type { TNotifierRegistry } from "../../integrations/notify/registry";
-import type { TNotification, TNotifyButton, TSendResult } from "../../integrations/notify/types";
+import type { TNotifierRegistry } from "../../integrations/notifiers/registry";
+import type { TNotification, TNotifyButton, TSendResult } from "../../integrations/notifiers/types";
 import { enqueue, enqueueMany, JobDeferred, JobRetry } from "../../jobs/queue";
 import { publishLive } from "../../live/publish";
 import { userHasPremium } from "../billing/premium";
-import { markTelegramBlocked, messagingPreferencesOf, template } from "../messaging/preferences";
+import { markTelegramBlocked, messagingPreferencesOf, template } from "./messaging-preferences";
 import { preferencesOf, quietUntil, recordNotification, sendToSubscriptions, subscriptionsOf } from "./push";
 
 export const NOTIFY_EVENTS = [

@@ -5,16 +5,9 @@ import {
   ZPushTestInput,
   ZPushUnsubscribeInput,
 } from "../../../shared/schemas/push";
-import {
-  listNotifications,
-  preferencesView,
-  savePreferences,
-  sendTest,
-  subscribe,
-  unsubscribe,
-} from "../../domain/push/push";
 import { AppError } from "../../errors";
 import { authedProcedure, publicProcedure } from "../../trpc/init";
+import { listNotifications, preferencesView, savePreferences, sendTest, subscribe, unsubscribe } from "./push";
 
 export const pushRouter = {
   /** The applicationServerKey browsers subscribe with; `sandbox` when the push service is a local emulator. */

@@ -8,8 +8,8 @@ import {
   type TPushType,
 } from "../../../shared/schemas/push";
 import { AppError } from "../../errors";
-import type { TNotifierRegistry } from "../../integrations/notify/registry";
-import type { TNotification, TPushAddress, TSendResult } from "../../integrations/notify/types";
+import type { TNotifierRegistry } from "../../integrations/notifiers/registry";
+import type { TNotification, TPushAddress, TSendResult } from "../../integrations/notifiers/types";
 
 export const addressOf = (s: PushSubscription): TPushAddress => ({
   endpoint: s.endpoint,

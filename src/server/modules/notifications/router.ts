@@ -1,7 +1,7 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { listInbox, markRead, unreadCount } from "../../domain/notifications/inbox";
 import { authedProcedure } from "../../trpc/init";
+import { listInbox, markRead, unreadCount } from "./inbox";
 
 const queryInt = (field: string, min: number, max: number, fallback: number) =>
   z.preprocess(

@@ -17,7 +17,7 @@ import {
   template,
   whatsappNotConfigured,
   whatsappNotSent,
-} from "./preferences";
+} from "./messaging-preferences";
 
 /** How long a code works. */
 export const CODE_TTL_MS = 15 * 60_000;

@@ -1,8 +1,8 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { zText } from "../../../shared/schemas/text";
-import { nearestPlace, searchPlaces } from "../../domain/places/gazetteer";
 import { authedProcedure } from "../../trpc/init";
+import { nearestPlace, searchPlaces } from "./gazetteer";
 
 export const placesRouter = {
   search: authedProcedure

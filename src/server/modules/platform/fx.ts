@@ -1,5 +1,5 @@
-import type { TDb } from "../../../db/client";
-import { fxRates } from "../../../db/tables";
+import type { TDb } from "../../../../db/client";
+import { fxRates } from "../../../../db/tables";
 
 export type TRates = Map<string, number>;
 

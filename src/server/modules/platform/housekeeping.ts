@@ -1,9 +1,9 @@
 import { lt } from "drizzle-orm";
-import type { TDb } from "../../../db/client";
-import { ecommerceWebhooks, idempotencyKeys, loginFailures, sessions } from "../../../db/tables";
-import { LOGIN_LIMITS } from "../domain/auth/rate-limit";
-import { pruneChatRecords } from "../domain/messaging/inbound-updates";
-import { IDEMPOTENCY_TTL_MS } from "../http/idempotency";
+import type { TDb } from "../../../../db/client";
+import { ecommerceWebhooks, idempotencyKeys, loginFailures, sessions } from "../../../../db/tables";
+import { IDEMPOTENCY_TTL_MS } from "../../http/idempotency";
+import { LOGIN_LIMITS } from "../accounts/rate-limit";
+import { pruneChatRecords } from "../notifications/inbound-updates";
 
 /**
  * Clears what has expired: sessions, sign-in attempts past their window, stored answers older than a day, store webhook

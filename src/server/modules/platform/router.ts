@@ -1,8 +1,8 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { receivedBidsDemo } from "../../domain/platform/bids-demo";
-import { latestPostedLoads, listFxRates, platformStats } from "../../domain/platform/stats";
 import { publicProcedure } from "../../trpc/init";
+import { receivedBidsDemo } from "./bids-demo";
+import { latestPostedLoads, listFxRates, platformStats } from "./stats";
 
 export const platformRouter = {
   stats: publicProcedure.query(({ ctx }) => platformStats(ctx.db)),

@@ -9,8 +9,8 @@ import {
 } from "../../../shared/schemas/shipping";
 import { zText } from "../../../shared/schemas/text";
 import { CARRIERS } from "../../../shared/tracking-number";
-import { deleteShipment, listShipments, saveShipment, shopRates, trackPackage } from "../../domain/shipping/shipping";
 import { authedProcedure, userOrSystemProcedure } from "../../trpc/init";
+import { deleteShipment, listShipments, saveShipment, shopRates, trackPackage } from "./shipping";
 
 const ZQuote = z.object({
   carrier: z.enum(CARRIERS),

@@ -12,10 +12,10 @@ import { haversineMiles } from "../../../shared/geo";
 import { fromMinor } from "../../../shared/money";
 import type { TCreateLoadInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
-import { fromUsd, loadRates, toUsd } from "../fx";
+import { countryName, placeOf } from "../boards/map";
 import { checkLoadDates, insertLoad } from "../loads/loads";
 import { toPublicLoad } from "../loads/serialize";
-import { countryName, placeOf } from "../marketplaces/map";
+import { fromUsd, loadRates, toUsd } from "../platform/fx";
 import { settingsOf } from "./integrations";
 import { toPublicOrder } from "./orders";
 

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { DEMO_USERS } from "../../../../db/seed/demo";
 import { ecommerceIntegrations, users } from "../../../../db/tables";
-import type { TStoreSettingsInput } from "../../../shared/schemas/ecommerce";
+import type { TStoreSettingsInput } from "../../../shared/schemas/stores";
 import type { TStoreServices } from "../../integrations/stores/services";
 import { enqueue } from "../../jobs/queue";
 

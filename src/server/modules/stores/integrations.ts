@@ -8,14 +8,7 @@ import {
   type TEcommercePlatform,
   type TStoreSettingsInput,
   type TUpdateIntegrationInput,
-} from "../../../shared/schemas/ecommerce";
-import { AppError, type TMessage } from "../../errors";
-import { acceptsServiceUrl, isTrusted } from "../../integrations/http/guard";
-import { defaultStoreBaseUrl, isSandboxStoreUrl, STORE_HOSTS } from "../../integrations/stores/registry";
-import type { TStoreServices } from "../../integrations/stores/services";
-import { shopifyShopHost } from "../../integrations/stores/shopify";
-import { STORE_NAMES, type TStoreAdapter } from "../../integrations/stores/types";
-import { requirePremium } from "../billing/premium";
+} from "../../../shared/schemas/stores";
 import {
   cleanCredentials,
   openCredentials,
@@ -24,7 +17,14 @@ import {
   requireCredentials,
   sealCredentials,
   type TCredentialRules,
-} from "../credentials";
+} from "../../credentials";
+import { AppError, type TMessage } from "../../errors";
+import { acceptsServiceUrl, isTrusted } from "../../integrations/http/guard";
+import { defaultStoreBaseUrl, isSandboxStoreUrl, STORE_HOSTS } from "../../integrations/stores/registry";
+import type { TStoreServices } from "../../integrations/stores/services";
+import { shopifyShopHost } from "../../integrations/stores/shopify";
+import { STORE_NAMES, type TStoreAdapter } from "../../integrations/stores/types";
+import { requirePremium } from "../billing/premium";
 
 // A user's store integrations: personal like board configurations (another user's id answers 404),
 // credentials sealed and shown only as set / not set, settings as given.
@@ -93,7 +93,7 @@ const SHOP_DOMAIN = /*i18n*/ {
   message: "credentials.shopDomain must be the shop's myshopify.com name, such as acme.myshopify.com",
 };
 
-/** The credential fields of each store, and the messages that refuse them (domain/credentials.ts). */
+/** The credential fields of each store, and the messages that refuse them (src/server/credentials.ts). */
 const rulesOf = (platform: TEcommercePlatform): TCredentialRules => ({
   fields: STORE_CREDENTIAL_FIELDS[platform] as readonly string[],
   required: STORE_REQUIRED_FIELDS[platform] as readonly string[],

@@ -9,7 +9,7 @@ import {
   type User,
 } from "../../../../db/tables";
 import { fromMinor } from "../../../shared/money";
-import type { TOrderListInput, TOrderStatus } from "../../../shared/schemas/ecommerce";
+import type { TOrderListInput, TOrderStatus } from "../../../shared/schemas/stores";
 import { AppError } from "../../errors";
 import type { TStoreServices } from "../../integrations/stores/services";
 import type { TStoreOrder } from "../../integrations/stores/types";

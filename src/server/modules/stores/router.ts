@@ -2,9 +2,11 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { ecommerceIntegrations, users } from "../../../../db/tables";
-import { ZCreateIntegrationInput, ZOrderListInput, ZUpdateIntegrationInput } from "../../../shared/schemas/ecommerce";
 import { ZCreateLoadInput } from "../../../shared/schemas/loads";
-import { convertOrder, orderDraft } from "../../domain/ecommerce/convert";
+import { ZCreateIntegrationInput, ZOrderListInput, ZUpdateIntegrationInput } from "../../../shared/schemas/stores";
+import { translate } from "../../i18n";
+import { authedProcedure, premium, systemProcedure } from "../../trpc/init";
+import { convertOrder, orderDraft } from "./convert";
 import {
   createIntegration,
   deleteIntegration,
@@ -12,11 +14,9 @@ import {
   testIntegration,
   toPublicIntegration,
   updateIntegration,
-} from "../../domain/ecommerce/integrations";
-import { listOrders } from "../../domain/ecommerce/orders";
-import { runStoreSync, syncIntegration } from "../../domain/ecommerce/sync";
-import { translate } from "../../i18n";
-import { authedProcedure, premium, systemProcedure } from "../../trpc/init";
+} from "./integrations";
+import { listOrders } from "./orders";
+import { runStoreSync, syncIntegration } from "./sync";
 
 const ZId = z.object({
   id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),

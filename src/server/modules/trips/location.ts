@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { loads, tripPoints, type User, users } from "../../../../db/tables";
-import { moveLoadAlerts, setLoadAlertsAvailable } from "../alerts/alerts";
+import { moveLoadAlerts, setLoadAlertsAvailable } from "../loads/alerts";
 
 /** Stores a driver's position; while a load of theirs is in transit, the position joins that trip's track. */
 export const updateDriverLocation = (db: TDb, driver: User, latitude: number, longitude: number, now = Date.now()) =>

@@ -1,9 +1,9 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { ZLocationInput } from "../../../shared/schemas/loads";
-import { setDriverAvailability, updateDriverLocation } from "../../domain/drivers/location";
-import { driverStats, driverTrips } from "../../domain/loads/dashboards";
 import { driverProcedure } from "../../trpc/init";
+import { driverStats, driverTrips } from "../dashboards/dashboards";
+import { setDriverAvailability, updateDriverLocation } from "./location";
 
 export const driversRouter = {
   updateLocation: driverProcedure

@@ -2,9 +2,9 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
 import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/tables";
 import { AppError } from "../../errors";
-import { recordActivity } from "../activity/activity";
-import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../error-messages";
-import { enqueueNotify } from "../push/notify";
+import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
+import { enqueueNotify } from "../notifications/notify";
+import { recordActivity } from "../platform/activity";
 
 type TStatus = Load["status"];
 

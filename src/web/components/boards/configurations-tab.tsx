@@ -2,7 +2,7 @@ import { Trans } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Plug, Plus } from "lucide-react";
 import { useState } from "react";
-import { SYNC_STATUS_REFETCH_MS } from "../../../shared/schemas/marketplaces";
+import { SYNC_STATUS_REFETCH_MS } from "../../../shared/schemas/boards";
 import { trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";

@@ -3,7 +3,7 @@ import {
   CREDENTIAL_FIELDS,
   REQUIRED_CREDENTIAL_FIELDS,
   type TMarketplaceProvider,
-} from "../../../shared/schemas/marketplaces";
+} from "../../../shared/schemas/boards";
 import { Badge } from "../ui/badge";
 import { TextField } from "../ui/input";
 import { EMAIL_FIELDS, SECRET_FIELDS, useCredentialLabel } from "./shared";

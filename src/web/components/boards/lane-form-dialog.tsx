@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
-import type { TPlace } from "../../../server/domain/places/gazetteer";
+import type { TPlace } from "../../../server/modules/places/gazetteer";
 import {
   DEFAULT_LANE_RADIUS,
   EQUIPMENT_TYPES,
@@ -12,9 +12,9 @@ import {
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { useEquipmentLabel } from "../loads/equipment-label";
 import { PlaceInput } from "../loads/place-input";
-import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import {
   Dialog,

@@ -8,11 +8,11 @@ import {
   MARKETPLACE_PROVIDERS,
   REQUIRED_CREDENTIAL_FIELDS,
   type TMarketplaceProvider,
-} from "../../../shared/schemas/marketplaces";
+} from "../../../shared/schemas/boards";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
-import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
+import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { Button } from "../ui/button";
 import {
   Dialog,

@@ -1,7 +1,7 @@
 import { Trans } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { SYNC_STATUS_REFETCH_MS } from "../../../shared/schemas/marketplaces";
+import { SYNC_STATUS_REFETCH_MS } from "../../../shared/schemas/boards";
 import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
 import { Badge } from "../ui/badge";

@@ -2,7 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { LocateFixed, Search } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { EQUIPMENT_TYPES, RADIUS_OPTIONS, type TEquipmentType } from "../../../shared/constants";
-import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_RADIUS } from "../../../shared/schemas/marketplaces";
+import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_RADIUS } from "../../../shared/schemas/boards";
 import { useMe } from "../../lib/auth";
 import { currentPosition } from "../../lib/geolocation";
 import { usePreferences } from "../../lib/preferences";

@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { useCallback } from "react";
 import type { AppRouter } from "../../../server/trpc/root";
-import type { TMarketplaceProvider } from "../../../shared/schemas/marketplaces";
+import type { TMarketplaceProvider } from "../../../shared/schemas/boards";
 import { errorInfo, trpc } from "../../lib/trpc";
 
 type TOut = inferRouterOutputs<AppRouter>["marketplaces"];

@@ -1,5 +1,5 @@
 import { Trans } from "@lingui/react/macro";
-import { DEFAULT_RATE_LIMIT_PER_HOUR, DEFAULT_SYNC_INTERVAL_MINUTES } from "../../../shared/schemas/marketplaces";
+import { DEFAULT_RATE_LIMIT_PER_HOUR, DEFAULT_SYNC_INTERVAL_MINUTES } from "../../../shared/schemas/boards";
 import { Label, TextField } from "../ui/input";
 import { Switch } from "../ui/switch";
 import type { TFormErrors, TMarketplaceForm } from "./marketplace-form-dialog";

@@ -2,7 +2,7 @@ import { plural } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { RefreshCw } from "lucide-react";
-import { SYNC_STATUS_REFETCH_MS } from "../../../shared/schemas/marketplaces";
+import { SYNC_STATUS_REFETCH_MS } from "../../../shared/schemas/boards";
 import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
 import { Badge } from "../ui/badge";

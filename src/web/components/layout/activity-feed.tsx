@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
-import type { listActivity } from "../../../server/domain/activity/activity";
+import type { listActivity } from "../../../server/modules/platform/activity";
 import { usePreferences } from "../../lib/preferences";
 
 type TEvent = Awaited<ReturnType<typeof listActivity>>[number];

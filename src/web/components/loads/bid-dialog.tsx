@@ -5,7 +5,7 @@ import { defaultBidCurrency, useBidForm } from "../../lib/bid-form";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
-import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
+import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { Button } from "../ui/button";
 import { DateTimeField } from "../ui/date-time-field";
 import {

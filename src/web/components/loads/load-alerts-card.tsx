@@ -7,13 +7,13 @@ import { currentPosition } from "../../lib/geolocation";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
-import { useEquipmentLabel } from "../loads/equipment-label";
-import { PlaceName } from "../loads/place-name";
-import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
+import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { Label } from "../ui/input";
 import { Switch } from "../ui/switch";
+import { useEquipmentLabel } from "./equipment-label";
+import { PlaceName } from "./place-name";
 
 type TForm = { enabled: boolean; radiusMiles: number; equipmentTypes: TEquipmentType[] };
 

@@ -1,8 +1,8 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "@tanstack/react-router";
 import type { ReactNode } from "react";
-import type { TPublicLoad } from "../../../server/domain/loads/serialize";
-import type { TBoardLoadItem } from "../../../server/domain/marketplaces/search";
+import type { TBoardLoadItem } from "../../../server/modules/boards/search";
+import type { TPublicLoad } from "../../../server/modules/loads/serialize";
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import { usePreferences } from "../../lib/preferences";
 import { Badge } from "../ui/badge";

@@ -7,7 +7,7 @@ import type { TCreateLoadForm } from "../../../shared/schemas/loads";
 import { toast } from "../../lib/toast";
 import { errorInfo, isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
-import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
+import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { Button } from "../ui/button";
 import { DateTimeField } from "../ui/date-time-field";
 import {

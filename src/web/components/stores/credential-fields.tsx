@@ -1,5 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { STORE_CREDENTIAL_FIELDS, type TEcommercePlatform } from "../../../shared/schemas/ecommerce";
+import { STORE_CREDENTIAL_FIELDS, type TEcommercePlatform } from "../../../shared/schemas/stores";
 import { Badge } from "../ui/badge";
 import { FieldError, Label, TextField } from "../ui/input";
 import { NativeSelect } from "../ui/textarea";

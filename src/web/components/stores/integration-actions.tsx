@@ -4,7 +4,7 @@ import { PlugZap, RefreshCw } from "lucide-react";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
-import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
+import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { Button } from "../ui/button";
 import { serverMessage, type TIntegration, useRefreshEcommerce } from "./shared";
 

@@ -5,7 +5,7 @@ import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
-import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
+import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";

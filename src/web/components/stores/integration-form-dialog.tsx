@@ -1,15 +1,11 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import {
-  ECOMMERCE_PLATFORMS,
-  STORE_CREDENTIAL_FIELDS,
-  type TEcommercePlatform,
-} from "../../../shared/schemas/ecommerce";
+import { ECOMMERCE_PLATFORMS, STORE_CREDENTIAL_FIELDS, type TEcommercePlatform } from "../../../shared/schemas/stores";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
-import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
+import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { Button } from "../ui/button";
 import {
   Dialog,

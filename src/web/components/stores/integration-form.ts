@@ -7,7 +7,7 @@ import {
   STORE_CREDENTIAL_FIELDS,
   STORE_REQUIRED_FIELDS,
   type TEcommercePlatform,
-} from "../../../shared/schemas/ecommerce";
+} from "../../../shared/schemas/stores";
 import { type TCreateIntegrationInput, type TIntegration, useCredentialLabel } from "./shared";
 
 export type TBudgetMode = (typeof BUDGET_MODES)[number];

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { EQUIPMENT_TYPES, type TEquipmentType, type TMoneyCurrency } from "../../../shared/constants";
-import { BUDGET_MODES } from "../../../shared/schemas/ecommerce";
+import { BUDGET_MODES } from "../../../shared/schemas/stores";
 import { useEquipmentLabel } from "../loads/equipment-label";
 import { MoneyCurrencySelect } from "../loads/money-currency-select";
 import { Label, TextField } from "../ui/input";

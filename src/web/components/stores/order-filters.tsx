@@ -1,5 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { ORDER_STATUSES, type TOrderStatus } from "../../../shared/schemas/ecommerce";
+import { ORDER_STATUSES, type TOrderStatus } from "../../../shared/schemas/stores";
 import { Label } from "../ui/input";
 import { NativeSelect } from "../ui/textarea";
 import { type TIntegration, useOrderStatusLabel } from "./shared";

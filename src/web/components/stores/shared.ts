@@ -3,10 +3,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { useCallback } from "react";
 import type { AppRouter } from "../../../server/trpc/root";
-import type { TOrderStatus } from "../../../shared/schemas/ecommerce";
+import type { TOrderStatus } from "../../../shared/schemas/stores";
 import { trpc } from "../../lib/trpc";
 
-export { serverMessage } from "../marketplaces/shared";
+export { serverMessage } from "../boards/shared";
 
 type TOut = inferRouterOutputs<AppRouter>["ecommerce"];
 type TIn = inferRouterInputs<AppRouter>["ecommerce"];

@@ -1,9 +1,9 @@
 import { Trans } from "@lingui/react/macro";
-import type { TOrderStatus } from "../../../shared/schemas/ecommerce";
+import type { TOrderStatus } from "../../../shared/schemas/stores";
 import { Badge } from "../ui/badge";
 import { useOrderStatusLabel } from "./shared";
 
-export { SandboxBadge } from "../marketplaces/status-badges";
+export { SandboxBadge } from "../boards/status-badges";
 
 /** Active or Inactive (an inactive integration neither syncs nor takes webhooks). */
 export function IntegrationStatusBadge({ isActive }: { isActive: boolean }) {

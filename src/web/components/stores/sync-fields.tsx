@@ -1,5 +1,5 @@
 import { Trans } from "@lingui/react/macro";
-import { DEFAULT_STORE_SYNC_MINUTES, IMPORTABLE_STATUSES } from "../../../shared/schemas/ecommerce";
+import { DEFAULT_STORE_SYNC_MINUTES, IMPORTABLE_STATUSES } from "../../../shared/schemas/stores";
 import { FieldError, Label, TextField } from "../ui/input";
 import { Switch } from "../ui/switch";
 import type { TFormErrors, TIntegrationForm, TSetForm } from "./integration-form";

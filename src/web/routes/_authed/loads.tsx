@@ -14,8 +14,8 @@ import {
   TrendingUp,
 } from "lucide-react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
-import type { TBoardAnswer } from "../../../server/domain/marketplaces/search";
-import type { TPublicUser } from "../../../server/domain/users/public-user";
+import type { TPublicUser } from "../../../server/modules/accounts/public-user";
+import type { TBoardAnswer } from "../../../server/modules/boards/search";
 import { BOARD_PAGE_SIZE, boardStatsInput, firstBoardPage } from "../../../shared/board";
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import { PageHeader } from "../../components/layout/page-header";

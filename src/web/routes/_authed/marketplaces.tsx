@@ -1,11 +1,11 @@
 import { Trans } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
+import { ConfigurationsTab } from "../../components/boards/configurations-tab";
+import { ManualSyncButton } from "../../components/boards/manual-sync-button";
+import { MonitoringTab } from "../../components/boards/monitoring-tab";
+import { SearchTab } from "../../components/boards/search-tab";
+import { SyncStatusCard } from "../../components/boards/sync-status-card";
 import { PageHeader } from "../../components/layout/page-header";
-import { ConfigurationsTab } from "../../components/marketplaces/configurations-tab";
-import { ManualSyncButton } from "../../components/marketplaces/manual-sync-button";
-import { MonitoringTab } from "../../components/marketplaces/monitoring-tab";
-import { SearchTab } from "../../components/marketplaces/search-tab";
-import { SyncStatusCard } from "../../components/marketplaces/sync-status-card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 
 export const Route = createFileRoute("/_authed/marketplaces")({ component: Page });
