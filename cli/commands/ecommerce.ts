@@ -7,13 +7,13 @@ const list = new Command("list")
   .action(async (o: { json?: boolean }) => {
     const { handle, caller } = await openSystem();
     try {
-      const all = await caller.ecommerce.all();
+      const all = await caller.stores.all();
       if (o.json) {
         console.log(JSON.stringify(all, null, 2));
         return;
       }
       if (!all.length) {
-        console.log(i18n._({ id: "cli.ecommerce.none", message: "No store integrations." }));
+        console.log(i18n._({ id: "cli.stores.none", message: "No store integrations." }));
         return;
       }
       for (const i of all) {
@@ -36,17 +36,15 @@ const sync = new Command("sync")
     if (o.integration !== undefined) {
       only = Number(o.integration);
       if (!Number.isSafeInteger(only) || only <= 0)
-        throw new CliError(
-          i18n._({ id: "cli.ecommerce.badId", message: "--integration must be an integration number" }),
-        );
+        throw new CliError(i18n._({ id: "cli.stores.badId", message: "--integration must be an integration number" }));
     }
     const { handle, caller } = await openSystem();
     try {
-      const targets = (await caller.ecommerce.all()).filter((i) => i.isActive && (only === undefined || i.id === only));
+      const targets = (await caller.stores.all()).filter((i) => i.isActive && (only === undefined || i.id === only));
       if (only !== undefined && !targets.length)
         throw new CliError(
           i18n._({
-            id: "cli.ecommerce.notFound",
+            id: "cli.stores.notFound",
             message: "Integration {id} does not exist or is inactive.",
             values: { id: only },
           }),
@@ -55,12 +53,12 @@ const sync = new Command("sync")
       for (const [n, i] of targets.entries()) {
         if (!o.json && process.stdout.isTTY) process.stdout.write(`[${n + 1}/${targets.length}] ${i.name}… `);
         try {
-          const r = await caller.ecommerce.syncNow({ integrationId: i.id });
+          const r = await caller.stores.syncNow({ integrationId: i.id });
           results.push({ id: i.id, name: i.name, created: r.created, updated: r.updated });
           if (!o.json)
             console.log(
               `${i.name}: ${i18n._({
-                id: "cli.ecommerce.synced",
+                id: "cli.stores.synced",
                 comment: "Operator CLI store sync summary: orders new and updated",
                 message: "{created} new orders, {updated} updated",
                 values: { created: r.created, updated: r.updated },
@@ -74,7 +72,7 @@ const sync = new Command("sync")
         }
       }
       if (o.json) console.log(JSON.stringify(results, null, 2));
-      else if (!targets.length) console.log(i18n._({ id: "cli.ecommerce.nothing", message: "No store to sync." }));
+      else if (!targets.length) console.log(i18n._({ id: "cli.stores.nothing", message: "No store to sync." }));
     } finally {
       await handle.close();
     }

@@ -8,7 +8,7 @@ const show = new Command("show")
   .action(async (email: string, o: { json?: boolean }) => {
     const { handle, caller } = await openSystem();
     try {
-      const s = await caller.subscription.show({ email });
+      const s = await caller.billing.show({ email });
       if (o.json) {
         console.log(JSON.stringify(s, null, 2));
         return;
@@ -19,7 +19,7 @@ const show = new Command("show")
       if (s.currentPeriodEnd)
         console.log(
           i18n._({
-            id: "cli.subscription.period",
+            id: "cli.billing.period",
             comment:
               "Operator CLI: the account has paid premium until {date}, with the payment provider and whether it renews",
             message: "Paid until {date} ({provider}){renews}",
@@ -47,15 +47,15 @@ const grant = new Command("grant")
     const months = Number(o.months);
     if (!Number.isInteger(months) || months < 1 || months > 36)
       throw new CliError(
-        i18n._({ id: "cli.subscription.badMonths", message: "--months must be a whole number from 1 to 36" }),
+        i18n._({ id: "cli.billing.badMonths", message: "--months must be a whole number from 1 to 36" }),
       );
     const { handle, caller } = await openSystem();
     try {
       const by = process.env.USER ? `cli:${process.env.USER}` : "cli";
-      const r = await caller.subscription.grant({ email, months, by });
+      const r = await caller.billing.grant({ email, months, by });
       console.log(
         i18n._({
-          id: "cli.subscription.granted",
+          id: "cli.billing.granted",
           message: "{email} has premium until {date}.",
           values: { email: r.email, date: cliDate(r.paidUntil) },
         }),

@@ -81,6 +81,12 @@ export const COPIED_INDICATOR_MS = 2000;
 export const UPDATE_BANNER_MS = 30_000;
 export const STATUS_TOAST_MS = 5000;
 
+/**
+ * How long the server keeps the answer to a write sent with an Idempotency-Key (the offline queue's replays): a phone
+ * that was offline for a day still gets its first answer.
+ */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
 export const STORAGE_KEYS = {
   language: "i18nextLng",
   preferredLanguage: "preferredLanguage",

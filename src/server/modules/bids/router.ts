@@ -1,7 +1,8 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { ZPlaceBidInput } from "../../../shared/schemas/loads";
-import { driverProcedure, premium, shipperProcedure } from "../../trpc/init";
+import { driverProcedure, shipperProcedure } from "../../trpc/init";
+import { premium } from "../billing/middleware";
 import { acceptBid, listDriverBids, listLoadBids, placeBid, rejectBid, withdrawBid } from "./bids";
 
 const ZBidId = z.object({ bidId: z.number({ error: "bidId must be a number" }).int().positive() });

@@ -38,7 +38,7 @@ const byEmail = async (db: TDb, email: string) => {
 };
 
 /** The subscription status and the calls that buy, cancel and list premium. */
-export const subscriptionRouter = {
+export const billingRouter = {
   status: authedProcedure.query(({ ctx }) => subscriptionOf(ctx.actor)),
   /** What premium costs in each currency a configured provider takes, and the providers' states. */
   prices: authedProcedure.query(async ({ ctx }) => ({

@@ -8,7 +8,8 @@ import {
   ZUpdateMarketplaceInput,
 } from "../../../shared/schemas/boards";
 import { ZSavedLaneInput, ZUpdateSavedLaneInput } from "../../../shared/schemas/lanes";
-import { authedProcedure, premium, systemProcedure } from "../../trpc/init";
+import { authedProcedure, systemProcedure } from "../../trpc/init";
+import { premium } from "../billing/middleware";
 import {
   canSync,
   createMarketplace,
@@ -27,7 +28,7 @@ const ZId = z.object({
 });
 
 /** The marketplace calls. Every configuration is its owner's: others get 404. */
-export const marketplacesRouter = {
+export const boardsRouter = {
   list: authedProcedure.query(async ({ ctx }) =>
     (await listMarketplaces(ctx.db, ctx.actor.id)).map(toPublicMarketplace),
   ),

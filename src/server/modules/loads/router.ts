@@ -1,22 +1,20 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import {
-  LOAD_STATUSES,
-  ZCancelLoadInput,
-  ZCreateLoadInput,
-  ZLoadSearchInput,
-  ZRatingInput,
-} from "../../../shared/schemas/loads";
+import { ZLoadAlertsInput } from "../../../shared/schemas/alerts";
+import { LOAD_STATUSES, ZCreateLoadInput, ZLoadSearchInput } from "../../../shared/schemas/loads";
 import { zText } from "../../../shared/schemas/text";
-import { authedProcedure, driverProcedure, premium, publicProcedure, shipperProcedure } from "../../trpc/init";
+import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } from "../../trpc/init";
+import { premium } from "../billing/middleware";
 import { boardStatsWithLive, searchBoard } from "../boards/search";
 import { shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
-import { cancelLoad, markCompleted, markDelivered, markPickedUp, rateLoad, ratingsOf, trackOf } from "../trips/trip";
+import { ratingsOf, trackOf } from "../trips/trip";
+import { getLoadAlerts, saveLoadAlerts } from "./alerts";
 import { createLoad, getVisibleLoad, publicPreview } from "./loads";
 import { toPublicLoad } from "./serialize";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
 
+/** Posting loads, the board and its figures, one load, a shipper's own loads. The trip's steps are trips/router.ts. */
 export const loadsRouter = {
   create: shipperProcedure
     .use(premium)
@@ -72,20 +70,10 @@ export const loadsRouter = {
       }),
     )
     .query(({ ctx, input }) => shipperLoadsPage(ctx.db, ctx.actor, input)),
+} satisfies TRPCRouterRecord;
 
-  pickup: driverProcedure
-    .input(ZLoadId)
-    .mutation(async ({ ctx, input }) => toPublicLoad(await markPickedUp(ctx.db, ctx.actor, input.loadId))),
-  deliver: driverProcedure
-    .input(ZLoadId)
-    .mutation(async ({ ctx, input }) => toPublicLoad(await markDelivered(ctx.db, ctx.actor, input.loadId))),
-  complete: shipperProcedure
-    .input(ZLoadId)
-    .mutation(async ({ ctx, input }) => toPublicLoad(await markCompleted(ctx.db, ctx.actor, input.loadId))),
-  cancel: shipperProcedure
-    .input(ZLoadId.extend(ZCancelLoadInput.shape))
-    .mutation(async ({ ctx, input }) => toPublicLoad(await cancelLoad(ctx.db, ctx.actor, input.loadId, input.reason))),
-  rate: authedProcedure
-    .input(ZLoadId.extend(ZRatingInput.shape))
-    .mutation(({ ctx, input }) => rateLoad(ctx.db, ctx.actor, input.loadId, input.score)),
+export const loadAlertsRouter = {
+  /** The caller's alerts for new loads near them, and the position they use. */
+  get: driverProcedure.query(({ ctx }) => getLoadAlerts(ctx.db, ctx.actor)),
+  save: driverProcedure.input(ZLoadAlertsInput).mutation(({ ctx, input }) => saveLoadAlerts(ctx.db, ctx.actor, input)),
 } satisfies TRPCRouterRecord;

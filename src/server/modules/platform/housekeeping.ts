@@ -1,7 +1,7 @@
 import { lt } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { ecommerceWebhooks, idempotencyKeys, loginFailures, sessions } from "../../../../db/tables";
-import { IDEMPOTENCY_TTL_MS } from "../../http/idempotency";
+import { IDEMPOTENCY_TTL_MS } from "../../../shared/constants";
 import { LOGIN_LIMITS } from "../accounts/rate-limit";
 import { pruneChatRecords } from "../notifications/inbound-updates";
 

@@ -5,7 +5,8 @@ import { ecommerceIntegrations, users } from "../../../../db/tables";
 import { ZCreateLoadInput } from "../../../shared/schemas/loads";
 import { ZCreateIntegrationInput, ZOrderListInput, ZUpdateIntegrationInput } from "../../../shared/schemas/stores";
 import { translate } from "../../i18n";
-import { authedProcedure, premium, systemProcedure } from "../../trpc/init";
+import { authedProcedure, systemProcedure } from "../../trpc/init";
+import { premium } from "../billing/middleware";
 import { convertOrder, orderDraft } from "./convert";
 import {
   createIntegration,
@@ -23,7 +24,7 @@ const ZId = z.object({
 });
 
 /** The e-commerce calls: a user's own integrations and orders only (others get 404). */
-export const ecommerceRouter = {
+export const storesRouter = {
   integrations: authedProcedure.query(async ({ ctx }) =>
     (await listIntegrations(ctx.db, ctx.actor.id)).map(toPublicIntegration),
   ),

@@ -28,7 +28,7 @@ export function CheckoutOptions({
 }) {
   const { t } = useLingui();
   const { formatOriginal } = usePreferences();
-  const prices = useQuery(trpc.subscription.prices.queryOptions(undefined, { staleTime: 60_000 }));
+  const prices = useQuery(trpc.billing.prices.queryOptions(undefined, { staleTime: 60_000 }));
   // Stays set once the provider's page is on its way, so the button keeps its pending state until the page leaves.
   const [leaving, setLeaving] = useState<string | null>(null);
   // Back from the provider's page through the browser's history, the page may come back as it was left.
@@ -40,7 +40,7 @@ export function CheckoutOptions({
     return () => window.removeEventListener("pageshow", onShow);
   }, []);
   const checkout = useMutation(
-    trpc.subscription.checkout.mutationOptions({
+    trpc.billing.checkout.mutationOptions({
       onSuccess: ({ url }, vars) => {
         setLeaving(keyOf({ currency: vars.currency, period: vars.period ?? "month" }));
         window.location.assign(url);

@@ -128,9 +128,9 @@ function ChapaReturn({ txRef }: { txRef: string }) {
   const { formatDate } = usePreferences();
   const queryClient = useQueryClient();
   const confirm = useMutation(
-    trpc.subscription.confirm.mutationOptions({
+    trpc.billing.confirm.mutationOptions({
       onSuccess: (r) => {
-        queryClient.setQueryData(trpc.subscription.status.queryKey(), r.subscription);
+        queryClient.setQueryData(trpc.billing.status.queryKey(), r.subscription);
         void refreshSubscription(queryClient);
       },
       onError: () => void refreshSubscription(queryClient),

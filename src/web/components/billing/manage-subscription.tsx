@@ -30,7 +30,7 @@ function CancelDialog({ data }: { data: TSubscription }) {
   const days = MONEY_BACK_DAYS;
 
   const cancel = useMutation(
-    trpc.subscription.cancel.mutationOptions({
+    trpc.billing.cancel.mutationOptions({
       onSuccess: (r) => {
         setOpen(false);
         if (r.refunded)
@@ -165,7 +165,7 @@ function PortalButton() {
   const { t } = useLingui();
   const [leaving, setLeaving] = useState(false);
   const portal = useMutation(
-    trpc.subscription.portal.mutationOptions({
+    trpc.billing.portal.mutationOptions({
       onSuccess: ({ url }) => {
         setLeaving(true);
         window.location.assign(url);

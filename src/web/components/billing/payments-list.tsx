@@ -77,7 +77,7 @@ function PaymentRow({ p }: { p: TPayment }) {
 
 /** The account's payments, newest first: date, provider, amount, status, the period bought and the receipt. */
 export function PaymentsList() {
-  const payments = useQuery(trpc.subscription.payments.queryOptions());
+  const payments = useQuery(trpc.billing.payments.queryOptions());
   return (
     <section className="grid gap-2" data-testid="payments" aria-labelledby="payments-title">
       <h2 id="payments-title" className="font-semibold text-slate-900">

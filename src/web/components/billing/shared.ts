@@ -5,7 +5,7 @@ import { useCallback } from "react";
 import type { AppRouter } from "../../../server/trpc/root";
 import { trpc } from "../../lib/trpc";
 
-type TOut = inferRouterOutputs<AppRouter>["subscription"];
+type TOut = inferRouterOutputs<AppRouter>["billing"];
 export type TSubscription = TOut["status"];
 export type TPrice = TOut["prices"]["prices"][number];
 export type TProviderState = TOut["prices"]["providers"][number];
@@ -14,12 +14,12 @@ export type TBillingProvider = NonNullable<TSubscription["provider"]>;
 
 /** The subscription status is fresh for 30 s. */
 export const subscriptionStatusOptions = () =>
-  trpc.subscription.status.queryOptions(undefined, { staleTime: 30_000, retry: 1 });
+  trpc.billing.status.queryOptions(undefined, { staleTime: 30_000, retry: 1 });
 
 /** After a payment or a cancellation: this page's data and the user's (the header badge reads user.subscriptionStatus). */
 export const refreshSubscription = (queryClient: QueryClient) =>
   Promise.all([
-    queryClient.invalidateQueries(trpc.subscription.pathFilter()),
+    queryClient.invalidateQueries(trpc.billing.pathFilter()),
     queryClient.invalidateQueries(trpc.user.pathFilter()),
   ]);
 

@@ -16,7 +16,7 @@ const UPGRADE_TOAST_MS = 10_000;
  */
 export const toastUpgrade = (message?: string) => {
   void queryClient.invalidateQueries(trpc.user.subscriptionStatus.pathFilter());
-  void queryClient.invalidateQueries(trpc.subscription.status.pathFilter());
+  void queryClient.invalidateQueries(trpc.billing.status.pathFilter());
   return toast({
     title: t({ message: "Premium required", comment: "Notice title: this needs the paid premium plan" }),
     description: message || t`This needs MyTess Premium. Upgrade on the subscription page to continue.`,

@@ -13,7 +13,7 @@ import type { TMarketplace } from "./shared";
 
 /** The user's board configurations, with Add Marketplace and, per board, its actions; then the lanes sync searches. */
 export function ConfigurationsTab() {
-  const list = useQuery(trpc.marketplaces.list.queryOptions(undefined, { refetchInterval: SYNC_STATUS_REFETCH_MS }));
+  const list = useQuery(trpc.boards.list.queryOptions(undefined, { refetchInterval: SYNC_STATUS_REFETCH_MS }));
   // null: closed; "new": adding; a configuration: editing it.
   const [dialog, setDialog] = useState<TMarketplace | "new" | null>(null);
   const editing = dialog !== null && dialog !== "new" ? dialog : null;

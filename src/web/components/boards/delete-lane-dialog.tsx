@@ -16,7 +16,7 @@ export function DeleteLaneDialog({ lane }: { lane: TLane }) {
   const onUnauthorized = useUnauthorizedRedirect();
   const title = lane.name ?? laneTitle(lane);
   const remove = useMutation(
-    trpc.marketplaces.deleteLane.mutationOptions({
+    trpc.boards.deleteLane.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
         toast({

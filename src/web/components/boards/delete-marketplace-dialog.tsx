@@ -14,7 +14,7 @@ export function DeleteMarketplaceDialog({ config }: { config: TMarketplace }) {
   const refresh = useRefreshMarketplaces();
   const onUnauthorized = useUnauthorizedRedirect();
   const remove = useMutation(
-    trpc.marketplaces.delete.mutationOptions({
+    trpc.boards.delete.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
         toast({

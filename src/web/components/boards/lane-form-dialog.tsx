@@ -137,7 +137,7 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
     toast({ title: t`Error`, description: serverMessage(err) ?? fallback, variant: "destructive" });
   };
   const create = useMutation(
-    trpc.marketplaces.createLane.mutationOptions({
+    trpc.boards.createLane.mutationOptions({
       onSuccess: async (lane) => {
         toast({
           title: t({ message: "Lane saved", comment: "Notice title after a lane was saved" }),
@@ -151,7 +151,7 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
     }),
   );
   const update = useMutation(
-    trpc.marketplaces.updateLane.mutationOptions({
+    trpc.boards.updateLane.mutationOptions({
       onSuccess: async (lane) => {
         toast({
           title: t({ message: "Lane updated", comment: "Notice title after a lane was changed" }),

@@ -14,7 +14,7 @@ export function ManualSyncButton() {
   const refresh = useRefreshMarketplaces();
   const onUnauthorized = useUnauthorizedRedirect();
   const sync = useMutation(
-    trpc.marketplaces.syncManual.mutationOptions({
+    trpc.boards.syncManual.mutationOptions({
       onSuccess: async () => {
         toast({
           title: t({ message: "Sync Started", comment: "Notice title after a manual sync started" }),

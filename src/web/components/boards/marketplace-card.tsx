@@ -33,7 +33,7 @@ export function MarketplaceCard({ config, onEdit }: { config: TMarketplace; onEd
   const onUnauthorized = useUnauthorizedRedirect();
 
   const test = useMutation(
-    trpc.marketplaces.test.mutationOptions({
+    trpc.boards.test.mutationOptions({
       onSuccess: () =>
         toast({
           title: t`Connection Successful`,
@@ -53,7 +53,7 @@ export function MarketplaceCard({ config, onEdit }: { config: TMarketplace; onEd
     }),
   );
   const update = useMutation(
-    trpc.marketplaces.update.mutationOptions({
+    trpc.boards.update.mutationOptions({
       onSuccess: async () => {
         toast({
           title: t({

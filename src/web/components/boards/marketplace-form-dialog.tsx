@@ -136,7 +136,7 @@ function MarketplaceForm({ editing, onDone }: { editing: TMarketplace | null; on
     toast({ title: t`Error`, description: serverMessage(err) ?? fallback, variant: "destructive" });
   };
   const create = useMutation(
-    trpc.marketplaces.create.mutationOptions({
+    trpc.boards.create.mutationOptions({
       onSuccess: async (c) => {
         toast({
           title: t({ message: "Marketplace Added", comment: "Notice title after a load board was connected" }),
@@ -150,7 +150,7 @@ function MarketplaceForm({ editing, onDone }: { editing: TMarketplace | null; on
     }),
   );
   const update = useMutation(
-    trpc.marketplaces.update.mutationOptions({
+    trpc.boards.update.mutationOptions({
       onSuccess: async (c) => {
         toast({ title: t`Marketplace Updated`, description: c.name, variant: "success" });
         onDone();
@@ -164,7 +164,7 @@ function MarketplaceForm({ editing, onDone }: { editing: TMarketplace | null; on
   const fields: readonly string[] = provider ? CREDENTIAL_FIELDS[provider] : [];
   const suggestedUrl = provider ? SUGGESTED_BASE_URL[provider] : "";
   // Demo mode: the local emulators stand in for the boards; they take "sandbox" in every credential field.
-  const sandbox = useQuery(trpc.marketplaces.sandbox.queryOptions(undefined, { staleTime: Number.POSITIVE_INFINITY }));
+  const sandbox = useQuery(trpc.boards.sandbox.queryOptions(undefined, { staleTime: Number.POSITIVE_INFINITY }));
   const sandboxUrl = provider && !editing ? sandbox.data?.[provider] : undefined;
   const fillSandbox = () => {
     if (!provider || !sandboxUrl) return;

@@ -103,7 +103,7 @@ function RunRow({ run }: { run: TSyncRun }) {
 
 /** The user's recent sync runs, newest first, refreshed every 30 seconds. */
 export function MonitoringTab() {
-  const history = useQuery(trpc.marketplaces.history.queryOptions({}, { refetchInterval: SYNC_STATUS_REFETCH_MS }));
+  const history = useQuery(trpc.boards.history.queryOptions({}, { refetchInterval: SYNC_STATUS_REFETCH_MS }));
   if (history.isPending)
     return (
       <p className="text-sm text-muted-foreground" role="status">

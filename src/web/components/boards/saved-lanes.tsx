@@ -18,7 +18,7 @@ import type { TLane } from "./shared";
  * lane every interval; the Search Loads tab and the load board are not limited to them.
  */
 export function SavedLanes() {
-  const lanes = useQuery(trpc.marketplaces.lanes.queryOptions());
+  const lanes = useQuery(trpc.boards.lanes.queryOptions());
   // null: closed; "new": adding; a lane: editing it.
   const [dialog, setDialog] = useState<TLane | "new" | null>(null);
   const editing = dialog !== null && dialog !== "new" ? dialog : null;

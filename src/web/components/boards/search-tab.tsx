@@ -15,10 +15,10 @@ export function SearchTab() {
   const { t } = useLingui();
   const queryClient = useQueryClient();
   const onUnauthorized = useUnauthorizedRedirect();
-  const list = useQuery(trpc.marketplaces.list.queryOptions());
+  const list = useQuery(trpc.boards.list.queryOptions());
   const [serverErrors, setServerErrors] = useState<TSearchErrors>({});
   const search = useMutation(
-    trpc.marketplaces.search.mutationOptions({
+    trpc.boards.search.mutationOptions({
       onMutate: () => setServerErrors({}),
       onError: async (err) => {
         if (onUnauthorized(err)) return;
@@ -30,7 +30,7 @@ export function SearchTab() {
           variant: "destructive",
         });
         // The board's failure is recorded as its last error.
-        await queryClient.invalidateQueries({ queryKey: trpc.marketplaces.list.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.boards.list.queryKey() });
       },
     }),
   );

@@ -6,8 +6,8 @@ import type { AppRouter } from "../../../server/trpc/root";
 import type { TMarketplaceProvider } from "../../../shared/schemas/boards";
 import { errorInfo, trpc } from "../../lib/trpc";
 
-type TOut = inferRouterOutputs<AppRouter>["marketplaces"];
-type TIn = inferRouterInputs<AppRouter>["marketplaces"];
+type TOut = inferRouterOutputs<AppRouter>["boards"];
+type TIn = inferRouterInputs<AppRouter>["boards"];
 export type TMarketplace = TOut["list"][number];
 export type TSyncRun = TOut["history"][number];
 export type TSyncStatus = TOut["syncStatus"];
@@ -97,7 +97,7 @@ export function useRefreshMarketplaces() {
   return useCallback(
     () =>
       Promise.all([
-        queryClient.invalidateQueries(trpc.marketplaces.pathFilter()),
+        queryClient.invalidateQueries(trpc.boards.pathFilter()),
         queryClient.invalidateQueries(trpc.loads.pathFilter()),
       ]),
     [queryClient],

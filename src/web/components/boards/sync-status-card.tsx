@@ -11,10 +11,8 @@ import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 /** Whether a sync is running, how often boards sync, when the next one is due and when each board last synced. */
 export function SyncStatusCard() {
   const { formatDate } = usePreferences();
-  const status = useQuery(
-    trpc.marketplaces.syncStatus.queryOptions(undefined, { refetchInterval: SYNC_STATUS_REFETCH_MS }),
-  );
-  const list = useQuery(trpc.marketplaces.list.queryOptions(undefined, { refetchInterval: SYNC_STATUS_REFETCH_MS }));
+  const status = useQuery(trpc.boards.syncStatus.queryOptions(undefined, { refetchInterval: SYNC_STATUS_REFETCH_MS }));
+  const list = useQuery(trpc.boards.list.queryOptions(undefined, { refetchInterval: SYNC_STATUS_REFETCH_MS }));
   const s = status.data;
   const syncable = (list.data ?? []).filter((c) => c.canSync && c.isActive);
 

@@ -41,7 +41,7 @@ function ChannelState({ state }: { state: TState | undefined }) {
 export function MessagingSettings({ children }: { children?: ReactNode }) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
-  const saved = useQuery(trpc.messaging.preferences.queryOptions());
+  const saved = useQuery(trpc.notifications.messagingPreferences.queryOptions());
   const [edit, setEdit] = useState<TForm | null>(null);
   const [errors, setErrors] = useState<TErrors>({});
   const data = saved.data;
@@ -70,9 +70,9 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
   };
 
   const save = useMutation(
-    trpc.messaging.savePreferences.mutationOptions({
+    trpc.notifications.saveMessagingPreferences.mutationOptions({
       onSuccess: (view) => {
-        queryClient.setQueryData(trpc.messaging.preferences.queryKey(), view);
+        queryClient.setQueryData(trpc.notifications.messagingPreferences.queryKey(), view);
         setEdit(null);
         setErrors({});
         toast({
@@ -92,7 +92,7 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
     }),
   );
   const whatsappTest = useMutation(
-    trpc.messaging.whatsappTest.mutationOptions({
+    trpc.notifications.whatsappTest.mutationOptions({
       onSuccess: () =>
         toast({
           title: t`Test Message Sent`,
@@ -107,11 +107,11 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
           variant: "destructive",
         });
       },
-      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.push.notifications.queryKey() }),
+      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.notifications.history.queryKey() }),
     }),
   );
   const telegramTest = useMutation(
-    trpc.messaging.telegramTest.mutationOptions({
+    trpc.notifications.telegramTest.mutationOptions({
       onSuccess: () =>
         toast({
           title: t`Test Message Sent`,
@@ -126,7 +126,7 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
           variant: "destructive",
         });
       },
-      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.push.notifications.queryKey() }),
+      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.notifications.history.queryKey() }),
     }),
   );
 
@@ -454,7 +454,7 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
 export function RecentNotifications() {
   const { t } = useLingui();
   const { formatDate } = usePreferences();
-  const list = useQuery(trpc.push.notifications.queryOptions());
+  const list = useQuery(trpc.notifications.history.queryOptions());
   const channelName = (c: string) =>
     c === "telegram"
       ? "Telegram"

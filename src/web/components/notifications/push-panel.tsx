@@ -58,8 +58,8 @@ function SupportedPushPanel() {
   const [permission, setPermission] = useState<TPermission>(pushPermission());
   const [subscribed, setSubscribed] = useState(false);
   const [busy, setBusy] = useState(false);
-  const vapid = useQuery(trpc.push.vapidKey.queryOptions());
-  const saved = useQuery(trpc.push.preferences.queryOptions());
+  const vapid = useQuery(trpc.notifications.vapidKey.queryOptions());
+  const saved = useQuery(trpc.notifications.pushPreferences.queryOptions());
   const [form, setForm] = useState<TPushPreferences | null>(null);
   // The server's answer until the user changes something (a saved answer from before a reload is replaced by the fresh
   // one when it comes).
@@ -71,9 +71,9 @@ function SupportedPushPanel() {
   }, []);
 
   const save = useMutation(
-    trpc.push.savePreferences.mutationOptions({
+    trpc.notifications.savePushPreferences.mutationOptions({
       onSuccess: (data) => {
-        queryClient.setQueryData(trpc.push.preferences.queryKey(), data);
+        queryClient.setQueryData(trpc.notifications.pushPreferences.queryKey(), data);
         setForm(null);
         toast({ title: t`Settings Saved`, variant: "success" });
       },
@@ -86,7 +86,7 @@ function SupportedPushPanel() {
     }),
   );
   const test = useMutation(
-    trpc.push.test.mutationOptions({
+    trpc.notifications.testPush.mutationOptions({
       onSuccess: ({ sent, total }) =>
         toast({
           title: t({ message: "Test Sent", comment: "Notice title after a test notification was sent" }),
@@ -102,7 +102,7 @@ function SupportedPushPanel() {
     try {
       if (on) {
         const ok = vapid.data
-          ? await subscribeToPush(vapid.data.publicKey, (s) => trpcClient.push.subscribe.mutate(s))
+          ? await subscribeToPush(vapid.data.publicKey, (s) => trpcClient.notifications.subscribePush.mutate(s))
           : false;
         setPermission(pushPermission());
         setSubscribed(ok);
@@ -117,7 +117,7 @@ function SupportedPushPanel() {
         else toast({ title: t`Failed to Enable`, variant: "destructive" });
       } else {
         try {
-          await unsubscribeFromPush((endpoint) => trpcClient.push.unsubscribe.mutate({ endpoint }));
+          await unsubscribeFromPush((endpoint) => trpcClient.notifications.unsubscribePush.mutate({ endpoint }));
           setSubscribed(false);
           toast({
             title: t({
@@ -130,7 +130,7 @@ function SupportedPushPanel() {
           toast({ title: t`Error`, variant: "destructive" });
         }
       }
-      await queryClient.invalidateQueries({ queryKey: trpc.push.preferences.queryKey() });
+      await queryClient.invalidateQueries({ queryKey: trpc.notifications.pushPreferences.queryKey() });
     } finally {
       setBusy(false);
     }

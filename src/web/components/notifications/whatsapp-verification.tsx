@@ -37,7 +37,7 @@ export function WhatsAppVerification({
   const verified = number !== null && number === verifiedNumber;
 
   const sendCode = useMutation(
-    trpc.messaging.whatsappSendCode.mutationOptions({
+    trpc.notifications.whatsappSendCode.mutationOptions({
       onSuccess: (r) => {
         setSentTo(r.phoneNumber);
         setCode("");
@@ -60,9 +60,9 @@ export function WhatsAppVerification({
     }),
   );
   const verify = useMutation(
-    trpc.messaging.whatsappVerify.mutationOptions({
+    trpc.notifications.whatsappVerify.mutationOptions({
       onSuccess: (view) => {
-        queryClient.setQueryData(trpc.messaging.preferences.queryKey(), view);
+        queryClient.setQueryData(trpc.notifications.messagingPreferences.queryKey(), view);
         setSentTo(null);
         setCode("");
         setCodeError(undefined);

@@ -14,7 +14,7 @@ export function DeleteIntegrationDialog({ integration }: { integration: TIntegra
   const refresh = useRefreshEcommerce();
   const onUnauthorized = useUnauthorizedRedirect();
   const remove = useMutation(
-    trpc.ecommerce.deleteIntegration.mutationOptions({
+    trpc.stores.deleteIntegration.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
         toast({

@@ -18,7 +18,7 @@ export function TestConnectionButton({ integration }: { integration: TIntegratio
   const onUnauthorized = useUnauthorizedRedirect();
   const store = integration.platformName;
   const test = useMutation(
-    trpc.ecommerce.testIntegration.mutationOptions({
+    trpc.stores.testIntegration.mutationOptions({
       onSuccess: (res) =>
         res.connected
           ? toast({
@@ -73,7 +73,7 @@ export function SyncOrdersButton({ integration }: { integration: TIntegration })
   const refresh = useRefreshEcommerce();
   const onUnauthorized = useUnauthorizedRedirect();
   const sync = useMutation(
-    trpc.ecommerce.syncIntegration.mutationOptions({
+    trpc.stores.syncIntegration.mutationOptions({
       onSuccess: (res) =>
         toast({
           title: t({ message: "Sync Successful", comment: "Notice title after a sync worked" }),

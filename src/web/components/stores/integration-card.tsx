@@ -25,7 +25,7 @@ export function IntegrationCard({ integration, onEdit }: { integration: TIntegra
   const refresh = useRefreshEcommerce();
   const onUnauthorized = useUnauthorizedRedirect();
   const update = useMutation(
-    trpc.ecommerce.updateIntegration.mutationOptions({
+    trpc.stores.updateIntegration.mutationOptions({
       onSuccess: async (i) => {
         toast({
           title: t({ message: "Integration Updated", comment: "Notice title after a store's settings were saved" }),

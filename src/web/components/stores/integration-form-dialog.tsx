@@ -104,7 +104,7 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
     toast({ title: t`Error`, description: serverMessage(err) ?? fallback, variant: "destructive" });
   };
   const create = useMutation(
-    trpc.ecommerce.createIntegration.mutationOptions({
+    trpc.stores.createIntegration.mutationOptions({
       onSuccess: async (i) => {
         toast({
           title: t({ message: "Integration Added", comment: "Notice title after a store was connected" }),
@@ -118,7 +118,7 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
     }),
   );
   const update = useMutation(
-    trpc.ecommerce.updateIntegration.mutationOptions({
+    trpc.stores.updateIntegration.mutationOptions({
       onSuccess: async (i) => {
         toast({ title: t`Integration Updated`, description: i.name, variant: "success" });
         onDone();
@@ -131,7 +131,7 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
   const platform = form.platform;
 
   // Demo mode: the local emulators stand in for the stores; they take "sandbox" in every credential field.
-  const sandbox = useQuery(trpc.ecommerce.sandbox.queryOptions(undefined, { staleTime: Number.POSITIVE_INFINITY }));
+  const sandbox = useQuery(trpc.stores.sandbox.queryOptions(undefined, { staleTime: Number.POSITIVE_INFINITY }));
   const sandboxUrl = platform && !editing ? sandbox.data?.[platform] : undefined;
   const fillSandbox = () => {
     if (!platform || !sandboxUrl) return;

@@ -9,7 +9,7 @@ import { ECOMMERCE_REFETCH_MS, type TIntegration } from "./shared";
 
 /** The user's store integrations, each with its actions; empty, an invitation to add one. */
 export function IntegrationsTab({ onAdd, onEdit }: { onAdd: () => void; onEdit: (i: TIntegration) => void }) {
-  const list = useQuery(trpc.ecommerce.integrations.queryOptions(undefined, { refetchInterval: ECOMMERCE_REFETCH_MS }));
+  const list = useQuery(trpc.stores.integrations.queryOptions(undefined, { refetchInterval: ECOMMERCE_REFETCH_MS }));
   return (
     <div className="grid gap-4">
       <p className="text-sm text-muted-foreground">

@@ -17,9 +17,9 @@ export function OrdersTab({ canConvert }: { canConvert: boolean }) {
   const [filter, setFilter] = useState<TOrderFilter>({ integrationId: null, status: null });
   const [page, setPage] = useState(1);
   const [needed, setNeeded] = useState<TPlaceNeeded | null>(null);
-  const integrations = useQuery(trpc.ecommerce.integrations.queryOptions());
+  const integrations = useQuery(trpc.stores.integrations.queryOptions());
   const orders = useQuery(
-    trpc.ecommerce.orders.queryOptions(
+    trpc.stores.orders.queryOptions(
       {
         integrationId: filter.integrationId ?? undefined,
         status: filter.status ?? undefined,

@@ -8,8 +8,8 @@ import { trpc } from "../../lib/trpc";
 
 export { serverMessage } from "../boards/shared";
 
-type TOut = inferRouterOutputs<AppRouter>["ecommerce"];
-type TIn = inferRouterInputs<AppRouter>["ecommerce"];
+type TOut = inferRouterOutputs<AppRouter>["stores"];
+type TIn = inferRouterInputs<AppRouter>["stores"];
 export type TIntegration = TOut["integrations"][number];
 export type TOrder = TOut["orders"]["items"][number];
 export type TOrderDraft = TOut["orderDraft"];
@@ -95,7 +95,7 @@ export function useOrderStatusLabel() {
 /** After a change to an integration: the integrations and their orders. */
 export function useRefreshEcommerce() {
   const queryClient = useQueryClient();
-  return useCallback(() => queryClient.invalidateQueries(trpc.ecommerce.pathFilter()), [queryClient]);
+  return useCallback(() => queryClient.invalidateQueries(trpc.stores.pathFilter()), [queryClient]);
 }
 
 /** After an order became a load: the orders, and every load list (the new load is on them). */
@@ -104,7 +104,7 @@ export function useRefreshAfterConvert() {
   return useCallback(
     () =>
       Promise.all([
-        queryClient.invalidateQueries(trpc.ecommerce.orders.pathFilter()),
+        queryClient.invalidateQueries(trpc.stores.orders.pathFilter()),
         queryClient.invalidateQueries(trpc.loads.pathFilter()),
       ]),
     [queryClient],

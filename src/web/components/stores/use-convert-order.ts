@@ -26,7 +26,7 @@ export function useConvertOrder(onPlaceNeeded: (p: TPlaceNeeded) => void) {
   const refresh = useRefreshAfterConvert();
   const onUnauthorized = useUnauthorizedRedirect();
   return useMutation(
-    trpc.ecommerce.convert.mutationOptions({
+    trpc.stores.convert.mutationOptions({
       onSuccess: async (res) => {
         toast({
           title: t({ message: "Order Converted", comment: "Notice title after a store order was turned into a load" }),
@@ -41,7 +41,7 @@ export function useConvertOrder(onPlaceNeeded: (p: TPlaceNeeded) => void) {
         if (!vars.load && info.issues.some((i) => DELIVERY_FIELDS.has(i.path))) {
           try {
             const draft = await queryClient.fetchQuery(
-              trpc.ecommerce.orderDraft.queryOptions({ id: vars.id }, { staleTime: 0 }),
+              trpc.stores.orderDraft.queryOptions({ id: vars.id }, { staleTime: 0 }),
             );
             onPlaceNeeded({ orderId: vars.id, draft });
             return;
