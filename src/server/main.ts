@@ -28,10 +28,11 @@ import { telegramApiRoot } from "./integrations/notifiers/telegram";
 import { whatsappWebSecretFileFor, whatsappWebSessionDir } from "./integrations/notifiers/whatsapp-web";
 import { paymentsFromEnv } from "./integrations/payments/registry";
 import { storeServicesFrom } from "./integrations/stores/services";
-import { jobHandlers, startWorker, type TWorker } from "./jobs/worker";
+import type { TWorker } from "./jobs/worker";
 import { logger } from "./logger";
 import { purgeExpiredSessions } from "./modules/accounts/sessions";
 import { ensureDemoBoards } from "./modules/boards/demo";
+import { jobHandlers, startWorker } from "./modules/jobs";
 import { ensureDemoStores } from "./modules/stores/demo";
 
 const config = loadConfig();

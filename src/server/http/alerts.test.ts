@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
+import { jobHandlers, startWorker } from "../modules/jobs";
 import { alertBox } from "../modules/loads/alerts";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 

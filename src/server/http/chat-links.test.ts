@@ -14,8 +14,8 @@ import { createTestDatabase, MIGRATIONS_FOLDER, PG_MIGRATIONS_FOLDER } from "../
 import { ENGINE } from "../../../db/engine";
 import { startNotifyEmulators } from "../../../emulators/notifiers/server";
 import { notifiersFromEnv } from "../integrations/notifiers/registry";
-import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
+import { jobHandlers, startWorker } from "../modules/jobs";
 import {
   LINK_TOKEN_MIN_LEFT_MS,
   LINK_TOKEN_TTL_MS,

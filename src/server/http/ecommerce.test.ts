@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { STORE_SANDBOX_CREDENTIALS, startStoreEmulators } from "../../../emulators/stores/server";
 import { signedWebhook } from "../../../emulators/stores/shopify";
-import { enqueue, listJobs } from "../jobs/queue";
-import { jobHandlers, startWorker } from "../jobs/worker";
+import { insertJob as enqueue, listJobs } from "../jobs/queue";
 import { logger } from "../logger";
+import { jobHandlers, startWorker } from "../modules/jobs";
 import { enqueueDueStoreSyncs } from "../modules/stores/sync";
 import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp, testBoardServices } from "../testing";
 

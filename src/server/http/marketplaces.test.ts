@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import { marketplaceConfigs } from "../../../db/tables";
 import { BOARD_SANDBOX_CREDENTIALS, startBoardEmulators } from "../../../emulators/boards/server";
 import { haversineMiles } from "../../shared/geo";
-import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import { adapterOf } from "../modules/boards/configs";
 import { enqueueDueSyncs, runSync, syncLanes, upsertExternalLoads } from "../modules/boards/sync";
+import { jobHandlers, startWorker } from "../modules/jobs";
 import {
   closeTestApps,
   createClient,

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startNotifyEmulators } from "../../../emulators/notifiers/server";
 import { notifiersFromEnv } from "../integrations/notifiers/registry";
-import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
+import { jobHandlers, startWorker } from "../modules/jobs";
 import { linkTelegram, verifyWhatsApp } from "../modules/notifications/testing";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startNotifyEmulators } from "../../../emulators/notifiers/server";
 import { notifiersFromEnv } from "../integrations/notifiers/registry";
-import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
+import { jobHandlers, startWorker } from "../modules/jobs";
 import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.

@@ -18,9 +18,9 @@ import { logger } from "../logger";
 import { createUser } from "../modules/accounts/users";
 import { createMarketplace } from "../modules/boards/configs";
 import { RUN_INTERRUPTED, startManualSync } from "../modules/boards/sync";
+import { jobHandlers, startWorker } from "../modules/jobs";
 import { subscribe } from "../modules/notifications/push";
-import { enqueue, JOB_LEASE_MS, listJobs } from "./queue";
-import { jobHandlers, startWorker } from "./worker";
+import { insertJob as enqueue, JOB_LEASE_MS, listJobs } from "./queue";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout; spawned processes are slow on a loaded machine.
 setDefaultTimeout(60_000);

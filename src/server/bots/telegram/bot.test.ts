@@ -3,8 +3,8 @@ import { emulatorEnv, startCarrierEmulators } from "../../../../emulators/carrie
 import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notifiers/server";
 import { carriersFromEnv } from "../../integrations/carriers/registry";
 import { notifiersFromEnv } from "../../integrations/notifiers/registry";
-import { jobHandlers, startWorker } from "../../jobs/worker";
 import { logger } from "../../logger";
+import { jobHandlers, startWorker } from "../../modules/jobs";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../../testing";
 import { createTelegramBot } from "./bot";
 import { startTelegramPoller, takeLease } from "./poller";

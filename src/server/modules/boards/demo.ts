@@ -5,6 +5,7 @@ import { marketplaceConfigs, users } from "../../../../db/tables";
 import type { TMarketplaceProvider } from "../../../shared/schemas/boards";
 import type { TBoardServices } from "../../integrations/boards/services";
 import { enqueue } from "../../jobs/queue";
+import { boardSyncJob } from "./jobs";
 
 // Demo mode: every demo driver has sandbox configurations of the three boards and of a load feed, pointed at the local
 // emulators, so a new user sees external loads on the board at once (DAT live; the others synced right away). The
@@ -62,12 +63,12 @@ export const ensureDemoBoards = async (db: TDb, boards: TBoardServices, urls: TU
         .returning();
       created++;
       if (b.syncEnabled)
-        await enqueue(db, {
-          kind: "board_sync",
-          payload: { configId: row!.id, trigger: "manual" },
-          uniqueKey: `board_sync:${row!.id}:demo`,
-          maxAttempts: 1,
-        });
+        await enqueue(
+          db,
+          boardSyncJob,
+          { configId: row!.id, trigger: "manual" },
+          { uniqueKey: `board_sync:${row!.id}:demo` },
+        );
     }
   }
   // Point every sandbox configuration at this start's emulators.

@@ -20,6 +20,7 @@ import type { TBoardLoad, TBoardSearch } from "../../integrations/boards/types";
 import { enqueue } from "../../jobs/queue";
 import { hasPremium, requirePremium } from "../billing/premium";
 import { adapterOf, canSync, listMarketplaces, ownMarketplace } from "./configs";
+import { boardSyncJob } from "./jobs";
 import { listLanes } from "./lanes";
 import { toLoadValues } from "./map";
 import { originOf } from "./search";
@@ -264,13 +265,9 @@ export const enqueueDueSyncs = async (db: TDb, now = Date.now()) => {
     if (c.lastSyncAt != null && c.lastSyncAt + every > now) continue;
     const id = await enqueue(
       db,
-      {
-        kind: "board_sync",
-        payload: { configId: c.id, trigger: "schedule" },
-        uniqueKey: `board_sync:${c.id}:${Math.floor(now / every)}`,
-        // A failing board is recorded by the run, not retried; the second attempt is for a worker that died mid-run.
-        maxAttempts: 2,
-      },
+      boardSyncJob,
+      { configId: c.id, trigger: "schedule" },
+      { uniqueKey: `board_sync:${c.id}:${Math.floor(now / every)}` },
       now,
     );
     if (id) queued++;
@@ -298,13 +295,10 @@ export const startManualSync = async (db: TDb, user: User, configId?: number, no
   for (const c of targets)
     await enqueue(
       db,
-      {
-        kind: "board_sync",
-        payload: { configId: c.id, trigger: "manual" },
-        // A second click within ten seconds does not queue the same sync again.
-        uniqueKey: `board_sync:${c.id}:manual:${Math.floor(now / 10_000)}`,
-        maxAttempts: 2,
-      },
+      boardSyncJob,
+      { configId: c.id, trigger: "manual" },
+      // A second click within ten seconds does not queue the same sync again.
+      { uniqueKey: `board_sync:${c.id}:manual:${Math.floor(now / 10_000)}` },
       now,
     );
   return { message: "Manual synchronization has been started.", queued: targets.length };

@@ -9,7 +9,7 @@ import { haversineMiles } from "../../../shared/geo";
 import type { TLoadAlertsInput } from "../../../shared/schemas/alerts";
 import { enqueueMany } from "../../jobs/queue";
 import { premiumWhere, requirePremium } from "../billing/premium";
-import type { TNotifyPayload } from "../notifications/notify";
+import { notifyJob } from "../notifications/jobs";
 
 const MILES_PER_DEGREE = (Math.PI * EARTH_RADIUS_MILES) / 180;
 
@@ -144,17 +144,10 @@ export const enqueueLoadAlerts = async (db: TDb, loadId: number, now = Date.now(
   const matches = matched.filter((m) => premium.has(m.userId));
   await enqueueMany(
     db,
+    notifyJob,
     matches.map((m) => ({
-      kind: "notify",
-      payload: {
-        userId: m.userId,
-        event: "load_nearby",
-        loadId,
-        actorId: load.shipperId,
-        distance: m.distance,
-      } satisfies TNotifyPayload,
+      payload: { userId: m.userId, event: "load_nearby", loadId, actorId: load.shipperId, distance: m.distance },
       uniqueKey: `notify:load_nearby:${loadId}::${m.userId}`,
-      maxAttempts: 8,
     })),
     now,
   );

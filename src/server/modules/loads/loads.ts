@@ -8,6 +8,7 @@ import { AppError } from "../../errors";
 import { enqueue } from "../../jobs/queue";
 import { recordActivity } from "../platform/activity";
 import { LOAD_NOT_FOUND } from "./errors";
+import { loadAlertsJob } from "./jobs";
 import { toPublicLoad } from "./serialize";
 
 // A pickup a few minutes in the past is the clock of the phone, not a mistake.
@@ -49,7 +50,7 @@ export const insertLoad = async (tx: TWriter, shipper: User, input: TCreateLoadI
     .returning();
   await recordActivity(tx, [shipper.id], "load_posted", load!.id, shipper.id, now);
   // Drivers with load alerts near the pickup are found by the worker (the outbox: this job commits with the load).
-  await enqueue(tx, { kind: "load_alerts", payload: { loadId: load!.id }, uniqueKey: `load_alerts:${load!.id}` }, now);
+  await enqueue(tx, loadAlertsJob, { loadId: load!.id }, { uniqueKey: `load_alerts:${load!.id}` }, now);
   return load!;
 };
 type TWriter = Pick<TDb, "insert">;

@@ -14,30 +14,13 @@ import type { TPushType } from "../../../shared/schemas/push";
 import { i18n, isLanguage } from "../../i18n";
 import type { TNotifierRegistry } from "../../integrations/notifiers/registry";
 import type { TNotification, TNotifyButton, TSendResult } from "../../integrations/notifiers/types";
-import { enqueue, enqueueMany, JobDeferred, JobRetry } from "../../jobs/queue";
+import { enqueue, enqueueMany, JobDeferred, JobRetry, type TJobContext } from "../../jobs/queue";
 import { publishLive } from "../../live/publish";
 import { userHasPremium } from "../billing/premium";
+import { notifyJob, type TNotifyEvent, type TNotifyPayload, type TSendChannel } from "./jobs";
 import { markTelegramBlocked, messagingPreferencesOf, template } from "./messaging-preferences";
 import { preferencesOf, quietUntil, recordNotification, sendToSubscriptions, subscriptionsOf } from "./push";
 
-export const NOTIFY_EVENTS = [
-  "bid_received",
-  "bid_accepted",
-  "bid_rejected",
-  "load_picked_up",
-  "load_delivered",
-  "load_completed",
-  "load_cancelled",
-  "message_received",
-  "load_nearby",
-  // Operators' broadcasts (`mytess notify broadcast`): their own text, no load.
-  "system_alert",
-  "announcement",
-  // Billing: a payment confirmed by the provider; premium bought in birr ending in three days.
-  "payment_received",
-  "premium_ending",
-] as const;
-export type TNotifyEvent = (typeof NOTIFY_EVENTS)[number];
 type TLoadEvent = Exclude<TNotifyEvent, "system_alert" | "announcement" | "payment_received" | "premium_ending">;
 
 /** The notification type each event belongs to: an award is loadAssigned, everything else loadUpdates. */
@@ -55,34 +38,6 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   announcement: "marketing",
   payment_received: "paymentReceived",
   premium_ending: "systemAlerts",
-};
-
-export const SEND_CHANNELS = ["web_push", "telegram", "whatsapp"] as const;
-export type TSendChannel = (typeof SEND_CHANNELS)[number];
-
-export type TNotifyPayload = {
-  userId: number;
-  event: TNotifyEvent;
-  /** The load it is about; null for broadcasts. */
-  loadId: number | null;
-  /** Broadcasts: the operator's own title and text, sent as written. */
-  text?: { title: string; body: string };
-  /** Who caused it, for names in the text. */
-  actorId?: number | null;
-  /** bid_received: the bid the Accept / Reject buttons act on. */
-  bidId?: number | null;
-  /** message_received: the message quoted. */
-  messageId?: number | null;
-  /** The one channel this job sends on; absent in jobs written before channels, which fan out when they run. */
-  channel?: TSendChannel;
-  /** load_nearby: miles from the driver's position to the pickup. */
-  distance?: number;
-  /** Web push: subscriptions that already have it, so a retried job does not send twice. */
-  sent?: number[];
-  /** The notifications row written when quiet hours held it. */
-  heldId?: number;
-  /** Billing events: the amount paid (formatted with its currency) and the end of the paid period (ISO). */
-  billing?: { amount: string; until: string };
 };
 
 type TEvent = {
@@ -284,11 +239,7 @@ const fanOut = async (tx: TWriter, p: TNotifyPayload, key: string, now: number) 
     .returning({ id: notifications.id });
   await publishLive(tx, [p.userId], "notification", { notificationId: row.id, loadId: p.loadId ?? undefined }, now);
   for (const channel of await channelsOf(tx, p.userId)) {
-    await enqueue(
-      tx,
-      { kind: "notify", payload: { ...p, channel }, uniqueKey: `${key}:${channel}`, maxAttempts: 8 },
-      now,
-    );
+    await enqueue(tx, notifyJob, { ...p, channel }, { uniqueKey: `${key}:${channel}` }, now);
   }
 };
 
@@ -487,22 +438,21 @@ const finishPush = async (db: TDb, p: TNotifyPayload, r: TRecord, status: "sent"
   }
 };
 
-/** The worker's `notify` handler. `baseUrl` is the public origin links point at. */
-export const notifyHandler =
-  (deps: TDeps) =>
-  async (raw: Record<string, unknown>, { db, job }: { db: TDb; job: Job }) => {
-    const p = raw as TNotifyPayload;
-    const now = Date.now();
-    if (!p.channel) {
-      // Alerts of new loads are premium, as bidding is: none for an account whose premium ended after the match.
-      if (p.event === "load_nearby" && !(await userHasPremium(db, p.userId, now))) return { skipped: "premium ended" };
-      // A job for the recipient as a whole (bulk alerts, or written before channels): its fan-out, then done.
-      await db.transaction((tx) => fanOut(tx, p, job.uniqueKey ?? `notify:job:${job.id}`, now));
-      return { fannedOut: true };
-    }
-    if (p.channel === "web_push") return sendPush(db, deps, job, p, now);
-    return sendChat(db, deps, job, { ...p, channel: p.channel }, now);
-  };
+/** The `notify` job's run: `baseUrl` is the public origin links point at. */
+export const notifyHandler = async (p: TNotifyPayload, ctx: TJobContext<"notifiers">) => {
+  const { db, job } = ctx;
+  const deps: TDeps = { notifiers: ctx.services.notifiers, baseUrl: ctx.baseUrl };
+  const now = Date.now();
+  if (!p.channel) {
+    // Alerts of new loads are premium, as bidding is: none for an account whose premium ended after the match.
+    if (p.event === "load_nearby" && !(await userHasPremium(db, p.userId, now))) return { skipped: "premium ended" };
+    // A job for the recipient as a whole (bulk alerts, or written before channels): its fan-out, then done.
+    await db.transaction((tx) => fanOut(tx, p, job.uniqueKey ?? `notify:job:${job.id}`, now));
+    return { fannedOut: true };
+  }
+  if (p.channel === "web_push") return sendPush(db, deps, job, p, now);
+  return sendChat(db, deps, job, { ...p, channel: p.channel }, now);
+};
 
 /** A billing notice to one user (the bell and their channels), once per `ref`. */
 export const enqueueBillingNotice = (
@@ -515,17 +465,14 @@ export const enqueueBillingNotice = (
 ) =>
   enqueue(
     tx,
+    notifyJob,
     {
-      kind: "notify",
-      payload: {
-        userId,
-        event,
-        loadId: null,
-        billing: { amount: billing.amount, until: new Date(billing.until).toISOString() },
-      } satisfies TNotifyPayload,
-      uniqueKey: `notify:${event}:${ref}`,
-      maxAttempts: 8,
+      userId,
+      event,
+      loadId: null,
+      billing: { amount: billing.amount, until: new Date(billing.until).toISOString() },
     },
+    { uniqueKey: `notify:${event}:${ref}` },
     now,
   );
 
@@ -548,16 +495,10 @@ export const broadcast = async (
   const event: TNotifyEvent = b.type === "systemAlerts" ? "system_alert" : "announcement";
   await enqueueMany(
     db,
+    notifyJob,
     recipients.map((u) => ({
-      kind: "notify",
-      payload: {
-        userId: u.id,
-        event,
-        loadId: null,
-        text: { title: b.title, body: b.message },
-      } satisfies TNotifyPayload,
+      payload: { userId: u.id, event, loadId: null, text: { title: b.title, body: b.message } },
       uniqueKey: `notify:broadcast:${id}:${u.id}`,
-      maxAttempts: 8,
     })),
     now,
   );

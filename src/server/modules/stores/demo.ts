@@ -5,6 +5,7 @@ import { ecommerceIntegrations, users } from "../../../../db/tables";
 import type { TStoreSettingsInput } from "../../../shared/schemas/stores";
 import type { TStoreServices } from "../../integrations/stores/services";
 import { enqueue } from "../../jobs/queue";
+import { storeSyncJob } from "./jobs";
 
 // The emulator's published credentials: the access token only reaches the loopback emulator; the webhook secret is
 // replaced by the installation's own.
@@ -108,12 +109,7 @@ export const ensureDemoStores = async (
       })
       .returning();
     created++;
-    await enqueue(db, {
-      kind: "store_sync",
-      payload: { integrationId: row!.id },
-      uniqueKey: `store_sync:${row!.id}:demo`,
-      maxAttempts: 1,
-    });
+    await enqueue(db, storeSyncJob, { integrationId: row!.id }, { uniqueKey: `store_sync:${row!.id}:demo` });
   }
   return { created };
 };

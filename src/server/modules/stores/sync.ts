@@ -6,6 +6,7 @@ import type { TStoreServices } from "../../integrations/stores/services";
 import { enqueue } from "../../jobs/queue";
 import { hasPremium, userHasPremium } from "../billing/premium";
 import { ownIntegration, recordStoreError, settingsOf, storeAdapterOf } from "./integrations";
+import { storeSyncJob } from "./jobs";
 import { upsertOrders } from "./orders";
 
 // Order sync: pages of the orders the store changed since the integration's cursor (less a minute, so an order changed
@@ -129,12 +130,9 @@ export const enqueueDueStoreSyncs = async (db: TDb, now = Date.now()) => {
     if (i.lastSyncAt != null && i.lastSyncAt + every > now) continue;
     const id = await enqueue(
       db,
-      {
-        kind: "store_sync",
-        payload: { integrationId: i.id },
-        uniqueKey: `store_sync:${i.id}:${Math.floor(now / every)}`,
-        maxAttempts: 1,
-      },
+      storeSyncJob,
+      { integrationId: i.id },
+      { uniqueKey: `store_sync:${i.id}:${Math.floor(now / every)}` },
       now,
     );
     if (id) queued++;
@@ -143,7 +141,7 @@ export const enqueueDueStoreSyncs = async (db: TDb, now = Date.now()) => {
 };
 
 /** The job: a scheduled sync; a failing store is recorded on the integration (lastError), not retried until the next slot. */
-export const storeSyncJob = async (db: TDb, services: TStoreServices, integrationId: number) => {
+export const runStoreSyncJob = async (db: TDb, services: TStoreServices, integrationId: number) => {
   try {
     return await runStoreSync(db, services, integrationId);
   } catch (err) {
