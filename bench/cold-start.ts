@@ -24,13 +24,13 @@ const port = 20000 + Math.floor(Math.random() * 20000);
 const base = `http://127.0.0.1:${port}`;
 const DRIVER = { email: "abebe@demo.mytess.app", password: "mytess-demo" };
 
-const server = Bun.spawn(["bun", "run", join(root, "src", "server", "main.ts")], {
+// Demo mode, as `bun run demo` starts it (the launcher starts the emulators and seeds, then the server).
+const server = Bun.spawn(["bun", "run", join(root, "src", "demo", "main.ts")], {
   env: {
     ...process.env,
     PORT: String(port),
     HOST: "127.0.0.1",
     DATABASE_PATH: join(dir, "bench.db"),
-    MYTESS_DEMO: "1",
     WEB_CONCURRENCY: "1",
     LOG_LEVEL: "silent",
   },

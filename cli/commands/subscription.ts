@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { CliError, cliDate, i18n, openSystem } from "../context";
+import { CliError, cliConfig, cliDate, i18n, openSystem } from "../context";
 
 const show = new Command("show")
   .description("An account's premium: status, paid period, provider, payments")
@@ -51,7 +51,8 @@ const grant = new Command("grant")
       );
     const { handle, caller } = await openSystem();
     try {
-      const by = process.env.USER ? `cli:${process.env.USER}` : "cli";
+      const operator = cliConfig().cli.operator;
+      const by = operator ? `cli:${operator}` : "cli";
       const r = await caller.billing.grant({ email, months, by });
       console.log(
         i18n._({

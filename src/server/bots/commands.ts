@@ -10,7 +10,8 @@ import { placeLabel } from "../../shared/place";
 import { describeError } from "../errors";
 import { i18n } from "../i18n";
 import type { TNotifyButton } from "../integrations/notifiers/types";
-import { createContext, type TChannel, type TServices } from "../trpc/context";
+import type { TServices } from "../services";
+import { createContext, type TChannel } from "../trpc/context";
 import { createCaller } from "../trpc/root";
 
 export type TBotReply = { text: string; buttons?: TNotifyButton[] };

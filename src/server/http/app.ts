@@ -4,30 +4,23 @@ import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/tables";
 import { boardStatsInput, firstBoardPage } from "../../shared/board";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
-import { telegramWebhookHandler } from "../bots/telegram/webhook";
+import { telegramWebhookFor } from "../bots/telegram/webhook";
 import { answerWhatsApp } from "../bots/whatsapp/inbound";
 import { isSignedByBridge, WHATSAPP_WEB_INBOUND_PATH, ZWhatsAppWebInbound } from "../bots/whatsapp/web-inbound";
-import type { TConfig } from "../config";
+import { loadConfig, type TConfig, withIntegrationsOf } from "../config";
 import { AppError } from "../errors";
-import { boardServicesForDatabase, type TBoardServices } from "../integrations/boards/services";
-import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
-import { notifiersFromEnv, type TNotifierRegistry, vapidKeyFileFor } from "../integrations/notifiers/registry";
-import { whatsappWebSecretFileFor } from "../integrations/notifiers/whatsapp-web";
 import {
   parseWhatsAppWebhook,
   verifyWhatsAppSignature,
   whatsappChallenge,
 } from "../integrations/notifiers/whatsapp-webhook";
 import { createOidcClient } from "../integrations/oidc/oidc";
-import { paymentsFromEnv } from "../integrations/payments/registry";
-import type { TPaymentServices } from "../integrations/payments/services";
-import { storeServicesFrom, type TStoreServices } from "../integrations/stores/services";
 import { createLiveHub, liveStream } from "../live/hub";
 import { logger } from "../logger";
 import { readCookie, resolveSession } from "../modules/accounts/sessions";
 import { applyChapaWebhook, applyStripeEvent, confirmChapa } from "../modules/billing/billing";
 import { receiveWebhook } from "../modules/stores/orders";
-import type { TServices } from "../trpc/context";
+import { createServices, type TServices } from "../services";
 import { SIGN_IN_REQUIRED } from "../trpc/init";
 import { appRouter, createCaller } from "../trpc/root";
 import { createAuthRoutes } from "./auth-routes";
@@ -49,39 +42,19 @@ export const MAX_TRPC_BATCH = 20;
 export type TAppDeps = {
   db: TDb;
   config: TConfig;
-  carriers?: TCarrierRegistry;
-  notifiers?: TNotifierRegistry;
-  boards?: TBoardServices;
-  stores?: TStoreServices;
-  payments?: TPaymentServices;
-  /** Where the Telegram webhook's settings come from (tests pass their own). */
+  /** The process's services (main.ts makes them once for every role); made from `config` when absent. */
+  services?: TServices;
+  /** The integrations' settings from this environment instead of `config`'s (tests give their own Telegram webhook). */
   env?: Record<string, string | undefined>;
-};
+} & Partial<Omit<TServices, "log">>;
 
 /** The whole server as one Elysia app; tests call `app.handle(request)`, main.ts listens. */
-export const createApp = ({
-  db,
-  config,
-  carriers = carriersFromEnv(),
-  notifiers = notifiersFromEnv(process.env, {
-    vapidKeyFile: vapidKeyFileFor(config.databasePath),
-    whatsappWebSecretFile: whatsappWebSecretFileFor(config.databasePath),
-  }),
-  env = process.env,
-  boards = boardServicesForDatabase(env, config.databasePath, config.demo),
-  stores,
-  payments = paymentsFromEnv(env),
-}: TAppDeps) => {
-  const services: TServices = {
-    carriers,
-    notifiers,
-    boards,
-    stores: stores ?? storeServicesFrom(boards, env),
-    payments,
-    log: logger,
-  };
+export const createApp = ({ db, config: given, services: made, env, ...overrides }: TAppDeps) => {
+  const config = env ? withIntegrationsOf(given, loadConfig(env)) : given;
+  const services = made ?? createServices(config, overrides);
+  const { notifiers } = services;
   const live = createLiveHub(db);
-  const telegramWebhook = telegramWebhookHandler(env, {
+  const telegramWebhook = telegramWebhookFor(config.telegram, {
     db,
     services,
     baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,

@@ -7,7 +7,7 @@ import type { TOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
 import { findOrCreateOidcUser } from "../modules/accounts/oidc-users";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../modules/accounts/sessions";
-import type { TServices } from "../trpc/context";
+import type { TServices } from "../services";
 import { errorResponse } from "./errors";
 import { requestLocale } from "./locale";
 import { contextFromRequest, isSecureRequest, publicOrigin, type TRequestMeta } from "./request-context";

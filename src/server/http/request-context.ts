@@ -2,7 +2,8 @@ import type { TDb } from "../../../db/client";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession, sessionCookie } from "../modules/accounts/sessions";
-import { createContext, type TChannel, type TContext, type TServices } from "../trpc/context";
+import type { TServices } from "../services";
+import { createContext, type TChannel, type TContext } from "../trpc/context";
 import { requestLocale } from "./locale";
 
 export type TRequestMeta = { ip: string | null };

@@ -10,7 +10,7 @@ import type { TDb } from "../../../db/client";
 import { type Job, jobs } from "../../../db/tables";
 import { AppError } from "../errors";
 import type { TLogger } from "../logger";
-import type { TServices } from "../trpc/context";
+import type { TServices } from "../services";
 
 /** What enqueue accepts: the database or a transaction of the change that causes the job (the outbox). */
 type TWriter = Pick<TDb, "insert">;

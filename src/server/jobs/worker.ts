@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { TDb } from "../../../db/client";
 import type { Job } from "../../../db/tables";
 import type { TLogger } from "../logger";
-import type { TServices } from "../trpc/context";
+import type { TServices } from "../services";
 import {
   backoffMs,
   buryJob,

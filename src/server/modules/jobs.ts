@@ -6,7 +6,7 @@ import type { TNotifierRegistry } from "../integrations/notifiers/registry";
 import type { TStoreServices } from "../integrations/stores/services";
 import type { TAnyJob } from "../jobs/queue";
 import { bindJobs, runWorker, type TJobRegistry } from "../jobs/worker";
-import type { TServices } from "../trpc/context";
+import type { TServices } from "../services";
 import { BILLING_JOBS } from "./billing/jobs";
 import { BOARDS_JOBS } from "./boards/jobs";
 import { LOADS_JOBS } from "./loads/jobs";

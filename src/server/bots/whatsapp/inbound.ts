@@ -8,7 +8,7 @@ import { messagingPreferences } from "../../../../db/tables";
 import type { TWhatsAppInbound } from "../../integrations/notifiers/whatsapp-webhook";
 import { firstDelivery } from "../../modules/notifications/inbound-updates";
 import { linkedAccount } from "../../modules/notifications/telegram-link";
-import type { TServices } from "../../trpc/context";
+import type { TServices } from "../../services";
 import {
   bidCommand,
   helpText,

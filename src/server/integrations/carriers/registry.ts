@@ -1,14 +1,10 @@
 import type { TCarrier } from "../../../shared/tracking-number";
+import { loadConfig, type TConfig } from "../../config";
 import { createFedexAdapter } from "./fedex";
 import type { TCarrierAdapter, TCarrierSettings } from "./types";
 import { createUpsAdapter } from "./ups";
 import { createUspsAdapter } from "./usps";
 
-const PRODUCTION = {
-  fedex: "https://apis.fedex.com",
-  ups: "https://onlinetools.ups.com",
-  usps: "https://apis.usps.com",
-} as const;
 const SANDBOX_HOSTS = ["apis-sandbox.fedex.com", "wwwcie.ups.com", "apis-tem.usps.com", "api-cat.usps.com"];
 const NAMES: Record<TCarrier, string> = { fedex: "FedEx", ups: "UPS", usps: "USPS" };
 
@@ -24,26 +20,15 @@ const isSandbox = (url: string) => {
   return SANDBOX_HOSTS.includes(host) || host === "localhost" || host.startsWith("127.") || host === "[::1]";
 };
 
-/** Carriers from the environment: a carrier with credentials gets an adapter at its base URL (production by default). */
-export const carriersFromEnv = (env: Record<string, string | undefined> = process.env): TCarrierRegistry => {
-  const timeoutMs = Number(env.CARRIER_TIMEOUT_MS ?? 8000);
-  const settings = (id: TCarrier, prefix: string): TCarrierSettings | null => {
-    const clientId = env[`${prefix}_CLIENT_ID`];
-    const clientSecret = env[`${prefix}_CLIENT_SECRET`];
-    if (!clientId || !clientSecret) return null;
-    const baseUrl = (env[`${prefix}_BASE_URL`] ?? PRODUCTION[id]).replace(/\/$/, "");
-    return {
-      baseUrl,
-      clientId,
-      clientSecret,
-      accountNumber: env[`${prefix}_ACCOUNT_NUMBER`],
-      timeoutMs,
-      sandbox: isSandbox(baseUrl),
-    };
+/** The carriers configured: one with credentials gets an adapter at its base URL (production by default). */
+export const carriersFrom = (c: TConfig["carriers"]): TCarrierRegistry => {
+  const settings = (id: TCarrier): TCarrierSettings | null => {
+    const given = c[id];
+    return given ? { ...given, timeoutMs: c.timeoutMs, sandbox: isSandbox(given.baseUrl) } : null;
   };
-  const fedex = settings("fedex", "FEDEX");
-  const ups = settings("ups", "UPS");
-  const usps = settings("usps", "USPS");
+  const fedex = settings("fedex");
+  const ups = settings("ups");
+  const usps = settings("usps");
   const adapters: Record<TCarrier, TCarrierAdapter | null> = {
     fedex: fedex ? createFedexAdapter(fedex) : null,
     ups: ups ? createUpsAdapter(ups) : null,
@@ -60,3 +45,7 @@ export const carriersFromEnv = (env: Record<string, string | undefined> = proces
       })),
   };
 };
+
+/** The carriers an environment configures (FEDEX_*, UPS_*, USPS_*, CARRIER_TIMEOUT_MS), read through loadConfig. */
+export const carriersFromEnv = (env: Record<string, string | undefined> = process.env) =>
+  carriersFrom(loadConfig(env).carriers);

@@ -3,10 +3,6 @@ import type { InlineKeyboardButton } from "grammy/types";
 import { guardedFetcher } from "../http/guard";
 import type { TNotification, TNotifier, TSendResult } from "./types";
 
-export const TELEGRAM_API_ROOT = "https://api.telegram.org";
-/** The Bot API root from the environment (TELEGRAM_API_ROOT: the emulator or a local server), without a trailing /. */
-export const telegramApiRoot = (env: Record<string, string | undefined>) =>
-  (env.TELEGRAM_API_ROOT ?? TELEGRAM_API_ROOT).replace(/\/+$/, "");
 // Telegram counts the limit on the text after entities are parsed, so the plain text is what we cut.
 const MAX_TEXT = 4096;
 

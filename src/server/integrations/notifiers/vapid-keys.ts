@@ -2,6 +2,7 @@ import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "no
 import { dirname } from "node:path";
 import webpush from "web-push";
 import { z } from "zod";
+import { parseVapidKeys } from "../../config";
 
 export type TVapidKeys = { publicKey: string; privateKey: string };
 
@@ -14,18 +15,11 @@ const ZVapidKeys = z.object({ publicKey: b64urlBytes(65), privateKey: b64urlByte
 
 /**
  * The server's VAPID key pair. Every browser subscription is bound to the public key, so it must never change by
- * accident: from VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY when set (both or neither), otherwise from a key file beside the
- * database, made once. `keyFile` null (an in-memory database) gives keys for this process only.
+ * accident: the configured pair (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY) when given, otherwise from a key file beside
+ * the database, made once. `keyFile` null (an in-memory database) gives keys for this process only.
  */
-export const loadVapidKeys = (env: Record<string, string | undefined>, keyFile: string | null): TVapidKeys => {
-  if (env.VAPID_PUBLIC_KEY || env.VAPID_PRIVATE_KEY) {
-    const keys = ZVapidKeys.safeParse({ publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY });
-    if (!keys.success)
-      throw new Error(
-        `VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must both be set, as web-push generates them: ${keys.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`,
-      );
-    return keys.data;
-  }
+export const vapidKeysFrom = (configured: TVapidKeys | null, keyFile: string | null): TVapidKeys => {
+  if (configured) return configured;
   if (!keyFile) return webpush.generateVAPIDKeys();
   const read = () => {
     const keys = ZVapidKeys.safeParse(JSON.parse(readFileSync(keyFile, "utf8")));
@@ -54,3 +48,7 @@ export const loadVapidKeys = (env: Record<string, string | undefined>, keyFile: 
   }
   return read();
 };
+
+/** The key pair from an environment's VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (both or neither), else the key file. */
+export const loadVapidKeys = (env: Record<string, string | undefined>, keyFile: string | null): TVapidKeys =>
+  vapidKeysFrom(parseVapidKeys(env), keyFile);

@@ -1,4 +1,5 @@
 import webpush from "web-push";
+import { DEFAULT_WEB_PUSH_HOSTS } from "../../config";
 import { guardedFetch, hostMatches, isTrusted, OutgoingRefused } from "../http/guard";
 import { networkReason, retryAfterSeconds } from "../http/kit";
 import type { TNotification, TNotifier, TPushAddress, TSendResult } from "./types";
@@ -13,14 +14,7 @@ const DEFAULT_TTL_S = 24 * 3600;
  * The push services browsers subscribe at: Google FCM (Chrome, Edge on Android, Opera…), Mozilla autopush (Firefox),
  * Apple (Safari), Microsoft WNS (older Edge). WEB_PUSH_HOSTS replaces the list.
  */
-export const WEB_PUSH_HOSTS = [
-  "fcm.googleapis.com",
-  "android.googleapis.com",
-  "updates.push.services.mozilla.com",
-  "*.push.services.mozilla.com",
-  "*.push.apple.com",
-  "*.notify.windows.com",
-] as const;
+export const WEB_PUSH_HOSTS = DEFAULT_WEB_PUSH_HOSTS;
 
 export type TWebPushSettings = {
   vapid: TVapidKeys & { subject: string };

@@ -4,9 +4,6 @@ import { networkReason, retryAfterSeconds } from "../http/kit";
 import type { TNotification, TNotifier, TSendResult, TWhatsAppAddress } from "./types";
 import { plainLines } from "./types";
 
-export const WHATSAPP_API_ROOT = "https://graph.facebook.com";
-/** The Graph API version we have read and tested against; a version is a path segment, so moving is deliberate. */
-export const WHATSAPP_GRAPH_VERSION = "v23.0";
 // Free-form messages are allowed for 24 hours after the user last wrote; keep a margin for a job that waited in line.
 const WINDOW_MS = 24 * 3600_000 - 10 * 60_000;
 const MAX_TEXT = 4096;

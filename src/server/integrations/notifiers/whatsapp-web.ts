@@ -6,12 +6,11 @@ import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "no
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { BRIDGE_PATHS, signedHeaders } from "../../../../workers/whatsapp-web/protocol.mjs";
+import { parseWhatsAppWebSecret } from "../../config";
 import { guardedFetch } from "../http/guard";
 import type { TNotifier, TSendResult } from "./types";
 import { renderWhatsAppText, whatsappNumber } from "./whatsapp-cloud";
 
-/** Where the bridge listens unless WHATSAPP_WEB_BRIDGE_URL says otherwise: loopback, beside the worker. */
-export const WHATSAPP_WEB_BRIDGE_URL = "http://127.0.0.1:3901";
 /** The bridge bounds each WhatsApp Web step at 20 s (look the number up, send); a little more for the way there. */
 const SEND_TIMEOUT_MS = 45_000;
 
@@ -22,7 +21,11 @@ export const whatsappWebSecretFileFor = (databasePath: string) =>
 
 /** The session (Chromium profile with WhatsApp's keys) lives beside the database unless WHATSAPP_WEB_SESSION_DIR. */
 export const whatsappWebSessionDir = (env: Record<string, string | undefined>, databasePath: string) =>
-  env.WHATSAPP_WEB_SESSION_DIR ??
+  sessionDirFor(env.WHATSAPP_WEB_SESSION_DIR?.trim() || null, databasePath);
+
+/** The configured session folder (WHATSAPP_WEB_SESSION_DIR), else `whatsapp-web/` beside the database. */
+export const sessionDirFor = (configured: string | null, databasePath: string) =>
+  configured ??
   join(
     databasePath === ":memory:" || databasePath === "" ? join(process.cwd(), "data") : dirname(databasePath),
     "whatsapp-web",
@@ -35,11 +38,12 @@ let processSecret: string | null = null;
  * once (mode 600; processes starting together link a finished file into place and the losers read the winner's, as for
  * the VAPID keys), else (an in-memory database) one for this process.
  */
-export const loadWhatsAppWebSecret = (env: Record<string, string | undefined>, file: string | null): string => {
-  if (env.WHATSAPP_WEB_SECRET !== undefined) {
-    if (env.WHATSAPP_WEB_SECRET.length < 16) throw new Error("WHATSAPP_WEB_SECRET must be at least 16 characters");
-    return env.WHATSAPP_WEB_SECRET;
-  }
+export const loadWhatsAppWebSecret = (env: Record<string, string | undefined>, file: string | null): string =>
+  whatsappWebSecretFrom(parseWhatsAppWebSecret(env), file);
+
+/** The configured secret (WHATSAPP_WEB_SECRET), else the file's (made once), else one for this process. */
+export const whatsappWebSecretFrom = (configured: string | null, file: string | null): string => {
+  if (configured !== null) return configured;
   if (!file) {
     processSecret ??= randomBytes(32).toString("base64url");
     return processSecret;

@@ -24,8 +24,9 @@ const ZCheckout = z.object({
   period: z.enum(PERIODS, { error: `period must be one of ${PERIODS.join(", ")}` }).default("month"),
 });
 
-const originOf = (ctx: { http: { origin: string } | null }) =>
-  ctx.http?.origin ?? process.env.PUBLIC_URL ?? "http://localhost:3000";
+/** Where a payment page sends the buyer back: the request's public origin, else the process's (a door without HTTP). */
+const originOf = (ctx: { http: { origin: string } | null; services: { publicOrigin?: string } }) =>
+  ctx.http?.origin ?? ctx.services.publicOrigin ?? "http://localhost:3000";
 
 const byEmail = async (db: TDb, email: string) => {
   const [u] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));

@@ -14,7 +14,7 @@ import {
   ZPushUnsubscribeInput,
 } from "../../../shared/schemas/push";
 import { AppError } from "../../errors";
-import type { TServices } from "../../trpc/context";
+import type { TServices } from "../../services";
 import { authedProcedure, publicProcedure } from "../../trpc/init";
 import { premium } from "../billing/middleware";
 import { requirePremium } from "../billing/premium";

@@ -1,11 +1,11 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { TDb } from "../../../../db/client";
-import { DEMO_USERS } from "../../../../db/seed/demo";
-import { ecommerceIntegrations, users } from "../../../../db/tables";
-import type { TStoreSettingsInput } from "../../../shared/schemas/stores";
-import type { TStoreServices } from "../../integrations/stores/services";
-import { enqueue } from "../../jobs/queue";
-import { storeSyncJob } from "./jobs";
+import type { TDb } from "../../db/client";
+import { DEMO_USERS } from "../../db/seed/demo";
+import { ecommerceIntegrations, users } from "../../db/tables";
+import type { TStoreServices } from "../server/integrations/stores/services";
+import { enqueue } from "../server/jobs/queue";
+import { storeSyncJob } from "../server/modules/stores/jobs";
+import type { TStoreSettingsInput } from "../shared/schemas/stores";
 
 // The emulator's published credentials: the access token only reaches the loopback emulator; the webhook secret is
 // replaced by the installation's own.

@@ -1,11 +1,11 @@
 import { and, eq, inArray, like } from "drizzle-orm";
-import type { TDb } from "../../../../db/client";
-import { DEMO_USERS } from "../../../../db/seed/demo";
-import { marketplaceConfigs, users } from "../../../../db/tables";
-import type { TMarketplaceProvider } from "../../../shared/schemas/boards";
-import type { TBoardServices } from "../../integrations/boards/services";
-import { enqueue } from "../../jobs/queue";
-import { boardSyncJob } from "./jobs";
+import type { TDb } from "../../db/client";
+import { DEMO_USERS } from "../../db/seed/demo";
+import { marketplaceConfigs, users } from "../../db/tables";
+import type { TBoardServices } from "../server/integrations/boards/services";
+import { enqueue } from "../server/jobs/queue";
+import { boardSyncJob } from "../server/modules/boards/jobs";
+import type { TMarketplaceProvider } from "../shared/schemas/boards";
 
 // Demo mode: every demo driver has sandbox configurations of the three boards and of a load feed, pointed at the local
 // emulators, so a new user sees external loads on the board at once (DAT live; the others synced right away). The
