@@ -1,7 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
-import type { TPlace } from "../../../server/modules/places/gazetteer";
 import {
   DEFAULT_LANE_RADIUS,
   EQUIPMENT_TYPES,
@@ -9,6 +8,7 @@ import {
   LANE_RADIUS_MIN,
   type TEquipmentType,
 } from "../../../shared/constants";
+import type { TPlace } from "../../lib/api-types";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
