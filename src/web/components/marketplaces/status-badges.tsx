@@ -31,3 +31,24 @@ export function SandboxBadge() {
     </Badge>
   );
 }
+
+/** A board searched with the user's own authorization (123Loadboard): whether MyTess may search with it now. */
+export function ConnectionBadge({ connection }: { connection: NonNullable<TMarketplace["connection"]> }) {
+  if (connection === "connected")
+    return (
+      <Badge variant="success" data-testid="connection-status">
+        <Trans>Connected</Trans>
+      </Badge>
+    );
+  if (connection === "reconnect")
+    return (
+      <Badge variant="destructive" data-testid="connection-status">
+        <Trans>Reconnect needed</Trans>
+      </Badge>
+    );
+  return (
+    <Badge variant="warning" data-testid="connection-status">
+      <Trans>Not connected</Trans>
+    </Badge>
+  );
+}
