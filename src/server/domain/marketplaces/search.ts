@@ -8,6 +8,7 @@ import { sourceText } from "../../i18n";
 import { boardLabel } from "../../integrations/boards/http";
 import type { TBoardServices } from "../../integrations/boards/services";
 import { BOARD_NAMES, type TBoardLoad, type TBoardResult, type TBoardSearch } from "../../integrations/boards/types";
+import { logger } from "../../logger";
 import { loadRates, type TRates, toUsd } from "../fx";
 import { boardStats, searchLoads, type TLoadPage } from "../loads/search";
 import { toPublicLoad } from "../loads/serialize";
@@ -71,6 +72,16 @@ const asLoad = (b: TBoardLoad, c: MarketplaceConfig, now: number): Load | null =
     updatedAt: now,
   } as Load;
 };
+
+/** A board's load whose places are not in the gazetteer: counted as unreadable, and logged for the operator. */
+const unplaced = (c: MarketplaceConfig, b: TBoardLoad) =>
+  logger.warn("board: a load's places could not be put on the map", {
+    configId: c.id,
+    provider: c.provider,
+    externalId: b.externalId,
+    pickup: `${b.pickup.city}, ${b.pickup.state ?? b.pickup.country}`,
+    delivery: `${b.delivery.city}, ${b.delivery.state ?? b.delivery.country}`,
+  });
 
 export type TBoardAnswer = {
   configId: number;
@@ -278,7 +289,10 @@ const askLiveBoards = async (
       for (const b of r.value.loads) {
         const l = asLoad(b, c, now);
         // A load whose places cannot be put on the map could not be read either.
-        if (!l) answer.unreadable++;
+        if (!l) {
+          answer.unreadable++;
+          unplaced(c, b);
+        }
         if (!l || !passes(l, p, rates, point)) continue;
         live.push(decorate(toPublicLoad(l, point, now), byId, true));
         answer.count++;
@@ -382,6 +396,7 @@ export const searchMarketplace = async (
     const l = asLoad(b, c, now);
     if (!l) {
       unreadable++;
+      unplaced(c, b);
       continue;
     }
     const item = decorate(toPublicLoad(l, origin, now), byId, true);
