@@ -16,8 +16,9 @@ export type TStoreEmulatorPorts = { shopify?: number; amazon?: number; alibaba?:
 const serve = (handle: (r: Request) => Promise<Response>, port: number) =>
   Bun.serve({ port, hostname: "127.0.0.1", fetch: handle });
 
-export const startStoreEmulators = (ports: TStoreEmulatorPorts = {}) => {
-  const shopify = createShopifyEmulator();
+/** `shopifyWebhookSecret`: what the Shopify emulator signs webhooks with unless told otherwise (demo mode's own). */
+export const startStoreEmulators = (ports: TStoreEmulatorPorts = {}, o: { shopifyWebhookSecret?: string } = {}) => {
+  const shopify = createShopifyEmulator(o);
   const amazon = createAmazonEmulator();
   const alibaba = createAlibabaEmulator();
   const servers = {

@@ -478,7 +478,7 @@ export type TShopifyControl = TStoreControl & {
   deliverWebhook: (url: string, topic: string, order: TEmuOrder, secret?: string) => Promise<Response>;
 };
 
-export const createShopifyEmulator = () => {
+export const createShopifyEmulator = (o: { shopifyWebhookSecret?: string } = {}) => {
   let revoked = false;
   const bucket = { available: SHOPIFY_BUCKET.maximumAvailable as number, at: Date.now() };
   const refill = () => {
@@ -520,7 +520,12 @@ export const createShopifyEmulator = () => {
       bucket.available = points;
       bucket.at = Date.now();
     },
-    deliverWebhook: (url: string, topic: string, order: TEmuOrder, secret: string = SHOPIFY_SANDBOX.webhookSecret) => {
+    deliverWebhook: (
+      url: string,
+      topic: string,
+      order: TEmuOrder,
+      secret: string = o.shopifyWebhookSecret ?? SHOPIFY_SANDBOX.webhookSecret,
+    ) => {
       const w = signedWebhook(topic, order, secret);
       return fetch(url, { method: "POST", headers: w.headers, body: w.body });
     },

@@ -7,7 +7,7 @@ import { haversineMiles } from "../../shared/geo";
 import { adapterOf } from "../domain/marketplaces/configs";
 import { startConnect } from "../domain/marketplaces/connect";
 import { ensureDemoBoards } from "../domain/marketplaces/demo";
-import { runSync, syncLanes, upsertExternalLoads } from "../domain/marketplaces/sync";
+import { enqueueDueSyncs, runSync, syncLanes, upsertExternalLoads } from "../domain/marketplaces/sync";
 import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import {
@@ -503,6 +503,67 @@ describe("sync", () => {
     expect(none.json.message).toContain("No board has sync switched on");
   });
 
+  test("after premium ends: sync cannot be switched back on or run by hand; the schedule records why once, removes the copy, and resumes with premium", async () => {
+    const ts = await addBoard("truckstop", { syncEnabled: true, syncIntervalMinutes: 30 });
+    const feed = await addBoard("other", { syncEnabled: false });
+    const spare = await addBoard("123loadboard", { syncEnabled: true });
+    await runSync(t.db, t.services.boards, ts.id, "schedule");
+    expect((await counts(ts.id)).n).toBeGreaterThan(0);
+    const DAY = 86_400_000;
+    await t.rows("update users set trial_ends_at = ? where id = ?", Date.now() - DAY, ids.driver);
+    // Switching sync on, reactivating a synced board and Manual Sync: 402 with premium's rule; nothing changes.
+    for (const res of [
+      await driver.put(`/api/marketplaces/${feed.id}`, { syncEnabled: true }),
+      await driver.post("/api/sync/manual"),
+    ]) {
+      expect(res.status).toBe(402);
+      expect(res.json.code).toBe("SUBSCRIPTION_REQUIRED");
+    }
+    expect((await driver.get("/api/marketplaces")).json.map((c: { syncEnabled: boolean }) => c.syncEnabled)).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    // Switching off and renaming stay open; reactivating a synced board does not.
+    expect((await driver.put(`/api/marketplaces/${spare.id}`, { isActive: false })).status).toBe(200);
+    expect((await driver.put(`/api/marketplaces/${spare.id}`, { isActive: true })).status).toBe(402);
+    expect((await driver.put(`/api/marketplaces/${feed.id}`, { name: "Feed, renamed" })).status).toBe(200);
+
+    // The schedule: one run that says why and removes the synced loads, then none while premium stays ended.
+    const scheduled = async (now: number) => {
+      await enqueueDueSyncs(t.db, now);
+      await startWorker({
+        db: t.db,
+        log: logger,
+        handlers: jobHandlers({ notifiers: t.services.notifiers, baseUrl: "", boards: t.services.boards }),
+        schedules: [],
+        autoStart: false,
+        clock: () => now,
+      }).runOnce();
+    };
+    const start = Date.now() + 31 * 60_000;
+    await scheduled(start);
+    const [last] = (await driver.get("/api/marketplaces/sync-runs")).json;
+    expect(last).toMatchObject({ configId: ts.id, trigger: "schedule", found: 0, created: 0 });
+    expect(last.error).toBe(
+      "Sync needs MyTess Premium, and this account's free period has ended: the synced loads are removed until premium is active again",
+    );
+    expect(last.expired).toBeGreaterThan(0);
+    expect((await counts(ts.id)).n).toBe(0);
+    expect((await driver.get("/api/marketplaces")).json[0].lastError).toBe(last.error);
+    await scheduled(start + 31 * 60_000);
+    await scheduled(start + 62 * 60_000);
+    expect((await driver.get("/api/marketplaces/sync-runs")).json).toHaveLength(2);
+
+    // Premium again (a payment, or support's grant): the next slot syncs.
+    await t.rows("update users set paid_until = ? where id = ?", Date.now() + 30 * DAY, ids.driver);
+    await scheduled(start + 93 * 60_000);
+    const runs = (await driver.get("/api/marketplaces/sync-runs")).json;
+    expect(runs).toHaveLength(3);
+    expect(runs[0]).toMatchObject({ configId: ts.id, error: null });
+    expect((await counts(ts.id)).n).toBeGreaterThan(0);
+  });
+
   test("a user with no location and no saved lane gets a run that says so", async () => {
     const shipper = createClient(t, "10.0.0.9");
     await registerUser(shipper, "shipper");
@@ -830,6 +891,38 @@ describe("Connect 123Loadboard", () => {
     expect((await other.post(`/api/marketplaces/${lb.id}/connect`)).status).toBe(404);
   });
 
+  test("the state is bound to its configuration: moved to another of the user's configurations it connects and spends nothing", async () => {
+    const a = await addBoard("123loadboard", { name: "A" });
+    const b = await addBoard("123loadboard", { name: "B" });
+    const startedA = await driver.post(`/api/marketplaces/${a.id}/connect`);
+    const startedB = await driver.post(`/api/marketplaces/${b.id}/connect`);
+    const back = await answerSandboxAuthorize(startedA.json.url);
+    const state = back.searchParams.get("state")!;
+    expect(state).toStartWith(`${a.id}.`);
+    // A's code and nonce, with B's id: B's pending connection does not take them.
+    const moved = new URLSearchParams(back.search);
+    moved.set("state", `${b.id}.${state.slice(state.indexOf(".") + 1)}`);
+    const res = await driver.get(`${back.pathname}?${moved}`);
+    expect(res.headers.get("location")).toBe(`/marketplaces?connect=failed&board=${b.id}`);
+    const connections = async () =>
+      Object.fromEntries(
+        ((await driver.get("/api/marketplaces")).json as { id: number; connection: string }[]).map((c) => [
+          c.id,
+          c.connection,
+        ]),
+      );
+    expect(await connections()).toEqual({ [a.id]: "not_connected", [b.id]: "not_connected" });
+    // A's own callback, as 123Loadboard sent it, connects A alone.
+    const mine = await driver.get(`${back.pathname}${back.search}`);
+    expect(mine.headers.get("location")).toBe(`/marketplaces?connect=connected&board=${a.id}`);
+    expect(await connections()).toEqual({ [a.id]: "connected", [b.id]: "not_connected" });
+    // B's own connection was not spent by the moved state: it still completes.
+    const backB = await answerSandboxAuthorize(startedB.json.url);
+    const theirs = await driver.get(`${backB.pathname}${backB.search}`);
+    expect(theirs.headers.get("location")).toBe(`/marketplaces?connect=connected&board=${b.id}`);
+    expect(await connections()).toEqual({ [a.id]: "connected", [b.id]: "connected" });
+  });
+
   test("Deny on 123Loadboard's page: not connected, and the card says why", async () => {
     const lb = await addBoard("123loadboard", { name: "Denied" });
     const c = await connect123(lb.id, driver, "deny");
@@ -837,6 +930,20 @@ describe("Connect 123Loadboard", () => {
     expect((await driver.get("/api/marketplaces")).json[0]).toMatchObject({
       connection: "not_connected",
       lastError: "123Loadboard 'Denied' is not connected: the authorization was denied on 123Loadboard",
+    });
+  });
+
+  test("an error the callback's address carries is kept in printable characters only, the same on both engines", async () => {
+    const lb = await addBoard("123loadboard", { name: "Odd" });
+    const started = await driver.post(`/api/marketplaces/${lb.id}/connect`);
+    const state = new URL(started.json.url).searchParams.get("state")!;
+    const res = await driver.get(
+      `${CALLBACK}?${new URLSearchParams({ state, error: `server_error\u0000${"\u{1F69A}".repeat(60)}` })}`,
+    );
+    expect(res.headers.get("location")).toBe(`/marketplaces?connect=failed&board=${lb.id}`);
+    expect((await driver.get("/api/marketplaces")).json[0]).toMatchObject({
+      connection: "not_connected",
+      lastError: "123Loadboard 'Odd' is not connected: 123Loadboard answered server_error",
     });
   });
 

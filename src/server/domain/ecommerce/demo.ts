@@ -6,6 +6,10 @@ import type { TStoreSettingsInput } from "../../../shared/schemas/ecommerce";
 import type { TStoreServices } from "../../integrations/stores/services";
 import { enqueue } from "../../jobs/queue";
 
+// The emulator's published credentials: the access token only reaches the loopback emulator; the webhook secret is
+// replaced by the installation's own.
+const SHOPIFY_SANDBOX = { shopDomain: "sandbox", accessToken: "sandbox", webhookSecret: "sandbox" } as const;
+
 // Demo mode: every demo shipper has a Sandbox Shopify store (the local emulator) with orders waiting to become loads,
 // its warehouse in the shipper's region. The emulator listens on a new port at each start, so the Sandbox stores are
 // pointed at it again each time.
@@ -37,10 +41,15 @@ const WAREHOUSES: Record<string, TStoreSettingsInput["warehouse"]> = {
   },
 };
 
+/**
+ * `webhookSecret` is the installation's own (demo-secrets.ts), which the Shopify emulator signs with: a Sandbox store
+ * made with the published "sandbox" secret is given it too, so nobody can forge its order webhooks.
+ */
 export const ensureDemoStores = async (
   db: TDb,
   stores: TStoreServices,
   urls: { shopify: string },
+  webhookSecret: string,
   now = Date.now(),
 ) => {
   const emails = DEMO_USERS.filter((u) => u.userType === "shipper").map((u) => u.email);
@@ -57,9 +66,19 @@ export const ensureDemoStores = async (
       (i) => i.platform === "shopify" && String(i.settings.apiBaseUrl ?? "").startsWith("http://127.0.0.1:"),
     );
     if (sandbox) {
+      let creds: Record<string, string> = { ...SHOPIFY_SANDBOX };
+      try {
+        creds = JSON.parse(stores.secrets.open(sandbox.credentials)) as Record<string, string>;
+      } catch {
+        // Sealed under another key: the Sandbox credentials again.
+      }
+      const published = creds.webhookSecret === SHOPIFY_SANDBOX.webhookSecret;
       await db
         .update(ecommerceIntegrations)
-        .set({ settings: { ...sandbox.settings, apiBaseUrl: urls.shopify } })
+        .set({
+          settings: { ...sandbox.settings, apiBaseUrl: urls.shopify },
+          ...(published && { credentials: stores.secrets.seal(JSON.stringify({ ...creds, webhookSecret })) }),
+        })
         .where(eq(ecommerceIntegrations.id, sandbox.id));
       continue;
     }
@@ -73,7 +92,7 @@ export const ensureDemoStores = async (
       syncIntervalMinutes: 30,
       apiBaseUrl: urls.shopify,
     };
-    const creds = { shopDomain: "sandbox", accessToken: "sandbox", webhookSecret: "sandbox" };
+    const creds = { shopDomain: SHOPIFY_SANDBOX.shopDomain, accessToken: SHOPIFY_SANDBOX.accessToken, webhookSecret };
     const [row] = await db
       .insert(ecommerceIntegrations)
       .values({

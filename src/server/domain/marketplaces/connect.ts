@@ -132,6 +132,13 @@ const takePending = async (db: TDb, services: TBoardServices, userId: number, st
   return { c, pending, expired: pending.expiresAt < now };
 };
 
+/**
+ * An OAuth error code as it may be kept: its printable ASCII characters, the only ones the standard allows (RFC 6749
+ * §4.1.2.1), at most 100. The rest of the callback's address is the browser's to write: a NUL character would fail
+ * PostgreSQL's insert and be stored by SQLite, and a cut could split a surrogate pair.
+ */
+const oauthErrorCode = (error: string) => error.replace(/[^\x20-\x7e]/g, "").slice(0, 100) || "?";
+
 export type TConnectOutcome = { configId: number | null; outcome: "connected" | "denied" | "failed" };
 
 /**
@@ -178,7 +185,7 @@ export const finishConnect = async (
         : /*i18n*/ {
             id: "error.board.connectRefused",
             message: "{name} is not connected: 123Loadboard answered {error}",
-            values: { name: labelOf(c), error: q.error.slice(0, 100) },
+            values: { name: labelOf(c), error: oauthErrorCode(q.error) },
           },
     );
     await record(db, c.id, denied.message);

@@ -42,7 +42,13 @@ export const failOnStatus = (board: string, res: TExchange, reason = jsonReason(
 export const boardLabel = (board: string, name: string): string | TMessage =>
   !name.trim() || name.trim().toLowerCase() === board.toLowerCase()
     ? board
-    : /*i18n*/ { id: "board.label", message: "{board} ''{name}''", values: { board, name: name.trim() } };
+    : /*i18n*/ {
+        id: "board.label",
+        message: "{board} ''{name}''",
+        comment:
+          "In load board errors: the board (DAT, Truckstop, 123Loadboard), then the user's own name for its configuration in quotes",
+        values: { board, name: name.trim() },
+      };
 
 /**
  * An error about a configuration's board, naming the configuration too. Adapters and the kit name the board alone (the

@@ -13,7 +13,7 @@ export function MarketplaceStatusBadge({ config }: { config: Pick<TMarketplace, 
   if (config.syncEnabled)
     return (
       <Badge variant="success" data-testid="marketplace-status">
-        <Trans>Active & Syncing</Trans>
+        <Trans comment="Board status badge: switched on and copying its loads on a schedule">Active & Syncing</Trans>
       </Badge>
     );
   return (
@@ -37,18 +37,22 @@ export function ConnectionBadge({ connection }: { connection: NonNullable<TMarke
   if (connection === "connected")
     return (
       <Badge variant="success" data-testid="connection-status">
-        <Trans>Connected</Trans>
+        <Trans comment="Badge on a 123Loadboard card: the user has allowed MyTess on 123Loadboard">Connected</Trans>
       </Badge>
     );
   if (connection === "reconnect")
     return (
       <Badge variant="destructive" data-testid="connection-status">
-        <Trans>Reconnect needed</Trans>
+        <Trans comment="Badge on a 123Loadboard card: 123Loadboard no longer accepts the connection; the user must connect again">
+          Reconnect needed
+        </Trans>
       </Badge>
     );
   return (
     <Badge variant="warning" data-testid="connection-status">
-      <Trans>Not connected</Trans>
+      <Trans comment="Badge on a 123Loadboard card: the user has not yet allowed MyTess on 123Loadboard">
+        Not connected
+      </Trans>
     </Badge>
   );
 }

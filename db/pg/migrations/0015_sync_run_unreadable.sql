@@ -1,2 +1,0 @@
-ALTER TABLE "sync_runs" ADD COLUMN "unreadable" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE "sync_runs" ADD COLUMN "lanes_outside" integer DEFAULT 0 NOT NULL;
