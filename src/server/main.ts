@@ -30,6 +30,7 @@ import { telegramApiRoot } from "./integrations/notify/telegram";
 import { whatsappWebSecretFileFor, whatsappWebSessionDir } from "./integrations/notify/whatsapp-web";
 import { paymentsFromEnv } from "./integrations/payments/registry";
 import { storeServicesFrom } from "./integrations/stores/services";
+import { SHOPIFY_API_VERSION, shopifyVersionWarning } from "./integrations/stores/shopify";
 import { jobHandlers, startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./logger";
 
@@ -133,6 +134,10 @@ if (ENGINE === "pg" && !process.env.VAPID_PUBLIC_KEY && !isServerChild) {
     keyFile: vapidKeyFileFor(config.databasePath),
   });
 }
+
+// Shopify keeps a version for at least a year: the pinned one is moved on before its support ends.
+const shopifyVersion = isServerChild ? null : shopifyVersionWarning(SHOPIFY_API_VERSION, Date.now());
+if (shopifyVersion) logger.warn(shopifyVersion, { version: SHOPIFY_API_VERSION });
 
 /** The job worker in this process, and a SIGTERM that lets its running job finish before the database closes. */
 const startJobs = (handle: DbHandle) => {

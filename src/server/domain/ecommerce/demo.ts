@@ -73,7 +73,8 @@ export const ensureDemoStores = async (
       syncIntervalMinutes: 30,
       apiBaseUrl: urls.shopify,
     };
-    const creds = { shopDomain: "sandbox", accessToken: "sandbox", webhookSecret: "sandbox" };
+    // The Sandbox shop's Dev Dashboard app: tokens by the client-credentials grant, webhooks signed with its secret.
+    const creds = { shopDomain: "sandbox", clientId: "sandbox", clientSecret: "sandbox" };
     const [row] = await db
       .insert(ecommerceIntegrations)
       .values({

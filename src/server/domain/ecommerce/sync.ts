@@ -47,7 +47,7 @@ export const runStoreSync = async (
         values: { name: i.name },
       },
     );
-  const adapter = storeAdapterOf(services, i);
+  const adapter = storeAdapterOf(db, services, i);
   const since = Math.max(0, i.syncCursor - MINUTE);
   let cursor: string | null = null;
   let created = 0;
