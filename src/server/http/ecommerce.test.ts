@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { ecommerceIntegrations } from "../../../db/tables";
+import { ALIBABA_SANDBOX } from "../../../emulators/stores/alibaba";
 import { STORE_SANDBOX_CREDENTIALS, startStoreEmulators } from "../../../emulators/stores/server";
 import { signedWebhook } from "../../../emulators/stores/shopify";
+import { storeAdapterOf } from "../domain/ecommerce/integrations";
 import { enqueue } from "../jobs/queue";
 import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
@@ -284,6 +287,79 @@ describe("store tokens", () => {
     c.expireTokens();
     expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
     expect(c.refreshedWith).toEqual(["sandbox", stored.refreshToken]);
+  });
+});
+
+describe("renewed tokens and a user's change", () => {
+  const storedCredentials = async () => {
+    const [row] = await t.rows<{ credentials: string }>("select credentials from ecommerce_integrations");
+    return JSON.parse(t.services.stores.secrets.open(row!.credentials)) as Record<string, string>;
+  };
+
+  test("an adapter made before the user changed the credentials never stores its renewed tokens over them", async () => {
+    const c = emu.controls.alibaba;
+    const shop = await addStore("alibaba");
+    const [before] = await t.db.select().from(ecommerceIntegrations);
+    const stale = storeAdapterOf(t.db, t.services.stores, before!);
+    // The user enters a new authorization meanwhile.
+    const put = await shipper.put(`/api/ecommerce/integrations/${shop.id}`, {
+      credentials: { accessToken: "sandbox", refreshToken: "sandbox" },
+    });
+    expect(put.status).toBe(200);
+    const entered = await storedCredentials();
+    c.expireTokens();
+    await stale.test();
+    expect(c.refreshes).toBe(1);
+    expect(await storedCredentials()).toEqual(entered);
+  });
+
+  test("a user's change made over tokens renewed meanwhile keeps the renewed ones it did not replace", async () => {
+    const c = emu.controls.alibaba;
+    const shop = await addStore("alibaba");
+    c.expireTokens();
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    const renewed = await storedCredentials();
+    expect(renewed.accessToken).not.toBe("sandbox");
+    // The app secret changes; the renewed pair stays (its expiry, which is not a field, is forgotten).
+    const put = await shipper.put(`/api/ecommerce/integrations/${shop.id}`, { credentials: { appSecret: "sandbox" } });
+    expect(put.status).toBe(200);
+    const { accessTokenExpiresAt: _, ...fields } = renewed;
+    expect(await storedCredentials()).toEqual(fields);
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    expect(c.refreshes).toBe(1);
+  });
+
+  test("tokens stored back while a user's change is being made are merged into it, not overwritten", async () => {
+    const shop = await addStore("alibaba");
+    const renewed = { ...ALIBABA_SANDBOX, accessToken: "renewed-access", refreshToken: "renewed-refresh" };
+    // The moment the change is about to be written (read and merged already), an adapter stores a renewed pair.
+    const db = t.db as unknown as { update: (table: unknown) => unknown };
+    const update = db.update;
+    let raced = 0;
+    db.update = (table: unknown) => {
+      const builder = update.call(t.db, table) as { set: (v: unknown) => { where: (w: unknown) => unknown } };
+      if (table !== ecommerceIntegrations || raced++ > 0) return builder;
+      const sealed = t.services.stores.secrets.seal(JSON.stringify(renewed));
+      return {
+        set: (values: unknown) => ({
+          where: (cond: unknown) => ({
+            returning: () => {
+              const query = builder.set(values).where(cond) as { returning: () => PromiseLike<unknown> };
+              return t.rows("update ecommerce_integrations set credentials = ?", sealed).then(() => query.returning());
+            },
+          }),
+        }),
+      };
+    };
+    try {
+      const put = await shipper.put(`/api/ecommerce/integrations/${shop.id}`, { credentials: { appKey: "new-key" } });
+      expect(put.status).toBe(200);
+    } finally {
+      db.update = update;
+    }
+    // The first write found the credentials changed; the second merged the change into the renewed pair.
+    expect(raced).toBe(2);
+    expect(await storedCredentials()).toEqual({ ...renewed, appKey: "new-key" });
   });
 });
 

@@ -36,7 +36,6 @@ const store = () =>
     credentials: { shopDomain: "sandbox", accessToken: "sandbox" },
     settings: {
       warehouse: { address: "Dock", city: "Addis Ababa", country: "Ethiopia", latitude: 9, longitude: 38.7 },
-      apiBaseUrl: "http://127.0.0.1:9",
     },
   });
 

@@ -45,6 +45,15 @@ export const SHOPIFY_APP_FIELDS: Record<TShopifyAppKind, { required: readonly st
 /** The kind of app a set of Shopify credentials is for (`has` says whether a field is set); null when neither. */
 export const shopifyAppKind = (has: (field: string) => boolean): TShopifyAppKind | null =>
   has("clientId") || has("clientSecret") ? "devDashboard" : has("accessToken") ? "legacyCustom" : null;
+/** The credential fields a form shows, and those it requires: for Shopify, the shop's and one kind of app's. */
+export const credentialFieldsFor = (platform: TEcommercePlatform, app: TShopifyAppKind): readonly string[] =>
+  platform === "shopify"
+    ? [...STORE_REQUIRED_FIELDS.shopify, ...SHOPIFY_APP_FIELDS[app].required, ...SHOPIFY_APP_FIELDS[app].optional]
+    : STORE_CREDENTIAL_FIELDS[platform];
+export const requiredFieldsFor = (platform: TEcommercePlatform, app: TShopifyAppKind): readonly string[] =>
+  platform === "shopify"
+    ? [...STORE_REQUIRED_FIELDS.shopify, ...SHOPIFY_APP_FIELDS[app].required]
+    : STORE_REQUIRED_FIELDS[platform];
 /**
  * The access scopes a Shopify app needs for an order sync: orders (the last 60 days; `read_all_orders` for older ones)
  * and products (the weights of the ordered variants).

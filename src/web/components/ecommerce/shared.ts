@@ -39,6 +39,8 @@ export function useCredentialLabel() {
   const byPlatform: Record<string, Record<string, string>> = {
     shopify: {
       shopDomain: t`Shop domain`,
+      clientId: t`Client ID`,
+      clientSecret: t`Client secret`,
       accessToken: t`Admin API access token`,
       webhookSecret: t`Webhook signing secret (optional)`,
     },
@@ -49,7 +51,12 @@ export function useCredentialLabel() {
       marketplaceId: t`Marketplace ID`,
       region: t`Region`,
     },
-    alibaba: { appKey: t`App key`, appSecret: t`App secret`, accessToken: t`Access token` },
+    alibaba: {
+      appKey: t`App key`,
+      appSecret: t`App secret`,
+      accessToken: t`Access token`,
+      refreshToken: t`Refresh token`,
+    },
   };
   return (platform: string, field: string) => byPlatform[platform]?.[field] ?? field;
 }
