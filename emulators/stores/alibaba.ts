@@ -1,7 +1,7 @@
 // Alibaba.com Open Platform (ICBU, "v2" gateway) emulator: the seller's order list and order detail, behind the
 // gateway's request signing, and the renewal of the seller's access token. UNCONFIRMED: Alibaba's own documentation was
-// not readable; this follows a published third-party integration guide (ben-jackson1/alibaba-v2-api), and the error
-// form `{"error_response": {type, code, msg, request_id}}` of Alibaba's open-platform gateways.
+// not readable; this follows a published third-party integration guide, and the error form
+// `{"error_response": {type, code, msg, request_id}}` of Alibaba's open-platform gateways.
 //
 //   GET|POST /rest/alibaba/order/list     role=seller, start_page (0-based), page_size, modified_date_start (JSON)
 //   GET|POST /rest/alibaba/order/get      e_trade_id
