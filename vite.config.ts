@@ -42,7 +42,8 @@ export default defineConfig({
       generatedRouteTree: here("./src/web/routeTree.gen.ts"),
       quoteStyle: "double",
     }),
-    react({ plugins: [linguiMacroSwcPlugin()] }),
+    // Translator comments are for the catalogs (lingui extract reads the source), not for the bundle.
+    react({ plugins: [linguiMacroSwcPlugin({ descriptorFields: "message" })] }),
     lingui(),
     tailwindcss(),
   ],

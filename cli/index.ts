@@ -46,7 +46,14 @@ try {
   } else if (err instanceof TRPCError || err instanceof AppError) {
     // What the router refused, in the operator's language (MYTESS_LANG or LANG).
     const { body } = describeError(err, cliLocale());
-    console.error(i18n._({ id: "cli.error", message: "Error: {message}", values: { message: body.message } }));
+    console.error(
+      i18n._({
+        id: "cli.error",
+        comment: "Operator CLI: an error and its message",
+        message: "Error: {message}",
+        values: { message: body.message },
+      }),
+    );
     for (const issue of body.issues ?? []) console.error(`  ${issue.path}: ${issue.message}`);
   } else {
     console.error(

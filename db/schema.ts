@@ -614,8 +614,17 @@ export const syncRuns = sqliteTable(
     expired: integer().notNull().default(0),
     durationMs: integer(),
     error: text(),
+    /**
+     * The job that ran it (none for an operator's run in the CLI's own process): a run its job no longer holds is
+     * closed as failed, since the worker that was running it died.
+     */
+    jobId: integer(),
   },
-  (t) => [index("sync_runs_user_idx").on(t.userId, t.id), index("sync_runs_config_idx").on(t.configId, t.id)],
+  (t) => [
+    index("sync_runs_user_idx").on(t.userId, t.id),
+    index("sync_runs_config_idx").on(t.configId, t.id),
+    index("sync_runs_unfinished_idx").on(t.jobId).where(sql`finished_at IS NULL`),
+  ],
 );
 export type SyncRun = typeof syncRuns.$inferSelect;
 

@@ -68,7 +68,7 @@ test("a shipper reading Afaan Oromo picks Ethiopian dates in the post-load form 
   await expect(page.getByTestId("calendar-example")).toContainText("A.L.I.");
 
   await page.goto("/shipper");
-  await page.getByRole("button", { name: "Fe'umsa Haaraa Maxxansi" }).first().click();
+  await page.getByRole("button", { name: "Fe'umsa Haaraa Maxxansaa" }).first().click();
   const pickup = page.getByTestId("load-pickup-date-ethiopic");
   await expect(pickup).toBeVisible();
   await expect(pickup.locator("option", { hasText: "Qaammee" })).toHaveCount(1);

@@ -1,45 +1,25 @@
-// Fails when a catalog lacks a translation, or a translation loses or invents a {placeholder}. Checks both catalog
-// sets: the shell (locales/) and the signed-in app (locales/app/).
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { formatter } from "@lingui/format-po";
+// Fails when a catalog lacks a translation, or a translation loses or invents a {placeholder} or a <0> tag, or does not
+// parse as an ICU message. Checks both catalog sets: the shell (locales/) and the signed-in app (locales/app/).
+// `--locales <dir>` checks another locales folder (tests).
+import { parseArgs } from "node:util";
+import { LOCALES_DIR, readMessages, shapeProblem, TRANSLATED } from "./lib/catalogs";
 
-type TEntry = { message?: string; translation?: string };
-const root = join(import.meta.dir, "..", "locales");
-// A placeholder is `{name}` or the start of `{name, plural|select …}`; the text of a plural branch (`{Every # minute}`)
-// is not one.
-const placeholders = (s: string) =>
-  [...s.matchAll(/\{(\w+)\s*[,}]/g)]
-    .map((m) => m[1])
-    .sort()
-    .join(",");
-
+const { values } = parseArgs({ options: { locales: { type: "string", default: LOCALES_DIR } } });
 let problems = 0;
-let total = 0;
-for (const dir of [root, join(root, "app")]) {
-  const read = (l: string) =>
-    formatter().parse(readFileSync(join(dir, `${l}.po`), "utf8"), {} as never) as Record<string, TEntry>;
-  const en = read("en");
-  total += Object.keys(en).length;
-  for (const locale of ["am", "om"]) {
-    const catalog = read(locale);
-    for (const [id, entry] of Object.entries(en)) {
-      const source = entry.translation || entry.message || id;
-      const translated = catalog[id]?.translation;
-      if (!translated) {
-        console.error(`${dir}/${locale}: missing translation for ${JSON.stringify(source)}`);
-        problems++;
-      } else if (placeholders(translated) !== placeholders(source)) {
-        console.error(
-          `${dir}/${locale}: placeholders differ for ${JSON.stringify(source)}: ${JSON.stringify(translated)}`,
-        );
-        problems++;
-      }
+const rows = readMessages(values.locales);
+for (const row of rows) {
+  for (const locale of TRANSLATED) {
+    const where = `locales/${row.set === "app" ? "app/" : ""}${locale}.po`;
+    const translated = row[locale];
+    const problem = translated ? shapeProblem(row.english, translated) : "missing translation";
+    if (problem) {
+      console.error(`${where}: ${problem} for ${JSON.stringify(row.english)}: ${JSON.stringify(translated)}`);
+      problems++;
     }
   }
 }
 if (problems) {
-  console.error(`${problems} catalog problem(s) across am and om (${total} messages).`);
+  console.error(`${problems} catalog problem(s) across am and om (${rows.length} messages).`);
   process.exit(1);
 }
-console.log(`Catalogs complete: ${total} messages in en, am and om.`);
+console.log(`Catalogs complete: ${rows.length} messages in en, am and om.`);

@@ -61,6 +61,7 @@ const sync = new Command("sync")
             console.log(
               `${i.name}: ${i18n._({
                 id: "cli.ecommerce.synced",
+                comment: "Operator CLI store sync summary: orders new and updated",
                 message: "{created} new orders, {updated} updated",
                 values: { created: r.created, updated: r.updated },
               })}`,

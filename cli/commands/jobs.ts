@@ -14,7 +14,13 @@ const list = new Command("list")
         return;
       }
       if (!jobs.length) {
-        console.log(i18n._({ id: "cli.jobs.none", message: "No jobs." }));
+        console.log(
+          i18n._({
+            id: "cli.jobs.none",
+            comment: "Operator CLI: the list of background jobs is empty",
+            message: "No jobs.",
+          }),
+        );
         return;
       }
       for (const j of jobs) {

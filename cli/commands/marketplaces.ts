@@ -73,9 +73,11 @@ export const sync = new Command("sync")
           if (tty) process.stdout.write(`\r${bar(i + 1, targets.length)}`.padEnd(80));
           console.log(
             run?.error
-              ? `\n${c.name}: ${i18n._({ id: "cli.sync.failed", message: "failed: {error}", values: { error: run.error } })}`
+              ? `\n${c.name}: ${i18n._({ id: "cli.sync.failed", comment: "Operator CLI board sync: the sync of one board failed, with the error", message: "failed: {error}", values: { error: run.error } })}`
               : `\n${c.name}: ${i18n._({
                   id: "cli.sync.done",
+                  comment:
+                    "Operator CLI board sync summary: loads found, new, updated and removed (expired), and the time taken",
                   message: "found {found}, new {created}, updated {updated}, expired {expired} in {ms} ms",
                   values: {
                     found: run?.found ?? 0,

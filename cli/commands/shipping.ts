@@ -32,6 +32,7 @@ export const track = new Command("track")
         console.log(
           i18n._({
             id: "cli.track.delivered",
+            comment: "Operator CLI parcel tracking: the parcel was delivered on {date}",
             message: "Delivered {date}",
             values: { date: cliDate(t.actualDelivery, true) },
           }),
@@ -40,6 +41,7 @@ export const track = new Command("track")
         console.log(
           i18n._({
             id: "cli.track.estimated",
+            comment: "Operator CLI parcel tracking: the date the carrier expects to deliver",
             message: "Estimated delivery {date}",
             values: { date: cliDate(t.estimatedDelivery) },
           }),
@@ -89,7 +91,14 @@ export const rates = new Command("rates")
           `${r.carrier.toUpperCase().padEnd(6)} ${r.serviceName.padEnd(30)} ${`${r.totalCost.toFixed(2)} ${r.currency}`.padStart(12)}  ${r.transitTime}${r.guaranteedDelivery ? " *" : ""}`,
         );
       }
-      if (!result.rates.length) console.log(i18n._({ id: "cli.rates.none", message: "No rates." }));
+      if (!result.rates.length)
+        console.log(
+          i18n._({
+            id: "cli.rates.none",
+            comment: "Operator CLI: no carrier returned a parcel price",
+            message: "No rates.",
+          }),
+        );
       for (const e of result.errors) console.error(`${e.carrier}: ${e.message}`);
     } finally {
       await handle.close();

@@ -20,6 +20,8 @@ const show = new Command("show")
         console.log(
           i18n._({
             id: "cli.subscription.period",
+            comment:
+              "Operator CLI: the account has paid premium until {date}, with the payment provider and whether it renews",
             message: "Paid until {date} ({provider}){renews}",
             values: {
               date: cliDate(s.currentPeriodEnd),

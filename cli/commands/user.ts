@@ -55,10 +55,26 @@ const list = new Command("list")
       ]);
       const head = [
         "ID",
-        i18n._({ id: "cli.user.col.email", message: "Email" }),
-        i18n._({ id: "cli.user.col.name", message: "Name" }),
-        i18n._({ id: "cli.user.col.type", message: "Type" }),
-        i18n._({ id: "cli.user.col.created", message: "Created" }),
+        i18n._({
+          id: "cli.user.col.email",
+          comment: "Column header in the operator CLI's user list: the account's email address",
+          message: "Email",
+        }),
+        i18n._({
+          id: "cli.user.col.name",
+          comment: "Column header in the operator CLI's user list: the person's name",
+          message: "Name",
+        }),
+        i18n._({
+          id: "cli.user.col.type",
+          comment: "Column header in the operator CLI's user list: account type (driver or shipper)",
+          message: "Type",
+        }),
+        i18n._({
+          id: "cli.user.col.created",
+          comment: "Column header in the operator CLI's user list: when the account was created",
+          message: "Created",
+        }),
       ];
       const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
       for (const r of [head, ...rows]) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  "));

@@ -185,10 +185,22 @@ const login = new Command("login")
   });
 
 const STATES = {
-  starting: /*i18n*/ { id: "cli.whatsapp.state.starting", message: "starting" },
+  starting: /*i18n*/ {
+    id: "cli.whatsapp.state.starting",
+    comment: "Operator CLI WhatsApp status: the WhatsApp Web bridge is starting",
+    message: "starting",
+  },
   qr: /*i18n*/ { id: "cli.whatsapp.state.qr", message: "not linked: run mytess whatsapp login" },
-  authenticated: /*i18n*/ { id: "cli.whatsapp.state.authenticated", message: "signing in" },
-  ready: /*i18n*/ { id: "cli.whatsapp.state.ready", message: "linked to {number}" },
+  authenticated: /*i18n*/ {
+    id: "cli.whatsapp.state.authenticated",
+    comment: "Operator CLI WhatsApp status: the WhatsApp Web session is signing in",
+    message: "signing in",
+  },
+  ready: /*i18n*/ {
+    id: "cli.whatsapp.state.ready",
+    comment: "Operator CLI WhatsApp status: the WhatsApp Web session is linked to the phone number {number}",
+    message: "linked to {number}",
+  },
   disconnected: /*i18n*/ { id: "cli.whatsapp.state.disconnected", message: "disconnected; it is started again" },
   auth_failure: /*i18n*/ { id: "cli.whatsapp.state.authFailure", message: "WhatsApp refused the session" },
 } as const;
@@ -206,7 +218,14 @@ const status = new Command("status")
       console.log(JSON.stringify({ transport, bridgeUrl: web.bridgeUrl, bridge }, null, 2));
       return;
     }
-    console.log(i18n._({ id: "cli.whatsapp.transport", message: "Transport: {transport}", values: { transport } }));
+    console.log(
+      i18n._({
+        id: "cli.whatsapp.transport",
+        comment: "Operator CLI: how WhatsApp messages are sent (web bridge, cloud API)",
+        message: "Transport: {transport}",
+        values: { transport },
+      }),
+    );
     console.log(
       state
         ? i18n._({

@@ -600,8 +600,13 @@ export const syncRuns = pgTable(
     expired: integer().notNull().default(0),
     durationMs: integer(),
     error: text(),
+    jobId: integer(),
   },
-  (t) => [index("sync_runs_user_idx").on(t.userId, t.id), index("sync_runs_config_idx").on(t.configId, t.id)],
+  (t) => [
+    index("sync_runs_user_idx").on(t.userId, t.id),
+    index("sync_runs_config_idx").on(t.configId, t.id),
+    index("sync_runs_unfinished_idx").on(t.jobId).where(sql`finished_at IS NULL`),
+  ],
 );
 export type SyncRun = typeof syncRuns.$inferSelect;
 

@@ -37,22 +37,34 @@ export const EMULATOR_TEMPLATES: TWhatsAppTemplateDef[] = [
 export const notifyEmulatorEnv = (e: {
   urls: { telegram: string; whatsapp: string; push: string };
   caFile: string;
+  whatsapp?: { appSecret: string; verifyToken: string };
 }) => ({
   TELEGRAM_BOT_TOKEN: NOTIFY_EMULATOR_CREDENTIALS.telegram.token,
   TELEGRAM_API_ROOT: e.urls.telegram,
   WHATSAPP_API_ROOT: e.urls.whatsapp,
   WHATSAPP_ACCESS_TOKEN: NOTIFY_EMULATOR_CREDENTIALS.whatsapp.accessToken,
   WHATSAPP_PHONE_NUMBER_ID: NOTIFY_EMULATOR_CREDENTIALS.whatsapp.phoneNumberId,
-  WHATSAPP_APP_SECRET: NOTIFY_EMULATOR_CREDENTIALS.whatsapp.appSecret,
-  WHATSAPP_VERIFY_TOKEN: NOTIFY_EMULATOR_CREDENTIALS.whatsapp.verifyToken,
+  WHATSAPP_APP_SECRET: e.whatsapp?.appSecret ?? NOTIFY_EMULATOR_CREDENTIALS.whatsapp.appSecret,
+  WHATSAPP_VERIFY_TOKEN: e.whatsapp?.verifyToken ?? NOTIFY_EMULATOR_CREDENTIALS.whatsapp.verifyToken,
   WEB_PUSH_CA_FILE: e.caFile,
   // The push service on loopback: subscriptions it mints are accepted and sent to (the operator's Sandbox).
   WEB_PUSH_SANDBOX_URL: e.urls.push,
 });
 
-export const startNotifyEmulators = (ports: { telegram?: number; whatsapp?: number; push?: number } = {}) => {
+/**
+ * `whatsapp`: the app secret the Cloud API emulator signs its webhooks with and the verify token, instead of the
+ * published Sandbox ones (demo mode passes the installation's own).
+ */
+export const startNotifyEmulators = (
+  ports: { telegram?: number; whatsapp?: number; push?: number } = {},
+  o: { whatsapp?: { appSecret: string; verifyToken: string } } = {},
+) => {
   const telegram = createTelegramEmulator(NOTIFY_EMULATOR_CREDENTIALS.telegram);
-  const whatsapp = createWhatsAppEmulator({ ...NOTIFY_EMULATOR_CREDENTIALS.whatsapp, templates: EMULATOR_TEMPLATES });
+  const whatsapp = createWhatsAppEmulator({
+    ...NOTIFY_EMULATOR_CREDENTIALS.whatsapp,
+    ...o.whatsapp,
+    templates: EMULATOR_TEMPLATES,
+  });
   const push = createPushServiceEmulator();
   // Push endpoints must be HTTPS (browsers only make such, and our adapter refuses others): a certificate made now,
   // whose private key never leaves this process. Only the certificate is written out, for WEB_PUSH_CA_FILE.
@@ -93,7 +105,7 @@ export const startNotifyEmulators = (ports: { telegram?: number; whatsapp?: numb
     telegram: telegram.control,
     whatsapp: whatsapp.control,
     push: push.control,
-    env: () => notifyEmulatorEnv({ urls, caFile }),
+    env: () => notifyEmulatorEnv({ urls, caFile, whatsapp: o.whatsapp }),
     stop: () => {
       telegram.control.close();
       for (const s of Object.values(servers)) s.stop(true);

@@ -55,9 +55,16 @@ const chapaRoutes = (c: TChapaControl): TRoutes => [
   ["POST", /^\/_emulator\/transactions\/([^/]+)\/fail$/, async (m) => void (await c.fail(decodeURIComponent(m[1])))],
 ];
 
-export const startPaymentEmulators = (ports: TPaymentEmulatorPorts = {}, o: { fetchImpl?: TFetchImpl } = {}) => {
-  const stripe = createStripeEmulator({ fetchImpl: o.fetchImpl });
-  const chapa = createChapaEmulator({ fetchImpl: o.fetchImpl });
+/**
+ * `webhookSecrets`: what the emulators sign their webhooks with instead of the published Sandbox defaults (demo mode
+ * passes the installation's own, so nobody else can sign a webhook the server accepts).
+ */
+export const startPaymentEmulators = (
+  ports: TPaymentEmulatorPorts = {},
+  o: { fetchImpl?: TFetchImpl; webhookSecrets?: { stripe?: string; chapa?: string } } = {},
+) => {
+  const stripe = createStripeEmulator({ fetchImpl: o.fetchImpl, webhookSecret: o.webhookSecrets?.stripe });
+  const chapa = createChapaEmulator({ fetchImpl: o.fetchImpl, webhookSecret: o.webhookSecrets?.chapa });
   const servers = {
     stripe: Bun.serve({
       port: ports.stripe ?? 0,

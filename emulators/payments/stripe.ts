@@ -459,6 +459,18 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
             currency: inv.currency,
             period: { start: inv.period_start, end: inv.period_end },
             quantity: sub?.quantity ?? 1,
+            // Since basil the line's Price is under `pricing` (an id, the unit amount as a decimal string); before, the
+            // Price object itself.
+            ...(sub &&
+              (shape === "basil"
+                ? {
+                    pricing: {
+                      type: "price_details",
+                      price_details: { price: sub.price.id, product: sub.price.product },
+                      unit_amount_decimal: String(sub.price.unit_amount),
+                    },
+                  }
+                : { price: renderPrice(sub.price) })),
           },
         ],
         has_more: false,

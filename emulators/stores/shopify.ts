@@ -6,13 +6,14 @@
 //   POST /admin/api/{version}/graphql.json   X-Shopify-Access-Token: shpat_… (or a legacy custom app's "sandbox")
 //     {"query": "…", "variables": {…}}
 //
-// Access, as Shopify's: two apps are installed on the Sandbox shop. A Dev Dashboard app (client ID and secret
-// "sandbox") gets tokens by the client-credentials grant; each lives `tokenLifetimeSeconds` (a day less a second, as
-// Shopify's) and carries the scopes the app had when it was granted (`appScopes`). A legacy custom app's Admin API token
-// ("sandbox") never expires and has `legacyScopes`. A token that is unknown or expired gets Shopify's 401. Each type
-// needs its scope: Order read_orders (orders created in the last 60 days only, unless read_all_orders), Customer
-// read_customers, ProductVariant read_products, InventoryItem read_inventory or read_products (a write_ scope includes its
-// read_ one). A field whose type the token may not read is null in `data`, and `errors` says so in Shopify's words:
+// Access, as Shopify's: two apps are installed on the Sandbox shop (three in demo mode, whose own Dev Dashboard app
+// has the installation's secret and signs the webhooks). A Dev Dashboard app (client ID and secret "sandbox") gets
+// tokens by the client-credentials grant; each lives `tokenLifetimeSeconds` (a day less a second, as Shopify's) and
+// carries the scopes the app had when it was granted (`appScopes`). A legacy custom app's Admin API token ("sandbox")
+// never expires and has `legacyScopes`. A token that is unknown or expired gets Shopify's 401. Each type needs its
+// scope: Order read_orders (orders created in the last 60 days only, unless read_all_orders), Customer read_customers,
+// ProductVariant read_products, InventoryItem read_inventory or read_products (a write_ scope includes its read_ one).
+// A field whose type the token may not read is null in `data`, and `errors` says so in Shopify's words:
 // {message: "Access denied for customer field. Required access: `read_customers` access scope.", path,
 // extensions: {code: "ACCESS_DENIED", documentation, requiredAccess}}. `currentAppInstallation.accessScopes` lists a
 // token's scopes.
@@ -41,8 +42,13 @@ import {
   totalMinorOf,
 } from "./model";
 
-/** The Sandbox shop's Dev Dashboard app: its client ID and secret (which also signs its webhooks). */
+/** The Sandbox shop's Dev Dashboard app: its client ID and published client secret (which also signs its webhooks). */
 export const SHOPIFY_SANDBOX = { shopDomain: "sandbox", clientId: "sandbox", clientSecret: "sandbox" } as const;
+/**
+ * The client ID of a second Dev Dashboard app, installed when the emulator is made with its `clientSecret`: demo mode's
+ * own, whose secret is the installation's, so the demo stores' webhooks cannot be forged with a published secret.
+ */
+export const SHOPIFY_DEMO_CLIENT_ID = "mytess-demo";
 /** The Sandbox shop's legacy custom app: its Admin API token, and the secret its webhooks are signed with. */
 export const SHOPIFY_SANDBOX_LEGACY = {
   shopDomain: "sandbox",
@@ -533,7 +539,16 @@ export type TShopifyControl = TStoreControl & {
   deliverWebhook: (url: string, topic: string, order: TEmuOrder, secret?: string) => Promise<Response>;
 };
 
-export const createShopifyEmulator = () => {
+/**
+ * `clientSecret`: installs a second Dev Dashboard app with this secret (client ID SHOPIFY_DEMO_CLIENT_ID) beside the
+ * published one; its token grant checks it, and webhooks are signed with it unless another secret is given. Demo mode
+ * passes the installation's own. The published app stays, so anyone can still try the Sandbox with "sandbox".
+ */
+export const createShopifyEmulator = (o: { clientSecret?: string } = {}) => {
+  // The Dev Dashboard apps installed on the Sandbox shop: client ID → client secret, one secret each, as Shopify's.
+  const apps = new Map<string, string>([[SHOPIFY_SANDBOX.clientId, SHOPIFY_SANDBOX.clientSecret]]);
+  if (o.clientSecret) apps.set(SHOPIFY_DEMO_CLIENT_ID, o.clientSecret);
+  const signingSecret = o.clientSecret ?? SHOPIFY_SANDBOX.clientSecret;
   const bucket = { available: SHOPIFY_BUCKET.maximumAvailable as number, at: Date.now() };
   const refill = () => {
     const now = Date.now();
@@ -576,7 +591,7 @@ export const createShopifyEmulator = () => {
       bucket.available = points;
       bucket.at = Date.now();
     },
-    deliverWebhook: (url: string, topic: string, order: TEmuOrder, secret: string = SHOPIFY_SANDBOX.clientSecret) => {
+    deliverWebhook: (url: string, topic: string, order: TEmuOrder, secret: string = signingSecret) => {
       const w = signedWebhook(topic, order, secret);
       return fetch(url, { method: "POST", headers: w.headers, body: w.body });
     },
@@ -660,7 +675,8 @@ export const createShopifyEmulator = () => {
         { error: "unsupported_grant_type", error_description: "The grant type is not supported by this emulator" },
         400,
       );
-    if (p.client_id !== SHOPIFY_SANDBOX.clientId || p.client_secret !== SHOPIFY_SANDBOX.clientSecret)
+    const secret = apps.get(p.client_id ?? "");
+    if (secret === undefined || p.client_secret !== secret)
       return json({ error: "invalid_client", error_description: "Client authentication failed" }, 400);
     const scopes = [...control.appScopes];
     const t = state.issue("access", "shpat_", { scopes }, control.tokenLifetimeSeconds);

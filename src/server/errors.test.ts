@@ -19,7 +19,7 @@ test("an AppError's message is the English text with its values, and its id trav
   expect(err.messageId).toBe("error.bid.notPendingToAccept");
   expect(err.messageIn("am")).toBe("የዚህ ጨረታ ሁኔታ «ተቀባይነት አግኝቷል» ነው፤ ተቀባይነት ሊያገኝ የሚችለው በመጠባበቅ ላይ ያለ ጨረታ ብቻ ነው");
   expect(err.messageIn("om")).toBe(
-    "Haalli gatii kanaa “fudhatameera” dha; kan fudhatamuu danda'u gatii eegaa jiru qofa",
+    "Haalli caalbaasii kanaa “fudhatameera” dha; kan fudhatamuu danda'u caalbaasii eegaa jiru qofa",
   );
 });
 

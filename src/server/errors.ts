@@ -104,7 +104,15 @@ export const describeError = (
   if (cause instanceof ZodError) {
     const issues = zodIssues(cause);
     const message =
-      issues[0]?.message ?? translate(locale, /*i18n*/ { id: "error.invalidInput", message: "Invalid input" });
+      issues[0]?.message ??
+      translate(
+        locale,
+        /*i18n*/ {
+          id: "error.invalidInput",
+          comment: "Error when a request's data is wrong and no field says why",
+          message: "Invalid input",
+        },
+      );
     return { status: 400, body: { message, code: "BAD_REQUEST", issues } };
   }
   const internal = { message: translate(locale, INTERNAL), messageId: INTERNAL.id };

@@ -55,7 +55,13 @@ export const isLanguage = (v: unknown): v is TLanguage =>
  * an `i18n` comment, which `lingui extract` collects). A value may itself be such a message (a status word, a fallback
  * reason); it is translated with the message.
  */
-export type TMessage = { id: string; message: string; values?: Record<string, unknown> };
+export type TMessage = {
+  id: string;
+  message: string;
+  values?: Record<string, unknown>;
+  /** For translators only (where the message appears, what it means); `lingui extract` puts it in the catalogs. */
+  comment?: string;
+};
 
 const isMessage = (v: unknown): v is TMessage =>
   typeof v === "object" && v !== null && typeof (v as TMessage).id === "string" && "message" in v;

@@ -1,8 +1,12 @@
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHmac } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scratchDatabase, type TScratchDb } from "../../db/testing";
+import { createShopifyEmulator, signedWebhook } from "../../emulators/stores/shopify";
+import { signChapaPayload } from "./integrations/payments/chapa";
+import { signStripePayload } from "./integrations/payments/stripe";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
@@ -36,6 +40,7 @@ const boot = async (
   args: string[] = [],
   name = `main-${concurrency}`,
   shared: TScratchDb | null = null,
+  extraEnv: Record<string, string> = {},
 ) => {
   const port = freePort();
   const db = shared ?? (await emptyDatabase(name));
@@ -48,12 +53,13 @@ const boot = async (
       WEB_CONCURRENCY: String(concurrency),
       LOG_LEVEL: "silent",
       WEB_DIST: dir,
+      ...extraEnv,
     },
     stdout: "ignore",
     stderr: "pipe",
   });
   procs.push(proc);
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { proc, port, db };
     } catch {}
@@ -233,3 +239,119 @@ test("two servers on one database behave as one: sessions, sign-in throttling an
     expect(await s.proc.exited).toBe(0);
   }
 }, 90_000);
+
+test("demo mode signs webhooks with secrets of its own, kept beside the database: the published Sandbox ones forge nothing", async () => {
+  const db = await emptyDatabase("demo");
+  // Demo mode starts every emulator; none of the real services is configured.
+  const unset = Object.fromEntries(
+    ["STRIPE_SECRET_KEY", "CHAPA_SECRET_KEY", "TELEGRAM_BOT_TOKEN", "WHATSAPP_ACCESS_TOKEN", "WHATSAPP_TRANSPORT"].map(
+      (k) => [k, ""],
+    ),
+  );
+  const demo = () => boot(1, ["--role", "web"], "demo", db, { ...unset, MYTESS_DEMO: "1" });
+  const first = await demo();
+  const file = join(dir, "demo-secrets.json");
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+  const secrets = JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
+  for (const published of ["whsec_sandbox", "chapa_whsec_sandbox", "sandbox", "whatsapp-sandbox-app-secret"])
+    expect(Object.values(secrets)).not.toContain(published);
+
+  const post = (port: number, path: string, body: string, headers: Record<string, string>) =>
+    fetch(`http://127.0.0.1:${port}${path}`, { method: "POST", headers, body });
+  const attempts = async (port: number) => {
+    const stripeEvent = JSON.stringify({
+      id: `evt_${crypto.randomUUID()}`,
+      type: "customer.subscription.updated",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: "sub_nobody", object: "subscription", customer: "cus_nobody", status: "active" } },
+    });
+    const chapaEvent = JSON.stringify({ event: "charge.success", tx_ref: "mytess-nobody", status: "success" });
+    const whatsappEvent = JSON.stringify({ object: "whatsapp_business_account", entry: [] });
+    const [store] = await db.rows<{ id: number }>("select id from ecommerce_integrations order by id limit 1");
+    const order = createShopifyEmulator().control.add({ status: "ready" });
+    const shopify = (secret: string) => signedWebhook("orders/create", order, secret);
+    const whatsappSig = (secret: string) =>
+      `sha256=${createHmac("sha256", secret).update(whatsappEvent).digest("hex")}`;
+    const statuses = async (sign: { stripe: string; chapa: string; shopify: string; whatsapp: string }) => {
+      const hook = shopify(sign.shopify);
+      return [
+        (
+          await post(port, "/api/webhooks/stripe", stripeEvent, {
+            "Stripe-Signature": await signStripePayload(stripeEvent, sign.stripe),
+          })
+        ).status,
+        (
+          await post(port, "/api/webhooks/chapa", chapaEvent, {
+            "Chapa-Signature": signChapaPayload(chapaEvent, sign.chapa),
+          })
+        ).status,
+        (await post(port, `/api/ecommerce/webhooks/${store!.id}`, hook.body, hook.headers)).status,
+        (
+          await post(port, "/api/whatsapp/webhook", whatsappEvent, {
+            "Content-Type": "application/json",
+            "X-Hub-Signature-256": whatsappSig(sign.whatsapp),
+          })
+        ).status,
+      ];
+    };
+    return {
+      published: await statuses({
+        stripe: "whsec_sandbox",
+        chapa: "chapa_whsec_sandbox",
+        shopify: "sandbox",
+        whatsapp: "whatsapp-sandbox-app-secret",
+      }),
+      own: await statuses({
+        stripe: secrets.stripeWebhookSecret!,
+        chapa: secrets.chapaWebhookSecret!,
+        shopify: secrets.shopifyClientSecret!,
+        whatsapp: secrets.whatsappAppSecret!,
+      }),
+    };
+  };
+  const before = await attempts(first.port);
+  expect(before.published).toEqual([400, 400, 401, 401]);
+  // Signed with the installation's secrets they are read (an unknown subscription and transaction change nothing).
+  expect(before.own[0]).toBe(200);
+  expect(before.own[2]).toBe(200);
+  expect(before.own[3]).toBe(200);
+  expect(before.own[1]).not.toBe(400);
+
+  // The Stripe Sandbox signs with them too: a checkout paid there makes premium active through its webhooks.
+  const register = await fetch(`http://127.0.0.1:${first.port}/api/auth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: `http://127.0.0.1:${first.port}` },
+    body: JSON.stringify({
+      email: "demo-buyer@example.com",
+      password: "long-enough-1",
+      firstName: "Demo",
+      lastName: "Buyer",
+      userType: "driver",
+    }),
+  });
+  expect(register.status).toBe(201);
+  const cookie = register.headers.getSetCookie()[0]!.split(";")[0]!;
+  const as = { Cookie: cookie, "Content-Type": "application/json", Origin: `http://127.0.0.1:${first.port}` };
+  const checkout = await fetch(`http://127.0.0.1:${first.port}/api/subscription/checkout`, {
+    method: "POST",
+    headers: as,
+    body: JSON.stringify({ currency: "USD" }),
+  });
+  expect(checkout.status).toBe(200);
+  const url = (await checkout.json()).url as string;
+  expect((await fetch(`${url}/pay`, { method: "POST", redirect: "manual" })).status).toBe(303);
+  const paid = async () =>
+    (await (await fetch(`http://127.0.0.1:${first.port}/api/subscription/payments`, { headers: as })).json()).some(
+      (p: { status: string; provider: string }) => p.provider === "stripe" && p.status === "paid",
+    );
+  expect(await waitFor(paid)).toBe(true);
+  first.proc.kill("SIGTERM");
+  expect(await first.proc.exited).toBe(0);
+
+  // Made once: a second start keeps them, and the demo store still takes webhooks signed with them only.
+  const second = await demo();
+  expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(secrets);
+  expect(await attempts(second.port)).toEqual(before);
+  second.proc.kill("SIGTERM");
+  expect(await second.proc.exited).toBe(0);
+}, 120_000);

@@ -18,6 +18,7 @@ import { telegramWebhookSecret } from "./bots/telegram/webhook";
 import { WHATSAPP_WEB_INBOUND_PATH } from "./bots/whatsapp/web-inbound";
 import { bridgeEnv, startWhatsAppWebBridge } from "./bots/whatsapp/web-supervisor";
 import { loadConfig } from "./config";
+import { demoSecretsFileFor, loadDemoSecrets, type TDemoSecrets } from "./demo-secrets";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
 import { ensureDemoStores } from "./domain/ecommerce/demo";
 import { ensureDemoBoards } from "./domain/marketplaces/demo";
@@ -57,20 +58,27 @@ const hostname = process.env.HOST ?? "0.0.0.0";
  */
 let demoBoardUrls: Awaited<ReturnType<typeof startBoardEmulators>>["urls"] | null = null;
 let demoStoreUrls: Awaited<ReturnType<typeof startStoreEmulators>>["urls"] | null = null;
+let demoSecrets: TDemoSecrets | null = null;
 const startDemoEmulators = () => {
+  // The emulators sign webhooks with this installation's secrets, never the published Sandbox ones.
+  const secrets = loadDemoSecrets(demoSecretsFileFor(config.databasePath));
+  demoSecrets = secrets;
   const boards = startBoardEmulators();
   demoBoardUrls = boards.urls;
   process.env.BOARD_SANDBOX_URLS = JSON.stringify(boards.urls);
   // Stripe and Chapa: a new user can buy premium end to end against the Sandboxes, whose webhooks come back here.
   if (!process.env.STRIPE_SECRET_KEY && !process.env.CHAPA_SECRET_KEY) {
-    const pay = startPaymentEmulators();
+    const pay = startPaymentEmulators(
+      {},
+      { webhookSecrets: { stripe: secrets.stripeWebhookSecret, chapa: secrets.chapaWebhookSecret } },
+    );
     for (const [key, value] of Object.entries(pay.env())) process.env[key] = value;
     const self = `http://localhost:${config.port}`;
     pay.controls.stripe.setWebhookUrl(`${self}/api/webhooks/stripe`);
     pay.controls.chapa.setWebhookUrl(`${self}/api/webhooks/chapa`);
     logger.info("demo: payment emulators started", pay.urls);
   }
-  const stores = startStoreEmulators();
+  const stores = startStoreEmulators({}, { shopifyClientSecret: secrets.shopifyClientSecret });
   // One Sandbox shop serves every demo store (one cost bucket); Shopify Plus's refill rate keeps their syncs quick.
   stores.controls.shopify.restoreRate = 1000;
   demoStoreUrls = stores.urls;
@@ -84,10 +92,13 @@ const startDemoEmulators = () => {
   };
   if (channels.telegram || channels.whatsapp) {
     // Fixed ports only when asked (the browser tests play Telegram and WhatsApp users through the emulators' controls).
-    const notify = startNotifyEmulators({
-      telegram: Number(process.env.DEMO_TELEGRAM_PORT) || undefined,
-      whatsapp: Number(process.env.DEMO_WHATSAPP_PORT) || undefined,
-    });
+    const notify = startNotifyEmulators(
+      {
+        telegram: Number(process.env.DEMO_TELEGRAM_PORT) || undefined,
+        whatsapp: Number(process.env.DEMO_WHATSAPP_PORT) || undefined,
+      },
+      { whatsapp: { appSecret: secrets.whatsappAppSecret, verifyToken: secrets.whatsappVerifyToken } },
+    );
     for (const [key, value] of Object.entries(notify.env())) {
       const forTelegram = key.startsWith("TELEGRAM_");
       const forWhatsApp = key.startsWith("WHATSAPP_");
@@ -120,7 +131,12 @@ const prepare = async () => {
     const { created } = await ensureDemoBoards(handle.db, boards, demoBoardUrls);
     if (created) logger.info("demo: sandbox load boards configured", { created });
     if (demoStoreUrls) {
-      const stores = await ensureDemoStores(handle.db, storeServicesFrom(boards), demoStoreUrls);
+      const stores = await ensureDemoStores(
+        handle.db,
+        storeServicesFrom(boards),
+        demoStoreUrls,
+        demoSecrets!.shopifyClientSecret,
+      );
       if (stores.created) logger.info("demo: sandbox Shopify stores configured", stores);
     }
   }

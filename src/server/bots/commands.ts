@@ -52,7 +52,11 @@ export const helpText = (locale: TLanguage, channel: "telegram" | "whatsapp") =>
   i18n.activate(locale);
   const p = channel === "telegram" ? "/" : "";
   return [
-    i18n._({ id: "bot.help.title", message: "MyTess commands:" }),
+    i18n._({
+      id: "bot.help.title",
+      comment: "Telegram/WhatsApp bot: heading of the list of commands",
+      message: "MyTess commands:",
+    }),
     i18n._({ id: "bot.help.loads", message: "{p}loads: posted loads near your last location", values: { p } }),
     i18n._({
       id: "bot.help.bid",
@@ -126,7 +130,13 @@ export const loadsCommand = async (deps: TBotDeps, u: TBotUser, channel: TChanne
       [
         l.distance == null
           ? null
-          : i18n._({ id: "bot.loads.away", message: "{miles} mi away", values: { miles: Math.round(l.distance) } }),
+          : i18n._({
+              id: "bot.loads.away",
+              comment:
+                "Telegram/WhatsApp bot load list: distance from the driver's last location to the pickup (mi = miles)",
+              message: "{miles} mi away",
+              values: { miles: Math.round(l.distance) },
+            }),
         dateOf(u, l.pickupDate),
         formatMoney(l.budgetAmount, l.budgetCurrency, INTL[u.language]),
       ]
@@ -142,7 +152,12 @@ export const loadsCommand = async (deps: TBotDeps, u: TBotUser, channel: TChanne
   return {
     text: [header, ...lines, footer].join("\n\n"),
     buttons: page.items.map((l) => ({
-      label: i18n._({ id: "bot.loads.bidButton", message: "Bid on #{id}", values: { id: l.id } }),
+      label: i18n._({
+        id: "bot.loads.bidButton",
+        comment: "Button under a load in the Telegram bot: place a bid (price offer) on load number #{id}",
+        message: "Bid on #{id}",
+        values: { id: l.id },
+      }),
       data: `bid:${l.id}`,
     })),
   };
@@ -186,12 +201,28 @@ export const bidCommand = async (
   }
 };
 
-const STATUS: Record<string, { id: string; message: string }> = {
-  delivered: /*i18n*/ { id: "bot.track.delivered", message: "Delivered" },
-  in_transit: /*i18n*/ { id: "bot.track.inTransit", message: "In transit" },
-  exception: /*i18n*/ { id: "bot.track.exception", message: "Delivery exception" },
+const STATUS: Record<string, { id: string; message: string; comment?: string }> = {
+  delivered: /*i18n*/ {
+    id: "bot.track.delivered",
+    comment: "Parcel tracking status in the Telegram bot: the parcel was delivered",
+    message: "Delivered",
+  },
+  in_transit: /*i18n*/ {
+    id: "bot.track.inTransit",
+    comment: "Parcel tracking status in the Telegram bot: the parcel is on its way",
+    message: "In transit",
+  },
+  exception: /*i18n*/ {
+    id: "bot.track.exception",
+    comment: "Parcel tracking status in the Telegram bot: a problem stopped the delivery (carrier exception)",
+    message: "Delivery exception",
+  },
   pending: /*i18n*/ { id: "bot.track.pending", message: "Label created, not yet moving" },
-  unknown: /*i18n*/ { id: "bot.track.unknown", message: "Status unknown" },
+  unknown: /*i18n*/ {
+    id: "bot.track.unknown",
+    comment: "Parcel tracking status in the Telegram bot: the carrier gave no status",
+    message: "Status unknown",
+  },
 };
 
 /** track <number>: the carrier's latest status, place and dates. */
@@ -214,6 +245,7 @@ export const trackCommand = async (
       t.currentLocation
         ? i18n._({
             id: "bot.track.at",
+            comment: "Telegram bot parcel tracking: the place where the parcel was last scanned",
             message: "Last seen: {place}",
             values: { place: placeLabel(t.currentLocation.city, t.currentLocation.state, t.currentLocation.country) },
           })
@@ -221,12 +253,14 @@ export const trackCommand = async (
       t.actualDelivery
         ? i18n._({
             id: "bot.track.deliveredAt",
+            comment: "Telegram bot parcel tracking: the parcel was delivered on {date}",
             message: "Delivered {date}",
             values: { date: dateOf(u, t.actualDelivery) },
           })
         : t.estimatedDelivery
           ? i18n._({
               id: "bot.track.expected",
+              comment: "Telegram bot parcel tracking: the date the carrier expects to deliver",
               message: "Expected {date}",
               values: { date: dateOf(u, t.estimatedDelivery) },
             })

@@ -94,6 +94,36 @@ describe("load alerts", () => {
     expect(await alerted(loadId)).toEqual([]);
   });
 
+  test("alerts are premium, as bidding is: an expired driver is not alerted and cannot switch them on; changes and off stay open", async () => {
+    const keeps = await driverAt(8.95, 38.76, { radiusMiles: 25 });
+    const expired = await driverAt(8.95, 38.76, { radiusMiles: 25 });
+    const never = await driverAt(8.95, 38.76);
+    const past = Date.now() - 86_400_000;
+    await t.rows("UPDATE users SET trial_ends_at = ? WHERE id IN (?, ?)", past, expired.id, never.id);
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    await run();
+    await run();
+    expect(await alerted(loadId)).toEqual([keeps.id]);
+    // Switching on needs premium; the one whose alerts are on may still change them, or switch them off.
+    const on = await never.c.put("/api/messaging/load-alerts", { enabled: true, radiusMiles: 50, equipmentTypes: [] });
+    expect(on.status).toBe(402);
+    expect(on.json.code).toBe("SUBSCRIPTION_REQUIRED");
+    expect((await never.c.get("/api/messaging/load-alerts")).json.enabled).toBe(false);
+    const wider = { enabled: true, radiusMiles: 100, equipmentTypes: [] };
+    expect((await expired.c.put("/api/messaging/load-alerts", wider)).status).toBe(200);
+    expect((await expired.c.put("/api/messaging/load-alerts", { ...wider, enabled: false })).status).toBe(200);
+    // A job matched before the premium ended sends nothing when it runs after.
+    const late = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    await t.rows("UPDATE users SET trial_ends_at = ? WHERE id = ?", past, keeps.id);
+    await t.rows("UPDATE jobs SET status = 'done' WHERE kind = 'load_alerts'");
+    await t.rows(
+      "INSERT INTO jobs (kind, payload, status, run_at, attempts, max_attempts, created_at, updated_at) VALUES ('notify', ?, 'pending', 0, 0, 8, 0, 0)",
+      JSON.stringify({ userId: keeps.id, event: "load_nearby", loadId: late, distance: 4 }),
+    );
+    await run();
+    expect(await alerted(late)).toEqual([]);
+  });
+
   test("settings: defaults, saved and read back, the driver's own only; bad input names the field; shippers refused", async () => {
     const d = await driverAt(8.95, 38.76);
     const got = await d.c.get("/api/messaging/load-alerts");

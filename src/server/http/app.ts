@@ -172,7 +172,14 @@ export const createApp = ({
 
   const notFound = (request: Request) =>
     errorResponse(
-      new AppError("NOT_FOUND", /*i18n*/ { id: "error.http.notFound", message: "Not found" }),
+      new AppError(
+        "NOT_FOUND",
+        /*i18n*/ {
+          id: "error.http.notFound",
+          comment: "Error answer: the address or record does not exist",
+          message: "Not found",
+        },
+      ),
       localeOf(request),
     );
 
@@ -282,7 +289,10 @@ export const createApp = ({
         try {
           const raw = await request.text();
           const event = await stripe.verifyWebhook(raw, request.headers.get("stripe-signature"));
-          return json({ received: true, ...(await applyStripeEvent(db, event)) });
+          const applied = await applyStripeEvent(db, event, stripe);
+          if (applied.refused)
+            logger.warn("stripe invoice bought nothing", { event: event.id, reason: applied.refused });
+          return json({ received: true, ...applied });
         } catch (err) {
           return errorResponse(err, localeOf(request));
         }
@@ -295,6 +305,8 @@ export const createApp = ({
         if (!services.payments.chapa) return notFound(request);
         try {
           const r = await applyChapaWebhook(db, services.payments, await request.text(), request.headers);
+          if ("refused" in r)
+            logger.warn("chapa payment bought nothing", { txRef: r.payment.providerRef, reason: r.refused });
           return json({ received: true, status: r.status });
         } catch (err) {
           return errorResponse(err, localeOf(request));
@@ -308,7 +320,9 @@ export const createApp = ({
       const txRef = q.get("trx_ref") ?? q.get("tx_ref");
       if (!txRef) return notFound(request);
       try {
-        return json({ received: true, status: (await confirmChapa(db, services.payments, txRef)).status });
+        const r = await confirmChapa(db, services.payments, txRef);
+        if ("refused" in r) logger.warn("chapa payment bought nothing", { txRef, reason: r.refused });
+        return json({ received: true, status: r.status });
       } catch (err) {
         return errorResponse(err, localeOf(request));
       }

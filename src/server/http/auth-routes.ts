@@ -41,7 +41,14 @@ const confirmSignOutPage = (locale: TLanguage) => {
       message: "Another site sent you here. You are still signed in; sign out only if you meant to.",
     },
   );
-  const button = translate(locale, /*i18n*/ { id: "logout.confirm.button", message: "Sign out" });
+  const button = translate(
+    locale,
+    /*i18n*/ {
+      id: "logout.confirm.button",
+      comment: "Button on the sign-out confirmation page: sign out of MyTess",
+      message: "Sign out",
+    },
+  );
   const back = translate(locale, /*i18n*/ { id: "logout.confirm.back", message: "Back to MyTess" });
   const html = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,'Noto Sans Ethiopic',sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p><form method="post" action="/api/logout"><button type="submit">${escapeHtml(button)}</button></form><p><a href="/">${escapeHtml(back)}</a></p></body></html>`;
   return new Response(html, {

@@ -115,6 +115,101 @@ describe("Stripe", () => {
     expect((await user.get("/api/subscription/payments")).json).toHaveLength(1);
   });
 
+  test("an invoice buys only what the plan sells: another price, a discount, a second seat, a year, an unbegun period or a trial grant nothing, and are kept with the reason", async () => {
+    await buyWithStripe();
+    const [sub] = emu.controls.stripe.subscriptions();
+    const granted = async () =>
+      (await t.rows<{ p: number }>("select CAST(paid_until AS BIGINT) p from users where id = ?", userId))[0]!.p;
+    const before = Number(await granted());
+    const deliver = async (type: string, object: Record<string, unknown>) => {
+      const body = JSON.stringify({
+        id: `evt_${crypto.randomUUID()}`,
+        type,
+        created: Math.floor(Date.now() / 1000),
+        data: { object },
+      });
+      const res = await t.app.handle(
+        new Request("http://localhost/api/webhooks/stripe", {
+          method: "POST",
+          headers: { "Stripe-Signature": await signStripePayload(body, emu.controls.stripe.webhookSecret) },
+          body,
+        }),
+      );
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    const sec = (ms: number) => Math.floor(ms / 1000);
+    const start = sec(before);
+    const month = sec(before + 30 * DAY);
+    const invoice = (
+      n: number,
+      over: {
+        price?: string;
+        unit?: string;
+        paid?: number;
+        quantity?: number;
+        end?: number;
+        start?: number;
+        currency?: string;
+      } = {},
+    ) => ({
+      id: `in_check_${n}`,
+      object: "invoice",
+      customer: sub!.customer,
+      subscription: sub!.id,
+      amount_paid: over.paid ?? 2900,
+      currency: over.currency ?? "usd",
+      lines: {
+        data: [
+          {
+            period: { start: over.start ?? start, end: over.end ?? month },
+            quantity: over.quantity ?? 1,
+            pricing: {
+              type: "price_details",
+              price_details: { price: over.price ?? "price_usd_monthly" },
+              unit_amount_decimal: over.unit ?? "2900",
+            },
+          },
+        ],
+      },
+    });
+    const refused = [
+      await deliver("invoice.paid", invoice(1, { price: "price_other_product" })),
+      await deliver("invoice.paid", invoice(2, { paid: 100 })),
+      await deliver("invoice.paid", invoice(3, { quantity: 2, paid: 5800 })),
+      await deliver("invoice.paid", invoice(4, { end: sec(before + 365 * DAY), paid: 29000 })),
+      await deliver("invoice.paid", invoice(5, { start: sec(Date.now() + 40 * DAY), end: sec(Date.now() + 70 * DAY) })),
+      await deliver("invoice.paid", invoice(6, { price: "price_eur_monthly", unit: "2700" })),
+    ];
+    expect(refused.map((r) => r.refused)).toEqual([
+      "no line is for the premium plan (price_other_product)",
+      "paid 1.00 USD, the plan costs 29.00 USD",
+      "2 of the plan, not one",
+      expect.stringContaining("is not a month of the plan that has begun"),
+      expect.stringContaining("is not a month of the plan that has begun"),
+      "paid in USD, but price_eur_monthly is the EUR price",
+    ]);
+    for (const r of refused) expect(r).toMatchObject({ received: true, applied: false });
+    // A subscription's own period (a trial) is not a payment.
+    expect(
+      await deliver("customer.subscription.updated", {
+        ...sub,
+        status: "trialing",
+        current_period_end: sec(before + 365 * DAY),
+      }),
+    ).toMatchObject({ applied: true });
+    expect(Number(await granted())).toBe(before);
+    const listed = (await user.get("/api/subscription/payments")).json as { status: string; note: string | null }[];
+    expect(listed.filter((p) => p.status === "failed").map((p) => p.note)).toHaveLength(6);
+    expect(listed.find((p) => p.note?.includes("1.00 USD"))).toMatchObject({ status: "failed", amount: 1 });
+    // A month of the plan that has begun, paid in full (a renewal): granted.
+    await t.rows("update users set paid_until = ? where id = ?", Date.now() + DAY, userId);
+    const renewed = sec(Date.now()) - 60;
+    const until = renewed + 30 * 86_400 + 43_200;
+    expect(await deliver("invoice.paid", invoice(7, { start: renewed, end: until }))).toMatchObject({ applied: true });
+    expect(Number(await granted())).toBe(until * 1000);
+  });
+
   test("cancel at period end: premium runs to the end, then the deletion makes it cancelled; an older event arriving late is ignored", async () => {
     await buyWithStripe();
     const res = await user.post("/api/subscription/cancel", {});
@@ -240,6 +335,25 @@ describe("Chapa", () => {
     expect(Math.abs(Date.parse(s.currentPeriodEnd) - end.getTime())).toBeLessThan(60_000);
     const [listed] = (await user.get("/api/subscription/payments")).json;
     expect(listed).toMatchObject({ months: 12, currency: "ETB", amount: year.amount, status: "paid" });
+  });
+
+  test("a Chapa payment for another amount than asked grants nothing and is kept as failed with the reason", async () => {
+    await endTrial();
+    await user.post("/api/subscription/checkout", { currency: "ETB" });
+    const [p] = await t.rows<{ provider_ref: string; amount_minor: number }>(
+      "select provider_ref, CAST(amount_minor AS INTEGER) amount_minor from payments",
+    );
+    // As if the hosted page had been paid for less than this payment asks (say the page of a cheaper order).
+    await t.rows("update payments set amount_minor = ? where provider_ref = ?", p!.amount_minor + 100, p!.provider_ref);
+    await emu.controls.chapa.pay(p!.provider_ref);
+    await emu.controls.chapa.settled();
+    expect((await status()).subscriptionStatus).toBe("expired");
+    const [listed] = (await user.get("/api/subscription/payments")).json;
+    expect(listed.status).toBe("failed");
+    expect(listed.note).toStartWith("Not granted: Chapa reports");
+    // Asked again from the return page: still nothing.
+    expect((await user.post("/api/subscription/confirm", { txRef: p!.provider_ref })).json.status).toBe("failed");
+    expect((await status()).subscriptionStatus).toBe("expired");
   });
 
   test("a Chapa webhook with a bad signature is refused; one for an unpaid transaction grants nothing", async () => {

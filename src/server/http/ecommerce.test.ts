@@ -4,7 +4,8 @@ import { ALIBABA_SANDBOX } from "../../../emulators/stores/alibaba";
 import { STORE_SANDBOX_CREDENTIALS, startStoreEmulators } from "../../../emulators/stores/server";
 import { signedWebhook } from "../../../emulators/stores/shopify";
 import { storeAdapterOf } from "../domain/ecommerce/integrations";
-import { enqueue } from "../jobs/queue";
+import { enqueueDueStoreSyncs } from "../domain/ecommerce/sync";
+import { enqueue, listJobs } from "../jobs/queue";
 import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp, testBoardServices } from "../testing";
@@ -607,5 +608,60 @@ describe("converting an order", () => {
     await enqueue(t.db, { kind: "store_sync", payload: { integrationId: shop.id } });
     expect(await w.runOnce()).toBe(1);
     expect((await shipper.get("/api/ecommerce/integrations")).json[0].lastError).toContain("alibaba shop");
+  });
+});
+
+describe("after premium ends", () => {
+  test("orders stop coming in: no activation, no manual sync, the schedule records why once, webhooks write nothing; imported orders stay", async () => {
+    const shop = await addStore("shopify");
+    const idle = await addStore("alibaba", { isActive: false });
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    const imported = (await orders()).total;
+    expect(imported).toBeGreaterThan(0);
+    const shipperId = (await shipper.get("/api/auth/user")).json.user.id;
+    await t.rows("update users set trial_ends_at = ? where id = ?", Date.now() - 86_400_000, shipperId);
+
+    const activate = await shipper.put(`/api/ecommerce/integrations/${idle.id}`, { isActive: true });
+    expect(activate.status).toBe(402);
+    const manual = await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`);
+    expect(manual.status).toBe(402);
+    expect(manual.json.message).toBe(
+      "Importing store orders needs MyTess Premium, and this account's free period has ended: the orders already imported stay",
+    );
+    // Renaming stays open.
+    expect((await shipper.put(`/api/ecommerce/integrations/${shop.id}`, { name: "Renamed" })).status).toBe(200);
+
+    // A signed webhook is answered (the store does not retry) and writes nothing.
+    const hook = signedWebhook("orders/create", emu.controls.shopify.add({ status: "ready" }), "sandbox");
+    const res = await t.app.handle(
+      new Request(`http://localhost/api/ecommerce/webhooks/${shop.id}`, {
+        method: "POST",
+        headers: hook.headers,
+        body: hook.body,
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ accepted: true, created: 0 });
+
+    // The schedule: one job that records why (not retried), then no more while premium stays ended.
+    const w = (now: number) =>
+      startWorker({
+        db: t.db,
+        log: logger,
+        handlers: jobHandlers({ notifiers: t.services.notifiers, baseUrl: "", stores: t.services.stores }),
+        schedules: [],
+        autoStart: false,
+        clock: () => now,
+      });
+    const start = Date.now() + 31 * 60_000;
+    expect(await enqueueDueStoreSyncs(t.db, start)).toEqual({ queued: 1 });
+    expect(await w(start).runOnce()).toBe(1);
+    expect((await shipper.get("/api/ecommerce/integrations")).json[0]).toMatchObject({
+      id: shop.id,
+      lastError: manual.json.message,
+    });
+    expect(await enqueueDueStoreSyncs(t.db, start + 31 * 60_000)).toEqual({ queued: 0 });
+    expect((await listJobs(t.db)).map((j) => [j.kind, j.status])).toEqual([["store_sync", "done"]]);
+    expect((await orders()).total).toBe(imported);
   });
 });

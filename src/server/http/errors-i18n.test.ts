@@ -100,7 +100,7 @@ describe("the same failure in en, am and om, with the same code", () => {
     const said = {
       en: "This bid is accepted; only a pending bid can be rejected",
       am: "የዚህ ጨረታ ሁኔታ «ተቀባይነት አግኝቷል» ነው፤ ውድቅ ሊደረግ የሚችለው በመጠባበቅ ላይ ያለ ጨረታ ብቻ ነው",
-      om: "Haalli gatii kanaa “fudhatameera” dha; kan didamuu danda'u gatii eegaa jiru qofa",
+      om: "Haalli caalbaasii kanaa “fudhatameera” dha; kan didamuu danda'u caalbaasii eegaa jiru qofa",
     };
     for (const [language, message] of Object.entries(said)) {
       await shipper.put("/api/user/language", { language });

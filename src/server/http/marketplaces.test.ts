@@ -4,7 +4,7 @@ import { marketplaceConfigs } from "../../../db/tables";
 import { BOARD_SANDBOX_CREDENTIALS, startBoardEmulators } from "../../../emulators/boards/server";
 import { haversineMiles } from "../../shared/geo";
 import { adapterOf } from "../domain/marketplaces/configs";
-import { runSync, syncLanes, upsertExternalLoads } from "../domain/marketplaces/sync";
+import { enqueueDueSyncs, runSync, syncLanes, upsertExternalLoads } from "../domain/marketplaces/sync";
 import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import {
@@ -484,6 +484,67 @@ describe("sync", () => {
     const none = await driver.post("/api/sync/manual");
     expect(none.status).toBe(400);
     expect(none.json.message).toContain("No board has sync switched on");
+  });
+
+  test("after premium ends: sync cannot be switched back on or run by hand; the schedule records why once, removes the copy, and resumes with premium", async () => {
+    const ts = await addBoard("truckstop", { syncEnabled: true, syncIntervalMinutes: 30 });
+    const feed = await addBoard("other", { syncEnabled: false });
+    const spare = await addBoard("123loadboard", { syncEnabled: true });
+    await runSync(t.db, t.services.boards, ts.id, "schedule");
+    expect((await counts(ts.id)).n).toBeGreaterThan(0);
+    const DAY = 86_400_000;
+    await t.rows("update users set trial_ends_at = ? where id = ?", Date.now() - DAY, ids.driver);
+    // Switching sync on, reactivating a synced board and Manual Sync: 402 with premium's rule; nothing changes.
+    for (const res of [
+      await driver.put(`/api/marketplaces/${feed.id}`, { syncEnabled: true }),
+      await driver.post("/api/sync/manual"),
+    ]) {
+      expect(res.status).toBe(402);
+      expect(res.json.code).toBe("SUBSCRIPTION_REQUIRED");
+    }
+    expect((await driver.get("/api/marketplaces")).json.map((c: { syncEnabled: boolean }) => c.syncEnabled)).toEqual([
+      true,
+      false,
+      true,
+    ]);
+    // Switching off and renaming stay open; reactivating a synced board does not.
+    expect((await driver.put(`/api/marketplaces/${spare.id}`, { isActive: false })).status).toBe(200);
+    expect((await driver.put(`/api/marketplaces/${spare.id}`, { isActive: true })).status).toBe(402);
+    expect((await driver.put(`/api/marketplaces/${feed.id}`, { name: "Feed, renamed" })).status).toBe(200);
+
+    // The schedule: one run that says why and removes the synced loads, then none while premium stays ended.
+    const scheduled = async (now: number) => {
+      await enqueueDueSyncs(t.db, now);
+      await startWorker({
+        db: t.db,
+        log: logger,
+        handlers: jobHandlers({ notifiers: t.services.notifiers, baseUrl: "", boards: t.services.boards }),
+        schedules: [],
+        autoStart: false,
+        clock: () => now,
+      }).runOnce();
+    };
+    const start = Date.now() + 31 * 60_000;
+    await scheduled(start);
+    const [last] = (await driver.get("/api/marketplaces/sync-runs")).json;
+    expect(last).toMatchObject({ configId: ts.id, trigger: "schedule", found: 0, created: 0 });
+    expect(last.error).toBe(
+      "Sync needs MyTess Premium, and this account's free period has ended: the synced loads are removed until premium is active again",
+    );
+    expect(last.expired).toBeGreaterThan(0);
+    expect((await counts(ts.id)).n).toBe(0);
+    expect((await driver.get("/api/marketplaces")).json[0].lastError).toBe(last.error);
+    await scheduled(start + 31 * 60_000);
+    await scheduled(start + 62 * 60_000);
+    expect((await driver.get("/api/marketplaces/sync-runs")).json).toHaveLength(2);
+
+    // Premium again (a payment, or support's grant): the next slot syncs.
+    await t.rows("update users set paid_until = ? where id = ?", Date.now() + 30 * DAY, ids.driver);
+    await scheduled(start + 93 * 60_000);
+    const runs = (await driver.get("/api/marketplaces/sync-runs")).json;
+    expect(runs).toHaveLength(3);
+    expect(runs[0]).toMatchObject({ configId: ts.id, error: null });
+    expect((await counts(ts.id)).n).toBeGreaterThan(0);
   });
 
   test("a user with no location and no saved lane gets a run that says so", async () => {

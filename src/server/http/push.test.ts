@@ -253,8 +253,15 @@ describe("events → jobs → worker → the push service", () => {
     const w = worker();
     expect(await w.runOnce()).toBe(1);
     expect(received(b.id)).toEqual([
-      { title: "በጭነትዎ ላይ አዲስ ጨረታ", body: "Dawit በCement, 40 t ላይ ጨረታ አቅርበዋል።", url: `${BASE}/loads/${loadId}` },
+      {
+        title: "በጭነትዎ ላይ አዲስ ጨረታ",
+        body: "Dawit በCement, 40 t ላይ ጨረታ አቅርበዋል።",
+        url: `${BASE}/loads/${loadId}`,
+        // The job's push Topic, which is also the notification's tag: a second send replaces, never repeats.
+        tag: emu.push.received(b.id)[0]!.topic,
+      },
     ]);
+    expect(emu.push.received(b.id)[0]!.topic).toMatch(/^[\w-]{32}$/);
     expect(await w.runOnce()).toBe(0);
     expect(received(b.id)).toHaveLength(1);
     const [row] = await t.rows(
@@ -290,9 +297,10 @@ describe("events → jobs → worker → the push service", () => {
     await worker().runOnce();
     expect(received(d.id)).toEqual([
       {
-        title: "Gatiin keessan fudhatameera",
+        title: "Caalbaasiin keessan fudhatameera",
         body: "Cement, 40 t amma isiniif ramadameera.",
         url: `${BASE}/loads/${loadId}`,
+        tag: emu.push.received(d.id)[0]!.topic,
       },
     ]);
     expect(received(d2.id).map((m) => m.title)).toEqual(["Your bid was not accepted"]);

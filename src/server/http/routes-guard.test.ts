@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
+import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp, testBoardServices } from "../testing";
 
 // Every route added for boards, stores and premium: bad input is a 4xx naming the field and writes nothing; another
 // user's configuration, integration, order or payment answers 404 and changes nothing.
@@ -11,7 +11,8 @@ let t: TTestApp;
 let owner: TClient;
 let other: TClient;
 beforeEach(async () => {
-  t = await createTestApp();
+  // The board and the store point at a closed loopback port: allowed only as an operator's Sandbox origin.
+  t = await createTestApp({}, undefined, undefined, testBoardServices({ sandbox: ["http://127.0.0.1:9"] }));
   owner = createClient(t);
   other = createClient(t, "10.0.0.2");
   await registerUser(owner, "shipper");
@@ -36,6 +37,7 @@ const store = () =>
     credentials: { shopDomain: "sandbox", accessToken: "sandbox" },
     settings: {
       warehouse: { address: "Dock", city: "Addis Ababa", country: "Ethiopia", latitude: 9, longitude: 38.7 },
+      apiBaseUrl: "http://127.0.0.1:9",
     },
   });
 

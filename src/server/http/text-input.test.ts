@@ -302,6 +302,8 @@ const SAMPLES: Record<string, TSample> = {
     who: "driver",
     body: { phoneNumber: "0911234567", message: "Hello", type: "test" },
   },
+  "POST /api/messaging/whatsapp/code": { who: "driver", body: { phoneNumber: "0911234567" } },
+  "POST /api/messaging/whatsapp/verify": { who: "driver", body: { code: "123456" } },
   "POST /api/messaging/telegram/send": { who: "driver", body: { chatId: "123456789", message: "Hello", type: "test" } },
   "POST /api/marketplaces/lanes": { who: "driver", body: lane },
   "PUT /api/marketplaces/lanes/:id": { who: "driver", params: { id: "1" }, body: lane },

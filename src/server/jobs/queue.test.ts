@@ -2,11 +2,27 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import { type DbHandle, openTestDb as openDb } from "../../../db/client";
-import { loginFailures, sessions, users } from "../../../db/tables";
+import { jobs, loginFailures, sessions, syncRuns, users } from "../../../db/tables";
 import { scratchDatabase } from "../../../db/testing";
+import { createMarketplace } from "../domain/marketplaces/configs";
+import { closeInterruptedRuns, RUN_INTERRUPTED } from "../domain/marketplaces/sync";
+import { createUser } from "../domain/users/users";
 import { logger } from "../logger";
-import { backoffMs, claimJobs, completeJob, enqueue, enqueueScheduled, failJob, listJobs, retryJob } from "./queue";
+import { testBoardServices } from "../testing";
+import {
+  backoffMs,
+  claimJobs,
+  completeJob,
+  enqueue,
+  enqueueScheduled,
+  failJob,
+  JOB_LEASE_MS,
+  listJobs,
+  retryJob,
+  WORKER_LOST,
+} from "./queue";
 import { startWorker } from "./worker";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -72,6 +88,71 @@ describe("the job queue", () => {
     expect((await listJobs(db)).map((j) => j.uniqueKey)).toEqual([
       `housekeeping:${Math.floor((T0 + hour) / hour)}`,
       `housekeeping:${Math.floor(T0 / hour)}`,
+    ]);
+  });
+
+  test("a job whose worker dies on its last attempt is kept as dead, not taken over for ever", async () => {
+    const { db } = await openTestDb();
+    await enqueue(db, { kind: "crashes-its-worker", maxAttempts: 2 }, T0);
+    expect((await claimJobs(db, "A", 1, T0))[0]).toMatchObject({ attempts: 1, lockedUntil: T0 + JOB_LEASE_MS });
+    // A dies; within the lease nobody takes the job, after it B does (its second and last attempt).
+    expect(await claimJobs(db, "B", 1, T0 + JOB_LEASE_MS - 1)).toEqual([]);
+    expect((await claimJobs(db, "B", 1, T0 + JOB_LEASE_MS + 1))[0]).toMatchObject({ lockedBy: "B", attempts: 2 });
+    // B dies too: the job is dead, with the reason, instead of being claimed again.
+    expect(await claimJobs(db, "C", 1, T0 + 3 * JOB_LEASE_MS)).toEqual([]);
+    expect((await listJobs(db))[0]).toMatchObject({
+      status: "dead",
+      attempts: 2,
+      lockedBy: null,
+      lastError: WORKER_LOST,
+      finishedAt: T0 + 3 * JOB_LEASE_MS,
+    });
+  });
+
+  test("a sync run whose job no worker holds any more is closed as failed; a run still held is left alone", async () => {
+    const { db } = await openTestDb();
+    const user = await createUser(db, {
+      email: "runs@example.com",
+      passwordHash: null,
+      firstName: "Run",
+      lastName: "Keeper",
+      userType: "driver",
+    });
+    const c = await createMarketplace(db, testBoardServices({ sandbox: ["http://127.0.0.1:9"] }), user, {
+      provider: "other",
+      name: "Feed",
+      apiBaseUrl: "http://127.0.0.1:9",
+      config: { apiKey: "sandbox" },
+      isActive: true,
+      syncEnabled: true,
+      syncIntervalMinutes: 30,
+      rateLimitPerHour: 1000,
+    });
+    const dead = (await enqueue(db, { kind: "board_sync", maxAttempts: 1 }, T0))!;
+    const alive = (await enqueue(db, { kind: "board_sync", maxAttempts: 1 }, T0))!;
+    await claimJobs(db, "A", 2, T0);
+    const run = (jobId: number) =>
+      db.insert(syncRuns).values({ configId: c.id, userId: user.id, trigger: "schedule", startedAt: T0, jobId });
+    await run(dead);
+    await run(alive);
+    // The first job's worker died on its last attempt; the second's renews its lease.
+    const later = T0 + 2 * JOB_LEASE_MS;
+    await db
+      .update(jobs)
+      .set({ lockedUntil: later + JOB_LEASE_MS })
+      .where(eq(jobs.id, alive));
+    await claimJobs(db, "B", 1, later);
+    expect(await closeInterruptedRuns(db, later)).toBe(1);
+    expect(
+      (await db.select().from(syncRuns).orderBy(syncRuns.id)).map((r) => [
+        r.jobId,
+        r.finishedAt,
+        r.durationMs,
+        r.error,
+      ]),
+    ).toEqual([
+      [dead, later, later - T0, RUN_INTERRUPTED],
+      [alive, null, null, null],
     ]);
   });
 
@@ -168,6 +249,39 @@ describe("the worker", () => {
     await stopping;
     await pass;
     expect((await listJobs(db))[0]).toMatchObject({ kind: "slow", status: "done" });
+  });
+
+  test("the heartbeat keeps a running job's short lease alive, so a live worker's long job is never taken over", async () => {
+    const { db } = await openTestDb();
+    await enqueue(db, { kind: "long" }, T0);
+    let now = T0;
+    const started = Promise.withResolvers<void>();
+    const release = Promise.withResolvers<void>();
+    const worker = startWorker({
+      db,
+      log: logger,
+      schedules: [],
+      autoStart: false,
+      clock: () => now,
+      heartbeatMs: 5,
+      handlers: {
+        long: async () => {
+          started.resolve();
+          await release.promise;
+        },
+      },
+    });
+    const pass = worker.runOnce();
+    await started.promise;
+    // The job runs past its first lease: the heartbeat renews it from the worker's clock.
+    now = T0 + JOB_LEASE_MS - 1000;
+    const renewed = now + JOB_LEASE_MS;
+    for (let i = 0; i < 2000 && (await listJobs(db))[0]!.lockedUntil !== renewed; i++) await Bun.sleep(5);
+    expect((await listJobs(db))[0]).toMatchObject({ status: "running", lockedUntil: renewed });
+    expect(await claimJobs(db, "B", 1, T0 + JOB_LEASE_MS + 1000)).toEqual([]);
+    release.resolve();
+    await pass;
+    expect((await listJobs(db))[0]).toMatchObject({ status: "done", attempts: 1, lockedBy: null });
   });
 
   test("a job with no handler fails with a clear error", async () => {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { type Job, jobs } from "../../../db/tables";
 import { AppError } from "../errors";
@@ -62,23 +62,66 @@ export const enqueueScheduled = (db: TWriter, kind: string, everyMs: number, now
   return enqueue(db, { kind, uniqueKey: `${kind}:${slot}`, runAt: slot * everyMs, maxAttempts: 3 }, now);
 };
 
-/** Due: pending and its time has come, or running with an expired lock (its worker died). */
+/**
+ * How long a claim holds a job. The worker renews it every JOB_HEARTBEAT_MS while the handler runs, so a long job is
+ * never taken from a live worker, and a dead worker's job waits at most this long before another worker takes it over.
+ */
+export const JOB_LEASE_MS = 60_000;
+export const JOB_HEARTBEAT_MS = 20_000;
+
+/** The lastError of a job whose worker stopped (killed, crashed, lost the database) during its last attempt. */
+export const WORKER_LOST = "The worker running this job stopped before it finished, on its last attempt";
+
+/** A running job whose lease lapsed: its worker is gone (a live worker renews the lease while the handler runs). */
+const lapsed = (now: number) => and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now));
+
+/** Due: pending and its time has come, or running with a lapsed lease (its worker died) and attempts left. */
 const claimable = (now: number) =>
-  or(and(eq(jobs.status, "pending"), lte(jobs.runAt, now)), and(eq(jobs.status, "running"), lt(jobs.lockedUntil, now)));
+  or(and(eq(jobs.status, "pending"), lte(jobs.runAt, now)), and(lapsed(now), lt(jobs.attempts, jobs.maxAttempts)));
 
 /**
  * Takes up to `limit` due jobs for `workerId`. The update repeats the "still due" condition, so a job is taken once
  * however many workers race for it, on either engine: SQLite runs the transaction under its write lock; on PostgreSQL
- * a second claimer waits for the first's row lock and then finds the row no longer due, and skips it.
+ * a second claimer waits for the first's row lock and then finds the row no longer due, and skips it. A lapsed job
+ * that had used its last attempt is not run again but kept as dead: a job that kills its worker would otherwise be
+ * taken over for ever.
  */
 export const claimJobs = (
   db: TDb,
   workerId: string,
   limit = 1,
   now = Date.now(),
-  lockMs = 5 * 60_000,
+  lockMs = JOB_LEASE_MS,
 ): Promise<Job[]> =>
   db.transaction(async (tx) => {
+    const spent = await db.q.skipLocked(
+      tx
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(and(lapsed(now), gte(jobs.attempts, jobs.maxAttempts)))
+        .limit(100),
+    );
+    if (spent.length)
+      await tx
+        .update(jobs)
+        .set({
+          status: "dead",
+          lastError: WORKER_LOST,
+          lockedBy: null,
+          lockedUntil: null,
+          finishedAt: now,
+          updatedAt: now,
+        })
+        .where(
+          and(
+            inArray(
+              jobs.id,
+              spent.map((d) => d.id),
+            ),
+            lapsed(now),
+            gte(jobs.attempts, jobs.maxAttempts),
+          ),
+        );
     // PostgreSQL: rows another worker is claiming are skipped, so workers on many machines take different jobs.
     const due = await db.q.skipLocked(
       tx.select({ id: jobs.id }).from(jobs).where(claimable(now)).orderBy(asc(jobs.runAt), asc(jobs.id)).limit(limit),
@@ -104,6 +147,25 @@ export const claimJobs = (
       )
       .returning();
   });
+
+/**
+ * The heartbeat of a running job: its lease runs `lockMs` from now again. False when the job is no longer this
+ * worker's (its lease lapsed and another worker took it over, or it was finished).
+ */
+export const renewJobLease = async (
+  db: TDb,
+  job: Pick<Job, "id">,
+  workerId: string,
+  now = Date.now(),
+  lockMs = JOB_LEASE_MS,
+) =>
+  (
+    await db
+      .update(jobs)
+      .set({ lockedUntil: now + lockMs, updatedAt: now })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, "running"), eq(jobs.lockedBy, workerId)))
+      .returning({ id: jobs.id })
+  ).length > 0;
 
 /** Each claim counts as an attempt, so a job whose worker keeps dying mid-run also ends up dead, not looping. */
 export const completeJob = async (db: TDb, job: Job, workerId: string, now = Date.now()) => {

@@ -87,8 +87,7 @@ export type TWhatsAppCodeInput = z.infer<typeof ZWhatsAppCodeInput>;
 
 /** POST /api/messaging/whatsapp/verify: the code as received (spaces allowed, as people copy it). */
 export const ZWhatsAppVerifyInput = z.object({
-  code: z
-    .string()
+  code: zText()
     .max(20)
     .transform((s) => s.replace(/[\s-]/g, ""))
     .refine((s) => /^\d{6}$/.test(s), { message: "code must be the 6 digits sent to your WhatsApp" }),

@@ -17,7 +17,10 @@ export const useUnauthorizedRedirect = () => {
       // The saved answers belong to a session that has ended.
       clearPersistedQueries();
       toast({
-        title: t`Unauthorized`,
+        title: t({
+          message: "Unauthorized",
+          comment: "Notice title when the session has ended: not allowed without signing in again",
+        }),
         description: t`You are logged out. Logging in again...`,
         variant: "destructive",
       });

@@ -60,7 +60,7 @@ function usePageTitle() {
   const path = useLocation({ select: (l) => l.pathname });
   useEffect(() => {
     const titles: Record<string, string> = {
-      "/": t`Home`,
+      "/": t({ message: "Home", comment: "Browser tab title of the start page" }),
       "/landing": t`The freight marketplace for drivers and shippers`,
       "/driver": t`Driver dashboard`,
       "/shipper": t`Shipper dashboard`,
@@ -79,7 +79,11 @@ function usePageTitle() {
       "/terms": t`Terms of use`,
       "/privacy": t`Privacy`,
     };
-    const page = titles[path] ?? (/^\/loads\/\d+$/.test(path) ? t`Shared load` : t`Page not found`);
+    const page =
+      titles[path] ??
+      (/^\/loads\/\d+$/.test(path)
+        ? t({ message: "Shared load", comment: "Browser tab title of a load page opened from a shared link" })
+        : t`Page not found`);
     document.title = `${page} · MyTess`;
   }, [path, t]);
 }

@@ -17,7 +17,11 @@ function AboutPage() {
   };
   return (
     <TextPage
-      title={<Trans>About MyTess</Trans>}
+      title={
+        <Trans comment="Footer link, page title and heading of the page that explains what MyTess is">
+          About MyTess
+        </Trans>
+      }
       description={<Trans>A freight marketplace for drivers and shippers, made in Addis Ababa.</Trans>}
       sections={[
         {

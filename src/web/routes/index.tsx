@@ -25,7 +25,7 @@ function HomePage() {
   return (
     <div className="mx-auto max-w-7xl px-4 py-8">
       <h1 className="text-3xl font-bold" data-testid="home-greeting">
-        <Trans>Welcome back, {firstName}!</Trans>
+        <Trans comment="Home page heading greeting the signed-in user by first name">Welcome back, {firstName}!</Trans>
       </h1>
       <p className="mt-1 text-muted-foreground">
         <Trans>Here is where your freight business stands today.</Trans>
@@ -35,18 +35,18 @@ function HomePage() {
         <Button asChild>
           <Link to="/driver">
             <Truck />
-            <Trans>Driver dashboard</Trans>
+            <Trans comment="Footer link and page title: the driver's home page (dashboard)">Driver dashboard</Trans>
           </Link>
         </Button>
         <Button asChild variant="outline">
           <Link to="/shipper">
             <Package />
-            <Trans>Shipper dashboard</Trans>
+            <Trans comment="Footer link and page title: the shipper's home page (dashboard)">Shipper dashboard</Trans>
           </Link>
         </Button>
       </div>
       <h2 className="mt-10 text-lg font-semibold">
-        <Trans>Quick access</Trans>
+        <Trans comment="Home page heading above links to the main pages">Quick access</Trans>
       </h2>
       <div className="mt-3 grid gap-4 sm:grid-cols-3">
         <Link to="/loads" className="block">
@@ -54,7 +54,9 @@ function HomePage() {
             <CardHeader>
               <LayoutGrid className="size-6 text-brand" />
               <CardTitle>
-                <Trans>Load board</Trans>
+                <Trans comment="Footer/menu link and card title: the board that lists all posted loads (freight offers)">
+                  Load board
+                </Trans>
               </CardTitle>
               <CardDescription>
                 <Trans>Browse posted loads by distance, rate and date.</Trans>
@@ -80,7 +82,7 @@ function HomePage() {
             <CardHeader>
               <Package className="size-6 text-brand" />
               <CardTitle>
-                <Trans>Post a load</Trans>
+                <Trans comment="Button: publish a new load for drivers to bid on">Post a load</Trans>
               </CardTitle>
               <CardDescription>
                 <Trans>Post freight and compare bids from drivers.</Trans>
@@ -92,7 +94,7 @@ function HomePage() {
       <Card className="mt-10">
         <CardHeader>
           <CardTitle>
-            <Trans>Recent activity</Trans>
+            <Trans comment="Home page card title: recent events on the user's loads and bids">Recent activity</Trans>
           </CardTitle>
         </CardHeader>
         <CardContent>

@@ -30,11 +30,35 @@ function Stats() {
     return floor < n ? `${text}+` : text;
   };
   const items = [
-    { label: t`Loads posted`, value: s ? atLeast(s.totalLoads) : "…" },
-    { label: t`Active drivers`, value: s ? atLeast(s.activeDrivers) : "…" },
-    { label: t`Completed deliveries`, value: s ? atLeast(s.completedDeliveries) : "…" },
-    { label: t`Countries served`, value: s ? atLeast(s.countriesServed) : "…" },
-    { label: t`Average rating`, value: s ? formatNumber(s.avgRating, { maximumFractionDigits: 1 }) : "…" },
+    {
+      label: t({ message: "Loads posted", comment: "Landing page figure: number of loads posted on MyTess" }),
+      value: s ? atLeast(s.totalLoads) : "…",
+    },
+    {
+      label: t({ message: "Active drivers", comment: "Landing page figure: number of drivers active on MyTess" }),
+      value: s ? atLeast(s.activeDrivers) : "…",
+    },
+    {
+      label: t({
+        message: "Completed deliveries",
+        comment: "Landing page figure: number of loads delivered through MyTess",
+      }),
+      value: s ? atLeast(s.completedDeliveries) : "…",
+    },
+    {
+      label: t({
+        message: "Countries served",
+        comment: "Landing page figure: number of countries where MyTess has users",
+      }),
+      value: s ? atLeast(s.countriesServed) : "…",
+    },
+    {
+      label: t({
+        message: "Average rating",
+        comment: "Landing page figure: average star rating drivers and shippers give each other",
+      }),
+      value: s ? formatNumber(s.avgRating, { maximumFractionDigits: 1 }) : "…",
+    },
     {
       label: t`Freight value delivered`,
       value: s ? formatAmount(s.totalRevenue, "USD", true) : "…",
@@ -42,7 +66,10 @@ function Stats() {
   ];
   return (
     <section
-      aria-label={t`Platform figures`}
+      aria-label={t({
+        message: "Platform figures",
+        comment: "Screen-reader name of the landing page's row of figures",
+      })}
       className="mx-auto grid max-w-7xl grid-cols-2 gap-4 px-4 py-10 md:grid-cols-3 lg:grid-cols-6"
       data-testid="platform-stats"
     >
@@ -89,7 +116,9 @@ function SampleBoard() {
             action={
               <Button asChild size="sm" variant="outline">
                 <a href={loginHref("/loads")}>
-                  <Trans>Sign in to bid</Trans>
+                  <Trans comment="Button for visitors on a load: sign in to offer a price (bid) on it">
+                    Sign in to bid
+                  </Trans>
                 </a>
               </Button>
             }
@@ -110,15 +139,25 @@ function LandingPage() {
     },
     {
       icon: Banknote,
-      title: t`Your currency`,
+      title: t({
+        message: "Your currency",
+        comment: "Landing page feature title: prices shown in the visitor's own currency",
+      }),
       text: t`Budgets and bids shown in US dollars, euros or Ethiopian birr.`,
     },
     {
       icon: Truck,
-      title: t`Bid and win`,
+      title: t({
+        message: "Bid and win",
+        comment: "Landing page step title for drivers: offer prices on loads and win them",
+      }),
       text: t`Drivers bid in minutes; shippers compare offers and award the best.`,
     },
-    { icon: Globe2, title: t`Three languages`, text: t`Use MyTess in English, Amharic or Afaan Oromo.` },
+    {
+      icon: Globe2,
+      title: t({ message: "Three languages", comment: "Landing page feature title: MyTess works in three languages" }),
+      text: t`Use MyTess in English, Amharic or Afaan Oromo.`,
+    },
     {
       icon: Smartphone,
       title: t`Made for any phone`,
@@ -202,7 +241,7 @@ function LandingPage() {
       </section>
       <section id="about" className="mx-auto max-w-7xl px-4 py-10">
         <h2 className="text-2xl font-bold">
-          <Trans>Why MyTess</Trans>
+          <Trans comment="Landing page section heading: reasons to use MyTess">Why MyTess</Trans>
         </h2>
         <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {features.map((f) => (

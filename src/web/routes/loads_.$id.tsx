@@ -99,7 +99,9 @@ function Preview({ loadId }: { loadId: number }) {
           </p>
           <Button asChild className="mt-3">
             <a href={loginHref(`/loads?highlight=${l.id}`)}>
-              <Trans>Sign in to bid</Trans>
+              <Trans comment="Button for visitors on a load: sign in to offer a price (bid) on it">
+                Sign in to bid
+              </Trans>
             </a>
           </Button>
         </div>
@@ -155,21 +157,33 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
       <Card>
         <CardContent className="grid gap-2 pt-5 text-sm">
           <div>
-            <span className="font-medium">{t`Pickup address`}: </span>
+            <span className="font-medium">
+              {t({
+                message: "Pickup address",
+                comment: "Load page label: the address where the load is put on the truck",
+              })}
+              :{" "}
+            </span>
             {l.pickupAddress}, {l.pickupLocation}
           </div>
           <div>
-            <span className="font-medium">{t`Delivery address`}: </span>
+            <span className="font-medium">
+              {t({ message: "Delivery address", comment: "Load page label: the address where the load is unloaded" })}:{" "}
+            </span>
             {l.deliveryAddress}, {l.deliveryLocation}
           </div>
           <div>
-            <span className="font-medium">{t`Delivery by`}: </span>
+            <span className="font-medium">
+              {t({ message: "Delivery by", comment: "Load page label: the latest delivery date" })}:{" "}
+            </span>
             {formatDate(l.deliveryDate, { dateStyle: "medium", timeStyle: "short" })}
           </div>
           {l.description && <p className="text-muted-foreground">{l.description}</p>}
           {l.specialInstructions && (
             <p>
-              <span className="font-medium">{t`Special instructions`}: </span>
+              <span className="font-medium">
+                {t({ message: "Special instructions", comment: "Load page label: instructions from the shipper" })}:{" "}
+              </span>
               {l.specialInstructions}
             </p>
           )}
@@ -182,7 +196,13 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
           )}
           {l.cancelReason && (
             <p>
-              <span className="font-medium">{t`Cancelled because`}: </span>
+              <span className="font-medium">
+                {t({
+                  message: "Cancelled because",
+                  comment: "Load page: label before the reason the shipper gave for cancelling",
+                })}
+                :{" "}
+              </span>
               {l.cancelReason}
             </p>
           )}

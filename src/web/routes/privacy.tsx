@@ -8,7 +8,7 @@ export const Route = createFileRoute("/privacy")({ beforeLoad: () => loadAppMess
 function PrivacyPage() {
   return (
     <TextPage
-      title={<Trans>Privacy</Trans>}
+      title={<Trans comment="Footer link, page title: the privacy notice (what data MyTess keeps)">Privacy</Trans>}
       description={<Trans>What MyTess keeps about you, why, and who sees it. Last changed 22 November 2026.</Trans>}
       sections={[
         {
@@ -22,7 +22,7 @@ function PrivacyPage() {
           ),
         },
         {
-          heading: <Trans>Why</Trans>,
+          heading: <Trans comment="Privacy page section heading: why MyTess keeps this data">Why</Trans>,
           body: (
             <Trans>
               To run the marketplace: to show drivers the loads near them, to show shippers the bids and the trip, and
@@ -51,7 +51,11 @@ function PrivacyPage() {
           ),
         },
         {
-          heading: <Trans>Carriers</Trans>,
+          heading: (
+            <Trans comment="Privacy page section heading: what the parcel carriers (FedEx, UPS, USPS) receive">
+              Carriers
+            </Trans>
+          ),
           body: (
             <Trans>
               When you compare parcel rates or track a package, the addresses, package details or tracking number you
@@ -60,7 +64,7 @@ function PrivacyPage() {
           ),
         },
         {
-          heading: <Trans>Your rights</Trans>,
+          heading: <Trans comment="Privacy page section heading: the user's rights over their data">Your rights</Trans>,
           body: (
             <Trans>
               You can see and correct your profile at any time. To get a copy of your data or have your account deleted,

@@ -23,7 +23,11 @@ function CopyableText({ id, title, text }: { id: string; title: string; text: st
       await navigator.clipboard.writeText(text);
       setCopied(true);
     } catch {
-      toast({ title: t`Copy failed`, description: t`Please copy manually`, variant: "destructive" });
+      toast({
+        title: t({ message: "Copy failed", comment: "Notice title: copying to the clipboard did not work" }),
+        description: t`Please copy manually`,
+        variant: "destructive",
+      });
     }
   };
   return (
@@ -33,7 +37,13 @@ function CopyableText({ id, title, text }: { id: string; title: string; text: st
           <CardTitle>{title}</CardTitle>
           <Button size="sm" variant="outline" onClick={copy} aria-live="polite">
             {copied ? <Check /> : <Copy />}
-            {copied ? <Trans>Copied!</Trans> : <Trans>Copy</Trans>}
+            {copied ? (
+              <Trans comment="Button text for a moment after a promotion text was copied to the clipboard">
+                Copied!
+              </Trans>
+            ) : (
+              <Trans comment="Button: copy the text (promotion text, webhook address) to the clipboard">Copy</Trans>
+            )}
           </Button>
         </div>
       </CardHeader>
@@ -61,7 +71,10 @@ function PromotionPage() {
     },
     {
       id: "pitch",
-      title: t`Elevator pitch`,
+      title: t({
+        message: "Elevator pitch",
+        comment: "Promotion page: title of a short spoken text presenting MyTess",
+      }),
       text: t`MyTess is a freight marketplace where shippers post loads and nearby drivers bid on them. It works in English, Amharic and Afaan Oromo, shows prices in dollars, euros or birr, and runs on any phone.`,
     },
     {
@@ -71,20 +84,22 @@ function PromotionPage() {
     },
     {
       id: "press",
-      title: t`Press release`,
+      title: t({ message: "Press release", comment: "Promotion page: title of a press release text" }),
       text: t`ADDIS ABABA: MyTess opens its freight marketplace to drivers and shippers in Ethiopia and worldwide. Shippers post loads with pickup and delivery points; drivers see the loads nearest to them and bid. The service is available in English, Amharic and Afaan Oromo, with prices in USD, EUR and ETB. New users receive six months of premium access at no cost. More at ${url}`,
     },
   ];
   return (
     <div className="mx-auto max-w-5xl px-4 py-8">
       <PageHeader
-        title={<Trans>Promote MyTess</Trans>}
+        title={
+          <Trans comment="Title of the page with ready-made texts to tell others about MyTess">Promote MyTess</Trans>
+        }
         description={<Trans>Ready-made texts to share MyTess with drivers and shippers you know.</Trans>}
       />
       <Card className="mb-6">
         <CardHeader>
           <CardTitle>
-            <Trans>Highlights</Trans>
+            <Trans comment="Promotion page: card title above short selling points">Highlights</Trans>
           </CardTitle>
         </CardHeader>
         <CardContent>

@@ -52,10 +52,10 @@ function SignInPage() {
           <Tabs value={tab} onValueChange={(v) => setTab(v as typeof tab)}>
             <TabsList fullWidth>
               <TabsTrigger value="signin">
-                <Trans>Sign in</Trans>
+                <Trans comment="Sign-in page tab and button: sign in to an existing account">Sign in</Trans>
               </TabsTrigger>
               <TabsTrigger value="register">
-                <Trans>Create account</Trans>
+                <Trans comment="Sign-in page tab and button: open a new MyTess account">Create account</Trans>
               </TabsTrigger>
             </TabsList>
             <TabsContent value="signin">
@@ -113,7 +113,9 @@ function SignInForm({ onDone }: { onDone: () => Promise<void> }) {
     <form className="mt-4 grid gap-4" onSubmit={submit} noValidate>
       <TextField
         id="signin-email"
-        label=<Trans>Email</Trans>
+        label=<Trans comment="Label of the email field (sign in, sign up); also a button on a load to email its poster">
+          Email
+        </Trans>
         name="email"
         type="email"
         autoComplete="email"
@@ -121,7 +123,7 @@ function SignInForm({ onDone }: { onDone: () => Promise<void> }) {
       />
       <TextField
         id="signin-password"
-        label=<Trans>Password</Trans>
+        label=<Trans comment="Label of a password field (sign in, sign up, a load board's credentials)">Password</Trans>
         name="password"
         type="password"
         autoComplete="current-password"
@@ -129,7 +131,11 @@ function SignInForm({ onDone }: { onDone: () => Promise<void> }) {
       />
       <FieldError>{errors.form}</FieldError>
       <Button type="submit" disabled={login.isPending}>
-        {login.isPending ? <Trans>Signing in...</Trans> : <Trans>Sign in</Trans>}
+        {login.isPending ? (
+          <Trans comment="Sign-in button while signing in">Signing in...</Trans>
+        ) : (
+          <Trans>Sign in</Trans>
+        )}
       </Button>
     </form>
   );
@@ -186,21 +192,29 @@ function RegisterForm({ initialType, onDone }: { initialType?: TUserType; onDone
         </legend>
         <div className="grid grid-cols-2 gap-2">
           {typeOption("driver", t`Driver`, t`I haul freight and want loads`)}
-          {typeOption("shipper", t`Shipper`, t`I have freight to move`)}
+          {typeOption(
+            "shipper",
+            t({
+              message: "Shipper",
+              comment:
+                "Account type (sign-up choice, profile badge): a person or company with freight to move, who posts loads",
+            }),
+            t`I have freight to move`,
+          )}
         </div>
         <FieldError>{errors.userType}</FieldError>
       </fieldset>
       <div className="grid grid-cols-2 gap-3">
         <TextField
           id="reg-first"
-          label=<Trans>First name</Trans>
+          label=<Trans comment="Label of the first (given) name field">First name</Trans>
           name="firstName"
           autoComplete="given-name"
           error={errors.firstName}
         />
         <TextField
           id="reg-last"
-          label=<Trans>Last name</Trans>
+          label=<Trans comment="Label of the last name field (father's name in Ethiopian naming)">Last name</Trans>
           name="lastName"
           autoComplete="family-name"
           error={errors.lastName}
@@ -224,7 +238,11 @@ function RegisterForm({ initialType, onDone }: { initialType?: TUserType; onDone
       />
       <FieldError>{errors.form}</FieldError>
       <Button type="submit" disabled={register.isPending}>
-        {register.isPending ? <Trans>Creating account...</Trans> : <Trans>Create account</Trans>}
+        {register.isPending ? (
+          <Trans comment="Sign-up button while the account is being created">Creating account...</Trans>
+        ) : (
+          <Trans>Create account</Trans>
+        )}
       </Button>
     </form>
   );

@@ -108,7 +108,7 @@ function SubscribePage() {
   return (
     <div className="mx-auto grid max-w-3xl gap-4 px-4 py-8">
       <PageHeader
-        title={<Trans>MyTess Premium</Trans>}
+        title={<Trans comment="Title of the subscription page: the paid plan of MyTess">MyTess Premium</Trans>}
         description={<Trans>Everything you need to move freight, for one monthly price.</Trans>}
       />
       {me && checkoutReturn && <CheckoutResult result={checkoutReturn} />}
@@ -117,10 +117,11 @@ function SubscribePage() {
         <CardHeader>
           <CardTitle className="flex items-center gap-2 text-xl">
             <Crown className="size-5 text-brand" />
-            <Trans>Premium</Trans>
+            <Trans comment="Name of the paid plan (subscription page, terms section heading)">Premium</Trans>
           </CardTitle>
           <CardDescription>
-            <span className="text-3xl font-bold text-slate-900">{price}</span> <Trans>per month</Trans>
+            <span className="text-3xl font-bold text-slate-900">{price}</span>{" "}
+            <Trans comment="Subscription page: after the price, “per month”">per month</Trans>
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
@@ -152,6 +153,13 @@ function SubscribePage() {
           </ul>
           <p className="text-sm text-muted-foreground">
             <Trans>New accounts get 6 months free. {MONEY_BACK_DAYS}-day money-back guarantee. Cancel anytime.</Trans>
+          </p>
+          <p className="text-sm text-muted-foreground" data-testid="after-premium">
+            <Trans>
+              Without Premium you keep your account and everything in it: loads, trips, messages, answering bids, your
+              boards and stores, and alerts in the app and the browser. Posting loads, bidding, board sync, store order
+              imports, new-load alerts and Telegram and WhatsApp alerts need Premium.
+            </Trans>
           </p>
           {me && status.data && <BuySection data={status.data} />}
         </CardContent>

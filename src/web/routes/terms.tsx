@@ -21,7 +21,7 @@ function TermsPage() {
           ),
         },
         {
-          heading: <Trans>Your account</Trans>,
+          heading: <Trans comment="Terms page section heading: the user's account and duties">Your account</Trans>,
           body: (
             <Trans>
               Give true information, keep your password to yourself and tell us if someone else uses your account. You
@@ -40,7 +40,7 @@ function TermsPage() {
           ),
         },
         {
-          heading: <Trans>Conduct</Trans>,
+          heading: <Trans comment="Terms page section heading: rules of behaviour">Conduct</Trans>,
           body: (
             <Trans>
               No illegal goods, no fraud, no false ratings and no harassment in messages. We may suspend an account that
@@ -49,7 +49,7 @@ function TermsPage() {
           ),
         },
         {
-          heading: <Trans>Premium</Trans>,
+          heading: <Trans comment="Name of the paid plan (subscription page, terms section heading)">Premium</Trans>,
           body: (
             <Trans>
               New accounts get six months of premium free. After that premium costs $29 a month, can be cancelled at any
@@ -58,7 +58,7 @@ function TermsPage() {
           ),
         },
         {
-          heading: <Trans>Liability</Trans>,
+          heading: <Trans comment="Terms page section heading: who is responsible for what">Liability</Trans>,
           body: (
             <Trans>
               MyTess is provided as it is. Loss of or damage to goods in transport is a matter between the shipper, the

@@ -131,6 +131,51 @@ describe("linking by deep link", () => {
   });
 });
 
+describe("after premium ends", () => {
+  const expire = (id: number) => t.rows("UPDATE users SET trial_ends_at = ? WHERE id = ?", Date.now() - 86_400_000, id);
+
+  test("/start <token> links the chat but keeps alerts off, and says why in the user's language", async () => {
+    await expire(ids.shipper);
+    const chatId = chat();
+    const m = await link(shipper, chatId, "Selam");
+    expect(m.text).toContain("Alerts stay off: they are part of MyTess Premium");
+    expect((await shipper.get("/api/messaging/preferences")).json).toMatchObject({
+      telegramChatId: String(chatId),
+      telegramEnabled: false,
+    });
+    // Commands work: reading stays open.
+    expect((await say(chatId, "/help")).text).toContain("/loads");
+
+    await expire(ids.driver);
+    expect((await driver.put("/api/user/language", { language: "om" })).status).toBe(200);
+    const om = await link(driver, chat(), "Abebe");
+    expect(om.text).toContain("MyTess Pireemiyemii");
+    expect(om.text).not.toContain("Alerts stay off");
+    expect((await driver.get("/api/messaging/preferences")).json.telegramEnabled).toBe(false);
+  });
+
+  test("alerts to a chat linked during the trial stop when it ends; the bell still gets them", async () => {
+    const shipperChat = chat();
+    await link(shipper, shipperChat, "Selam");
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    await worker().runOnce();
+    await expire(ids.shipper);
+    const sentBefore = emu.telegram.sent(shipperChat).length;
+    expect((await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" })).status).toBe(201);
+    await worker().runOnce();
+    expect(emu.telegram.sent(shipperChat)).toHaveLength(sentBefore);
+    const rows = await t.rows<{ channel: string; title: string }>(
+      "SELECT channel, title FROM notifications WHERE user_id = ? ORDER BY id",
+      ids.shipper,
+    );
+    expect(rows).toEqual([{ channel: "in_app", title: "New bid on your load" }]);
+    const [job] = await t.rows<{ status: string }>(
+      "SELECT status FROM jobs WHERE kind = 'notify' AND unique_key LIKE '%:telegram'",
+    );
+    expect(job).toEqual({ status: "done" });
+  });
+});
+
 describe("commands through the app's router", () => {
   test("/loads near the driver's last location with Bid buttons; /bid places a bid; the shipper accepts with the alert's button", async () => {
     const driverChat = chat();

@@ -4,6 +4,7 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Bot, type Context, GrammyError, InlineKeyboard } from "grammy";
 import type { TLanguage } from "../../../shared/constants";
+import { hasPremium } from "../../domain/billing/premium";
 import {
   linkedAccount,
   linkTelegramChat,
@@ -86,11 +87,21 @@ export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
       const found = await linkedAccount(deps.db, { telegramChatId: chatId });
       const language = found?.language ?? "en";
       i18n.activate(language);
-      const hello = i18n._({
-        id: "bot.linked",
-        message: "Linked to the MyTess account of {name}. Bids, awards, trip updates and messages will arrive here.",
-        values: { name: `${user.firstName} ${user.lastName}`.trim() },
-      });
+      const name = `${user.firstName} ${user.lastName}`.trim();
+      const hello = hasPremium(user)
+        ? i18n._({
+            id: "bot.linked",
+            message:
+              "Linked to the MyTess account of {name}. Bids, awards, trip updates and messages will arrive here.",
+            values: { name },
+          })
+        : // Linked without alerts: they are premium (linkTelegramChat left them off).
+          i18n._({
+            id: "bot.linkedWithoutAlerts",
+            message:
+              "Linked to the MyTess account of {name}. Alerts stay off: they are part of MyTess Premium, and your free period has ended. Upgrade on the subscription page, then switch Telegram on under Messaging.",
+            values: { name },
+          });
       return reply(ctx, { text: `${hello}\n\n${helpText(language, "telegram")}` });
     } catch (err) {
       return reply(ctx, { text: errorText(err, guessLanguage(ctx)) });
@@ -203,7 +214,11 @@ export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
         const done =
           action === "accept"
             ? i18n._({ id: "bot.bid.accepted", message: "Bid accepted: the load is assigned to this driver." })
-            : i18n._({ id: "bot.bid.rejected", message: "Bid rejected." });
+            : i18n._({
+                id: "bot.bid.rejected",
+                comment: "Telegram bot reply after the shipper pressed Reject on a bid: the bid was declined",
+                message: "Bid rejected.",
+              });
         await ctx.answerCallbackQuery({ text: done });
         // The buttons go: the message cannot be acted on twice.
         await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch(() => undefined);

@@ -1,13 +1,14 @@
 // "New load near you": drivers choose a radius and equipment; when a load is posted, the worker finds the drivers
 // whose alert circle (around their last position) holds its pickup, through an index over the alert areas (SQLite's
 // R*Tree of their bounding boxes, PostgreSQL's GiST of earth boxes), and writes one notification job each.
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { type Load, loadAlerts, loads, type User, users } from "../../../../db/tables";
 import { DEFAULT_RADIUS, EARTH_RADIUS_MILES, type TEquipmentType } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
 import type { TLoadAlertsInput } from "../../../shared/schemas/alerts";
 import { enqueueMany } from "../../jobs/queue";
+import { premiumWhere, requirePremium } from "../billing/premium";
 import type { TNotifyPayload } from "../push/notify";
 
 const MILES_PER_DEGREE = (Math.PI * EARTH_RADIUS_MILES) / 180;
@@ -63,7 +64,15 @@ const positioned = (lat: number | null, lng: number | null, radius: number) =>
     ? { latitude: lat, longitude: lng, ...alertBox(lat, lng, radius) }
     : { latitude: null, longitude: null, minLat: null, maxLat: null, minLng: null, maxLng: null };
 
+/** Saves the driver's alerts. They are premium, as bidding is: switching them on needs it; changing or switching off not. */
 export const saveLoadAlerts = async (db: TDb, driver: User, input: TLoadAlertsInput, now = Date.now()) => {
+  if (input.enabled) {
+    const [was] = await db
+      .select({ enabled: loadAlerts.enabled })
+      .from(loadAlerts)
+      .where(eq(loadAlerts.userId, driver.id));
+    if (!was?.enabled) requirePremium(driver, now);
+  }
   const [u] = await db
     .select({ latitude: users.latitude, longitude: users.longitude })
     .from(users)
@@ -121,7 +130,18 @@ export const matchLoadAlerts = async (
 export const enqueueLoadAlerts = async (db: TDb, loadId: number, now = Date.now()) => {
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
   if (load?.status !== "posted") return { matched: 0 };
-  const matches = await matchLoadAlerts(db, load);
+  // Only drivers with premium are told (they are the ones who may bid); the others keep their settings for later.
+  const matched = await matchLoadAlerts(db, load);
+  const premium = new Set<number>();
+  for (let i = 0; i < matched.length; i += 500) {
+    const ids = matched.slice(i, i + 500).map((m) => m.userId);
+    for (const u of await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(inArray(users.id, ids), premiumWhere(now))))
+      premium.add(u.id);
+  }
+  const matches = matched.filter((m) => premium.has(m.userId));
   await enqueueMany(
     db,
     matches.map((m) => ({

@@ -9,6 +9,9 @@ import type { TPaymentServices } from "../../integrations/payments/services";
 import type { TStripeEvent } from "../../integrations/payments/types";
 import { fromUsd, loadRates } from "../fx";
 import { enqueueBillingNotice } from "../push/notify";
+import { subscriptionOf } from "./premium";
+
+export { hasPremium, REFUND_WINDOW_MS, requirePremium, SUBSCRIPTION_REQUIRED, subscriptionOf } from "./premium";
 
 // Premium that can be bought (SPEC §1: $29 a month, six months free, cancel any time, money back within 30 days).
 // Access is granted only by what a provider confirms to the server: Stripe's signed webhooks, Chapa's signed webhook or
@@ -16,7 +19,6 @@ import { enqueueBillingNotice } from "../push/notify";
 // newest one applied changes nothing, so events arriving out of order end in the right state.
 
 const DAY = 24 * 60 * 60 * 1000;
-export const REFUND_WINDOW_MS = 30 * DAY;
 export const CURRENCIES = ["USD", "EUR", "ETB"] as const;
 export type TBillingCurrency = (typeof CURRENCIES)[number];
 /**
@@ -73,37 +75,6 @@ export const premiumPrices = async (db: TDb, services: TPaymentServices) => {
   );
 };
 
-/** SPEC §3's subscription status, with the paid period's end, who collects it and whether it renews. */
-export const subscriptionOf = (u: User, now = Date.now()) => {
-  const paid = u.paidUntil != null && u.paidUntil > now;
-  const cancelled = u.subscriptionCancelledAt != null && !paid;
-  const isTrialActive = !paid && !cancelled && u.trialEndsAt > now;
-  return {
-    subscriptionStatus: (cancelled ? "cancelled" : paid || isTrialActive ? "active" : "expired") as
-      | "active"
-      | "expired"
-      | "cancelled",
-    trialStatus: { isTrialActive, trialEndsAt: new Date(u.trialEndsAt).toISOString() },
-    currentPeriodEnd: u.paidUntil == null ? null : new Date(u.paidUntil).toISOString(),
-    provider: u.billingProvider as "stripe" | "chapa" | "grant" | null,
-    cancelAtPeriodEnd: u.cancelAtPeriodEnd,
-    /** Whether a refund may still be asked for (within 30 days of the first payment). */
-    refundable: u.firstPaidAt != null && now - u.firstPaidAt <= REFUND_WINDOW_MS && paid,
-  };
-};
-
-/** Premium: a paid period or the trial. */
-export const hasPremium = (u: User, now = Date.now()) => subscriptionOf(u, now).subscriptionStatus === "active";
-
-export const SUBSCRIPTION_REQUIRED = /*i18n*/ {
-  id: "error.subscription.required",
-  message: "This needs MyTess Premium: your free period has ended. Upgrade on the subscription page to continue.",
-};
-/** The server's own check of what premium unlocks. */
-export const requirePremium = (u: User, now = Date.now()) => {
-  if (!hasPremium(u, now)) throw new AppError("SUBSCRIPTION_REQUIRED", SUBSCRIPTION_REQUIRED);
-};
-
 const notConfigured = (currency: string) =>
   new AppError(
     "BAD_REQUEST",
@@ -116,7 +87,11 @@ const notConfigured = (currency: string) =>
       issues: [
         {
           path: "currency",
-          message: /*i18n*/ { id: "error.subscription.currencyUnavailableShort", message: "not available" },
+          message: /*i18n*/ {
+            id: "error.subscription.currencyUnavailableShort",
+            comment: "Field error on the currency of a payment: this currency cannot be used",
+            message: "not available",
+          },
         },
       ],
     },
@@ -130,7 +105,11 @@ const yearlyOnlyInBirr = () =>
       issues: [
         {
           path: "period",
-          message: /*i18n*/ { id: "error.subscription.yearlyBirrOnlyShort", message: "yearly is offered in ETB only" },
+          message: /*i18n*/ {
+            id: "error.subscription.yearlyBirrOnlyShort",
+            comment: "Field error on a yearly payment: yearly payments are only in Ethiopian birr (ETB)",
+            message: "yearly is offered in ETB only",
+          },
         },
       ],
     },
@@ -243,11 +222,49 @@ const userByStripe = async (
   return null;
 };
 
-/** Period end of an invoice: its first line's period, else the subscription's. */
-const invoicePeriodEnd = (inv: Record<string, unknown>) => {
-  const lines = (inv.lines as { data?: { period?: { end?: number } }[] } | undefined)?.data ?? [];
-  const end = lines[0]?.period?.end ?? num(inv.period_end);
-  return end ? end * 1000 : null;
+/** What buys premium through Stripe: the configured monthly Price of each currency. */
+export type TStripePlan = { prices: { USD?: string; EUR?: string } };
+
+type TInvoiceLine = {
+  period?: { start?: number; end?: number };
+  quantity?: number | null;
+  /** Since basil: the line's Price and unit amount (minor units, as a decimal string). */
+  pricing?: { price_details?: { price?: unknown } | null; unit_amount_decimal?: string | null } | null;
+  /** Before basil. */
+  price?: { id?: string; unit_amount?: number | null } | null;
+};
+
+const isoOf = (ms: number) => (ms > 0 ? new Date(ms).toISOString() : "none");
+
+/**
+ * The period a paid invoice buys, never taken on its word: a line for the plan's Price, in that Price's currency, one
+ * of it, paid at least the Price's amount, for a period of at most a month that has begun. Anything else (another
+ * product on the account, a discount, a longer period) buys nothing: `refused` says why.
+ */
+const boughtPeriod = (
+  inv: Record<string, unknown>,
+  plan: TStripePlan,
+  now: number,
+): { start: number; end: number } | { refused: string } => {
+  const currency = String(inv.currency ?? "").toUpperCase();
+  const lines = ((inv.lines as { data?: TInvoiceLine[] } | undefined)?.data ?? []) as TInvoiceLine[];
+  const priceOf = (l: TInvoiceLine) => str(l.pricing?.price_details?.price) ?? l.price?.id ?? null;
+  const ours = Object.entries(plan.prices).filter((e): e is [string, string] => !!e[1]);
+  const line = lines.find((l) => ours.some(([, id]) => id === priceOf(l)));
+  if (!line) return { refused: `no line is for the premium plan (${lines.map(priceOf).join(", ") || "no lines"})` };
+  const price = priceOf(line)!;
+  const planCurrency = ours.find(([, id]) => id === price)![0];
+  if (planCurrency !== currency) return { refused: `paid in ${currency}, but ${price} is the ${planCurrency} price` };
+  if ((line.quantity ?? 1) !== 1) return { refused: `${line.quantity} of the plan, not one` };
+  const unit = Number(line.pricing?.unit_amount_decimal ?? line.price?.unit_amount ?? Number.NaN);
+  const paid = num(inv.amount_paid) ?? 0;
+  if (!(unit > 0)) return { refused: `the line does not say what ${price} costs` };
+  if (paid < unit) return { refused: `paid ${money(paid, currency)}, the plan costs ${money(unit, currency)}` };
+  const start = (line.period?.start ?? 0) * 1000;
+  const end = (line.period?.end ?? 0) * 1000;
+  if (!start || end <= start || end > addMonths(start, 1) + DAY || start > now + DAY)
+    return { refused: `the period ${isoOf(start)} to ${isoOf(end)} is not a month of the plan that has begun` };
+  return { start, end };
 };
 
 /**
@@ -255,7 +272,12 @@ const invoicePeriodEnd = (inv: Record<string, unknown>) => {
  * subscription; invoice.paid extends the paid period and records the payment; invoice.payment_failed tells the user;
  * customer.subscription.updated / deleted set renewal and the end, unless a newer subscription event was applied.
  */
-export const applyStripeEvent = async (db: TDb, e: TStripeEvent, now = Date.now()) =>
+export const applyStripeEvent = async (
+  db: TDb,
+  e: TStripeEvent,
+  plan: TStripePlan,
+  now = Date.now(),
+): Promise<{ applied: boolean; replayed: boolean; refused?: string }> =>
   db.transaction(async (tx) => {
     if (!(await firstTime(tx, `stripe:${e.id}`, now))) return { applied: false, replayed: true };
     const o = e.object;
@@ -306,10 +328,26 @@ export const applyStripeEvent = async (db: TDb, e: TStripeEvent, now = Date.now(
           .onConflictDoNothing();
         return { applied: true, replayed: false };
       }
-      const end = invoicePeriodEnd(o) ?? addMonths(now, 1);
-      const start =
-        ((o.lines as { data?: { period?: { start?: number } }[] } | undefined)?.data?.[0]?.period?.start ?? 0) * 1000 ||
-        now;
+      const bought = boughtPeriod(o, plan, now);
+      if ("refused" in bought) {
+        // Kept, so the user and support see a payment that bought nothing, and why.
+        await tx
+          .insert(payments)
+          .values({
+            userId: user.id,
+            provider: "stripe",
+            providerRef: String(o.id),
+            status: "failed",
+            amountMinor: amount,
+            currency,
+            note: `Not granted: ${bought.refused}`,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing();
+        return { applied: false, replayed: false, refused: bought.refused };
+      }
+      const { start, end } = bought;
       await tx
         .insert(payments)
         .values({
@@ -363,8 +401,6 @@ export const applyStripeEvent = async (db: TDb, e: TStripeEvent, now = Date.now(
       if (!user) return { applied: false, replayed: false };
       // An older state arriving after a newer one is not applied.
       if (user.billingEventAt != null && e.created < user.billingEventAt) return { applied: false, replayed: false };
-      const items = (o.items as { data?: { current_period_end?: number }[] } | undefined)?.data ?? [];
-      const periodEnd = (num(o.current_period_end) ?? items[0]?.current_period_end ?? 0) * 1000 || null;
       const status = String(o.status ?? "");
       if (e.type === "customer.subscription.deleted" || status === "canceled") {
         // Deleted means over: premium ends when Stripe ended it, and no later than the event.
@@ -381,17 +417,10 @@ export const applyStripeEvent = async (db: TDb, e: TStripeEvent, now = Date.now(
           .where(eq(users.id, user.id));
         return { applied: true, replayed: false };
       }
+      // Only a paid invoice extends premium: a subscription's own period (a trial, an unpaid renewal) buys nothing.
       await tx
         .update(users)
-        .set({
-          cancelAtPeriodEnd: o.cancel_at_period_end === true,
-          ...(periodEnd &&
-            (status === "active" || status === "trialing") && {
-              paidUntil: sql`CASE WHEN ${users.paidUntil} IS NULL OR ${users.paidUntil} < ${periodEnd} THEN ${periodEnd} ELSE ${users.paidUntil} END`,
-            }),
-          billingEventAt: e.created,
-          updatedAt: now,
-        })
+        .set({ cancelAtPeriodEnd: o.cancel_at_period_end === true, billingEventAt: e.created, updatedAt: now })
         .where(eq(users.id, user.id));
       return { applied: true, replayed: false };
     }
@@ -424,15 +453,21 @@ export const confirmChapa = async (db: TDb, services: TPaymentServices, txRef: s
         .where(and(eq(payments.id, p.id), eq(payments.status, "pending")));
     return { status: t.status === "failed" ? "failed" : "pending", payment: p };
   }
-  if (t.currency !== p.currency || Math.round(t.amount * 100) < p.amountMinor)
-    throw new AppError(
-      "CONFLICT",
-      /*i18n*/ {
-        id: "error.subscription.amountMismatch",
-        message: "Chapa reports {amount} {currency} for this payment, not the price asked",
-        values: { amount: t.amount, currency: t.currency },
-      },
-    );
+  // What Chapa says was paid must be what we asked, for this reference: anything else buys nothing, and says why.
+  const refused =
+    t.txRef !== txRef
+      ? `Chapa answered for ${t.txRef}`
+      : t.currency !== p.currency || Math.round(t.amount * 100) !== p.amountMinor
+        ? `Chapa reports ${money(Math.round(t.amount * 100), t.currency)}, the price asked was ${money(p.amountMinor, p.currency)}`
+        : null;
+  if (refused) {
+    const [failed] = await db
+      .update(payments)
+      .set({ status: "failed", note: `Not granted: ${refused}`, updatedAt: now })
+      .where(and(eq(payments.id, p.id), eq(payments.status, "pending")))
+      .returning();
+    return { status: "failed", payment: failed ?? p, refused };
+  }
   return db.transaction(async (tx) => {
     const [u] = await tx.select().from(users).where(eq(users.id, p.userId));
     const from = Math.max(now, u?.paidUntil ?? 0);

@@ -17,6 +17,7 @@ import { defaultStoreBaseUrl, isSandboxStoreUrl, STORE_HOSTS } from "../../integ
 import type { TStoreServices } from "../../integrations/stores/services";
 import { shopifyShopHost } from "../../integrations/stores/shopify";
 import { STORE_NAMES, type TStoreAdapter } from "../../integrations/stores/types";
+import { requirePremium } from "../billing/premium";
 import {
   cleanCredentials,
   openCredentials,
@@ -230,6 +231,8 @@ export const updateIntegration = async (
   for (;;) {
     const i = await ownIntegration(db, user, id);
     const platform = i.platform as TEcommercePlatform;
+    // An active integration imports orders (sync and webhooks), which is premium: activating needs premium.
+    if (input.isActive === true && !i.isActive) requirePremium(user, now);
     if (input.settings) checkBaseUrl(services, platform, input.settings.apiBaseUrl);
     let sealed: ReturnType<typeof sealCredentials> | null = null;
     if (input.credentials && Object.keys(input.credentials).length > 0) {

@@ -13,6 +13,7 @@ import type { TOrderListInput, TOrderStatus } from "../../../shared/schemas/ecom
 import { AppError } from "../../errors";
 import type { TStoreServices } from "../../integrations/stores/services";
 import type { TStoreOrder } from "../../integrations/stores/types";
+import { userHasPremium } from "../billing/premium";
 import { settingsOf, storeAdapterOf } from "./integrations";
 
 // Store orders (SPEC §3 E-commerce order): one row per (integration, external order id), written by sync and by
@@ -155,7 +156,11 @@ export const listOrders = async (db: TDb, user: User, q: TOrderListInput) => {
   };
 };
 
-const WEBHOOK_REFUSED = /*i18n*/ { id: "error.ecommerce.webhookRefused", message: "Webhook refused" };
+const WEBHOOK_REFUSED = /*i18n*/ {
+  id: "error.ecommerce.webhookRefused",
+  comment: "Error answer to an online store's webhook call that could not be accepted",
+  message: "Webhook refused",
+};
 const WEBHOOK_UNREADABLE = /*i18n*/ {
   id: "error.ecommerce.webhookUnreadable",
   message: "The webhook is not an order that can be read",
@@ -192,6 +197,10 @@ export const receiveWebhook = async (
       : new AppError("UNAUTHORIZED", WEBHOOK_REFUSED);
   }
   const { webhookId, order, topic } = verified;
+  // Importing orders is premium: without it the store is answered (so it does not retry) and nothing is written; the
+  // first sync after premium returns reads the orders from the cursor on.
+  if (!(await userHasPremium(db, i.userId, now)))
+    return { accepted: true as const, replayed: false, topic, created: 0, updated: 0 };
   if (webhookId) {
     const [fresh] = await db
       .insert(ecommerceWebhooks)

@@ -1,9 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { ecommerceIntegrations, type User } from "../../../../db/tables";
+import { ecommerceIntegrations, type User, users } from "../../../../db/tables";
 import { AppError } from "../../errors";
 import type { TStoreServices } from "../../integrations/stores/services";
 import { enqueue } from "../../jobs/queue";
+import { hasPremium, userHasPremium } from "../billing/premium";
 import { ownIntegration, recordStoreError, settingsOf, storeAdapterOf } from "./integrations";
 import { upsertOrders } from "./orders";
 
@@ -15,6 +16,13 @@ const MINUTE = 60_000;
 const PAGE_SIZE = 50;
 /** At most this many pages a run; the next run goes on from the cursor. */
 const MAX_PAGES = 40;
+
+/** Why an account without premium imports no orders (the manual sync's 402, the scheduled run's recorded error). */
+export const STORE_SYNC_NEEDS_PREMIUM = /*i18n*/ {
+  id: "error.ecommerce.needsPremium",
+  message:
+    "Importing store orders needs MyTess Premium, and this account's free period has ended: the orders already imported stay",
+};
 
 export type TStoreSyncResult = {
   created: number;
@@ -47,6 +55,7 @@ export const runStoreSync = async (
         values: { name: i.name },
       },
     );
+  if (!(await userHasPremium(db, i.userId, now))) throw new AppError("SUBSCRIPTION_REQUIRED", STORE_SYNC_NEEDS_PREMIUM);
   const adapter = storeAdapterOf(db, services, i);
   const since = Math.max(0, i.syncCursor - MINUTE);
   let cursor: string | null = null;
@@ -100,11 +109,19 @@ export const syncIntegration = async (db: TDb, services: TStoreServices, user: U
   return runStoreSync(db, services, i.id);
 };
 
-/** Scheduled every minute: a sync job for each active integration whose interval has passed, once per slot. */
+/**
+ * Scheduled every minute: a sync job for each active integration whose interval has passed, once per slot. An owner
+ * without premium gets one more run, which records why; after that none until premium is back.
+ */
 export const enqueueDueStoreSyncs = async (db: TDb, now = Date.now()) => {
-  const active = await db.select().from(ecommerceIntegrations).where(eq(ecommerceIntegrations.isActive, true));
+  const active = await db
+    .select({ i: ecommerceIntegrations, owner: users })
+    .from(ecommerceIntegrations)
+    .innerJoin(users, eq(users.id, ecommerceIntegrations.userId))
+    .where(eq(ecommerceIntegrations.isActive, true));
   let queued = 0;
-  for (const i of active) {
+  for (const { i, owner } of active) {
+    if (!hasPremium(owner, now) && i.lastError === STORE_SYNC_NEEDS_PREMIUM.message) continue;
     const every = (settingsOf(i).syncIntervalMinutes ?? 30) * MINUTE;
     if (i.lastSyncAt != null && i.lastSyncAt + every > now) continue;
     const id = await enqueue(

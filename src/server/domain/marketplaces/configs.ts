@@ -13,6 +13,7 @@ import { BOARD_HOSTS, isSandboxBoardUrl } from "../../integrations/boards/regist
 import type { TBoardServices } from "../../integrations/boards/services";
 import { BOARD_NAMES, type TLoadBoardAdapter } from "../../integrations/boards/types";
 import { acceptsServiceUrl } from "../../integrations/http/guard";
+import { requirePremium } from "../billing/premium";
 import {
   cleanCredentials,
   openCredentials,
@@ -172,6 +173,10 @@ export const updateMarketplace = async (
 ) => {
   const c = await ownMarketplace(db, user, id);
   const provider = c.provider as TMarketplaceProvider;
+  // Sync is premium: switching it on (or reactivating a synced board) needs premium; what is on already may be edited.
+  const syncs = (x: { isActive: boolean; syncEnabled: boolean }) => x.isActive && x.syncEnabled && canSync(provider);
+  if (!syncs(c) && syncs({ isActive: input.isActive ?? c.isActive, syncEnabled: input.syncEnabled ?? c.syncEnabled }))
+    requirePremium(user, now);
   if (input.apiBaseUrl !== undefined) checkBaseUrl(services, provider, input.apiBaseUrl);
   let sealed: ReturnType<typeof sealCredentials> | null = null;
   if (input.config && Object.keys(input.config).length > 0) {

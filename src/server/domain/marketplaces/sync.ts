@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, like, or } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, isNull, like, notInArray, or, sql } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import {
   jobs,
@@ -18,6 +18,7 @@ import { AppError } from "../../errors";
 import type { TBoardServices } from "../../integrations/boards/services";
 import type { TBoardLoad, TBoardSearch } from "../../integrations/boards/types";
 import { enqueue } from "../../jobs/queue";
+import { hasPremium, requirePremium } from "../billing/premium";
 import { adapterOf, canSync, listMarketplaces, ownMarketplace } from "./configs";
 import { listLanes } from "./lanes";
 import { toLoadValues } from "./map";
@@ -136,21 +137,74 @@ const NO_LANE = /*i18n*/ {
     "Sync needs your location or a saved lane: share your location on the load board, or save a lane on the Marketplaces page",
 };
 
-/** One sync of one configuration, recorded as a run. A failing board is recorded, not thrown: the next slot tries again. */
+/** Why a run of an account without premium did nothing (kept as the run's and the configuration's error). */
+export const SYNC_NEEDS_PREMIUM = /*i18n*/ {
+  id: "error.sync.needsPremium",
+  message:
+    "Sync needs MyTess Premium, and this account's free period has ended: the synced loads are removed until premium is active again",
+};
+
+/** What a run says when the worker running it stopped before it finished. */
+export const RUN_INTERRUPTED = "Interrupted: the worker running this sync stopped before it finished";
+
+/**
+ * Closes, as failed, the unfinished runs whose worker is gone: runs of `jobId` (an earlier attempt of the job that is
+ * starting now) and runs whose job no worker holds any more (its lease lapsed, or it ended without finishing the run).
+ * An operator's run in the CLI's own process has no job and is left alone.
+ */
+export const closeInterruptedRuns = async (db: TDb, now = Date.now(), jobId?: number) =>
+  (
+    await db
+      .update(syncRuns)
+      .set({ finishedAt: now, durationMs: sql`CAST(${now} AS BIGINT) - ${syncRuns.startedAt}`, error: RUN_INTERRUPTED })
+      .where(
+        and(
+          isNull(syncRuns.finishedAt),
+          isNotNull(syncRuns.jobId),
+          or(
+            jobId === undefined ? undefined : eq(syncRuns.jobId, jobId),
+            notInArray(
+              syncRuns.jobId,
+              db
+                .select({ id: jobs.id })
+                .from(jobs)
+                .where(and(eq(jobs.status, "running"), gte(jobs.lockedUntil, now))),
+            ),
+          ),
+        ),
+      )
+      .returning({ id: syncRuns.id })
+  ).length;
+
+/**
+ * One sync of one configuration, recorded as a run. A failing board is recorded, not thrown: the next slot tries again.
+ * An owner without premium gets a run that says so, and the configuration's synced loads go. `jobId` is the job
+ * running it: an unfinished run of an earlier attempt (its worker died) is closed as failed first.
+ */
 export const runSync = async (
   db: TDb,
   services: TBoardServices,
   configId: number,
   trigger: "schedule" | "manual",
   onProgress?: (p: { lane: number; lanes: number; found: number }) => void,
+  jobId?: number,
 ): Promise<SyncRun | null> => {
   const [c] = await db.select().from(marketplaceConfigs).where(eq(marketplaceConfigs.id, configId));
   if (!c || !syncable(c)) return null;
   const startedAt = Date.now();
-  const [run] = await db.insert(syncRuns).values({ configId: c.id, userId: c.userId, trigger, startedAt }).returning();
+  await closeInterruptedRuns(db, startedAt, jobId);
+  const [run] = await db
+    .insert(syncRuns)
+    .values({ configId: c.id, userId: c.userId, trigger, startedAt, jobId: jobId ?? null })
+    .returning();
   let counts: TSyncCounts = { found: 0, created: 0, updated: 0, expired: 0, skipped: 0 };
   let error: string | null = null;
   try {
+    const [owner] = await db.select().from(users).where(eq(users.id, c.userId));
+    if (!owner || !hasPremium(owner)) {
+      counts = await upsertExternalLoads(db, c, [], Date.now());
+      throw new AppError("SUBSCRIPTION_REQUIRED", SYNC_NEEDS_PREMIUM);
+    }
     const lanes = await syncLanes(db, c.userId);
     if (!lanes.length) {
       // Nothing left to search (the last saved lane deleted, say): what earlier runs found goes, and the run says why.
@@ -190,15 +244,22 @@ export const runSync = async (
 
 const syncable = (c: MarketplaceConfig) => c.isActive && canSync(c.provider);
 
-/** Scheduled every minute: a sync job for each configuration whose interval has passed, once per slot. */
+/**
+ * Scheduled every minute: a sync job for each configuration whose interval has passed, once per slot. An owner without
+ * premium gets one more run, which records why and removes the synced loads; after that none until premium is back.
+ * Runs whose worker died are closed here too, should their job never be taken over (it was on its last attempt).
+ */
 export const enqueueDueSyncs = async (db: TDb, now = Date.now()) => {
+  await closeInterruptedRuns(db, now);
   const candidates = await db
-    .select()
+    .select({ c: marketplaceConfigs, owner: users })
     .from(marketplaceConfigs)
+    .innerJoin(users, eq(users.id, marketplaceConfigs.userId))
     .where(and(eq(marketplaceConfigs.isActive, true), eq(marketplaceConfigs.syncEnabled, true)));
   let queued = 0;
-  for (const c of candidates) {
+  for (const { c, owner } of candidates) {
     if (!syncable(c)) continue;
+    if (!hasPremium(owner, now) && c.lastError === SYNC_NEEDS_PREMIUM.message) continue;
     const every = c.syncIntervalMinutes * MINUTE;
     if (c.lastSyncAt != null && c.lastSyncAt + every > now) continue;
     const id = await enqueue(
@@ -207,7 +268,8 @@ export const enqueueDueSyncs = async (db: TDb, now = Date.now()) => {
         kind: "board_sync",
         payload: { configId: c.id, trigger: "schedule" },
         uniqueKey: `board_sync:${c.id}:${Math.floor(now / every)}`,
-        maxAttempts: 1,
+        // A failing board is recorded by the run, not retried; the second attempt is for a worker that died mid-run.
+        maxAttempts: 2,
       },
       now,
     );
@@ -218,9 +280,10 @@ export const enqueueDueSyncs = async (db: TDb, now = Date.now()) => {
 
 /**
  * Manual Sync: a job now for each of the caller's active boards with sync on. Boards with sync off are searched live and
- * keep no copy, so there is nothing to sync for them.
+ * keep no copy, so there is nothing to sync for them. Sync is premium.
  */
 export const startManualSync = async (db: TDb, user: User, configId?: number, now = Date.now()) => {
+  requirePremium(user, now);
   const list = configId ? [await ownMarketplace(db, user, configId)] : await listMarketplaces(db, user.id);
   const targets = list.filter((c) => syncable(c) && c.syncEnabled);
   if (!targets.length)
@@ -240,7 +303,7 @@ export const startManualSync = async (db: TDb, user: User, configId?: number, no
         payload: { configId: c.id, trigger: "manual" },
         // A second click within ten seconds does not queue the same sync again.
         uniqueKey: `board_sync:${c.id}:manual:${Math.floor(now / 10_000)}`,
-        maxAttempts: 1,
+        maxAttempts: 2,
       },
       now,
     );

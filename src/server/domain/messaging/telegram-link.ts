@@ -8,6 +8,7 @@ import type { TLanguage } from "../../../shared/constants";
 import { AppError } from "../../errors";
 import { isLanguage } from "../../i18n";
 import type { TSecretBox } from "../../secrets";
+import { hasPremium } from "../billing/premium";
 
 export const LINK_TOKEN_TTL_MS = 60 * 60_000;
 /** A link shown again still works at least this long: the user reads the page, then opens Telegram. */
@@ -68,8 +69,8 @@ export const telegramLinkToken = async (db: TDb, secrets: TSecretBox, userId: nu
 
 /**
  * Links the chat to the account whose deep link carried `token`: the token is used up, the chat moves away from any
- * other account it was linked to, and Telegram is turned on (a block noted earlier is forgotten). A new messaging
- * row takes the account's language, so the bot speaks it from the first message.
+ * other account it was linked to, and Telegram is turned on (a block noted earlier is forgotten) if the account has
+ * premium. A new messaging row takes the account's language, so the bot speaks it from the first message.
  */
 export const linkTelegramChat = (db: TDb, token: string, chatId: string, now = Date.now()) =>
   db.transaction(async (tx) => {
@@ -92,7 +93,13 @@ export const linkTelegramChat = (db: TDb, token: string, chatId: string, now = D
       .update(messagingPreferences)
       .set({ telegramChatId: null, telegramEnabled: false, updatedAt: now })
       .where(and(eq(messagingPreferences.telegramChatId, chatId), ne(messagingPreferences.userId, user.id)));
-    const values = { telegramChatId: chatId, telegramEnabled: true, telegramBlockedAt: null, updatedAt: now };
+    // Chat alerts are premium: without it the chat is linked (commands work) but alerts stay off.
+    const values = {
+      telegramChatId: chatId,
+      telegramEnabled: hasPremium(user, now),
+      telegramBlockedAt: null,
+      updatedAt: now,
+    };
     await tx
       .insert(messagingPreferences)
       .values({ userId: user.id, ...values, language: isLanguage(user.language) ? user.language : "en" })

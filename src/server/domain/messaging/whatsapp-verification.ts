@@ -44,7 +44,12 @@ const sameHash = (a: string, b: string) => {
 export const codeMessage = (locale: TLanguage, code: string) => {
   i18n.activate(locale);
   return {
-    title: i18n._({ id: "messaging.code.title", message: "MyTess code: {code}", values: { code } }),
+    title: i18n._({
+      id: "messaging.code.title",
+      comment: "Title of the WhatsApp message carrying the 6-digit code that proves the number",
+      message: "MyTess code: {code}",
+      values: { code },
+    }),
     body: i18n._({
       id: "messaging.code.body",
       message:

@@ -3,7 +3,7 @@
 // (web push, Telegram, WhatsApp), each under a key naming the occurrence so that nothing is enqueued twice. The job
 // worker then renders the text in the recipient's language and sends it on that channel alone: a failing channel
 // retries or fails by itself and never holds up the others.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { type Job, loads, messages, notifications, pushSubscriptions, users } from "../../../../db/tables";
@@ -16,6 +16,7 @@ import type { TNotifierRegistry } from "../../integrations/notify/registry";
 import type { TNotification, TNotifyButton, TSendResult } from "../../integrations/notify/types";
 import { enqueue, enqueueMany, JobDeferred, JobRetry } from "../../jobs/queue";
 import { publishLive } from "../../live/publish";
+import { userHasPremium } from "../billing/premium";
 import { markTelegramBlocked, messagingPreferencesOf, template } from "../messaging/preferences";
 import { preferencesOf, quietUntil, recordNotification, sendToSubscriptions, subscriptionsOf } from "./push";
 
@@ -127,17 +128,29 @@ export const renderNotification = (
       };
     case "load_delivered":
       return {
-        title: i18n._({ id: "notify.loadDelivered.title", message: "Load delivered" }),
+        title: i18n._({
+          id: "notify.loadDelivered.title",
+          comment: "Notification title to the shipper: the load arrived at its delivery place",
+          message: "Load delivered",
+        }),
         body: i18n._({ id: "notify.loadDelivered.body", message: "{load} has been delivered.", values: v }),
       };
     case "load_completed":
       return {
-        title: i18n._({ id: "notify.loadCompleted.title", message: "Load completed" }),
+        title: i18n._({
+          id: "notify.loadCompleted.title",
+          comment: "Notification title: the trip is finished and confirmed",
+          message: "Load completed",
+        }),
         body: i18n._({ id: "notify.loadCompleted.body", message: "{load} is marked as completed.", values: v }),
       };
     case "load_cancelled":
       return {
-        title: i18n._({ id: "notify.loadCancelled.title", message: "Load cancelled" }),
+        title: i18n._({
+          id: "notify.loadCancelled.title",
+          comment: "Notification title to the driver: the shipper cancelled the load",
+          message: "Load cancelled",
+        }),
         body: i18n._({ id: "notify.loadCancelled.body", message: "{load} was cancelled by the shipper.", values: v }),
       };
     case "load_nearby":
@@ -156,7 +169,13 @@ export const renderNotification = (
           message: "New message from {name}",
           values: v,
         }),
-        body: i18n._({ id: "notify.messageReceived.body", message: "{load}: {text}", values: v }),
+        body: i18n._({
+          id: "notify.messageReceived.body",
+          comment:
+            "Push/Telegram/WhatsApp notification body for a new chat message: the load's title, then the message text",
+          message: "{load}: {text}",
+          values: v,
+        }),
       };
   }
 };
@@ -175,7 +194,11 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
     const v = { amount: p.billing?.amount ?? "", until };
     return p.event === "payment_received"
       ? {
-          title: i18n._({ id: "notify.paymentReceived.title", message: "Payment received" }),
+          title: i18n._({
+            id: "notify.paymentReceived.title",
+            comment: "Notification title: a subscription payment arrived",
+            message: "Payment received",
+          }),
           body: i18n._({
             id: "notify.paymentReceived.body",
             message: "Thank you: {amount} received. MyTess Premium is active until {until}.",
@@ -331,6 +354,8 @@ const sendChat = async (
   p: TNotifyPayload & { channel: "telegram" | "whatsapp" },
   now: number,
 ) => {
+  // Chat alerts are premium: an account without it keeps the bell and web push.
+  if (!(await userHasPremium(db, p.userId, now))) return { skipped: "premium ended" };
   const prefs = await messagingPreferencesOf(db, p.userId);
   const type = CHAT_TYPE[TYPE_OF[p.event]];
   if (!type || !prefs.notificationTypes[type]) return { skipped: "turned off" };
@@ -355,10 +380,32 @@ const sendChat = async (
     const buttons: TNotifyButton[] = [];
     if (p.event === "bid_received" && p.bidId)
       buttons.push(
-        { label: i18n._({ id: "notify.button.accept", message: "Accept" }), data: `accept:${p.bidId}` },
-        { label: i18n._({ id: "notify.button.reject", message: "Reject" }), data: `reject:${p.bidId}` },
+        {
+          label: i18n._({
+            id: "notify.button.accept",
+            comment: "Button under a Telegram/WhatsApp bid notification: accept this driver's bid (award the load)",
+            message: "Accept",
+          }),
+          data: `accept:${p.bidId}`,
+        },
+        {
+          label: i18n._({
+            id: "notify.button.reject",
+            comment: "Button under a Telegram/WhatsApp bid notification: decline this driver's bid",
+            message: "Reject",
+          }),
+          data: `reject:${p.bidId}`,
+        },
       );
-    if (linkable(url)) buttons.push({ label: i18n._({ id: "notify.button.open", message: "Open load" }), url });
+    if (linkable(url))
+      buttons.push({
+        label: i18n._({
+          id: "notify.button.open",
+          comment: "Button under a Telegram/WhatsApp notification: open this load in MyTess",
+          message: "Open load",
+        }),
+        url,
+      });
     result = await notifier.send({ chatId: prefs.telegramChatId as string }, { ...n, buttons });
     if (result.status === "gone") await markTelegramBlocked(db, p.userId, now);
   } else {
@@ -373,6 +420,16 @@ const sendChat = async (
   await record(db, r, p.channel, result.status === "delivered" ? "sent" : "failed", now);
   return { status: result.status };
 };
+
+/**
+ * The push Topic (RFC 8030) of a job: the same for every attempt, so a message sent again after its worker died
+ * replaces the undelivered one at the push service, and (as the notification's tag) a shown one on the device.
+ */
+export const pushTopic = (job: Pick<Job, "id" | "uniqueKey">) =>
+  createHash("sha256")
+    .update(job.uniqueKey ?? `job:${job.id}`)
+    .digest("base64url")
+    .slice(0, 32);
 
 /** Web push: the user's push preferences and quiet hours, every subscription once. */
 const sendPush = async (db: TDb, deps: TDeps, job: Job, p: TNotifyPayload, now: number) => {
@@ -404,6 +461,7 @@ const sendPush = async (db: TDb, deps: TDeps, job: Job, p: TNotifyPayload, now: 
     body: r.body,
     url,
     urgency: p.event === "bid_received" || p.event === "bid_accepted" ? "high" : "normal",
+    topic: pushTopic(job),
   });
   for (const x of results) if (x.result.status === "delivered") sent.add(x.sub.id);
   const retry = results.find((x) => x.result.status === "retry");
@@ -436,6 +494,8 @@ export const notifyHandler =
     const p = raw as TNotifyPayload;
     const now = Date.now();
     if (!p.channel) {
+      // Alerts of new loads are premium, as bidding is: none for an account whose premium ended after the match.
+      if (p.event === "load_nearby" && !(await userHasPremium(db, p.userId, now))) return { skipped: "premium ended" };
       // A job for the recipient as a whole (bulk alerts, or written before channels): its fan-out, then done.
       await db.transaction((tx) => fanOut(tx, p, job.uniqueKey ?? `notify:job:${job.id}`, now));
       return { fannedOut: true };

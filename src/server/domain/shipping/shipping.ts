@@ -46,6 +46,7 @@ export const shopRates = async (carriers: TCarrierRegistry, input: TRatesInput, 
                 locale,
                 /*i18n*/ {
                   id: "error.carrier.unexpected",
+                  comment: "Parcel rates/tracking: a carrier (FedEx, UPS, USPS) failed in a way we did not expect",
                   message: "{carrier}: unexpected error",
                   values: { carrier: carriers.nameOf(ids[i]) },
                 },

@@ -7,7 +7,15 @@ export const REST_ROUTES: TRestRoute[] = [
   route("POST", "/api/auth/login", (c, r) => c.auth.login(bodyObject(r) as never), 200, { anonymousBody: true }),
   route("GET", "/api/auth/user", async (c) => {
     const user = await c.auth.me();
-    if (!user) throw new AppError("UNAUTHORIZED", /*i18n*/ { id: "error.auth.unauthorized", message: "Unauthorized" });
+    if (!user)
+      throw new AppError(
+        "UNAUTHORIZED",
+        /*i18n*/ {
+          id: "error.auth.unauthorized",
+          comment: "Error answer: the request needs a signed-in user",
+          message: "Unauthorized",
+        },
+      );
     return { user };
   }),
   route("GET", "/api/subscription/status", (c) => c.subscription.status()),

@@ -29,6 +29,7 @@ export const TRACKING_REQUEST_FAILED = /*i18n*/ {
 /** A carrier's answer to a request, told with its name: "{carrier}: {reason}". */
 export const carrierSaid = (values: { carrier: string; reason: string | TMessage }): TMessage => /*i18n*/ ({
   id: "error.carrier.said",
+  comment: "Parcel carrier error: the carrier's name, then its own explanation (kept in its words)",
   message: "{carrier}: {reason}",
   values,
 });
@@ -96,6 +97,7 @@ export const createCarrierClient = (o: TOptions) => {
       "BAD_GATEWAY",
       /*i18n*/ {
         id: "error.carrier.failed",
+        comment: "Parcel carrier error: the carrier's name, its explanation and the HTTP status code",
         message: "{carrier}: {reason} (HTTP {status})",
         values,
       },

@@ -131,6 +131,7 @@ export const serviceFailed = (service: string, reason: string | TMessage) =>
     "BAD_GATEWAY",
     /*i18n*/ {
       id: "error.service.failed",
+      comment: "Error from an outside service (carrier, load board, store): its name, then its reason",
       message: "{service} failed: {reason}",
       values: { service, reason },
     },

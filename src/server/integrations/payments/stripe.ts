@@ -241,6 +241,7 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
   return {
     sandbox: isStripeSandbox(s),
     currencies: (["USD", "EUR"] as const).filter((c) => !!s.prices[c]),
+    prices: { ...s.prices },
 
     async createCheckoutSession(r) {
       const price = s.prices[r.currency];

@@ -37,6 +37,8 @@ export type TStripeAdapter = {
   sandbox: boolean;
   /** Which currencies have a Price configured. */
   currencies: ("USD" | "EUR")[];
+  /** The configured Price of each currency: what an invoice must be for to buy premium. */
+  prices: { USD?: string; EUR?: string };
   createCheckoutSession: (r: {
     currency: "USD" | "EUR";
     email: string;

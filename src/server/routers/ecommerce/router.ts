@@ -62,7 +62,12 @@ export const ecommerceRouter = {
           )
         : translate(
             ctx.locale,
-            /*i18n*/ { id: "ecommerce.synced", message: "{created} new orders, {updated} updated", values },
+            /*i18n*/ {
+              id: "ecommerce.synced",
+              comment: "Store sync summary shown after Sync Orders: orders new and updated",
+              message: "{created} new orders, {updated} updated",
+              values,
+            },
           ),
     };
   }),

@@ -9,6 +9,7 @@ import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useEquipmentLabel } from "../loads/equipment-label";
 import { PlaceName } from "../loads/place-name";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { Label } from "../ui/input";
@@ -40,14 +41,21 @@ export function LoadAlertsCard() {
         queryClient.setQueryData(trpc.loadAlerts.get.queryKey(), data);
         setEdit(null);
         toast({
-          title: t`Settings Saved`,
+          title: t({ message: "Settings Saved", comment: "Notice title after settings were saved" }),
           description: data.location
             ? t`Load alerts updated.`
             : t`Load alerts updated. Share your location so MyTess knows where "near" is.`,
           variant: "success",
         });
       },
-      onError: (err) => toast({ title: t`Error`, description: errorInfo(err).message, variant: "destructive" }),
+      onError: (err) => {
+        if (handleSubscriptionRequired(err)) return;
+        toast({
+          title: t({ message: "Error", comment: "Title of an error notice (toast)" }),
+          description: errorInfo(err).message,
+          variant: "destructive",
+        });
+      },
     }),
   );
   const locate = useMutation(
@@ -62,7 +70,7 @@ export function LoadAlertsCard() {
       locate.mutate(await currentPosition());
     } catch {
       toast({
-        title: t`Location unavailable`,
+        title: t({ message: "Location unavailable", comment: "Notice title: the phone could not give its position" }),
         description: t`Allow location access for MyTess in your browser, then try again.`,
         variant: "destructive",
       });
@@ -75,7 +83,7 @@ export function LoadAlertsCard() {
     <Card data-testid="load-alerts-card">
       <CardHeader>
         <CardTitle>
-          <Trans>Load alerts</Trans>
+          <Trans comment="Card title: notifications about new loads posted near the driver">Load alerts</Trans>
         </CardTitle>
         <CardDescription>
           <Trans>Be told when a load is posted near you, on every channel you turned on.</Trans>
@@ -89,7 +97,7 @@ export function LoadAlertsCard() {
             </p>
           ) : (
             <p className="text-sm text-muted-foreground" role="status">
-              <Trans>Loading…</Trans>
+              <Trans comment="Shown while a card's data is fetched from the server (not loading cargo)">Loading…</Trans>
             </p>
           )
         ) : (
@@ -106,7 +114,9 @@ export function LoadAlertsCard() {
             </div>
             <div className="grid gap-1 sm:w-64">
               <Label htmlFor="alerts-radius">
-                <Trans>Within</Trans>
+                <Trans comment="Load alerts: label of the distance choice (alert for loads within this distance)">
+                  Within
+                </Trans>
               </Label>
               <select
                 id="alerts-radius"
@@ -116,7 +126,7 @@ export function LoadAlertsCard() {
               >
                 {RADIUS_OPTIONS.map((r) => (
                   <option key={r} value={r}>
-                    {t`${formatNumber(r)} miles`}
+                    {t({ message: `${formatNumber(r)} miles`, comment: "Radius choice in a list: {0} miles" })}
                   </option>
                 ))}
               </select>
@@ -169,7 +179,11 @@ export function LoadAlertsCard() {
                 onClick={() => void shareLocation()}
               >
                 <LocateFixed className="size-4" aria-hidden />
-                {locating || locate.isPending ? <Trans>Locating...</Trans> : <Trans>Share my location</Trans>}
+                {locating || locate.isPending ? (
+                  <Trans comment="Button while the phone's position is being found">Locating...</Trans>
+                ) : (
+                  <Trans>Share my location</Trans>
+                )}
               </Button>
             </div>
             <div>
@@ -179,7 +193,11 @@ export function LoadAlertsCard() {
                 data-testid="alerts-save"
                 onClick={() => save.mutate(form)}
               >
-                {save.isPending ? <Trans>Saving...</Trans> : <Trans>Save alerts</Trans>}
+                {save.isPending ? (
+                  <Trans comment="Save button while saving">Saving...</Trans>
+                ) : (
+                  <Trans comment="Button: save the load alert settings">Save alerts</Trans>
+                )}
               </Button>
             </div>
           </div>

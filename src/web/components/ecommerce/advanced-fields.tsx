@@ -25,7 +25,7 @@ export function AdvancedFields({
       data-testid="advanced-fields"
     >
       <summary className="cursor-pointer text-sm font-semibold">
-        <Trans>Advanced</Trans>
+        <Trans comment="Folded section of a store's form with rarely needed settings">Advanced</Trans>
       </summary>
       <div className="mt-3 grid gap-1">
         <TextField

@@ -22,7 +22,11 @@ export function CompleteLoadDialog({
   const missing = new Set(draft.missing);
   const pick = t`Pick the delivery city from the suggestions so the load can be placed on the map`;
   const initialErrors: Record<string, string> = { deliveryCity: pick };
-  if (missing.has("deliveryCountry")) initialErrors.deliveryCountry = t`Required`;
+  if (missing.has("deliveryCountry"))
+    initialErrors.deliveryCountry = t({
+      message: "Required",
+      comment: "Form error under an empty field that must be filled",
+    });
   return (
     <PostLoadDialog
       open

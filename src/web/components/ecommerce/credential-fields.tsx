@@ -13,7 +13,7 @@ import { SECRET_FIELDS, useCredentialLabel, useRegionLabels } from "./shared";
 
 const SetBadge = ({ field }: { field: string }) => (
   <Badge variant="success" data-testid={`credential-set-${field}`}>
-    <Trans>set</Trans>
+    <Trans comment="Badge beside a credential field: a value is stored (kept hidden)">set</Trans>
   </Badge>
 );
 
@@ -106,7 +106,9 @@ export function StoreCredentialFields({
   return (
     <fieldset className="grid gap-3 rounded-md border p-3 sm:grid-cols-2" data-testid="credential-fields">
       <legend className="px-1 text-sm font-semibold">
-        <Trans>Credentials</Trans>
+        <Trans comment="Store form section and card label: the keys and passwords the store gave to connect to it">
+          Credentials
+        </Trans>
       </legend>
       {platform === "shopify" && <ShopifyAppChoice value={shopifyApp} onChange={onShopifyAppChange} />}
       {credentialFieldsFor(platform, shopifyApp).map((f) => {

@@ -17,7 +17,11 @@ export function DeleteIntegrationDialog({ integration }: { integration: TIntegra
     trpc.ecommerce.deleteIntegration.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
-        toast({ title: t`Integration Deleted`, description: integration.name, variant: "success" });
+        toast({
+          title: t({ message: "Integration Deleted", comment: "Notice title after a store was removed" }),
+          description: integration.name,
+          variant: "success",
+        });
         await refresh();
       },
       onError: (err) => {
@@ -35,7 +39,7 @@ export function DeleteIntegrationDialog({ integration }: { integration: TIntegra
     <ConfirmDeleteDialog
       open={open}
       onOpenChange={setOpen}
-      title={<Trans>Delete {name}?</Trans>}
+      title={<Trans comment="Confirmation title: delete the store or board named {name}?">Delete {name}?</Trans>}
       description={
         <Trans>
           Its credentials and the orders synced from it are deleted too. Loads already posted from its orders stay

@@ -4,6 +4,7 @@ import { PlugZap, RefreshCw } from "lucide-react";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import { serverMessage, type TIntegration, useRefreshEcommerce } from "./shared";
 
@@ -18,19 +19,25 @@ export function TestConnectionButton({ integration }: { integration: TIntegratio
       onSuccess: (res) =>
         res.connected
           ? toast({
-              title: t`Connection Successful`,
+              title: t({
+                message: "Connection Successful",
+                comment: "Notice title: connecting to the store or board worked",
+              }),
               description: t`Successfully connected to ${store}.`,
               variant: "success",
             })
           : toast({
-              title: t`Connection Failed`,
+              title: t({
+                message: "Connection Failed",
+                comment: "Notice title: connecting to the store or board failed",
+              }),
               description: res.message ?? t`Could not connect to ${store}`,
               variant: "destructive",
             }),
       onError: (err) => {
         if (onUnauthorized(err)) return;
         toast({
-          title: t`Test Failed`,
+          title: t({ message: "Test Failed", comment: "Notice title: the connection or message test failed" }),
           description: serverMessage(err) ?? t`Failed to test the connection`,
           variant: "destructive",
         });
@@ -48,7 +55,11 @@ export function TestConnectionButton({ integration }: { integration: TIntegratio
       data-testid="test-integration"
     >
       <PlugZap aria-hidden />
-      {test.isPending ? <Trans>Testing...</Trans> : <Trans>Test Connection</Trans>}
+      {test.isPending ? (
+        <Trans comment="Test Connection button while testing">Testing...</Trans>
+      ) : (
+        <Trans comment="Button on a store or board card: check that its credentials work">Test Connection</Trans>
+      )}
     </Button>
   );
 }
@@ -62,14 +73,14 @@ export function SyncOrdersButton({ integration }: { integration: TIntegration })
     trpc.ecommerce.syncIntegration.mutationOptions({
       onSuccess: (res) =>
         toast({
-          title: t`Sync Successful`,
+          title: t({ message: "Sync Successful", comment: "Notice title after a sync worked" }),
           description: res.message || t`Orders synced successfully`,
           variant: "success",
         }),
       onError: (err) => {
-        if (onUnauthorized(err)) return;
+        if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
         toast({
-          title: t`Sync Failed`,
+          title: t({ message: "Sync Failed", comment: "Notice title: a sync failed" }),
           description: serverMessage(err) ?? t`Failed to sync orders`,
           variant: "destructive",
         });
@@ -87,7 +98,11 @@ export function SyncOrdersButton({ integration }: { integration: TIntegration })
       data-testid="sync-integration"
     >
       <RefreshCw className={sync.isPending ? "animate-spin" : undefined} aria-hidden />
-      {sync.isPending ? <Trans>Syncing...</Trans> : <Trans>Sync Orders</Trans>}
+      {sync.isPending ? (
+        <Trans comment="Sync Orders button while syncing">Syncing...</Trans>
+      ) : (
+        <Trans comment="Button on a store card: import its orders now">Sync Orders</Trans>
+      )}
     </Button>
   );
 }

@@ -6,6 +6,7 @@ import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -28,11 +29,15 @@ export function IntegrationCard({ integration, onEdit }: { integration: TIntegra
   const update = useMutation(
     trpc.ecommerce.updateIntegration.mutationOptions({
       onSuccess: async (i) => {
-        toast({ title: t`Integration Updated`, description: i.name, variant: "success" });
+        toast({
+          title: t({ message: "Integration Updated", comment: "Notice title after a store's settings were saved" }),
+          description: i.name,
+          variant: "success",
+        });
         await refresh();
       },
       onError: (err) => {
-        if (onUnauthorized(err)) return;
+        if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
         toast({
           title: t`Error`,
           description: serverMessage(err) ?? t`Failed to update integration`,
@@ -67,7 +72,7 @@ export function IntegrationCard({ integration, onEdit }: { integration: TIntegra
           <SyncOrdersButton integration={integration} />
           <Button size="sm" variant="outline" onClick={onEdit} data-testid="edit-integration">
             <Pencil aria-hidden />
-            <Trans>Edit</Trans>
+            <Trans comment="Button on a store or board card: change its settings">Edit</Trans>
           </Button>
           <DeleteIntegrationDialog integration={integration} />
         </div>
@@ -76,19 +81,21 @@ export function IntegrationCard({ integration, onEdit }: { integration: TIntegra
       <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
         <div>
           <dt className="text-muted-foreground">
-            <Trans>Warehouse</Trans>
+            <Trans comment="Store card: the warehouse the store's goods leave from (pickup of its loads)">
+              Warehouse
+            </Trans>
           </dt>
           <dd data-testid="integration-warehouse">{warehouse}</dd>
         </div>
         <div>
           <dt className="text-muted-foreground">
-            <Trans>Orders synced</Trans>
+            <Trans comment="Store card: how many orders were imported">Orders synced</Trans>
           </dt>
           <dd data-testid="integration-orders-synced">{synced}</dd>
         </div>
         <div>
           <dt className="text-muted-foreground">
-            <Trans>Last sync</Trans>
+            <Trans comment="Store/board card: when the last sync ran">Last sync</Trans>
           </dt>
           <dd data-testid="integration-last-sync">
             {integration.lastSyncAt ? (
@@ -96,7 +103,7 @@ export function IntegrationCard({ integration, onEdit }: { integration: TIntegra
                 {formatDate(integration.lastSyncAt, { dateStyle: "medium", timeStyle: "short" })}
               </time>
             ) : (
-              <Trans>Never</Trans>
+              <Trans comment="Store/board card, last sync: it has never synced">Never</Trans>
             )}
           </dd>
         </div>
@@ -115,7 +122,15 @@ export function IntegrationCard({ integration, onEdit }: { integration: TIntegra
                     ) : (
                       <X className="size-3.5 text-muted-foreground" aria-hidden />
                     )}
-                    {isSet ? <Trans>{label}: set</Trans> : <Trans>{label}: not set</Trans>}
+                    {isSet ? (
+                      <Trans comment="Board/store card: the credential named {label} has been entered (its value stays hidden)">
+                        {label}: set
+                      </Trans>
+                    ) : (
+                      <Trans comment="Board/store card: the credential named {label} has not been entered">
+                        {label}: not set
+                      </Trans>
+                    )}
                   </li>
                 );
               })}
@@ -128,14 +143,14 @@ export function IntegrationCard({ integration, onEdit }: { integration: TIntegra
           className="mt-3 rounded-md border border-destructive/40 p-2 text-sm break-words text-destructive"
           data-testid="integration-last-error"
         >
-          <Trans>Last error: {integration.lastError}</Trans>
+          <Trans comment="Store/board card: the error of the last sync">Last error: {integration.lastError}</Trans>
         </p>
       )}
       {integration.platform === "shopify" && <WebhookAddress integrationId={integration.id} />}
 
       <div className="mt-3 flex items-center justify-between gap-3 border-t pt-3 sm:justify-start">
         <Label htmlFor={`ec-${integration.id}-active`}>
-          <Trans>Active</Trans>
+          <Trans comment="Store/board status badge and switch label: switched on (in use)">Active</Trans>
         </Label>
         <Switch
           id={`ec-${integration.id}-active`}

@@ -5,6 +5,7 @@ import { credentialFieldsFor, ECOMMERCE_PLATFORMS, type TEcommercePlatform } fro
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import {
   Dialog,
@@ -39,6 +40,10 @@ import { SyncFields } from "./sync-fields";
 import { WarehouseFields } from "./warehouse-fields";
 
 /** Add Integration (no `editing`) or Edit (platform fixed, credentials left blank to keep). */
+/** 32 random bytes, hex: a webhook secret nobody else knows. */
+const randomSecret = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+
 export function IntegrationFormDialog({
   open,
   onOpenChange,
@@ -51,9 +56,22 @@ export function IntegrationFormDialog({
   const { t } = useLingui();
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent closeLabel={t`Close`} width="lg" data-testid="integration-dialog">
+      <DialogContent
+        closeLabel={t({
+          message: "Close",
+          comment: "Screen-reader label of the X button that closes a dialog or notice",
+        })}
+        width="lg"
+        data-testid="integration-dialog"
+      >
         <DialogHeader>
-          <DialogTitle>{editing ? <Trans>Edit Integration</Trans> : <Trans>Add Integration</Trans>}</DialogTitle>
+          <DialogTitle>
+            {editing ? (
+              <Trans comment="Dialog title: change a connected store's settings">Edit Integration</Trans>
+            ) : (
+              <Trans comment="Dialog title and button: connect a new online store">Add Integration</Trans>
+            )}
+          </DialogTitle>
           <DialogDescription>
             {editing ? (
               <Trans>Saved credentials are never shown: leave a field blank to keep it.</Trans>
@@ -80,7 +98,7 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
   const set = (p: Partial<TIntegrationForm>) => setForm((f) => ({ ...f, ...p }));
 
   const onServerError = (err: unknown, fallback: string) => {
-    if (onUnauthorized(err)) return;
+    if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
     const info = errorInfo(err);
     if (info.issues.length) setErrors(Object.fromEntries(info.issues.map((i) => [i.path, i.message])));
     toast({ title: t`Error`, description: serverMessage(err) ?? fallback, variant: "destructive" });
@@ -88,7 +106,11 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
   const create = useMutation(
     trpc.ecommerce.createIntegration.mutationOptions({
       onSuccess: async (i) => {
-        toast({ title: t`Integration Added`, description: i.name, variant: "success" });
+        toast({
+          title: t({ message: "Integration Added", comment: "Notice title after a store was connected" }),
+          description: i.name,
+          variant: "success",
+        });
         onDone();
         await refresh();
       },
@@ -117,7 +139,11 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
     const fields = credentialFieldsFor(platform, form.shopifyApp);
     set({
       apiBaseUrl: sandboxUrl,
-      credentials: Object.fromEntries(fields.map((f) => [f, f === "region" ? "na" : "sandbox"])),
+      // The emulator takes "sandbox" for every credential, but a webhook secret anyone can read would let anyone forge
+      // this store's order webhooks: it gets a random one (the Sandbox sends no webhooks by itself).
+      credentials: Object.fromEntries(
+        fields.map((f) => [f, f === "region" ? "na" : f === "webhookSecret" ? randomSecret() : "sandbox"]),
+      ),
     });
     setAdvanced(true);
   };
@@ -152,7 +178,9 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="grid gap-2">
           <Label htmlFor="ec-platform">
-            <Trans>Platform</Trans>
+            <Trans comment="Footer column heading (the MyTess service's pages) and label of the e-commerce platform choice (Shopify, Amazon, Alibaba)">
+              Platform
+            </Trans>
           </Label>
           <NativeSelect
             id="ec-platform"
@@ -176,7 +204,7 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
         </div>
         <TextField
           id="ec-name"
-          label={<Trans>Name</Trans>}
+          label={<Trans comment="Label of the name field of a store or board connection">Name</Trans>}
           maxLength={80}
           placeholder={t`e.g. My Shopify store`}
           value={form.name}
@@ -210,11 +238,17 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
       <DialogFooter>
         <DialogClose asChild>
           <Button type="button" variant="outline">
-            <Trans>Cancel</Trans>
+            <Trans comment="Dialog button: close the dialog without doing anything (not “cancel a load”)">Cancel</Trans>
           </Button>
         </DialogClose>
         <Button type="submit" disabled={pending} data-testid="integration-submit">
-          {pending ? <Trans>Saving...</Trans> : editing ? <Trans>Save Changes</Trans> : <Trans>Add Integration</Trans>}
+          {pending ? (
+            <Trans>Saving...</Trans>
+          ) : editing ? (
+            <Trans comment="Button: save changes to a store or lane">Save Changes</Trans>
+          ) : (
+            <Trans>Add Integration</Trans>
+          )}
         </Button>
       </DialogFooter>
     </form>

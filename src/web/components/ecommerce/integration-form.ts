@@ -138,7 +138,10 @@ export function useValidateIntegration() {
       for (const field of requiredFieldsFor(f.platform, f.shopifyApp)) {
         if (f.credentials[field]?.trim() || editing?.credentials[field]) continue;
         const label = credentialLabel(f.platform, field);
-        next[`credentials.${field}`] = t`${label} is required`;
+        next[`credentials.${field}`] = t({
+          message: `${label} is required`,
+          comment: "Form error under an empty credential field: the named field must be filled",
+        });
       }
     const w = f.warehouse;
     if (!w.address.trim()) next["settings.warehouse.address"] = t`Warehouse address is required`;

@@ -26,7 +26,7 @@ export function IntegrationsTab({ onAdd, onEdit }: { onAdd: () => void; onEdit: 
           </p>
           <div>
             <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-              <Trans>Try again</Trans>
+              <Trans comment="Button after a list failed to appear: fetch it again">Try again</Trans>
             </Button>
           </div>
         </div>

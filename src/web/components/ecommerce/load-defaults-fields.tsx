@@ -20,8 +20,14 @@ export function LoadDefaultsFields({
   const { t } = useLingui();
   const equipmentLabel = useEquipmentLabel();
   const modes: Record<TBudgetMode, string> = {
-    perMile: t`Per mile`,
-    fixed: t`Fixed amount`,
+    perMile: t({
+      message: "Per mile",
+      comment: "Store setting choice: the load's budget is a price per mile of the trip",
+    }),
+    fixed: t({
+      message: "Fixed amount",
+      comment: "Store setting choice: the same budget for every load made from an order",
+    }),
     percentOfOrder: t`Percent of the order total`,
   };
   const percent = form.budgetMode === "percentOfOrder";
@@ -32,7 +38,9 @@ export function LoadDefaultsFields({
       </legend>
       <div className="grid gap-2">
         <Label htmlFor="ec-equipment">
-          <Trans>Equipment</Trans>
+          <Trans comment="Label of the truck type choice (equipment = type of truck or trailer, not a device)">
+            Equipment
+          </Trans>
         </Label>
         <NativeSelect
           id="ec-equipment"
@@ -48,7 +56,9 @@ export function LoadDefaultsFields({
       </div>
       <div className="grid gap-2">
         <Label htmlFor="ec-budget-mode">
-          <Trans>Budget rule</Trans>
+          <Trans comment="Store settings: how the budget of a load made from an order is computed (per mile, fixed, percent)">
+            Budget rule
+          </Trans>
         </Label>
         <NativeSelect
           id="ec-budget-mode"
@@ -65,7 +75,15 @@ export function LoadDefaultsFields({
       <div className="grid grid-cols-[1fr_6.5rem] gap-2">
         <TextField
           id="ec-budget-amount"
-          label={percent ? <Trans>Percent</Trans> : <Trans>Amount</Trans>}
+          label={
+            percent ? (
+              <Trans comment="Store settings: the budget as a percent of the order total">Percent</Trans>
+            ) : (
+              <Trans comment="Store settings: the fixed budget amount given to each load made from an order">
+                Amount
+              </Trans>
+            )
+          }
           type="number"
           inputMode="decimal"
           step="0.01"
@@ -76,7 +94,9 @@ export function LoadDefaultsFields({
         />
         <div className="grid gap-2">
           <Label htmlFor="ec-budget-currency">
-            <Trans>Currency</Trans>
+            <Trans comment="Label of a currency choice (USD, EUR, ETB): for a bid or budget, and for showing prices">
+              Currency
+            </Trans>
           </Label>
           <MoneyCurrencySelect
             id="ec-budget-currency"

@@ -25,7 +25,7 @@ export function OrderAction({
       <div className="flex flex-wrap items-center gap-2">
         <Badge variant="success" data-testid="converted-badge">
           <CheckCircle2 className="size-3" aria-hidden />
-          <Trans>Converted</Trans>
+          <Trans comment="Status badge of a store order: it has been turned into a load">Converted</Trans>
         </Badge>
         {order.loadId != null && (
           <Link
@@ -34,7 +34,7 @@ export function OrderAction({
             className="text-sm font-medium text-brand hover:underline"
             data-testid="order-load-link"
           >
-            <Trans>View load</Trans>
+            <Trans comment="Button on a converted store order: open the load made from it">View load</Trans>
           </Link>
         )}
       </div>
@@ -54,7 +54,11 @@ export function OrderAction({
       title={reason ?? undefined}
     >
       <ArrowRightLeft aria-hidden />
-      {converting ? <Trans>Converting...</Trans> : <Trans>Convert</Trans>}
+      {converting ? (
+        <Trans comment="Convert button while the order is being turned into a load">Converting...</Trans>
+      ) : (
+        <Trans comment="Button on a store order: turn it into a load posted on the board">Convert</Trans>
+      )}
     </Button>
   );
   if (!reason) return button;

@@ -22,7 +22,7 @@ export function OrderFilters({
     <div className="grid gap-3 sm:grid-cols-2 lg:max-w-2xl">
       <div className="grid gap-2">
         <Label htmlFor="ec-orders-integration">
-          <Trans>Integration</Trans>
+          <Trans comment="Orders filter: which connected store">Integration</Trans>
         </Label>
         <NativeSelect
           id="ec-orders-integration"
@@ -30,7 +30,9 @@ export function OrderFilters({
           data-testid="orders-integration-filter"
           onChange={(e) => onChange({ ...value, integrationId: e.target.value ? Number(e.target.value) : null })}
         >
-          <option value="">{t`All integrations`}</option>
+          <option value="">
+            {t({ message: "All integrations", comment: "Orders filter choice: orders from every connected store" })}
+          </option>
           {integrations.map((i) => (
             <option key={i.id} value={i.id}>
               {i.name} ({i.platformName})
@@ -40,7 +42,7 @@ export function OrderFilters({
       </div>
       <div className="grid gap-2">
         <Label htmlFor="ec-orders-status">
-          <Trans>Status</Trans>
+          <Trans comment="Column header and filter label: the status of a load or an order">Status</Trans>
         </Label>
         <NativeSelect
           id="ec-orders-status"
@@ -48,7 +50,9 @@ export function OrderFilters({
           data-testid="orders-status-filter"
           onChange={(e) => onChange({ ...value, status: (e.target.value || null) as TOrderStatus | null })}
         >
-          <option value="">{t`All statuses`}</option>
+          <option value="">
+            {t({ message: "All statuses", comment: "Filter choice: orders or loads of every status" })}
+          </option>
           {ORDER_STATUSES.map((s) => (
             <option key={s} value={s}>
               {statusLabel(s)}

@@ -47,7 +47,11 @@ export function OrderRow({
           )}
         </div>
         <div className="break-words text-muted-foreground" data-testid="order-ship-to">
-          {shipTo ? <Trans>Ships to {shipTo}</Trans> : <Trans>No shipping address</Trans>}
+          {shipTo ? (
+            <Trans comment="Store order: the place the order is sent to">Ships to {shipTo}</Trans>
+          ) : (
+            <Trans>No shipping address</Trans>
+          )}
         </div>
       </div>
       {/* On phones the total and the action share a line; from sm up they are the grid's last two columns. */}

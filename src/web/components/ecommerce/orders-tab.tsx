@@ -51,7 +51,7 @@ export function OrdersTab({ canConvert }: { canConvert: boolean }) {
       />
       {orders.isPending ? (
         <p className="text-sm text-muted-foreground" role="status">
-          <Trans>Loading orders…</Trans>
+          <Trans comment="Shown while store orders are fetched">Loading orders…</Trans>
         </p>
       ) : orders.isError || !data ? (
         <div className="grid gap-2" role="alert">
@@ -103,10 +103,10 @@ export function OrdersTab({ canConvert }: { canConvert: boolean }) {
                 data-testid="orders-previous"
               >
                 <ChevronLeft aria-hidden />
-                <Trans>Previous</Trans>
+                <Trans comment="Button: show the previous page of results">Previous</Trans>
               </Button>
               <span className="text-sm text-muted-foreground" data-testid="orders-page">
-                <Trans>
+                <Trans comment="Store orders: page {page} of {pages}">
                   Page {page} of {pages}
                 </Trans>
               </span>
@@ -117,7 +117,7 @@ export function OrdersTab({ canConvert }: { canConvert: boolean }) {
                 onClick={() => setPage((p) => p + 1)}
                 data-testid="orders-next"
               >
-                <Trans>Next</Trans>
+                <Trans comment="Button: show the next page of results">Next</Trans>
                 <ChevronRight aria-hidden />
               </Button>
             </nav>

@@ -38,24 +38,39 @@ export function useCredentialLabel() {
   const { t } = useLingui();
   const byPlatform: Record<string, Record<string, string>> = {
     shopify: {
-      shopDomain: t`Shop domain`,
-      clientId: t`Client ID`,
-      clientSecret: t`Client secret`,
+      shopDomain: t({
+        message: "Shop domain",
+        comment: "Shopify store credential: the store's domain (xxx.myshopify.com)",
+      }),
+      clientId: t({
+        message: "Client ID",
+        comment: "Shopify store credential: the Dev Dashboard app's client ID (an identifier, not an account)",
+      }),
+      clientSecret: t({
+        message: "Client secret",
+        comment: "Shopify store credential: the Dev Dashboard app's client secret",
+      }),
       accessToken: t`Admin API access token`,
       webhookSecret: t`Webhook signing secret (optional)`,
     },
     amazon: {
       clientId: t`LWA client ID`,
       clientSecret: t`LWA client secret`,
-      refreshToken: t`Refresh token`,
-      marketplaceId: t`Marketplace ID`,
-      region: t`Region`,
+      refreshToken: t({ message: "Refresh token", comment: "Amazon store credential: the refresh token" }),
+      marketplaceId: t({
+        message: "Marketplace ID",
+        comment: "Amazon store credential: the marketplace ID (an identifier, not an account)",
+      }),
+      region: t({
+        message: "Region",
+        comment: "Amazon store credential: the region (North America, Europe, Far East)",
+      }),
     },
     alibaba: {
-      appKey: t`App key`,
-      appSecret: t`App secret`,
-      accessToken: t`Access token`,
-      refreshToken: t`Refresh token`,
+      appKey: t({ message: "App key", comment: "Alibaba store credential: the app key" }),
+      appSecret: t({ message: "App secret", comment: "Alibaba store credential: the app secret" }),
+      accessToken: t({ message: "Access token", comment: "Alibaba store credential: the access token" }),
+      refreshToken: t({ message: "Refresh token", comment: "Alibaba store credential: the refresh token" }),
     },
   };
   return (platform: string, field: string) => byPlatform[platform]?.[field] ?? field;
@@ -64,17 +79,24 @@ export function useCredentialLabel() {
 /** Amazon's SP-API regions. */
 export function useRegionLabels(): Record<string, string> {
   const { t } = useLingui();
-  return { na: t`North America`, eu: t`Europe`, fe: t`Far East` };
+  return {
+    na: t({ message: "North America", comment: "Amazon store region choice: North America" }),
+    eu: t({ message: "Europe", comment: "Amazon store region choice: Europe" }),
+    fe: t({ message: "Far East", comment: "Amazon store region choice: Far East (Japan, Australia, Singapore)" }),
+  };
 }
 
 export function useOrderStatusLabel() {
   const { t } = useLingui();
   const labels: Record<TOrderStatus, string> = {
-    pending: t`Pending`,
-    processing: t`Processing`,
-    synced: t`Synced`,
+    pending: t({
+      message: "Pending",
+      comment: "Status badge: a bid waiting for the shipper's answer, or a store order not yet processed",
+    }),
+    processing: t({ message: "Processing", comment: "Status of a store order: being processed by the store" }),
+    synced: t({ message: "Synced", comment: "Status of a store order: imported and up to date" }),
     converted: t`Converted`,
-    cancelled: t`Cancelled`,
+    cancelled: t({ message: "Cancelled", comment: "Status badge of a load or an order: cancelled" }),
   };
   return (status: string) => labels[status as TOrderStatus] ?? status;
 }

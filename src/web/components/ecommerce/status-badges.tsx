@@ -13,7 +13,7 @@ export function IntegrationStatusBadge({ isActive }: { isActive: boolean }) {
     </Badge>
   ) : (
     <Badge variant="secondary" data-testid="integration-status">
-      <Trans>Inactive</Trans>
+      <Trans comment="Store/board status badge: switched off (not used for search or sync)">Inactive</Trans>
     </Badge>
   );
 }

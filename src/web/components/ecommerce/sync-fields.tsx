@@ -46,7 +46,9 @@ export function SyncFields({
             onChange={(e) => onChange({ syncIntervalMinutes: e.target.value })}
           />
           <p className="text-xs text-muted-foreground">
-            <Trans>5 to 1440; otherwise {defaultInterval}.</Trans>
+            <Trans comment="Hint under the sync interval field (minutes): the allowed range, and the value used when left empty">
+              5 to 1440; otherwise {defaultInterval}.
+            </Trans>
           </p>
         </div>
         <fieldset

@@ -28,7 +28,11 @@ export function useConvertOrder(onPlaceNeeded: (p: TPlaceNeeded) => void) {
   return useMutation(
     trpc.ecommerce.convert.mutationOptions({
       onSuccess: async (res) => {
-        toast({ title: t`Order Converted`, description: res.load.title, variant: "success" });
+        toast({
+          title: t({ message: "Order Converted", comment: "Notice title after a store order was turned into a load" }),
+          description: res.load.title,
+          variant: "success",
+        });
         await refresh();
       },
       onError: async (err, vars) => {
@@ -46,7 +50,7 @@ export function useConvertOrder(onPlaceNeeded: (p: TPlaceNeeded) => void) {
           }
         }
         toast({
-          title: t`Conversion Failed`,
+          title: t({ message: "Conversion Failed", comment: "Notice title: turning a store order into a load failed" }),
           description: serverMessage(err) ?? t`Failed to convert the order`,
           variant: "destructive",
         });

@@ -33,7 +33,7 @@ export function WarehouseFields({
       </legend>
       <div className="grid gap-2">
         <Label htmlFor="ec-warehouse-city">
-          <Trans>City</Trans>
+          <Trans comment="Label of the city field (warehouse, pickup or delivery place)">City</Trans>
         </Label>
         <PlaceInput
           id="ec-warehouse-city"
@@ -55,7 +55,7 @@ export function WarehouseFields({
       </div>
       <TextField
         id="ec-warehouse-address"
-        label={<Trans>Address</Trans>}
+        label={<Trans comment="Label of the street address field (warehouse, pickup or delivery place)">Address</Trans>}
         maxLength={200}
         value={value.address}
         error={errors["settings.warehouse.address"]}
@@ -69,7 +69,7 @@ export function WarehouseFields({
         <MapPin className="mt-px size-3.5 shrink-0" aria-hidden />
         {placed ? (
           <span>
-            <Trans>
+            <Trans comment="Warehouse field: the chosen place with its latitude and longitude">
               {place} · {lat}, {lng}
             </Trans>
           </span>

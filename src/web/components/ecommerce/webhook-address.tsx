@@ -12,13 +12,17 @@ export function WebhookAddress({ integrationId }: { integrationId: number }) {
       await navigator.clipboard.writeText(url);
       toast({ title: t`Webhook address copied`, description: url, variant: "success" });
     } catch {
-      toast({ title: t`Copy Failed`, description: t`Please copy the address manually`, variant: "destructive" });
+      toast({
+        title: t({ message: "Copy Failed", comment: "Notice title: copying to the clipboard did not work" }),
+        description: t`Please copy the address manually`,
+        variant: "destructive",
+      });
     }
   };
   return (
     <div className="mt-3 grid gap-1.5 rounded-md border bg-muted/40 p-3 text-sm" data-testid="webhook-address">
       <div className="font-medium">
-        <Trans>Webhook address</Trans>
+        <Trans comment="Store card: the address the store sends its webhooks to">Webhook address</Trans>
       </div>
       <div className="flex items-center gap-2">
         <code className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1 text-xs" data-testid="webhook-url">
@@ -34,7 +38,7 @@ export function WebhookAddress({ integrationId }: { integrationId: number }) {
         >
           <Copy aria-hidden />
           <span className="hidden sm:inline">
-            <Trans>Copy</Trans>
+            <Trans comment="Button: copy the text (promotion text, webhook address) to the clipboard">Copy</Trans>
           </span>
         </Button>
       </div>

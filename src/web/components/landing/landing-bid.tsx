@@ -31,12 +31,20 @@ export function LandingBid() {
   const place = useMutation(
     trpc.bids.place.mutationOptions({
       onSuccess: async () => {
-        toast({ title: t`Bid Placed`, description: t`Your bid has been submitted successfully.`, variant: "success" });
+        toast({
+          title: t({ message: "Bid Placed", comment: "Notice title after a driver's bid (price offer) was sent" }),
+          description: t`Your bid has been submitted successfully.`,
+          variant: "success",
+        });
         await queryClient.invalidateQueries();
       },
       onError: (err) => {
         if (!isQueued(err))
-          toast({ title: t`Error`, description: t`Failed to place bid. Please try again.`, variant: "destructive" });
+          toast({
+            title: t({ message: "Error", comment: "Title of an error notice (toast)" }),
+            description: t`Failed to place bid. Please try again.`,
+            variant: "destructive",
+          });
       },
     }),
   );
@@ -68,7 +76,9 @@ export function LandingBid() {
     return (
       <Card className="bg-white/95 text-slate-900">
         <CardContent className="p-6 text-sm text-muted-foreground">
-          <Trans>Loading loads...</Trans>
+          <Trans comment="Shown while the list of loads is fetched from the server (fetching data, not putting cargo on a truck)">
+            Loading loads...
+          </Trans>
         </CardContent>
       </Card>
     );
@@ -89,7 +99,7 @@ export function LandingBid() {
             {load.pickupLocation} <ArrowRight className="size-3" /> {load.deliveryLocation}
           </span>
           <span className="mt-1 block">
-            <Trans>
+            <Trans comment="Landing page bid card: the load's budget, then its pickup date">
               Budget {formatAmount(load.budgetAmount, load.budgetCurrency)} · pickup{" "}
               {formatDate(load.pickupDate, { dateStyle: "medium" })}
             </Trans>
@@ -113,7 +123,9 @@ export function LandingBid() {
               </Button>
               <Button asChild variant="outline">
                 <a href={loginHref("/driver", undefined, "signin")}>
-                  <Trans>Log in</Trans>
+                  <Trans comment="Link to the sign-in page (header, landing page), and that page's browser tab title">
+                    Log in
+                  </Trans>
                 </a>
               </Button>
             </div>
@@ -123,7 +135,9 @@ export function LandingBid() {
             <div className="grid grid-cols-[1fr_auto] gap-2">
               <div className="grid gap-1.5">
                 <Label htmlFor="landing-bid-amount">
-                  <Trans>Bid amount</Trans>
+                  <Trans comment="Label of the price field when a driver places a bid (offer) on a load">
+                    Bid amount
+                  </Trans>
                 </Label>
                 <Input
                   id="landing-bid-amount"
@@ -138,7 +152,9 @@ export function LandingBid() {
               </div>
               <div className="grid gap-1.5">
                 <Label htmlFor="landing-bid-currency">
-                  <Trans>Currency</Trans>
+                  <Trans comment="Label of a currency choice (USD, EUR, ETB): for a bid or budget, and for showing prices">
+                    Currency
+                  </Trans>
                 </Label>
                 <MoneyCurrencySelect
                   id="landing-bid-currency"
@@ -155,12 +171,16 @@ export function LandingBid() {
             />
             <div className="grid gap-1.5">
               <Label htmlFor="landing-bid-notes">
-                <Trans>Notes (optional)</Trans>
+                <Trans comment="Label of an optional note a driver adds to a bid">Notes (optional)</Trans>
               </Label>
               <Textarea id="landing-bid-notes" name="notes" maxLength={1000} rows={2} />
             </div>
             <Button type="submit" disabled={place.isPending}>
-              {place.isPending ? <Trans>Placing...</Trans> : <Trans>Place Bid</Trans>}
+              {place.isPending ? (
+                <Trans comment="Place Bid button while the bid is being sent">Placing...</Trans>
+              ) : (
+                <Trans comment="Button: send a price offer (bid) on this load">Place Bid</Trans>
+              )}
             </Button>
           </form>
         )}

@@ -37,7 +37,14 @@ export function ReceivedBids() {
   const demo = useQuery(trpc.platform.bidsDemo.queryOptions(undefined, { staleTime: 60_000 }));
   if (demo.isPending || demo.isError) return null;
   const isExample = demo.data === null;
-  const d: TDemo = demo.data ?? example(t`Cement, 40 t`);
+  const d: TDemo =
+    demo.data ??
+    example(
+      t({
+        message: "Cement, 40 t",
+        comment: "Landing page example load title: a cement load of 40 tonnes (t = tonnes)",
+      }),
+    );
   return (
     <section id="shippers-demo" className="mx-auto max-w-7xl px-4 py-10" data-testid="received-bids">
       <h2 className="text-2xl font-bold">
@@ -52,11 +59,13 @@ export function ReceivedBids() {
             {d.load.title}
             {isExample ? (
               <Badge variant="warning" data-testid="bids-example">
-                <Trans>Example</Trans>
+                <Trans comment="Badge on the landing page's bid list when it shows made-up example bids">Example</Trans>
               </Badge>
             ) : (
               <Badge variant="success">
-                <Trans>Live bids</Trans>
+                <Trans comment="Badge on the landing page's list of bids: price offers drivers are placing right now">
+                  Live bids
+                </Trans>
               </Badge>
             )}
           </CardTitle>
@@ -73,7 +82,11 @@ export function ReceivedBids() {
             >
               <DriverBidRow initials={b.initials}>
                 <DriverBidFigures bid={b} className="text-sm">
-                  {b.isClosest && <Badge variant="success">{t`Closest`}</Badge>}
+                  {b.isClosest && (
+                    <Badge variant="success">
+                      {t({ message: "Closest", comment: "Badge on the bid of the driver nearest to the pickup" })}
+                    </Badge>
+                  )}
                 </DriverBidFigures>
               </DriverBidRow>
               <div className="font-bold" data-testid="demo-bid-amount">

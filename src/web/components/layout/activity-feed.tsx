@@ -20,11 +20,17 @@ export function ActivityFeed({ events }: { events: TEvent[] }) {
     const what = e.load?.title ?? "";
     switch (e.kind) {
       case "load_posted":
-        return t`You posted ${what}`;
+        return t({
+          message: `You posted ${what}`,
+          comment: "Activity feed on the home page: you published the load {what}",
+        });
       case "bid_placed":
         return t`You bid on ${what}`;
       case "bid_received":
-        return t`${who} bid on ${what}`;
+        return t({
+          message: `${who} bid on ${what}`,
+          comment: "Activity feed on the home page: a driver ({who}) placed a price offer (bid) on the load {what}",
+        });
       case "bid_accepted":
         return t`The bid on ${what} was accepted`;
       case "bid_rejected":
@@ -34,11 +40,20 @@ export function ActivityFeed({ events }: { events: TEvent[] }) {
       case "load_picked_up":
         return t`${what} was picked up`;
       case "load_delivered":
-        return t`${what} was delivered`;
+        return t({
+          message: `${what} was delivered`,
+          comment: "Activity feed on the home page: the load named {what} arrived at its delivery place",
+        });
       case "load_completed":
-        return t`${what} was completed`;
+        return t({
+          message: `${what} was completed`,
+          comment: "Activity feed on the home page: the load named {what} was completed",
+        });
       case "load_cancelled":
-        return t`${what} was cancelled`;
+        return t({
+          message: `${what} was cancelled`,
+          comment: "Activity feed on the home page: the load named {what} was cancelled",
+        });
       case "rated":
         return t`${who} rated you for ${what}`;
       default:

@@ -14,8 +14,12 @@ export function CalendarSelect({ id, className }: { id: string; className?: stri
       value={calendar}
       onChange={(e) => setCalendar(e.target.value as TCalendar)}
     >
-      <option value="gregorian">{t`Gregorian`}</option>
-      <option value="ethiopic">{t`Ethiopian`}</option>
+      <option value="gregorian">
+        {t({ message: "Gregorian", comment: "Calendar choice: the Gregorian (European) calendar" })}
+      </option>
+      <option value="ethiopic">
+        {t({ message: "Ethiopian", comment: "Calendar choice: the Ethiopian calendar" })}
+      </option>
     </NativeSelect>
   );
 }

@@ -34,7 +34,7 @@ export function ConnectionStatus() {
       className="fixed bottom-4 left-4 z-50 flex items-center gap-2 rounded-full bg-slate-900 px-3 py-1.5 text-sm text-white shadow-lg"
     >
       <WifiOff className="size-4" />
-      <Trans>You're offline</Trans>
+      <Trans comment="Banner when the phone has no connection to MyTess">You're offline</Trans>
     </div>
   );
 }

@@ -33,32 +33,75 @@ export function Footer() {
           </p>
         </div>
         <LinkColumn
-          title={<Trans>Platform</Trans>}
+          title={
+            <Trans comment="Footer column heading (the MyTess service's pages) and label of the e-commerce platform choice (Shopify, Amazon, Alibaba)">
+              Platform
+            </Trans>
+          }
           links={[
-            { to: "/driver", label: <Trans>Driver dashboard</Trans> },
-            { to: "/shipper", label: <Trans>Shipper dashboard</Trans> },
-            { to: "/loads", label: <Trans>Load board</Trans> },
+            {
+              to: "/driver",
+              label: (
+                <Trans comment="Footer link and page title: the driver's home page (dashboard)">Driver dashboard</Trans>
+              ),
+            },
+            {
+              to: "/shipper",
+              label: (
+                <Trans comment="Footer link and page title: the shipper's home page (dashboard)">
+                  Shipper dashboard
+                </Trans>
+              ),
+            },
+            {
+              to: "/loads",
+              label: (
+                <Trans comment="Footer/menu link and card title: the board that lists all posted loads (freight offers)">
+                  Load board
+                </Trans>
+              ),
+            },
           ]}
         />
         <LinkColumn
-          title={<Trans>Support</Trans>}
+          title={<Trans comment="Footer column heading: help links (contact, premium plan)">Support</Trans>}
           links={[
-            { to: "/contact", label: <Trans>Contact us</Trans> },
-            { to: "/subscribe", label: <Trans>Premium plan</Trans> },
+            {
+              to: "/contact",
+              label: <Trans comment="Footer link, page title and heading of the contact page">Contact us</Trans>,
+            },
+            {
+              to: "/subscribe",
+              label: (
+                <Trans comment="Footer link and browser tab title: the page about the paid plan">Premium plan</Trans>
+              ),
+            },
             { to: "/promotion", label: <Trans>Spread the word</Trans> },
           ]}
         />
         <LinkColumn
-          title={<Trans>Company</Trans>}
+          title={<Trans comment="Footer column heading: links about the company (About, Contact)">Company</Trans>}
           links={[
-            { to: "/about", label: <Trans>About MyTess</Trans> },
+            {
+              to: "/about",
+              label: (
+                <Trans comment="Footer link, page title and heading of the page that explains what MyTess is">
+                  About MyTess
+                </Trans>
+              ),
+            },
             { to: "/terms", label: <Trans>Terms of use</Trans> },
-            { to: "/privacy", label: <Trans>Privacy</Trans> },
+            {
+              to: "/privacy",
+              label: (
+                <Trans comment="Footer link, page title: the privacy notice (what data MyTess keeps)">Privacy</Trans>
+              ),
+            },
           ]}
         />
         <div>
           <h2 className="text-sm font-semibold">
-            <Trans>Languages</Trans>
+            <Trans comment="Footer heading above the language choice">Languages</Trans>
           </h2>
           <p className="mt-2 text-sm text-muted-foreground" data-testid="footer-languages">
             <Trans>MyTess is available in English, Amharic (አማርኛ) and Afaan Oromo.</Trans>
@@ -66,7 +109,9 @@ export function Footer() {
           {/* Everyone can choose the calendar, signed in or not (a device without an account keeps it locally). */}
           <label className="mt-3 grid gap-1 text-sm" htmlFor="footer-calendar">
             <span className="font-semibold">
-              <Trans>Calendar</Trans>
+              <Trans comment="Footer label and settings card title: choice between the Gregorian and Ethiopian calendar for dates">
+                Calendar
+              </Trans>
             </span>
             <CalendarSelect id="footer-calendar" className="w-48" />
           </label>

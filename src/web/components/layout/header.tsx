@@ -22,13 +22,69 @@ const NAV_CLS =
 function useNavItems(role: TUserType) {
   const { t } = useLingui();
   const all = [
-    role === "driver" ? { to: "/driver", label: t`Driver` } : { to: "/shipper", label: t`Post Load` },
-    { to: "/loads", label: t`Load Board` },
-    { to: "/messaging", label: t`Messages` },
-    { to: "/shipping", label: t`Shipping` },
-    { to: "/marketplaces", label: t`Marketplaces` },
-    ...(role === "shipper" ? [{ to: "/ecommerce", label: t`E-commerce` }] : []),
-    { to: "/promotion", label: t`Promote` },
+    role === "driver"
+      ? {
+          to: "/driver",
+          label: t({
+            message: "Driver",
+            comment: "Account type (sign-up choice, profile badge) and header link: a truck driver who bids on loads",
+          }),
+        }
+      : {
+          to: "/shipper",
+          label: t({
+            message: "Post Load",
+            comment:
+              "Header link for shippers and the post-load form's submit button: publish a new load for drivers to bid on",
+          }),
+        },
+    {
+      to: "/loads",
+      label: t({
+        message: "Load Board",
+        comment: "Header link, page title and heading: the board that lists all posted loads (freight offers)",
+      }),
+    },
+    {
+      to: "/messaging",
+      label: t({
+        message: "Messages",
+        comment: "Header link, page title and dialog title: chat messages between a shipper and drivers about a load",
+      }),
+    },
+    {
+      to: "/shipping",
+      label: t({
+        message: "Shipping",
+        comment: "Header link and page title: parcel shipping (compare FedEx, UPS, USPS prices, track parcels)",
+      }),
+    },
+    {
+      to: "/marketplaces",
+      label: t({
+        message: "Marketplaces",
+        comment: "Header link and page title: connecting outside load boards (DAT, Truckstop, 123Loadboard)",
+      }),
+    },
+    ...(role === "shipper"
+      ? [
+          {
+            to: "/ecommerce",
+            label: t({
+              message: "E-commerce",
+              comment:
+                "Header link and page title: connecting online stores (Shopify, Amazon) whose orders become loads",
+            }),
+          },
+        ]
+      : []),
+    {
+      to: "/promotion",
+      label: t({
+        message: "Promote",
+        comment: "Header link and browser tab title: the page with ready-made texts to tell others about MyTess",
+      }),
+    },
   ] as const;
   return all;
 }
@@ -84,7 +140,7 @@ function DesktopNav({ role }: { role: TUserType }) {
           onClick={() => setMore(!more)}
           data-testid="nav-more"
         >
-          {t`More`}
+          {t({ message: "More", comment: "Header: menu button that shows the links that do not fit" })}
           <ChevronDown className="size-4" />
         </button>
         {more && (
@@ -106,16 +162,20 @@ function SignedOutLinks({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <>
       <Link to="/landing" hash="drivers" className={cls} onClick={onNavigate}>
-        <Trans>For drivers</Trans>
+        <Trans comment="Landing page menu link and card title: the part of the page for truck drivers">
+          For drivers
+        </Trans>
       </Link>
       <Link to="/landing" hash="shippers" className={cls} onClick={onNavigate}>
-        <Trans>For shippers</Trans>
+        <Trans comment="Landing page menu link and card title: the part of the page for shippers (people with freight to move)">
+          For shippers
+        </Trans>
       </Link>
       <Link to="/landing" hash="loadboard" className={cls} onClick={onNavigate}>
         <Trans>Load board</Trans>
       </Link>
       <Link to="/landing" hash="about" className={cls} onClick={onNavigate}>
-        <Trans>About</Trans>
+        <Trans comment="Landing page top menu link to the “About” section (about MyTess)">About</Trans>
       </Link>
     </>
   );
@@ -133,7 +193,11 @@ export function Header() {
           <Truck className="size-6" />
           <span className="text-lg">MyTess</span>
         </Link>
-        <nav aria-label={t`Main`} className="ml-2 hidden min-w-0 items-center gap-0.5 xl:flex" data-testid="main-nav">
+        <nav
+          aria-label={t({ message: "Main", comment: "Screen-reader name of the header's main navigation" })}
+          className="ml-2 hidden min-w-0 items-center gap-0.5 xl:flex"
+          data-testid="main-nav"
+        >
           {user ? <DesktopNav role={user.userType} /> : <SignedOutLinks />}
         </nav>
         <div className="ml-auto flex items-center gap-1">
@@ -153,7 +217,7 @@ export function Header() {
               <span className="hidden sm:inline-flex">
                 <Button asChild size="sm">
                   <a href={loginHref(undefined, undefined, "register")} data-testid="get-started">
-                    <Trans>Get started</Trans>
+                    <Trans comment="Header button for visitors: open an account">Get started</Trans>
                   </a>
                 </Button>
               </span>
@@ -163,7 +227,17 @@ export function Header() {
             variant="ghost"
             size="icon"
             className="xl:hidden"
-            aria-label={open ? t`Close menu` : t`Open menu`}
+            aria-label={
+              open
+                ? t({
+                    message: "Close menu",
+                    comment: "Screen-reader label of the header's menu button on phones, when the menu is open",
+                  })
+                : t({
+                    message: "Open menu",
+                    comment: "Screen-reader label of the header's menu button on phones, when the menu is closed",
+                  })
+            }
             aria-expanded={open}
             onClick={() => setOpen(!open)}
           >
@@ -172,7 +246,10 @@ export function Header() {
         </div>
       </div>
       {open && (
-        <nav aria-label={t`Mobile`} className="flex flex-col gap-1 border-t bg-white px-4 py-3 xl:hidden">
+        <nav
+          aria-label={t({ message: "Mobile", comment: "Screen-reader name of the phone navigation menu" })}
+          className="flex flex-col gap-1 border-t bg-white px-4 py-3 xl:hidden"
+        >
           {user ? <NavLinks role={user.userType} onNavigate={close} /> : <SignedOutLinks onNavigate={close} />}
           {!user && (
             <div className="mt-2 grid grid-cols-2 gap-2 sm:hidden">

@@ -12,7 +12,10 @@ export function LanguageSelect({ className }: { className?: string }) {
     <div className={cn("relative flex items-center", className)}>
       <Globe className="pointer-events-none absolute left-2.5 size-4 text-muted-foreground" />
       <select
-        aria-label={t`Language`}
+        aria-label={t({
+          message: "Language",
+          comment: "Label of the language choice (header menu, settings card title)",
+        })}
         data-testid="language-select"
         value={language}
         onChange={(e) => void setLanguage(e.target.value as TLanguage)}

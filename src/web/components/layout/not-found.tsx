@@ -13,7 +13,7 @@ export function NotFound() {
       </p>
       <Button asChild>
         <Link to="/">
-          <Trans>Go home</Trans>
+          <Trans comment="Button on the page-not-found screen: go to the start page">Go home</Trans>
         </Link>
       </Button>
     </div>

@@ -28,7 +28,12 @@ export function NotificationBell() {
   const markRead = useMutation(trpc.notifications.markRead.mutationOptions({ onSettled: refresh }));
   const markAll = useMutation(trpc.notifications.markAllRead.mutationOptions({ onSettled: refresh }));
   const label =
-    unread === 0 ? t`Notifications` : plural(unread, { one: "# unread notification", other: "# unread notifications" });
+    unread === 0
+      ? t({
+          message: "Notifications",
+          comment: "Bell menu title and screen-reader label: notifications received in MyTess",
+        })
+      : plural(unread, { one: "# unread notification", other: "# unread notifications" });
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -68,7 +73,7 @@ export function NotificationBell() {
         <div className="max-h-[60vh] overflow-y-auto">
           {list.isPending ? (
             <p className="px-3 py-6 text-center text-sm text-muted-foreground" role="status">
-              <Trans>Loading…</Trans>
+              <Trans comment="Shown while a card's data is fetched from the server (not loading cargo)">Loading…</Trans>
             </p>
           ) : list.isError ? (
             <p className="px-3 py-6 text-center text-sm text-destructive" role="alert">
@@ -93,7 +98,12 @@ export function NotificationBell() {
                 <span className="flex w-full items-center gap-2">
                   {!n.read && (
                     <span className="size-2 shrink-0 rounded-full bg-brand">
-                      <span className="sr-only">{t`Unread`}</span>
+                      <span className="sr-only">
+                        {t({
+                          message: "Unread",
+                          comment: "Screen-reader text on a notification that has not been read yet",
+                        })}
+                      </span>
                     </span>
                   )}
                   <span className="font-medium">{n.title}</span>

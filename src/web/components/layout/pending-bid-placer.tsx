@@ -27,7 +27,13 @@ function SimilarLoads({ bid, onClose }: { bid: TPendingBid; onClose: () => void 
   const title = bid.loadTitle;
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent closeLabel={t`Close`} data-testid="load-taken">
+      <DialogContent
+        closeLabel={t({
+          message: "Close",
+          comment: "Screen-reader label of the X button that closes a dialog or notice",
+        })}
+        data-testid="load-taken"
+      >
         <DialogHeader>
           <DialogTitle>
             <Trans>This load was taken meanwhile</Trans>
@@ -38,7 +44,9 @@ function SimilarLoads({ bid, onClose }: { bid: TPendingBid; onClose: () => void 
         </DialogHeader>
         {similar.isPending && (
           <p className="text-sm text-muted-foreground">
-            <Trans>Loading...</Trans>
+            <Trans comment="Shown while a screen's data is fetched from the server (not loading cargo)">
+              Loading...
+            </Trans>
           </p>
         )}
         {similar.data && items.length === 0 && (

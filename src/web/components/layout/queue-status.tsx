@@ -17,9 +17,15 @@ import { toast } from "../../lib/toast";
 export function QueuedLabel({ entry }: { entry: TQueuedRequest }) {
   const kinds: Record<TQueueKind, React.ReactNode> = {
     bid: <Trans>Bid on load #{String(entry.input.loadId)}</Trans>,
-    load: <Trans>New load: {String(entry.input.title ?? "")}</Trans>,
+    load: (
+      <Trans comment="Offline queue: a new load (the shipper's post) waiting to be sent, with its title">
+        New load: {String(entry.input.title ?? "")}
+      </Trans>
+    ),
     message: <Trans>Message on load #{String(entry.input.loadId)}</Trans>,
-    location: <Trans>Location update</Trans>,
+    location: (
+      <Trans comment="Offline queue: a change of the driver's location waiting to be sent">Location update</Trans>
+    ),
     trip: <Trans>Trip step on load #{String(entry.input.loadId)}</Trans>,
     rating: <Trans>Rating on load #{String(entry.input.loadId)}</Trans>,
   };
@@ -83,7 +89,9 @@ export function QueueStatus() {
           {refused.length > 0 && (
             <>
               <div className="mt-2 font-medium text-destructive">
-                <Trans>Not accepted</Trans>
+                <Trans comment="Offline queue: the server refused a change that was waiting to be sent">
+                  Not accepted
+                </Trans>
               </div>
               <ul className="mt-1 grid gap-2">
                 {refused.map((r) => (
@@ -95,7 +103,10 @@ export function QueueStatus() {
                     <button
                       type="button"
                       className="rounded p-1 hover:bg-muted"
-                      aria-label={t`Dismiss`}
+                      aria-label={t({
+                        message: "Dismiss",
+                        comment: "Screen-reader label of the X button that hides the offline-queue notice",
+                      })}
                       onClick={() => dismissRefused(r.id)}
                     >
                       <X className="size-4" />

@@ -26,7 +26,11 @@ export function SubscriptionBadge() {
       <Tooltip content={t`Free premium access until ${until}`}>
         <Badge variant="success" data-testid="trial-badge" tabIndex={0}>
           <Crown className="size-3" />
-          {days === 1 ? <Trans>1 day left</Trans> : <Trans>{days} days left</Trans>}
+          {days === 1 ? (
+            <Trans comment="Header badge during the free trial: one day of premium left">1 day left</Trans>
+          ) : (
+            <Trans comment="Header badge during the free trial: days of premium left">{days} days left</Trans>
+          )}
         </Badge>
       </Tooltip>
     );
@@ -36,7 +40,9 @@ export function SubscriptionBadge() {
     <Button asChild size="sm" variant="outline" data-testid="upgrade-now">
       <Link to="/subscribe">
         <Crown />
-        <Trans>Upgrade Now</Trans>
+        <Trans comment="Header badge after the free trial: open the subscription page to buy premium">
+          Upgrade Now
+        </Trans>
       </Link>
     </Button>
   );

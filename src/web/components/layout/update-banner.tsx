@@ -22,10 +22,10 @@ export function UpdateBanner() {
         <Trans>A new version of MyTess is ready.</Trans>
       </span>
       <Button size="sm" onClick={update}>
-        <Trans>Update Now</Trans>
+        <Trans comment="Button on the “new version” banner: reload MyTess with the new version now">Update Now</Trans>
       </Button>
       <Button size="sm" variant="ghostInverse" onClick={dismiss}>
-        <Trans>Later</Trans>
+        <Trans comment="Button on the “new version” banner: update later, not now">Later</Trans>
       </Button>
     </div>
   );

@@ -25,7 +25,10 @@ export function UserMenu({ user }: { user: TPublicUser }) {
           variant="ghost"
           size="icon"
           className="rounded-full bg-teal-100 text-teal-900"
-          aria-label={t`Account menu`}
+          aria-label={t({
+            message: "Account menu",
+            comment: "Screen-reader label of the round account button in the header that opens the account menu",
+          })}
           data-testid="user-menu"
         >
           {user.profileImageUrl ? (
@@ -46,20 +49,24 @@ export function UserMenu({ user }: { user: TPublicUser }) {
         <DropdownMenuItem asChild>
           <Link to="/profile">
             <User className="size-4" />
-            <Trans>Profile</Trans>
+            <Trans comment="Account menu item and page title: the user's own details (name, account type)">
+              Profile
+            </Trans>
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>
           <Link to="/settings">
             <Settings className="size-4" />
-            <Trans>Settings</Trans>
+            <Trans comment="Account menu item and page title: the user's settings (language, currency, calendar)">
+              Settings
+            </Trans>
           </Link>
         </DropdownMenuItem>
         <DropdownMenuSeparator />
         <DropdownMenuItem asChild>
           <a href="/api/logout" onClick={() => clearPersistedQueries()}>
             <LogOut className="size-4" />
-            <Trans>Log out</Trans>
+            <Trans comment="Account menu item: sign out of MyTess">Log out</Trans>
           </a>
         </DropdownMenuItem>
       </DropdownMenuContent>

@@ -35,7 +35,13 @@ export function DistanceBadge({ miles, compact }: { miles: number | null | undef
       )}
     >
       <MapPin className="size-3" />
-      {compact ? <Trans>{distance} mi</Trans> : <Trans>{distance} mi to pickup</Trans>}
+      {compact ? (
+        <Trans comment="Short badge on a load: distance from the driver to the pickup (mi = miles)">
+          {distance} mi
+        </Trans>
+      ) : (
+        <Trans>{distance} mi to pickup</Trans>
+      )}
     </span>
   );
 }
@@ -45,11 +51,30 @@ export function LoadStatusBadge({ status }: { status: string }) {
     string,
     { variant: "default" | "secondary" | "success" | "warning" | "destructive" | "outline"; label: React.ReactNode }
   > = {
-    posted: { variant: "default", label: <Trans>Posted</Trans> },
-    assigned: { variant: "warning", label: <Trans>Assigned</Trans> },
-    in_transit: { variant: "warning", label: <Trans>In transit</Trans> },
-    delivered: { variant: "success", label: <Trans>Delivered</Trans> },
-    completed: { variant: "success", label: <Trans>Completed</Trans> },
+    posted: {
+      variant: "default",
+      label: <Trans comment="Status badge of a load: published and open for bids">Posted</Trans>,
+    },
+    assigned: {
+      variant: "warning",
+      label: <Trans comment="Load status badge: the load has been given to a driver">Assigned</Trans>,
+    },
+    in_transit: {
+      variant: "warning",
+      label: <Trans comment="Status badge of a load: the driver is on the way with it">In transit</Trans>,
+    },
+    delivered: {
+      variant: "success",
+      label: (
+        <Trans comment="Status badge: the load arrived at its delivery place; also a notification that reached the phone">
+          Delivered
+        </Trans>
+      ),
+    },
+    completed: {
+      variant: "success",
+      label: <Trans comment="Status badge of a load: the trip is finished and confirmed">Completed</Trans>,
+    },
     cancelled: { variant: "destructive", label: <Trans>Cancelled</Trans> },
   };
   const s = map[status] ?? { variant: "secondary" as const, label: status };
@@ -65,19 +90,19 @@ export function BidStatusBadge({ status }: { status: string }) {
   if (status === "accepted")
     return (
       <Badge variant="success" data-testid="bid-status">
-        <Trans>Accepted</Trans>
+        <Trans comment="Bid status badge: the shipper accepted the bid">Accepted</Trans>
       </Badge>
     );
   if (status === "rejected")
     return (
       <Badge variant="destructive" data-testid="bid-status">
-        <Trans>Rejected</Trans>
+        <Trans comment="Bid status badge: the shipper declined the bid">Rejected</Trans>
       </Badge>
     );
   if (status === "withdrawn")
     return (
       <Badge variant="outline" data-testid="bid-status">
-        <Trans>Withdrawn</Trans>
+        <Trans comment="Bid status badge: the driver took the bid back">Withdrawn</Trans>
       </Badge>
     );
   return (

@@ -51,7 +51,11 @@ export function BidDialog({
     trpc.bids.place.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
-        toast({ title: t`Bid Placed`, description: t`Your bid has been submitted successfully.`, variant: "success" });
+        toast({
+          title: t({ message: "Bid Placed", comment: "Notice title after a driver's bid (price offer) was sent" }),
+          description: t`Your bid has been submitted successfully.`,
+          variant: "success",
+        });
         await Promise.all([
           queryClient.invalidateQueries(trpc.loads.pathFilter()),
           queryClient.invalidateQueries(trpc.bids.pathFilter()),
@@ -75,7 +79,7 @@ export function BidDialog({
       <DialogContent closeLabel={t`Close`} data-testid="bid-dialog">
         <DialogHeader>
           <DialogTitle>
-            <Trans>Place a bid</Trans>
+            <Trans comment="Button and dialog title: offer a price (bid) on this load">Place a bid</Trans>
           </DialogTitle>
           <DialogDescription>
             {load.title}: {load.pickupLocation} → {load.deliveryLocation}
@@ -85,7 +89,9 @@ export function BidDialog({
           <div className="grid grid-cols-[1fr_7rem] gap-3">
             <div className="grid gap-2">
               <Label htmlFor={`bid-amount-${load.id}`}>
-                <Trans>Bid amount</Trans>
+                <Trans comment="Label of the price field when a driver places a bid (offer) on a load">
+                  Bid amount
+                </Trans>
               </Label>
               <Input
                 id={`bid-amount-${load.id}`}
@@ -117,13 +123,17 @@ export function BidDialog({
           />
           <div className="grid gap-2">
             <Label htmlFor={`bid-notes-${load.id}`}>
-              <Trans>Notes (optional)</Trans>
+              <Trans comment="Label of an optional note a driver adds to a bid">Notes (optional)</Trans>
             </Label>
             <Textarea id={`bid-notes-${load.id}`} name="notes" maxLength={1000} />
           </div>
           <DialogFooter>
             <Button type="submit" disabled={place.isPending}>
-              {place.isPending ? <Trans>Placing...</Trans> : <Trans>Place Bid</Trans>}
+              {place.isPending ? (
+                <Trans comment="Place Bid button while the bid is being sent">Placing...</Trans>
+              ) : (
+                <Trans comment="Button: send a price offer (bid) on this load">Place Bid</Trans>
+              )}
             </Button>
           </DialogFooter>
         </form>

@@ -41,7 +41,11 @@ export function BidsDialog({
     trpc.bids.accept.mutationOptions({
       onSuccess: async () => {
         setConfirming(null);
-        toast({ title: t`Bid accepted`, description: t`The load is assigned to the driver.`, variant: "success" });
+        toast({
+          title: t({ message: "Bid accepted", comment: "Notice title after the shipper accepted a bid" }),
+          description: t`The load is assigned to the driver.`,
+          variant: "success",
+        });
         await queryClient.invalidateQueries();
       },
       onError: async (err) => {
@@ -68,20 +72,22 @@ export function BidsDialog({
     >
       <DialogTrigger asChild>
         <Button size="sm" variant="outline" data-testid="view-bids">
-          <Trans>View Bids</Trans>
+          <Trans comment="Button on the shipper's load: see the price offers (bids) drivers made">View Bids</Trans>
           {pending > 0 && <Badge variant="default">{pending}</Badge>}
         </Button>
       </DialogTrigger>
       <DialogContent closeLabel={t`Close`} width="lg">
         <DialogHeader>
           <DialogTitle>
-            <Trans>Bids</Trans>
+            <Trans comment="Dialog title and column header: the price offers (bids) drivers made on a load">Bids</Trans>
           </DialogTitle>
           <DialogDescription>{title}</DialogDescription>
         </DialogHeader>
         {bids.isPending && (
           <p className="text-sm text-muted-foreground">
-            <Trans>Loading...</Trans>
+            <Trans comment="Shown while a screen's data is fetched from the server (not loading cargo)">
+              Loading...
+            </Trans>
           </p>
         )}
         {bids.data?.length === 0 && (
@@ -122,10 +128,14 @@ export function BidsDialog({
                       onClick={() => accept.mutate({ bidId: b.id })}
                       data-testid="confirm-accept-bid"
                     >
-                      {accept.isPending ? <Trans>Accepting...</Trans> : <Trans>Yes, award the load</Trans>}
+                      {accept.isPending ? (
+                        <Trans comment="Confirm-award button while the bid is being accepted">Accepting...</Trans>
+                      ) : (
+                        <Trans>Yes, award the load</Trans>
+                      )}
                     </Button>
                     <Button size="sm" variant="ghost" onClick={() => setConfirming(null)}>
-                      <Trans>Back</Trans>
+                      <Trans comment="Button: go back one step in a dialog">Back</Trans>
                     </Button>
                   </div>
                 </div>
@@ -134,7 +144,11 @@ export function BidsDialog({
                 <div>
                   <div className="flex items-center gap-2 font-medium">
                     {b.driverName}
-                    {b.isClosest && <Badge variant="success">{t`Closest`}</Badge>}
+                    {b.isClosest && (
+                      <Badge variant="success">
+                        {t({ message: "Closest", comment: "Badge on the bid of the driver nearest to the pickup" })}
+                      </Badge>
+                    )}
                   </div>
                   <DriverBidFigures bid={b} className="text-xs" />
                   {b.notes && <div className="mt-1 text-sm">{b.notes}</div>}
@@ -158,7 +172,9 @@ export function BidsDialog({
                       onClick={() => setConfirming(b.id)}
                       data-testid="accept-bid"
                     >
-                      <Trans>Accept</Trans>
+                      <Trans comment="Button beside a bid on the shipper's bid list: accept this bid (give the load to this driver)">
+                        Accept
+                      </Trans>
                     </Button>
                     <Button
                       size="sm"
@@ -166,7 +182,7 @@ export function BidsDialog({
                       disabled={reject.isPending}
                       onClick={() => reject.mutate({ bidId: b.id })}
                     >
-                      <Trans>Reject</Trans>
+                      <Trans comment="Button beside a bid on the shipper's bid list: decline this bid">Reject</Trans>
                     </Button>
                   </>
                 )}

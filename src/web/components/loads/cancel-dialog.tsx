@@ -26,7 +26,10 @@ export function CancelLoadDialog({ loadId, assigned }: { loadId: number; assigne
     trpc.loads.cancel.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
-        toast({ title: t`Load cancelled`, variant: "success" });
+        toast({
+          title: t({ message: "Load cancelled", comment: "Notice title after the shipper cancelled a load" }),
+          variant: "success",
+        });
         await queryClient.invalidateQueries();
       },
       onError: () =>
@@ -50,7 +53,7 @@ export function CancelLoadDialog({ loadId, assigned }: { loadId: number; assigne
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
         <Button size="sm" variant="ghost">
-          <Trans>Cancel load</Trans>
+          <Trans comment="Button and confirm button: cancel this load (stop offering it)">Cancel load</Trans>
         </Button>
       </DialogTrigger>
       <DialogContent closeLabel={t`Close`}>
@@ -68,13 +71,23 @@ export function CancelLoadDialog({ loadId, assigned }: { loadId: number; assigne
         </DialogHeader>
         <form className="grid gap-3" onSubmit={submit} noValidate>
           <Label htmlFor={`cancel-reason-${loadId}`}>
-            {assigned ? <Trans>Reason</Trans> : <Trans>Reason (optional)</Trans>}
+            {assigned ? (
+              <Trans comment="Label of the reason for cancelling a load (required once a driver is assigned)">
+                Reason
+              </Trans>
+            ) : (
+              <Trans comment="Label of the reason for cancelling a load, may stay empty">Reason (optional)</Trans>
+            )}
           </Label>
           <Textarea id={`cancel-reason-${loadId}`} name="reason" maxLength={500} aria-invalid={!!error} />
           <FieldError>{error}</FieldError>
           <DialogFooter>
             <Button type="submit" variant="destructive" disabled={cancel.isPending}>
-              {cancel.isPending ? <Trans>Cancelling...</Trans> : <Trans>Cancel load</Trans>}
+              {cancel.isPending ? (
+                <Trans comment="Cancel load button while cancelling">Cancelling...</Trans>
+              ) : (
+                <Trans>Cancel load</Trans>
+              )}
             </Button>
           </DialogFooter>
         </form>

@@ -37,7 +37,9 @@ export function DriverBidFigures({
         {formatNumber(bid.rating, { maximumFractionDigits: 1 })}
       </span>
       <span>
-        <Trans>{bid.trips} trips</Trans>
+        <Trans comment="Bid row and landing example: how many trips the bidding driver has completed">
+          {bid.trips} trips
+        </Trans>
       </span>
       {bid.distance != null && (
         <span className="flex items-center gap-1">

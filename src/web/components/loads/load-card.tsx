@@ -28,12 +28,16 @@ export function BoardBadges({ board }: { board: NonNullable<TBoardLoadItem["boar
       </Badge>
       {board.sandbox && (
         <Badge variant="warning" data-testid="sandbox-badge">
-          <Trans>Sandbox</Trans>
+          <Trans comment="Badge on a board or its loads: test data from the board's test system (sandbox), not real loads">
+            Sandbox
+          </Trans>
         </Badge>
       )}
       {board.poweredBy && (
         <span className="text-xs font-semibold text-muted-foreground" data-testid="powered-by">
-          <Trans>Powered by {board.poweredBy}</Trans>
+          <Trans comment="Load card from an outside board: the board's name ({0}) credited as its source">
+            Powered by {board.poweredBy}
+          </Trans>
         </span>
       )}
     </>
@@ -90,7 +94,7 @@ export function LoadCard({
         <DistanceBadge miles={load.distance} />
         {load.isUrgent && (
           <Badge variant="destructive">
-            <Trans>Urgent</Trans>
+            <Trans comment="Badge on a load whose pickup is soon">Urgent</Trans>
           </Badge>
         )}
         {load.status !== "posted" && <LoadStatusBadge status={load.status} />}

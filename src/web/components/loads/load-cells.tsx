@@ -43,7 +43,7 @@ export function LoadRate({
       currency={load.budgetCurrency}
       className={className}
       testId="load-budget"
-      extra={<Trans>{perMile}/mi</Trans>}
+      extra={<Trans comment="Load cards: the budget divided by the trip's miles (price per mile)">{perMile}/mi</Trans>}
     />
   );
 }
@@ -57,13 +57,13 @@ export function LoadWhen({ iso, className }: { iso: string; className?: string }
 export function TripMiles({ tripMiles }: { tripMiles: number }) {
   const { formatNumber } = usePreferences();
   const miles = formatNumber(tripMiles, { maximumFractionDigits: 0 });
-  return <Trans>{miles} mi trip</Trans>;
+  return <Trans comment="Load cards: length of the trip from pickup to delivery (mi = miles)">{miles} mi trip</Trans>;
 }
 
 export function WeightLbs({ lbs }: { lbs: number }) {
   const { formatNumber } = usePreferences();
   const weight = formatNumber(lbs);
-  return <Trans>{weight} lbs</Trans>;
+  return <Trans comment="Load cards and details: the load's weight in pounds (lbs)">{weight} lbs</Trans>;
 }
 
 const MINUTE = 60 * 1000;
@@ -112,16 +112,30 @@ export function PosterCallLink({ contact }: { contact: NonNullable<TPublicLoad["
   const link = contact.phone
     ? {
         href: `tel:${contact.phone.replace(/[^\d+]/g, "")}`,
-        label: who ? t`Call ${who}` : t`Call the poster`,
+        label: who
+          ? t({
+              message: `Call ${who}`,
+              comment: "Screen-reader label of the call button: phone {who}, who posted the load",
+            })
+          : t`Call the poster`,
         icon: <Phone className="size-3.5" />,
-        text: <Trans>Call</Trans>,
+        text: <Trans comment="Button on an outside board's load: phone the person who posted it">Call</Trans>,
       }
     : contact.email
       ? {
           href: `mailto:${contact.email}`,
-          label: who ? t`Email ${who}` : t`Email the poster`,
+          label: who
+            ? t({
+                message: `Email ${who}`,
+                comment: "Screen-reader label of the email button: write an email to {who}, who posted the load",
+              })
+            : t`Email the poster`,
           icon: <Mail className="size-3.5" />,
-          text: <Trans>Email</Trans>,
+          text: (
+            <Trans comment="Label of the email field (sign in, sign up); also a button on a load to email its poster">
+              Email
+            </Trans>
+          ),
         }
       : null;
   if (!link) return null;

@@ -82,7 +82,9 @@ export function LoadFilters({
     >
       <div className="grid gap-1.5 lg:col-span-2">
         <Label htmlFor="f-location">
-          <Trans>Location</Trans>
+          <Trans comment="Load board filter label: where to search from (the driver's position or a town)">
+            Location
+          </Trans>
         </Label>
         <Input
           id="f-location"
@@ -94,12 +96,12 @@ export function LoadFilters({
       {showRadius && (
         <div className="grid gap-1.5">
           <Label htmlFor="f-radius">
-            <Trans>Radius</Trans>
+            <Trans comment="Label: how far from the starting point to search for loads">Radius</Trans>
           </Label>
           <NativeSelect id="f-radius" value={value.radius} onChange={(e) => set("radius", Number(e.target.value))}>
             {RADIUS_OPTIONS.map((r) => (
               <option key={r} value={r}>
-                {t`${r} miles`}
+                {t({ message: `${r} miles`, comment: "Radius choice on the load board's filters: {r} miles" })}
               </option>
             ))}
           </NativeSelect>
@@ -107,16 +109,28 @@ export function LoadFilters({
       )}
       <div className="grid gap-1.5">
         <Label htmlFor="f-source">
-          <Trans>Source</Trans>
+          <Trans comment="Load board filter and column header: where the load comes from (MyTess or an outside board)">
+            Source
+          </Trans>
         </Label>
         <NativeSelect
           id="f-source"
           value={value.sourceType}
           onChange={(e) => set("sourceType", e.target.value as TBoardFilters["sourceType"])}
         >
-          <option value="all">{t`All sources`}</option>
+          <option value="all">
+            {t({
+              message: "All sources",
+              comment: "Load board filter choice: loads from MyTess and from outside boards",
+            })}
+          </option>
           <option value="mytess">MyTess</option>
-          <option value="external">{t`External boards`}</option>
+          <option value="external">
+            {t({
+              message: "External boards",
+              comment: "Load board source choice: loads from outside boards (DAT, Truckstop…)",
+            })}
+          </option>
         </NativeSelect>
       </div>
       <div className="grid gap-1.5">
@@ -128,7 +142,12 @@ export function LoadFilters({
           value={value.equipmentType}
           onChange={(e) => set("equipmentType", e.target.value)}
         >
-          <option value="all">{t`All equipment`}</option>
+          <option value="all">
+            {t({
+              message: "All equipment",
+              comment: "Load board filter choice: any truck type (equipment = type of truck or trailer)",
+            })}
+          </option>
           {EQUIPMENT_TYPES.map((e) => (
             <option key={e} value={e}>
               {equipmentLabel(e)}

@@ -18,7 +18,7 @@ export function LoadSummaryCard({ load, action }: { load: TPublicLoad; action?: 
           <div className="font-semibold">{load.title}</div>
           {load.isUrgent && (
             <Badge variant="destructive">
-              <Trans>Urgent</Trans>
+              <Trans comment="Badge on a load whose pickup is soon">Urgent</Trans>
             </Badge>
           )}
         </div>
@@ -34,7 +34,7 @@ export function LoadSummaryCard({ load, action }: { load: TPublicLoad; action?: 
           </span>
           <span className="flex items-center gap-1">
             <Weight className="size-4" />
-            <Trans>{weight} lbs</Trans>
+            <Trans comment="Load cards and details: the load's weight in pounds (lbs)">{weight} lbs</Trans>
           </span>
           <Badge variant="secondary">
             <EquipmentLabel type={load.equipmentType} />

@@ -66,7 +66,11 @@ export function LoadTable({
   return (
     // overflow-clip, not hidden: hidden would make the box a scroll container and unstick the header row.
     <div className="overflow-clip rounded-xl border bg-white">
-      <Table aria-label={t`Loads`} data-testid="load-table" className="table-fixed">
+      <Table
+        aria-label={t({ message: "Loads", comment: "Screen-reader name of the load board table" })}
+        data-testid="load-table"
+        className="table-fixed"
+      >
         {/* Fixed widths: long words (Afaan Oromo) wrap inside their column instead of pushing the actions out. */}
         <colgroup>
           {COLUMN_WIDTHS.map(([name, width]) => (
@@ -76,17 +80,21 @@ export function LoadTable({
         <TableHeader className="sticky z-20" style={{ top: stickyTop }}>
           <tr>
             <TableHead className="pl-4">
-              <Trans>Load</Trans>
+              <Trans comment="Column header in load tables: the load (freight offer), its title and route">Load</Trans>
             </TableHead>
             <SortableHead sorted={sorted("date")} onSort={() => onSort("date")} testId="sort-by-date">
-              <Trans>Pickup</Trans>
+              <Trans comment="Column header and form section: the pickup place (where the load is put on the truck)">
+                Pickup
+              </Trans>
             </SortableHead>
             <TableHead>
-              <Trans>Delivery</Trans>
+              <Trans comment="Column header and form section: the delivery place (where the load is unloaded)">
+                Delivery
+              </Trans>
             </TableHead>
             {canSortByDistance ? (
               <SortableHead sorted={sorted("distance")} onSort={() => onSort("distance")} testId="sort-by-distance">
-                <Trans>Distance</Trans>
+                <Trans comment="Column header: distance from the driver to the pickup">Distance</Trans>
               </SortableHead>
             ) : (
               <TableHead>
@@ -97,10 +105,12 @@ export function LoadTable({
               <Trans>Equipment</Trans>
             </TableHead>
             <TableHead end>
-              <Trans>Weight (lbs)</Trans>
+              <Trans comment="Column header and post-load field: the load's weight in pounds (lbs)">Weight (lbs)</Trans>
             </TableHead>
             <SortableHead sorted={sorted("rate")} onSort={() => onSort("rate")} testId="sort-by-rate" end>
-              <Trans>Rate</Trans>
+              <Trans comment="Column header on the load board: the price offered for the load (not a rating)">
+                Rate
+              </Trans>
             </SortableHead>
             <TableHead>
               <Trans>Source</Trans>
@@ -110,7 +120,7 @@ export function LoadTable({
             </TableHead>
             <TableHead end className="pr-4">
               <span className="sr-only">
-                <Trans>Actions</Trans>
+                <Trans comment="Screen-reader header of the load table's last column (buttons)">Actions</Trans>
               </span>
             </TableHead>
           </tr>

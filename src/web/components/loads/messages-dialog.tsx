@@ -113,10 +113,17 @@ function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
             value={body}
             onChange={(e) => setBody(e.target.value)}
             placeholder={t`Write a message`}
-            aria-label={t`Message`}
+            aria-label={t({ message: "Message", comment: "Screen-reader label of the chat message field" })}
             maxLength={2000}
           />
-          <Button type="submit" disabled={!body.trim() || send.isPending} aria-label={t`Send`}>
+          <Button
+            type="submit"
+            disabled={!body.trim() || send.isPending}
+            aria-label={t({
+              message: "Send",
+              comment: "Screen-reader label of the chat's send button: send the message",
+            })}
+          >
             <Send />
           </Button>
         </form>
@@ -144,7 +151,9 @@ export function ShipperMessagesDialog({ loadId, title, unread }: { loadId: numbe
       <DialogTrigger asChild>
         <Button size="sm" variant="outline">
           <MessageSquare />
-          <Trans>Messages</Trans>
+          <Trans comment="Header link, page title and dialog title: chat messages between a shipper and drivers about a load">
+            Messages
+          </Trans>
           {unread > 0 && <Badge variant="destructive">{unread}</Badge>}
         </Button>
       </DialogTrigger>
@@ -195,7 +204,7 @@ export function DriverMessagesDialog({ loadId, title }: { loadId: number; title:
       <DialogTrigger asChild>
         <Button size="sm" variant="outline">
           <MessageSquare />
-          <Trans>Message shipper</Trans>
+          <Trans comment="Button on a load for the driver: write to the load's shipper">Message shipper</Trans>
         </Button>
       </DialogTrigger>
       <DialogContent closeLabel={t`Close`}>

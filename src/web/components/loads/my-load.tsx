@@ -29,7 +29,7 @@ function ConfirmDeliveryButton({ loadId }: { loadId: number }) {
     trpc.loads.complete.mutationOptions({
       onSuccess: async () => {
         toast({
-          title: t`Delivery confirmed`,
+          title: t({ message: "Delivery confirmed", comment: "Notice title after the shipper confirmed the delivery" }),
           description: t`The load is completed. Rate your driver.`,
           variant: "success",
         });
@@ -52,7 +52,9 @@ function ConfirmDeliveryButton({ loadId }: { loadId: number }) {
       onClick={() => complete.mutate({ loadId })}
       data-testid="confirm-delivery"
     >
-      <Trans>Confirm delivery</Trans>
+      <Trans comment="Button on the shipper's load: confirm the load arrived (after the driver marked it delivered)">
+        Confirm delivery
+      </Trans>
     </Button>
   );
 }
@@ -79,12 +81,14 @@ export function MyLoadFacts({ load }: { load: TMyLoad }) {
     <>
       {load.assignedDriverName && (
         <div className="text-sm">
-          <Trans>Driver: {load.assignedDriverName}</Trans>
+          <Trans comment="Shipper's load card: the driver the load was given to">
+            Driver: {load.assignedDriverName}
+          </Trans>
         </div>
       )}
       {load.lastPosition && (
         <div className="text-sm text-muted-foreground" data-testid="last-position">
-          <Trans>
+          <Trans comment="Shipper's load card: the driver's last position (place name), then its date and time">
             Last position: <PlaceName latitude={load.lastPosition.latitude} longitude={load.lastPosition.longitude} />,{" "}
             {formatDate(load.lastPosition.recordedAt, { dateStyle: "short", timeStyle: "short" })}
           </Trans>
@@ -92,7 +96,7 @@ export function MyLoadFacts({ load }: { load: TMyLoad }) {
       )}
       {load.cancelReason && (
         <div className="text-sm text-muted-foreground">
-          <Trans>Cancelled: {load.cancelReason}</Trans>
+          <Trans comment="Shipper's load card: cancelled, with the reason given">Cancelled: {load.cancelReason}</Trans>
         </div>
       )}
     </>
@@ -127,7 +131,7 @@ export function MyLoadCard({ load }: { load: TMyLoad }) {
           <BudgetAmount amount={load.budgetAmount} currency={load.budgetCurrency} />
           {best && (
             <div className="mt-1 text-xs text-muted-foreground" data-testid="best-bid">
-              <Trans>Best bid: {best}</Trans>
+              <Trans comment="Shipper's load card: the best price offer (bid) so far">Best bid: {best}</Trans>
             </div>
           )}
         </div>

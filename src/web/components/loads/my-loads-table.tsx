@@ -29,7 +29,14 @@ export function MyLoadsTable({ loads, queued }: { loads: TMyLoad[]; queued: { id
   const { formatNumber, formatDate } = usePreferences();
   return (
     <div className="overflow-clip rounded-xl border bg-white">
-      <Table aria-label={t`My Loads`} data-testid="my-loads-table" className="table-fixed">
+      <Table
+        aria-label={t({
+          message: "My Loads",
+          comment: "Shipper dashboard heading and table name: the shipper's own loads",
+        })}
+        data-testid="my-loads-table"
+        className="table-fixed"
+      >
         <colgroup>
           {COLUMN_WIDTHS.map(([name, width]) => (
             <col key={name} style={{ width }} />
@@ -50,10 +57,14 @@ export function MyLoadsTable({ loads, queued }: { loads: TMyLoad[]; queued: { id
               <Trans>Bids</Trans>
             </TableHead>
             <TableHead end>
-              <Trans>Best bid</Trans>
+              <Trans comment="Column header in the shipper's load table: the lowest price offered (bid) so far">
+                Best bid
+              </Trans>
             </TableHead>
             <TableHead end>
-              <Trans>Budget</Trans>
+              <Trans comment="Label and column header: the price the shipper is ready to pay for the load">
+                Budget
+              </Trans>
             </TableHead>
             <TableHead end className="pr-4">
               <span className="sr-only">

@@ -15,18 +15,23 @@ export function PlaceName({ latitude, longitude }: { latitude: number; longitude
   const p = near.data;
   if (!p) return <span title={coordinates}>{coordinates}</span>;
   const directions = {
-    N: t`north`,
-    NE: t`northeast`,
-    E: t`east`,
-    SE: t`southeast`,
-    S: t`south`,
-    SW: t`southwest`,
-    W: t`west`,
-    NW: t`northwest`,
+    N: t({ message: "north", comment: "Compass direction in a place name (“12 mi north of Adama”)" }),
+    NE: t({ message: "northeast", comment: "Compass direction in a place name (“12 mi northeast of Adama”)" }),
+    E: t({ message: "east", comment: "Compass direction in a place name (“12 mi east of Adama”)" }),
+    SE: t({ message: "southeast", comment: "Compass direction in a place name (“12 mi southeast of Adama”)" }),
+    S: t({ message: "south", comment: "Compass direction in a place name (“12 mi south of Adama”)" }),
+    SW: t({ message: "southwest", comment: "Compass direction in a place name (“12 mi southwest of Adama”)" }),
+    W: t({ message: "west", comment: "Compass direction in a place name (“12 mi west of Adama”)" }),
+    NW: t({ message: "northwest", comment: "Compass direction in a place name (“12 mi northwest of Adama”)" }),
   } as const;
   const town = p.town;
   const miles = p.distanceMiles;
-  const label = p.direction ? t`${miles} mi ${directions[p.direction]} of ${town}` : t`In ${town}`;
+  const label = p.direction
+    ? t({
+        message: `${miles} mi ${directions[p.direction]} of ${town}`,
+        comment: "Place name on a load: {miles} miles in a compass direction ({0}, e.g. north) from the town {town}",
+      })
+    : t({ message: `In ${town}`, comment: "Place name on a load: in the town {town}" });
   return (
     <span title={coordinates} data-testid="place-name">
       {label}

@@ -108,7 +108,7 @@ function PlaceFields({
       </div>
       <TextField
         id={`${prefix}-country`}
-        label=<Trans>Country</Trans>
+        label=<Trans comment="Label of the country field of a pickup or delivery place">Country</Trans>
         value={value.country}
         onChange={(e) => set("country", e.target.value)}
         error={err("Country")}
@@ -121,17 +121,17 @@ function PlaceFields({
       >
         <summary className="cursor-pointer text-sm text-muted-foreground">
           {value.latitude && value.longitude ? (
-            <Trans>
+            <Trans comment="Place field: the exact coordinates entered (latitude, longitude)">
               Exact position: {Number(value.latitude).toFixed(4)}, {Number(value.longitude).toFixed(4)}
             </Trans>
           ) : (
-            <Trans>Exact position</Trans>
+            <Trans comment="Button in the place field: enter exact coordinates instead of a city">Exact position</Trans>
           )}
         </summary>
         <div className="mt-2 grid gap-3 sm:grid-cols-2">
           <TextField
             id={`${prefix}-lat`}
-            label=<Trans>Latitude</Trans>
+            label=<Trans comment="Label of a latitude field (coordinates)">Latitude</Trans>
             type="number"
             step="any"
             inputMode="decimal"
@@ -141,7 +141,7 @@ function PlaceFields({
           />
           <TextField
             id={`${prefix}-lng`}
-            label=<Trans>Longitude</Trans>
+            label=<Trans comment="Label of a longitude field (coordinates)">Longitude</Trans>
             type="number"
             step="any"
             inputMode="decimal"
@@ -213,7 +213,11 @@ export function PostLoadDialog({
         setPickup(EMPTY_SIDE);
         setDelivery(EMPTY_SIDE);
         setErrors({});
-        toast({ title: t`Load Created`, description: t`Your load has been posted successfully.`, variant: "success" });
+        toast({
+          title: t({ message: "Load Created", comment: "Notice title after a load was posted" }),
+          description: t`Your load has been posted successfully.`,
+          variant: "success",
+        });
         await queryClient.invalidateQueries();
       },
       onError: (err) => {
@@ -258,8 +262,16 @@ export function PostLoadDialog({
       if (!side.country.trim()) next[`${prefix}Country`] = required;
       const lat = num(side.latitude);
       const lng = num(side.longitude);
-      if (!(lat >= -90 && lat <= 90)) next[`${prefix}Latitude`] = t`Between -90 and 90`;
-      if (!(lng >= -180 && lng <= 180)) next[`${prefix}Longitude`] = t`Between -180 and 180`;
+      if (!(lat >= -90 && lat <= 90))
+        next[`${prefix}Latitude`] = t({
+          message: "Between -90 and 90",
+          comment: "Form error under a latitude field: the allowed range",
+        });
+      if (!(lng >= -180 && lng <= 180))
+        next[`${prefix}Longitude`] = t({
+          message: "Between -180 and 180",
+          comment: "Form error under a longitude field: the allowed range",
+        });
     }
     const pickupDate = Date.parse(str("pickupDate"));
     const deliveryDate = Date.parse(str("deliveryDate"));
@@ -331,7 +343,7 @@ export function PostLoadDialog({
           <div className="grid gap-3 sm:grid-cols-2">
             <TextField
               id="load-title"
-              label=<Trans>Title</Trans>
+              label=<Trans comment="Label of the load's title field in the post-load form">Title</Trans>
               name="title"
               maxLength={120}
               defaultValue={initial?.title ?? undefined}
@@ -349,7 +361,11 @@ export function PostLoadDialog({
                 aria-describedby={errors.equipmentType ? "load-equipment-error" : undefined}
               >
                 <option value="" disabled>
-                  {t`Choose equipment`}
+                  {t({
+                    message: "Choose equipment",
+                    comment:
+                      "Empty first choice of the truck type list in the post-load form (equipment = type of truck or trailer)",
+                  })}
                 </option>
                 {EQUIPMENT_TYPES.map((e) => (
                   <option key={e} value={e}>
@@ -411,7 +427,7 @@ export function PostLoadDialog({
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor="load-description">
-              <Trans>Description (optional)</Trans>
+              <Trans comment="Label of an optional description field (load, package)">Description (optional)</Trans>
             </Label>
             <Textarea
               id="load-description"
@@ -433,7 +449,13 @@ export function PostLoadDialog({
           </div>
           <DialogFooter>
             <Button type="submit" disabled={pending}>
-              {pending ? <Trans>Posting...</Trans> : <Trans>Post Load</Trans>}
+              {pending ? (
+                <Trans comment="Post Load button while the load is being published">Posting...</Trans>
+              ) : (
+                <Trans comment="Header link for shippers and the post-load form's submit button: publish a new load for drivers to bid on">
+                  Post Load
+                </Trans>
+              )}
             </Button>
           </DialogFooter>
         </form>

@@ -19,7 +19,18 @@ import {
 /** Rate the other side of a completed load, once, 1 to 5 stars. */
 export function RateDialog({ loadId, whom }: { loadId: number; whom: "driver" | "shipper" }) {
   const { t } = useLingui();
-  const label = whom === "driver" ? t`Rate the driver` : t`Rate the shipper`;
+  const label =
+    whom === "driver"
+      ? t({
+          message: "Rate the driver",
+          comment:
+            "Button on a finished load for the shipper: give the driver a star rating (rate = rating, not a price)",
+        })
+      : t({
+          message: "Rate the shipper",
+          comment:
+            "Button on a finished trip for the driver: give the shipper a star rating (rate = rating, not a price)",
+        });
   const [open, setOpen] = useState(false);
   const [score, setScore] = useState(0);
   const queryClient = useQueryClient();
@@ -27,7 +38,11 @@ export function RateDialog({ loadId, whom }: { loadId: number; whom: "driver" | 
     trpc.loads.rate.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
-        toast({ title: t`Rating saved`, description: t`Thank you. Your rating is saved.`, variant: "success" });
+        toast({
+          title: t({ message: "Rating saved", comment: "Notice title after a rating (stars) was saved" }),
+          description: t`Thank you. Your rating is saved.`,
+          variant: "success",
+        });
         await queryClient.invalidateQueries();
       },
       onError: (err) =>
@@ -55,14 +70,21 @@ export function RateDialog({ loadId, whom }: { loadId: number; whom: "driver" | 
             <Trans>How did this trip go? Your rating is final.</Trans>
           </DialogDescription>
         </DialogHeader>
-        <div className="flex justify-center gap-2" role="radiogroup" aria-label={t`Score`}>
+        <div
+          className="flex justify-center gap-2"
+          role="radiogroup"
+          aria-label={t({ message: "Score", comment: "Screen-reader name of the star choice in the rating dialog" })}
+        >
           {[1, 2, 3, 4, 5].map((n) => (
             <button
               key={n}
               type="button"
               role="radio"
               aria-checked={score === n}
-              aria-label={t`${n} stars`}
+              aria-label={t({
+                message: `${n} stars`,
+                comment: "Screen-reader label of a star in the rating dialog: give {n} stars",
+              })}
               onClick={() => setScore(n)}
               className="rounded p-1"
             >
@@ -72,7 +94,11 @@ export function RateDialog({ loadId, whom }: { loadId: number; whom: "driver" | 
         </div>
         <DialogFooter>
           <Button disabled={score === 0 || rate.isPending} onClick={() => rate.mutate({ loadId, score })}>
-            {rate.isPending ? <Trans>Saving...</Trans> : <Trans>Submit rating</Trans>}
+            {rate.isPending ? (
+              <Trans>Saving...</Trans>
+            ) : (
+              <Trans comment="Button in the rating dialog: save the stars given">Submit rating</Trans>
+            )}
           </Button>
         </DialogFooter>
       </DialogContent>

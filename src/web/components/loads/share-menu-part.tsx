@@ -53,7 +53,7 @@ export function ShareMenuPart({
     const win = window.open(PLATFORMS[platform](content), "_blank");
     if (!win) {
       toast({
-        title: t`Share Failed`,
+        title: t({ message: "Share Failed", comment: "Notice title: sharing did not work" }),
         description: t`Please try again or copy the link manually`,
         variant: "destructive",
       });
@@ -61,13 +61,21 @@ export function ShareMenuPart({
     }
     win.opener = null;
     logEngagement({ platform, url: content.url });
-    toast({ title: t`Shared Successfully!`, description: t`Content shared on ${platform}`, variant: "success" });
+    toast({
+      title: t({ message: "Shared Successfully!", comment: "Notice title after the load was shared" }),
+      description: t`Content shared on ${platform}`,
+      variant: "success",
+    });
   };
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(content.url);
       logEngagement({ platform: "copy", url: content.url });
-      toast({ title: t`Link Copied!`, description: t`Share link copied to clipboard`, variant: "success" });
+      toast({
+        title: t({ message: "Link Copied!", comment: "Notice title after the load's link was copied" }),
+        description: t`Share link copied to clipboard`,
+        variant: "success",
+      });
     } catch {
       toast({ title: t`Copy Failed`, description: t`Please copy the link manually`, variant: "destructive" });
     }
@@ -86,7 +94,7 @@ export function ShareMenuPart({
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => void copy()}>
           <Link2 className="size-4" />
-          <Trans>Copy link</Trans>
+          <Trans comment="Share menu item: copy the load's link to the clipboard">Copy link</Trans>
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>

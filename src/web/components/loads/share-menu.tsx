@@ -10,7 +10,13 @@ export type TShareContent = { title: string; description: string; url: string; h
 export function ShareTrigger({ iconOnly, ...rest }: { iconOnly?: boolean } & ComponentProps<typeof Button>) {
   const { t } = useLingui();
   return (
-    <Button variant="ghost" size="sm" aria-label={t`Share`} data-testid="share-button" {...rest}>
+    <Button
+      variant="ghost"
+      size="sm"
+      aria-label={t({ message: "Share", comment: "Button on a load: share it (link, WhatsApp, Telegram)" })}
+      data-testid="share-button"
+      {...rest}
+    >
       <Share2 />
       {!iconOnly && <Trans>Share</Trans>}
     </Button>

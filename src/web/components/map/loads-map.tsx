@@ -39,7 +39,7 @@ export default function LoadsMap({ loads, origin }: { loads: TMapLoad[]; origin?
     shown.map((l) => [l.id, l.title, l.pickupLatitude, l.pickupLongitude]),
     hasOrigin ? [origin.latitude, origin.longitude] : null,
   ]);
-  const openLabel = t`Open load`;
+  const openLabel = t({ message: "Open load", comment: "Button on a load marker on the map: open the load's page" });
 
   const popupContent = (items: TMapLoad[]) => {
     const root = document.createElement("div");
@@ -166,7 +166,7 @@ export default function LoadsMap({ loads, origin }: { loads: TMapLoad[]; origin?
         <div ref={container} className="size-full" role="region" aria-label={t`Map of the loads' pickup places`} />
         {state.status === "loading" && (
           <div className="absolute inset-0 grid animate-pulse place-items-center text-sm text-muted-foreground">
-            <Trans>Loading map...</Trans>
+            <Trans comment="Shown while the map is being fetched">Loading map...</Trans>
           </div>
         )}
         {state.status === "unsupported" && (
@@ -178,18 +178,21 @@ export default function LoadsMap({ loads, origin }: { loads: TMapLoad[]; origin?
         )}
       </div>
       <figcaption>
-        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label={t`Map legend`}>
+        <ul
+          className="flex flex-wrap gap-x-4 gap-y-1 text-sm"
+          aria-label={t({ message: "Map legend", comment: "Screen-reader name of the map's legend" })}
+        >
           <LegendItem color={COLORS.own}>
-            <Trans>MyTess loads</Trans>
+            <Trans comment="Map legend: loads posted on MyTess">MyTess loads</Trans>
           </LegendItem>
           {hasExternal && (
             <LegendItem color={COLORS.external}>
-              <Trans>External loads</Trans>
+              <Trans comment="Map legend: loads from outside boards">External loads</Trans>
             </LegendItem>
           )}
           {hasOrigin && (
             <LegendItem color={COLORS.origin}>
-              <Trans>Your position</Trans>
+              <Trans comment="Map legend: the driver's own position">Your position</Trans>
             </LegendItem>
           )}
           <li className="text-muted-foreground">

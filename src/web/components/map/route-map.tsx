@@ -109,7 +109,7 @@ export default function RouteMap({
         dot.className = "size-4 rounded-full border-2 border-white shadow-md";
         dot.style.backgroundColor = COLORS.track;
         dot.dataset.testid = "last-position-marker";
-        dot.title = t`Last position`;
+        dot.title = t({ message: "Last position", comment: "Map on the load page: the driver's last known position" });
         markers.push(new lib.Marker({ element: dot }).setLngLat([last.longitude, last.latitude]).addTo(map));
       }
       fitTo(lib, map, [...ends, ...trackLine]);
@@ -126,7 +126,12 @@ export default function RouteMap({
   return (
     <figure data-testid="route-map" data-map-ready={ready ? "true" : "false"} className="grid gap-2">
       <div className="relative h-[260px] overflow-hidden rounded-lg border bg-[#eef2f5] md:h-[320px]">
-        <div ref={container} className="size-full" role="region" aria-label={t`Route map`} />
+        <div
+          ref={container}
+          className="size-full"
+          role="region"
+          aria-label={t({ message: "Route map", comment: "Screen-reader name of the map showing a load's route" })}
+        />
         {state.status === "loading" && (
           <div className="absolute inset-0 grid animate-pulse place-items-center text-sm text-muted-foreground">
             <Trans>Loading map...</Trans>

@@ -20,7 +20,7 @@ export function ConfigurationsTab() {
   const addButton = (
     <Button onClick={() => setDialog("new")} data-testid="add-marketplace">
       <Plus aria-hidden />
-      <Trans>Add Marketplace</Trans>
+      <Trans comment="Button and dialog title: connect a new outside load board">Add Marketplace</Trans>
     </Button>
   );
 

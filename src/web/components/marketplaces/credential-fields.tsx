@@ -44,7 +44,7 @@ export function CredentialFields({
                 {credentialLabel(provider, f)}
                 {!required.includes(f) && (
                   <span className="font-normal text-muted-foreground">
-                    <Trans>(optional)</Trans>
+                    <Trans comment="After a credential field's label: this field may stay empty">(optional)</Trans>
                   </span>
                 )}
                 {isSet && (

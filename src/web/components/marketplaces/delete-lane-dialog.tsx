@@ -19,7 +19,11 @@ export function DeleteLaneDialog({ lane }: { lane: TLane }) {
     trpc.marketplaces.deleteLane.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
-        toast({ title: t`Lane deleted`, description: title, variant: "success" });
+        toast({
+          title: t({ message: "Lane deleted", comment: "Notice title after a saved lane was deleted" }),
+          description: title,
+          variant: "success",
+        });
         await refresh();
       },
       onError: (err) => {

@@ -17,7 +17,11 @@ export function DeleteMarketplaceDialog({ config }: { config: TMarketplace }) {
     trpc.marketplaces.delete.mutationOptions({
       onSuccess: async () => {
         setOpen(false);
-        toast({ title: t`Marketplace Deleted`, description: config.name, variant: "success" });
+        toast({
+          title: t({ message: "Marketplace Deleted", comment: "Notice title after a load board was removed" }),
+          description: config.name,
+          variant: "success",
+        });
         await refresh();
       },
       onError: (err) => {

@@ -97,7 +97,13 @@ export function LaneFormDialog({
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent closeLabel={t`Close`} width="lg" data-testid="lane-dialog">
         <DialogHeader>
-          <DialogTitle>{editing ? <Trans>Edit lane</Trans> : <Trans>Add a lane</Trans>}</DialogTitle>
+          <DialogTitle>
+            {editing ? (
+              <Trans comment="Dialog title: change a saved lane (a route the driver often runs)">Edit lane</Trans>
+            ) : (
+              <Trans>Add a lane</Trans>
+            )}
+          </DialogTitle>
           <DialogDescription>
             <Trans>Where you want loads from, optionally where to, and with which equipment.</Trans>
           </DialogDescription>
@@ -133,7 +139,11 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
   const create = useMutation(
     trpc.marketplaces.createLane.mutationOptions({
       onSuccess: async (lane) => {
-        toast({ title: t`Lane saved`, description: lane.name ?? laneTitle(lane), variant: "success" });
+        toast({
+          title: t({ message: "Lane saved", comment: "Notice title after a lane was saved" }),
+          description: lane.name ?? laneTitle(lane),
+          variant: "success",
+        });
         onDone();
         await refresh();
       },
@@ -143,7 +153,11 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
   const update = useMutation(
     trpc.marketplaces.updateLane.mutationOptions({
       onSuccess: async (lane) => {
-        toast({ title: t`Lane updated`, description: lane.name ?? laneTitle(lane), variant: "success" });
+        toast({
+          title: t({ message: "Lane updated", comment: "Notice title after a lane was changed" }),
+          description: lane.name ?? laneTitle(lane),
+          variant: "success",
+        });
         onDone();
         await refresh();
       },
@@ -239,7 +253,7 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
     <form className="grid gap-4" onSubmit={submit} noValidate data-testid="lane-form">
       <TextField
         id="lane-name"
-        label={<Trans>Name (optional)</Trans>}
+        label={<Trans comment="Label of the optional name of a saved lane">Name (optional)</Trans>}
         maxLength={80}
         placeholder={t`e.g. Port run`}
         value={form.name}
@@ -247,10 +261,14 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
         onChange={(e) => set({ name: e.target.value })}
       />
       <div className="grid gap-3 sm:grid-cols-[1fr_9rem]">
-        {placeField("origin", <Trans>Origin</Trans>, <Trans>Type a city and pick it from the list.</Trans>)}
+        {placeField(
+          "origin",
+          <Trans comment="Label of the starting place of a lane or search">Origin</Trans>,
+          <Trans>Type a city and pick it from the list.</Trans>,
+        )}
         <TextField
           id="lane-origin-radius"
-          label={<Trans>Within (miles)</Trans>}
+          label={<Trans comment="Lane form: how far around the place to search, in miles">Within (miles)</Trans>}
           type="number"
           inputMode="numeric"
           min={LANE_RADIUS_MIN}
@@ -264,7 +282,7 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
       <div className="grid gap-3 sm:grid-cols-[1fr_9rem]">
         {placeField(
           "destination",
-          <Trans>Destination (optional)</Trans>,
+          <Trans comment="Label of the optional destination of a lane or a search">Destination (optional)</Trans>,
           <Trans>Leave empty for loads going anywhere.</Trans>,
         )}
         <TextField
@@ -313,7 +331,13 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
           </Button>
         </DialogClose>
         <Button type="submit" disabled={pending} data-testid="lane-submit">
-          {pending ? <Trans>Saving...</Trans> : editing ? <Trans>Save Changes</Trans> : <Trans>Save lane</Trans>}
+          {pending ? (
+            <Trans>Saving...</Trans>
+          ) : editing ? (
+            <Trans>Save Changes</Trans>
+          ) : (
+            <Trans comment="Button: save a lane (a route the driver often runs)">Save lane</Trans>
+          )}
         </Button>
       </DialogFooter>
     </form>

@@ -4,6 +4,7 @@ import { RefreshCw } from "lucide-react";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import { serverMessage, useRefreshMarketplaces } from "./shared";
 
@@ -15,11 +16,15 @@ export function ManualSyncButton() {
   const sync = useMutation(
     trpc.marketplaces.syncManual.mutationOptions({
       onSuccess: async () => {
-        toast({ title: t`Sync Started`, description: t`Manual synchronization has been started.`, variant: "success" });
+        toast({
+          title: t({ message: "Sync Started", comment: "Notice title after a manual sync started" }),
+          description: t`Manual synchronization has been started.`,
+          variant: "success",
+        });
         await refresh();
       },
       onError: (err) => {
-        if (onUnauthorized(err)) return;
+        if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
         toast({
           title: t`Sync Failed`,
           description: serverMessage(err) ?? t`Failed to start manual sync`,
@@ -31,7 +36,11 @@ export function ManualSyncButton() {
   return (
     <Button variant="outline" disabled={sync.isPending} onClick={() => sync.mutate({})} data-testid="manual-sync">
       <RefreshCw className={sync.isPending ? "animate-spin" : undefined} aria-hidden />
-      {sync.isPending ? <Trans>Starting...</Trans> : <Trans>Manual Sync</Trans>}
+      {sync.isPending ? (
+        <Trans comment="Manual Sync button while the sync starts">Starting...</Trans>
+      ) : (
+        <Trans comment="Button on a board card: run a sync now">Manual Sync</Trans>
+      )}
     </Button>
   );
 }

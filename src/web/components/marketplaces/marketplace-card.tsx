@@ -7,6 +7,7 @@ import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -54,11 +55,18 @@ export function MarketplaceCard({ config, onEdit }: { config: TMarketplace; onEd
   const update = useMutation(
     trpc.marketplaces.update.mutationOptions({
       onSuccess: async () => {
-        toast({ title: t`Marketplace Updated`, description: config.name, variant: "success" });
+        toast({
+          title: t({
+            message: "Marketplace Updated",
+            comment: "Notice title after a load board's settings were saved",
+          }),
+          description: config.name,
+          variant: "success",
+        });
         await refresh();
       },
       onError: (err) => {
-        if (onUnauthorized(err)) return;
+        if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
         toast({
           title: t`Error`,
           description: serverMessage(err) ?? t`Failed to update marketplace configuration`,
@@ -117,7 +125,7 @@ export function MarketplaceCard({ config, onEdit }: { config: TMarketplace; onEd
       <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
         <div>
           <dt className="text-muted-foreground">
-            <Trans>Sync interval</Trans>
+            <Trans comment="Board card: time between two syncs">Sync interval</Trans>
           </dt>
           <dd data-testid="marketplace-interval">
             {config.canSync ? (
@@ -129,7 +137,7 @@ export function MarketplaceCard({ config, onEdit }: { config: TMarketplace; onEd
         </div>
         <div>
           <dt className="text-muted-foreground">
-            <Trans>Rate limit</Trans>
+            <Trans comment="Board card: how many requests per hour MyTess may send to the board">Rate limit</Trans>
           </dt>
           <dd data-testid="marketplace-rate-limit">
             <Trans>{rate} requests per hour</Trans>
@@ -199,7 +207,9 @@ export function MarketplaceCard({ config, onEdit }: { config: TMarketplace; onEd
         {config.canSync ? (
           <div className="flex items-center justify-between gap-3 sm:justify-start">
             <Label htmlFor={`mp-${config.id}-sync`}>
-              <Trans>Sync</Trans>
+              <Trans comment="Label of the switch on a board card: copy this board's loads on a schedule (on/off)">
+                Sync
+              </Trans>
             </Label>
             <Switch
               id={`mp-${config.id}-sync`}

@@ -12,6 +12,7 @@ import {
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
 import { Button } from "../ui/button";
 import {
   Dialog,
@@ -96,7 +97,13 @@ export function MarketplaceFormDialog({
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent closeLabel={t`Close`} width="lg" data-testid="marketplace-dialog">
         <DialogHeader>
-          <DialogTitle>{editing ? <Trans>Edit Marketplace</Trans> : <Trans>Add Marketplace</Trans>}</DialogTitle>
+          <DialogTitle>
+            {editing ? (
+              <Trans comment="Dialog title: change a connected load board's settings">Edit Marketplace</Trans>
+            ) : (
+              <Trans>Add Marketplace</Trans>
+            )}
+          </DialogTitle>
           <DialogDescription>
             {editing ? (
               <Trans>Saved credentials are never shown: leave a field blank to keep it.</Trans>
@@ -123,7 +130,7 @@ function MarketplaceForm({ editing, onDone }: { editing: TMarketplace | null; on
   const set = (p: Partial<TMarketplaceForm>) => setForm((f) => ({ ...f, ...p }));
 
   const onServerError = (err: unknown, fallback: string) => {
-    if (onUnauthorized(err)) return;
+    if (onUnauthorized(err) || handleSubscriptionRequired(err)) return;
     const info = errorInfo(err);
     if (info.issues.length) setErrors(Object.fromEntries(info.issues.map((i) => [i.path, i.message])));
     toast({ title: t`Error`, description: serverMessage(err) ?? fallback, variant: "destructive" });
@@ -131,7 +138,11 @@ function MarketplaceForm({ editing, onDone }: { editing: TMarketplace | null; on
   const create = useMutation(
     trpc.marketplaces.create.mutationOptions({
       onSuccess: async (c) => {
-        toast({ title: t`Marketplace Added`, description: c.name, variant: "success" });
+        toast({
+          title: t({ message: "Marketplace Added", comment: "Notice title after a load board was connected" }),
+          description: c.name,
+          variant: "success",
+        });
         onDone();
         await refresh();
       },
@@ -239,7 +250,7 @@ function MarketplaceForm({ editing, onDone }: { editing: TMarketplace | null; on
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="grid gap-2">
           <Label htmlFor="mp-provider">
-            <Trans>Provider</Trans>
+            <Trans comment="Label of the load board choice (DAT, Truckstop, 123Loadboard, JSON feed)">Provider</Trans>
           </Label>
           <NativeSelect
             id="mp-provider"
@@ -285,7 +296,9 @@ function MarketplaceForm({ editing, onDone }: { editing: TMarketplace | null; on
           />
           {suggestedUrl && (
             <p className="text-xs text-muted-foreground">
-              <Trans>Production address: {suggestedUrl}</Trans>
+              <Trans comment="Hint under a board's API address: the real (non-test) address of this board">
+                Production address: {suggestedUrl}
+              </Trans>
             </p>
           )}
           {sandboxUrl && (

@@ -91,7 +91,7 @@ export function MarketplaceResult({ item }: { item: TSearchResult }) {
           </span>
         )}
         <span className="text-xs text-muted-foreground">
-          <Trans>Ref. {ref}</Trans>
+          <Trans comment="Outside board's load: its reference number on that board">Ref. {ref}</Trans>
         </span>
       </div>
     </Card>

@@ -10,8 +10,9 @@ import { Card } from "../ui/card";
 import { type TSyncRun, useProviderLabel } from "./shared";
 
 function TriggerLabel({ trigger }: { trigger: string }) {
-  if (trigger === "manual") return <Trans>Manual</Trans>;
-  if (trigger === "schedule") return <Trans>Scheduled</Trans>;
+  if (trigger === "manual") return <Trans comment="Board sync history: the sync was started by hand">Manual</Trans>;
+  if (trigger === "schedule")
+    return <Trans comment="Board sync history: the sync ran on its schedule">Scheduled</Trans>;
   return <>{trigger}</>;
 }
 
@@ -41,39 +42,45 @@ function RunRow({ run }: { run: TSyncRun }) {
       </td>
       <td className={CELL}>
         <PhoneLabel>
-          <Trans>Trigger</Trans>
+          <Trans comment="Board sync history column: what started the sync (schedule or by hand)">Trigger</Trans>
         </PhoneLabel>
         <TriggerLabel trigger={run.trigger} />
       </td>
       <td className={NUMBER_CELL} data-testid="sync-run-found">
         <PhoneLabel>
-          <Trans>Found</Trans>
+          <Trans comment="Board sync history column: loads found in a sync">Found</Trans>
         </PhoneLabel>
         {formatNumber(run.found)}
       </td>
       <td className={NUMBER_CELL}>
         <PhoneLabel>
-          <Trans>New</Trans>
+          <Trans comment="Board sync history column: loads found for the first time">New</Trans>
         </PhoneLabel>
         {formatNumber(run.created)}
       </td>
       <td className={NUMBER_CELL}>
         <PhoneLabel>
-          <Trans>Updated</Trans>
+          <Trans comment="Board sync history column: loads changed in a sync">Updated</Trans>
         </PhoneLabel>
         {formatNumber(run.updated)}
       </td>
       <td className={NUMBER_CELL}>
         <PhoneLabel>
-          <Trans>Expired</Trans>
+          <Trans comment="Board sync history column: loads removed because they are no longer on the board">
+            Expired
+          </Trans>
         </PhoneLabel>
         {formatNumber(run.expired)}
       </td>
       <td className={NUMBER_CELL}>
         <PhoneLabel>
-          <Trans>Duration</Trans>
+          <Trans comment="Board sync history: how long a sync took">Duration</Trans>
         </PhoneLabel>
-        {seconds == null ? "–" : <Trans>{seconds} s</Trans>}
+        {seconds == null ? (
+          "–"
+        ) : (
+          <Trans comment="Board sync history: how long a sync took, in seconds (s)">{seconds} s</Trans>
+        )}
       </td>
       <td className="col-span-2 sm:table-cell sm:min-w-40 sm:py-2" data-testid="sync-run-result">
         {run.error ? (
@@ -82,11 +89,11 @@ function RunRow({ run }: { run: TSyncRun }) {
           </span>
         ) : run.finishedAt == null ? (
           <Badge variant="warning">
-            <Trans>Running</Trans>
+            <Trans comment="Sync status badge: a sync is running now">Running</Trans>
           </Badge>
         ) : (
           <Badge variant="success">
-            <Trans>OK</Trans>
+            <Trans comment="Board sync history badge: the sync worked">OK</Trans>
           </Badge>
         )}
       </td>
@@ -129,10 +136,10 @@ export function MonitoringTab() {
           <thead className="hidden text-left text-xs text-muted-foreground sm:table-header-group">
             <tr>
               <th scope="col" className="pb-2 pr-3 font-medium">
-                <Trans>When</Trans>
+                <Trans comment="Board sync history column: when the sync ran">When</Trans>
               </th>
               <th scope="col" className="pb-2 pr-3 font-medium">
-                <Trans>Board</Trans>
+                <Trans comment="Column header in the board sync history: the outside load board">Board</Trans>
               </th>
               <th scope="col" className="pb-2 pr-3 font-medium">
                 <Trans>Trigger</Trans>
@@ -153,7 +160,7 @@ export function MonitoringTab() {
                 <Trans>Duration</Trans>
               </th>
               <th scope="col" className="pb-2 font-medium">
-                <Trans>Result</Trans>
+                <Trans comment="Board sync history column: whether the sync worked">Result</Trans>
               </th>
             </tr>
           </thead>

@@ -31,7 +31,7 @@ export function SavedLanes() {
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="grid gap-1">
           <h2 id="saved-lanes-title" className="text-lg font-semibold">
-            <Trans>Saved lanes</Trans>
+            <Trans comment="Marketplaces page heading: the lanes (routes) the driver saved">Saved lanes</Trans>
           </h2>
           <p className="text-sm text-muted-foreground">
             <Trans>Sync searches your boards around your last location and along each lane you save here.</Trans>
@@ -41,13 +41,13 @@ export function SavedLanes() {
           <div className="grid gap-1 sm:justify-items-end">
             <Button onClick={() => setDialog("new")} disabled={full} data-testid="add-lane">
               <Plus aria-hidden />
-              <Trans>Add lane</Trans>
+              <Trans comment="Button: save a new lane (a route the driver often runs)">Add lane</Trans>
             </Button>
             <p className="text-xs text-muted-foreground" data-testid="lane-count">
               {full ? (
                 <Trans>All {max} lanes used: delete one to add another.</Trans>
               ) : (
-                <Trans>
+                <Trans comment="Saved lanes: how many lanes are saved out of the maximum allowed">
                   {count} of {max} lanes
                 </Trans>
               )}
@@ -108,7 +108,7 @@ function LaneCard({ lane, onEdit }: { lane: TLane; onEdit: () => void }) {
   const equipmentLabel = useEquipmentLabel();
   const within = (radius: number) => {
     const miles = formatNumber(radius);
-    return t`within ${miles} mi`;
+    return t({ message: `within ${miles} mi`, comment: "Saved lane: within {miles} miles of the place" });
   };
   return (
     <Card className="p-4" data-testid="lane-card" data-lane-id={lane.id}>
@@ -124,7 +124,13 @@ function LaneCard({ lane, onEdit }: { lane: TLane; onEdit: () => void }) {
               <span className="font-medium">{lane.originName}</span>{" "}
               <span className="text-muted-foreground">({within(lane.originRadiusMiles)})</span>
             </span>
-            <ArrowRight className="size-4 shrink-0 text-muted-foreground" aria-label={t`to`} />
+            <ArrowRight
+              className="size-4 shrink-0 text-muted-foreground"
+              aria-label={t({
+                message: "to",
+                comment: "Screen-reader text of the arrow between a lane's origin and destination",
+              })}
+            />
             {lane.destinationName ? (
               <span className="min-w-0 break-words">
                 <span className="font-medium">{lane.destinationName}</span>{" "}
@@ -134,7 +140,7 @@ function LaneCard({ lane, onEdit }: { lane: TLane; onEdit: () => void }) {
               </span>
             ) : (
               <span className="text-muted-foreground">
-                <Trans>Anywhere</Trans>
+                <Trans comment="Saved lane: no destination chosen, loads going anywhere">Anywhere</Trans>
               </span>
             )}
           </p>
@@ -147,7 +153,9 @@ function LaneCard({ lane, onEdit }: { lane: TLane; onEdit: () => void }) {
               ))
             ) : (
               <Badge variant="outline">
-                <Trans>Any equipment</Trans>
+                <Trans comment="Saved lane badge and search choice: any truck type (equipment = type of truck or trailer)">
+                  Any equipment
+                </Trans>
               </Badge>
             )}
           </div>

@@ -101,7 +101,11 @@ export function SearchForm({
     const origin = checkPair(next, "origin");
     const destination = checkPair(next, "destination");
     const limit = num(form.limit);
-    if (!(Number.isInteger(limit) && limit >= 1 && limit <= 100)) next.limit = t`Between 1 and 100`;
+    if (!(Number.isInteger(limit) && limit >= 1 && limit <= 100))
+      next.limit = t({
+        message: "Between 1 and 100",
+        comment: "Form error under the results count: the allowed range",
+      });
     setErrors(next);
     if (Object.values(next).some(Boolean)) {
       const el = e.currentTarget;
@@ -123,7 +127,7 @@ export function SearchForm({
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="grid gap-2 sm:col-span-2">
           <Label htmlFor="search-marketplace">
-            <Trans>Marketplace</Trans>
+            <Trans comment="Marketplace search label: which connected load board to search">Marketplace</Trans>
           </Label>
           <NativeSelect
             id="search-marketplace"
@@ -141,7 +145,12 @@ export function SearchForm({
             </option>
             {configs.map((c) => (
               <option key={c.id} value={c.id} disabled={!c.isActive}>
-                {c.isActive ? `${c.name} (${providerLabel(c.provider, true)})` : t`${c.name} (inactive)`}
+                {c.isActive
+                  ? `${c.name} (${providerLabel(c.provider, true)})`
+                  : t({
+                      message: `${c.name} (inactive)`,
+                      comment: "Board choice in the marketplace search: the board {0} is switched off",
+                    })}
               </option>
             ))}
           </NativeSelect>
@@ -210,7 +219,9 @@ export function SearchForm({
             <div className="mt-2 grid gap-3 sm:grid-cols-2">
               <TextField
                 id="search-destination-lat"
-                label={<Trans>Destination latitude</Trans>}
+                label={
+                  <Trans comment="Marketplace search field: latitude of the destination">Destination latitude</Trans>
+                }
                 type="number"
                 step="any"
                 inputMode="decimal"
@@ -220,7 +231,9 @@ export function SearchForm({
               />
               <TextField
                 id="search-destination-lng"
-                label={<Trans>Destination longitude</Trans>}
+                label={
+                  <Trans comment="Marketplace search field: longitude of the destination">Destination longitude</Trans>
+                }
                 type="number"
                 step="any"
                 inputMode="decimal"
@@ -283,7 +296,13 @@ export function SearchForm({
       <div>
         <Button type="submit" disabled={pending} data-testid="marketplace-search" className="w-full sm:w-auto">
           <Search aria-hidden />
-          {pending ? <Trans>Searching...</Trans> : <Trans>Search</Trans>}
+          {pending ? (
+            <Trans comment="Search button while searching">Searching...</Trans>
+          ) : (
+            <Trans comment="Button that runs a search of a load board, and label of the shipper's search box">
+              Search
+            </Trans>
+          )}
         </Button>
       </div>
     </form>

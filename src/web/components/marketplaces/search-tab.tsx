@@ -25,7 +25,7 @@ export function SearchTab() {
         const info = errorInfo(err);
         setServerErrors(Object.fromEntries(info.issues.map((i) => [i.path, i.message])));
         toast({
-          title: t`Search Failed`,
+          title: t({ message: "Search Failed", comment: "Notice title: searching the outside board failed" }),
           description: serverMessage(err) ?? t`Failed to search marketplace loads`,
           variant: "destructive",
         });
@@ -52,7 +52,7 @@ export function SearchTab() {
       </Card>
       {search.isPending && (
         <p className="text-sm text-muted-foreground" role="status" data-testid="marketplace-searching">
-          <Trans>Searching {boardName}…</Trans>
+          <Trans comment="Shown while the board {boardName} is being searched">Searching {boardName}…</Trans>
         </p>
       )}
       {search.isSuccess && (
@@ -62,7 +62,7 @@ export function SearchTab() {
             {place && (
               <>
                 {" · "}
-                <Trans>around {place}</Trans>
+                <Trans comment="Marketplace search results: searched around the place {place}">around {place}</Trans>
               </>
             )}
           </p>

@@ -44,7 +44,10 @@ export function useProviderLabel() {
     "123loadboard": "123Loadboard",
     other: t`Other (JSON load feed)`,
   };
-  const feed = t`Load feed`;
+  const feed = t({
+    message: "Load feed",
+    comment: "Board type: a JSON address that lists loads (a feed of loads, not food)",
+  });
   return (provider: string, short = false) => (short && provider === "other" ? feed : (labels[provider] ?? provider));
 }
 
@@ -57,9 +60,27 @@ export function useCredentialLabel() {
       clientSecret: t`Service account password`,
       userEmail: t`DAT user email`,
     },
-    truckstop: { username: t`Username`, password: t`Password`, integrationId: t`Integration ID` },
-    "123loadboard": { clientId: t`Client ID`, clientSecret: t`Client secret` },
-    other: { apiKey: t`API key` },
+    truckstop: {
+      username: t({ message: "Username", comment: "Truckstop credential: the user name" }),
+      password: t({
+        message: "Password",
+        comment: "Label of a password field (sign in, sign up, a load board's credentials)",
+      }),
+      integrationId: t({
+        message: "Integration ID",
+        comment: "Truckstop credential: the integration ID (an identifier, not an account)",
+      }),
+    },
+    "123loadboard": {
+      clientId: t({
+        message: "Client ID",
+        comment: "123Loadboard credential: the client ID (an identifier, not an account)",
+      }),
+      clientSecret: t({ message: "Client secret", comment: "123Loadboard credential: the client secret" }),
+    },
+    other: {
+      apiKey: t({ message: "API key", comment: "Credential of a JSON load feed: the key sent with each request" }),
+    },
   };
   return (provider: string, field: string) => byProvider[provider]?.[field] ?? field;
 }

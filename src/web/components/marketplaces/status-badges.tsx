@@ -13,7 +13,7 @@ export function MarketplaceStatusBadge({ config }: { config: Pick<TMarketplace, 
   if (config.syncEnabled)
     return (
       <Badge variant="success" data-testid="marketplace-status">
-        <Trans>Active & Syncing</Trans>
+        <Trans comment="Board status badge: switched on and copying its loads on a schedule">Active & Syncing</Trans>
       </Badge>
     );
   return (

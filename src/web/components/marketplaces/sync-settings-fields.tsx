@@ -38,7 +38,9 @@ export function SyncSettingsFields({
         <div className="flex items-center justify-between gap-3">
           <div>
             <Label htmlFor="mp-sync">
-              <Trans>Sync loads</Trans>
+              <Trans comment="Label of the switch in a board's form: copy its loads onto the load board on a schedule">
+                Sync loads
+              </Trans>
             </Label>
             <p className="text-xs text-muted-foreground">
               <Trans>Copies this board's loads onto your load board on a schedule.</Trans>
@@ -81,7 +83,9 @@ export function SyncSettingsFields({
             onChange={(e) => onChange({ rateLimitPerHour: e.target.value })}
           />
           <p className="text-xs text-muted-foreground">
-            <Trans>1 to 100000; otherwise {defaultRateLimit}.</Trans>
+            <Trans comment="Hint under the requests-per-hour field of a board: the allowed range, and the value used when left empty">
+              1 to 100000; otherwise {defaultRateLimit}.
+            </Trans>
           </p>
         </div>
       </div>

@@ -24,7 +24,7 @@ export function SyncStatusCard() {
         <div className="flex flex-wrap items-center justify-between gap-2">
           <CardTitle className="flex items-center gap-2">
             <RefreshCw className="size-4 text-brand" aria-hidden />
-            <Trans>Synchronization status</Trans>
+            <Trans comment="Card title: state of the scheduled board syncs">Synchronization status</Trans>
           </CardTitle>
           {s &&
             (s.isRunning ? (
@@ -33,7 +33,7 @@ export function SyncStatusCard() {
               </Badge>
             ) : (
               <Badge variant="secondary" data-testid="sync-state">
-                <Trans>Stopped</Trans>
+                <Trans comment="Sync status badge: syncing is switched off">Stopped</Trans>
               </Badge>
             ))}
         </div>
@@ -52,7 +52,7 @@ export function SyncStatusCard() {
             <dl className="grid gap-2 sm:grid-cols-2">
               <div>
                 <dt className="text-muted-foreground">
-                  <Trans>Interval</Trans>
+                  <Trans comment="Sync status card: time between two syncs">Interval</Trans>
                 </dt>
                 <dd data-testid="sync-interval">
                   {plural(s.intervalMinutes, { one: "Every # minute", other: "Every # minutes" })}
@@ -60,13 +60,13 @@ export function SyncStatusCard() {
               </div>
               <div>
                 <dt className="text-muted-foreground">
-                  <Trans>Next sync</Trans>
+                  <Trans comment="Sync status card: when the next sync runs">Next sync</Trans>
                 </dt>
                 <dd data-testid="next-sync">
                   {s.nextSyncInMinutes == null ? (
                     <Trans>No board syncs on a schedule</Trans>
                   ) : s.nextSyncInMinutes === 0 ? (
-                    <Trans>Due now</Trans>
+                    <Trans comment="Sync status: the next sync starts now">Due now</Trans>
                   ) : (
                     plural(s.nextSyncInMinutes, { one: "In # minute", other: "In # minutes" })
                   )}

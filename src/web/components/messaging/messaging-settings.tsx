@@ -28,7 +28,12 @@ type TState = "active" | "sandbox" | "not_configured";
 function ChannelState({ state }: { state: TState | undefined }) {
   const { t } = useLingui();
   if (state === "sandbox") return <Badge variant="warning">{t`Sandbox`}</Badge>;
-  if (state === "not_configured") return <Badge variant="outline">{t`Not configured`}</Badge>;
+  if (state === "not_configured")
+    return (
+      <Badge variant="outline">
+        {t({ message: "Not configured", comment: "Badge: this channel or carrier is not set up on the server" })}
+      </Badge>
+    );
   return null;
 }
 
@@ -167,18 +172,38 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
   };
 
   const types: { key: TMessagingType; label: ReactNode; hint: ReactNode }[] = [
-    { key: "loadAssigned", label: <Trans>Load assigned</Trans>, hint: <Trans>When a shipper accepts your bid.</Trans> },
+    {
+      key: "loadAssigned",
+      label: (
+        <Trans comment="Notification type choice: a load was given to you (driver) or by you (shipper)">
+          Load assigned
+        </Trans>
+      ),
+      hint: <Trans>When a shipper accepts your bid.</Trans>,
+    },
     {
       key: "loadUpdates",
-      label: <Trans>Load updates</Trans>,
+      label: (
+        <Trans comment="Notification type choice: changes to a load (picked up, delivered, cancelled)">
+          Load updates
+        </Trans>
+      ),
       hint: <Trans>New bids, messages, pickup, delivery, completion and cancellation.</Trans>,
     },
     {
       key: "paymentReceived",
-      label: <Trans>Payment received</Trans>,
+      label: <Trans comment="Notification type choice: a subscription payment arrived">Payment received</Trans>,
       hint: <Trans>When a payment reaches you.</Trans>,
     },
-    { key: "systemAlerts", label: <Trans>System alerts</Trans>, hint: <Trans>Maintenance and account notices.</Trans> },
+    {
+      key: "systemAlerts",
+      label: (
+        <Trans comment="Notification type choice: maintenance and account notices (alerts from the system)">
+          System alerts
+        </Trans>
+      ),
+      hint: <Trans>Maintenance and account notices.</Trans>,
+    },
   ];
 
   return (
@@ -197,7 +222,9 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
       <Card data-testid="whatsapp-card">
         <CardHeader>
           <CardTitle className="flex items-center gap-2">
-            <Trans>WhatsApp Integration</Trans>
+            <Trans comment="Messaging page card title: linking a WhatsApp number to the account">
+              WhatsApp Integration
+            </Trans>
             <ChannelState state={data.channels.whatsapp} />
           </CardTitle>
           <CardDescription>
@@ -247,7 +274,11 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
                   onClick={testWhatsApp}
                 >
                   <Send className="size-4" aria-hidden />
-                  {whatsappTest.isPending ? <Trans>Sending...</Trans> : <Trans>Send Test Message</Trans>}
+                  {whatsappTest.isPending ? (
+                    <Trans comment="Button while a test message is being sent">Sending...</Trans>
+                  ) : (
+                    <Trans>Send Test Message</Trans>
+                  )}
                 </Button>
               </div>
             </div>
@@ -258,7 +289,9 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
       <Card data-testid="telegram-card">
         <CardHeader>
           <CardTitle className="flex items-center gap-2">
-            <Trans>Telegram Integration</Trans>
+            <Trans comment="Messaging page card title: linking a Telegram chat to the account">
+              Telegram Integration
+            </Trans>
             <ChannelState state={data.channels.telegram} />
           </CardTitle>
           <CardDescription>
@@ -280,7 +313,9 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
                 <Button asChild size="sm">
                   <a href={data.telegramLinkUrl} target="_blank" rel="noreferrer" data-testid="telegram-connect">
                     <ExternalLink className="size-4" aria-hidden />
-                    <Trans>Connect Telegram</Trans>
+                    <Trans comment="Button: open Telegram to link this chat to the MyTess account">
+                      Connect Telegram
+                    </Trans>
                   </a>
                 </Button>
               </div>
@@ -338,7 +373,7 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
       <Card data-testid="types-card">
         <CardHeader>
           <CardTitle>
-            <Trans>Notification Types</Trans>
+            <Trans comment="Card title: choose which kinds of notification to receive">Notification Types</Trans>
           </CardTitle>
           <CardDescription>
             <Trans>What WhatsApp and Telegram tell you, and in which language.</Trans>
@@ -360,7 +395,9 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
           ))}
           <div className="grid gap-1 sm:w-64">
             <Label htmlFor="msg-language">
-              <Trans>Message language</Trans>
+              <Trans comment="Messaging settings: the language of Telegram and WhatsApp messages">
+                Message language
+              </Trans>
             </Label>
             <select
               id="msg-language"
@@ -383,7 +420,9 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
       <Card data-testid="ethiopian-card">
         <CardHeader>
           <CardTitle>
-            <Trans>Ethiopian Features</Trans>
+            <Trans comment="Messaging page card title: features made for Ethiopia (languages, mobile money)">
+              Ethiopian Features
+            </Trans>
           </CardTitle>
         </CardHeader>
         <CardContent>
@@ -400,7 +439,11 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
 
       <div>
         <Button type="submit" disabled={save.isPending} data-testid="messaging-save">
-          {save.isPending ? <Trans>Saving...</Trans> : <Trans>Save Settings</Trans>}
+          {save.isPending ? (
+            <Trans>Saving...</Trans>
+          ) : (
+            <Trans comment="Button: save the messaging settings">Save Settings</Trans>
+          )}
         </Button>
       </div>
     </form>
@@ -413,20 +456,36 @@ export function RecentNotifications() {
   const { formatDate } = usePreferences();
   const list = useQuery(trpc.push.notifications.queryOptions());
   const channelName = (c: string) =>
-    c === "telegram" ? "Telegram" : c === "whatsapp" ? "WhatsApp" : c === "web_push" ? t`Push` : c;
+    c === "telegram"
+      ? "Telegram"
+      : c === "whatsapp"
+        ? "WhatsApp"
+        : c === "web_push"
+          ? t({
+              message: "Push",
+              comment: "Notification history: channel name for notifications shown by the phone or browser (web push)",
+            })
+          : c;
   const statusBadge = (s: string) =>
     s === "sent" ? (
       <Badge variant="success">{t`Delivered`}</Badge>
     ) : s === "held" ? (
       <Badge variant="outline">{t`Held for quiet hours`}</Badge>
     ) : (
-      <Badge variant="destructive">{t`Not delivered`}</Badge>
+      <Badge variant="destructive">
+        {t({
+          message: "Not delivered",
+          comment: "Notification history badge: the notification did not reach the phone",
+        })}
+      </Badge>
     );
   return (
     <Card data-testid="recent-notifications">
       <CardHeader>
         <CardTitle>
-          <Trans>Recent notifications</Trans>
+          <Trans comment="Messaging settings card title: notifications sent recently, and whether they arrived">
+            Recent notifications
+          </Trans>
         </CardTitle>
         <CardDescription>
           <Trans>What was sent to you on each channel, and whether it arrived.</Trans>

@@ -44,7 +44,10 @@ export function WhatsAppVerification({
         setCodeError(undefined);
         onNumberError(undefined);
         toast({
-          title: t`Code Sent`,
+          title: t({
+            comment: "Toast title on the Messaging page: a verification code was sent to the WhatsApp number",
+            message: "Code Sent",
+          }),
           description: t`We sent a 6-digit code to your WhatsApp. Type it here to confirm the number.`,
           variant: "success",
         });
@@ -65,7 +68,10 @@ export function WhatsAppVerification({
         setCodeError(undefined);
         if (view.whatsappNumber) onVerified(view.whatsappNumber);
         toast({
-          title: t`Number Verified`,
+          title: t({
+            comment: "Toast title on the Messaging page: the WhatsApp number is now proven to be the user's",
+            message: "Number Verified",
+          }),
           description: t`WhatsApp notifications can now reach ${view.whatsappNumber ?? ""}.`,
           variant: "success",
         });
@@ -83,7 +89,11 @@ export function WhatsAppVerification({
       <p className="flex items-center gap-2 text-sm" data-testid="whatsapp-status">
         <Badge variant="success">
           <BadgeCheck className="size-3" aria-hidden />
-          {t`Verified`}
+          {t({
+            comment:
+              "Badge beside the WhatsApp number on the Messaging page: the number is proven (the code sent to it was typed back)",
+            message: "Verified",
+          })}
         </Badge>
         <span className="text-muted-foreground">
           <Trans>Notifications go to this number.</Trans>
@@ -94,7 +104,12 @@ export function WhatsAppVerification({
   return (
     <div className="grid gap-3 rounded-md border p-3" data-testid="whatsapp-verification">
       <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="whatsapp-status">
-        <Badge variant="warning">{t`Unverified`}</Badge>
+        <Badge variant="warning">
+          {t({
+            comment: "Badge beside the WhatsApp number on the Messaging page: not proven yet, nothing is sent to it",
+            message: "Unverified",
+          })}
+        </Badge>
         <span className="text-muted-foreground">
           <Trans>Nothing is sent to this number until you confirm it with a code we send to it on WhatsApp.</Trans>
         </span>
@@ -113,7 +128,9 @@ export function WhatsAppVerification({
           ) : waiting ? (
             <Trans>Send a new code</Trans>
           ) : (
-            <Trans>Send code</Trans>
+            <Trans comment="Button on the Messaging page: send a verification code to the WhatsApp number">
+              Send code
+            </Trans>
           )}
         </Button>
       </div>
@@ -142,7 +159,13 @@ export function WhatsAppVerification({
             disabled={verify.isPending || !code.trim()}
             onClick={() => verify.mutate({ code })}
           >
-            {verify.isPending ? <Trans>Confirming...</Trans> : <Trans>Confirm number</Trans>}
+            {verify.isPending ? (
+              <Trans comment="Button label while the typed verification code is being checked">Confirming...</Trans>
+            ) : (
+              <Trans comment="Button on the Messaging page: check the typed code and confirm the WhatsApp number">
+                Confirm number
+              </Trans>
+            )}
           </Button>
         </div>
       )}

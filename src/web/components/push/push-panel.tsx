@@ -88,7 +88,11 @@ function SupportedPushPanel() {
   const test = useMutation(
     trpc.push.test.mutationOptions({
       onSuccess: ({ sent, total }) =>
-        toast({ title: t`Test Sent`, description: t`Sent to ${sent} of ${total} devices.`, variant: "success" }),
+        toast({
+          title: t({ message: "Test Sent", comment: "Notice title after a test notification was sent" }),
+          description: t`Sent to ${sent} of ${total} devices.`,
+          variant: "success",
+        }),
       onError: () => toast({ title: t`Test Failed`, variant: "destructive" }),
     }),
   );
@@ -102,13 +106,25 @@ function SupportedPushPanel() {
           : false;
         setPermission(pushPermission());
         setSubscribed(ok);
-        if (ok) toast({ title: t`Notifications Enabled`, variant: "success" });
+        if (ok)
+          toast({
+            title: t({
+              message: "Notifications Enabled",
+              comment: "Notice title after push notifications were switched on",
+            }),
+            variant: "success",
+          });
         else toast({ title: t`Failed to Enable`, variant: "destructive" });
       } else {
         try {
           await unsubscribeFromPush((endpoint) => trpcClient.push.unsubscribe.mutate({ endpoint }));
           setSubscribed(false);
-          toast({ title: t`Notifications Disabled` });
+          toast({
+            title: t({
+              message: "Notifications Disabled",
+              comment: "Notice title after push notifications were switched off",
+            }),
+          });
         } catch (err) {
           console.warn("Push unsubscribe failed", err);
           toast({ title: t`Error`, variant: "destructive" });
@@ -133,14 +149,22 @@ function SupportedPushPanel() {
       hint: <Trans>When a payment reaches you.</Trans>,
     },
     { key: "systemAlerts", label: <Trans>System alerts</Trans>, hint: <Trans>Maintenance and account notices.</Trans> },
-    { key: "marketing", label: <Trans>Marketing</Trans>, hint: <Trans>News and offers from MyTess.</Trans> },
+    {
+      key: "marketing",
+      label: (
+        <Trans comment="Notification type choice: news and offers from MyTess (not a marketplace)">Marketing</Trans>
+      ),
+      hint: <Trans>News and offers from MyTess.</Trans>,
+    },
   ];
 
   return (
     <Card data-testid="push-panel">
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
-          <Trans>Push Notifications</Trans>
+          <Trans comment="Card title: notifications shown by this phone or browser even when MyTess is closed (web push)">
+            Push Notifications
+          </Trans>
           {vapid.data?.sandbox && <Badge variant="warning">{t`Sandbox`}</Badge>}
         </CardTitle>
         <CardDescription>
@@ -150,14 +174,26 @@ function SupportedPushPanel() {
       <CardContent className="grid gap-5">
         <div className="flex items-center justify-between gap-3">
           <div className="text-sm">
-            <Trans>Permission:</Trans>{" "}
+            <Trans comment="Push settings: label before the browser's permission state">Permission:</Trans>{" "}
             <span data-testid="push-permission">
               {permission === "granted" ? (
-                <Badge variant="success">{t`Granted`}</Badge>
+                <Badge variant="success">
+                  {t({ message: "Granted", comment: "Push settings: the browser allows notifications" })}
+                </Badge>
               ) : permission === "denied" ? (
-                <Badge variant="destructive">{t`Denied`}</Badge>
+                <Badge variant="destructive">
+                  {t({
+                    message: "Denied",
+                    comment: "Push settings: the browser's permission for notifications was refused",
+                  })}
+                </Badge>
               ) : (
-                <Badge variant="outline">{t`Not requested`}</Badge>
+                <Badge variant="outline">
+                  {t({
+                    message: "Not requested",
+                    comment: "Push settings: the browser has not been asked for permission yet",
+                  })}
+                </Badge>
               )}
             </span>
           </div>
@@ -229,7 +265,7 @@ function SupportedPushPanel() {
             </fieldset>
             <fieldset className="grid gap-3">
               <legend className="mb-2 text-sm font-medium">
-                <Trans>Quiet Hours</Trans>
+                <Trans comment="Push settings: hours when notifications are held back">Quiet Hours</Trans>
               </legend>
               <div className="flex items-center justify-between gap-3">
                 <Label htmlFor="push-quiet">
@@ -245,7 +281,7 @@ function SupportedPushPanel() {
               <div className="grid gap-3 sm:grid-cols-3">
                 <div className="grid gap-1">
                   <Label htmlFor="push-quiet-start">
-                    <Trans>From</Trans>
+                    <Trans comment="Quiet hours: the time they start">From</Trans>
                   </Label>
                   <Input
                     id="push-quiet-start"
@@ -257,7 +293,7 @@ function SupportedPushPanel() {
                 </div>
                 <div className="grid gap-1">
                   <Label htmlFor="push-quiet-end">
-                    <Trans>Until</Trans>
+                    <Trans comment="Quiet hours: the time they end">Until</Trans>
                   </Label>
                   <Input
                     id="push-quiet-end"
@@ -269,7 +305,7 @@ function SupportedPushPanel() {
                 </div>
                 <div className="grid gap-1">
                   <Label htmlFor="push-quiet-tz">
-                    <Trans>Time zone</Trans>
+                    <Trans comment="Push settings: the time zone of the quiet hours">Time zone</Trans>
                   </Label>
                   <select
                     id="push-quiet-tz"
@@ -304,7 +340,11 @@ function SupportedPushPanel() {
             </div>
             <div>
               <Button type="submit" disabled={save.isPending} data-testid="push-save">
-                {save.isPending ? <Trans>Saving...</Trans> : <Trans>Save</Trans>}
+                {save.isPending ? (
+                  <Trans>Saving...</Trans>
+                ) : (
+                  <Trans comment="Button: save the form (profile, push settings)">Save</Trans>
+                )}
               </Button>
             </div>
           </form>

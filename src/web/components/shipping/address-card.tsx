@@ -67,9 +67,17 @@ export function AddressCard({
         <CardTitle>{title}</CardTitle>
       </CardHeader>
       <CardContent className="grid gap-3 sm:grid-cols-2">
-        {field("name", t`Contact name`, { required: true, autoComplete: "name" })}
-        {field("company", t`Company (optional)`, { autoComplete: "organization" })}
-        {field("street1", t`Street address`, {
+        {field(
+          "name",
+          t({ message: "Contact name", comment: "Parcel address field: the name of the person to contact" }),
+          { required: true, autoComplete: "name" },
+        )}
+        {field(
+          "company",
+          t({ message: "Company (optional)", comment: "Parcel address field: the company name, may stay empty" }),
+          { autoComplete: "organization" },
+        )}
+        {field("street1", t({ message: "Street address", comment: "Parcel address field: street and house number" }), {
           required: true,
           autoComplete: "address-line1",
           className: "sm:col-span-2",
@@ -79,10 +87,25 @@ export function AddressCard({
           className: "sm:col-span-2",
         })}
         {field("city", t`City`, { required: true, autoComplete: "address-level2" })}
-        {field("state", t`State`, { required: true, maxLength: 2, autoComplete: "address-level1" })}
-        {field("postalCode", t`Postal code`, { required: true, autoComplete: "postal-code" })}
-        {field("countryCode", t`Country code`, { maxLength: 2, autoComplete: "country" })}
-        {field("phone", t`Phone (optional)`, { autoComplete: "tel", className: "sm:col-span-2" })}
+        {field("state", t({ message: "State", comment: "Parcel address field: the US state (two letters)" }), {
+          required: true,
+          maxLength: 2,
+          autoComplete: "address-level1",
+        })}
+        {field("postalCode", t({ message: "Postal code", comment: "Parcel address field: postal (ZIP) code" }), {
+          required: true,
+          autoComplete: "postal-code",
+        })}
+        {field(
+          "countryCode",
+          t({ message: "Country code", comment: "Parcel address field: two-letter country code (US, ET)" }),
+          { maxLength: 2, autoComplete: "country" },
+        )}
+        {field(
+          "phone",
+          t({ message: "Phone (optional)", comment: "Parcel address field: phone number, may stay empty" }),
+          { autoComplete: "tel", className: "sm:col-span-2" },
+        )}
       </CardContent>
     </Card>
   );
@@ -116,7 +139,7 @@ export function AddressLine({ a }: { a: { city: string; state: string; postalCod
 export function RequiredNote() {
   return (
     <p className="text-xs text-muted-foreground">
-      <Trans>* Required</Trans>
+      <Trans comment="Parcel address form: fields marked * must be filled">* Required</Trans>
     </p>
   );
 }

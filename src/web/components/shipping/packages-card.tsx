@@ -52,11 +52,11 @@ export function PackagesCard({ value, onChange }: { value: TPackageForm[]; onCha
       <CardHeader>
         <div className="flex items-center justify-between gap-2">
           <CardTitle>
-            <Trans>Package Details</Trans>
+            <Trans comment="Parcel form card title: size and weight of the packages">Package Details</Trans>
           </CardTitle>
           <Button type="button" size="sm" variant="outline" onClick={() => onChange([...value, newPackage()])}>
             <Plus />
-            <Trans>Add Package</Trans>
+            <Trans comment="Parcel calculator button: add another package">Add Package</Trans>
           </Button>
         </div>
       </CardHeader>
@@ -67,23 +67,26 @@ export function PackagesCard({ value, onChange }: { value: TPackageForm[]; onCha
           return (
             <fieldset key={p.key} className="grid gap-3 rounded-md border p-3 sm:grid-cols-4" data-testid="package">
               <legend className="flex items-center gap-2 px-1 text-sm font-semibold">
-                <Trans>Package {n}</Trans>
+                <Trans comment="Parcel form: heading of package number {n}">Package {n}</Trans>
                 {value.length > 1 && (
                   <Button
                     type="button"
                     size="sm"
                     variant="ghost"
-                    aria-label={t`Remove package ${n}`}
+                    aria-label={t({
+                      message: `Remove package ${n}`,
+                      comment: "Screen-reader label of the button that removes package number {n} from the parcel form",
+                    })}
                     onClick={() => onChange(value.filter((x) => x.key !== p.key))}
                   >
                     <Trash2 />
-                    <Trans>Remove</Trans>
+                    <Trans comment="Button on a package in the parcel form: remove this package">Remove</Trans>
                   </Button>
                 )}
               </legend>
               <div className="grid gap-1.5">
                 <Label htmlFor={`${id}-weight`}>
-                  <Trans>Weight</Trans>
+                  <Trans comment="Parcel form: weight of the package">Weight</Trans>
                 </Label>
                 <Input
                   id={`${id}-weight`}
@@ -97,28 +100,38 @@ export function PackagesCard({ value, onChange }: { value: TPackageForm[]; onCha
               </div>
               <div className="grid gap-1.5">
                 <Label htmlFor={`${id}-wunit`}>
-                  <Trans>Weight unit</Trans>
+                  <Trans comment="Parcel form: unit of the package's weight (pounds, kilograms)">Weight unit</Trans>
                 </Label>
                 <NativeSelect
                   id={`${id}-wunit`}
                   value={p.weightUnit}
                   onChange={(e) => set(p.key, { weightUnit: e.target.value as "LBS" | "KG" })}
                 >
-                  <option value="LBS">{t`Pounds (LBS)`}</option>
-                  <option value="KG">{t`Kilograms (KG)`}</option>
+                  <option value="LBS">
+                    {t({ message: "Pounds (LBS)", comment: "Parcel weight unit choice: pounds" })}
+                  </option>
+                  <option value="KG">
+                    {t({ message: "Kilograms (KG)", comment: "Parcel weight unit choice: kilograms" })}
+                  </option>
                 </NativeSelect>
               </div>
               <div className="grid gap-1.5">
                 <Label htmlFor={`${id}-dunit`}>
-                  <Trans>Dimension unit</Trans>
+                  <Trans comment="Parcel form: unit of the package's dimensions (inches, centimeters)">
+                    Dimension unit
+                  </Trans>
                 </Label>
                 <NativeSelect
                   id={`${id}-dunit`}
                   value={p.dimensionUnit}
                   onChange={(e) => set(p.key, { dimensionUnit: e.target.value as "IN" | "CM" })}
                 >
-                  <option value="IN">{t`Inches`}</option>
-                  <option value="CM">{t`Centimeters`}</option>
+                  <option value="IN">
+                    {t({ message: "Inches", comment: "Parcel dimension unit choice: inches" })}
+                  </option>
+                  <option value="CM">
+                    {t({ message: "Centimeters", comment: "Parcel dimension unit choice: centimeters" })}
+                  </option>
                 </NativeSelect>
               </div>
               <div className="grid gap-1.5">
@@ -138,7 +151,11 @@ export function PackagesCard({ value, onChange }: { value: TPackageForm[]; onCha
               {(["length", "width", "height"] as const).map((k) => (
                 <div key={k} className="grid gap-1.5">
                   <Label htmlFor={`${id}-${k}`}>
-                    {k === "length" ? t`Length` : k === "width" ? t`Width` : t`Height`}
+                    {k === "length"
+                      ? t({ message: "Length", comment: "Parcel dimension: length of the package" })
+                      : k === "width"
+                        ? t({ message: "Width", comment: "Parcel dimension: width of the package" })
+                        : t({ message: "Height", comment: "Parcel dimension: height of the package" })}
                   </Label>
                   <Input
                     id={`${id}-${k}`}

@@ -47,7 +47,11 @@ export function RateCalculator() {
     trpc.shipping.rates.mutationOptions({
       onSuccess: (r) => {
         const count = r.rates.length;
-        toast({ title: t`Rates Calculated`, description: t`Found ${count} shipping options.`, variant: "success" });
+        toast({
+          title: t({ message: "Rates Calculated", comment: "Notice title after parcel prices were found" }),
+          description: t`Found ${count} shipping options.`,
+          variant: "success",
+        });
       },
       onError: () =>
         toast({
@@ -63,7 +67,7 @@ export function RateCalculator() {
       onSuccess: async (s) => {
         const service = s.serviceName;
         toast({
-          title: t`Service selected`,
+          title: t({ message: "Service selected", comment: "Notice title after a parcel service was chosen" }),
           description: t`${service} is saved to your shipments.`,
           variant: "success",
         });
@@ -87,7 +91,10 @@ export function RateCalculator() {
     e.preventDefault();
     if (!addressComplete(shipper)) {
       toast({
-        title: t`Missing Information`,
+        title: t({
+          message: "Missing Information",
+          comment: "Notice title: the parcel form lacks addresses or packages",
+        }),
         description: t`Please fill in all shipper address fields.`,
         variant: "destructive",
       });
@@ -137,7 +144,7 @@ export function RateCalculator() {
         <div className="flex flex-wrap items-end gap-3">
           <div className="grid gap-1.5">
             <Label htmlFor="carrier-pref">
-              <Trans>Carrier Preference</Trans>
+              <Trans comment="Label of the parcel carrier choice in the rate calculator">Carrier Preference</Trans>
             </Label>
             <NativeSelect
               id="carrier-pref"
@@ -145,15 +152,30 @@ export function RateCalculator() {
               value={carrier}
               onChange={(e) => setCarrier(e.target.value as TCarrierChoice)}
             >
-              <option value="all">{t`All Carriers`}</option>
-              <option value="fedex">{t`FedEx Only`}</option>
-              <option value="ups">{t`UPS Only`}</option>
-              <option value="usps">{t`USPS Only`}</option>
+              <option value="all">
+                {t({
+                  message: "All Carriers",
+                  comment: "Parcel calculator choice: ask every carrier (FedEx, UPS and USPS)",
+                })}
+              </option>
+              <option value="fedex">
+                {t({ message: "FedEx Only", comment: "Parcel calculator choice: ask FedEx only" })}
+              </option>
+              <option value="ups">
+                {t({ message: "UPS Only", comment: "Parcel calculator choice: ask UPS only" })}
+              </option>
+              <option value="usps">
+                {t({ message: "USPS Only", comment: "Parcel calculator choice: ask USPS only" })}
+              </option>
             </NativeSelect>
           </div>
           <Button type="submit" disabled={rates.isPending} data-testid="get-rates">
             <Calculator />
-            {rates.isPending ? <Trans>Calculating...</Trans> : <Trans>Get Shipping Rates</Trans>}
+            {rates.isPending ? (
+              <Trans comment="Parcel calculator button while prices are being asked">Calculating...</Trans>
+            ) : (
+              <Trans>Get Shipping Rates</Trans>
+            )}
           </Button>
         </div>
       </form>
@@ -198,7 +220,9 @@ export function RateCalculator() {
                       {r.guaranteedDelivery && (
                         <Badge variant="success">
                           <ShieldCheck className="size-3" />
-                          <Trans>Guaranteed</Trans>
+                          <Trans comment="Parcel rate badge: the carrier guarantees the delivery date">
+                            Guaranteed
+                          </Trans>
                         </Badge>
                       )}
                     </div>
@@ -207,7 +231,7 @@ export function RateCalculator() {
                     </div>
                     {by && (
                       <div className="text-xs text-muted-foreground">
-                        <Trans>Delivery by {by}</Trans>
+                        <Trans comment="Parcel rates: delivered by the date {by}">Delivery by {by}</Trans>
                       </div>
                     )}
                   </div>
@@ -217,7 +241,11 @@ export function RateCalculator() {
                     </div>
                     {days != null && (
                       <div className="text-xs text-muted-foreground">
-                        {days === 1 ? <Trans>1 day</Trans> : <Trans>{days} days</Trans>}
+                        {days === 1 ? (
+                          <Trans comment="Parcel rates: the delivery time, one day">1 day</Trans>
+                        ) : (
+                          <Trans comment="Parcel rates: the delivery time, {days} days">{days} days</Trans>
+                        )}
                       </div>
                     )}
                   </div>
@@ -234,7 +262,9 @@ export function RateCalculator() {
       <Card data-testid="my-shipments">
         <CardHeader>
           <CardTitle>
-            <Trans>My shipments</Trans>
+            <Trans comment="Shipping page card title: parcels the user saved from the calculator (not freight loads)">
+              My shipments
+            </Trans>
           </CardTitle>
         </CardHeader>
         <CardContent className="grid gap-2">
@@ -260,7 +290,10 @@ export function RateCalculator() {
               <Button
                 size="icon"
                 variant="ghost"
-                aria-label={t`Remove shipment`}
+                aria-label={t({
+                  message: "Remove shipment",
+                  comment: "Screen-reader label of the button that removes a saved parcel (shipment) from the list",
+                })}
                 onClick={() => remove.mutate({ id: s.id })}
               >
                 <Trash2 />

@@ -45,14 +45,16 @@ function StatusBadge({ status }: { status: TTrackingResult["status"] }) {
     return (
       <Badge variant="warning" data-testid="tracking-status">
         <Truck className="size-3" />
-        <Trans>In Transit</Trans>
+        <Trans comment="Parcel tracking status badge: the parcel is on its way">In Transit</Trans>
       </Badge>
     );
   if (status === "exception")
     return (
       <Badge variant="destructive" data-testid="tracking-status">
         <AlertTriangle className="size-3" />
-        <Trans>Exception</Trans>
+        <Trans comment="Parcel tracking status badge: a problem stopped the delivery (carrier exception)">
+          Exception
+        </Trans>
       </Badge>
     );
   if (status === "pending")
@@ -65,7 +67,7 @@ function StatusBadge({ status }: { status: TTrackingResult["status"] }) {
   return (
     <Badge variant="outline" data-testid="tracking-status">
       <HelpCircle className="size-3" />
-      <Trans>Unknown</Trans>
+      <Trans comment="Parcel tracking: the status or place is not known">Unknown</Trans>
     </Badge>
   );
 }
@@ -81,7 +83,11 @@ export function TrackingPanel() {
     onSuccess: ({ tracking }) => {
       setResult(tracking);
       const n = tracking.trackingNumber;
-      toast({ title: t`Package Found`, description: t`Tracking information retrieved for ${n}`, variant: "success" });
+      toast({
+        title: t({ message: "Package Found", comment: "Notice title after tracking found the parcel" }),
+        description: t`Tracking information retrieved for ${n}`,
+        variant: "success",
+      });
     },
     onError: (err) => {
       setResult(null);
@@ -94,7 +100,11 @@ export function TrackingPanel() {
           : code === "NOT_FOUND"
             ? t`Could not find tracking information. Please check the tracking number and try again.`
             : t`The carrier could not be reached just now. Please try again in a moment.`;
-      toast({ title: t`Tracking Failed`, description, variant: "destructive" });
+      toast({
+        title: t({ message: "Tracking Failed", comment: "Notice title: parcel tracking failed" }),
+        description,
+        variant: "destructive",
+      });
     },
   });
   const submit = (e: FormEvent) => {
@@ -114,7 +124,7 @@ export function TrackingPanel() {
           <form className="flex flex-wrap items-end gap-3" onSubmit={submit} noValidate data-testid="track-form">
             <div className="grid min-w-64 flex-1 gap-1.5">
               <Label htmlFor="tracking-number">
-                <Trans>Tracking number</Trans>
+                <Trans comment="Label of the parcel tracking number field">Tracking number</Trans>
               </Label>
               <Input
                 id="tracking-number"
@@ -126,7 +136,7 @@ export function TrackingPanel() {
             </div>
             <div className="grid gap-1.5">
               <Label htmlFor="tracking-carrier">
-                <Trans>Carrier</Trans>
+                <Trans comment="Label of the parcel carrier choice (FedEx, UPS, USPS) in tracking">Carrier</Trans>
               </Label>
               <NativeSelect
                 id="tracking-carrier"
@@ -134,7 +144,12 @@ export function TrackingPanel() {
                 value={carrier}
                 onChange={(e) => setCarrier(e.target.value as typeof carrier)}
               >
-                <option value="auto">{t`Auto-detect`}</option>
+                <option value="auto">
+                  {t({
+                    message: "Auto-detect",
+                    comment: "Parcel tracking carrier choice: find the carrier from the tracking number's format",
+                  })}
+                </option>
                 <option value="fedex">FedEx</option>
                 <option value="ups">UPS</option>
                 <option value="usps">USPS</option>
@@ -142,7 +157,11 @@ export function TrackingPanel() {
             </div>
             <Button type="submit" disabled={track.isPending} data-testid="track-button">
               <Search />
-              {track.isPending ? <Trans>Tracking...</Trans> : <Trans>Track Package</Trans>}
+              {track.isPending ? (
+                <Trans comment="Track Package button while tracking">Tracking...</Trans>
+              ) : (
+                <Trans comment="Button: look up a parcel by its tracking number">Track Package</Trans>
+              )}
             </Button>
           </form>
         </CardContent>
@@ -166,7 +185,13 @@ export function TrackingPanel() {
           <CardContent className="grid gap-4">
             <div className="grid gap-2 text-sm sm:grid-cols-2">
               <div>
-                <span className="font-medium">{t`Current location`}: </span>
+                <span className="font-medium">
+                  {t({
+                    message: "Current location",
+                    comment: "Parcel tracking label and driver dashboard card: where the parcel or the driver is now",
+                  })}
+                  :{" "}
+                </span>
                 <span data-testid="current-location">{place(r.currentLocation) || t`Unknown`}</span>
               </div>
               <div data-testid="delivery-date">
@@ -177,20 +202,30 @@ export function TrackingPanel() {
                   </>
                 ) : r.estimatedDelivery ? (
                   <>
-                    <span className="font-medium">{t`Estimated`}: </span>
+                    <span className="font-medium">
+                      {t({
+                        message: "Estimated",
+                        comment: "Parcel tracking label: the date the carrier expects to deliver",
+                      })}
+                      :{" "}
+                    </span>
                     {when(r.estimatedDelivery)}
                   </>
                 ) : (
                   <>
                     <span className="font-medium">{t`Delivery`}: </span>
-                    {t`Not available`}
+                    {t({
+                      message: "Not available",
+                      comment:
+                        "Badge: the driver is not free to take loads; in parcel tracking, no delivery date given",
+                    })}
                   </>
                 )}
               </div>
             </div>
             <div>
               <h3 className="mb-2 font-semibold">
-                <Trans>Tracking history</Trans>
+                <Trans comment="Parcel tracking heading: the parcel's past scans">Tracking history</Trans>
               </h3>
               {r.events.length === 0 ? (
                 <p className="text-sm text-muted-foreground">
@@ -222,7 +257,19 @@ export function TrackingPanel() {
             </div>
             {page && (
               <div className="flex flex-wrap gap-2">
-                {[t`Delivery Instructions`, t`Change Delivery Address`, t`Schedule Delivery`].map((label) => (
+                {[
+                  t({
+                    message: "Delivery Instructions",
+                    comment:
+                      "Parcel tracking button: give the carrier instructions for the delivery (opens the carrier's page)",
+                  }),
+                  t`Change Delivery Address`,
+                  t({
+                    message: "Schedule Delivery",
+                    comment:
+                      "Parcel tracking button: choose a delivery time with the carrier (opens the carrier's page)",
+                  }),
+                ].map((label) => (
                   <Button key={label} asChild size="sm" variant="outline">
                     <a href={page} target="_blank" rel="noopener noreferrer">
                       <ExternalLink />

@@ -76,7 +76,9 @@ export function CheckoutOptions({
       ? keyOf({ currency: checkout.variables.currency, period: checkout.variables.period ?? "month" })
       : null);
   const hint = (p: TPrice) =>
-    p.provider === "stripe" ? t`Card (Stripe)` : t`Chapa (telebirr, CBE Birr, cards in birr)`;
+    p.provider === "stripe"
+      ? t({ message: "Card (Stripe)", comment: "Payment choice: pay by bank card through Stripe" })
+      : t`Chapa (telebirr, CBE Birr, cards in birr)`;
 
   return (
     <section className="grid gap-3" data-testid="checkout-options" aria-labelledby="checkout-options-title">
@@ -116,9 +118,9 @@ export function CheckoutOptions({
                   {pending ? (
                     <Trans>Opening the payment page…</Trans>
                   ) : yearly ? (
-                    <Trans>Pay {price} / year</Trans>
+                    <Trans comment="Payment button: pay {price} for one year">Pay {price} / year</Trans>
                   ) : (
-                    <Trans>Pay {price} / month</Trans>
+                    <Trans comment="Payment button: pay {price} every month">Pay {price} / month</Trans>
                   )}
                 </Button>
                 <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">

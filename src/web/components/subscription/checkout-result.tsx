@@ -105,7 +105,7 @@ function Activation({ waiting }: { waiting: ReactNode }) {
               void status.refetch();
             }}
           >
-            <Trans>Check again</Trans>
+            <Trans comment="Button after a payment: ask again whether the payment is confirmed">Check again</Trans>
           </Button>
         }
       >

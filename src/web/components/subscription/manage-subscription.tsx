@@ -35,14 +35,17 @@ function CancelDialog({ data }: { data: TSubscription }) {
         setOpen(false);
         if (r.refunded)
           toast({
-            title: t`Refund requested`,
+            title: t({ message: "Refund requested", comment: "Notice title after a refund was asked for" }),
             description: t`Your last payment is being refunded and premium has ended. The money can take a few days to reach you.`,
             variant: "success",
           });
         else {
           const end = r.currentPeriodEnd ? formatDate(r.currentPeriodEnd) : until;
           toast({
-            title: t`Subscription cancelled`,
+            title: t({
+              message: "Subscription cancelled",
+              comment: "Notice title after the subscription was cancelled",
+            }),
             description: t`Premium continues until ${end}. You will not be charged again.`,
             variant: "success",
           });
@@ -66,7 +69,7 @@ function CancelDialog({ data }: { data: TSubscription }) {
     >
       <DialogTrigger asChild>
         <Button variant="outline" data-testid="cancel-subscription">
-          <Trans>Cancel subscription</Trans>
+          <Trans comment="Button: end the paid premium subscription">Cancel subscription</Trans>
         </Button>
       </DialogTrigger>
       <DialogContent closeLabel={t`Close`} data-testid="cancel-dialog">
@@ -83,7 +86,9 @@ function CancelDialog({ data }: { data: TSubscription }) {
             {data.refundable && (
               <div className="grid gap-2 rounded-md border bg-muted p-3 text-sm">
                 <p className="font-medium text-slate-900">
-                  <Trans>Money-back guarantee</Trans>
+                  <Trans comment="Cancel-subscription dialog: refund of the first payment within 30 days">
+                    Money-back guarantee
+                  </Trans>
                 </p>
                 <p className="text-muted-foreground">
                   <Trans>Within {days} days of your first payment: your money back, premium ends now.</Trans>
@@ -95,14 +100,18 @@ function CancelDialog({ data }: { data: TSubscription }) {
                   disabled={pending}
                   onClick={() => setStep("refund")}
                 >
-                  <Trans>Cancel and refund</Trans>
+                  <Trans comment="Button in the cancel-subscription dialog: cancel premium and get the first payment back">
+                    Cancel and refund
+                  </Trans>
                 </Button>
               </div>
             )}
             <DialogFooter>
               <DialogClose asChild>
                 <Button variant="outline" disabled={pending}>
-                  <Trans>Keep premium</Trans>
+                  <Trans comment="Button in the cancel-subscription dialog: do not cancel, keep premium">
+                    Keep premium
+                  </Trans>
                 </Button>
               </DialogClose>
               <Button
@@ -141,7 +150,7 @@ function CancelDialog({ data }: { data: TSubscription }) {
                 onClick={() => cancel.mutate({ refund: true })}
               >
                 {pending && <Loader2 className="animate-spin" />}
-                <Trans>Refund and end premium</Trans>
+                <Trans comment="Button: give the last payment back and end premium now">Refund and end premium</Trans>
               </Button>
             </DialogFooter>
           </>

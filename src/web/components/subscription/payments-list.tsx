@@ -10,10 +10,16 @@ import { type TPayment, useProviderName } from "./shared";
 function PaymentStatus({ status }: { status: TPayment["status"] }) {
   const { t } = useLingui();
   const look = {
-    paid: { variant: "success", label: t`Paid` },
+    paid: { variant: "success", label: t({ message: "Paid", comment: "Payment status badge: paid" }) },
     pending: { variant: "warning", label: t`Pending` },
-    failed: { variant: "destructive", label: t`Failed` },
-    refunded: { variant: "secondary", label: t`Refunded` },
+    failed: {
+      variant: "destructive",
+      label: t({ message: "Failed", comment: "Payment status badge: the payment did not go through" }),
+    },
+    refunded: {
+      variant: "secondary",
+      label: t({ message: "Refunded", comment: "Payment status badge: the money was given back" }),
+    },
     cancelled: { variant: "outline", label: t`Cancelled` },
   } as const;
   const l = look[status as keyof typeof look] ?? { variant: "outline", label: status };
@@ -48,7 +54,7 @@ function PaymentRow({ p }: { p: TPayment }) {
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
         {end && (
           <span className="text-muted-foreground">
-            <Trans>Premium until {end}</Trans>
+            <Trans comment="Payment list: premium paid until the date {end}">Premium until {end}</Trans>
           </span>
         )}
         <PaymentStatus status={p.status} />
@@ -60,7 +66,7 @@ function PaymentRow({ p }: { p: TPayment }) {
             className="inline-flex items-center gap-1 font-medium text-brand hover:underline"
             data-testid="payment-receipt"
           >
-            <Trans>Receipt</Trans>
+            <Trans comment="Link beside a payment: the payment receipt">Receipt</Trans>
             <ExternalLink className="size-3" />
           </a>
         )}
@@ -75,11 +81,11 @@ export function PaymentsList() {
   return (
     <section className="grid gap-2" data-testid="payments" aria-labelledby="payments-title">
       <h2 id="payments-title" className="font-semibold text-slate-900">
-        <Trans>Payments</Trans>
+        <Trans comment="Subscription page heading: the list of payments">Payments</Trans>
       </h2>
       {payments.isPending ? (
         <p className="text-sm text-muted-foreground" role="status">
-          <Trans>Loading payments…</Trans>
+          <Trans comment="Shown while payments are fetched">Loading payments…</Trans>
         </p>
       ) : payments.isError ? (
         <p className="text-sm text-destructive">

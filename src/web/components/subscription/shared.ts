@@ -38,7 +38,8 @@ export function useProviderName() {
   return (provider: string | null | undefined) => {
     if (provider === "stripe") return "Stripe";
     if (provider === "chapa") return "Chapa";
-    if (provider === "grant") return t`Support grant`;
+    if (provider === "grant")
+      return t({ message: "Support grant", comment: "Payment list: premium given free by MyTess support" });
     return provider ?? "";
   };
 }

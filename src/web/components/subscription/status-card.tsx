@@ -53,7 +53,7 @@ export function SubscriptionStatusCard({ data }: { data: TSubscription }) {
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="subscription-status-title" className="font-semibold text-slate-900">
-          <Trans>Your subscription</Trans>
+          <Trans comment="Subscription page card title: the user's current plan">Your subscription</Trans>
         </h2>
         {kind === "paid" && (
           <Badge variant="success">
@@ -62,7 +62,7 @@ export function SubscriptionStatusCard({ data }: { data: TSubscription }) {
         )}
         {kind === "trial" && (
           <Badge variant="success">
-            <Trans>Trial</Trans>
+            <Trans comment="Subscription card badge: the free trial is running">Trial</Trans>
           </Badge>
         )}
         {kind === "expired" && (
@@ -83,16 +83,24 @@ export function SubscriptionStatusCard({ data }: { data: TSubscription }) {
             <Trans>Your premium plan is active.</Trans>
           </p>
           <dl className="grid gap-1.5">
-            <Row label={<Trans>Paid until</Trans>}>
+            <Row label={<Trans comment="Subscription card: the date premium is paid until">Paid until</Trans>}>
               <span data-testid="paid-until">{until}</span>
             </Row>
-            {provider && <Row label={<Trans>Paid with</Trans>}>{provider}</Row>}
+            {provider && (
+              <Row
+                label={<Trans comment="Subscription card: the payment provider used (card, Chapa)">Paid with</Trans>}
+              >
+                {provider}
+              </Row>
+            )}
           </dl>
           <p className="text-muted-foreground" data-testid="renewal">
             {data.cancelAtPeriodEnd ? (
               <Trans>Ends on {until} (will not renew)</Trans>
             ) : data.provider === "stripe" ? (
-              <Trans>Renews automatically</Trans>
+              <Trans comment="Subscription card: the card payment renews by itself each month">
+                Renews automatically
+              </Trans>
             ) : (
               <Trans>Ends on {until}: it does not renew by itself.</Trans>
             )}

@@ -18,7 +18,7 @@ export const toastUpgrade = (message?: string) => {
   void queryClient.invalidateQueries(trpc.user.subscriptionStatus.pathFilter());
   void queryClient.invalidateQueries(trpc.subscription.status.pathFilter());
   return toast({
-    title: t`Premium required`,
+    title: t({ message: "Premium required", comment: "Notice title: this needs the paid premium plan" }),
     description: message || t`This needs MyTess Premium. Upgrade on the subscription page to continue.`,
     variant: "warning",
     duration: UPGRADE_TOAST_MS,
@@ -57,7 +57,7 @@ export function UpgradePrompt({ message, className }: { message?: string; classN
       <Button asChild size="sm">
         <Link to="/subscribe" data-testid="upgrade-link">
           <Crown />
-          <Trans>Upgrade</Trans>
+          <Trans comment="Button in the premium-required notice: open the subscription page">Upgrade</Trans>
         </Link>
       </Button>
     </div>

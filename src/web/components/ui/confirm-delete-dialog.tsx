@@ -40,7 +40,9 @@ export function ConfirmDeleteDialog({
       <DialogTrigger asChild>
         <Button size="sm" variant="ghost" className="text-destructive" data-testid={testIds.trigger}>
           <Trash2 aria-hidden />
-          <Trans>Delete</Trans>
+          <Trans comment="Button: delete this item (a board, store, lane), then the confirming button in the dialog">
+            Delete
+          </Trans>
         </Button>
       </DialogTrigger>
       <DialogContent closeLabel={t`Close`} role="alertdialog" data-testid={testIds.dialog}>
@@ -51,11 +53,17 @@ export function ConfirmDeleteDialog({
         <DialogFooter>
           <DialogClose asChild>
             <Button variant="outline">
-              <Trans>Cancel</Trans>
+              <Trans comment="Dialog button: close the dialog without doing anything (not “cancel a load”)">
+                Cancel
+              </Trans>
             </Button>
           </DialogClose>
           <Button variant="destructive" disabled={pending} onClick={onConfirm} data-testid={testIds.confirm}>
-            {pending ? <Trans>Deleting...</Trans> : <Trans>Delete</Trans>}
+            {pending ? (
+              <Trans comment="Delete button while the deletion is in progress">Deleting...</Trans>
+            ) : (
+              <Trans>Delete</Trans>
+            )}
           </Button>
         </DialogFooter>
       </DialogContent>

@@ -65,7 +65,10 @@ function EthiopicDateTime({ id, name, label, error, className }: TDateTimeFieldP
       <div className="grid grid-cols-[4.5rem_1fr_5.5rem] gap-2">
         <NativeSelect
           id={id}
-          aria-label={t`Day`}
+          aria-label={t({
+            message: "Day",
+            comment: "Date picker: the day of the month (label and empty first choice)",
+          })}
           value={day}
           onChange={(e) => setDay(Number(e.target.value))}
           aria-invalid={!!error}
@@ -78,7 +81,11 @@ function EthiopicDateTime({ id, name, label, error, className }: TDateTimeFieldP
             </option>
           ))}
         </NativeSelect>
-        <NativeSelect aria-label={t`Month`} value={month} onChange={(e) => setMonth(Number(e.target.value))}>
+        <NativeSelect
+          aria-label={t({ message: "Month", comment: "Date picker: the month (label and empty first choice)" })}
+          value={month}
+          onChange={(e) => setMonth(Number(e.target.value))}
+        >
           <option value={0}>{t`Month`}</option>
           {months.map((m, i) => (
             <option key={m} value={i + 1}>
@@ -86,7 +93,11 @@ function EthiopicDateTime({ id, name, label, error, className }: TDateTimeFieldP
             </option>
           ))}
         </NativeSelect>
-        <NativeSelect aria-label={t`Year`} value={year} onChange={(e) => setYear(Number(e.target.value))}>
+        <NativeSelect
+          aria-label={t({ message: "Year", comment: "Date picker: the year" })}
+          value={year}
+          onChange={(e) => setYear(Number(e.target.value))}
+        >
           {[today.year, today.year + 1].map((y) => (
             <option key={y} value={y}>
               {y}
@@ -94,11 +105,16 @@ function EthiopicDateTime({ id, name, label, error, className }: TDateTimeFieldP
           ))}
         </NativeSelect>
       </div>
-      <Input aria-label={t`Time`} type="time" value={time} onChange={(e) => setTime(e.target.value)} />
+      <Input
+        aria-label={t({ message: "Time", comment: "Date picker: the time of day" })}
+        type="time"
+        value={time}
+        onChange={(e) => setTime(e.target.value)}
+      />
       <input type="hidden" name={name} value={value} />
       {g && (
         <p className="text-xs text-muted-foreground" data-testid={`${id}-gregorian`}>
-          <Trans>
+          <Trans comment="Under an Ethiopian date picker: the same date in the Gregorian calendar (day/month/year)">
             Gregorian: {g.day}/{g.month}/{g.year}
           </Trans>
         </p>

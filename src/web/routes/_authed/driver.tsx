@@ -34,7 +34,7 @@ function DriverDashboard() {
     return (
       <div>
         <PageHeader
-          title={<Trans>Driver Dashboard</Trans>}
+          title={<Trans comment="Page title of the driver's home page (dashboard)">Driver Dashboard</Trans>}
           description={<Trans>Find loads near you, bid and run your trips.</Trans>}
         />
         <WrongRole dashboardFor="driver" />
@@ -75,7 +75,7 @@ function DriverHome() {
     trpc.drivers.updateLocation.mutationOptions({
       onSuccess: async () => {
         toast({
-          title: t`Location Updated`,
+          title: t({ message: "Location Updated", comment: "Notice title after the driver's position was saved" }),
           description: t`Your current location has been updated successfully.`,
           variant: "success",
         });
@@ -84,7 +84,7 @@ function DriverHome() {
       onError: (err) => {
         if (!isQueued(err) && !onUnauthorized(err))
           toast({
-            title: t`Location Error`,
+            title: t({ message: "Location Error", comment: "Notice title: the driver's position could not be found" }),
             description: t`Failed to get your current location.`,
             variant: "destructive",
           });
@@ -105,7 +105,10 @@ function DriverHome() {
   const withdraw = useMutation(
     trpc.bids.withdraw.mutationOptions({
       onSuccess: async () => {
-        toast({ title: t`Bid withdrawn`, variant: "success" });
+        toast({
+          title: t({ message: "Bid withdrawn", comment: "Notice title after a driver took back their bid" }),
+          variant: "success",
+        });
         await refresh();
       },
       onError: () =>
@@ -147,21 +150,31 @@ function DriverHome() {
             data-testid="update-location"
           >
             <LocateFixed />
-            {locating || saveLocation.isPending ? <Trans>Updating...</Trans> : <Trans>Update Location</Trans>}
+            {locating || saveLocation.isPending ? (
+              <Trans comment="Update Location button while saving">Updating...</Trans>
+            ) : (
+              <Trans comment="Driver dashboard button: save the phone's current position">Update Location</Trans>
+            )}
           </Button>
         }
       />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatCard
           icon={Star}
-          label={<Trans>Rating</Trans>}
+          label={<Trans comment="Dashboard figure: the user's average star rating from others">Rating</Trans>}
           value={s ? formatNumber(s.rating, { maximumFractionDigits: 1 }) : "…"}
-          hint={s ? <Trans>{s.totalRatings} ratings</Trans> : undefined}
+          hint={
+            s ? (
+              <Trans comment="Driver dashboard, under the rating: how many ratings it is based on">
+                {s.totalRatings} ratings
+              </Trans>
+            ) : undefined
+          }
           testId="stat-rating"
         />
         <StatCard
           icon={Truck}
-          label={<Trans>Total trips</Trans>}
+          label={<Trans comment="Dashboard figure: the number of trips the driver completed">Total trips</Trans>}
           value={s ? formatNumber(s.totalTrips) : "…"}
           testId="stat-trips"
         />
@@ -173,7 +186,7 @@ function DriverHome() {
         />
         <StatCard
           icon={Gavel}
-          label={<Trans>Active bids</Trans>}
+          label={<Trans comment="Dashboard figure: the driver's bids still waiting for an answer">Active bids</Trans>}
           value={s ? formatNumber(s.activeBids) : "…"}
           testId="stat-active-bids"
         />
@@ -186,7 +199,9 @@ function DriverHome() {
             <Trans>Current location</Trans>
             {s &&
               (s.isAvailable ? (
-                <Badge variant="success" data-testid="available-badge">{t`Available`}</Badge>
+                <Badge variant="success" data-testid="available-badge">
+                  {t({ message: "Available", comment: "Driver dashboard badge: the driver is free to take loads" })}
+                </Badge>
               ) : (
                 <Badge variant="secondary" data-testid="available-badge">{t`Not available`}</Badge>
               ))}
@@ -209,7 +224,9 @@ function DriverHome() {
                 </div>
                 {location.updatedAt && (
                   <div className="text-muted-foreground">
-                    <Trans>Updated {formatDate(location.updatedAt, { dateStyle: "medium", timeStyle: "short" })}</Trans>
+                    <Trans comment="Driver dashboard, current location card: when the position was last saved">
+                      Updated {formatDate(location.updatedAt, { dateStyle: "medium", timeStyle: "short" })}
+                    </Trans>
                   </div>
                 )}
               </>
@@ -236,7 +253,7 @@ function DriverHome() {
 
       <section className="grid gap-3">
         <h2 className="text-lg font-semibold">
-          <Trans>My trips</Trans>
+          <Trans comment="Driver dashboard heading: loads awarded to the driver and their trips">My trips</Trans>
         </h2>
         {trips.data?.length === 0 && (
           <Card className="p-6 text-center text-muted-foreground">
@@ -266,7 +283,9 @@ function DriverHome() {
               )}
               {l.status === "in_transit" && (
                 <Button size="sm" disabled={deliver.isPending} onClick={() => deliver.mutate({ loadId: l.id })}>
-                  <Trans>Mark delivered</Trans>
+                  <Trans comment="Button on the driver's trip: record that the load arrived at its delivery place">
+                    Mark delivered
+                  </Trans>
                 </Button>
               )}
               {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom="shipper" />}
@@ -288,7 +307,9 @@ function DriverHome() {
         )}
         {location && nearby.isPending && (
           <Card className="p-6 text-center text-muted-foreground">
-            <Trans>Loading loads...</Trans>
+            <Trans comment="Shown while the list of loads is fetched from the server (fetching data, not putting cargo on a truck)">
+              Loading loads...
+            </Trans>
           </Card>
         )}
         {nearby.data?.items.length === 0 && (
@@ -306,7 +327,9 @@ function DriverHome() {
                   load={l}
                   trigger={
                     <Button size="sm" data-testid="bid-button">
-                      <Trans>Bid</Trans>
+                      <Trans comment="Button on a load in the driver's list: open the form to offer a price (place a bid) on it">
+                        Bid
+                      </Trans>
                     </Button>
                   }
                 />
@@ -318,7 +341,7 @@ function DriverHome() {
 
       <section className="grid gap-3">
         <h2 className="text-lg font-semibold">
-          <Trans>My Bids</Trans>
+          <Trans comment="Driver dashboard heading: the driver's own price offers (bids)">My Bids</Trans>
         </h2>
         {bids.data?.length === 0 && (
           <Card className="p-6 text-center text-muted-foreground" data-testid="no-bids">
@@ -343,7 +366,7 @@ function DriverHome() {
                   disabled={withdraw.isPending}
                   onClick={() => withdraw.mutate({ bidId: b.id })}
                 >
-                  <Trans>Withdraw</Trans>
+                  <Trans comment="Button on the driver's pending bid: take back (withdraw) the bid">Withdraw</Trans>
                 </Button>
               )}
               {b.status !== "withdrawn" && <DriverMessagesDialog loadId={b.loadId} title={b.load.title} />}

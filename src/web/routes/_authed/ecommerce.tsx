@@ -23,7 +23,9 @@ function Page() {
   return (
     <div className="grid gap-6">
       <PageHeader
-        title={<Trans>E-commerce Integrations</Trans>}
+        title={
+          <Trans comment="Page title: connected online stores whose orders become loads">E-commerce Integrations</Trans>
+        }
         description={<Trans>Turn store orders into freight loads.</Trans>}
         actions={
           <Button onClick={() => setDialog("new")} data-testid="add-integration">
@@ -35,10 +37,10 @@ function Page() {
       <Tabs defaultValue="integrations">
         <TabsList fullWidth className="sm:inline-flex sm:w-auto">
           <TabsTrigger value="integrations" className={TAB} data-testid="tab-integrations">
-            <Trans>Integrations</Trans>
+            <Trans comment="E-commerce page tab: the connected online stores">Integrations</Trans>
           </TabsTrigger>
           <TabsTrigger value="orders" className={TAB} data-testid="tab-orders">
-            <Trans>Orders</Trans>
+            <Trans comment="E-commerce page tab: orders imported from the stores">Orders</Trans>
           </TabsTrigger>
         </TabsList>
         <TabsContent value="integrations">

@@ -176,7 +176,7 @@ function LoadBoardPage() {
         load={load}
         trigger={
           <Button size="sm" data-testid="quick-bid">
-            <Trans>Quick Bid</Trans>
+            <Trans comment="Button on a load of the load board: offer a price (place a bid) quickly">Quick Bid</Trans>
           </Button>
         }
       />
@@ -193,7 +193,11 @@ function LoadBoardPage() {
   return (
     <div>
       <PageHeader
-        title={<Trans>Load Board</Trans>}
+        title={
+          <Trans comment="Header link, page title and heading: the board that lists all posted loads (freight offers)">
+            Load Board
+          </Trans>
+        }
         description={
           <span className="hidden sm:inline">
             <Trans>Browse posted loads from MyTess and external load boards.</Trans>
@@ -207,7 +211,7 @@ function LoadBoardPage() {
       <div className="mb-4 hidden grid-cols-2 gap-3 sm:grid lg:grid-cols-4">
         <StatCard
           icon={Package}
-          label={<Trans>Loads found</Trans>}
+          label={<Trans comment="Load board figure: how many loads the search found">Loads found</Trans>}
           value={s ? formatNumber(s.total) : "…"}
           testId="stat-total"
         />
@@ -230,11 +234,11 @@ function LoadBoardPage() {
           data-testid="filters-toggle"
         >
           <SlidersHorizontal />
-          <Trans>Filters</Trans>
+          <Trans comment="Load board button that shows or hides the filters">Filters</Trans>
           {activeFilters > 0 && <Badge variant="default">{formatNumber(activeFilters)}</Badge>}
         </Button>
         <label htmlFor="sort" className="sr-only text-sm text-muted-foreground sm:not-sr-only">
-          <Trans>Sort by</Trans>
+          <Trans comment="Label of the load board's sort choice (distance, price per mile, pickup date)">Sort by</Trans>
         </label>
         {/* Shrinks on a phone so the toolbar stays one row in every language. */}
         <div className="min-w-0 flex-1 sm:w-44 sm:flex-none">
@@ -246,7 +250,9 @@ function LoadBoardPage() {
           >
             <option value="distance">{t`Distance`}</option>
             <option value="rate">{t`Rate per mile`}</option>
-            <option value="date">{t`Pickup date`}</option>
+            <option value="date">
+              {t({ message: "Pickup date", comment: "Load board sort choice: by pickup date" })}
+            </option>
           </NativeSelect>
         </div>
         <div className="ml-auto flex gap-1 sm:gap-2" role="group" aria-label={t`Show the results as`}>
@@ -259,7 +265,7 @@ function LoadBoardPage() {
           >
             <List />
             <span className="sr-only sm:not-sr-only">
-              <Trans>List</Trans>
+              <Trans comment="Load board view switch: show loads as a list (not on a map)">List</Trans>
             </span>
           </Button>
           <Button
@@ -271,7 +277,7 @@ function LoadBoardPage() {
           >
             <MapIcon />
             <span className="sr-only sm:not-sr-only">
-              <Trans>Map</Trans>
+              <Trans comment="Load board view switch: show loads on a map">Map</Trans>
             </span>
           </Button>
         </div>
@@ -406,12 +412,13 @@ function PageRange({ page, shown, total }: { page: number; shown: number; total:
   const { formatNumber } = usePreferences();
   const first = (page - 1) * PAGE_SIZE + 1;
   const last = first + shown - 1;
-  if (total === undefined) return <Trans>Page {page}</Trans>;
+  if (total === undefined)
+    return <Trans comment="Load board: page number when the total is not known">Page {page}</Trans>;
   const from = formatNumber(first);
   const to = formatNumber(last);
   const of = formatNumber(Math.max(total, last));
   return (
-    <Trans>
+    <Trans comment="Load board: which results are shown out of how many">
       Showing {from}–{to} of {of}
     </Trans>
   );
@@ -442,14 +449,16 @@ function BoardAnswers({ boards }: { boards: TBoardAnswer[] }) {
           }
         >
           {b.state === "ok" && (
-            <Trans>
+            <Trans comment="Load board status line: {1} loads found live on the outside board {0}">
               {b.name}: {b.count} live
             </Trans>
           )}
-          {b.state === "synced" && <Trans>{b.name}: synced</Trans>}
+          {b.state === "synced" && (
+            <Trans comment="Load board status line: the outside board {0} has been synced">{b.name}: synced</Trans>
+          )}
           {b.state === "timeout" && <Trans>{b.name} did not answer in time</Trans>}
           {b.state === "failed" && (
-            <Trans>
+            <Trans comment="Load board status line: the outside board {0} could not be searched, with the reason">
               {b.name} failed: {b.error}
             </Trans>
           )}

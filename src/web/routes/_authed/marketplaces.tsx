@@ -17,7 +17,7 @@ function Page() {
   return (
     <div className="grid gap-6">
       <PageHeader
-        title={<Trans>Marketplace Integrations</Trans>}
+        title={<Trans comment="Page title: outside load boards connected to MyTess">Marketplace Integrations</Trans>}
         description={<Trans>Connect external load boards and keep their loads in sync.</Trans>}
         actions={<ManualSyncButton />}
       />
@@ -25,13 +25,15 @@ function Page() {
       <Tabs defaultValue="configurations">
         <TabsList fullWidth className="sm:inline-flex sm:w-auto">
           <TabsTrigger value="configurations" className={TAB} data-testid="tab-configurations">
-            <Trans>Configurations</Trans>
+            <Trans comment="Marketplaces page tab: the connected outside boards and their settings">
+              Configurations
+            </Trans>
           </TabsTrigger>
           <TabsTrigger value="search" className={TAB} data-testid="tab-search">
-            <Trans>Search Loads</Trans>
+            <Trans comment="Marketplaces page tab: search the connected outside boards for loads">Search Loads</Trans>
           </TabsTrigger>
           <TabsTrigger value="monitoring" className={TAB} data-testid="tab-monitoring">
-            <Trans>Monitoring</Trans>
+            <Trans comment="Marketplaces page tab: the history of board syncs">Monitoring</Trans>
           </TabsTrigger>
         </TabsList>
         <TabsContent value="configurations">

@@ -12,7 +12,7 @@ function Page() {
   return (
     <div className="max-w-2xl">
       <PageHeader
-        title={<Trans>Messaging</Trans>}
+        title={<Trans comment="Page title: settings for Telegram, WhatsApp and SMS messages">Messaging</Trans>}
         description={<Trans>Configure your messaging and notification preferences</Trans>}
       />
       <div className="grid gap-4">

@@ -25,7 +25,11 @@ function ProfilePage() {
     trpc.user.updateProfile.mutationOptions({
       onSuccess: ({ user }) => {
         queryClient.setQueryData(meQueryOptions().queryKey, user);
-        toast({ title: t`Profile saved`, description: t`Your name has been updated.`, variant: "success" });
+        toast({
+          title: t({ message: "Profile saved", comment: "Notice title after the profile was saved" }),
+          description: t`Your name has been updated.`,
+          variant: "success",
+        });
       },
       onError: () =>
         toast({
@@ -50,13 +54,26 @@ function ProfilePage() {
   const since = formatDate(me.createdAt);
   return (
     <div className="max-w-2xl">
-      <PageHeader title={<Trans>Profile</Trans>} description={<Trans>Member since {since}</Trans>} />
+      <PageHeader
+        title={
+          <Trans comment="Account menu item and page title: the user's own details (name, account type)">Profile</Trans>
+        }
+        description={<Trans comment="Profile page: the date the account was opened">Member since {since}</Trans>}
+      />
       <Card>
         <CardHeader>
           <CardTitle className="flex items-center gap-2">
             {me.email}
             <Badge variant="secondary" data-testid="profile-user-type">
-              {me.userType === "driver" ? <Trans>Driver</Trans> : <Trans>Shipper</Trans>}
+              {me.userType === "driver" ? (
+                <Trans comment="Account type (sign-up choice, profile badge) and header link: a truck driver who bids on loads">
+                  Driver
+                </Trans>
+              ) : (
+                <Trans comment="Account type (sign-up choice, profile badge): a person or company with freight to move, who posts loads">
+                  Shipper
+                </Trans>
+              )}
             </Badge>
           </CardTitle>
         </CardHeader>
@@ -65,14 +82,16 @@ function ProfilePage() {
             <div className="grid gap-4 sm:grid-cols-2">
               <TextField
                 id="profile-first"
-                label=<Trans>First name</Trans>
+                label=<Trans comment="Label of the first (given) name field">First name</Trans>
                 name="firstName"
                 defaultValue={me.firstName}
                 error={errors.firstName}
               />
               <TextField
                 id="profile-last"
-                label=<Trans>Last name</Trans>
+                label=<Trans comment="Label of the last name field (father's name in Ethiopian naming)">
+                  Last name
+                </Trans>
                 name="lastName"
                 defaultValue={me.lastName}
                 error={errors.lastName}

@@ -15,14 +15,18 @@ function SettingsPage() {
   return (
     <div className="max-w-2xl">
       <PageHeader
-        title={<Trans>Settings</Trans>}
+        title={
+          <Trans comment="Account menu item and page title: the user's settings (language, currency, calendar)">
+            Settings
+          </Trans>
+        }
         description={<Trans>Choices here are saved to your account and this device.</Trans>}
       />
       <div className="grid gap-4">
         <Card>
           <CardHeader>
             <CardTitle>
-              <Trans>Language</Trans>
+              <Trans comment="Label of the language choice (header menu, settings card title)">Language</Trans>
             </CardTitle>
             <CardDescription>
               <Trans>The language of menus, messages and alerts.</Trans>
@@ -62,7 +66,9 @@ function CalendarCard() {
     <Card data-testid="calendar-settings">
       <CardHeader>
         <CardTitle>
-          <Trans>Calendar</Trans>
+          <Trans comment="Footer label and settings card title: choice between the Gregorian and Ethiopian calendar for dates">
+            Calendar
+          </Trans>
         </CardTitle>
         <CardDescription>
           <Trans>How dates are shown: pickup and delivery, trips, bids and notifications.</Trans>
@@ -83,7 +89,9 @@ function CalendarCard() {
           <Trans>Also show the Ethiopian time of day (hours counted from 6 in the morning)</Trans>
         </label>
         <p className="text-sm text-muted-foreground" data-testid="calendar-example">
-          <Trans>Today: {formatDate(now, { dateStyle: "long", timeStyle: "short" })}</Trans>
+          <Trans comment="Settings, calendar card: today's date shown as the chosen calendar writes it">
+            Today: {formatDate(now, { dateStyle: "long", timeStyle: "short" })}
+          </Trans>
         </p>
       </CardContent>
     </Card>

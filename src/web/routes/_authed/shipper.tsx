@@ -28,7 +28,7 @@ function ShipperDashboard() {
     return (
       <div>
         <PageHeader
-          title={<Trans>Shipper Dashboard</Trans>}
+          title={<Trans comment="Page title of the shipper's home page (dashboard)">Shipper Dashboard</Trans>}
           description={<Trans>Post loads, review bids and follow your shipments.</Trans>}
         />
         <WrongRole dashboardFor="shipper" />
@@ -77,19 +77,27 @@ function ShipperHome() {
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatCard
           icon={Package}
-          label={<Trans>Active loads</Trans>}
+          label={<Trans comment="Dashboard figure: the shipper's loads not yet finished">Active loads</Trans>}
           value={s ? formatNumber(s.active) : "…"}
           testId="stat-active"
         />
         <StatCard
           icon={Gavel}
-          label={<Trans>Total bids</Trans>}
+          label={
+            <Trans comment="Dashboard figure: the number of price offers (bids) received on the shipper's loads">
+              Total bids
+            </Trans>
+          }
           value={s ? formatNumber(s.totalBids) : "…"}
           testId="stat-bids"
         />
         <StatCard
           icon={PiggyBank}
-          label={<Trans>Average savings</Trans>}
+          label={
+            <Trans comment="Dashboard figure: how much below their budget the shipper's loads were awarded, on average">
+              Average savings
+            </Trans>
+          }
           value={savings}
           hint={<Trans>Budget minus accepted bid</Trans>}
           testId="stat-savings"
@@ -191,7 +199,7 @@ function ShipperHome() {
               <Trans>Previous</Trans>
             </Button>
             <span className="text-sm text-muted-foreground">
-              <Trans>
+              <Trans comment="Shipper's load list: page {0} of {1}">
                 Page {mine.data.page} of {Math.max(1, Math.ceil(mine.data.total / mine.data.pageSize))}
               </Trans>
             </span>

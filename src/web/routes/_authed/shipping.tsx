@@ -20,7 +20,9 @@ function CarriersCard() {
     <Card data-testid="carriers-card">
       <CardHeader>
         <CardTitle>
-          <Trans>Available Carriers</Trans>
+          <Trans comment="Shipping page card title: the parcel carriers MyTess can ask for prices">
+            Available Carriers
+          </Trans>
         </CardTitle>
       </CardHeader>
       <CardContent className="grid gap-3 sm:grid-cols-3">
@@ -50,22 +52,66 @@ function CarriersCard() {
 function ShippingPage() {
   const { t } = useLingui();
   const tiles = [
-    { icon: Calculator, title: t`Rate Calculator`, text: t`Compare prices from three carriers at once.` },
-    { icon: PackageSearch, title: t`Package Tracking`, text: t`Follow any FedEx, UPS or USPS package.` },
-    { icon: ShieldCheck, title: t`Insured Shipping`, text: t`Declare a value for each package.` },
-    { icon: Globe2, title: t`International`, text: t`Quotes to other countries with FedEx and UPS.` },
+    {
+      icon: Calculator,
+      title: t({ message: "Rate Calculator", comment: "Shipping page feature title: calculator of parcel prices" }),
+      text: t`Compare prices from three carriers at once.`,
+    },
+    {
+      icon: PackageSearch,
+      title: t({
+        message: "Package Tracking",
+        comment: "Shipping page tab and feature title: follow a parcel with its tracking number",
+      }),
+      text: t`Follow any FedEx, UPS or USPS package.`,
+    },
+    {
+      icon: ShieldCheck,
+      title: t({
+        message: "Insured Shipping",
+        comment: "Shipping page feature title: parcels sent with a declared, insured value",
+      }),
+      text: t`Declare a value for each package.`,
+    },
+    {
+      icon: Globe2,
+      title: t({ message: "International", comment: "Shipping page feature title: parcels to other countries" }),
+      text: t`Quotes to other countries with FedEx and UPS.`,
+    },
   ];
   const more = [
-    { icon: Tag, title: t`Competitive rates`, text: t`See every service side by side, cheapest first.` },
+    {
+      icon: Tag,
+      title: t({ message: "Competitive rates", comment: "Shipping page feature title: parcel prices that compete" }),
+      text: t`See every service side by side, cheapest first.`,
+    },
     {
       icon: MapPinned,
-      title: t`Universal tracking`,
+      title: t({
+        message: "Universal tracking",
+        comment: "Shipping page feature title: one tracking box for FedEx, UPS and USPS",
+      }),
       text: t`One box for every tracking number; the carrier is recognised for you.`,
     },
-    { icon: ShieldCheck, title: t`Insurance`, text: t`Declared values travel with your quote.` },
-    { icon: Clock, title: t`Fast processing`, text: t`Carriers are asked at the same time, not one after another.` },
+    {
+      icon: ShieldCheck,
+      title: t({ message: "Insurance", comment: "Shipping page feature title: declared value (insurance) of parcels" }),
+      text: t`Declared values travel with your quote.`,
+    },
+    {
+      icon: Clock,
+      title: t({ message: "Fast processing", comment: "Shipping page feature title: carriers answer quickly" }),
+      text: t`Carriers are asked at the same time, not one after another.`,
+    },
     { icon: Globe2, title: t`International`, text: t`Ship from Addis Ababa to the world and back.` },
-    { icon: Shuffle, title: t`Flexible delivery`, text: t`Change a delivery with the carrier in one click.` },
+    {
+      icon: Shuffle,
+      title: t({
+        message: "Flexible delivery",
+        comment: "Shipping page feature title: change a parcel's delivery with the carrier",
+      }),
+      text: t`Change a delivery with the carrier in one click.`,
+    },
   ];
   return (
     <div className="grid gap-6">
@@ -86,7 +132,7 @@ function ShippingPage() {
       <Tabs defaultValue="calculator">
         <TabsList>
           <TabsTrigger value="calculator">
-            <Trans>Shipping Calculator</Trans>
+            <Trans comment="Shipping page tab: calculator of parcel prices">Shipping Calculator</Trans>
           </TabsTrigger>
           <TabsTrigger value="tracking">
             <Trans>Package Tracking</Trans>
