@@ -13,6 +13,7 @@ import {
   parseQuery,
   requestedCost,
   SHOPIFY_BUCKET,
+  SHOPIFY_DEMO_CLIENT_ID,
   SHOPIFY_SANDBOX_LEGACY,
   SHOPIFY_TOKEN_LIFETIME_SECONDS,
   signedWebhook,
@@ -735,6 +736,59 @@ describe("Shopify: Dev Dashboard apps get expiring tokens, legacy custom apps ke
     const wrong = await grantAt("grant_type=client_credentials&client_id=sandbox&client_secret=nope");
     expect(wrong.status).toBe(400);
     expect(await wrong.json()).toEqual({ error: "invalid_client", error_description: "Client authentication failed" });
+  });
+
+  test("made with a client secret (demo mode's own), the emulator has a demo app that takes only it and signs webhooks with it; the published app stays", async () => {
+    const own = "installation-own-secret-0123456789abcdef";
+    const demo = startStoreEmulators({}, { shopifyClientSecret: own });
+    try {
+      const grant = (id: string, secret: string) =>
+        fetch(`${demo.urls.shopify}/admin/oauth/access_token`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: `grant_type=client_credentials&client_id=${id}&client_secret=${secret}`,
+        });
+      expect((await grant(SHOPIFY_DEMO_CLIENT_ID, own)).status).toBe(200);
+      for (const [id, secret] of [
+        [SHOPIFY_DEMO_CLIENT_ID, "sandbox"],
+        ["sandbox", own],
+      ] as const)
+        expect(await (await grant(id, secret)).json()).toEqual({
+          error: "invalid_client",
+          error_description: "Client authentication failed",
+        });
+      // Anyone may still try the Sandbox with the published app (a store they add gets a webhook secret of its own).
+      expect((await grant("sandbox", "sandbox")).status).toBe(200);
+      const credentials = { shopDomain: "sandbox", clientId: SHOPIFY_DEMO_CLIENT_ID, clientSecret: own };
+      const a = adapter("shopify", {
+        baseUrl: demo.urls.shopify,
+        credentials,
+        sandboxOrigins: Object.values(demo.urls),
+      });
+      await a.test();
+      const o = demo.controls.shopify.orders()[0]!;
+      let signature = null as string | null;
+      const server = Bun.serve({
+        port: 0,
+        hostname: "127.0.0.1",
+        fetch: async (req) => {
+          signature = req.headers.get("x-shopify-hmac-sha256");
+          a.verifyWebhook!(await req.text(), req.headers);
+          return new Response("ok");
+        },
+      });
+      try {
+        expect(
+          (await demo.controls.shopify.deliverWebhook(`http://127.0.0.1:${server.port}/`, "orders/create", o)).status,
+        ).toBe(200);
+      } finally {
+        server.stop(true);
+      }
+      expect(signature).toBe(signedWebhook("orders/create", o, own).headers["X-Shopify-Hmac-Sha256"]);
+      expect(signature).not.toBe(signedWebhook("orders/create", o, "sandbox").headers["X-Shopify-Hmac-Sha256"]);
+    } finally {
+      demo.stop();
+    }
   });
 
   test("one token serves every call while it lives; one Shopify refuses is asked for again, once", async () => {
