@@ -304,7 +304,7 @@ test("demo mode signs webhooks with secrets of its own, kept beside the database
       own: await statuses({
         stripe: secrets.stripeWebhookSecret!,
         chapa: secrets.chapaWebhookSecret!,
-        shopify: secrets.shopifyWebhookSecret!,
+        shopify: secrets.shopifyClientSecret!,
         whatsapp: secrets.whatsappAppSecret!,
       }),
     };

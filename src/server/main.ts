@@ -31,6 +31,7 @@ import { telegramApiRoot } from "./integrations/notify/telegram";
 import { whatsappWebSecretFileFor, whatsappWebSessionDir } from "./integrations/notify/whatsapp-web";
 import { paymentsFromEnv } from "./integrations/payments/registry";
 import { storeServicesFrom } from "./integrations/stores/services";
+import { SHOPIFY_API_VERSION, shopifyVersionWarning } from "./integrations/stores/shopify";
 import { jobHandlers, startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./logger";
 
@@ -77,7 +78,7 @@ const startDemoEmulators = () => {
     pay.controls.chapa.setWebhookUrl(`${self}/api/webhooks/chapa`);
     logger.info("demo: payment emulators started", pay.urls);
   }
-  const stores = startStoreEmulators({}, { shopifyWebhookSecret: secrets.shopifyWebhookSecret });
+  const stores = startStoreEmulators({}, { shopifyClientSecret: secrets.shopifyClientSecret });
   // One Sandbox shop serves every demo store (one cost bucket); Shopify Plus's refill rate keeps their syncs quick.
   stores.controls.shopify.restoreRate = 1000;
   demoStoreUrls = stores.urls;
@@ -134,7 +135,7 @@ const prepare = async () => {
         handle.db,
         storeServicesFrom(boards),
         demoStoreUrls,
-        demoSecrets!.shopifyWebhookSecret,
+        demoSecrets!.shopifyClientSecret,
       );
       if (stores.created) logger.info("demo: sandbox Shopify stores configured", stores);
     }
@@ -149,6 +150,10 @@ if (ENGINE === "pg" && !process.env.VAPID_PUBLIC_KEY && !isServerChild) {
     keyFile: vapidKeyFileFor(config.databasePath),
   });
 }
+
+// Shopify keeps a version for at least a year: the pinned one is moved on before its support ends.
+const shopifyVersion = isServerChild ? null : shopifyVersionWarning(SHOPIFY_API_VERSION, Date.now());
+if (shopifyVersion) logger.warn(shopifyVersion, { version: SHOPIFY_API_VERSION });
 
 /** The job worker in this process, and a SIGTERM that lets its running job finish before the database closes. */
 const startJobs = (handle: DbHandle) => {
