@@ -12,6 +12,7 @@ import { readCookie, resolveSession } from "../domain/auth/sessions";
 import { applyChapaWebhook, applyStripeEvent, confirmChapa } from "../domain/billing/billing";
 import { receiveWebhook } from "../domain/ecommerce/orders";
 import { AppError } from "../errors";
+import { LB123_CALLBACK_PATH } from "../integrations/boards/loadboard123-oauth";
 import { boardServicesForDatabase, type TBoardServices } from "../integrations/boards/services";
 import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
 import { notifiersFromEnv, type TNotifierRegistry, vapidKeyFileFor } from "../integrations/notify/registry";
@@ -27,6 +28,7 @@ import type { TPaymentServices } from "../integrations/payments/services";
 import { storeServicesFrom, type TStoreServices } from "../integrations/stores/services";
 import { createLiveHub, liveStream } from "../live/hub";
 import { logger } from "../logger";
+import { boardConnectCallback } from "../routers/marketplaces/connect-callback";
 import type { TServices } from "../trpc/context";
 import { SIGN_IN_REQUIRED } from "../trpc/init";
 import { appRouter, createCaller } from "../trpc/root";
@@ -88,6 +90,7 @@ export const createApp = ({
   });
   const oidc = config.oidc ? createOidcClient(config.oidc) : null;
   const auth = createAuthRoutes(db, config, oidc, services);
+  const boardCallback = boardConnectCallback(db, boards);
   const serveStatic = createStaticHandler(config.webDist, {
     bootQueries: (req, route, resHeaders) => bootQueries(req, route, resHeaders),
   });
@@ -213,6 +216,7 @@ export const createApp = ({
     .get("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)))
     .post("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)), { parse: "none" })
     .get("/api/health", () => json({ ok: true }))
+    .get(LB123_CALLBACK_PATH, async ({ request }) => boardCallback(request, await actorOf(request)))
     .post("/api/telegram/webhook", ({ request }) => (telegramWebhook ? telegramWebhook(request) : notFound(request)), {
       parse: "none",
     })

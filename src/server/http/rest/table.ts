@@ -117,6 +117,7 @@ export const REST_ROUTES: TRestRoute[] = [
   route("PUT", "/api/marketplaces/:id", (c, r) => c.marketplaces.update({ ...bodyObject(r), id: idParam(r) } as never)),
   route("DELETE", "/api/marketplaces/:id", (c, r) => c.marketplaces.delete({ id: idParam(r) })),
   route("POST", "/api/marketplaces/:id/test", (c, r) => c.marketplaces.test({ id: idParam(r) })),
+  route("POST", "/api/marketplaces/:id/connect", (c, r) => c.marketplaces.connect({ id: idParam(r) })),
   route(
     "POST",
     "/api/marketplaces/:id/search",

@@ -2,7 +2,7 @@ import { secretKeyFileFor, secretsFromEnv, type TSecretBox } from "../../secrets
 import { originOf } from "../http/guard";
 import { versionedAdapters } from "../versioned";
 import { createBoardAdapter } from "./registry";
-import type { TBoardLoad, TBoardSettings, TLoadBoardAdapter } from "./types";
+import type { TBoardResult, TBoardSettings, TLoadBoardAdapter } from "./types";
 
 /**
  * What the marketplace domain reaches the boards through, once per process: the secret box that opens stored
@@ -22,10 +22,15 @@ export type TBoardServices = {
   sandboxOrigins: readonly string[];
   /** Demo mode: the local emulators' addresses, offered in the Add Marketplace form as "Sandbox". */
   sandboxUrls: Record<string, string> | null;
+  /**
+   * The operator's 123Loadboard API app (LOADBOARD123_CLIENT_ID and LOADBOARD123_CLIENT_SECRET): users connect their
+   * 123Loadboard accounts to it. Null when not set (a configuration may then bring its own app's client).
+   */
+  loadboard123App: { clientId: string; clientSecret: string } | null;
   /** The adapter of a configuration; `key` changes when the configuration does (id and updatedAt). */
   adapter: (key: string, settings: () => TBoardSettings) => TLoadBoardAdapter;
   /** Live answers kept for `liveCacheMs`, by configuration version and query. */
-  cached: (key: string, fetch: () => Promise<TBoardLoad[]>) => Promise<TBoardLoad[]>;
+  cached: (key: string, fetch: () => Promise<TBoardResult>) => Promise<TBoardResult>;
 };
 
 export const createBoardServices = (o: {
@@ -36,8 +41,9 @@ export const createBoardServices = (o: {
   liveCacheMs?: number;
   create?: (s: TBoardSettings) => TLoadBoardAdapter;
   sandboxUrls?: Record<string, string> | null;
+  loadboard123App?: { clientId: string; clientSecret: string } | null;
 }): TBoardServices => {
-  const live = new Map<string, { at: number; value: Promise<TBoardLoad[]> }>();
+  const live = new Map<string, { at: number; value: Promise<TBoardResult> }>();
   const liveCacheMs = o.liveCacheMs ?? 60_000;
   const create = o.create ?? createBoardAdapter;
   return {
@@ -46,6 +52,7 @@ export const createBoardServices = (o: {
     deadlineMs: o.deadlineMs ?? 4000,
     sandboxOrigins: origins([...(o.sandboxOrigins ?? []), ...Object.values(o.sandboxUrls ?? {})]),
     sandboxUrls: o.sandboxUrls ?? null,
+    loadboard123App: o.loadboard123App ?? null,
     adapter: versionedAdapters(create),
     cached: (key, fetch) => {
       const now = Date.now();
@@ -88,8 +95,21 @@ export const sandboxOriginsFromEnv = (env: Record<string, string | undefined>) =
 };
 
 /**
- * Board services from the environment: BOARD_TIMEOUT_MS, BOARD_DEADLINE_MS, SANDBOX_ORIGINS, and in demo mode
- * BOARD_SANDBOX_URLS (JSON: provider → emulator address, set when the emulators start).
+ * LOADBOARD123_CLIENT_ID and LOADBOARD123_CLIENT_SECRET: the operator's 123Loadboard app, both or neither (one alone
+ * stops the start, naming the other).
+ */
+export const loadboard123AppFromEnv = (env: Record<string, string | undefined>) => {
+  const clientId = env.LOADBOARD123_CLIENT_ID?.trim() ?? "";
+  const clientSecret = env.LOADBOARD123_CLIENT_SECRET?.trim() ?? "";
+  if (!clientId && !clientSecret) return null;
+  if (!clientId) throw new Error("LOADBOARD123_CLIENT_SECRET is set without LOADBOARD123_CLIENT_ID");
+  if (!clientSecret) throw new Error("LOADBOARD123_CLIENT_ID is set without LOADBOARD123_CLIENT_SECRET");
+  return { clientId, clientSecret };
+};
+
+/**
+ * Board services from the environment: BOARD_TIMEOUT_MS, BOARD_DEADLINE_MS, SANDBOX_ORIGINS, LOADBOARD123_CLIENT_ID
+ * and _SECRET, and in demo mode BOARD_SANDBOX_URLS (JSON: provider → emulator address, set when the emulators start).
  */
 export const boardServicesFromEnv = (env: Record<string, string | undefined>, secrets: TSecretBox, demo = false) =>
   createBoardServices({
@@ -98,6 +118,7 @@ export const boardServicesFromEnv = (env: Record<string, string | undefined>, se
     deadlineMs: Number(env.BOARD_DEADLINE_MS ?? 4000),
     sandboxOrigins: sandboxOriginsFromEnv(env),
     sandboxUrls: demo && env.BOARD_SANDBOX_URLS ? (JSON.parse(env.BOARD_SANDBOX_URLS) as Record<string, string>) : null,
+    loadboard123App: loadboard123AppFromEnv(env),
   });
 
 /** Board services for a database: the secret key from MYTESS_SECRET_KEY or the key file beside the database. */

@@ -17,6 +17,7 @@ import {
   toPublicMarketplace,
   updateMarketplace,
 } from "../../domain/marketplaces/configs";
+import { startConnect } from "../../domain/marketplaces/connect";
 import { createLane, deleteLane, listLanes, toPublicLane, updateLane } from "../../domain/marketplaces/lanes";
 import { searchMarketplace } from "../../domain/marketplaces/search";
 import { runSync, startManualSync, syncHistory, syncStatus } from "../../domain/marketplaces/sync";
@@ -51,6 +52,22 @@ export const marketplacesRouter = {
     const r = await testMarketplace(ctx.db, ctx.services.boards, ctx.actor, input.id);
     return { ...r, message: "Successfully connected to the marketplace API." };
   }),
+
+  /**
+   * Connect 123Loadboard: the address of 123Loadboard's authorization page for this configuration (the browser goes
+   * there; 123Loadboard sends it back to /api/marketplaces/123loadboard/callback).
+   */
+  connect: authedProcedure
+    .input(ZId)
+    .mutation(({ ctx, input }) =>
+      startConnect(
+        ctx.db,
+        ctx.services.boards,
+        ctx.actor,
+        input.id,
+        ctx.http?.origin ?? process.env.PUBLIC_URL ?? "http://localhost:3000",
+      ),
+    ),
 
   search: authedProcedure
     .input(ZId.and(ZMarketplaceSearchInput))
