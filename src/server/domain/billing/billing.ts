@@ -660,7 +660,7 @@ const latestPaid = async (db: TDb, userId: number) =>
 
 /**
  * Cancel: premium runs to the end of the paid period and does not renew. With `refund` within 30 days of the first
- * payment, the last payment is refunded through its provider and premium ends now.
+ * payment, the last payment is refunded through its provider and the paid period ends now (what the free trial had left stays).
  */
 export const cancelSubscription = async (
   db: TDb,

@@ -169,6 +169,12 @@ function ChapaReturn({ txRef }: { txRef: string }) {
     return (
       <Activation waiting={t`Chapa has not confirmed your payment yet: premium is activated as soon as it does…`} />
     );
+  if (status === "cancelled")
+    return (
+      <Notice tone="warning" state="cancelled">
+        <Trans>Payment cancelled: nothing was charged.</Trans>
+      </Notice>
+    );
   if (status === "refunded")
     return (
       <Notice tone="warning" state="refunded">
