@@ -57,8 +57,10 @@ const sendStripe = async (type: string, object: Record<string, unknown>, id = `e
   );
   return { status: res.status, json: await res.json() };
 };
-const paidUntil = async (id = userId) =>
-  (await t.rows<{ p: number | null }>("select CAST(paid_until AS BIGINT) p from users where id = ?", id))[0]!.p;
+const paidUntil = async (id = userId) => {
+  const [row] = await t.rows<{ p: number | string | null }>("select paid_until p from users where id = ?", id);
+  return row!.p === null ? null : Number(row!.p);
+};
 
 describe("Stripe", () => {
   test("checkout in USD, paid in the emulator: the signed events make premium active for a month, with a receipt", async () => {
