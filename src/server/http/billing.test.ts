@@ -427,6 +427,25 @@ describe("Stripe: events in any order, some twice", () => {
   });
 });
 
+describe("Stripe: an invoice grants once", () => {
+  test("an invoice.paid arriving after its payment was refunded (a retry of a delivery that failed) grants nothing again", async () => {
+    await endTrial();
+    await buyWithStripe();
+    const invoice = emu.controls.stripe.deliveries.find((d) => d.event.type === "invoice.paid")!.event.data.object;
+    expect((await user.post("/api/subscription/cancel", { refund: true })).status).toBe(200);
+    await emu.controls.stripe.settled();
+    const after = await paidUntil();
+    expect((await status()).subscriptionStatus).toBe("cancelled");
+    const late = await sendStripe("invoice.paid", invoice);
+    expect(late).toMatchObject({ status: 200, json: { applied: false } });
+    expect(await paidUntil()).toBe(after);
+    expect((await status()).subscriptionStatus).toBe("cancelled");
+    expect((await user.get("/api/subscription/payments")).json.map((p: { status: string }) => p.status)).toEqual([
+      "refunded",
+    ]);
+  });
+});
+
 describe("premium bought during the free trial", () => {
   test("by card: Stripe bills from the trial's end, premium runs on the trial until then, with nothing charged", async () => {
     const [u] = await t.rows<{ trial: number }>(
