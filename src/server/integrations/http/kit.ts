@@ -260,7 +260,8 @@ const HOUR_MS = 3_600_000;
  * A configuration's budget of calls per hour (`rateLimitPerHour`), over a sliding hour. One budget per adapter
  * instance; `take()` is charged once per adapter operation (a search or a test), before anything is sent, so a refused
  * call never reaches the service. Token requests an operation makes on the way are not charged separately. A limit
- * that is not a positive number means no limit.
+ * that is not a positive number means no limit. A vendor's own quota (USPS counts every request, token requests too)
+ * is a budget charged per exchange instead, and a 429's Retry-After holds it (`holdFor`).
  */
 export class HourlyBudget {
   private readonly calls: number[] = [];
