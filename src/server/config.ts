@@ -48,3 +48,33 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     mapOrigins: parseMapOrigins(env.MAP_ORIGINS),
   };
 };
+
+/**
+ * VAPID_SUBJECT: the contact push services see in every push (RFC 8292), a `mailto:` address or an `https:` URL. Apple's
+ * push service refuses a placeholder such as mailto:postmaster@localhost, so iPhones would get no notifications.
+ * Returns what is wrong with a value, or null.
+ */
+export const vapidSubjectProblem = (value: string | undefined): string | null => {
+  const v = value?.trim() ?? "";
+  if (!v)
+    return "VAPID_SUBJECT is not set: set it to a contact push services can reach, such as mailto:ops@example.com or https://example.com (Apple refuses pushes without a real one)";
+  const url = URL.parse(v);
+  const mailto = url?.protocol === "mailto:" ? /^[^\s@]+@([^\s@]+)$/.exec(decodeURIComponent(url.pathname)) : null;
+  const host = (url?.protocol === "https:" ? url.hostname : mailto?.[1])?.toLowerCase();
+  if (!url || (url.protocol !== "mailto:" && url.protocol !== "https:") || !host)
+    return `VAPID_SUBJECT: "${v}" is not a mailto: address or an https: URL`;
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local"))
+    return `VAPID_SUBJECT: "${v}" names a local host, which Apple's push service refuses`;
+  if (!host.includes(".")) return `VAPID_SUBJECT: "${v}" is not a mailto: address or an https: URL`;
+  return null;
+};
+
+/**
+ * What the start refuses outside demo mode and test runs: settings production cannot do without. Throws an Error whose
+ * message names the variable.
+ */
+export const checkProductionSettings = (env: Record<string, string | undefined>, config: Pick<TConfig, "demo">) => {
+  if (config.demo || env.NODE_ENV === "test") return;
+  const problem = vapidSubjectProblem(env.VAPID_SUBJECT);
+  if (problem) throw new Error(problem);
+};

@@ -17,7 +17,7 @@ import { startTelegramPoller } from "./bots/telegram/poller";
 import { telegramWebhookSecret } from "./bots/telegram/webhook";
 import { WHATSAPP_WEB_INBOUND_PATH } from "./bots/whatsapp/web-inbound";
 import { bridgeEnv, startWhatsAppWebBridge } from "./bots/whatsapp/web-supervisor";
-import { loadConfig } from "./config";
+import { checkProductionSettings, loadConfig } from "./config";
 import { demoSecretsFileFor, loadDemoSecrets, type TDemoSecrets } from "./demo-secrets";
 import { purgeExpiredSessions } from "./domain/auth/sessions";
 import { ensureDemoStores } from "./domain/ecommerce/demo";
@@ -36,6 +36,12 @@ import { jobHandlers, startWorker, type TWorker } from "./jobs/worker";
 import { logger } from "./logger";
 
 const config = loadConfig();
+try {
+  checkProductionSettings(process.env, config);
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(2);
+}
 // A server process started by the primary (one per core); it serves HTTP only.
 const isServerChild = process.env.MYTESS_SERVER_CHILD === "1";
 const ROLES = ["all", "web", "worker"] as const;
