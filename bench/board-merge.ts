@@ -4,6 +4,7 @@
 // slow; last line key=value.
 //   bun bench/board-merge.ts [--searches 20] [--deadline 1500] [--slow 4000]
 import { parseArgs } from "node:util";
+import { answerSandboxAuthorize } from "../emulators/boards/loadboard123";
 import { BOARD_SANDBOX_CREDENTIALS, startBoardEmulators } from "../emulators/boards/server";
 import { createClient, createTestApp, registerUser, testBoardServices } from "../src/server/testing";
 import { percentile } from "./lib/generate";
@@ -38,6 +39,12 @@ for (const provider of ["dat", "truckstop", "123loadboard"] as const) {
     config: BOARD_SANDBOX_CREDENTIALS[provider],
   });
   if (res.status !== 201) throw new Error(`${provider}: ${res.text}`);
+  // 123Loadboard searches with the user's authorization: approved on the Sandbox's page, as a user does.
+  if (provider === "123loadboard") {
+    const back = await answerSandboxAuthorize((await driver.post(`/api/marketplaces/${res.json.id}/connect`)).json.url);
+    const done = await driver.get(`${back.pathname}${back.search}`);
+    if (!done.headers.get("location")?.includes("connect=connected")) throw new Error("123loadboard: not connected");
+  }
 }
 const input = encodeURIComponent(JSON.stringify({ latitude: 41.85, longitude: -87.65, radius: 100, pageSize: 50 }));
 const search = async () => {

@@ -17,7 +17,16 @@ test("a new shipper adds a Shopify store, syncs its orders, converts one and fin
   await expect(page.getByText("Warehouse city is required")).toBeVisible();
   await page.getByLabel("Platform").selectOption("shopify");
   await page.getByLabel("Name").fill("Meron's shop");
+  // A new store connects a Dev Dashboard app (client ID and secret); a legacy custom app gives its access token.
+  await expect(page.getByTestId("shopify-app-kind")).toHaveValue("devDashboard");
+  await expect(page.getByTestId("credential-help")).toContainText("read_orders, read_products");
+  await page.getByTestId("shopify-app-kind").selectOption("legacyCustom");
+  await expect(page.getByLabel("Admin API access token")).toBeVisible();
+  await expect(page.getByLabel("Client secret")).toHaveCount(0);
+  await page.getByTestId("shopify-app-kind").selectOption("devDashboard");
+  await expect(page.getByLabel("Admin API access token")).toHaveCount(0);
   await page.getByTestId("use-sandbox").click();
+  await expect(page.getByLabel("Client ID")).toHaveValue("sandbox");
   await page.locator("#ec-warehouse-city").fill("Addis");
   await page
     .getByRole("option", { name: /Addis Ababa/ })
@@ -30,6 +39,8 @@ test("a new shipper adds a Shopify store, syncs its orders, converts one and fin
 
   const card = page.getByTestId("integration-card").filter({ hasText: "Meron's shop" });
   await expect(card.getByTestId("integration-warehouse")).toContainText("Addis Ababa");
+  await expect(card.getByTestId("integration-credentials")).toContainText("Client secret: set");
+  await expect(card.getByTestId("integration-credentials")).not.toContainText("Admin API access token");
   await card.getByTestId("test-integration").click();
   await expect(page.getByTestId("toast").getByText("Connection Successful")).toBeVisible();
   await card.getByTestId("sync-integration").click();

@@ -63,6 +63,42 @@ test("a new driver adds DAT, tests it, searches it and sees its loads on the loa
   await expect(page.getByTestId("marketplace-card")).toHaveCount(0);
 });
 
+test("a driver connects 123Loadboard on its authorization page, then a search returns its loads", async ({ page }) => {
+  await page.goto("/signin?mode=register&returnTo=/marketplaces");
+  await signUp(page, { type: "Driver", first: "Liya", last: "Tadesse", email: uniqueEmail("liya") });
+  await page.getByTestId("add-marketplace").first().click();
+  await page.getByLabel("Provider").selectOption("123loadboard");
+  await page.getByLabel("Name").fill("My 123");
+  await expect(page.getByTestId("lb123-note")).toContainText("Connect 123Loadboard");
+  await page.getByTestId("use-sandbox").click();
+  await page.getByTestId("marketplace-submit").click();
+  await expect(page.getByTestId("toast").getByText("Marketplace Added")).toBeVisible();
+  const card = page.getByTestId("marketplace-card").filter({ hasText: "My 123" });
+  await expect(card.getByTestId("connection-status")).toHaveText("Not connected");
+
+  // Not connected yet: the connection test says what to do.
+  await card.getByTestId("test-connection").click();
+  await expect(page.getByTestId("toast").getByText("is not connected: use Connect 123Loadboard")).toBeVisible();
+
+  // 123Loadboard's own page (the Sandbox's): the user approves, and comes back connected.
+  await card.getByTestId("connect-board").click();
+  await expect(page.getByRole("heading", { name: "123Loadboard Sandbox · Authorize" })).toBeVisible();
+  await expect(page.getByText("Search loads on the load board as you")).toBeVisible();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page).toHaveURL(/\/marketplaces$/);
+  await expect(page.getByTestId("toast").getByText("123Loadboard Connected")).toBeVisible();
+  await expect(card.getByTestId("connection-status")).toHaveText("Connected");
+  await expect(card.getByTestId("connect-board")).toHaveText("Reconnect 123Loadboard");
+
+  await page.getByTestId("tab-search").click();
+  await page.getByLabel("Marketplace").selectOption({ label: "My 123 (123Loadboard)" });
+  await page.getByRole("button", { name: "Use my location" }).click();
+  await expect(page.getByLabel("Latitude", { exact: true })).not.toHaveValue("");
+  await page.getByTestId("marketplace-search").click();
+  await expect(page.getByTestId("marketplace-result").first()).toBeVisible();
+  await expect(page.getByTestId("marketplace-results-summary")).toContainText("from My 123");
+});
+
 test("a demo driver's synced boards: Manual Sync, the runs in Monitoring, their loads on the board", async ({
   page,
 }) => {
@@ -71,6 +107,10 @@ test("a demo driver's synced boards: Manual Sync, the runs in Monitoring, their 
   await expect(
     page.getByTestId("marketplace-card").filter({ hasText: "Truckstop" }).getByTestId("marketplace-status"),
   ).toHaveText("Active & Syncing");
+  // Connected through the Sandbox's authorization page when the demo started.
+  await expect(
+    page.getByTestId("marketplace-card").filter({ hasText: "123Loadboard" }).getByTestId("connection-status"),
+  ).toHaveText("Connected");
   await page.getByTestId("manual-sync").click();
   await expect(page.getByTestId("toast").getByText("Sync Started")).toBeVisible();
   await expect(page.getByTestId("toast").getByText("Manual synchronization has been started.")).toBeVisible();

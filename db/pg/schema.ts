@@ -551,6 +551,14 @@ export const marketplaceConfigs = pgTable(
     credentialFields: jsonb().notNull().$type<string[]>(),
     lastSyncAt: ms(),
     lastError: text(),
+    /**
+     * Boards that search with a user's own authorization (123Loadboard): the user's access and refresh tokens, sealed
+     * like the credentials; `oauth_status` says connected, or reconnect when the board refused to renew them.
+     */
+    oauthTokens: text(),
+    oauthStatus: text({ enum: ["connected", "reconnect"] }),
+    /** A connection under way: the state's MAC, the PKCE verifier, the redirect URI and its expiry, sealed; single use. */
+    oauthPending: text(),
     ...timestamps,
   },
   (t) => [index("marketplace_configs_user_idx").on(t.userId)],
@@ -598,6 +606,10 @@ export const syncRuns = pgTable(
     created: integer().notNull().default(0),
     updated: integer().notNull().default(0),
     expired: integer().notNull().default(0),
+    /** Loads the board listed that could not be read (a field missing or in a form we do not know). */
+    unreadable: integer().notNull().default(0),
+    /** Lanes the board cannot search (Truckstop: an origin outside North America), left out of the run. */
+    lanesOutside: integer().notNull().default(0),
     durationMs: integer(),
     error: text(),
     jobId: integer(),

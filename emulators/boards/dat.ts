@@ -5,6 +5,12 @@
 //   POST /access/v1/token/organization  {username, password}         → {accessToken, expiresWhen}
 //   POST /access/v1/token/user          Bearer org token, {username} → {accessToken, expiresWhen}
 //   POST /marketplaces/v1/loads/search  Bearer user token, {criteria, limit} → {matches[], totalMatchCount}
+//
+// A match is in the current (v4) shape, as public integrations of it read it: a resultId, the posting with its own id,
+// freight.comments as a list of {comment}, the poster's companyName and contact, the posted rate under
+// exposure.audience.loadBoard.transactionDetails. As on the real board, posters leave optional fields out (comments,
+// weight, the contact's e-mail or phone, trip miles), and now and then a match lacks what a load needs (a pickup date,
+// the origin's city): about one in twenty-five.
 import { z } from "zod";
 import type { TEquipmentType } from "../../src/shared/constants";
 import {
@@ -16,6 +22,7 @@ import {
   northAmericanLoads,
   readJsonBody,
   searchLoads,
+  type TBoardControl,
   type TEmuLoad,
   type TEmuQuery,
 } from "./model";
@@ -66,41 +73,84 @@ const area = (p: z.output<typeof ZPlace>): TEmuQuery["origin"] | null => {
   return null;
 };
 
-/** A load as a v4 match. */
-export const datMatch = (l: TEmuLoad, now = Date.now()) => {
+/**
+ * What a poster left out of a load, and whether the match is unreadable (the same for a load every time): comments and
+ * weight in one in four, the e-mail in one in six, the phone in one in eight, trip miles in one in nine; no pickup date
+ * in one in fifty, no origin city (a postal code only) in another one in fifty.
+ */
+export const datGaps = (id: string) => {
+  const n = Number(id.replace(/\D/g, ""));
+  return {
+    noComments: n % 4 === 1,
+    noEmail: n % 6 === 2,
+    noPhone: n % 8 === 5,
+    noMiles: n % 9 === 4,
+    noPickupDate: n % 50 === 17,
+    noOriginCity: n % 50 === 42,
+  };
+};
+export const isUnreadableDatLoad = (id: string) => {
+  const g = datGaps(id);
+  return g.noPickupDate || g.noOriginCity;
+};
+
+/** A load as a v4 match. `resultId` identifies the result within one search; the posting keeps its own id. */
+export const datMatch = (l: TEmuLoad, resultId: string, now = Date.now()) => {
   const d = datesOf(l, now);
-  const place = (p: TEmuLoad["origin"]) => ({
-    city: p.city,
+  const gap = datGaps(l.id);
+  const place = (p: TEmuLoad["origin"], withCity = true) => ({
+    ...(withCity ? { city: p.city } : {}),
     stateProv: p.state,
     postalCode: p.postalCode,
     latitude: p.latitude,
     longitude: p.longitude,
   });
+  const comments = gap.noComments || !l.comments ? [] : [{ comment: l.comments }];
   return {
-    matchId: l.id,
+    resultId,
     servicedWhen: iso(d.postedAt),
     posting: {
-      lane: { origin: place(l.origin), destination: place(l.destination) },
+      id: l.id,
+      lane: { origin: place(l.origin, !gap.noOriginCity), destination: place(l.destination) },
       freight: {
         equipmentType: CODE_OF[l.equipment],
         fullPartial: l.fullLoad ? "FULL" : "PARTIAL",
-        weightPounds: l.weightLbs,
+        ...(gap.noComments || l.weightLbs === null ? {} : { weightPounds: l.weightLbs }),
         lengthFeet: l.lengthFeet,
-        comments: l.comments,
+        ...(comments.length ? { comments } : {}),
       },
-      exposure: { earliestAvailabilityWhen: iso(d.pickupAt), latestAvailabilityWhen: iso(d.pickupLatestAt) },
-      rate: l.rate === null ? null : { amountUsd: l.rate },
+      exposure: {
+        ...(gap.noPickupDate ? {} : { earliestAvailabilityWhen: iso(d.pickupAt) }),
+        latestAvailabilityWhen: iso(d.pickupLatestAt),
+        audience: {
+          loadBoard: {
+            includesExtendedNetwork: false,
+            ...(l.rate === null
+              ? {}
+              : { transactionDetails: { transactionType: "NONBOOKABLE_OFFER_RATE", loadOfferRateUsd: l.rate } }),
+          },
+        },
+      },
       posterInfo: {
         companyName: l.company.name,
-        contact: { ...(l.contactName ? { name: l.contactName } : {}), phone: l.company.phone, email: l.company.email },
+        contact: {
+          ...(l.contactName ? { name: l.contactName } : {}),
+          ...(gap.noPhone ? {} : { phone: l.company.phone }),
+          ...(gap.noEmail ? {} : { email: l.company.email }),
+        },
         city: l.company.city,
         state: l.company.state,
         credit: { creditScore: 90 + (Number(l.id.replace(/\D/g, "")) % 10), daysToPay: 28 },
       },
       posterDotIds: { brokerMcNumber: l.company.mcNumber },
-      tripLength: { miles: l.miles, method: "ROAD" },
+      ...(gap.noMiles ? {} : { tripLength: { miles: l.miles, method: "ROAD" } }),
     },
   };
+};
+
+export type TDatControl = TBoardControl & {
+  /** Raw matches appended to every search answer (a test's odd or broken match). */
+  extraRaw: unknown[];
 };
 
 export const createDatEmulator = () => {
@@ -111,7 +161,13 @@ export const createDatEmulator = () => {
     rateLimited: () =>
       json({ status: 429, code: "TOO_MANY_REQUESTS", message: "Rate limit exceeded" }, 429, { "Retry-After": "30" }),
   });
-  const { control } = state;
+  const control: TDatControl = Object.assign(state.control, { extraRaw: [] as unknown[] });
+  const baseReset = control.reset;
+  control.reset = () => {
+    baseReset();
+    control.extraRaw = [];
+  };
+  let searches = 0;
 
   const token = (kind: "org" | "user") => {
     const t = state.issue(kind);
@@ -167,7 +223,9 @@ export const createDatEmulator = () => {
         limit: body.data.limit ?? 50,
       });
       const now = Date.now();
-      return json({ matches: results.map((r) => datMatch(r.load, now)), totalMatchCount: total });
+      const search = ++searches;
+      const matches = results.map((r, i) => datMatch(r.load, `${search.toString(36)}-${i + 1}`, now));
+      return json({ matches: [...matches, ...control.extraRaw], totalMatchCount: total + control.extraRaw.length });
     }
     return error(404, `${req.method} ${path} is not a DAT endpoint`, "NOT_FOUND");
   };

@@ -5,6 +5,10 @@
 //
 // Real WCF silently ignores data-contract members that arrive out of order; this emulator answers a SOAP fault
 // instead, so that a wrong order shows up in tests.
+//
+// OriginState is required (up to 15 US states, Canadian provinces or Mexican states, comma-separated): a search without
+// one, or with a code that is none of them, is refused with a SOAP fault (s:Client), as Truckstop's validation does;
+// coordinates and a range narrow a search within the states, they do not replace them.
 import type { TEquipmentType } from "../../src/shared/constants";
 import {
   createBoardState,
@@ -52,6 +56,13 @@ const CODE_OF: Record<TEquipmentType, [string, string]> = {
   container: ["CONT", "Container"],
 };
 const COUNTRY3: Record<string, string> = { US: "USA", CA: "CAN", MX: "MEX" };
+const STATE_CODES = new Set(
+  (
+    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR " +
+    "PA RI SC SD TN TX UT VT VA WA WV WI WY PR AB BC MB NB NL NS NT NU ON PE QC SK YT AG BS CH CI CL CM CO CS DF DG GR " +
+    "GT HG JA MC MI MO NA NL OA PU QE QR SI SL SO TB TL TM VE YU ZA"
+  ).split(" "),
+);
 
 // Reading the request ----------------------------------------------------------------------------------------------
 
@@ -159,6 +170,13 @@ const xml = (body: string, status = 200) =>
 const fault = (code: string, message: string) =>
   xml(
     `<s:Fault><faultcode xmlns:a="http://schemas.microsoft.com/net/2005/12/windowscommunicationfoundation/dispatcher">a:${code}</faultcode><faultstring xml:lang="en-US">${escapeText(message)}</faultstring></s:Fault>`,
+    500,
+  );
+
+/** A validation fault of the service itself (a FaultException): faultcode s:Client. */
+const clientFault = (message: string) =>
+  xml(
+    `<s:Fault><faultcode>s:Client</faultcode><faultstring xml:lang="en-US">${escapeText(message)}</faultstring></s:Fault>`,
     500,
   );
 
@@ -311,6 +329,14 @@ export const createTruckstopEmulator = () => {
     )
       return answer([BAD_CREDENTIALS], "");
     const c = r.criteria;
+    const originStates = (c.OriginState ?? "")
+      .split(",")
+      .map((v) => v.trim().toUpperCase())
+      .filter(Boolean);
+    if (!originStates.length) return clientFault("OriginState is required: give up to 15 states or provinces.");
+    const unknownState = originStates.find((v) => !STATE_CODES.has(v));
+    if (unknownState) return clientFault(`OriginState '${unknownState}' is not a state or province Truckstop knows.`);
+    if (originStates.length > 15) return clientFault("OriginState takes at most 15 states or provinces.");
     const origin = areaOf(c, "Origin");
     if (!origin) return answer(["Origin State is required"], "");
     const destination = c.DestinationCity || c.DestinationState ? areaOf(c, "Destination") : null;

@@ -1,6 +1,13 @@
 // WhatsApp Business Cloud API emulator: POST /<version>/<phone number id>/messages with Graph API error bodies, and
 // signed webhook deliveries (inbound messages, delivery statuses) to a URL the test sets.
-import { createHmac, randomBytes } from "node:crypto";
+//
+// Usernames, as Meta has sent them since April 2026: every user has a business-scoped user id (BSUID,
+// "CC.<letters and digits>"), sent as contacts[].user_id and messages[].from_user_id. A user without a username also
+// comes with their number (contacts[].wa_id, messages[].from); a user with one comes without it, and with
+// contacts[].profile.username. A message goes to a number with `to` or to a BSUID with `recipient` (`to` wins when both
+// are given); statuses of a message sent to a BSUID carry recipient_user_id and no recipient_id. control.usernameSays
+// sends a username-only message; control.batch sends several senders' messages in one POST, as Meta batches them.
+import { createHash, createHmac, randomBytes } from "node:crypto";
 
 export type TWhatsAppTemplateDef = { name: string; language: string; body: string };
 export type TWhatsAppSent = {
@@ -14,6 +21,21 @@ export type TWhatsAppSent = {
 type TRecipientMode = "ok" | "not_on_whatsapp" | "pair_rate_limit" | "throughput";
 
 const WINDOW_MS = 24 * 3600_000;
+const BSUID = /^[A-Z]{2}\.[A-Za-z0-9]{1,128}$/;
+
+/** The BSUID Meta gives the user behind a number (stable here, as it is per business there). */
+export const bsuidOf = (number: string) =>
+  `ET.${createHash("sha256").update(`bsuid:${number}`).digest("base64url").replace(/[-_]/g, "").slice(0, 24)}`;
+
+/** One sender's message in a webhook: by number (a user without a username) or by username only. */
+export type TWhatsAppInboundSpec =
+  | { from: string; text: string; name?: string }
+  | {
+      userId: string;
+      username: string;
+      text: string;
+      name?: string;
+    };
 
 const graphError = (
   status: number,
@@ -90,7 +112,8 @@ export const createWhatsAppEmulator = (opts: {
           id,
           status: s,
           timestamp: String(Math.floor(Date.now() / 1000)),
-          recipient_id: to,
+          // A message sent to a BSUID is reported by user id only.
+          ...(BSUID.test(to) ? { recipient_user_id: to } : { recipient_id: to, recipient_user_id: bsuidOf(to) }),
           ...(error ? { errors: [{ ...error, message: error.title, error_data: { details: error.title } }] } : {}),
         },
       ],
@@ -106,14 +129,35 @@ export const createWhatsAppEmulator = (opts: {
     },
     setMode: (number: string, mode: TRecipientMode) => modes.set(number, mode),
     /** The user writes to the business: opens the 24-hour window and delivers the webhook. */
-    userSays: (from: string, text: string, name = `User ${from.slice(-4)}`) => {
-      lastInbound.set(from, Date.now());
-      lastMessages = {
-        contacts: [{ profile: { name }, wa_id: from }],
-        messages: [
-          { from, id: wamid(), timestamp: String(Math.floor(Date.now() / 1000)), type: "text", text: { body: text } },
-        ],
-      };
+    userSays: (from: string, text: string, name = `User ${from.slice(-4)}`) => control.batch([{ from, text, name }]),
+    /** A user with a username writes: no number, only their BSUID and username. */
+    usernameSays: (userId: string, username: string, text: string, name = username) =>
+      control.batch([{ userId, username, text, name }]),
+    /** Several senders' messages in one POST (one contact and one message each), as Meta batches them. */
+    batch: (specs: TWhatsAppInboundSpec[]) => {
+      const now = Date.now();
+      const contacts: Record<string, unknown>[] = [];
+      const messages: Record<string, unknown>[] = [];
+      for (const m of specs) {
+        const userId = "from" in m ? bsuidOf(m.from) : m.userId;
+        lastInbound.set(userId, now);
+        if ("from" in m) lastInbound.set(m.from, now);
+        const name = m.name ?? ("from" in m ? `User ${m.from.slice(-4)}` : m.username);
+        contacts.push(
+          "from" in m
+            ? { profile: { name }, wa_id: m.from, user_id: userId }
+            : { profile: { name, username: m.username }, user_id: userId },
+        );
+        messages.push({
+          ...("from" in m ? { from: m.from } : {}),
+          from_user_id: userId,
+          id: wamid(),
+          timestamp: String(Math.floor(now / 1000)),
+          type: "text",
+          text: { body: m.text },
+        });
+      }
+      lastMessages = { contacts, messages };
       return deliver(lastMessages);
     },
     /** Delivers the last message again, same id and all, as Meta does when it did not see a 200 in time. */
@@ -138,9 +182,18 @@ export const createWhatsAppEmulator = (opts: {
   const send = (body: Record<string, unknown>): Response => {
     if (body.messaging_product !== "whatsapp")
       return graphError(400, 100, "(#100) The parameter messaging_product is required.");
-    const to = String(body.to ?? "").replace(/^\+/, "");
-    if (!/^\d{7,15}$/.test(to))
+    // `to` (a number) wins over `recipient` (a BSUID) when both are given.
+    const byNumber = body.to !== undefined;
+    const to = byNumber ? String(body.to).replace(/^\+/, "") : String(body.recipient ?? "");
+    if (byNumber && !/^\d{7,15}$/.test(to))
       return graphError(400, 100, "(#100) Invalid parameter", { details: "Invalid parameter: to" });
+    if (!byNumber && !BSUID.test(to))
+      return graphError(400, 100, "(#100) Invalid parameter", {
+        details:
+          body.recipient === undefined
+            ? "Invalid parameter: to or recipient is required"
+            : "Invalid parameter: recipient",
+      });
     if (allowed && !allowed.has(to))
       return graphError(400, 131030, "(#131030) Recipient phone number not in allowed list", {
         details:
@@ -200,7 +253,7 @@ export const createWhatsAppEmulator = (opts: {
     }
     return Response.json({
       messaging_product: "whatsapp",
-      contacts: [{ input: String(body.to), wa_id: to }],
+      contacts: [byNumber ? { input: String(body.to), wa_id: to } : { input: to, user_id: to }],
       messages: [{ id, ...(message.type === "template" ? { message_status: "accepted" } : {}) }],
     });
   };

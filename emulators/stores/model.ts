@@ -418,12 +418,23 @@ export const createStoreState = (o: {
       if (control.rateLimit && opts.limited !== false) return o.rateLimited();
       return null;
     },
-    /** Issues a token of a kind (with data the emulator wants back, such as an RDT's data elements). */
-    issue: (kind: string, prefix: string, data?: unknown) => {
+    /**
+     * Issues a token of a kind (with data the emulator wants back, such as an RDT's data elements or a token's scopes),
+     * living the platform's token lifetime unless told otherwise.
+     */
+    issue: (kind: string, prefix: string, data?: unknown, lifetimeSeconds = o.tokenLifetimeSeconds) => {
       const token = `${prefix}${crypto.randomUUID().replaceAll("-", "")}`;
-      const expiresAt = Date.now() + o.tokenLifetimeSeconds * 1000;
+      const expiresAt = Date.now() + lifetimeSeconds * 1000;
       tokens.set(token, { kind, expiresAt, data });
-      return { token, expiresIn: o.tokenLifetimeSeconds };
+      return { token, expiresIn: lifetimeSeconds };
+    },
+    /** Expires every issued token of a kind (access tokens, but not the refresh tokens that renew them). */
+    expire: (kind: string) => {
+      for (const t of tokens.values()) if (t.kind === kind) t.expiresAt = 0;
+    },
+    /** Forgets a token (a refresh token that was used). */
+    revoke: (token: string) => {
+      tokens.delete(token);
     },
     /** What a presented token is: unknown, expired, or live (with its kind and data). */
     check: (token: string | null) => {

@@ -16,9 +16,13 @@ export type TStoreEmulatorPorts = { shopify?: number; amazon?: number; alibaba?:
 const serve = (handle: (r: Request) => Promise<Response>, port: number) =>
   Bun.serve({ port, hostname: "127.0.0.1", fetch: handle });
 
-/** `shopifyWebhookSecret`: what the Shopify emulator signs webhooks with unless told otherwise (demo mode's own). */
-export const startStoreEmulators = (ports: TStoreEmulatorPorts = {}, o: { shopifyWebhookSecret?: string } = {}) => {
-  const shopify = createShopifyEmulator(o);
+/**
+ * `shopifyClientSecret`: the client secret of the Sandbox Shopify shop's demo app (client ID SHOPIFY_DEMO_CLIENT_ID),
+ * which its token grant checks and the emulator's webhooks are signed with; demo mode gives the installation's own.
+ * Without it there is no demo app and webhooks are signed with the published "sandbox".
+ */
+export const startStoreEmulators = (ports: TStoreEmulatorPorts = {}, o: { shopifyClientSecret?: string } = {}) => {
+  const shopify = createShopifyEmulator({ clientSecret: o.shopifyClientSecret });
   const amazon = createAmazonEmulator();
   const alibaba = createAlibabaEmulator();
   const servers = {

@@ -1,6 +1,22 @@
-// Shopify emulator: the Admin GraphQL endpoint, as much of it as an order sync uses, and signed webhook deliveries.
+// Shopify emulator: the Admin GraphQL endpoint, as much of it as an order sync uses, the token grant of a Dev Dashboard
+// app, and signed webhook deliveries.
 //
-//   POST /admin/api/{version}/graphql.json   X-Shopify-Access-Token: sandbox   {"query": "…", "variables": {…}}
+//   POST /admin/oauth/access_token   grant_type=client_credentials&client_id=sandbox&client_secret=sandbox (form or JSON)
+//     → {"access_token": "shpat_…", "scope": "read_orders,read_products", "expires_in": 86399}
+//   POST /admin/api/{version}/graphql.json   X-Shopify-Access-Token: shpat_… (or a legacy custom app's "sandbox")
+//     {"query": "…", "variables": {…}}
+//
+// Access, as Shopify's: two apps are installed on the Sandbox shop (three in demo mode, whose own Dev Dashboard app
+// has the installation's secret and signs the webhooks). A Dev Dashboard app (client ID and secret "sandbox") gets
+// tokens by the client-credentials grant; each lives `tokenLifetimeSeconds` (a day less a second, as Shopify's) and
+// carries the scopes the app had when it was granted (`appScopes`). A legacy custom app's Admin API token ("sandbox")
+// never expires and has `legacyScopes`. A token that is unknown or expired gets Shopify's 401. Each type needs its
+// scope: Order read_orders (orders created in the last 60 days only, unless read_all_orders), Customer read_customers,
+// ProductVariant read_products, InventoryItem read_inventory or read_products (a write_ scope includes its read_ one).
+// A field whose type the token may not read is null in `data`, and `errors` says so in Shopify's words:
+// {message: "Access denied for customer field. Required access: `read_customers` access scope.", path,
+// extensions: {code: "ACCESS_DENIED", documentation, requiredAccess}}. `currentAppInstallation.accessScopes` lists a
+// token's scopes.
 //
 // The query is really parsed (a small GraphQL reader: operations, variables, aliases, arguments, selections) and the
 // answer holds exactly the fields asked for; a field Shopify's types lack is refused the way Shopify refuses it. Root
@@ -12,7 +28,7 @@
 // of one node; a query over 1000 is refused (MAX_COST_EXCEEDED); a leaky bucket of 1000 points restoring 50 per second
 // is charged the requested cost up front and refunded down to the actual cost; when the bucket holds less than the
 // requested cost the answer is `errors: [{message: "Throttled", extensions: {code: "THROTTLED"}}]` (HTTP 200).
-// Every answer carries `extensions.cost`. A wrong access token gets Shopify's 401.
+// Every answer carries `extensions.cost`.
 import { createHmac } from "node:crypto";
 import {
   createStoreState,
@@ -20,12 +36,29 @@ import {
   gramsOf,
   iso,
   json,
+  readParams,
   type TEmuOrder,
   type TStoreControl,
   totalMinorOf,
 } from "./model";
 
-export const SHOPIFY_SANDBOX = { shopDomain: "sandbox", accessToken: "sandbox", webhookSecret: "sandbox" } as const;
+/** The Sandbox shop's Dev Dashboard app: its client ID and published client secret (which also signs its webhooks). */
+export const SHOPIFY_SANDBOX = { shopDomain: "sandbox", clientId: "sandbox", clientSecret: "sandbox" } as const;
+/**
+ * The client ID of a second Dev Dashboard app, installed when the emulator is made with its `clientSecret`: demo mode's
+ * own, whose secret is the installation's, so the demo stores' webhooks cannot be forged with a published secret.
+ */
+export const SHOPIFY_DEMO_CLIENT_ID = "mytess-demo";
+/** The Sandbox shop's legacy custom app: its Admin API token, and the secret its webhooks are signed with. */
+export const SHOPIFY_SANDBOX_LEGACY = {
+  shopDomain: "sandbox",
+  accessToken: "sandbox",
+  webhookSecret: "sandbox",
+} as const;
+/** The scopes both Sandbox apps are configured with (reset() restores them): what MyTess asks merchants to grant. */
+export const SHOPIFY_SANDBOX_SCOPES = ["read_orders", "read_products"] as const;
+/** How long a client-credentials token lives, as Shopify's do. */
+export const SHOPIFY_TOKEN_LIFETIME_SECONDS = 86_399;
 export const SHOPIFY_SHOP_NAME = "MyTess Sandbox Shop";
 /** The Standard plan's bucket (Shopify Plus restores 1000 points a second; see the control's restoreRate). */
 export const SHOPIFY_BUCKET = { maximumAvailable: 1000, restoreRate: 50, maxQueryCost: 1000 } as const;
@@ -33,6 +66,11 @@ export const SHOPIFY_BUCKET = { maximumAvailable: 1000, restoreRate: 50, maxQuer
 const SHOP_OFFSET_MINUTES = 180;
 
 const INVALID_TOKEN = "[API] Invalid API key or access token (unrecognized login or wrong password)";
+const DAY_MS = 86_400_000;
+
+/** Whether granted scopes include one: a write_ scope includes its read_ one. */
+const grants = (granted: readonly string[], scope: string) =>
+  granted.includes(scope) || (scope.startsWith("read_") && granted.includes(`write_${scope.slice(5)}`));
 
 // A small GraphQL reader ---------------------------------------------------------------------------------------------
 
@@ -185,17 +223,39 @@ type TObj = { __typename: string; [field: string]: TValue };
 
 type TGqlError = { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> };
 
-/** Projects a value onto selections: exactly the fields asked for; unknown fields become GraphQL errors. */
-const project = (
-  value: TValue,
-  f: TGqlField,
-  vars: Record<string, unknown>,
-  errors: TGqlError[],
-  path: (string | number)[],
-): unknown => {
+/** The scopes an object's type needs (any one of them), as Shopify's access scopes document them. */
+const ACCESS = new WeakMap<object, readonly string[]>();
+const needs = <T extends TObj>(scopes: readonly string[], obj: T): T => {
+  ACCESS.set(obj, scopes);
+  return obj;
+};
+
+/** What a query runs with: its variables, the errors found so far, and the scopes of the token. */
+type TRun = { vars: Record<string, unknown>; errors: TGqlError[]; granted: readonly string[] };
+
+/**
+ * Projects a value onto selections: exactly the fields asked for; unknown fields become GraphQL errors, and so does an
+ * object of a type the token may not read (the field is then null).
+ */
+const project = (value: TValue, f: TGqlField, run: TRun, path: (string | number)[]): unknown => {
+  const { vars, errors } = run;
   const v = typeof value === "function" ? value(argsOf(f, vars)) : value;
   if (v === null || v === undefined) return null;
-  if (Array.isArray(v)) return v.map((x, i) => project(x, f, vars, errors, [...path, i]));
+  if (Array.isArray(v)) return v.map((x, i) => project(x, f, run, [...path, i]));
+  const required = typeof v === "object" ? ACCESS.get(v) : undefined;
+  if (required && !required.some((scope) => grants(run.granted, scope))) {
+    const requiredAccess = `${required.map((scope) => `\`${scope}\``).join(" or ")} access scope.`;
+    errors.push({
+      message: `Access denied for ${f.name} field. Required access: ${requiredAccess}`,
+      path,
+      extensions: {
+        code: "ACCESS_DENIED",
+        documentation: "https://shopify.dev/api/usage/access-scopes",
+        requiredAccess,
+      },
+    });
+    return null;
+  }
   if (typeof v !== "object") {
     if (f.selections)
       errors.push({
@@ -213,16 +273,11 @@ const project = (
     });
     return null;
   }
-  return selectOn(v, f.selections, vars, errors, path);
+  return selectOn(v, f.selections, run, path);
 };
 
-const selectOn = (
-  obj: TObj,
-  selections: TGqlField[],
-  vars: Record<string, unknown>,
-  errors: TGqlError[],
-  path: (string | number)[],
-) => {
+const selectOn = (obj: TObj, selections: TGqlField[], run: TRun, path: (string | number)[]) => {
+  const { errors } = run;
   const out: Record<string, unknown> = {};
   for (const s of selections) {
     if (s.name === "__typename") {
@@ -237,7 +292,7 @@ const selectOn = (
       });
       continue;
     }
-    out[s.alias] = project(obj[s.name], s, vars, errors, [...path, s.alias]);
+    out[s.alias] = project(obj[s.name], s, run, [...path, s.alias]);
   }
   return out;
 };
@@ -302,23 +357,23 @@ export const graphqlOrder = (o: TEmuOrder): TObj => {
     originalUnitPriceSet: moneyBag(it.unitPriceMinor),
     // A custom line item (no SKU here) has no variant; a variant without a weight says 0.
     variant: it.sku
-      ? {
+      ? needs(["read_products"], {
           __typename: "ProductVariant",
           id: `gid://shopify/ProductVariant/${Number(o.id) * 10 + i}`,
           sku: it.sku,
-          inventoryItem: {
+          inventoryItem: needs(["read_inventory", "read_products"], {
             __typename: "InventoryItem",
             id: `gid://shopify/InventoryItem/${Number(o.id) * 10 + i}`,
             measurement: {
               __typename: "InventoryItemMeasurement",
               weight: { __typename: "Weight", unit: it.weight?.unit ?? "KILOGRAMS", value: it.weight?.value ?? 0 },
             },
-          },
-        }
+          }),
+        })
       : null,
   }));
   const a = o.address;
-  return {
+  return needs(["read_orders"], {
     __typename: "Order",
     id: gid(o),
     legacyResourceId: o.id,
@@ -333,13 +388,13 @@ export const graphqlOrder = (o: TEmuOrder): TObj => {
     displayFinancialStatus: financialOf(o),
     currencyCode: o.currency,
     totalPriceSet: moneyBag(totalMinorOf(o)),
-    customer: {
+    customer: needs(["read_customers"], {
       __typename: "Customer",
       id: `gid://shopify/Customer/${Number(o.id) + 7000000000}`,
       displayName: `${o.customer.firstName} ${o.customer.lastName}`,
       firstName: o.customer.firstName,
       lastName: o.customer.lastName,
-    },
+    }),
     shippingAddress: {
       __typename: "MailingAddress",
       name: a.name,
@@ -356,7 +411,7 @@ export const graphqlOrder = (o: TEmuOrder): TObj => {
       coordinatesValidated: a.latitude !== null,
     },
     lineItems: (args) => connection("LineItemConnection", items, args, (_, i) => String(i)),
-  };
+  });
 };
 
 const connection = (
@@ -468,6 +523,12 @@ export const signedWebhook = (topic: string, order: TEmuOrder, secret: string) =
 };
 
 export type TShopifyControl = TStoreControl & {
+  /** The Dev Dashboard app's access scopes: a token granted from now on carries these. */
+  appScopes: string[];
+  /** The legacy custom app's access scopes (its one token has them). */
+  legacyScopes: string[];
+  /** How long a token granted from now on lives. */
+  tokenLifetimeSeconds: number;
   /** Points the bucket restores per second (50 on the Standard plan; reset() restores that). */
   restoreRate: number;
   /** Points in the cost bucket now. */
@@ -478,8 +539,16 @@ export type TShopifyControl = TStoreControl & {
   deliverWebhook: (url: string, topic: string, order: TEmuOrder, secret?: string) => Promise<Response>;
 };
 
-export const createShopifyEmulator = (o: { shopifyWebhookSecret?: string } = {}) => {
-  let revoked = false;
+/**
+ * `clientSecret`: installs a second Dev Dashboard app with this secret (client ID SHOPIFY_DEMO_CLIENT_ID) beside the
+ * published one; its token grant checks it, and webhooks are signed with it unless another secret is given. Demo mode
+ * passes the installation's own. The published app stays, so anyone can still try the Sandbox with "sandbox".
+ */
+export const createShopifyEmulator = (o: { clientSecret?: string } = {}) => {
+  // The Dev Dashboard apps installed on the Sandbox shop: client ID → client secret, one secret each, as Shopify's.
+  const apps = new Map<string, string>([[SHOPIFY_SANDBOX.clientId, SHOPIFY_SANDBOX.clientSecret]]);
+  if (o.clientSecret) apps.set(SHOPIFY_DEMO_CLIENT_ID, o.clientSecret);
+  const signingSecret = o.clientSecret ?? SHOPIFY_SANDBOX.clientSecret;
   const bucket = { available: SHOPIFY_BUCKET.maximumAvailable as number, at: Date.now() };
   const refill = () => {
     const now = Date.now();
@@ -492,7 +561,7 @@ export const createShopifyEmulator = (o: { shopifyWebhookSecret?: string } = {})
   };
   const state = createStoreState({
     platform: "shopify",
-    tokenLifetimeSeconds: 3600,
+    tokenLifetimeSeconds: SHOPIFY_TOKEN_LIFETIME_SECONDS,
     outage: () => json({ errors: "Service Unavailable" }, 503),
     // The REST-style refusal Shopify sends when a client floods it regardless of cost.
     rateLimited: () =>
@@ -504,28 +573,25 @@ export const createShopifyEmulator = (o: { shopifyWebhookSecret?: string } = {})
         },
       ),
     onReset: () => {
-      revoked = false;
+      control.appScopes = [...SHOPIFY_SANDBOX_SCOPES];
+      control.legacyScopes = [...SHOPIFY_SANDBOX_SCOPES];
+      control.tokenLifetimeSeconds = SHOPIFY_TOKEN_LIFETIME_SECONDS;
       control.restoreRate = SHOPIFY_BUCKET.restoreRate;
       bucket.available = SHOPIFY_BUCKET.maximumAvailable;
       bucket.at = Date.now();
     },
   });
   const control: TShopifyControl = Object.assign(state.control, {
+    appScopes: [...SHOPIFY_SANDBOX_SCOPES] as string[],
+    legacyScopes: [...SHOPIFY_SANDBOX_SCOPES] as string[],
+    tokenLifetimeSeconds: SHOPIFY_TOKEN_LIFETIME_SECONDS as number,
     restoreRate: SHOPIFY_BUCKET.restoreRate as number,
-    expireTokens: () => {
-      revoked = true;
-    },
     available: () => Math.floor(refill()),
     setAvailable: (points: number) => {
       bucket.available = points;
       bucket.at = Date.now();
     },
-    deliverWebhook: (
-      url: string,
-      topic: string,
-      order: TEmuOrder,
-      secret: string = o.shopifyWebhookSecret ?? SHOPIFY_SANDBOX.webhookSecret,
-    ) => {
+    deliverWebhook: (url: string, topic: string, order: TEmuOrder, secret: string = signingSecret) => {
       const w = signedWebhook(topic, order, secret);
       return fetch(url, { method: "POST", headers: w.headers, body: w.body });
     },
@@ -543,10 +609,13 @@ export const createShopifyEmulator = (o: { shopifyWebhookSecret?: string } = {})
     },
   });
 
-  const ordersConnection = (args: Record<string, unknown>): TValue => {
+  const ordersConnection = (args: Record<string, unknown>, granted: readonly string[]): TValue => {
     const sortKey = (String(args.sortKey ?? "ID").toUpperCase() as TSortKey) || "ID";
     const reverse = args.reverse === true;
-    const filter = searchFilter(typeof args.query === "string" ? args.query : null);
+    const search = searchFilter(typeof args.query === "string" ? args.query : null);
+    // read_orders shows the last 60 days of orders; read_all_orders all of them.
+    const since = grants(granted, "read_all_orders") ? 0 : Date.now() - 60 * DAY_MS;
+    const filter = (o: TEmuOrder) => o.createdAt >= since && search(o);
     const sign = reverse ? -1 : 1;
     const cmp = (a: TEmuOrder, b: TEmuOrder) =>
       sign * (sortValue(a, sortKey) - sortValue(b, sortKey) || Number(a.id) - Number(b.id));
@@ -558,16 +627,19 @@ export const createShopifyEmulator = (o: { shopifyWebhookSecret?: string } = {})
     const first = Number(args.first);
     const page = list.slice(0, first);
     const byId = new Map(page.map((o) => [gid(o), o]));
-    return connection(
-      "OrderConnection",
-      page.map(graphqlOrder),
-      { first },
-      (n) => encodeCursor(byId.get(String(n.id))!, sortKey),
-      list.length > first,
+    return needs(
+      ["read_orders"],
+      connection(
+        "OrderConnection",
+        page.map(graphqlOrder),
+        { first },
+        (n) => encodeCursor(byId.get(String(n.id))!, sortKey),
+        list.length > first,
+      ),
     );
   };
 
-  const root = (): TObj => ({
+  const root = (granted: readonly string[]): TObj => ({
     __typename: "QueryRoot",
     shop: {
       __typename: "Shop",
@@ -576,12 +648,40 @@ export const createShopifyEmulator = (o: { shopifyWebhookSecret?: string } = {})
       currencyCode: "USD",
       ianaTimezone: "Africa/Addis_Ababa",
     },
-    orders: ordersConnection,
+    orders: (args) => ordersConnection(args, granted),
     order: (args) => {
       const o = state.current().find((x) => gid(x) === args.id);
       return o ? graphqlOrder(o) : null;
     },
+    currentAppInstallation: {
+      __typename: "AppInstallation",
+      accessScopes: granted.map((handle) => ({ __typename: "AccessScope", handle })),
+    },
   });
+
+  /** The scopes of the token a request presents; null when Shopify would not know it (or it expired). */
+  const scopesOf = (req: Request): readonly string[] | null => {
+    const presented = req.headers.get("x-shopify-access-token");
+    if (presented === SHOPIFY_SANDBOX_LEGACY.accessToken) return control.legacyScopes;
+    const t = state.check(presented);
+    return t.state === "live" && t.kind === "access" ? (t.data as { scopes: string[] }).scopes : null;
+  };
+
+  /** The client-credentials grant: a token for the Dev Dashboard app, with the scopes it is configured with now. */
+  const grant = async (req: Request): Promise<Response> => {
+    const p = await readParams(req);
+    if (p.grant_type !== "client_credentials")
+      return json(
+        { error: "unsupported_grant_type", error_description: "The grant type is not supported by this emulator" },
+        400,
+      );
+    const secret = apps.get(p.client_id ?? "");
+    if (secret === undefined || p.client_secret !== secret)
+      return json({ error: "invalid_client", error_description: "Client authentication failed" }, 400);
+    const scopes = [...control.appScopes];
+    const t = state.issue("access", "shpat_", { scopes }, control.tokenLifetimeSeconds);
+    return json({ access_token: t.token, scope: scopes.join(","), expires_in: t.expiresIn });
+  };
 
   /** Checks the arguments a connection needs before anything is charged. */
   const argumentErrors = (fields: TGqlField[], vars: Record<string, unknown>, path: string[] = []): TGqlError[] =>
@@ -609,8 +709,8 @@ export const createShopifyEmulator = (o: { shopifyWebhookSecret?: string } = {})
 
   const graphql = async (req: Request, version: string): Promise<Response> => {
     const headers = { "X-Shopify-API-Version": version };
-    if (req.headers.get("x-shopify-access-token") !== SHOPIFY_SANDBOX.accessToken || revoked)
-      return json({ errors: INVALID_TOKEN }, 401);
+    const granted = scopesOf(req);
+    if (!granted) return json({ errors: INVALID_TOKEN }, 401);
     let body: { query?: unknown; variables?: unknown };
     try {
       body = (await req.json()) as typeof body;
@@ -663,15 +763,24 @@ export const createShopifyEmulator = (o: { shopifyWebhookSecret?: string } = {})
         headers,
       );
     const errors: TGqlError[] = [];
-    const data = selectOn(root(), fields, vars, errors, []);
-    if (errors.length) return json({ errors }, 200, headers);
+    const data = selectOn(root(granted), fields, { vars, errors, granted }, []);
+    // A field the query may not have is refused outright; one the token may not read leaves a null beside the error.
+    if (errors.some((e) => e.extensions?.code !== "ACCESS_DENIED")) return json({ errors }, 200, headers);
     const actual = actualCost(fields, data, vars);
     bucket.available -= actual;
-    return json({ data, extensions: costExtension(requested, actual) }, 200, headers);
+    return json(
+      { ...(errors.length ? { errors } : {}), data, extensions: costExtension(requested, actual) },
+      200,
+      headers,
+    );
   };
 
   const handle = async (req: Request): Promise<Response> => {
     const path = new URL(req.url).pathname;
+    if (path === "/admin/oauth/access_token" && req.method === "POST") {
+      const refused = await state.enter("token");
+      return refused ?? grant(req);
+    }
     const m = /^\/admin\/api\/([^/]+)\/graphql\.json$/.exec(path);
     if (m && req.method === "POST") {
       const refused = await state.enter("other");

@@ -48,7 +48,7 @@ if (!config.payments.stripe.secretKey && !config.payments.chapa.secretKey) {
   logger.info("demo: payment emulators started", pay.urls);
 }
 
-const stores = startStoreEmulators({}, { shopifyWebhookSecret: secrets.shopifyWebhookSecret });
+const stores = startStoreEmulators({}, { shopifyClientSecret: secrets.shopifyClientSecret });
 // One Sandbox shop serves every demo store (one cost bucket); Shopify Plus's refill rate keeps their syncs quick.
 stores.controls.shopify.restoreRate = 1000;
 env.STORE_SANDBOX_URLS = JSON.stringify(stores.urls);
@@ -93,9 +93,15 @@ const services = createServices(demo);
 const handle = await openConfiguredDb(demo.databasePath);
 await migrateDb(handle.db);
 if (await isDatabaseEmpty(handle.db)) logger.info("demo data seeded", await seedDemo(handle.db));
-const configured = await ensureDemoBoards(handle.db, services.boards, boards.urls);
+const configured = await ensureDemoBoards(
+  handle.db,
+  services.boards,
+  boards.urls,
+  Date.now(),
+  demo.publicUrl ?? `http://localhost:${demo.port}`,
+);
 if (configured.created) logger.info("demo: sandbox load boards configured", configured);
-const shops = await ensureDemoStores(handle.db, services.stores, stores.urls, secrets.shopifyWebhookSecret);
+const shops = await ensureDemoStores(handle.db, services.stores, stores.urls, secrets.shopifyClientSecret);
 if (shops.created) logger.info("demo: sandbox Shopify stores configured", shops);
 await handle.close();
 

@@ -1,18 +1,27 @@
 // Demo mode's webhook secrets. The emulators' defaults are published in this repository, so a demo server reachable
 // on a network would take forged Stripe, Chapa, Shopify and WhatsApp webhooks signed with them. Each installation makes
 // its own instead, once, in a file beside the database (mode 600), and hands them to the emulators, which sign with them.
+// A Shopify app's webhooks are signed with its client secret, so Shopify's is the Sandbox app's client secret.
 import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 
-const ZDemoSecrets = z.object({
-  stripeWebhookSecret: z.string().min(32),
-  chapaWebhookSecret: z.string().min(32),
-  shopifyWebhookSecret: z.string().min(32),
-  whatsappAppSecret: z.string().min(32),
-  whatsappVerifyToken: z.string().min(32),
-});
+const ZDemoSecrets = z.preprocess(
+  // Files made before the Sandbox Shopify store was a Dev Dashboard app name its secret shopifyWebhookSecret.
+  (v) =>
+    v && typeof v === "object" && !("shopifyClientSecret" in v) && "shopifyWebhookSecret" in v
+      ? { ...v, shopifyClientSecret: v.shopifyWebhookSecret }
+      : v,
+  z.object({
+    stripeWebhookSecret: z.string().min(32),
+    chapaWebhookSecret: z.string().min(32),
+    // The Sandbox Shopify app's client secret: its token grant checks it and its webhooks are signed with it.
+    shopifyClientSecret: z.string().min(32),
+    whatsappAppSecret: z.string().min(32),
+    whatsappVerifyToken: z.string().min(32),
+  }),
+);
 export type TDemoSecrets = z.infer<typeof ZDemoSecrets>;
 
 export const demoSecretsFileFor = (databasePath: string) =>
@@ -24,7 +33,7 @@ const fresh = (): TDemoSecrets => {
     // Stripe's own form (whsec_…), so the Sandbox looks like the real dashboard's secret.
     stripeWebhookSecret: `whsec_${token()}`,
     chapaWebhookSecret: token(),
-    shopifyWebhookSecret: token(),
+    shopifyClientSecret: token(),
     // A Meta app secret is 32 hex digits.
     whatsappAppSecret: randomBytes(16).toString("hex"),
     whatsappVerifyToken: token(),

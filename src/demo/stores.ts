@@ -2,14 +2,17 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { TDb } from "../../db/client";
 import { DEMO_USERS } from "../../db/seed/demo";
 import { ecommerceIntegrations, users } from "../../db/tables";
+import { sealCredentials } from "../server/credentials";
 import type { TStoreServices } from "../server/integrations/stores/services";
 import { enqueue } from "../server/jobs/queue";
 import { storeSyncJob } from "../server/modules/stores/jobs";
 import type { TStoreSettingsInput } from "../shared/schemas/stores";
 
-// The emulator's published credentials: the access token only reaches the loopback emulator; the webhook secret is
-// replaced by the installation's own.
-const SHOPIFY_SANDBOX = { shopDomain: "sandbox", accessToken: "sandbox", webhookSecret: "sandbox" } as const;
+// The Sandbox shop's demo app (the emulator's SHOPIFY_DEMO_CLIENT_ID), whose client secret is the installation's own.
+// The emulator's published app ("sandbox" for ID and secret) would take the same orders, but its secret signs webhooks
+// anyone could forge, so a demo store holding it is moved to the demo app.
+const DEMO_APP = { shopDomain: "sandbox", clientId: "mytess-demo" } as const;
+const PUBLISHED_SECRET = "sandbox";
 
 // Demo mode: every demo shipper has a Sandbox Shopify store (the local emulator) with orders waiting to become loads,
 // its warehouse in the shipper's region. The emulator listens on a new port at each start, so the Sandbox stores are
@@ -43,14 +46,16 @@ const WAREHOUSES: Record<string, TStoreSettingsInput["warehouse"]> = {
 };
 
 /**
- * `webhookSecret` is the installation's own (demo-secrets.ts), which the Shopify emulator signs with: a Sandbox store
- * made with the published "sandbox" secret is given it too, so nobody can forge its order webhooks.
+ * `clientSecret` is the installation's own (demo-secrets.ts): the Shopify emulator's demo app takes it in the token
+ * grant and signs its webhooks with it. New Sandbox stores are made on that app, and a Sandbox store still holding the
+ * published "sandbox" secret (as the published app's client secret, or as a webhook secret) is given it at start, so
+ * nobody can forge its order webhooks.
  */
 export const ensureDemoStores = async (
   db: TDb,
   stores: TStoreServices,
   urls: { shopify: string },
-  webhookSecret: string,
+  clientSecret: string,
   now = Date.now(),
 ) => {
   const emails = DEMO_USERS.filter((u) => u.userType === "shipper").map((u) => u.email);
@@ -67,18 +72,28 @@ export const ensureDemoStores = async (
       (i) => i.platform === "shopify" && String(i.settings.apiBaseUrl ?? "").startsWith("http://127.0.0.1:"),
     );
     if (sandbox) {
-      let creds: Record<string, string> = { ...SHOPIFY_SANDBOX };
+      let creds: Record<string, string> | null = null;
       try {
         creds = JSON.parse(stores.secrets.open(sandbox.credentials)) as Record<string, string>;
       } catch {
-        // Sealed under another key: the Sandbox credentials again.
+        // Sealed under another key: the demo app again.
       }
-      const published = creds.webhookSecret === SHOPIFY_SANDBOX.webhookSecret;
+      const secured = creds
+        ? {
+            ...creds,
+            ...(creds.clientSecret === PUBLISHED_SECRET && { clientId: DEMO_APP.clientId, clientSecret }),
+            ...(creds.webhookSecret === PUBLISHED_SECRET && { webhookSecret: clientSecret }),
+          }
+        : { ...DEMO_APP, clientSecret };
+      const changed = JSON.stringify(secured) !== JSON.stringify(creds);
       await db
         .update(ecommerceIntegrations)
         .set({
           settings: { ...sandbox.settings, apiBaseUrl: urls.shopify },
-          ...(published && { credentials: stores.secrets.seal(JSON.stringify({ ...creds, webhookSecret })) }),
+          ...(changed && {
+            ...sealCredentials(stores.secrets, secured),
+            updatedAt: Math.max(now, sandbox.updatedAt + 1),
+          }),
         })
         .where(eq(ecommerceIntegrations.id, sandbox.id));
       continue;
@@ -93,7 +108,8 @@ export const ensureDemoStores = async (
       syncIntervalMinutes: 30,
       apiBaseUrl: urls.shopify,
     };
-    const creds = { shopDomain: SHOPIFY_SANDBOX.shopDomain, accessToken: SHOPIFY_SANDBOX.accessToken, webhookSecret };
+    // The Sandbox shop's Dev Dashboard app: tokens by the client-credentials grant, webhooks signed with its secret.
+    const creds = { ...DEMO_APP, clientSecret };
     const [row] = await db
       .insert(ecommerceIntegrations)
       .values({
@@ -101,8 +117,7 @@ export const ensureDemoStores = async (
         platform: "shopify",
         name: "Sandbox Shopify store",
         isActive: true,
-        credentials: stores.secrets.seal(JSON.stringify(creds)),
-        credentialFields: Object.keys(creds),
+        ...sealCredentials(stores.secrets, creds),
         settings: settings as unknown as Record<string, unknown>,
         createdAt: now,
         updatedAt: now,

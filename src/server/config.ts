@@ -135,6 +135,19 @@ export const parseWebPushHosts = (env: TEnv): readonly string[] => {
   return hosts;
 };
 
+/**
+ * LOADBOARD123_CLIENT_ID and LOADBOARD123_CLIENT_SECRET: the operator's 123Loadboard app, both or neither (one alone
+ * stops the start, naming the other).
+ */
+export const parseLoadboard123App = (env: TEnv) => {
+  const clientId = env.LOADBOARD123_CLIENT_ID?.trim() ?? "";
+  const clientSecret = env.LOADBOARD123_CLIENT_SECRET?.trim() ?? "";
+  if (!clientId && !clientSecret) return null;
+  if (!clientId) throw new ConfigError("LOADBOARD123_CLIENT_SECRET is set without LOADBOARD123_CLIENT_ID");
+  if (!clientSecret) throw new ConfigError("LOADBOARD123_CLIENT_ID is set without LOADBOARD123_CLIENT_SECRET");
+  return { clientId, clientSecret };
+};
+
 /** A 32-byte key given as base64 or 64 hex digits (MYTESS_SECRET_KEY, or the key file). */
 export const parseSecretKey = (text: string, from: string): Buffer => {
   const t = text.trim();
@@ -208,6 +221,11 @@ export const WHATSAPP_GRAPH_VERSION = "v23.0";
 export const WHATSAPP_WEB_BRIDGE_URL = "http://127.0.0.1:3901";
 export const STRIPE_API_BASE = "https://api.stripe.com";
 export const CHAPA_API_BASE = "https://api.chapa.co";
+/**
+ * A new USPS app may make about 60 requests an hour across every v3 endpoint, token requests included (USPS grants
+ * more on request); USPS_HOURLY_QUOTA says what this app has.
+ */
+export const USPS_DEFAULT_HOURLY_QUOTA = 60;
 export const CARRIER_BASE_URLS = {
   fedex: "https://apis.fedex.com",
   ups: "https://onlinetools.ups.com",
@@ -218,12 +236,13 @@ const ROLES = ["all", "web", "worker"] as const;
 const LOG_LEVELS = ["silent", "error", "warn", "info", "debug"] as const;
 const LANGUAGES = ["en", "am", "om"] as const;
 
+/** A carrier's settings as given; the registry says what a carrier lacks (and so is not configured). */
 export type TCarrierCredentials = {
-  clientId: string;
-  clientSecret: string;
-  accountNumber?: string;
+  clientId: string | null;
+  clientSecret: string | null;
+  accountNumber: string | null;
   baseUrl: string;
-} | null;
+};
 
 export type TConfig = {
   port: number;
@@ -251,13 +270,25 @@ export type TConfig = {
   logLevel: (typeof LOG_LEVELS)[number];
   /** The key sealing secrets in the database (MYTESS_SECRET_KEY); else a key file beside the database. */
   secretKey: string | null;
-  carriers: { timeoutMs: number; fedex: TCarrierCredentials; ups: TCarrierCredentials; usps: TCarrierCredentials };
+  carriers: {
+    timeoutMs: number;
+    /** USPS's requests an hour (a new app's quota, 60, unless USPS_HOURLY_QUOTA; 0 for none). */
+    uspsHourlyQuota: number;
+    fedex: TCarrierCredentials;
+    ups: TCarrierCredentials;
+    usps: TCarrierCredentials;
+  };
   boards: {
     timeoutMs: number;
     deadlineMs: number;
     sandboxOrigins: string[];
     /** Demo mode: provider → the board emulator's address (BOARD_SANDBOX_URLS, set by the demo launcher). */
     sandboxUrls: Record<string, string> | null;
+    /**
+     * The operator's 123Loadboard API app (LOADBOARD123_CLIENT_ID and LOADBOARD123_CLIENT_SECRET, both or neither):
+     * users connect their 123Loadboard accounts to it.
+     */
+    loadboard123App: { clientId: string; clientSecret: string } | null;
   };
   stores: {
     timeoutMs: number;
@@ -317,6 +348,8 @@ export type TConfig = {
   };
   /** Demo mode's Telegram and WhatsApp emulators on fixed ports (DEMO_TELEGRAM_PORT, DEMO_WHATSAPP_PORT). */
   demoPorts: { telegram: number | null; whatsapp: number | null };
+  /** A test run (NODE_ENV=test, which `bun test` sets): the settings only production needs are not required. */
+  testRun: boolean;
 };
 
 /** The configuration from `env`; every unusable variable is named in one ConfigError. */
@@ -336,13 +369,15 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
   const ms = (name: string, fallback: number) => p.check(name, milliseconds, v(name)) ?? fallback;
   const url = (name: string) => p.check(name, httpUrl, v(name)) ?? null;
   const carrier = (prefix: string, id: keyof typeof CARRIER_BASE_URLS): TCarrierCredentials => {
-    const clientId = v(`${prefix}_CLIENT_ID`);
-    const clientSecret = v(`${prefix}_CLIENT_SECRET`);
     // USPS's APIs take no account number.
-    const accountNumber = id === "usps" ? undefined : v(`${prefix}_ACCOUNT_NUMBER`);
-    const baseUrl = url(`${prefix}_BASE_URL`);
-    if (!clientId || !clientSecret) return null;
-    return { clientId, clientSecret, accountNumber, baseUrl: (baseUrl ?? CARRIER_BASE_URLS[id]).replace(/\/$/, "") };
+    const accountNumber = id === "usps" ? null : (v(`${prefix}_ACCOUNT_NUMBER`) ?? null);
+    const baseUrl = url(`${prefix}_BASE_URL`) ?? CARRIER_BASE_URLS[id];
+    return {
+      clientId: v(`${prefix}_CLIENT_ID`) ?? null,
+      clientSecret: v(`${prefix}_CLIENT_SECRET`) ?? null,
+      accountNumber,
+      baseUrl: baseUrl.replace(/\/$/, ""),
+    };
   };
 
   const oidcGiven = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"].filter((n) => v(n));
@@ -406,6 +441,8 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
     secretKey,
     carriers: {
       timeoutMs: ms("CARRIER_TIMEOUT_MS", 8000),
+      uspsHourlyQuota:
+        p.check("USPS_HOURLY_QUOTA", wholeNumber(0), v("USPS_HOURLY_QUOTA")) ?? USPS_DEFAULT_HOURLY_QUOTA,
       fedex: carrier("FEDEX", "fedex"),
       ups: carrier("UPS", "ups"),
       usps: carrier("USPS", "usps"),
@@ -415,6 +452,7 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
       deadlineMs: ms("BOARD_DEADLINE_MS", 4000),
       sandboxOrigins: attempt(() => parseSandboxOrigins(trimmed), []),
       sandboxUrls: p.check("BOARD_SANDBOX_URLS", urlMap, v("BOARD_SANDBOX_URLS")) ?? null,
+      loadboard123App: attempt(() => parseLoadboard123App(trimmed), null),
     },
     stores: {
       timeoutMs: ms("STORE_TIMEOUT_MS", 10_000),
@@ -490,6 +528,7 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
       telegram: p.check("DEMO_TELEGRAM_PORT", wholeNumber(1, 65_535), v("DEMO_TELEGRAM_PORT")) ?? null,
       whatsapp: p.check("DEMO_WHATSAPP_PORT", wholeNumber(1, 65_535), v("DEMO_WHATSAPP_PORT")) ?? null,
     },
+    testRun: v("NODE_ENV") === "test",
   };
   if (p.list.length) throw new ConfigError(p.list.join("\n"));
   return config;
@@ -511,3 +550,33 @@ export const withIntegrationsOf = (config: TConfig, other: TConfig): TConfig => 
   notifyTimeoutMs: other.notifyTimeoutMs,
   payments: other.payments,
 });
+
+/**
+ * VAPID_SUBJECT: the contact push services see in every push (RFC 8292), a `mailto:` address or an `https:` URL. Apple's
+ * push service refuses a placeholder such as mailto:postmaster@localhost, so iPhones would get no notifications.
+ * Returns what is wrong with a value, or null.
+ */
+export const vapidSubjectProblem = (value: string | undefined): string | null => {
+  const v = value?.trim() ?? "";
+  if (!v)
+    return "VAPID_SUBJECT is not set: set it to a contact push services can reach, such as mailto:ops@example.com or https://example.com (Apple refuses pushes without a real one)";
+  const url = URL.parse(v);
+  const mailto = url?.protocol === "mailto:" ? /^[^\s@]+@([^\s@]+)$/.exec(decodeURIComponent(url.pathname)) : null;
+  const host = (url?.protocol === "https:" ? url.hostname : mailto?.[1])?.toLowerCase();
+  if (!url || (url.protocol !== "mailto:" && url.protocol !== "https:") || !host)
+    return `VAPID_SUBJECT: "${v}" is not a mailto: address or an https: URL`;
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local"))
+    return `VAPID_SUBJECT: "${v}" names a local host, which Apple's push service refuses`;
+  if (!host.includes(".")) return `VAPID_SUBJECT: "${v}" is not a mailto: address or an https: URL`;
+  return null;
+};
+
+/**
+ * What the start refuses outside demo mode and test runs: settings production cannot do without. Throws an Error whose
+ * message names the variable.
+ */
+export const checkProductionSettings = (env: Record<string, string | undefined>, config: Pick<TConfig, "demo">) => {
+  if (config.demo || env.NODE_ENV === "test") return;
+  const problem = vapidSubjectProblem(env.VAPID_SUBJECT);
+  if (problem) throw new ConfigError(problem);
+};

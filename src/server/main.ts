@@ -11,11 +11,12 @@ import { createTelegramBot } from "./bots/telegram/bot";
 import { startTelegramPoller } from "./bots/telegram/poller";
 import { WHATSAPP_WEB_INBOUND_PATH } from "./bots/whatsapp/web-inbound";
 import { bridgeEnv, startWhatsAppWebBridge } from "./bots/whatsapp/web-supervisor";
-import { ConfigError, loadConfig, type TConfig } from "./config";
+import { ConfigError, checkProductionSettings, loadConfig, type TConfig } from "./config";
 import { createApp } from "./http/app";
 import { MAX_JSON_BODY_BYTES } from "./http/body";
 import { vapidKeyFileFor } from "./integrations/notifiers/registry";
 import { sessionDirFor } from "./integrations/notifiers/whatsapp-web";
+import { SHOPIFY_API_VERSION, shopifyVersionWarning } from "./integrations/stores/shopify";
 import type { TWorker } from "./jobs/worker";
 import { logger } from "./logger";
 import { purgeExpiredSessions } from "./modules/accounts/sessions";
@@ -34,6 +35,7 @@ if (roleArg !== undefined && !(ROLES as readonly string[]).includes(roleArg)) {
 let config: TConfig;
 try {
   config = loadConfig();
+  checkProductionSettings(process.env, config);
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(`MyTess cannot start; fix these settings:\n${err.message}`);
@@ -68,6 +70,10 @@ if (ENGINE === "pg" && !config.webPush.vapidKeys && !isServerChild) {
     keyFile: vapidKeyFileFor(config.databasePath),
   });
 }
+
+// Shopify keeps a version for at least a year: the pinned one is moved on before its support ends.
+const shopifyVersion = isServerChild ? null : shopifyVersionWarning(SHOPIFY_API_VERSION, Date.now());
+if (shopifyVersion) logger.warn(shopifyVersion, { version: SHOPIFY_API_VERSION });
 
 /** The job worker in this process, and a SIGTERM that lets its running job finish before the database closes. */
 const startJobs = (handle: DbHandle, services: TServices) => {

@@ -9,6 +9,7 @@ import { answerWhatsApp } from "../bots/whatsapp/inbound";
 import { isSignedByBridge, WHATSAPP_WEB_INBOUND_PATH, ZWhatsAppWebInbound } from "../bots/whatsapp/web-inbound";
 import { loadConfig, type TConfig, withIntegrationsOf } from "../config";
 import { AppError } from "../errors";
+import { LB123_CALLBACK_PATH } from "../integrations/boards/loadboard123-oauth";
 import {
   parseWhatsAppWebhook,
   verifyWhatsAppSignature,
@@ -24,6 +25,7 @@ import { createServices, type TServices } from "../services";
 import { SIGN_IN_REQUIRED } from "../trpc/init";
 import { appRouter, createCaller } from "../trpc/root";
 import { createAuthRoutes } from "./auth-routes";
+import { boardConnectCallback } from "./board-connect";
 import { declaresTooLargeBody, readCapped, readJsonBody, tooLarge } from "./body";
 import { compressResponse } from "./compress";
 import { errorResponse, json, toHttpError } from "./errors";
@@ -61,6 +63,7 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
   });
   const oidc = config.oidc ? createOidcClient(config.oidc) : null;
   const auth = createAuthRoutes(db, config, oidc, services);
+  const boardCallback = boardConnectCallback(db, services.boards);
   const serveStatic = createStaticHandler(config.webDist, {
     bootQueries: (req, route, resHeaders) => bootQueries(req, route, resHeaders),
   });
@@ -186,6 +189,7 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
     .get("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)))
     .post("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)), { parse: "none" })
     .get("/api/health", () => json({ ok: true }))
+    .get(LB123_CALLBACK_PATH, async ({ request }) => boardCallback(request, await actorOf(request)))
     .post("/api/telegram/webhook", ({ request }) => (telegramWebhook ? telegramWebhook(request) : notFound(request)), {
       parse: "none",
     })
@@ -265,6 +269,12 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
           const applied = await applyStripeEvent(db, event, stripe);
           if (applied.refused)
             logger.warn("stripe invoice bought nothing", { event: event.id, reason: applied.refused });
+          // Not placed yet (for our plan, but nothing names its account so far): Stripe sends it again later.
+          if (applied.retry) {
+            logger.warn("stripe event not placed yet", { event: event.id, type: event.type, reason: applied.retry });
+            return json({ received: false, ...applied }, 503);
+          }
+          if (applied.ignored) logger.info("stripe event ignored", { event: event.id, reason: applied.ignored });
           return json({ received: true, ...applied });
         } catch (err) {
           return errorResponse(err, localeOf(request));
@@ -280,6 +290,7 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
           const r = await applyChapaWebhook(db, services.payments, await request.text(), request.headers);
           if ("refused" in r)
             logger.warn("chapa payment bought nothing", { txRef: r.payment.providerRef, reason: r.refused });
+          if ("ignored" in r) logger.info("chapa webhook ignored", { reason: r.ignored });
           return json({ received: true, status: r.status });
         } catch (err) {
           return errorResponse(err, localeOf(request));

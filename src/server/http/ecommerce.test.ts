@@ -1,9 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { ecommerceIntegrations } from "../../../db/tables";
+import { ALIBABA_SANDBOX } from "../../../emulators/stores/alibaba";
 import { STORE_SANDBOX_CREDENTIALS, startStoreEmulators } from "../../../emulators/stores/server";
 import { signedWebhook } from "../../../emulators/stores/shopify";
 import { insertJob as enqueue, listJobs } from "../jobs/queue";
 import { logger } from "../logger";
 import { jobHandlers, startWorker } from "../modules/jobs";
+import { storeAdapterOf } from "../modules/stores/integrations";
 import { enqueueDueStoreSyncs } from "../modules/stores/sync";
 import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp, testBoardServices } from "../testing";
 
@@ -79,7 +82,7 @@ describe("integrations", () => {
       platform: "shopify",
       name: "Addis shop",
       isActive: true,
-      credentials: { shopDomain: true, accessToken: true, webhookSecret: false },
+      credentials: { shopDomain: true, clientId: false, clientSecret: false, accessToken: true, webhookSecret: false },
       settings: {
         warehouse: { city: "Addis Ababa" },
         defaultEquipmentType: "dry_van",
@@ -128,6 +131,69 @@ describe("integrations", () => {
     expect(await t.rows("select id from ecommerce_integrations")).toHaveLength(1);
   });
 
+  test("Shopify takes one kind of app: a Dev Dashboard app's client ID and secret, or a legacy app's token", async () => {
+    const add = (credentials: Record<string, string>) =>
+      shipper.post("/api/ecommerce/integrations", {
+        platform: "shopify",
+        name: "Addis shop",
+        credentials,
+        settings: { warehouse: WAREHOUSE, apiBaseUrl: emu.urls.shopify },
+      });
+    const issues = async (credentials: Record<string, string>) => {
+      const res = await add(credentials);
+      expect(res.status).toBe(400);
+      return res.json.issues;
+    };
+    expect(await issues({ shopDomain: "sandbox" })).toEqual([
+      {
+        path: "credentials.clientId",
+        message:
+          "credentials.clientId and credentials.clientSecret of your Dev Dashboard app are required for Shopify (or credentials.accessToken of a legacy custom app)",
+      },
+    ]);
+    expect(await issues({ shopDomain: "sandbox", clientId: "sandbox" })).toEqual([
+      { path: "credentials.clientSecret", message: "credentials.clientSecret is required for Shopify" },
+    ]);
+    expect(await issues({ shopDomain: "sandbox", clientId: "a", clientSecret: "b", accessToken: "shpat_x" })).toEqual([
+      {
+        path: "credentials.accessToken",
+        message:
+          "credentials.accessToken is a legacy custom app's; a Dev Dashboard app takes its client ID and secret only",
+      },
+    ]);
+    expect(await t.rows("select id from ecommerce_integrations")).toEqual([]);
+
+    // A legacy custom app moved to a Dev Dashboard app keeps nothing of the old app's.
+    const legacy = await add({ shopDomain: "sandbox", accessToken: "shpat_old", webhookSecret: "old-api-secret" });
+    expect(legacy.status).toBe(201);
+    const moved = await shipper.put(`/api/ecommerce/integrations/${legacy.json.id}`, {
+      credentials: { clientId: "sandbox", clientSecret: "sandbox" },
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.json.credentials).toEqual({
+      shopDomain: true,
+      clientId: true,
+      clientSecret: true,
+      accessToken: false,
+      webhookSecret: false,
+    });
+    expect((await shipper.post(`/api/ecommerce/integrations/${legacy.json.id}/test`)).json).toEqual({
+      connected: true,
+      message: null,
+    });
+    // Its webhooks are now checked with the client secret.
+    const order = emu.controls.shopify.add({ status: "ready" });
+    const hook = signedWebhook("orders/create", order, "sandbox");
+    const res = await t.app.handle(
+      new Request(`http://localhost/api/ecommerce/webhooks/${legacy.json.id}`, {
+        method: "POST",
+        headers: hook.headers,
+        body: hook.body,
+      }),
+    );
+    expect(res.status).toBe(200);
+  });
+
   test("one shipper never sees or changes another's integrations", async () => {
     const mine = await addStore("shopify");
     expect((await other.get("/api/ecommerce/integrations")).json).toEqual([]);
@@ -150,7 +216,7 @@ describe("integrations", () => {
         connected: true,
         message: null,
       });
-      const field = platform === "shopify" ? "accessToken" : platform === "amazon" ? "refreshToken" : "appSecret";
+      const field = platform === "shopify" ? "clientSecret" : platform === "amazon" ? "refreshToken" : "appSecret";
       const bad = await addStore(platform, {
         name: `${platform} wrong`,
         credentials: { ...STORE_SANDBOX_CREDENTIALS[platform], [field]: "not-sandbox" },
@@ -160,6 +226,141 @@ describe("integrations", () => {
       expect(res.json.connected).toBe(false);
       expect(res.json.message).toContain(`${platform} wrong`);
     }
+  });
+});
+
+describe("store tokens", () => {
+  test("a Dev Dashboard store's token is granted once for many syncs, and again when it expires", async () => {
+    const c = emu.controls.shopify;
+    const shop = await addStore("shopify");
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/test`)).json.connected).toBe(true);
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    expect(c.tokenCalls).toBe(1);
+    c.expireTokens();
+    const order = c.add({ status: "ready" });
+    const res = await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`);
+    expect(res.json).toMatchObject({ created: 1, updated: 0 });
+    expect(c.tokenCalls).toBe(2);
+    expect((await orders()).items.map((o) => o.orderNumber)).toContain(order.number);
+  });
+
+  test("a store app without read_products: the test and the sync name the missing scope", async () => {
+    emu.controls.shopify.appScopes = ["read_orders"];
+    const shop = await addStore("shopify", { name: "Addis shop" });
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/test`)).json).toEqual({
+      connected: false,
+      message: "Addis shop: the app does not have the access scopes read_products; it needs read_orders, read_products",
+    });
+    const synced = await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`);
+    expect(synced.status).toBe(400);
+    expect(synced.json.message).toContain("`read_products` access scope; the app needs the access scopes");
+    expect((await shipper.get("/api/ecommerce/integrations")).json[0].lastError).toBe(synced.json.message);
+  });
+
+  test("Alibaba.com: a renewed access token and its refresh token are stored back sealed, and used from there", async () => {
+    const c = emu.controls.alibaba;
+    const shop = await addStore("alibaba");
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    c.expireTokens();
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    expect(c.refreshes).toBe(1);
+    const [row] = await t.rows<{ credentials: string; credential_fields: string }>(
+      "select credentials, credential_fields from ecommerce_integrations",
+    );
+    const stored = JSON.parse(t.services.stores.secrets.open(row!.credentials)) as Record<string, string>;
+    expect(stored.accessToken).toMatch(/^50000601/);
+    expect(stored.refreshToken).toMatch(/^50001600/);
+    expect(row!.credentials).not.toContain(stored.accessToken);
+    expect(row!.credentials).not.toContain(stored.refreshToken);
+    // What the user sees has not changed: the same fields are set.
+    expect((await shipper.get("/api/ecommerce/integrations")).json[0].credentials).toEqual({
+      appKey: true,
+      appSecret: true,
+      accessToken: true,
+      refreshToken: true,
+    });
+    // A new adapter (the integration renamed) starts from the stored pair: no renewal needed.
+    expect((await shipper.put(`/api/ecommerce/integrations/${shop.id}`, { name: "Alibaba renamed" })).status).toBe(200);
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    expect(c.refreshes).toBe(1);
+    // Expired again: renewed with the stored refresh token.
+    c.expireTokens();
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    expect(c.refreshedWith).toEqual(["sandbox", stored.refreshToken]);
+  });
+});
+
+describe("renewed tokens and a user's change", () => {
+  const storedCredentials = async () => {
+    const [row] = await t.rows<{ credentials: string }>("select credentials from ecommerce_integrations");
+    return JSON.parse(t.services.stores.secrets.open(row!.credentials)) as Record<string, string>;
+  };
+
+  test("an adapter made before the user changed the credentials never stores its renewed tokens over them", async () => {
+    const c = emu.controls.alibaba;
+    const shop = await addStore("alibaba");
+    const [before] = await t.db.select().from(ecommerceIntegrations);
+    const stale = storeAdapterOf(t.db, t.services.stores, before!);
+    // The user enters a new authorization meanwhile.
+    const put = await shipper.put(`/api/ecommerce/integrations/${shop.id}`, {
+      credentials: { accessToken: "sandbox", refreshToken: "sandbox" },
+    });
+    expect(put.status).toBe(200);
+    const entered = await storedCredentials();
+    c.expireTokens();
+    await stale.test();
+    expect(c.refreshes).toBe(1);
+    expect(await storedCredentials()).toEqual(entered);
+  });
+
+  test("a user's change made over tokens renewed meanwhile keeps the renewed ones it did not replace", async () => {
+    const c = emu.controls.alibaba;
+    const shop = await addStore("alibaba");
+    c.expireTokens();
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    const renewed = await storedCredentials();
+    expect(renewed.accessToken).not.toBe("sandbox");
+    // The app secret changes; the renewed pair stays (its expiry, which is not a field, is forgotten).
+    const put = await shipper.put(`/api/ecommerce/integrations/${shop.id}`, { credentials: { appSecret: "sandbox" } });
+    expect(put.status).toBe(200);
+    const { accessTokenExpiresAt: _, ...fields } = renewed;
+    expect(await storedCredentials()).toEqual(fields);
+    expect((await shipper.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    expect(c.refreshes).toBe(1);
+  });
+
+  test("tokens stored back while a user's change is being made are merged into it, not overwritten", async () => {
+    const shop = await addStore("alibaba");
+    const renewed = { ...ALIBABA_SANDBOX, accessToken: "renewed-access", refreshToken: "renewed-refresh" };
+    // The moment the change is about to be written (read and merged already), an adapter stores a renewed pair.
+    const db = t.db as unknown as { update: (table: unknown) => unknown };
+    const update = db.update;
+    let raced = 0;
+    db.update = (table: unknown) => {
+      const builder = update.call(t.db, table) as { set: (v: unknown) => { where: (w: unknown) => unknown } };
+      if (table !== ecommerceIntegrations || raced++ > 0) return builder;
+      const sealed = t.services.stores.secrets.seal(JSON.stringify(renewed));
+      return {
+        set: (values: unknown) => ({
+          where: (cond: unknown) => ({
+            returning: () => {
+              const query = builder.set(values).where(cond) as { returning: () => PromiseLike<unknown> };
+              return t.rows("update ecommerce_integrations set credentials = ?", sealed).then(() => query.returning());
+            },
+          }),
+        }),
+      };
+    };
+    try {
+      const put = await shipper.put(`/api/ecommerce/integrations/${shop.id}`, { credentials: { appKey: "new-key" } });
+      expect(put.status).toBe(200);
+    } finally {
+      db.update = update;
+    }
+    // The first write found the credentials changed; the second merged the change into the renewed pair.
+    expect(raced).toBe(2);
+    expect(await storedCredentials()).toEqual({ ...renewed, appKey: "new-key" });
   });
 });
 

@@ -1,10 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { marketplaceConfigs } from "../../../db/tables";
+import { marketplaceConfigs, users } from "../../../db/tables";
+import { answerSandboxAuthorize } from "../../../emulators/boards/loadboard123";
 import { BOARD_SANDBOX_CREDENTIALS, startBoardEmulators } from "../../../emulators/boards/server";
+import { ensureDemoBoards } from "../../demo/boards";
 import { haversineMiles } from "../../shared/geo";
 import { logger } from "../logger";
 import { adapterOf } from "../modules/boards/configs";
+import { startConnect } from "../modules/boards/connect";
 import { enqueueDueSyncs, runSync, syncLanes, upsertExternalLoads } from "../modules/boards/sync";
 import { jobHandlers, startWorker } from "../modules/jobs";
 import {
@@ -61,6 +64,17 @@ const addBoard = async (provider: TProvider, over: Record<string, unknown> = {},
   if (res.status !== 201) throw new Error(`add ${provider}: ${res.status} ${res.text}`);
   return res.json as { id: number; [k: string]: unknown };
 };
+/**
+ * Connect 123Loadboard as a browser does it: the app's Connect gives 123Loadboard's authorize address; there Approve
+ * (or Deny) sends the browser to our callback, which answers with where to go next.
+ */
+const connect123 = async (id: number, who = driver, decision: "approve" | "deny" = "approve") => {
+  const started = await who.post(`/api/marketplaces/${id}/connect`);
+  if (started.status !== 200) throw new Error(`connect ${id}: ${started.status} ${started.text}`);
+  const back = await answerSandboxAuthorize(started.json.url, decision);
+  const res = await who.get(`${back.pathname}${back.search}`);
+  return { authorizeUrl: started.json.url as string, callback: back, res, location: res.headers.get("location") };
+};
 const board = async (who: TClient, input: Record<string, unknown>) =>
   (await who.get(`/trpc/loads.search?input=${encodeURIComponent(JSON.stringify(input))}`)).json.result.data as {
     items: {
@@ -70,7 +84,7 @@ const board = async (who: TClient, input: Record<string, unknown>) =>
       board: { name: string; poweredBy: string | null; live: boolean } | null;
       distance: number | null;
     }[];
-    boards: { name: string; state: string; count: number; error: string | null }[];
+    boards: { name: string; state: string; count: number; unreadable: number; error: string | null }[];
   };
 const worker = (services = t.services) =>
   startWorker({
@@ -217,6 +231,8 @@ describe("connection test and search", () => {
   test("every board's connection test proves the sandbox credentials and names the board when they are wrong", async () => {
     for (const provider of ["dat", "truckstop", "123loadboard", "other"] as const) {
       const good = await addBoard(provider);
+      // 123Loadboard searches with the user's own authorization: connected first (a wrong client never gets one).
+      if (provider === "123loadboard") await connect123(good.id);
       expect((await driver.post(`/api/marketplaces/${good.id}/test`)).json).toMatchObject({
         connected: true,
         message: "Successfully connected to the marketplace API.",
@@ -343,7 +359,7 @@ describe("the load board with external boards", () => {
 
   test("a slow board is dropped after the deadline and a failing one is named; the rest of the board still answers", async () => {
     await addBoard("dat", { name: "Slow DAT" });
-    await addBoard("123loadboard", { name: "Broken 123" });
+    await connect123((await addBoard("123loadboard", { name: "Broken 123" })).id);
     await addBoard("other", { name: "Feed" });
     emu.controls.dat.delayMs = 2500;
     emu.controls["123loadboard"].outage = true;
@@ -451,6 +467,7 @@ describe("sync", () => {
 
   test("a failing board is recorded on the run and the configuration; the scheduled job does not fail", async () => {
     const ts = await addBoard("123loadboard", { syncEnabled: true, name: "123 desk" });
+    await connect123(ts.id);
     emu.controls["123loadboard"].rateLimit = true;
     const run = await runSync(t.db, t.services.boards, ts.id, "schedule");
     expect(run!.error).toContain("123 desk");
@@ -655,7 +672,9 @@ describe("sync", () => {
       destinationRadiusMiles: 100,
     });
     const [cfg] = await t.db.select().from(marketplaceConfigs).where(eq(marketplaceConfigs.id, ts.id));
-    const each = await Promise.all(lanes.map((q) => adapterOf(t.services.boards, cfg!).search(q)));
+    const each = (await Promise.all(lanes.map((q) => adapterOf(t.db, t.services.boards, cfg!).search(q)))).map(
+      (r) => r.loads,
+    );
     const union = new Set(each.flat().map((l) => l.externalId));
     // Chicago and Joliet overlap: some loads are found by both.
     expect(each[0]!.length + each[1]!.length + each[2]!.length).toBeGreaterThan(union.size);
@@ -693,5 +712,354 @@ describe("sync", () => {
     await driver.del(`/api/marketplaces/${feed.id}`);
     expect((await counts(feed.id)).n).toBe(0);
     expect(await t.rows("select id from sync_runs")).toEqual([]);
+  });
+});
+
+describe("a configuration's errors name its board", () => {
+  test("a refused connection test: 'Truckstop refused the credentials of …', recorded alike", async () => {
+    const ts = await addBoard("truckstop", {
+      name: "Mine",
+      config: { ...BOARD_SANDBOX_CREDENTIALS.truckstop, password: "x" },
+    });
+    const res = await driver.post(`/api/marketplaces/${ts.id}/test`);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe(
+      "Truckstop refused the credentials of 'Mine': Invalid Integration Id, UserName or Password",
+    );
+    expect((await driver.get("/api/marketplaces")).json[0].lastError).toBe(res.json.message);
+    // Every other failure names both too.
+    const dat = await addBoard("dat", { name: "Office" });
+    emu.controls.dat.outage = true;
+    const down = await driver.post(`/api/marketplaces/${dat.id}/search`, {});
+    expect(down.json.message).toStartWith("DAT 'Office' failed: ");
+    // In the caller's language, with the names as they are.
+    const am = await driver.post(`/api/marketplaces/${ts.id}/test`, undefined, { "Accept-Language": "am" });
+    expect(am.json.message).toContain("Truckstop");
+    expect(am.json.message).toContain("Mine");
+  });
+});
+
+describe("loads a board answers that cannot be read", () => {
+  test("DAT's unreadable matches are counted on the board's answer and in the Search Loads answer; the others are shown", async () => {
+    const dat = await addBoard("dat", { name: "DAT One" });
+    const page = await board(driver, { ...CHICAGO, radius: 250, pageSize: 100 });
+    const answer = page.boards.find((b) => b.name === "DAT One")!;
+    expect(answer.state).toBe("ok");
+    expect(answer.count).toBeGreaterThan(0);
+    expect(answer.unreadable).toBeGreaterThan(0);
+    const res = await driver.post("/trpc/boards.search", { id: dat.id, radiusMiles: 250, limit: 100 });
+    const data = res.json.result.data as { results: unknown[]; unreadable: number };
+    expect(data.results.length).toBeGreaterThan(0);
+    expect(data.unreadable).toBeGreaterThan(0);
+  });
+
+  test("a synced board's run counts what it could not read", async () => {
+    const feed = await addBoard("other", { syncEnabled: true });
+    expect((await driver.post("/api/drivers/location", { latitude: 9.0108, longitude: 38.7613 })).status).toBe(200);
+    emu.controls.other.extraRaw = [{ id: "BROKEN-1", pickup: { city: "Addis Ababa", country: "ET" } }];
+    const run = await runSync(t.db, t.services.boards, feed.id, "manual");
+    expect(run).toMatchObject({ error: null, unreadable: 1 });
+    expect((await driver.get("/api/marketplaces/sync-runs")).json[0]).toMatchObject({ unreadable: 1, lanesOutside: 0 });
+  });
+});
+
+describe("Truckstop outside North America", () => {
+  test("the board answer says Truckstop was not asked, and nothing was sent", async () => {
+    expect((await driver.post("/api/drivers/location", { latitude: 9.0108, longitude: 38.7613 })).status).toBe(200);
+    await addBoard("truckstop", { name: "TS live" });
+    const page = await board(driver, { latitude: 9.0108, longitude: 38.7613, radius: 100 });
+    expect(page.boards).toEqual([
+      expect.objectContaining({
+        name: "TS live",
+        state: "outside_area",
+        count: 0,
+        error:
+          "Truckstop searches North America only: the search must start in a US state, a Canadian province or a Mexican state",
+      }),
+    ]);
+    expect(emu.controls.truckstop.searchCalls).toBe(0);
+    const ts = (await driver.get("/api/marketplaces")).json[0];
+    expect(ts.lastError).toBeNull();
+    // The Search Loads tab refuses it the same way, without recording it against the board.
+    const res = await driver.post(`/api/marketplaces/${ts.id}/search`, {});
+    expect(res.status).toBe(400);
+    expect(res.json.message).toStartWith("Truckstop searches North America only");
+    expect(emu.controls.truckstop.searchCalls).toBe(0);
+    expect((await driver.get("/api/marketplaces")).json[0].lastError).toBeNull();
+  });
+
+  test("a sync searches only the lanes that start in North America, and the run says how many it left out", async () => {
+    const ts = await addBoard("truckstop", { syncEnabled: true, name: "TS sync" });
+    const lane = {
+      originName: "Addis Ababa, Ethiopia",
+      originLatitude: 9.0108,
+      originLongitude: 38.7613,
+      originRadiusMiles: 100,
+    };
+    expect((await driver.post("/api/marketplaces/lanes", lane)).status).toBe(201);
+    const run = await runSync(t.db, t.services.boards, ts.id, "manual");
+    // Chicago (the driver's location) is searched; Addis Ababa is not.
+    expect(run).toMatchObject({ error: null, lanesOutside: 1 });
+    expect(run!.created).toBeGreaterThan(0);
+    expect(emu.controls.truckstop.searchCalls).toBe(1);
+    // A driver in Addis Ababa with only that lane (the same search as the location, asked once): nothing to search,
+    // what earlier runs found goes, and the run says why.
+    expect((await driver.post("/api/drivers/location", { latitude: 9.0108, longitude: 38.7613 })).status).toBe(200);
+    const none = await runSync(t.db, t.services.boards, ts.id, "manual");
+    expect(none).toMatchObject({ lanesOutside: 1, found: 0, expired: run!.created });
+    expect(none!.error).toBe(
+      "Truckstop searches North America only, and neither your location nor any saved lane starts there: nothing was searched",
+    );
+    expect(emu.controls.truckstop.searchCalls).toBe(1);
+  });
+
+  test("a driver in Toronto searches Truckstop with the province", async () => {
+    expect((await driver.post("/api/drivers/location", { latitude: 43.6532, longitude: -79.3832 })).status).toBe(200);
+    const ts = await addBoard("truckstop");
+    const res = await driver.post(`/api/marketplaces/${ts.id}/search`, { radiusMiles: 100 });
+    expect(res.status).toBe(200);
+    expect(res.json.length).toBeGreaterThan(0);
+    expect(emu.controls.truckstop.lastRequest?.criteria).toMatchObject({ OriginState: "ON", OriginCountry: "CAN" });
+  });
+});
+
+describe("Connect 123Loadboard", () => {
+  const CALLBACK = "/api/marketplaces/123loadboard/callback";
+
+  test("connect through 123Loadboard's page: the callback stores the user's tokens sealed, and searches use them", async () => {
+    const lb = await addBoard("123loadboard", { name: "My 123" });
+    expect(lb.connection).toBe("not_connected");
+    // Not connected: nothing is sent, and the error says what to do.
+    const before = await driver.post(`/api/marketplaces/${lb.id}/search`, {});
+    expect(before.status).toBe(409);
+    expect(before.json.message).toBe(
+      "123Loadboard 'My 123' is not connected: use Connect 123Loadboard on the Marketplaces page",
+    );
+    expect(emu.controls["123loadboard"].searchCalls).toBe(0);
+
+    const c = await connect123(lb.id);
+    const authorize = new URL(c.authorizeUrl);
+    expect(`${authorize.origin}${authorize.pathname}`).toBe(`${emu.urls["123loadboard"]}/authorize`);
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+      response_type: "code",
+      client_id: "sandbox",
+      redirect_uri: `http://localhost${CALLBACK}`,
+      scope: "loadsearching offline_access",
+      code_challenge_method: "S256",
+    });
+    expect(authorize.searchParams.get("state")).toStartWith(`${lb.id}.`);
+    expect(c.res.status).toBe(302);
+    expect(c.location).toBe(`/marketplaces?connect=connected&board=${lb.id}`);
+
+    const listed = (await driver.get("/api/marketplaces")).json[0];
+    expect(listed).toMatchObject({ connection: "connected", lastError: null });
+    expect(JSON.stringify(listed)).not.toContain("lb.user.");
+    const [row] = await t.rows<{ oauth_tokens: string; oauth_pending: string | null }>(
+      "select oauth_tokens, oauth_pending from marketplace_configs where id = ?",
+      lb.id,
+    );
+    expect(row!.oauth_tokens.startsWith("v1.")).toBe(true);
+    expect(row!.oauth_tokens).not.toContain("lb.");
+    expect(row!.oauth_pending).toBeNull();
+
+    const res = await driver.post(`/api/marketplaces/${lb.id}/search`, { radiusMiles: 100 });
+    expect(res.status).toBe(200);
+    expect(res.json.length).toBeGreaterThan(0);
+    expect((await driver.post(`/api/marketplaces/${lb.id}/test`)).json).toMatchObject({ connected: true });
+    // The same callback again: its state is spent.
+    const again = await driver.get(`${c.callback.pathname}${c.callback.search}`);
+    expect(again.headers.get("location")).toBe(`/marketplaces?connect=failed&board=${lb.id}`);
+    expect((await driver.get("/api/marketplaces")).json[0].connection).toBe("connected");
+  });
+
+  test("the state is bound to its user: another signed-in user's callback is refused and connects nothing", async () => {
+    const lb = await addBoard("123loadboard");
+    const started = await driver.post(`/api/marketplaces/${lb.id}/connect`);
+    const back = await answerSandboxAuthorize(started.json.url);
+    const stolen = await other.get(`${back.pathname}${back.search}`);
+    expect(stolen.headers.get("location")).toBe("/marketplaces?connect=failed");
+    // Signed out: refused too.
+    const anonymous = createClient(t, "10.0.0.7");
+    expect((await anonymous.get(`${back.pathname}${back.search}`)).headers.get("location")).toBe(
+      "/marketplaces?connect=failed",
+    );
+    expect((await driver.get("/api/marketplaces")).json[0].connection).toBe("not_connected");
+    // The owner's own callback still works: the others did not spend it.
+    const mine = await driver.get(`${back.pathname}${back.search}`);
+    expect(mine.headers.get("location")).toBe(`/marketplaces?connect=connected&board=${lb.id}`);
+    // Another user cannot start a connection of it either.
+    expect((await other.post(`/api/marketplaces/${lb.id}/connect`)).status).toBe(404);
+  });
+
+  test("the state is bound to its configuration: moved to another of the user's configurations it connects and spends nothing", async () => {
+    const a = await addBoard("123loadboard", { name: "A" });
+    const b = await addBoard("123loadboard", { name: "B" });
+    const startedA = await driver.post(`/api/marketplaces/${a.id}/connect`);
+    const startedB = await driver.post(`/api/marketplaces/${b.id}/connect`);
+    const back = await answerSandboxAuthorize(startedA.json.url);
+    const state = back.searchParams.get("state")!;
+    expect(state).toStartWith(`${a.id}.`);
+    // A's code and nonce, with B's id: B's pending connection does not take them.
+    const moved = new URLSearchParams(back.search);
+    moved.set("state", `${b.id}.${state.slice(state.indexOf(".") + 1)}`);
+    const res = await driver.get(`${back.pathname}?${moved}`);
+    expect(res.headers.get("location")).toBe(`/marketplaces?connect=failed&board=${b.id}`);
+    const connections = async () =>
+      Object.fromEntries(
+        ((await driver.get("/api/marketplaces")).json as { id: number; connection: string }[]).map((c) => [
+          c.id,
+          c.connection,
+        ]),
+      );
+    expect(await connections()).toEqual({ [a.id]: "not_connected", [b.id]: "not_connected" });
+    // A's own callback, as 123Loadboard sent it, connects A alone.
+    const mine = await driver.get(`${back.pathname}${back.search}`);
+    expect(mine.headers.get("location")).toBe(`/marketplaces?connect=connected&board=${a.id}`);
+    expect(await connections()).toEqual({ [a.id]: "connected", [b.id]: "not_connected" });
+    // B's own connection was not spent by the moved state: it still completes.
+    const backB = await answerSandboxAuthorize(startedB.json.url);
+    const theirs = await driver.get(`${backB.pathname}${backB.search}`);
+    expect(theirs.headers.get("location")).toBe(`/marketplaces?connect=connected&board=${b.id}`);
+    expect(await connections()).toEqual({ [a.id]: "connected", [b.id]: "connected" });
+  });
+
+  test("Deny on 123Loadboard's page: not connected, and the card says why", async () => {
+    const lb = await addBoard("123loadboard", { name: "Denied" });
+    const c = await connect123(lb.id, driver, "deny");
+    expect(c.location).toBe(`/marketplaces?connect=denied&board=${lb.id}`);
+    expect((await driver.get("/api/marketplaces")).json[0]).toMatchObject({
+      connection: "not_connected",
+      lastError: "123Loadboard 'Denied' is not connected: the authorization was denied on 123Loadboard",
+    });
+  });
+
+  test("an error the callback's address carries is kept in printable characters only, the same on both engines", async () => {
+    const lb = await addBoard("123loadboard", { name: "Odd" });
+    const started = await driver.post(`/api/marketplaces/${lb.id}/connect`);
+    const state = new URL(started.json.url).searchParams.get("state")!;
+    const res = await driver.get(
+      `${CALLBACK}?${new URLSearchParams({ state, error: `server_error\u0000${"\u{1F69A}".repeat(60)}` })}`,
+    );
+    expect(res.headers.get("location")).toBe(`/marketplaces?connect=failed&board=${lb.id}`);
+    expect((await driver.get("/api/marketplaces")).json[0]).toMatchObject({
+      connection: "not_connected",
+      lastError: "123Loadboard 'Odd' is not connected: 123Loadboard answered server_error",
+    });
+  });
+
+  test("a connection not finished within ten minutes is refused", async () => {
+    const lb = await addBoard("123loadboard");
+    const [me] = await t.db.select().from(users).where(eq(users.id, ids.driver));
+    const { url } = await startConnect(
+      t.db,
+      t.services.boards,
+      me!,
+      lb.id,
+      "http://localhost",
+      Date.now() - 11 * 60_000,
+    );
+    const back = await answerSandboxAuthorize(url);
+    const res = await driver.get(`${back.pathname}${back.search}`);
+    expect(res.headers.get("location")).toBe(`/marketplaces?connect=failed&board=${lb.id}`);
+    expect((await driver.get("/api/marketplaces")).json[0]).toMatchObject({ connection: "not_connected" });
+    expect((await driver.get("/api/marketplaces")).json[0].lastError).toContain("expired");
+  });
+
+  test("expired access tokens are renewed; a refused renewal asks to reconnect, and reconnecting works", async () => {
+    const lb = await addBoard("123loadboard", { syncEnabled: true, name: "Desk" });
+    await connect123(lb.id);
+    const run = await runSync(t.db, t.services.boards, lb.id, "manual");
+    expect(run).toMatchObject({ error: null });
+    expect(run!.created).toBeGreaterThan(0);
+    emu.controls["123loadboard"].expireTokens();
+    expect(await runSync(t.db, t.services.boards, lb.id, "schedule")).toMatchObject({ error: null });
+    expect(emu.controls["123loadboard"].issued.refreshes).toBe(1);
+
+    // The user revoked MyTess at 123Loadboard.
+    emu.controls["123loadboard"].revokeRefreshTokens();
+    emu.controls["123loadboard"].expireTokens();
+    const refused = await runSync(t.db, t.services.boards, lb.id, "schedule");
+    expect(refused!.error).toBe(
+      "123Loadboard 'Desk' no longer accepts the connection (The refresh token is invalid, expired or revoked): use Reconnect 123Loadboard on the Marketplaces page",
+    );
+    expect((await driver.get("/api/marketplaces")).json[0]).toMatchObject({
+      connection: "reconnect",
+      lastError: refused!.error,
+    });
+    // Nothing more is sent until the user reconnects.
+    const calls = emu.controls["123loadboard"].calls;
+    expect((await driver.post(`/api/marketplaces/${lb.id}/search`, {})).status).toBe(409);
+    expect(emu.controls["123loadboard"].calls).toBe(calls);
+    await connect123(lb.id);
+    expect((await driver.get("/api/marketplaces")).json[0]).toMatchObject({ connection: "connected", lastError: null });
+    expect((await driver.post(`/api/marketplaces/${lb.id}/search`, {})).status).toBe(200);
+  });
+
+  test("the server's own 123Loadboard app serves configurations without a client; without either, Connect says so", async () => {
+    const lb = await addBoard("123loadboard", { config: {} });
+    expect(lb.config).toEqual({ clientId: false, clientSecret: false });
+    const none = await driver.post(`/api/marketplaces/${lb.id}/connect`);
+    expect(none.status).toBe(409);
+    expect(none.json.message).toContain("LOADBOARD123_CLIENT_ID");
+    // One half of a client is refused, naming the other half.
+    const half = await driver.post("/api/marketplaces", {
+      provider: "123loadboard",
+      name: "Half",
+      apiBaseUrl: emu.urls["123loadboard"],
+      config: { clientId: "sandbox" },
+    });
+    expect(half.status).toBe(400);
+    expect(half.json.issues[0].path).toBe("config.clientSecret");
+
+    const withApp = await createTestApp(
+      {},
+      undefined,
+      undefined,
+      Object.assign(testBoardServices({ sandbox: Object.values(emu.urls) }), {
+        loadboard123App: { clientId: "sandbox", clientSecret: "sandbox" },
+      }),
+    );
+    const user = createClient(withApp, "10.0.0.5");
+    await registerUser(user, "driver");
+    await user.post("/api/drivers/location", CHICAGO);
+    const cfg = await user.post("/api/marketplaces", {
+      provider: "123loadboard",
+      name: "Via the server's app",
+      apiBaseUrl: emu.urls["123loadboard"],
+    });
+    expect(cfg.status).toBe(201);
+    const started = await user.post(`/api/marketplaces/${cfg.json.id}/connect`);
+    const back = await answerSandboxAuthorize(started.json.url);
+    expect((await user.get(`${back.pathname}${back.search}`)).headers.get("location")).toContain("connect=connected");
+    expect((await user.post(`/api/marketplaces/${cfg.json.id}/search`, {})).json.length).toBeGreaterThan(0);
+  });
+
+  test("changing the board's address drops the connection", async () => {
+    const lb = await addBoard("123loadboard");
+    await connect123(lb.id);
+    await driver.put(`/api/marketplaces/${lb.id}`, { apiBaseUrl: `${emu.urls["123loadboard"]}/` });
+    expect((await driver.get("/api/marketplaces")).json[0].connection).toBe("connected");
+    await driver.put(`/api/marketplaces/${lb.id}`, { config: { clientSecret: "sandbox" } });
+    expect((await driver.get("/api/marketplaces")).json[0].connection).toBe("not_connected");
+  });
+
+  test("demo mode: the demo drivers' Sandbox 123Loadboard configurations are connected through the emulator's page", async () => {
+    const demo = createClient(t, "10.0.0.8");
+    const abebe = await registerUser(demo, "driver", { email: "abebe@demo.mytess.app" });
+    const first = await ensureDemoBoards(t.db, t.services.boards, emu.urls, Date.now(), "http://localhost");
+    expect(first).toMatchObject({ created: 4, connected: 1 });
+    const mine = (await demo.get("/api/marketplaces")).json as { provider: string; connection: string | null }[];
+    expect(mine.find((c) => c.provider === "123loadboard")!.connection).toBe("connected");
+    expect(emu.controls["123loadboard"].issued.codes).toBe(1);
+    // Another start (a new emulator knows no token): connected again, through the page again.
+    emu.controls["123loadboard"].reset();
+    expect(await ensureDemoBoards(t.db, t.services.boards, emu.urls, Date.now(), "http://localhost")).toMatchObject({
+      created: 0,
+      connected: 1,
+    });
+    const lb = mine.find((c) => c.provider === "123loadboard") as unknown as { id: number };
+    await demo.post("/api/drivers/location", CHICAGO);
+    expect((await demo.post(`/api/marketplaces/${lb.id}/search`, {})).json.length).toBeGreaterThan(0);
+    expect(abebe.id).toBeGreaterThan(0);
   });
 });

@@ -174,7 +174,7 @@ describe("board configurations cannot point the server at its own network", () =
       const res = said(await addBoard("other", `https://${host}:${P}/v1`));
       expect(res.status).toBe(201);
       const { tested, searched, board, run } = await everyCall(res.json.id);
-      const refused = `My other was not called: this server calls only public https addresses, and ${host} is not one`;
+      const refused = `Load feed 'My other' was not called: this server calls only public https addresses, and ${host} is not one`;
       expect(tested.status).toBe(400);
       expect(tested.json.message).toBe(refused);
       expect(searched.json.message).toBe(refused);
@@ -211,7 +211,7 @@ describe("board configurations cannot point the server at its own network", () =
       const tested = said(await user.post(`/api/marketplaces/${res.json.id}/test`));
       expect(tested.status).toBe(502);
       expect(tested.json.message).toBe(
-        "My other answered with a redirect to another address, which this server does not follow",
+        "Load feed 'My other' answered with a redirect to another address, which this server does not follow",
       );
     }
     await noSecret();
@@ -221,9 +221,9 @@ describe("board configurations cannot point the server at its own network", () =
     const res = said(await addBoard("other", `${SANDBOX}/feed`));
     const { tested, searched, run } = await everyCall(res.json.id);
     expect(tested.status).toBe(400);
-    expect(tested.json.message).toBe("My other refused the credentials: HTTP 401");
-    expect(searched.json.message).toBe("My other refused the credentials: HTTP 401");
-    expect(run?.error).toBe("My other refused the credentials: HTTP 401");
+    expect(tested.json.message).toBe("Load feed refused the credentials of 'My other': HTTP 401");
+    expect(searched.json.message).toBe("Load feed refused the credentials of 'My other': HTTP 401");
+    expect(run?.error).toBe("Load feed refused the credentials of 'My other': HTTP 401");
     await noSecret();
   });
 });

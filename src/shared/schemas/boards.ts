@@ -21,11 +21,14 @@ export const CREDENTIAL_FIELDS = {
   other: ["apiKey"],
 } as const satisfies Record<TMarketplaceProvider, readonly string[]>;
 export type TCredentialField = (typeof CREDENTIAL_FIELDS)[TMarketplaceProvider][number];
-/** The fields a provider cannot work without. */
+/**
+ * The fields a provider cannot work without. 123Loadboard's are optional: its searches use the user's own authorization
+ * (Connect 123Loadboard), made with the server's 123Loadboard app unless the user enters their own app's client.
+ */
 export const REQUIRED_CREDENTIAL_FIELDS: Record<TMarketplaceProvider, readonly string[]> = {
   dat: ["clientId", "clientSecret", "userEmail"],
   truckstop: ["username", "password", "integrationId"],
-  "123loadboard": ["clientId", "clientSecret"],
+  "123loadboard": [],
   other: [],
 };
 

@@ -16,15 +16,49 @@ export const DEFAULT_STORE_SYNC_MINUTES = 30;
 
 /** The credential fields each platform takes, in the order the form shows them (see integrations/stores/types.ts). */
 export const STORE_CREDENTIAL_FIELDS = {
-  shopify: ["shopDomain", "accessToken", "webhookSecret"],
+  shopify: ["shopDomain", "clientId", "clientSecret", "accessToken", "webhookSecret"],
   amazon: ["clientId", "clientSecret", "refreshToken", "marketplaceId", "region"],
-  alibaba: ["appKey", "appSecret", "accessToken"],
+  alibaba: ["appKey", "appSecret", "accessToken", "refreshToken"],
 } as const satisfies Record<TEcommercePlatform, readonly string[]>;
+/** Fields every integration of the platform needs; Shopify's others depend on its kind of app (SHOPIFY_APP_FIELDS). */
 export const STORE_REQUIRED_FIELDS: Record<TEcommercePlatform, readonly string[]> = {
-  shopify: ["shopDomain", "accessToken"],
+  shopify: ["shopDomain"],
   amazon: ["clientId", "clientSecret", "refreshToken", "marketplaceId", "region"],
-  alibaba: ["appKey", "appSecret", "accessToken"],
+  alibaba: ["appKey", "appSecret", "accessToken", "refreshToken"],
 };
+
+/**
+ * A Shopify store connects through one of two kinds of app. `devDashboard`: an app made in Shopify's Dev Dashboard and
+ * installed on the merchant's own store; its client ID and secret get access tokens (client-credentials grant) that
+ * expire after about a day, and its client secret signs its webhooks. `legacyCustom`: a custom app made in the Shopify
+ * admin before 2026 (no new ones can be made), with its Admin API access token; its webhooks are signed with its API
+ * secret key. Either may name another webhook signing secret: the key Settings → Notifications shows for webhooks made
+ * there.
+ */
+export const SHOPIFY_APP_KINDS = ["devDashboard", "legacyCustom"] as const;
+export type TShopifyAppKind = (typeof SHOPIFY_APP_KINDS)[number];
+export const SHOPIFY_APP_FIELDS: Record<TShopifyAppKind, { required: readonly string[]; optional: readonly string[] }> =
+  {
+    devDashboard: { required: ["clientId", "clientSecret"], optional: ["webhookSecret"] },
+    legacyCustom: { required: ["accessToken"], optional: ["webhookSecret"] },
+  };
+/** The kind of app a set of Shopify credentials is for (`has` says whether a field is set); null when neither. */
+export const shopifyAppKind = (has: (field: string) => boolean): TShopifyAppKind | null =>
+  has("clientId") || has("clientSecret") ? "devDashboard" : has("accessToken") ? "legacyCustom" : null;
+/** The credential fields a form shows, and those it requires: for Shopify, the shop's and one kind of app's. */
+export const credentialFieldsFor = (platform: TEcommercePlatform, app: TShopifyAppKind): readonly string[] =>
+  platform === "shopify"
+    ? [...STORE_REQUIRED_FIELDS.shopify, ...SHOPIFY_APP_FIELDS[app].required, ...SHOPIFY_APP_FIELDS[app].optional]
+    : STORE_CREDENTIAL_FIELDS[platform];
+export const requiredFieldsFor = (platform: TEcommercePlatform, app: TShopifyAppKind): readonly string[] =>
+  platform === "shopify"
+    ? [...STORE_REQUIRED_FIELDS.shopify, ...SHOPIFY_APP_FIELDS[app].required]
+    : STORE_REQUIRED_FIELDS[platform];
+/**
+ * The access scopes a Shopify app needs for an order sync: orders (the last 60 days; `read_all_orders` for older ones)
+ * and products (the weights of the ordered variants).
+ */
+export const SHOPIFY_SCOPES = ["read_orders", "read_products"] as const;
 
 const text = (field: string, max: number) =>
   zText({ error: `${field} is required` })

@@ -77,7 +77,8 @@ function ContactToSubscribe() {
  */
 function BuySection({ data }: { data: TSubscription }) {
   if (isPaid(data) && data.provider === "chapa") return <CheckoutOptions inTrial={false} only="ETB" fallback={null} />;
-  if (isPaid(data)) return null;
+  // A card subscription already waits for the trial's end.
+  if (isPaid(data) || data.billingStartsAt) return null;
   return <CheckoutOptions inTrial={data.trialStatus.isTrialActive} fallback={<ContactToSubscribe />} />;
 }
 
@@ -167,7 +168,7 @@ function SubscribePage() {
       {me && status.data && (
         <Card>
           <CardContent className="grid gap-6 pt-5">
-            {paid && <ManageSubscription data={status.data} />}
+            {(paid || status.data.billingStartsAt) && <ManageSubscription data={status.data} />}
             <PaymentsList />
           </CardContent>
         </Card>

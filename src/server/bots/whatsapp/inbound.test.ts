@@ -164,3 +164,35 @@ test("a message Meta delivers again is acted on once", async () => {
   );
   expect(bid).toEqual({ n: 1, amount: 85000 });
 });
+
+test("usernames: a batch with a username-only sender loses no message; that sender is told at its user id to link a number, and acts for no one", async () => {
+  const phone = number();
+  await driver.put("/api/messaging/preferences", prefs(phone));
+  await verifyWhatsApp(driver, phone, lastWhatsApp);
+  const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+  const stranger = number();
+  const userId = "ET.7f3a9c2e1b4d8a6f0c5e";
+  const before = emu.whatsapp.sent(digits(phone)).length;
+  // One POST, as Meta batches them: a linked number, a user with a username (no number at all), another number.
+  const status = await emu.whatsapp.batch([
+    { from: digits(phone), text: `bid ${loadId} 850` },
+    { userId, username: "abebe.trucks", text: `bid ${loadId} 1` },
+    { from: digits(stranger), text: "loads" },
+  ]);
+  expect(status).toBe(200);
+  await emu.whatsapp.settle();
+  expect(emu.whatsapp.sent(digits(phone))[before]?.text).toContain("Bid placed");
+  expect(emu.whatsapp.sent(digits(stranger))[0]?.text).toContain("not linked to a MyTess account");
+  // Written to by its user id (`recipient`), in the window its message opened.
+  const [toUser] = emu.whatsapp.sent(userId);
+  expect(toUser?.type).toBe("text");
+  expect(toUser?.text).toContain("username hides your phone number");
+  expect(toUser?.text).toContain("confirm it with the code");
+  // Only the linked number's bid was placed.
+  expect(await t.rows("SELECT CAST(amount_minor AS INTEGER) AS amount FROM bids")).toEqual([{ amount: 85000 }]);
+  // Meta sends the batch again: nothing is done or answered twice.
+  const sentBefore = emu.whatsapp.sent().length;
+  expect(await emu.whatsapp.redeliverLast()).toBe(200);
+  await emu.whatsapp.settle();
+  expect(emu.whatsapp.sent()).toHaveLength(sentBefore);
+});

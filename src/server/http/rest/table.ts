@@ -122,6 +122,7 @@ export const REST_ROUTES: TRestRoute[] = [
   route("PUT", "/api/marketplaces/:id", (c, r) => c.boards.update({ ...bodyObject(r), id: idParam(r) } as never)),
   route("DELETE", "/api/marketplaces/:id", (c, r) => c.boards.delete({ id: idParam(r) })),
   route("POST", "/api/marketplaces/:id/test", (c, r) => c.boards.test({ id: idParam(r) })),
+  route("POST", "/api/marketplaces/:id/connect", (c, r) => c.boards.connect({ id: idParam(r) })),
   route(
     "POST",
     "/api/marketplaces/:id/search",

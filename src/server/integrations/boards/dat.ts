@@ -12,12 +12,13 @@
 import { z } from "zod";
 import type { TEquipmentType } from "../../../shared/constants";
 import { TokenCache, type TToken } from "../carriers/token-cache";
-import { exchange, HourlyBudget, parseWire, readJson, type TExchange, trimBase } from "../http/kit";
+import { exchange, HourlyBudget, parseWire, readJson, serviceUnreadable, type TExchange, trimBase } from "../http/kit";
 import {
   boardNumber,
   failOnStatus,
   isSandboxBoardUrl,
   laneTitle,
+  logSkipped,
   northAmericanCountry,
   parseBoardDate,
   rateMinorOf,
@@ -27,8 +28,10 @@ import {
   BOARD_NAMES,
   type TBoardLoad,
   type TBoardPlace,
+  type TBoardResult,
   type TBoardSearch,
   type TBoardSettings,
+  type TBoardSkip,
   type TLoadBoardAdapter,
 } from "./types";
 
@@ -102,92 +105,126 @@ export const datIdentityBase = (base: string) => {
   return `https://identity.api${env === "staging" || env === "nprod" ? `.${env}` : ""}.dat.com`;
 };
 
-// The answer fields we read, loosely: unknown fields pass, nulls are allowed where DAT may leave a value out.
-const s = z.string().nullish();
-const n = z.union([z.number(), z.string()]).nullish();
-const ZToken = z.looseObject({ accessToken: z.string().min(1), expiresWhen: z.string().nullish() });
-const ZPlace = z.looseObject({
-  city: s,
-  stateProv: s,
-  country: s,
-  postalCode: s,
-  latitude: n,
-  longitude: n,
-});
-const ZMatch = z.looseObject({
-  matchId: z.union([z.string(), z.number()]),
-  servicedWhen: s,
-  posting: z.looseObject({
-    lane: z.looseObject({ origin: ZPlace, destination: ZPlace }),
-    freight: z.looseObject({ equipmentType: s, weightPounds: n, lengthFeet: n, comments: s, fullPartial: s }).nullish(),
-    exposure: z.looseObject({ earliestAvailabilityWhen: z.string(), latestAvailabilityWhen: s }),
-    rate: z.looseObject({ amountUsd: n }).nullish(),
-    posterInfo: z
-      .looseObject({
-        companyName: s,
-        contact: z.looseObject({ name: s, phone: s, email: s }).nullish(),
-      })
-      .nullish(),
-    posterDotIds: z.looseObject({ brokerMcNumber: n }).nullish(),
-    tripLength: z.looseObject({ miles: n }).nullish(),
-  }),
-});
-const ZSearchResponse = z.looseObject({ matches: z.array(z.unknown()), totalMatchCount: n });
-export type TDatMatch = z.output<typeof ZMatch>;
+// Reading an answer -------------------------------------------------------------------------------------------------
+//
+// DAT's search answer is read field by field, each match on its own: a field DAT leaves out, or sends in another form
+// than we expect, is read as missing, and only a match without what a load needs (an id, its two places, a pickup
+// date) is left out, counted and logged with the field at fault. One odd match never costs the others, and a change of
+// format shows as a count on the Marketplaces page rather than as a board that silently lists nothing.
+//
+// The current search (v4) puts the posting's id in posting.id (and a result id beside it; v3 called it matchId), the
+// comments in freight.comments as a list of {comment}, the poster's company in posterInfo.companyName (or
+// company.name) and the posted rate in exposure.audience.loadBoard.transactionDetails.loadOfferRateUsd.
 
-const place = (p: z.output<typeof ZPlace>): TBoardPlace | null => {
-  const city = text(p.city);
-  if (!city) return null;
+type TObj = Record<string, unknown>;
+const obj = (v: unknown): TObj | null => (v && typeof v === "object" && !Array.isArray(v) ? (v as TObj) : null);
+/** The value at a dotted path, or undefined where any step is missing or not an object. */
+const at = (v: unknown, path: string): unknown =>
+  path.split(".").reduce<unknown>((o, k) => (o === undefined ? undefined : obj(o)?.[k]), v);
+const idOf = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? String(v) : text(v));
+
+/** The comments as DAT lists them ([{comment}]), or a plain string as older answers had it. */
+const commentsOf = (v: unknown): string[] => {
+  if (Array.isArray(v)) return v.flatMap((c) => text(obj(c)?.comment ?? c) ?? []);
+  const one = text(v);
+  return one ? [one] : [];
+};
+
+const placeOf = (v: unknown): TBoardPlace | null => {
+  const p = obj(v);
+  const city = text(p?.city);
+  if (!p || !city) return null;
   const state = text(p.stateProv)?.toUpperCase() ?? null;
   return {
     city,
     state,
-    country: northAmericanCountry(p.country, state),
+    country: northAmericanCountry(text(p.country), state),
     latitude: boardNumber(p.latitude),
     longitude: boardNumber(p.longitude),
     postalCode: text(p.postalCode),
   };
 };
 
-/** One DAT match as a board load; null when it lacks what a load needs (places, a pickup date). */
-export const mapDatMatch = (raw: unknown): TBoardLoad | null => {
-  const r = ZMatch.safeParse(raw);
-  if (!r.success) return null;
-  const m = r.data;
-  const p = m.posting;
-  const pickup = place(p.lane.origin);
-  const delivery = place(p.lane.destination);
-  const pickupDate = parseBoardDate(p.exposure.earliestAvailabilityWhen);
-  if (!pickup || !delivery || pickupDate === null) return null;
-  const contact = p.posterInfo?.contact;
+/** A phone or an e-mail among posterInfo.contactMethods ([{type, value}]), when the contact object has none. */
+const contactMethod = (methods: unknown, kind: "phone" | "email") =>
+  Array.isArray(methods)
+    ? (methods
+        .map((m) => ({ type: String(obj(m)?.type ?? obj(m)?.method ?? "").toUpperCase(), value: text(obj(m)?.value) }))
+        .find((m) => m.value && (kind === "email" ? m.type.includes("EMAIL") : m.type.includes("PHONE")))?.value ??
+      null)
+    : null;
+
+export type TDatMatchRead = { load: TBoardLoad } | { skip: TBoardSkip };
+
+/** One DAT match as a board load, or why it cannot be one (`field` relative to the match). */
+export const mapDatMatch = (raw: unknown): TDatMatchRead => {
+  const m = obj(raw);
+  const rawId = idOf(at(raw, "posting.id")) ?? idOf(m?.resultId) ?? idOf(m?.matchId);
+  const skip = (field: string, reason: string): TDatMatchRead => ({ skip: { id: rawId, field, reason } });
+  if (!m) return skip("", "not an object");
+  const p = obj(m.posting);
+  if (!p) return skip("posting", "missing");
+  if (!rawId) return skip("posting.id", "missing");
+  const pickup = placeOf(at(p, "lane.origin"));
+  if (!pickup) return skip("posting.lane.origin.city", "missing");
+  const delivery = placeOf(at(p, "lane.destination"));
+  if (!delivery) return skip("posting.lane.destination.city", "missing");
+  const when = at(p, "exposure.earliestAvailabilityWhen");
+  const pickupDate = parseBoardDate(typeof when === "string" ? when : null);
+  if (pickupDate === null)
+    return skip("posting.exposure.earliestAvailabilityWhen", when === undefined ? "missing" : "not a date");
+  const freight = obj(p.freight);
+  const poster = obj(p.posterInfo);
+  const contact = obj(poster?.contact);
+  const parts = [text(at(freight, "commodity.details")), ...commentsOf(freight?.comments)].filter(
+    (t): t is string => t !== null,
+  );
+  const rate =
+    boardNumber(at(p, "exposure.audience.loadBoard.transactionDetails.loadOfferRateUsd")) ??
+    boardNumber(at(p, "exposure.transactionDetails.loadOfferRateUsd")) ??
+    boardNumber(at(p, "rate.amountUsd"));
+  const weight = boardNumber(freight?.weightPounds);
+  const miles = boardNumber(at(p, "tripLength.miles"));
   return {
-    externalId: String(m.matchId),
-    title: laneTitle(pickup, delivery),
-    description: text(p.freight?.comments),
-    pickup,
-    delivery,
-    pickupDate,
-    // DAT gives an availability window for the pickup, not a delivery date.
-    deliveryDate: null,
-    weightLbs: boardNumber(p.freight?.weightPounds),
-    equipmentType: datEquipmentType(p.freight?.equipmentType),
-    rateMinor: rateMinorOf(boardNumber(p.rate?.amountUsd), "USD"),
-    currency: "USD",
-    tripMiles: boardNumber(p.tripLength?.miles),
-    contact: {
-      company: text(p.posterInfo?.companyName),
-      name: text(contact?.name),
-      phone: text(contact?.phone),
-      email: text(contact?.email),
-      mcNumber: text(p.posterDotIds?.brokerMcNumber),
+    load: {
+      externalId: rawId,
+      title: laneTitle(pickup, delivery),
+      description: parts.length ? parts.join(" · ") : null,
+      pickup,
+      delivery,
+      pickupDate,
+      // DAT gives an availability window for the pickup, not a delivery date.
+      deliveryDate: null,
+      weightLbs: weight && weight > 0 ? weight : null,
+      equipmentType: datEquipmentType(text(freight?.equipmentType)),
+      rateMinor: rateMinorOf(rate, "USD"),
+      currency: "USD",
+      tripMiles: miles && miles > 0 ? miles : null,
+      contact: {
+        company: text(poster?.companyName) ?? text(at(poster, "company.name")),
+        name: text(contact?.name),
+        phone: text(contact?.phone) ?? contactMethod(poster?.contactMethods, "phone"),
+        email: text(contact?.email) ?? contactMethod(poster?.contactMethods, "email"),
+        mcNumber: idOf(at(p, "posterDotIds.brokerMcNumber")),
+      },
+      postedAt: parseBoardDate(text(m.servicedWhen) ?? text(p.updatedWhen) ?? text(p.createdWhen)),
     },
-    postedAt: parseBoardDate(m.servicedWhen),
   };
 };
 
-/** Reads a DAT search answer; matches that lack what a load needs are left out. */
-export const parseDatSearch = (board: string, body: unknown): TBoardLoad[] =>
-  parseWire(board, ZSearchResponse, body).matches.flatMap((m) => mapDatMatch(m) ?? []);
+/** Reads a DAT search answer: the matches that are loads, and those that are not (with the field at fault). */
+export const parseDatSearch = (board: string, body: unknown): TBoardResult => {
+  const matches = at(body, "matches");
+  if (!Array.isArray(matches)) throw serviceUnreadable(board, "matches");
+  const loads: TBoardLoad[] = [];
+  const skipped: TBoardSkip[] = [];
+  matches.forEach((raw, i) => {
+    const r = mapDatMatch(raw);
+    if ("load" in r) loads.push(r.load);
+    else skipped.push({ ...r.skip, field: `matches.${i}${r.skip.field ? `.${r.skip.field}` : ""}` });
+  });
+  return { loads, skipped };
+};
 
 /** The search body: criteria.lane.origin (coordinates, and city/state when known), destination, classes, limit. */
 export const datSearchBody = (q: TBoardSearch) => {
@@ -217,6 +254,8 @@ export const datSearchBody = (q: TBoardSearch) => {
   };
 };
 
+const ZToken = z.looseObject({ accessToken: z.string().min(1), expiresWhen: z.string().nullish() });
+
 const tokenOf = (board: string, res: TExchange, fallbackLifeMs: number): TToken => {
   failOnStatus(board, res);
   const t = parseWire(board, ZToken, readJson(board, res));
@@ -226,7 +265,7 @@ const tokenOf = (board: string, res: TExchange, fallbackLifeMs: number): TToken 
 
 /** DAT: two-step JWT identity, then POST /marketplaces/v1/loads/search as the configured user. */
 export const createDatAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
-  const board = s.name || BOARD_NAMES.dat;
+  const board = BOARD_NAMES.dat;
   const base = trimBase(s.baseUrl);
   const identity = datIdentityBase(base);
   const budget = new HourlyBudget(s.rateLimitPerHour, board);
@@ -293,7 +332,9 @@ export const createDatAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
       budget.take();
       const res = await search(datSearchBody(q));
       failOnStatus(board, res);
-      return parseDatSearch(board, readJson(board, res));
+      const found = parseDatSearch(board, readJson(board, res));
+      logSkipped(board, s.name, found.skipped);
+      return found;
     },
   };
 };

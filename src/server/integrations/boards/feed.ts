@@ -10,10 +10,16 @@ import { z } from "zod";
 import { EQUIPMENT_TYPES } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
 import { toMinor } from "../../../shared/money";
-import { logger } from "../../logger";
 import { exchange, failOnStatus, HourlyBudget, readJson, serviceUnreadable, trimBase } from "../http/kit";
-import { isSandboxBoardUrl, laneTitle, parseBoardDate, text } from "./http";
-import { BOARD_NAMES, type TBoardLoad, type TBoardSearch, type TBoardSettings, type TLoadBoardAdapter } from "./types";
+import { isSandboxBoardUrl, laneTitle, logSkipped, parseBoardDate, text } from "./http";
+import {
+  BOARD_NAMES,
+  type TBoardLoad,
+  type TBoardResult,
+  type TBoardSearch,
+  type TBoardSettings,
+  type TLoadBoardAdapter,
+} from "./types";
 
 export const FEED_VERSION = 1;
 
@@ -146,12 +152,12 @@ export const feedQuery = (q: TBoardSearch) => {
 
 /** Our JSON load feed (provider "other"). */
 export const createFeedAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
-  const board = s.name || BOARD_NAMES.other;
+  const board = BOARD_NAMES.other;
   const base = trimBase(s.baseUrl);
   const budget = new HourlyBudget(s.rateLimitPerHour, board);
   const apiKey = s.credentials.apiKey?.trim();
 
-  const get = async (query: URLSearchParams) => {
+  const get = async (query: URLSearchParams): Promise<TBoardResult> => {
     budget.take();
     const res = await exchange(
       board,
@@ -166,8 +172,9 @@ export const createFeedAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
     // A feed can be any host a user names: its error bodies are never shown to anyone, only its HTTP status.
     failOnStatus(board, res);
     const { loads, skipped } = parseFeed(board, readJson(board, res));
-    for (const k of skipped) logger.warn("load feed: load skipped", { board, ...k });
-    return loads;
+    const unread = skipped.map((k) => ({ id: k.id, field: k.field, reason: k.message }));
+    logSkipped(board, s.name, unread);
+    return { loads, skipped: unread };
   };
 
   return {
@@ -178,17 +185,18 @@ export const createFeedAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
       await get(new URLSearchParams({ limit: "1" }));
     },
     async search(q) {
-      const loads = await get(feedQuery(q));
+      const found = await get(feedQuery(q));
       // The feed is asked about the pickup area only; a destination narrows the answer here, by its radius.
       const d = q.destination;
-      if (!d) return loads;
+      if (!d) return found;
       const radius = q.destinationRadiusMiles ?? q.radiusMiles;
-      return loads.filter(
+      const loads = found.loads.filter(
         (l) =>
           l.delivery.latitude === null ||
           l.delivery.longitude === null ||
           haversineMiles(d.latitude, d.longitude, l.delivery.latitude, l.delivery.longitude) <= radius,
       );
+      return { loads, skipped: found.skipped };
     },
   };
 };

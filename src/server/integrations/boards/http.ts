@@ -1,8 +1,10 @@
 // What the load-board adapters share beyond the kit (integrations/http/kit.ts): the reason a board gives in its error
 // body, and the small mappings (countries, dates, money) the four wire formats have in common.
 import { toMinor } from "../../../shared/money";
+import { AppError, type TMessage } from "../../errors";
+import { logger } from "../../logger";
 import { failOnStatus as kitFailOnStatus, nonEmpty, plainReason, type TExchange } from "../http/kit";
-import type { TBoardPlace } from "./types";
+import type { TBoardPlace, TBoardSkip, TLoadBoardAdapter } from "./types";
 
 /** The reason a board gives in a JSON error body (message, error_description, error, detail, title, errors[0]). */
 export const jsonReason = (text: string): string | undefined => {
@@ -30,6 +32,68 @@ export const jsonReason = (text: string): string | undefined => {
 /** A board's refusal (any status but 2xx) as the kit reads it, with the board's own words from its error body. */
 export const failOnStatus = (board: string, res: TExchange, reason = jsonReason(res.text)): void =>
   kitFailOnStatus(board, res, { reason });
+
+// Naming ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A configuration as errors name it: the board and the user's own name for it ("Truckstop 'Chicago desk'"); the board
+ * alone when the configuration is called just that.
+ */
+export const boardLabel = (board: string, name: string): string | TMessage =>
+  !name.trim() || name.trim().toLowerCase() === board.toLowerCase()
+    ? board
+    : /*i18n*/ {
+        id: "board.label",
+        message: "{board} ''{name}''",
+        comment:
+          "In load board errors: the board (DAT, Truckstop, 123Loadboard), then the user's own name for its configuration in quotes",
+        values: { board, name: name.trim() },
+      };
+
+/**
+ * An error about a configuration's board, naming the configuration too. Adapters and the kit name the board alone (the
+ * `service` of the kit's messages); a refusal of the credentials then reads "Truckstop refused the credentials of
+ * 'Mine': …", and every other message gets the label in place of the board. Other errors pass unchanged.
+ */
+export const nameConfiguration = (err: unknown, board: string, name: string): unknown => {
+  const label = boardLabel(board, name);
+  if (typeof label === "string" || !(err instanceof AppError) || err.descriptor.values?.service !== board) return err;
+  const extra = { retryAfterSeconds: err.retryAfterSeconds };
+  if (err.descriptor.id === "error.service.credentialsRefused")
+    return new AppError(
+      err.code,
+      /*i18n*/ {
+        id: "error.board.credentialsRefused",
+        message: "{board} refused the credentials of ''{name}'': {reason}",
+        values: { board, name: name.trim(), reason: err.descriptor.values.reason },
+      },
+      extra,
+    );
+  return new AppError(err.code, { ...err.descriptor, values: { ...err.descriptor.values, service: label } }, extra);
+};
+
+/** The adapter with every error naming the board and the configuration (see nameConfiguration). */
+export const withConfigurationName = (adapter: TLoadBoardAdapter, name: string): TLoadBoardAdapter => {
+  const named =
+    <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
+    (...a: A) =>
+      f(...a).catch((err) => {
+        throw nameConfiguration(err, adapter.boardName, name);
+      });
+  return { ...adapter, test: named(adapter.test), search: named(adapter.search) };
+};
+
+/** Loads a board listed that could not be read: logged for the operator, with the reason, and counted by the caller. */
+export const logSkipped = (board: string, name: string, skipped: readonly TBoardSkip[]) => {
+  if (!skipped.length) return;
+  logger.warn("board: loads could not be read", {
+    board,
+    configuration: name,
+    count: skipped.length,
+    // The first few are enough to find the field at fault; a board that changed its format fails every load alike.
+    skipped: skipped.slice(0, 5),
+  });
+};
 
 // Mappings ---------------------------------------------------------------------------------------------------------
 
@@ -89,6 +153,19 @@ export const northAmericanCountry = (country: string | null | undefined, state: 
   if (CA_PROVINCES.has(s)) return "CA";
   if (MX_STATES.has(s)) return "MX";
   return "US";
+};
+
+const STATES_OF: Record<string, ReadonlySet<string>> = { US: US_STATES, CA: CA_PROVINCES, MX: MX_STATES };
+
+/**
+ * A North American place's country (US, CA, MX) and its state, province or Mexican state code, when the place has
+ * one that country uses; null anywhere else (a board that searches by state cannot search from there).
+ */
+export const northAmericanState = (country: string | null | undefined, state: string | null | undefined) => {
+  const s = state?.trim().toUpperCase() ?? "";
+  const c = country?.trim().toUpperCase() || (s ? northAmericanCountry(null, s) : "");
+  const iso = ALPHA3[c] ?? c;
+  return STATES_OF[iso]?.has(s) ? { country: iso, state: s } : null;
 };
 
 /** Epoch ms of an ISO date-time, a date (YYYY-MM-DD) or a US date (M/D/YYYY); no zone means UTC. Null if unreadable. */

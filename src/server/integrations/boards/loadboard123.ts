@@ -1,40 +1,38 @@
-// 123Loadboard: OAuth2 token at {base}/token (client credentials, scope loadsearching), then POST {base}/loads/search
-// with the headers 123Loadboard requires on every call (123LB-Api-Version, 123LB-AID, User-Agent).
+// 123Loadboard: POST {base}/loads/search with a 123Loadboard user's access token (the authorization-code grant, see
+// loadboard123-oauth.ts: a client-credentials token may not search loads) and the headers 123Loadboard requires on
+// every call (123LB-Api-Version, 123LB-AID, User-Agent).
 //
 // 123Loadboard's developer documentation is not public: the request follows integrators' code, and the fields of a
 // load in the answer (origin{city,state,country,latitude,longitude}, pickupDateTimes[]/pickupDate, equipments[],
 // rate{amount,currency}, poster{company{…},contactName}, createdOn…) are our reading of it, defined here and in
-// emulators/boards/loadboard123.ts alike. Confirm them at onboarding. Whether a client-credentials token may search
-// loads (rather than a user's authorization-code token) is also unconfirmed.
+// emulators/boards/loadboard123.ts alike. Confirm them at onboarding.
 import { z } from "zod";
 import type { TEquipmentType } from "../../../shared/constants";
-import { TokenCache, type TToken } from "../carriers/token-cache";
 import { exchange, HourlyBudget, parseWire, readJson, type TExchange, trimBase } from "../http/kit";
 import {
   boardNumber,
   failOnStatus,
   isSandboxBoardUrl,
   laneTitle,
+  logSkipped,
   northAmericanCountry,
   parseBoardDate,
   rateMinorOf,
   text,
 } from "./http";
+import { LB123_HEADERS, userTokens } from "./loadboard123-oauth";
 import {
   BOARD_NAMES,
   type TBoardLoad,
   type TBoardPlace,
+  type TBoardResult,
   type TBoardSearch,
   type TBoardSettings,
+  type TBoardSkip,
   type TLoadBoardAdapter,
 } from "./types";
 
-/** The headers 123Loadboard requires on every call. */
-export const LB123_HEADERS = {
-  "123LB-Api-Version": "1.3",
-  "123LB-AID": "mytess",
-  "User-Agent": "MyTess (support@mytess.app)",
-} as const;
+export { LB123_HEADERS };
 
 /** Our equipment types as 123Loadboard's equipment names. */
 export const LB123_EQUIPMENT: Record<TEquipmentType, string> = {
@@ -105,7 +103,6 @@ export const lb123SearchBody = (q: TBoardSearch) => {
 
 const s = z.string().nullish();
 const n = z.union([z.number(), z.string()]).nullish();
-const ZToken = z.looseObject({ access_token: z.string().min(1), expires_in: n });
 const ZPlace = z.looseObject({ city: s, state: s, country: s, postalCode: s, latitude: n, longitude: n });
 const ZLoad = z.looseObject({
   id: z.union([z.string(), z.number()]),
@@ -179,45 +176,40 @@ export const mapLb123Load = (raw: unknown): TBoardLoad | null => {
   };
 };
 
-/** Reads a 123Loadboard search answer; loads that lack what a load needs are left out. */
-export const parseLb123Search = (board: string, body: unknown): TBoardLoad[] =>
-  parseWire(board, ZSearchResponse, body).loads.flatMap((l) => mapLb123Load(l) ?? []);
-
-const tokenOf = (board: string, res: TExchange): TToken => {
-  failOnStatus(board, res);
-  const t = parseWire(board, ZToken, readJson(board, res));
-  const expiresIn = boardNumber(t.expires_in) ?? 3600;
-  return { accessToken: t.access_token, expiresAt: Date.now() + expiresIn * 1000 };
+/** Reads a 123Loadboard search answer: the loads, and those that lack what a load needs (each on its own). */
+export const parseLb123Search = (board: string, body: unknown): TBoardResult => {
+  const loads: TBoardLoad[] = [];
+  const skipped: TBoardSkip[] = [];
+  parseWire(board, ZSearchResponse, body).loads.forEach((raw, i) => {
+    const load = mapLb123Load(raw);
+    if (load) {
+      loads.push(load);
+      return;
+    }
+    const r = ZLoad.safeParse(raw);
+    const id = (raw as { id?: unknown } | null)?.id;
+    skipped.push({
+      id: typeof id === "string" || typeof id === "number" ? String(id) : null,
+      field: `loads.${i}${r.success ? "" : `.${r.error.issues[0]?.path.join(".") ?? ""}`}`.replace(/\.$/, ""),
+      reason: r.success ? "a place or the pickup date is missing" : (r.error.issues[0]?.message ?? "invalid"),
+    });
+  });
+  return { loads, skipped };
 };
 
-/** 123Loadboard: OAuth client credentials (scope loadsearching), then POST /loads/search. */
+/** A one-result search around Chicago: the connection test (a real call with the user's token). */
+const PROBE: TBoardSearch = {
+  origin: { latitude: 41.8781, longitude: -87.6298, city: "Chicago", state: "IL", country: "US" },
+  radiusMiles: 50,
+  limit: 1,
+};
+
+/** 123Loadboard: the user's access token (renewed with the refresh token), then POST /loads/search. */
 export const createLoadboard123Adapter = (s: TBoardSettings): TLoadBoardAdapter => {
-  const board = s.name || BOARD_NAMES["123loadboard"];
+  const board = BOARD_NAMES["123loadboard"];
   const base = trimBase(s.baseUrl);
   const budget = new HourlyBudget(s.rateLimitPerHour, board);
-  const basic = Buffer.from(`${s.credentials.clientId ?? ""}:${s.credentials.clientSecret ?? ""}`).toString("base64");
-
-  const tokens = new TokenCache(async () =>
-    tokenOf(
-      board,
-      await exchange(
-        board,
-        `${base}/token`,
-        {
-          method: "POST",
-          headers: {
-            ...LB123_HEADERS,
-            Authorization: `Basic ${basic}`,
-            "Content-Type": "application/x-www-form-urlencoded",
-            Accept: "application/json",
-          },
-          body: new URLSearchParams({ grant_type: "client_credentials", scope: "loadsearching" }).toString(),
-        },
-        s.timeoutMs,
-        { trusted: s.sandboxOrigins },
-      ),
-    ),
-  );
+  const tokens = userTokens(s, s.userAuth);
 
   const search = async (body: unknown, attempt = 0): Promise<TExchange> => {
     const res = await exchange(
@@ -237,11 +229,18 @@ export const createLoadboard123Adapter = (s: TBoardSettings): TLoadBoardAdapter 
       { trusted: s.sandboxOrigins },
     );
     if (res.status === 401 && attempt === 0) {
-      // The token is no longer honoured: fetch a new one, once.
-      tokens.invalidate();
+      // The access token is no longer honoured (expired early, revoked): renew it, once.
+      await tokens.renew();
       return search(body, 1);
     }
     return res;
+  };
+
+  const run = async (q: TBoardSearch) => {
+    budget.take();
+    const res = await search(lb123SearchBody(q));
+    failOnStatus(board, res);
+    return parseLb123Search(board, readJson(board, res));
   };
 
   return {
@@ -249,15 +248,14 @@ export const createLoadboard123Adapter = (s: TBoardSettings): TLoadBoardAdapter 
     boardName: BOARD_NAMES["123loadboard"],
     sandbox: isSandboxBoardUrl(base),
     async test() {
-      budget.take();
-      tokens.invalidate();
-      await tokens.get();
+      // A real call with the user's token as stored now, not one this process kept.
+      tokens.forget();
+      await run(PROBE);
     },
     async search(q) {
-      budget.take();
-      const res = await search(lb123SearchBody(q));
-      failOnStatus(board, res);
-      return parseLb123Search(board, readJson(board, res));
+      const found = await run(q);
+      logSkipped(board, s.name, found.skipped);
+      return found;
     },
   };
 };

@@ -3,7 +3,7 @@
 // adapter instance; the domain keeps one instance per configuration version).
 import { createDatAdapter } from "./dat";
 import { createFeedAdapter } from "./feed";
-import { isSandboxBoardUrl } from "./http";
+import { isSandboxBoardUrl, withConfigurationName } from "./http";
 import { createLoadboard123Adapter } from "./loadboard123";
 import { createTruckstopAdapter } from "./truckstop";
 import type { TBoardProvider, TBoardSettings, TLoadBoardAdapter } from "./types";
@@ -29,8 +29,7 @@ export const BOARD_HOSTS: Record<TBoardProvider, readonly string[] | null> = {
   other: null,
 };
 
-/** The adapter for a configuration. */
-export const createBoardAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
+const adapterFor = (s: TBoardSettings): TLoadBoardAdapter => {
   switch (s.provider) {
     case "dat":
       return createDatAdapter(s);
@@ -42,3 +41,7 @@ export const createBoardAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
       return createFeedAdapter(s);
   }
 };
+
+/** The adapter for a configuration; its errors name the board and the configuration ("Truckstop 'Chicago desk' …"). */
+export const createBoardAdapter = (s: TBoardSettings): TLoadBoardAdapter =>
+  withConfigurationName(adapterFor(s), s.name);

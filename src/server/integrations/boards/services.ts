@@ -3,7 +3,7 @@ import { createSecretBox, secretKeyFileFor, secretKeyFrom, type TSecretBox } fro
 import { originOf } from "../http/guard";
 import { versionedAdapters } from "../versioned";
 import { createBoardAdapter } from "./registry";
-import type { TBoardLoad, TBoardSettings, TLoadBoardAdapter } from "./types";
+import type { TBoardResult, TBoardSettings, TLoadBoardAdapter } from "./types";
 
 /**
  * What the marketplace domain reaches the boards through, once per process: the secret box that opens stored
@@ -23,10 +23,15 @@ export type TBoardServices = {
   sandboxOrigins: readonly string[];
   /** Demo mode: the local emulators' addresses, offered in the Add Marketplace form as "Sandbox". */
   sandboxUrls: Record<string, string> | null;
+  /**
+   * The operator's 123Loadboard API app (LOADBOARD123_CLIENT_ID and LOADBOARD123_CLIENT_SECRET): users connect their
+   * 123Loadboard accounts to it. Null when not set (a configuration may then bring its own app's client).
+   */
+  loadboard123App: { clientId: string; clientSecret: string } | null;
   /** The adapter of a configuration; `key` changes when the configuration does (id and updatedAt). */
   adapter: (key: string, settings: () => TBoardSettings) => TLoadBoardAdapter;
   /** Live answers kept for `liveCacheMs`, by configuration version and query. */
-  cached: (key: string, fetch: () => Promise<TBoardLoad[]>) => Promise<TBoardLoad[]>;
+  cached: (key: string, fetch: () => Promise<TBoardResult>) => Promise<TBoardResult>;
 };
 
 export const createBoardServices = (o: {
@@ -37,8 +42,9 @@ export const createBoardServices = (o: {
   liveCacheMs?: number;
   create?: (s: TBoardSettings) => TLoadBoardAdapter;
   sandboxUrls?: Record<string, string> | null;
+  loadboard123App?: { clientId: string; clientSecret: string } | null;
 }): TBoardServices => {
-  const live = new Map<string, { at: number; value: Promise<TBoardLoad[]> }>();
+  const live = new Map<string, { at: number; value: Promise<TBoardResult> }>();
   const liveCacheMs = o.liveCacheMs ?? 60_000;
   const create = o.create ?? createBoardAdapter;
   return {
@@ -47,6 +53,7 @@ export const createBoardServices = (o: {
     deadlineMs: o.deadlineMs ?? 4000,
     sandboxOrigins: origins([...(o.sandboxOrigins ?? []), ...Object.values(o.sandboxUrls ?? {})]),
     sandboxUrls: o.sandboxUrls ?? null,
+    loadboard123App: o.loadboard123App ?? null,
     adapter: versionedAdapters(create),
     cached: (key, fetch) => {
       const now = Date.now();
@@ -71,8 +78,9 @@ export const origins = (urls: readonly string[]) => [
 export const sandboxOriginsFromEnv = (env: Record<string, string | undefined>) => parseSandboxOrigins(env);
 
 /**
- * Board services as configured: BOARD_TIMEOUT_MS, BOARD_DEADLINE_MS, SANDBOX_ORIGINS, and in demo mode
- * BOARD_SANDBOX_URLS (provider → emulator address, set by the demo launcher). `secrets` seals their credentials.
+ * Board services as configured: BOARD_TIMEOUT_MS, BOARD_DEADLINE_MS, SANDBOX_ORIGINS, the operator's 123Loadboard app
+ * (LOADBOARD123_CLIENT_ID and LOADBOARD123_CLIENT_SECRET) and in demo mode BOARD_SANDBOX_URLS (provider → emulator
+ * address, set by the demo launcher). `secrets` seals their credentials.
  */
 export const boardServicesFrom = (c: Pick<TConfig, "boards" | "demo">, secrets: TSecretBox) =>
   createBoardServices({
@@ -81,6 +89,7 @@ export const boardServicesFrom = (c: Pick<TConfig, "boards" | "demo">, secrets: 
     deadlineMs: c.boards.deadlineMs,
     sandboxOrigins: c.boards.sandboxOrigins,
     sandboxUrls: c.demo ? c.boards.sandboxUrls : null,
+    loadboard123App: c.boards.loadboard123App,
   });
 
 /** Board services for a database, from an environment: the secret key from it or the key file beside the database. */

@@ -7,6 +7,7 @@
 // then Criteria, whose members are sent in alphabetical order. No XML library is installed: the envelope is a template
 // with every value escaped, and answers are read with the small parser below.
 import type { TEquipmentType } from "../../../shared/constants";
+import { AppError, type TMessage } from "../../errors";
 import {
   credentialsRefused,
   exchange,
@@ -22,7 +23,9 @@ import {
   failOnStatus,
   isSandboxBoardUrl,
   laneTitle,
+  logSkipped,
   northAmericanCountry,
+  northAmericanState,
   parseBoardDate,
   rateMinorOf,
   text,
@@ -31,8 +34,10 @@ import {
   BOARD_NAMES,
   type TBoardLoad,
   type TBoardPlace,
+  type TBoardResult,
   type TBoardSearch,
   type TBoardSettings,
+  type TBoardSkip,
   type TLoadBoardAdapter,
 } from "./types";
 
@@ -205,11 +210,20 @@ export const truckstopEquipmentType = (code: string | null | undefined): TEquipm
 };
 
 const ALPHA3: Record<string, string> = { US: "USA", CA: "CAN", MX: "MEX" };
-/** Truckstop's country code (USA, CAN, MEX) from an ISO code, else from the state or province; empty if unknown. */
-const truckstopCountry = (iso2: string | null | undefined, state: string | null | undefined) => {
-  const c = (iso2?.trim() || (state?.trim() ? northAmericanCountry(null, state) : "")).toUpperCase();
-  return ALPHA3[c] ?? c;
+
+/**
+ * Truckstop searches by state: OriginState is required (up to 15 US states, Canadian provinces or Mexican states), so
+ * an origin without one cannot be searched there. The reason, shown instead of a request the board would refuse.
+ */
+export const TRUCKSTOP_NORTH_AMERICA_ONLY: TMessage = /*i18n*/ {
+  id: "error.board.northAmericaOnly",
+  message:
+    "{board} searches North America only: the search must start in a US state, a Canadian province or a Mexican state",
+  values: { board: BOARD_NAMES.truckstop },
 };
+
+/** The origin's country and state as Truckstop takes them, or null when it has none Truckstop knows. */
+export const truckstopOrigin = (q: TBoardSearch) => northAmericanState(q.origin.country, q.origin.state);
 
 export type TTruckstopCredentials = { integrationId: string; username: string; password: string };
 
@@ -217,22 +231,24 @@ export type TTruckstopCredentials = { integrationId: string; username: string; p
 export const truckstopCriteria = (q: TBoardSearch) => {
   const radius = String(Math.max(1, Math.round(q.radiusMiles)));
   const d = q.destination;
+  const to = d ? northAmericanState(null, d.state) : null;
+  const from = truckstopOrigin(q);
   const coord = (v: number) => String(Math.round(v * 1e6) / 1e6);
   return [
     ["DestinationCity", d?.city ?? ""],
-    ["DestinationCountry", d ? truckstopCountry(null, d.state) : ""],
+    ["DestinationCountry", to ? ALPHA3[to.country] : ""],
     ["DestinationRange", d ? String(Math.max(1, Math.round(q.destinationRadiusMiles ?? q.radiusMiles))) : "0"],
-    ["DestinationState", d?.state ?? ""],
+    ["DestinationState", to?.state ?? ""],
     ["EquipmentType", q.equipmentType ? TRUCKSTOP_EQUIPMENT[q.equipmentType] : ""],
     ["HoursOld", "0"],
     ["LoadType", "All"],
     ["OriginCity", q.origin.city ?? ""],
-    ["OriginCountry", truckstopCountry(q.origin.country, q.origin.state)],
+    ["OriginCountry", from ? ALPHA3[from.country] : ""],
     ["OriginLatitude", coord(q.origin.latitude)],
     ["OriginLongitude", coord(q.origin.longitude)],
     ["OriginRange", radius],
-    // Required by Truckstop: the domain passes the state when it knows it; without one, coordinates and range search.
-    ["OriginState", q.origin.state ?? ""],
+    // Required by Truckstop; the adapter searches only origins that have one (truckstopOrigin).
+    ["OriginState", from?.state ?? ""],
     ["PageNumber", "1"],
     ["PageSize", String(Math.max(1, Math.min(500, Math.round(q.limit))))],
     ["PickupDates", null],
@@ -270,6 +286,8 @@ export type TTruckstopAnswer = {
   /** Errors/Error/ErrorMessage texts. */
   errors: string[];
   loads: TBoardLoad[];
+  /** Results that lack what a load needs, with the member at fault. */
+  skipped: TBoardSkip[];
 };
 
 const place = (f: Record<string, string | null>, side: "Origin" | "Destination"): TBoardPlace | null => {
@@ -285,6 +303,18 @@ const place = (f: Record<string, string | null>, side: "Origin" | "Destination")
     postalCode: text(f[`${side}Zip`]),
   };
 };
+
+/** The member a result lacks to be a load, or null. */
+const missingMember = (f: Record<string, string | null>) =>
+  !text(f.ID)
+    ? "ID"
+    : !text(f.OriginCity)
+      ? "OriginCity"
+      : !text(f.DestinationCity)
+        ? "DestinationCity"
+        : parseBoardDate(f.PickupDate) === null
+          ? "PickupDate"
+          : null;
 
 /** One MultipleLoadDetailResult as a board load; null when it lacks what a load needs. */
 export const mapTruckstopResult = (el: TXmlElement): TBoardLoad | null => {
@@ -337,8 +367,18 @@ export const parseTruckstopAnswer = (xml: string): TTruckstopAnswer => {
     const t = m ? text(m.text) : null;
     return t ? [t] : [];
   });
-  const loads = xmlDescendants(root, "MultipleLoadDetailResult").flatMap((r) => mapTruckstopResult(r) ?? []);
-  return { fault: faultText, errors, loads };
+  const loads: TBoardLoad[] = [];
+  const skipped: TBoardSkip[] = [];
+  xmlDescendants(root, "MultipleLoadDetailResult").forEach((r, i) => {
+    const load = mapTruckstopResult(r);
+    if (load) loads.push(load);
+    else {
+      const f = xmlFields(r);
+      const member = missingMember(f) ?? "";
+      skipped.push({ id: text(f.ID), field: `DetailResults.${i}.${member}`, reason: "missing or unreadable" });
+    }
+  });
+  return { fault: faultText, errors, loads, skipped };
 };
 
 /** Whether one of Truckstop's error messages is about the credentials. */
@@ -347,7 +387,7 @@ export const isCredentialsError = (message: string) =>
 
 /** Truckstop: SOAP LoadSearch.svc GetMultipleLoadDetailResults, credentials in the body. */
 export const createTruckstopAdapter = (s: TBoardSettings): TLoadBoardAdapter => {
-  const board = s.name || BOARD_NAMES.truckstop;
+  const board = BOARD_NAMES.truckstop;
   const base = trimBase(s.baseUrl);
   const budget = new HourlyBudget(s.rateLimitPerHour, board);
   const creds: TTruckstopCredentials = {
@@ -356,7 +396,8 @@ export const createTruckstopAdapter = (s: TBoardSettings): TLoadBoardAdapter => 
     password: s.credentials.password ?? "",
   };
 
-  const call = async (q: TBoardSearch) => {
+  const call = async (q: TBoardSearch): Promise<TBoardResult> => {
+    if (!truckstopOrigin(q)) throw new AppError("BAD_REQUEST", TRUCKSTOP_NORTH_AMERICA_ONLY);
     budget.take();
     const res = await exchange(
       board,
@@ -391,7 +432,8 @@ export const createTruckstopAdapter = (s: TBoardSettings): TLoadBoardAdapter => 
     const refusal = answer.errors.find(isCredentialsError);
     if (refusal) throw credentialsRefused(board, refusal);
     if (answer.errors.length) throw serviceFailed(board, answer.errors.join("; "));
-    return answer.loads;
+    logSkipped(board, s.name, answer.skipped);
+    return { loads: answer.loads, skipped: answer.skipped };
   };
 
   return {
@@ -407,5 +449,6 @@ export const createTruckstopAdapter = (s: TBoardSettings): TLoadBoardAdapter => 
       });
     },
     search: (q) => call(q),
+    outsideArea: (q) => (truckstopOrigin(q) ? null : TRUCKSTOP_NORTH_AMERICA_ONLY),
   };
 };

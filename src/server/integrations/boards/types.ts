@@ -1,4 +1,5 @@
 import type { TEquipmentType } from "../../../shared/constants";
+import type { TMessage } from "../../errors";
 
 // What every load-board adapter offers, whatever its wire format (DAT REST, Truckstop SOAP, 123Loadboard REST, our
 // JSON feed). Adapters build requests and parse answers; the domain (src/server/modules/boards) stores, merges and
@@ -10,7 +11,9 @@ export type TBoardProvider = (typeof BOARD_PROVIDERS)[number];
 /**
  * The credential fields each provider takes (dat takes clientId and clientSecret, truckstop username,
  * password and integrationId). DAT's clientId/clientSecret are the service account's email and password, userEmail the
- * DAT user the searches run as. 123Loadboard: OAuth client id and secret. other: the feed's API key (optional).
+ * DAT user the searches run as. 123Loadboard: the OAuth client of a 123Loadboard API app, optional: without one the
+ * server's own app (LOADBOARD123_CLIENT_ID) is used; the user's own authorization comes from Connect 123Loadboard.
+ * other: the feed's API key (optional).
  */
 export const BOARD_CREDENTIAL_FIELDS = {
   dat: ["clientId", "clientSecret", "userEmail"],
@@ -22,7 +25,7 @@ export const BOARD_CREDENTIAL_FIELDS = {
 export const BOARD_REQUIRED_FIELDS = {
   dat: ["clientId", "clientSecret", "userEmail"],
   truckstop: ["username", "password", "integrationId"],
-  "123loadboard": ["clientId", "clientSecret"],
+  "123loadboard": [],
   other: [],
 } as const satisfies Record<TBoardProvider, readonly string[]>;
 
@@ -47,6 +50,28 @@ export type TBoardSettings = {
    * http on loopback. Every other address goes through the outgoing-call guard as a public https host.
    */
   sandboxOrigins?: readonly string[];
+  /** Boards that search with a user's own authorization (123Loadboard): where the user's tokens are kept. */
+  userAuth?: TBoardUserAuth;
+};
+
+/** A user's OAuth tokens for a board (authorization-code grant): sealed at rest, never shown. */
+export type TBoardUserTokens = {
+  accessToken: string;
+  /** Epoch ms the access token stops working. */
+  expiresAt: number;
+  /** Null when the board gave none: the user has to connect again once the access token expires. */
+  refreshToken: string | null;
+};
+
+/**
+ * Where a configuration's user tokens live (the database, shared by every process). `save` replaces exactly the
+ * tokens it was given as `previous` and answers false when another process changed them first (a refresh elsewhere);
+ * `refused` marks the configuration as needing a new connection, unless the tokens changed meanwhile.
+ */
+export type TBoardUserAuth = {
+  load: () => Promise<TBoardUserTokens | null>;
+  save: (next: TBoardUserTokens, previous: TBoardUserTokens) => Promise<boolean>;
+  refused: (reason: string, previous: TBoardUserTokens) => Promise<void>;
 };
 
 export type TBoardPlace = {
@@ -102,6 +127,12 @@ export type TBoardLoad = {
   postedAt: number | null;
 };
 
+/** A load the board listed that could not be read: its id when it has one, the field at fault and why. */
+export type TBoardSkip = { id: string | null; field: string; reason: string };
+
+/** What one search found: the loads that could be read, and those that could not (each on its own). */
+export type TBoardResult = { loads: TBoardLoad[]; skipped: TBoardSkip[] };
+
 export type TLoadBoardAdapter = {
   provider: TBoardProvider;
   /** "DAT", "Truckstop"…: names the board in errors and badges. */
@@ -111,5 +142,10 @@ export type TLoadBoardAdapter = {
   /** Proves the credentials with a real call; throws an AppError naming the board and its reason. */
   test: () => Promise<void>;
   /** A live search of the board; throws an AppError naming the board on failure. */
-  search: (q: TBoardSearch) => Promise<TBoardLoad[]>;
+  search: (q: TBoardSearch) => Promise<TBoardResult>;
+  /**
+   * Why the board cannot search around this origin (Truckstop needs a North American state), or null: the domain asks
+   * before searching, and shows the reason instead of sending a request the board would refuse.
+   */
+  outsideArea?: (q: TBoardSearch) => TMessage | null;
 };

@@ -29,7 +29,13 @@ export type TTelegramAddress = { chatId: number | string };
  * `lastInboundAt` is when the user last wrote to us (epoch ms): WhatsApp accepts free text only within 24 hours of
  * it, and only approved templates otherwise.
  */
-export type TWhatsAppAddress = { phone: string; lastInboundAt?: number | null };
+/**
+ * A WhatsApp user: by phone number, or (a user with a username, whose number Meta does not show) by the business-scoped
+ * user id Meta sent with their message. Only the Cloud API can write to a user id.
+ */
+export type TWhatsAppAddress = ({ phone: string; userId?: undefined } | { userId: string; phone?: undefined }) & {
+  lastInboundAt?: number | null;
+};
 /** The browser's PushSubscription as it sent it to us. */
 export type TPushAddress = { endpoint: string; keys: { p256dh: string; auth: string } };
 

@@ -244,3 +244,80 @@ describe("WhatsApp webhook helpers", () => {
     expect(parseWhatsAppWebhook("nonsense")).toEqual({ messages: [], statuses: [] });
   });
 });
+
+describe("WhatsApp usernames (business-scoped user ids)", () => {
+  test("a batch with a username-only sender: each message is read on its own, with its user id and username", async () => {
+    const phone = newNumber();
+    expect(
+      await emu.whatsapp.batch([
+        { from: phone, text: "loads", name: "Chaltu" },
+        { userId: "ET.a1b2c3d4e5f6", username: "abebe.trucks", text: "help", name: "Abebe" },
+      ]),
+    ).toBe(200);
+    const [{ body }] = received;
+    // As Meta sends it: no wa_id and no from for the user with a username.
+    const value = (body as { entry: { changes: { value: Record<string, unknown[]> }[] }[] }).entry[0].changes[0].value;
+    expect(value.contacts[1]).toEqual({
+      profile: { name: "Abebe", username: "abebe.trucks" },
+      user_id: "ET.a1b2c3d4e5f6",
+    });
+    expect(value.messages[1]).not.toHaveProperty("from");
+    const { messages } = parseWhatsAppWebhook(body);
+    expect(messages.map((m) => [m.from, m.userId, m.username, m.name, m.text])).toEqual([
+      [phone, expect.stringMatching(/^ET\./), undefined, "Chaltu", "loads"],
+      [undefined, "ET.a1b2c3d4e5f6", "abebe.trucks", "Abebe", "help"],
+    ]);
+  });
+
+  test("a contact or message that cannot be read is skipped, never the rest of the POST", () => {
+    const body = {
+      object: "whatsapp_business_account",
+      entry: [
+        {
+          changes: [
+            {
+              field: "messages",
+              value: {
+                contacts: [{ profile: { name: 7 } }, { user_id: "US.z9" }, { wa_id: "251911", user_id: "ET.q1" }],
+                messages: [
+                  { from_user_id: "US.z9", id: "wamid.1", timestamp: "1700000000", type: "text", text: { body: "hi" } },
+                  { id: "wamid.2", timestamp: "1700000001", type: "text", text: { body: "no sender" } },
+                  { from: "251911", id: "wamid.3", timestamp: "1700000002", type: "text", text: { body: "help" } },
+                  { from: "251911", timestamp: "x" },
+                ],
+                statuses: [
+                  { id: "wamid.s1", status: "delivered", timestamp: "1700000003", recipient_user_id: "US.z9" },
+                  { id: "wamid.s2", status: "read", timestamp: "1700000004" },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const parsed = parseWhatsAppWebhook(body);
+    expect(parsed.messages.map((m) => [m.messageId, m.from, m.userId])).toEqual([
+      ["wamid.1", undefined, "US.z9"],
+      ["wamid.3", "251911", "ET.q1"],
+    ]);
+    expect(parsed.statuses).toEqual([
+      { messageId: "wamid.s1", status: "delivered", recipientUserId: "US.z9", at: 1700000003000, errorCodes: [] },
+    ]);
+  });
+
+  test("a reply to a user id goes as `recipient`, not `to`; Meta reports it by user id", async () => {
+    const userId = "ET.f00dfeed1234";
+    await emu.whatsapp.usernameSays(userId, "abebe.trucks", "help");
+    received.length = 0;
+    const result = await whatsapp().send({ userId, lastInboundAt: Date.now() }, note);
+    expect(result.status).toBe("delivered");
+    expect(emu.whatsapp.sent(userId).map((m) => m.type)).toEqual(["text"]);
+    await emu.whatsapp.settle();
+    const statuses = received.flatMap((r) => parseWhatsAppWebhook(r.body).statuses);
+    expect(statuses).toEqual([expect.objectContaining({ status: "sent", recipientUserId: userId })]);
+    expect(statuses[0]).not.toHaveProperty("recipient");
+    // A malformed user id is Meta's invalid parameter.
+    const bad = await whatsapp().send({ userId: "not-a-bsuid", lastInboundAt: Date.now() }, note);
+    expect(bad).toMatchObject({ status: "failed", reason: expect.stringContaining("recipient") });
+  });
+});

@@ -44,13 +44,21 @@ export const renderWhatsAppText = (n: TNotification) => {
   return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 1)}…`;
 };
 
-/** The request body: free text inside the customer-service window, otherwise the template, otherwise nothing. */
+/**
+ * The request body: free text inside the customer-service window, otherwise the template, otherwise nothing. A user
+ * known only by their business-scoped user id is addressed with `recipient` instead of `to` (Meta takes `to` when both
+ * are given, so only one is sent).
+ */
 export const whatsappMessage = (
   to: TWhatsAppAddress,
   n: TNotification,
   now = Date.now(),
 ): Record<string, unknown> | null => {
-  const base = { messaging_product: "whatsapp", recipient_type: "individual", to: whatsappNumber(to.phone) };
+  const base = {
+    messaging_product: "whatsapp",
+    recipient_type: "individual",
+    ...(to.phone !== undefined ? { to: whatsappNumber(to.phone) } : { recipient: to.userId }),
+  };
   if (to.lastInboundAt != null && now - to.lastInboundAt < WINDOW_MS)
     return { ...base, type: "text", text: { preview_url: false, body: renderWhatsAppText(n) } };
   const t = n.whatsappTemplate;

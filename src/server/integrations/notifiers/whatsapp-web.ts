@@ -128,6 +128,9 @@ export const createWhatsAppWebNotifier = (s: TWhatsAppWebSettings): TNotifier<"w
   name: "WhatsApp",
   sandbox: false,
   send: async (to, n): Promise<TSendResult> => {
+    // A linked phone writes to numbers only; a business-scoped user id means something to the Cloud API alone.
+    if (to.phone === undefined)
+      return { status: "failed", reason: "WhatsApp Web writes to phone numbers only, not to a user id" };
     const body = JSON.stringify({ phone: `+${whatsappNumber(to.phone)}`, text: renderWhatsAppText(n) });
     let r: Awaited<ReturnType<typeof callBridge>>;
     try {

@@ -33,8 +33,14 @@ export const verifyWhatsAppSignature = (rawBody: Uint8Array | string, header: st
 export const whatsappSignature = (rawBody: Uint8Array | string, appSecret: string) =>
   `sha256=${createHmac("sha256", appSecret).update(rawBody).digest("hex")}`;
 
+// Meta's webhook body, read one element at a time: a contact or a message we cannot read is skipped, never the whole
+// POST (Meta batches several messages, contacts and changes in one). Users with a WhatsApp username arrive with a
+// business-scoped user id (BSUID, `user_id` / `from_user_id`, "CC.<up to 128 letters and digits>") and without their
+// phone number: `contacts[].wa_id` and `messages[].from` are then absent, and `contacts[].profile.username` is set.
+// Statuses of messages sent to a BSUID carry `recipient_user_id` and no `recipient_id`.
 const ZMessage = z.looseObject({
-  from: z.string(),
+  from: z.string().optional(),
+  from_user_id: z.string().optional(),
   id: z.string(),
   timestamp: z.coerce.number(),
   type: z.string(),
@@ -45,11 +51,17 @@ const ZMessage = z.looseObject({
     .looseObject({ button_reply: z.looseObject({ id: z.string(), title: z.string() }).optional() })
     .optional(),
 });
+const ZContact = z.looseObject({
+  wa_id: z.string().optional(),
+  user_id: z.string().optional(),
+  profile: z.looseObject({ name: z.string().optional(), username: z.string().optional() }).optional(),
+});
 const ZStatus = z.looseObject({
   id: z.string(),
   status: z.string(),
   timestamp: z.coerce.number(),
-  recipient_id: z.string(),
+  recipient_id: z.string().optional(),
+  recipient_user_id: z.string().optional(),
   errors: z.array(z.looseObject({ code: z.coerce.number(), title: z.string().optional() })).optional(),
 });
 const ZWebhook = z.looseObject({
@@ -61,9 +73,7 @@ const ZWebhook = z.looseObject({
           field: z.string(),
           value: z.looseObject({
             metadata: z.looseObject({ phone_number_id: z.string() }).optional(),
-            contacts: z
-              .array(z.looseObject({ wa_id: z.string(), profile: z.looseObject({ name: z.string() }).optional() }))
-              .optional(),
+            contacts: z.array(z.unknown()).optional(),
             messages: z.array(z.unknown()).optional(),
             statuses: z.array(z.unknown()).optional(),
           }),
@@ -74,8 +84,12 @@ const ZWebhook = z.looseObject({
 });
 
 export type TWhatsAppInbound = {
-  /** The sender's number, E.164 digits without the plus (wa_id). */
-  from: string;
+  /** The sender's number, E.164 digits without the plus (wa_id); absent for a user with a username. */
+  from?: string;
+  /** The sender's business-scoped user id (BSUID), when Meta sends it (always, since usernames). */
+  userId?: string;
+  /** The sender's WhatsApp username, when they have one. */
+  username?: string;
   name?: string;
   messageId: string;
   /** Epoch ms: when the 24-hour window (re)opened. */
@@ -88,14 +102,17 @@ export type TWhatsAppInbound = {
 export type TWhatsAppStatus = {
   messageId: string;
   status: string;
-  recipient: string;
+  /** The number the message went to; absent when it was sent to a BSUID. */
+  recipient?: string;
+  recipientUserId?: string;
   at: number;
   errorCodes: number[];
 };
 
 /**
- * Text messages, button replies and delivery statuses from a webhook body. Kinds we do not handle (media, reactions)
- * and malformed entries are skipped, not fatal: Meta batches several changes in one POST.
+ * Text messages, button replies and delivery statuses from a webhook body, each read on its own. Kinds we do not
+ * handle (media, reactions) and malformed entries are skipped, not fatal: Meta batches several changes in one POST.
+ * A message needs its id and a sender, by number or by user id.
  */
 export const parseWhatsAppWebhook = (body: unknown): { messages: TWhatsAppInbound[]; statuses: TWhatsAppStatus[] } => {
   const out = { messages: [] as TWhatsAppInbound[], statuses: [] as TWhatsAppStatus[] };
@@ -104,17 +121,28 @@ export const parseWhatsAppWebhook = (body: unknown): { messages: TWhatsAppInboun
   for (const change of hook.data.entry.flatMap((e) => e.changes)) {
     if (change.field !== "messages") continue;
     const v = change.value;
-    const names = new Map((v.contacts ?? []).map((c) => [c.wa_id, c.profile?.name]));
+    const contacts = (v.contacts ?? []).flatMap((raw) => {
+      const c = ZContact.safeParse(raw);
+      return c.success ? [c.data] : [];
+    });
+    const contactOf = (from?: string, userId?: string) =>
+      contacts.find((c) => (userId && c.user_id === userId) || (from && c.wa_id === from));
     for (const raw of v.messages ?? []) {
       const m = ZMessage.safeParse(raw);
       if (!m.success) continue;
       const d = m.data;
+      const contact = contactOf(d.from, d.from_user_id);
+      const from = d.from ?? contact?.wa_id;
+      const userId = d.from_user_id ?? contact?.user_id;
+      if (!from && !userId) continue;
       const text = d.text?.body ?? d.button?.text ?? d.interactive?.button_reply?.title;
       const buttonPayload = d.button?.payload ?? d.interactive?.button_reply?.id;
       if (text === undefined && buttonPayload === undefined) continue;
       out.messages.push({
-        from: d.from,
-        name: names.get(d.from),
+        ...(from ? { from } : {}),
+        ...(userId ? { userId } : {}),
+        ...(contact?.profile?.username ? { username: contact.profile.username } : {}),
+        name: contact?.profile?.name,
         messageId: d.id,
         at: d.timestamp * 1000,
         text,
@@ -124,11 +152,12 @@ export const parseWhatsAppWebhook = (body: unknown): { messages: TWhatsAppInboun
     }
     for (const raw of v.statuses ?? []) {
       const s = ZStatus.safeParse(raw);
-      if (!s.success) continue;
+      if (!s.success || (!s.data.recipient_id && !s.data.recipient_user_id)) continue;
       out.statuses.push({
         messageId: s.data.id,
         status: s.data.status,
-        recipient: s.data.recipient_id,
+        ...(s.data.recipient_id ? { recipient: s.data.recipient_id } : {}),
+        ...(s.data.recipient_user_id ? { recipientUserId: s.data.recipient_user_id } : {}),
         at: s.data.timestamp * 1000,
         errorCodes: (s.data.errors ?? []).map((e) => e.code),
       });

@@ -1,14 +1,22 @@
 // Alibaba.com: the Alibaba.com (ICBU) Open Platform "v2" gateway, seller side.
 //
 // UNCONFIRMED. Alibaba's own documentation (openapi.alibaba.com) is partner-gated and was not readable; everything
-// here follows the third-party guide ben-jackson1/alibaba-v2-api (on GitHub, written for the buyer side) and must be
-// checked against Alibaba's documents before production use: - the gateway
-// https://openapi-api.alibaba.com/rest{api_path} (sandbox openapi-api-sandbox.alibaba.com); - the system parameters
-// app_key, sign_method=sha256, timestamp (epoch ms), access_token (the seller's session), sign; - sign =
-// UPPER(HEX(HMAC-SHA256(app_secret, api_path + k1v1k2v2… over every other parameter sorted by name))); - POST
-// /alibaba/order/list (role=seller, start_page from 0, page_size, modified_date_start as
-//   {"date_timestamp": ms, "date_str": "yyyy-MM-dd HH:mm:ss"} — we send UTC) → value.order_list[] of trade_id,
-//   trade_status, create_date/modify_date {timestamp}, and value.total_count; whether seller-role access works so;
+// here follows a published third-party integration guide (written for the buyer side) and must be checked against
+// Alibaba's documents before production use:
+// - the gateway https://openapi-api.alibaba.com/rest{api_path} (sandbox openapi-api-sandbox.alibaba.com);
+// - the system parameters app_key, sign_method=sha256, timestamp (epoch ms), access_token (the seller's session), sign;
+// - sign = UPPER(HEX(HMAC-SHA256(app_secret, api_path + k1v1k2v2… over every other parameter sorted by name)));
+// - POST /alibaba/order/list (role=seller, start_page from 0, page_size, modified_date_start as
+//   {"date_timestamp": "<epoch ms>"}) → value.order_list[] of trade_id, trade_status, create_date/modify_date
+//   {format_date, timestamp}, and value.total_count; whether seller-role access works so. The date object may also carry
+//   a "yyyy-MM-dd HH:mm:ss" date_str, whose time zone is not documented (one copy of the docs says America/Los_Angeles,
+//   and the answers' format_date are US Pacific time): we send only the timestamp, so no zone is guessed, and start
+//   ALIBABA_OVERLAP_MS earlier than asked, so an order the gateway files a little late is not missed (an order read
+//   twice changes nothing);
+// - POST /auth/token/refresh (refresh_token; no access_token) → {access_token, refresh_token, expires_in (s, "864000"
+//   = 10 days), refresh_expires_in (s; "0" = cannot be refreshed), code: "0"} at the top level. The access token is
+//   renewed 30 minutes before it expires when we know when that is, and whenever the gateway refuses it; the new pair
+//   is stored back (credentialStore), sealed like the rest;
 // - POST /alibaba/order/get (e_trade_id) → value.shipping_address {contact_person, address, city, province, zip,
 //   country_code}, total_amount {amount, currency}, order_products[] {name, quantity, sku_id}, buyer {full_name};
 // - success is {code: "0", value}; a refusal is {error_response: {code, msg, sub_code, sub_msg}} (the form of
@@ -43,6 +51,11 @@ export const ALIBABA_GATEWAY = "https://openapi-api.alibaba.com/rest";
 export const ALIBABA_SANDBOX_GATEWAY = "https://openapi-api-sandbox.alibaba.com/rest";
 export const ALIBABA_ORDER_LIST = "/alibaba/order/list";
 export const ALIBABA_ORDER_GET = "/alibaba/order/get";
+export const ALIBABA_TOKEN_REFRESH = "/auth/token/refresh";
+/** How much earlier than asked an order list starts. */
+export const ALIBABA_OVERLAP_MS = 10 * 60_000;
+/** How long before the access token's expiry it is renewed (the guide's advice). */
+const RENEW_MARGIN_MS = 30 * 60_000;
 /** Orders per list page at most (the guide recommends 20–50). */
 export const ALIBABA_MAX_PAGE = 50;
 /** Order details read at the same time. */
@@ -60,7 +73,7 @@ export const alibabaSign = (apiPath: string, params: Record<string, string>, app
   return createHmac("sha256", appSecret).update(canonical, "utf8").digest("hex").toUpperCase();
 };
 
-/** A call's parameters: the business ones, the system ones, and the signature over both. */
+/** A call's parameters: the business ones, the system ones (access_token only when given), and the signature. */
 export const alibabaSignedParams = (
   apiPath: string,
   business: Record<string, string>,
@@ -72,7 +85,7 @@ export const alibabaSignedParams = (
     app_key: creds.appKey ?? "",
     sign_method: "sha256",
     timestamp: String(now),
-    access_token: creds.accessToken ?? "",
+    ...(creds.accessToken !== undefined && { access_token: creds.accessToken }),
   };
   return { ...params, sign: alibabaSign(apiPath, params, creds.appSecret ?? "") };
 };
@@ -118,11 +131,14 @@ const CREDENTIAL_CODES = new Set([
   "29",
 ]);
 const LIMIT_CODES = new Set(["ApiCallLimit", "AppCallLimited", "7"]);
+/** Refusals of the access token itself (invalid or expired session), which a refresh may cure. */
+const ACCESS_TOKEN_CODES = new Set(["IllegalAccessToken", "InvalidAccessToken", "AccessTokenExpired", "27"]);
 
 const s = z.string().nullish();
 const n = z.union([z.number(), z.string()]).nullish();
 const ZDate = z.looseObject({ timestamp: n }).nullish();
 const ZMoney = z.looseObject({ amount: n, currency: s }).nullish();
+const ZRefreshed = z.looseObject({ access_token: z.string().min(1), refresh_token: s, expires_in: n });
 const ZEnvelope = z.looseObject({
   code: z.union([z.string(), z.number()]).nullish(),
   message: s,
@@ -200,12 +216,8 @@ export const mapAlibabaOrder = (raw: unknown, fallback?: { updatedAt?: number | 
   };
 };
 
-/** The date object the order list filters by: epoch ms and, as the guide shows, a "yyyy-MM-dd HH:mm:ss" (UTC). */
-export const alibabaDate = (ms: number) =>
-  JSON.stringify({
-    date_timestamp: String(ms),
-    date_str: new Date(ms).toISOString().slice(0, 19).replace("T", " "),
-  });
+/** The date object the order list filters by: epoch ms only (a date_str would need a time zone nobody documents). */
+export const alibabaDate = (ms: number) => JSON.stringify({ date_timestamp: String(ms) });
 
 const mapLimit = async <T, R>(list: T[], limit: number, f: (t: T) => Promise<R>): Promise<R[]> => {
   const out: R[] = new Array(list.length);
@@ -220,15 +232,25 @@ const mapLimit = async <T, R>(list: T[], limit: number, f: (t: T) => Promise<R>)
   return out;
 };
 
-/** Alibaba.com (unconfirmed, see the note at the top): signed order list, then each order's detail. */
+type TSent = { ok: true; body: z.output<typeof ZEnvelope> } | { ok: false; code: string | null; reason: string };
+
+/**
+ * Alibaba.com (unconfirmed, see the note at the top): signed order list, then each order's detail; the seller's access
+ * token renewed with the refresh token and stored back.
+ */
 export const createAlibabaAdapter = (s: TStoreSettings): TStoreAdapter => {
   const store = s.name || STORE_NAMES.alibaba;
   const creds = s.credentials;
   const base = trimBase(s.baseUrl || ALIBABA_GATEWAY);
+  const app = { appKey: creds.appKey, appSecret: creds.appSecret };
+  let tokens = {
+    accessToken: creds.accessToken ?? "",
+    refreshToken: creds.refreshToken ?? "",
+    expiresAt: num(creds.accessTokenExpiresAt),
+  };
 
-  /** One signed call; the `value` of a success, or the AppError for the gateway's refusal. */
-  const call = async (apiPath: string, business: Record<string, string>): Promise<unknown> => {
-    const params = alibabaSignedParams(apiPath, business, creds);
+  /** One signed request: the gateway's envelope, or its refusal (code and reason); HTTP failures throw. */
+  const send = async (apiPath: string, params: Record<string, string>): Promise<TSent> => {
     const res = await exchange(
       store,
       `${base}${apiPath}`,
@@ -251,12 +273,73 @@ export const createAlibabaAdapter = (s: TStoreSettings): TStoreAdapter => {
     const reason = code ? `${message ?? "error"} (${code})` : (message ?? undefined);
     failOnStatus(store, res, { reason });
     if (!body.success) throw serviceFailed(store, "the answer is not the gateway's JSON");
-    if (er || (code !== null && code !== "0")) {
-      if (code && CREDENTIAL_CODES.has(code)) throw credentialsRefused(store, reason ?? code);
-      if (code && LIMIT_CODES.has(code)) throw serviceLimiting(store, undefined);
-      throw serviceFailed(store, reason ?? "error");
+    if (er || (code !== null && code !== "0")) return { ok: false, code, reason: reason ?? "error" };
+    return { ok: true, body: body.data };
+  };
+
+  const refused = (r: { code: string | null; reason: string }) => {
+    if (r.code && CREDENTIAL_CODES.has(r.code)) return credentialsRefused(store, r.reason);
+    if (r.code && LIMIT_CODES.has(r.code)) return serviceLimiting(store, undefined);
+    return serviceFailed(store, r.reason);
+  };
+
+  /**
+   * A new access token for the refused (or expiring) one `used`: the pair another process stored meanwhile if there is
+   * one, else the refresh call's, stored back. One renewal at a time; calls that were waiting use its result.
+   */
+  let renewing: Promise<void> | null = null;
+  const renew = (used: string): Promise<void> => {
+    if (tokens.accessToken !== used) return Promise.resolve();
+    renewing ??= (async () => {
+      const stored = await s.credentialStore?.load();
+      if (stored?.accessToken && stored.accessToken !== used) {
+        tokens = {
+          accessToken: stored.accessToken,
+          refreshToken: stored.refreshToken ?? tokens.refreshToken,
+          expiresAt: num(stored.accessTokenExpiresAt),
+        };
+        return;
+      }
+      const r = await send(
+        ALIBABA_TOKEN_REFRESH,
+        alibabaSignedParams(ALIBABA_TOKEN_REFRESH, { refresh_token: tokens.refreshToken }, app),
+      );
+      // The refresh token is the credential here: any refusal but a rate limit means it no longer serves.
+      if (!r.ok) throw r.code && LIMIT_CODES.has(r.code) ? refused(r) : credentialsRefused(store, r.reason);
+      const t = parseWire(store, ZRefreshed, r.body);
+      const lifetimeMs = (num(t.expires_in) ?? 0) * 1000;
+      tokens = {
+        accessToken: t.access_token,
+        refreshToken: text(t.refresh_token) ?? tokens.refreshToken,
+        expiresAt: lifetimeMs > 0 ? Date.now() + lifetimeMs : null,
+      };
+      await s.credentialStore?.save({
+        ...creds,
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken,
+        ...(tokens.expiresAt !== null && { accessTokenExpiresAt: String(tokens.expiresAt) }),
+      });
+    })().finally(() => {
+      renewing = null;
+    });
+    return renewing;
+  };
+
+  /** One signed call with the seller's token; the `value` of a success, or the AppError for the gateway's refusal. */
+  const call = async (apiPath: string, business: Record<string, string>): Promise<unknown> => {
+    // Renewed ahead of its expiry when we know it; should that fail, the token is tried as it is.
+    if (tokens.expiresAt !== null && Date.now() >= tokens.expiresAt - RENEW_MARGIN_MS)
+      await renew(tokens.accessToken).catch(() => undefined);
+    for (let renewed = false; ; renewed = true) {
+      const used = tokens.accessToken;
+      const r = await send(apiPath, alibabaSignedParams(apiPath, business, { ...app, accessToken: used }));
+      if (r.ok) return r.body.value;
+      if (!renewed && r.code && ACCESS_TOKEN_CODES.has(r.code) && tokens.refreshToken) {
+        await renew(used);
+        continue;
+      }
+      throw refused(r);
     }
-    return body.data.value;
   };
 
   const detail = async (entry: unknown): Promise<TStoreOrder | null> => {
@@ -277,7 +360,9 @@ export const createAlibabaAdapter = (s: TStoreSettings): TStoreAdapter => {
         role: "seller",
         start_page: String(page),
         page_size: String(size),
-        ...(updatedSince > 0 ? { modified_date_start: alibabaDate(updatedSince) } : {}),
+        ...(updatedSince > 0
+          ? { modified_date_start: alibabaDate(Math.max(0, updatedSince - ALIBABA_OVERLAP_MS)) }
+          : {}),
       }),
     );
     const entries = value.order_list ?? [];

@@ -1,11 +1,24 @@
 // Shopify: the Admin GraphQL API (the REST Admin API is legacy since 2024-10) and the orders/create, orders/updated
-// webhooks, as shopify.dev's Admin GraphQL reference describes them.
+// webhooks.
 //
+//   POST {https://shop.myshopify.com}/admin/oauth/access_token   grant_type=client_credentials, client_id, client_secret
+//     → {access_token, scope, expires_in}                          (a Dev Dashboard app on the merchant's own store)
 //   POST {https://shop.myshopify.com}/admin/api/2026-01/graphql.json   X-Shopify-Access-Token: shpat_…
 //   orders(first, after, query: "updated_at:>='ISO'", sortKey: UPDATED_AT) → nodes + pageInfo{hasNextPage endCursor}
 //
+// Access: since 2026 merchants make apps in the Dev Dashboard, whose client ID and secret get tokens through the
+// client-credentials grant; a token lives `expires_in` seconds (about a day), is kept until shortly before then and
+// asked for again (there is no refresh token), and once more should Shopify answer 401 anyway. A legacy custom app
+// (made in the Shopify admin before 2026) has one Admin API token that does not expire.
+//
+// Scopes: the query reads only what read_orders and read_products allow (SHOPIFY_SCOPES): the order, its shipping
+// address (whose name is the customer name we keep: Customer would need read_customers) and each variant's weight
+// (ProductVariant needs read_products). A field the token may not read is refused with ACCESS_DENIED in Shopify's words,
+// which name the scope; that becomes an error saying so and naming the scopes the app needs. The connection test checks
+// the installation's scopes (currentAppInstallation.accessScopes; a write_ scope includes its read_ one).
+//
 // Cost: Shopify prices a query before running it (scalars 0, objects 1, a connection 2 + first × a node's cost) and
-// refuses one over 1000 points. One order node of ORDERS_QUERY costs SHOPIFY_ORDER_COST (107 with 20 line items), so a
+// refuses one over 1000 points. One order node of ORDERS_QUERY costs SHOPIFY_ORDER_COST (106 with 20 line items), so a
 // page holds at most 9 orders whatever page size the caller asks for. The requested cost must be in the bucket before a
 // query runs (the unused part is refunded after), so each page after the first asks for no more orders than the bucket
 // held after the last answer: paging then runs at the bucket's refill rate without being throttled. Should Shopify still
@@ -19,11 +32,18 @@
 // processing ← IN_PROGRESS, PARTIALLY_FULFILLED, FULFILLED; pending ← anything else (UNFULFILLED, OPEN, SCHEDULED,
 // ON_HOLD, PENDING_FULFILLMENT, REQUEST_DECLINED). storeStatus keeps displayFulfillmentStatus, or "CANCELLED".
 // Webhook bodies (REST snake_case) map the same way (fulfillment_status null/partial/fulfilled/restocked), and the
-// order's id is its GraphQL gid (admin_graphql_api_id) in both, so a webhook and a sync write the same order.
+// order's id is its GraphQL gid (admin_graphql_api_id) in both, so a webhook and a sync write the same order. They are
+// signed with the app's client secret (a legacy app's API secret key), or with the key Settings → Notifications shows
+// for webhooks made there, which an integration then names as its webhookSecret.
+//
+// Versions: Shopify names a version after its release quarter (YYYY-MM, January, April, July, October) and supports
+// each for at least 12 months; the pinned one is checked at start (shopifyVersionWarning).
 import { createHmac } from "node:crypto";
 import { z } from "zod";
+import { SHOPIFY_SCOPES, shopifyAppKind } from "../../../shared/schemas/stores";
 import { AppError } from "../../errors";
 import {
+  credentialsRefused,
   exchange,
   parseWire,
   readJson,
@@ -36,7 +56,6 @@ import {
 import {
   amountMinor,
   failOnStatus,
-  fullName,
   gramsOf,
   isoSeconds,
   isSandboxStoreUrl,
@@ -44,6 +63,7 @@ import {
   parseStoreDate,
   sameBytes,
   sleep,
+  storeReason,
   text,
 } from "./http";
 import {
@@ -58,16 +78,17 @@ import {
 
 /** The Admin API version every request names (pinned: Shopify keeps a version for at least 12 months). */
 export const SHOPIFY_API_VERSION = "2026-01";
+export { SHOPIFY_SCOPES };
 /** Line items read per order. */
 export const SHOPIFY_LINE_ITEMS = 20;
 /** Shopify's limit on one query's requested cost. */
 export const SHOPIFY_MAX_QUERY_COST = 1000;
 /**
- * One order node of ORDERS_QUERY in Shopify's calculated cost: the node 1, customer 1, totalPriceSet 1 + shopMoney 1,
+ * One order node of ORDERS_QUERY in Shopify's calculated cost: the node 1, totalPriceSet 1 + shopMoney 1,
  * shippingAddress 1, and lineItems 2 + SHOPIFY_LINE_ITEMS × (line item 1, variant 1, inventoryItem 1, measurement 1,
  * weight 1).
  */
-export const SHOPIFY_ORDER_COST = 1 + 1 + 2 + 1 + (2 + SHOPIFY_LINE_ITEMS * 5);
+export const SHOPIFY_ORDER_COST = 1 + 2 + 1 + (2 + SHOPIFY_LINE_ITEMS * 5);
 /** The longest throttling pause an adapter sits out itself. */
 export const SHOPIFY_MAX_WAIT_SECONDS = 2;
 /** All the short waits one query may sit out before it answers TOO_MANY_REQUESTS. */
@@ -82,7 +103,6 @@ export const ORDERS_QUERY = `query Orders($first: Int!, $after: String, $query: 
     nodes {
       id name createdAt updatedAt cancelledAt displayFulfillmentStatus displayFinancialStatus currencyCode
       totalPriceSet { shopMoney { amount currencyCode } }
-      customer { displayName }
       shippingAddress { name address1 city provinceCode countryCodeV2 zip latitude longitude }
       lineItems(first: ${SHOPIFY_LINE_ITEMS}) {
         nodes { title quantity sku variant { inventoryItem { measurement { weight { unit value } } } } }
@@ -91,7 +111,48 @@ export const ORDERS_QUERY = `query Orders($first: Int!, $after: String, $query: 
     pageInfo { hasNextPage endCursor }
   }
 }`;
-export const SHOP_QUERY = "{ shop { name } }";
+export const SHOP_QUERY = "{ shop { name } currentAppInstallation { accessScopes { handle } } }";
+
+// Versions ---------------------------------------------------------------------------------------------------------
+
+/** Months before a version's end of support that the start warns. */
+export const SHOPIFY_VERSION_WARN_MONTHS = 3;
+
+/**
+ * When a stable version is supported until at the least: 12 months after its release on the first of its month (Shopify
+ * releases a version each quarter and supports it for at least 12 months). Null for a name that is not a stable
+ * version's (unstable, a release candidate, a typo).
+ */
+export const shopifyVersionEnd = (version: string): number | null => {
+  const m = /^(\d{4})-(01|04|07|10)$/.exec(version.trim());
+  return m ? Date.UTC(Number(m[1]) + 1, Number(m[2]) - 1, 1) : null;
+};
+
+/**
+ * What the start logs about the pinned version at `now`: null while its support has more than 3 months to run, else a
+ * warning saying until when it is supported (or since when it may not be; Shopify then answers with its oldest
+ * supported version instead, whose fields may differ).
+ */
+export const shopifyVersionWarning = (version: string, now: number): string | null => {
+  const end = shopifyVersionEnd(version);
+  if (end === null) return `Shopify Admin API version ${version} is not a stable version (YYYY-MM of a quarter)`;
+  const endDay = new Date(end).toISOString().slice(0, 10);
+  const d = new Date(end);
+  const warnFrom = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - SHOPIFY_VERSION_WARN_MONTHS, 1);
+  if (now < warnFrom) return null;
+  return now < end
+    ? `Shopify Admin API version ${version} is supported until ${endDay} at the least: move SHOPIFY_API_VERSION to a newer version before then`
+    : `Shopify Admin API version ${version} may no longer be supported since ${endDay} (Shopify then answers with its oldest supported version): move SHOPIFY_API_VERSION to a newer version`;
+};
+
+// Access -----------------------------------------------------------------------------------------------------------
+
+/** How long before a token's expiry it is asked for again: 5 minutes, or a tenth of its life when that is shorter. */
+export const shopifyTokenMargin = (lifetimeMs: number) => Math.min(5 * 60_000, lifetimeMs / 10);
+
+/** Whether granted scopes include one: a write_ scope includes its read_ one. */
+export const hasScope = (granted: readonly string[], scope: string) =>
+  granted.includes(scope) || (scope.startsWith("read_") && granted.includes(`write_${scope.slice(5)}`));
 
 /** The search string for orders changed at or after a moment (none: Shopify's default window, the last 60 days). */
 export const shopifyOrderQuery = (updatedSince: number) =>
@@ -141,7 +202,9 @@ const s = z.string().nullish();
 const n = z.union([z.number(), z.string()]).nullish();
 const ZGqlError = z.looseObject({
   message: z.string().optional(),
-  extensions: z.looseObject({ code: z.string().optional(), cost: n, maxCost: n }).optional(),
+  extensions: z
+    .looseObject({ code: z.string().optional(), cost: n, maxCost: n, requiredAccess: z.unknown().optional() })
+    .optional(),
 });
 const ZCost = z.looseObject({
   requestedQueryCost: n,
@@ -162,7 +225,6 @@ const ZOrderNode = z.looseObject({
   displayFulfillmentStatus: s,
   currencyCode: s,
   totalPriceSet: z.looseObject({ shopMoney: z.looseObject({ amount: n, currencyCode: s }) }).nullish(),
-  customer: z.looseObject({ displayName: s }).nullish(),
   shippingAddress: z
     .looseObject({
       name: s,
@@ -202,7 +264,11 @@ const ZOrdersData = z.looseObject({
     pageInfo: z.looseObject({ hasNextPage: z.boolean(), endCursor: s }),
   }),
 });
-const ZShopData = z.looseObject({ shop: z.looseObject({ name: z.string() }) });
+const ZShopData = z.looseObject({
+  shop: z.looseObject({ name: z.string() }),
+  currentAppInstallation: z.looseObject({ accessScopes: z.array(z.looseObject({ handle: z.string() })) }),
+});
+const ZToken = z.looseObject({ access_token: z.string().min(1), scope: s, expires_in: n });
 
 const ZRestOrder = z.looseObject({
   id: z.union([z.number(), z.string()]),
@@ -215,7 +281,6 @@ const ZRestOrder = z.looseObject({
   fulfillment_status: s,
   currency: s,
   total_price: n,
-  customer: z.looseObject({ first_name: s, last_name: s }).nullish(),
   shipping_address: z
     .looseObject({
       name: s,
@@ -270,7 +335,8 @@ export const mapShopifyOrder = (raw: unknown): TStoreOrder | null => {
     orderNumber: text(o.name) ?? o.id,
     orderDate,
     updatedAt: parseStoreDate(o.updatedAt) ?? orderDate,
-    customerName: text(o.customer?.displayName),
+    // The recipient: the customer's own record needs read_customers, which a sync does not ask for.
+    customerName: text(a?.name),
     ...shopifyStatus(o.displayFulfillmentStatus, !!text(o.cancelledAt)),
     currency,
     totalMinor: amountMinor(o.totalPriceSet?.shopMoney.amount, currency) ?? 0,
@@ -314,7 +380,7 @@ export const mapShopifyRestOrder = (raw: unknown): TStoreOrder | null => {
     orderNumber: text(o.name) ?? (o.order_number != null ? `#${o.order_number}` : id),
     orderDate,
     updatedAt: parseStoreDate(o.updated_at) ?? orderDate,
-    customerName: fullName(o.customer?.first_name, o.customer?.last_name),
+    customerName: text(a?.name),
     ...shopifyStatus(
       fulfillment ? (REST_FULFILLMENT[fulfillment] ?? fulfillment.toUpperCase()) : "UNFULFILLED",
       !!text(o.cancelled_at),
@@ -354,17 +420,75 @@ export const throttleWaitSeconds = (cost: TCost | undefined): number | null => {
   return Math.max(0, (requested - available) / rate);
 };
 
-/** Shopify: the Admin GraphQL API with the shop's Admin API access token; webhooks checked with the app's secret. */
+/** The refusal of a query Shopify did not let the app run: its own words (which name the scope) and the scopes needed. */
+const accessDenied = (store: string, reason: string) =>
+  new AppError(
+    "BAD_REQUEST",
+    /*i18n*/ {
+      id: "error.store.accessDenied",
+      message: "{store} refused access: {reason}; the app needs the access scopes {scopes}",
+      values: { store, reason, scopes: SHOPIFY_SCOPES.join(", ") },
+    },
+  );
+
+/**
+ * Shopify: the Admin GraphQL API with a Dev Dashboard app's expiring tokens (client credentials) or a legacy custom
+ * app's Admin API token; webhooks checked with the secret that signs them.
+ */
 export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
   const store = s.name || STORE_NAMES.shopify;
   const creds = s.credentials;
+  const kind = shopifyAppKind((f) => !!creds[f]);
   // No base and no valid shop domain leaves an empty address, which the guard refuses before anything is sent.
   const base = trimBase(s.baseUrl || (shopifyShopUrl(creds.shopDomain) ?? ""));
   const endpoint = `${base}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
 
+  // A Dev Dashboard app's token, kept until shortly before it expires; one grant at a time.
+  let token: { value: string; renewAt: number } | null = null;
+  let granting: Promise<string> | null = null;
+  const grant = async (): Promise<string> => {
+    const res = await exchange(
+      store,
+      `${base}/admin/oauth/access_token`,
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: creds.clientId ?? "",
+          client_secret: creds.clientSecret ?? "",
+        }).toString(),
+      },
+      s.timeoutMs,
+      { trusted: s.sandboxOrigins },
+    );
+    // An unknown client, a wrong secret or an app not installed on this shop: Shopify's OAuth error, a 400.
+    if (res.status === 400 || res.status === 401 || res.status === 403)
+      throw credentialsRefused(store, storeReason(res.text) ?? `HTTP ${res.status}`);
+    failOnStatus(store, res);
+    const t = parseWire(store, ZToken, readJson(store, res));
+    // Shopify says how long the token lives; should it not, an hour, and a 401 before then asks again.
+    const lifetimeMs = Math.max(1, num(t.expires_in) ?? 3600) * 1000;
+    token = { value: t.access_token, renewAt: Date.now() + lifetimeMs - shopifyTokenMargin(lifetimeMs) };
+    return t.access_token;
+  };
+  const accessToken = async (): Promise<string> => {
+    if (kind !== "devDashboard") return creds.accessToken ?? "";
+    if (token && Date.now() < token.renewAt) return token.value;
+    granting ??= grant().finally(() => {
+      granting = null;
+    });
+    return granting;
+  };
+
   // What the bucket held after the last answer: the next page asks for no more than that, so it is not throttled.
   let lastAvailable: number | null = null;
-  const graphql = async (query: string, variables: Record<string, unknown>) => {
+  const graphql = async (
+    query: string,
+    variables: Record<string, unknown>,
+    renewed = false,
+  ): Promise<{ data: unknown; errors: z.output<typeof ZGqlError>[]; cost: TCost | undefined }> => {
+    const used = await accessToken();
     const res = await exchange(
       store,
       endpoint,
@@ -373,13 +497,18 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
         headers: {
           "Content-Type": "application/json",
           Accept: "application/json",
-          "X-Shopify-Access-Token": creds.accessToken ?? "",
+          "X-Shopify-Access-Token": used,
         },
         body: JSON.stringify({ query, variables }),
       },
       s.timeoutMs,
       { trusted: s.sandboxOrigins },
     );
+    // A token refused before its time (the app was reinstalled, its secret rotated): a new one, once.
+    if (res.status === 401 && kind === "devDashboard" && !renewed) {
+      if (token?.value === used) token = null;
+      return graphql(query, variables, true);
+    }
     failOnStatus(store, res);
     const body = parseWire(store, ZGqlResponse, readJson(store, res));
     const available = num(body.extensions?.cost?.throttleStatus?.currentlyAvailable);
@@ -401,6 +530,12 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
       const r = await graphql(query, vars);
       if (!r.errors.length) return r.data;
       const code = (e: z.output<typeof ZGqlError>) => e.extensions?.code?.toUpperCase();
+      const denied = r.errors.filter((e) => code(e) === "ACCESS_DENIED");
+      if (denied.length)
+        throw accessDenied(
+          store,
+          [...new Set(denied.map((e) => e.message?.trim().replace(/\.$/, "") || "ACCESS_DENIED"))].join("; "),
+        );
       if (r.errors.some((e) => code(e) === "THROTTLED" || e.message?.trim().toLowerCase() === "throttled")) {
         const wait = throttleWaitSeconds(r.cost);
         // A long wait for a big page: ask for as many orders as the bucket holds now instead.
@@ -457,6 +592,17 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
     async test() {
       const data = parseWire(store, ZShopData, await run(SHOP_QUERY));
       if (!data.shop.name) throw serviceUnreadable(store, "shop.name");
+      const granted = data.currentAppInstallation.accessScopes.map((a) => a.handle);
+      const missing = SHOPIFY_SCOPES.filter((scope) => !hasScope(granted, scope));
+      if (missing.length)
+        throw new AppError(
+          "BAD_REQUEST",
+          /*i18n*/ {
+            id: "error.store.scopesMissing",
+            message: "{store}: the app does not have the access scopes {missing}; it needs {scopes}",
+            values: { store, missing: missing.join(", "), scopes: SHOPIFY_SCOPES.join(", ") },
+          },
+        );
     },
     async listOrders(q) {
       const data = parseWire(
@@ -481,7 +627,8 @@ export const createShopifyAdapter = (s: TStoreSettings): TStoreAdapter => {
       };
     },
     verifyWebhook(raw, headers) {
-      const secret = creds.webhookSecret;
+      // The key named for this integration, else a Dev Dashboard app's client secret, which signs its webhooks.
+      const secret = creds.webhookSecret || (kind === "devDashboard" ? creds.clientSecret : undefined);
       if (!secret)
         throw webhookRefused(
           store,

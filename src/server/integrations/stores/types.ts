@@ -6,23 +6,16 @@ export const STORE_PLATFORMS = ["shopify", "amazon", "alibaba"] as const;
 export type TStorePlatform = (typeof STORE_PLATFORMS)[number];
 
 /**
- * The credential fields each platform takes, in the order a form shows them.
- * - shopify: shopDomain (e.g. "acme.myshopify.com"), accessToken (Admin API token, shpat_…), webhookSecret (the app's
- *   client secret that signs webhooks; optional).
+ * The credential fields each platform takes, in the order a form shows them (one list, in shared/schemas/ecommerce.ts):
+ * - shopify: shopDomain (e.g. "acme.myshopify.com"), then either a Dev Dashboard app's clientId and clientSecret
+ *   (tokens fetched with the client-credentials grant; the client secret signs its webhooks) or a legacy custom app's
+ *   accessToken (Admin API token, shpat_…); webhookSecret when webhooks are signed with another key (optional).
  * - amazon: clientId and clientSecret (the LWA app), refreshToken (the seller's authorization), marketplaceId
  *   (e.g. A2VIGQ35RCS4UG), region ("na", "eu" or "fe").
- * - alibaba: appKey, appSecret, accessToken (the seller's session).
+ * - alibaba: appKey, appSecret, accessToken and refreshToken (the seller's authorization; the adapter refreshes the
+ *   access token and stores the new pair back).
  */
-export const STORE_CREDENTIAL_FIELDS = {
-  shopify: ["shopDomain", "accessToken", "webhookSecret"],
-  amazon: ["clientId", "clientSecret", "refreshToken", "marketplaceId", "region"],
-  alibaba: ["appKey", "appSecret", "accessToken"],
-} as const satisfies Record<TStorePlatform, readonly string[]>;
-export const STORE_REQUIRED_FIELDS = {
-  shopify: ["shopDomain", "accessToken"],
-  amazon: ["clientId", "clientSecret", "refreshToken", "marketplaceId", "region"],
-  alibaba: ["appKey", "appSecret", "accessToken"],
-} as const satisfies Record<TStorePlatform, readonly string[]>;
+export { STORE_CREDENTIAL_FIELDS, STORE_REQUIRED_FIELDS } from "../../../shared/schemas/stores";
 
 export const STORE_NAMES: Record<TStorePlatform, string> = {
   shopify: "Shopify",
@@ -50,6 +43,15 @@ export type TStoreSettings = {
    * http on loopback. Every other address goes through the outgoing-call guard as a public https host.
    */
   sandboxOrigins?: readonly string[];
+  /**
+   * Where tokens the adapter renews are kept (Alibaba.com's access and refresh tokens): `load` reads the stored
+   * credentials again (another process may have renewed them; null when the integration was changed since), `save`
+   * stores renewed ones, sealed. Without it renewed tokens live as long as the adapter.
+   */
+  credentialStore?: {
+    load: () => Promise<Record<string, string> | null>;
+    save: (credentials: Record<string, string>) => Promise<void>;
+  };
 };
 
 /** Where an order ships to, as the store gives it. */

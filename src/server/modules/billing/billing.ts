@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import type { TDb } from "../../../../db/client";
+import type { TDb, TTx } from "../../../../db/client";
 import { billingEvents, type Payment, payments, type User, users } from "../../../../db/tables";
 import { PREMIUM_PRICE_USD, PREMIUM_YEAR_PRICE_MONTHS } from "../../../shared/constants";
 import { fromMinor } from "../../../shared/money";
 import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
+import { STRIPE_MIN_TRIAL_MS, stripeEventRefs } from "../../integrations/payments/stripe";
 import type { TStripeEvent } from "../../integrations/payments/types";
 import { enqueueBillingNotice } from "../notifications/notify";
 import { fromUsd, loadRates } from "../platform/fx";
@@ -131,16 +132,32 @@ export const startCheckout = async (
   if (period === "year" && currency !== "ETB") throw yearlyOnlyInBirr();
   const price = (await premiumPrices(db, services)).find((p) => p.currency === currency && p.period === period);
   if (!price) throw notConfigured(currency);
+  // Premium bought during the free trial starts when the trial ends: what the trial had left is kept.
+  const current = subscriptionOf(user, now);
+  const trialLeft = current.trialStatus.isTrialActive;
   if (currency === "USD" || currency === "EUR") {
+    // A second card subscription would charge twice for the same months.
+    if (user.stripeSubscriptionId && (current.billingStartsAt || (user.paidUntil ?? 0) > now))
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.subscription.cardSubscribed",
+          message: "Your card subscription is already set up; manage or cancel it on the subscription page",
+        },
+      );
     const stripe = services.stripe!;
+    // Stripe takes a trial end 48 hours or more ahead; with less of the trial left, billing starts at once.
+    const trialEnd = trialLeft && user.trialEndsAt - now >= STRIPE_MIN_TRIAL_MS ? user.trialEndsAt : null;
     const session = await stripe.createCheckoutSession({
       currency,
       email: user.email,
       clientReferenceId: String(user.id),
       customerId: user.stripeCustomerId,
+      trialEnd,
       successUrl: `${baseUrl}/subscribe?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${baseUrl}/subscribe?checkout=cancelled`,
-      idempotencyKey: `checkout-${user.id}-${Math.floor(now / 60_000)}-${currency}`,
+      // A second click in the same minute gets the same session; another customer or trial end is another request.
+      idempotencyKey: `checkout-${user.id}-${Math.floor(now / 60_000)}-${currency}-${user.stripeCustomerId ?? "new"}-${trialEnd ?? 0}`,
     });
     await db
       .insert(payments)
@@ -200,28 +217,6 @@ const str = (v: unknown) =>
   typeof v === "string" ? v : v && typeof v === "object" && "id" in v ? String((v as { id: unknown }).id) : null;
 const num = (v: unknown) => (typeof v === "number" ? v : null);
 
-const userByStripe = async (
-  tx: Pick<TDb, "select">,
-  o: { customer?: string | null; subscription?: string | null; ref?: string | null },
-) => {
-  if (o.ref && /^\d+$/.test(o.ref)) {
-    const [u] = await tx
-      .select()
-      .from(users)
-      .where(eq(users.id, Number(o.ref)));
-    if (u) return u;
-  }
-  if (o.subscription) {
-    const [u] = await tx.select().from(users).where(eq(users.stripeSubscriptionId, o.subscription));
-    if (u) return u;
-  }
-  if (o.customer) {
-    const [u] = await tx.select().from(users).where(eq(users.stripeCustomerId, o.customer));
-    if (u) return u;
-  }
-  return null;
-};
-
 /** What buys premium through Stripe: the configured monthly Price of each currency. */
 export type TStripePlan = { prices: { USD?: string; EUR?: string } };
 
@@ -267,171 +262,289 @@ const boughtPeriod = (
   return { start, end };
 };
 
+/** Whether the free trial still runs at `at` (a cancellation or a refund leaves it running). */
+const trialRunsAt = (u: Pick<User, "trialEndsAt">, at: number) => u.trialEndsAt - at > 60_000;
+
 /**
- * A verified Stripe event, applied once. checkout.session.completed links the account to its customer and
- * subscription; invoice.paid extends the paid period and records the payment; invoice.payment_failed tells the user;
- * customer.subscription.updated / deleted set renewal and the end, unless a newer subscription event was applied.
+ * What a cancellation records: its time, unless the account's free trial still runs then. A cancelled account has no
+ * trial (premium.ts), so a cancellation or a refund during the trial would otherwise take the trial's days with it.
+ */
+const cancelledAt = (u: Pick<User, "trialEndsAt">, at: number) => (trialRunsAt(u, at) ? null : at);
+
+/** An event that names our plan or account but no account can be found for yet: Stripe is asked to send it again. */
+class NotPlacedYet extends Error {}
+
+/**
+ * The account an event is about: the one its own metadata names (Checkout's client_reference_id, the subscription's
+ * metadata, the invoice's copy of it), else the account that holds its subscription or customer. `ignore` when the
+ * event is not ours (no account named, none of our Prices) or names an account that no longer exists; `NotPlacedYet`
+ * when it is for our plan but nothing links it to an account yet (an object from before the metadata was set, whose
+ * checkout.session.completed is still on its way).
+ */
+const placeStripeEvent = async (
+  tx: Pick<TDb, "select">,
+  e: TStripeEvent,
+  plan: TStripePlan,
+): Promise<{ user: User } | { ignore: string }> => {
+  const refs = stripeEventRefs(e);
+  if (refs.account !== null) {
+    const [u] = /^\d{1,15}$/.test(refs.account)
+      ? await tx
+          .select()
+          .from(users)
+          .where(eq(users.id, Number(refs.account)))
+      : [];
+    return u ? { user: u } : { ignore: `no account ${refs.account} here` };
+  }
+  if (refs.subscription) {
+    const [u] = await tx.select().from(users).where(eq(users.stripeSubscriptionId, refs.subscription));
+    if (u) return { user: u };
+  }
+  if (refs.customer) {
+    const [u] = await tx.select().from(users).where(eq(users.stripeCustomerId, refs.customer));
+    if (u) return { user: u };
+  }
+  const ours = Object.values(plan.prices).filter(Boolean) as string[];
+  if (refs.prices.some((p) => ours.includes(p)))
+    throw new NotPlacedYet(
+      `${e.type} for ${refs.subscription ?? refs.customer ?? "an unknown subscription"} names no account yet`,
+    );
+  return { ignore: "not for the premium plan and no account is named" };
+};
+
+/** The Stripe events that change an account; others are answered and left alone. */
+export const STRIPE_EVENTS = [
+  "checkout.session.completed",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "invoice.paid",
+  "invoice.payment_failed",
+] as const;
+
+export type TStripeOutcome = {
+  applied: boolean;
+  replayed: boolean;
+  /** A paid invoice that bought nothing, and why. */
+  refused?: string;
+  /** An event left alone, and why (not ours, nothing paid, older than what is known). */
+  ignored?: string;
+  /** Not placed yet: answer 5xx so that Stripe sends it again later; nothing was recorded. */
+  retry?: string;
+};
+
+/**
+ * A verified Stripe event, applied once, in whatever order events arrive. checkout.session.completed and
+ * customer.subscription.* link the account to its customer and subscription (an older subscription event than the
+ * newest applied changes nothing); invoice.paid grants the period it bought, once per invoice, after checking it
+ * against the plan; invoice.payment_failed is recorded; customer.subscription.deleted ends premium (not the free
+ * trial's days). An event for our plan that names no account yet is not recorded, and says `retry`.
  */
 export const applyStripeEvent = async (
   db: TDb,
   e: TStripeEvent,
   plan: TStripePlan,
   now = Date.now(),
-): Promise<{ applied: boolean; replayed: boolean; refused?: string }> =>
-  db.transaction(async (tx) => {
-    if (!(await firstTime(tx, `stripe:${e.id}`, now))) return { applied: false, replayed: true };
-    const o = e.object;
-    if (e.type === "checkout.session.completed") {
-      const user = await userByStripe(tx, { ref: str(o.client_reference_id), customer: str(o.customer) });
-      if (!user) return { applied: false, replayed: false };
-      await tx
-        .update(users)
-        .set({
-          stripeCustomerId: str(o.customer),
-          stripeSubscriptionId: str(o.subscription),
-          billingProvider: "stripe",
-          updatedAt: now,
-        })
-        .where(eq(users.id, user.id));
-      await tx
-        .update(payments)
-        .set({ status: "cancelled", note: "checkout completed: the invoice is the payment", updatedAt: now })
-        .where(
-          and(eq(payments.provider, "stripe"), eq(payments.providerRef, String(o.id)), eq(payments.status, "pending")),
-        );
-      return { applied: true, replayed: false };
-    }
-    if (e.type === "invoice.paid" || e.type === "invoice.payment_failed") {
-      const subscription =
-        str(o.subscription) ??
-        str(
-          (o.parent as { subscription_details?: { subscription?: unknown } } | undefined)?.subscription_details
-            ?.subscription,
-        );
-      const user = await userByStripe(tx, { subscription, customer: str(o.customer) });
-      if (!user) return { applied: false, replayed: false };
-      const amount = num(e.type === "invoice.paid" ? o.amount_paid : o.amount_due) ?? 0;
-      const currency = String(o.currency ?? "usd").toUpperCase();
-      if (e.type === "invoice.payment_failed") {
-        await tx
-          .insert(payments)
-          .values({
-            userId: user.id,
-            provider: "stripe",
-            providerRef: String(o.id),
-            status: "failed",
-            amountMinor: amount,
-            currency,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .onConflictDoNothing();
-        return { applied: true, replayed: false };
-      }
-      const bought = boughtPeriod(o, plan, now);
-      if ("refused" in bought) {
-        // Kept, so the user and support see a payment that bought nothing, and why.
-        await tx
-          .insert(payments)
-          .values({
-            userId: user.id,
-            provider: "stripe",
-            providerRef: String(o.id),
-            status: "failed",
-            amountMinor: amount,
-            currency,
-            note: `Not granted: ${bought.refused}`,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .onConflictDoNothing();
-        return { applied: false, replayed: false, refused: bought.refused };
-      }
-      const { start, end } = bought;
-      await tx
-        .insert(payments)
-        .values({
+): Promise<TStripeOutcome> => {
+  if (!(STRIPE_EVENTS as readonly string[]).includes(e.type))
+    return { applied: false, replayed: false, ignored: `${e.type} is not used` };
+  try {
+    return await db.transaction((tx) => applyPlacedStripeEvent(tx, e, plan, now));
+  } catch (err) {
+    if (err instanceof NotPlacedYet) return { applied: false, replayed: false, retry: err.message };
+    throw err;
+  }
+};
+
+const applyPlacedStripeEvent = async (
+  tx: TTx,
+  e: TStripeEvent,
+  plan: TStripePlan,
+  now: number,
+): Promise<TStripeOutcome> => {
+  if (!(await firstTime(tx, `stripe:${e.id}`, now))) return { applied: false, replayed: true };
+  const placed = await placeStripeEvent(tx, e, plan);
+  if ("ignore" in placed) return { applied: false, replayed: false, ignored: placed.ignore };
+  const user = placed.user;
+  const o = e.object;
+  const refs = stripeEventRefs(e);
+
+  if (e.type === "checkout.session.completed") {
+    // A subscription event newer than this one may already have linked (or ended) the account's subscription.
+    const newer = user.billingEventAt != null && e.created < user.billingEventAt;
+    await tx
+      .update(users)
+      .set({
+        stripeCustomerId: refs.customer ?? user.stripeCustomerId,
+        stripeSubscriptionId: newer ? user.stripeSubscriptionId : (refs.subscription ?? user.stripeSubscriptionId),
+        billingProvider: "stripe",
+        updatedAt: now,
+      })
+      .where(eq(users.id, user.id));
+    await tx
+      .update(payments)
+      .set({ status: "cancelled", note: "checkout completed: the invoice is the payment", updatedAt: now })
+      .where(
+        and(eq(payments.provider, "stripe"), eq(payments.providerRef, String(o.id)), eq(payments.status, "pending")),
+      );
+    return { applied: true, replayed: false };
+  }
+
+  if (e.type === "invoice.paid" || e.type === "invoice.payment_failed") {
+    const amount = num(e.type === "invoice.paid" ? o.amount_paid : o.amount_due) ?? 0;
+    const currency = String(o.currency ?? "usd").toUpperCase();
+    const links = {
+      billingProvider: "stripe" as const,
+      stripeSubscriptionId: user.stripeSubscriptionId ?? refs.subscription,
+      stripeCustomerId: user.stripeCustomerId ?? refs.customer,
+    };
+    const [known] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.provider, "stripe"), eq(payments.providerRef, String(o.id))));
+    if (e.type === "invoice.payment_failed") {
+      if (!known)
+        await tx.insert(payments).values({
           userId: user.id,
           provider: "stripe",
           providerRef: String(o.id),
-          refundRef:
-            str(o.payment_intent) ??
-            str(
-              (o.payments as { data?: { payment?: { payment_intent?: unknown } }[] } | undefined)?.data?.[0]?.payment
-                ?.payment_intent,
-            ),
-          status: "paid",
+          status: "failed",
           amountMinor: amount,
           currency,
-          months: 1,
-          periodStart: start,
-          periodEnd: end,
-          receiptUrl: typeof o.hosted_invoice_url === "string" ? o.hosted_invoice_url : null,
           createdAt: now,
           updatedAt: now,
-        })
-        .onConflictDoUpdate({
-          target: [payments.provider, payments.providerRef],
-          set: { status: "paid", periodEnd: end, updatedAt: now },
         });
+      return { applied: !known, replayed: false };
+    }
+    // Paid, then refunded (a late delivery after the refund), or already granted: nothing more.
+    if (known && (known.status === "paid" || known.status === "refunded"))
+      return { applied: false, replayed: false, ignored: `invoice ${String(o.id)} is already ${known.status}` };
+    // A trial's first invoice is for nothing; the first charge comes with the invoice at the trial's end.
+    if (amount === 0) {
       await tx
         .update(users)
-        .set({
-          paidUntil: sql`CASE WHEN ${users.paidUntil} IS NULL OR ${users.paidUntil} < ${end} THEN ${end} ELSE ${users.paidUntil} END`,
-          subscriptionCancelledAt: null,
-          billingProvider: "stripe",
-          stripeSubscriptionId: subscription ?? user.stripeSubscriptionId,
-          stripeCustomerId: str(o.customer) ?? user.stripeCustomerId,
-          firstPaidAt: user.firstPaidAt ?? now,
+        .set({ ...links, updatedAt: now })
+        .where(eq(users.id, user.id));
+      return { applied: false, replayed: false, ignored: "nothing was paid (a trial's first invoice)" };
+    }
+    const bought = boughtPeriod(o, plan, now);
+    if ("refused" in bought) {
+      // Kept, so the user and support see a payment that bought nothing, and why.
+      if (!known)
+        await tx.insert(payments).values({
+          userId: user.id,
+          provider: "stripe",
+          providerRef: String(o.id),
+          status: "failed",
+          amountMinor: amount,
+          currency,
+          note: `Not granted: ${bought.refused}`,
+          createdAt: now,
           updatedAt: now,
-        })
-        .where(eq(users.id, user.id));
-      await enqueueBillingNotice(
-        tx,
-        user.id,
-        "payment_received",
-        { amount: money(amount, currency), until: end },
-        `stripe:${o.id}`,
-        now,
-      );
-      return { applied: true, replayed: false };
+        });
+      return { applied: false, replayed: false, refused: bought.refused };
     }
-    if (e.type === "customer.subscription.updated" || e.type === "customer.subscription.deleted") {
-      const user = await userByStripe(tx, { subscription: str(o.id), customer: str(o.customer) });
-      if (!user) return { applied: false, replayed: false };
-      // An older state arriving after a newer one is not applied.
-      if (user.billingEventAt != null && e.created < user.billingEventAt) return { applied: false, replayed: false };
-      const status = String(o.status ?? "");
-      if (e.type === "customer.subscription.deleted" || status === "canceled") {
-        // Deleted means over: premium ends when Stripe ended it, and no later than the event.
-        const endedAt = Math.min(e.created, (num(o.ended_at) ?? num(o.canceled_at) ?? 0) * 1000 || e.created);
-        await tx
-          .update(users)
-          .set({
-            paidUntil: sql`CASE WHEN ${users.paidUntil} IS NULL OR ${users.paidUntil} > ${endedAt} THEN ${endedAt} ELSE ${users.paidUntil} END`,
-            subscriptionCancelledAt: endedAt,
-            cancelAtPeriodEnd: false,
-            billingEventAt: e.created,
-            updatedAt: now,
-          })
-          .where(eq(users.id, user.id));
-        return { applied: true, replayed: false };
-      }
-      // Only a paid invoice extends premium: a subscription's own period (a trial, an unpaid renewal) buys nothing.
+    const { start, end } = bought;
+    const paid = {
+      refundRef:
+        str(o.payment_intent) ??
+        str(
+          (o.payments as { data?: { payment?: { payment_intent?: unknown } }[] } | undefined)?.data?.[0]?.payment
+            ?.payment_intent,
+        ),
+      status: "paid" as const,
+      amountMinor: amount,
+      currency,
+      months: 1,
+      periodStart: start,
+      periodEnd: end,
+      receiptUrl: typeof o.hosted_invoice_url === "string" ? o.hosted_invoice_url : null,
+      note: null,
+      updatedAt: now,
+    };
+    if (known) await tx.update(payments).set(paid).where(eq(payments.id, known.id));
+    else
       await tx
-        .update(users)
-        .set({ cancelAtPeriodEnd: o.cancel_at_period_end === true, billingEventAt: e.created, updatedAt: now })
-        .where(eq(users.id, user.id));
-      return { applied: true, replayed: false };
-    }
-    return { applied: false, replayed: false };
-  });
+        .insert(payments)
+        .values({ userId: user.id, provider: "stripe", providerRef: String(o.id), createdAt: now, ...paid });
+    await tx
+      .update(users)
+      .set({
+        paidUntil: sql`CASE WHEN ${users.paidUntil} IS NULL OR ${users.paidUntil} < ${end} THEN ${end} ELSE ${users.paidUntil} END`,
+        subscriptionCancelledAt: null,
+        ...links,
+        firstPaidAt: user.firstPaidAt ?? now,
+        updatedAt: now,
+      })
+      .where(eq(users.id, user.id));
+    await enqueueBillingNotice(
+      tx,
+      user.id,
+      "payment_received",
+      { amount: money(amount, currency), until: end },
+      `stripe:${o.id}`,
+      now,
+    );
+    return { applied: true, replayed: false };
+  }
+
+  // customer.subscription.created / updated / deleted
+  const subscriptionId = refs.subscription;
+  // An older state arriving after a newer one is not applied; at the same second, a subscription the account no longer
+  // holds (ended, or replaced) is not brought back.
+  if (
+    user.billingEventAt != null &&
+    (e.created < user.billingEventAt ||
+      (e.created === user.billingEventAt && user.stripeSubscriptionId !== subscriptionId))
+  )
+    return { applied: false, replayed: false, ignored: "older than the subscription's last known state" };
+  const status = String(o.status ?? "");
+  if (e.type === "customer.subscription.deleted" || status === "canceled" || status === "incomplete_expired") {
+    // Deleted means over: premium ends when Stripe ended it, and no later than the event; the trial's days stay.
+    const endedAt = Math.min(e.created, (num(o.ended_at) ?? num(o.canceled_at) ?? 0) * 1000 || e.created);
+    await tx
+      .update(users)
+      .set({
+        paidUntil: sql`CASE WHEN ${users.paidUntil} > ${endedAt} THEN ${endedAt} ELSE ${users.paidUntil} END`,
+        subscriptionCancelledAt: cancelledAt(user, endedAt),
+        cancelAtPeriodEnd: false,
+        stripeSubscriptionId: user.stripeSubscriptionId === subscriptionId ? null : user.stripeSubscriptionId,
+        stripeCustomerId: user.stripeCustomerId ?? refs.customer,
+        billingEventAt: e.created,
+        updatedAt: now,
+      })
+      .where(eq(users.id, user.id));
+    return { applied: true, replayed: false };
+  }
+  // Only a paid invoice extends premium: a subscription's own period (a trial, an unpaid renewal) buys nothing.
+  await tx
+    .update(users)
+    .set({
+      cancelAtPeriodEnd: o.cancel_at_period_end === true,
+      stripeSubscriptionId: subscriptionId ?? user.stripeSubscriptionId,
+      stripeCustomerId: refs.customer ?? user.stripeCustomerId,
+      billingProvider: "stripe",
+      billingEventAt: e.created,
+      updatedAt: now,
+    })
+    .where(eq(users.id, user.id));
+  return { applied: true, replayed: false };
+};
 
 /**
  * A Chapa payment: verified with Chapa before anything is granted (a webhook, the callback or the return page may each
- * be first); the pending payment becomes paid once, and buys its months from the later of now and the paid period's end.
+ * be first); the pending payment becomes paid once, and buys its months from the latest of now, the paid period's end
+ * and the free trial's end (premium bought during the trial starts when the trial ends). A payment the customer
+ * abandoned on Chapa's page is "cancelled", one Chapa declined "failed": Chapa's verify says which, or, where it says
+ * only failed, the signed webhook's event (`charge.cancelled`) does.
  */
-export const confirmChapa = async (db: TDb, services: TPaymentServices, txRef: string, now = Date.now()) => {
+export const confirmChapa = async (
+  db: TDb,
+  services: TPaymentServices,
+  txRef: string,
+  now = Date.now(),
+  webhookEvent: string | null = null,
+) => {
   const chapa = services.chapa;
   if (!chapa) throw notConfigured("ETB");
   const [p] = await db
@@ -446,12 +559,19 @@ export const confirmChapa = async (db: TDb, services: TPaymentServices, txRef: s
   if (p.status !== "pending") return { status: p.status, payment: p };
   const t = await chapa.verify(txRef);
   if (t.status !== "success") {
-    if (t.status === "failed")
-      await db
-        .update(payments)
-        .set({ status: "failed", updatedAt: now })
-        .where(and(eq(payments.id, p.id), eq(payments.status, "pending")));
-    return { status: t.status === "failed" ? "failed" : "pending", payment: p };
+    const ended =
+      t.status === "cancelled" || (t.status === "failed" && webhookEvent === "charge.cancelled")
+        ? ("cancelled" as const)
+        : t.status === "failed"
+          ? ("failed" as const)
+          : null;
+    if (!ended) return { status: "pending", payment: p };
+    const [changed] = await db
+      .update(payments)
+      .set({ status: ended, updatedAt: now })
+      .where(and(eq(payments.id, p.id), eq(payments.status, "pending")))
+      .returning();
+    return { status: ended, payment: changed ?? p };
   }
   // What Chapa says was paid must be what we asked, for this reference: anything else buys nothing, and says why.
   const refused =
@@ -470,7 +590,8 @@ export const confirmChapa = async (db: TDb, services: TPaymentServices, txRef: s
   }
   return db.transaction(async (tx) => {
     const [u] = await tx.select().from(users).where(eq(users.id, p.userId));
-    const from = Math.max(now, u?.paidUntil ?? 0);
+    const trialEnd = u && subscriptionOf(u, now).trialStatus.isTrialActive ? u.trialEndsAt : 0;
+    const from = Math.max(now, u?.paidUntil ?? 0, trialEnd);
     const end = addMonths(from, p.months);
     const [paid] = await tx
       .update(payments)
@@ -502,12 +623,29 @@ export const confirmChapa = async (db: TDb, services: TPaymentServices, txRef: s
   });
 };
 
-/** Chapa's signed webhook: checked, then confirmed with Chapa's verify call. */
-export const applyChapaWebhook = async (db: TDb, services: TPaymentServices, raw: string, headers: Headers) => {
+/**
+ * Chapa's signed webhook: checked, then confirmed with Chapa's verify call. What is not a payment of ours (a payout,
+ * a transaction this installation did not create, a body we cannot use) is answered and left alone: Chapa sends again
+ * whatever it does not see a 200 for, so refusing it would only bring it back. A bad signature is still refused.
+ */
+export const applyChapaWebhook = async (
+  db: TDb,
+  services: TPaymentServices,
+  raw: string,
+  headers: Headers,
+): Promise<Awaited<ReturnType<typeof confirmChapa>> | { status: "ignored"; ignored: string }> => {
   const chapa = services.chapa;
   if (!chapa) throw notConfigured("ETB");
-  const { txRef } = chapa.verifyWebhook(raw, headers);
-  return confirmChapa(db, services, txRef);
+  const hook = chapa.verifyWebhook(raw, headers);
+  if (hook.kind === "payout")
+    return { status: "ignored", ignored: `a payout webhook (${hook.event ?? "no event"}): MyTess makes no payouts` };
+  if (hook.kind === "unreadable") return { status: "ignored", ignored: "a signed body that names no transaction" };
+  const [p] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.provider, "chapa"), eq(payments.providerRef, hook.txRef)));
+  if (!p) return { status: "ignored", ignored: `no payment here has tx_ref ${hook.txRef}` };
+  return confirmChapa(db, services, hook.txRef, Date.now(), hook.event);
 };
 
 const latestPaid = async (db: TDb, userId: number) =>
@@ -522,7 +660,7 @@ const latestPaid = async (db: TDb, userId: number) =>
 
 /**
  * Cancel: premium runs to the end of the paid period and does not renew. With `refund` within 30 days of the first
- * payment, the last payment is refunded through its provider and premium ends now.
+ * payment, the last payment is refunded through its provider and the paid period ends now (what the free trial had left stays).
  */
 export const cancelSubscription = async (
   db: TDb,
@@ -532,6 +670,22 @@ export const cancelSubscription = async (
   now = Date.now(),
 ) => {
   const status = subscriptionOf(user, now);
+  // A card subscription that starts when the free trial ends has charged nothing yet: it is cancelled at Stripe now,
+  // nothing is refunded, and the trial runs on.
+  if (status.billingStartsAt && user.stripeSubscriptionId && services.stripe) {
+    await services.stripe.cancelNow(user.stripeSubscriptionId);
+    await db
+      .update(users)
+      .set({
+        stripeSubscriptionId: null,
+        cancelAtPeriodEnd: false,
+        billingEventAt: Math.floor(now / 1000) * 1000,
+        updatedAt: now,
+      })
+      .where(eq(users.id, user.id));
+    const [fresh] = await db.select().from(users).where(eq(users.id, user.id));
+    return { ...subscriptionOf(fresh!, now), refunded: false };
+  }
   if (!user.paidUntil || user.paidUntil <= now)
     throw new AppError(
       "CONFLICT",
@@ -563,12 +717,14 @@ export const cancelSubscription = async (
     if (user.stripeSubscriptionId && services.stripe) await services.stripe.cancelNow(user.stripeSubscriptionId);
     await db.transaction(async (tx) => {
       if (last) await tx.update(payments).set({ status: "refunded", updatedAt: now }).where(eq(payments.id, last.id));
+      // The paid period ends now; what the free trial had left runs on (a refund does not take it).
       await tx
         .update(users)
         .set({
           paidUntil: now,
-          subscriptionCancelledAt: now,
+          subscriptionCancelledAt: cancelledAt(user, now),
           cancelAtPeriodEnd: false,
+          stripeSubscriptionId: null,
           billingEventAt: Math.floor(now / 1000) * 1000,
           updatedAt: now,
         })
@@ -599,9 +755,13 @@ export const toPublicPayment = (p: Payment) => ({
   note: p.note,
 });
 
+/**
+ * The account's payments, newest first. A Stripe Checkout whose invoice arrived is kept as "cancelled" (the invoice is
+ * the payment) and not listed; a Chapa checkout the customer abandoned is listed as cancelled.
+ */
 export const listPayments = async (db: TDb, user: User) =>
   (await db.select().from(payments).where(eq(payments.userId, user.id)).orderBy(desc(payments.id)).limit(100))
-    .filter((p) => p.status !== "cancelled")
+    .filter((p) => !(p.provider === "stripe" && p.status === "cancelled"))
     .map(toPublicPayment);
 
 /** Stripe's billing portal (cards, invoices) for an account with a Stripe customer. */

@@ -28,6 +28,14 @@ export const subscriptionOf = (u: User, now = Date.now()) => {
     cancelAtPeriodEnd: u.cancelAtPeriodEnd,
     /** Whether a refund may still be asked for (within 30 days of the first payment). */
     refundable: u.firstPaidAt != null && now - u.firstPaidAt <= REFUND_WINDOW_MS && paid,
+    /**
+     * When a card subscription taken out during the trial first charges (the trial's end), while it waits for it;
+     * null otherwise. Premium runs on the trial until then.
+     */
+    billingStartsAt:
+      isTrialActive && u.billingProvider === "stripe" && u.stripeSubscriptionId != null && !u.cancelAtPeriodEnd
+        ? new Date(u.trialEndsAt).toISOString()
+        : null,
   };
 };
 

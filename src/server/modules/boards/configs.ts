@@ -18,11 +18,14 @@ import {
   type TCredentialRules,
 } from "../../credentials";
 import { AppError } from "../../errors";
+import { boardLabel, withConfigurationName } from "../../integrations/boards/http";
+import { notConnected, reconnectNeeded } from "../../integrations/boards/loadboard123-oauth";
 import { BOARD_HOSTS, isSandboxBoardUrl } from "../../integrations/boards/registry";
 import type { TBoardServices } from "../../integrations/boards/services";
 import { BOARD_NAMES, type TLoadBoardAdapter } from "../../integrations/boards/types";
 import { acceptsServiceUrl } from "../../integrations/http/guard";
 import { requirePremium } from "../billing/premium";
+import { boardClientOf, connectionOf, needsUserConnect, userAuthFor } from "./user-auth";
 
 // A user's board configurations. Board subscriptions are personal: a configuration is found only by
 // the user who added it (another user's id answers 404, as if it did not exist). Credentials are sealed before they
@@ -53,6 +56,11 @@ export const toPublicMarketplace = (c: MarketplaceConfig) => {
     canSync: canSync(c.provider),
     lastSyncAt: c.lastSyncAt == null ? null : new Date(c.lastSyncAt).toISOString(),
     lastError: c.lastError,
+    /**
+     * Boards searched with the user's own authorization (123Loadboard): connected, not_connected, or reconnect when
+     * the board refused to renew it; null for the others.
+     */
+    connection: connectionOf(c),
     createdAt: new Date(c.createdAt).toISOString(),
   };
 };
@@ -97,7 +105,22 @@ const checkBaseUrl = (services: TBoardServices, provider: TMarketplaceProvider, 
   if (problem) throw refuseField("apiBaseUrl", problem);
 };
 
-const credentialsOf = (services: TBoardServices, c: MarketplaceConfig) =>
+/** An OAuth client is its id and its secret together: one without the other is refused, naming the missing one. */
+const checkClientPair = (provider: TMarketplaceProvider, creds: Record<string, string>) => {
+  if (!needsUserConnect(provider) || Boolean(creds.clientId) === Boolean(creds.clientSecret)) return;
+  const field = creds.clientId ? "clientSecret" : "clientId";
+  throw refuseField(
+    `config.${field}`,
+    /*i18n*/ {
+      id: "error.marketplace.clientPair",
+      message: "config.{field} is required with the other: a 123Loadboard app's client ID and secret go together",
+      values: { field },
+    },
+  );
+};
+
+/** The stored credentials of a configuration, opened. */
+export const credentialsOf = (services: TBoardServices, c: MarketplaceConfig) =>
   openCredentials(
     services.secrets,
     c.credentials,
@@ -105,7 +128,7 @@ const credentialsOf = (services: TBoardServices, c: MarketplaceConfig) =>
       id: "error.marketplace.credentialsUnreadable",
       message:
         "The credentials of {name} cannot be read with this server's key (MYTESS_SECRET_KEY changed?); enter them again",
-      values: { name: c.name },
+      values: { name: boardLabel(BOARD_NAMES[c.provider as TMarketplaceProvider], c.name) },
     },
   );
 
@@ -143,6 +166,7 @@ export const createMarketplace = async (
   const rules = rulesOf(input.provider);
   const creds = cleanCredentials(rules, input.config);
   requireCredentials(rules, creds);
+  checkClientPair(input.provider, creds);
   const [row] = await db
     .insert(marketplaceConfigs)
     .values({
@@ -183,8 +207,13 @@ export const updateMarketplace = async (
     const rules = rulesOf(provider);
     const merged = { ...credentialsOf(services, c), ...cleanCredentials(rules, input.config) };
     requireCredentials(rules, merged);
+    checkClientPair(provider, merged);
     sealed = sealCredentials(services.secrets, merged);
   }
+  // A user's authorization belongs to the board's address and the app it was given to: either changed, it is dropped
+  // and the user connects again.
+  const disconnect =
+    needsUserConnect(provider) && ((input.apiBaseUrl !== undefined && input.apiBaseUrl !== c.apiBaseUrl) || sealed);
   const [row] = await db
     .update(marketplaceConfigs)
     .set({
@@ -195,6 +224,7 @@ export const updateMarketplace = async (
       ...(input.syncIntervalMinutes !== undefined && { syncIntervalMinutes: input.syncIntervalMinutes }),
       ...(input.rateLimitPerHour !== undefined && { rateLimitPerHour: input.rateLimitPerHour }),
       ...(sealed ?? {}),
+      ...(disconnect && { oauthTokens: null, oauthStatus: null, oauthPending: null }),
       // A change of address or credentials clears the last error: the next call tells afresh.
       ...((input.apiBaseUrl !== undefined || sealed) && { lastError: null }),
       updatedAt: Math.max(now, c.updatedAt + 1),
@@ -217,23 +247,47 @@ export const deleteMarketplace = async (db: TDb, user: User, id: number) => {
  * The adapter of a configuration (one per configuration version, so its token and hourly budget are kept). An address
  * the rules refuse gives an adapter whose every call fails with that refusal, and nothing is sent.
  */
-export const adapterOf = (services: TBoardServices, c: MarketplaceConfig): TLoadBoardAdapter => {
+export const adapterOf = (db: TDb, services: TBoardServices, c: MarketplaceConfig): TLoadBoardAdapter => {
   const provider = c.provider as TMarketplaceProvider;
+  const failing = (call: () => Promise<never>, sandbox = false) =>
+    withConfigurationName({ provider, boardName: BOARD_NAMES[provider], sandbox, test: call, search: call }, c.name);
   const problem = baseUrlProblem(services, provider, c.apiBaseUrl);
-  if (problem) {
-    const call = refusedAdapterCall("apiBaseUrl", problem);
-    return { provider, boardName: BOARD_NAMES[provider], sandbox: false, test: call, search: call };
+  if (problem) return failing(refusedAdapterCall("apiBaseUrl", problem));
+  let credentials = credentialsOf(services, c);
+  if (needsUserConnect(provider)) {
+    // Nothing is sent for a connection that is not there: the user is told to connect (again).
+    const connection = connectionOf(c);
+    const sandbox = isSandboxBoardUrl(c.apiBaseUrl);
+    if (connection === "reconnect")
+      return failing(() => Promise.reject(reconnectNeeded(c.lastError ?? "the authorization was refused")), sandbox);
+    if (connection === "not_connected") return failing(() => Promise.reject(notConnected()), sandbox);
+    const client = boardClientOf(services, credentials);
+    if (!client) return failing(() => Promise.reject(noBoardApp()), sandbox);
+    credentials = { ...credentials, ...client };
   }
   return services.adapter(`${c.id}:${c.updatedAt}`, () => ({
     provider,
     name: c.name,
     baseUrl: c.apiBaseUrl,
-    credentials: credentialsOf(services, c),
+    credentials,
     timeoutMs: services.timeoutMs,
     rateLimitPerHour: c.rateLimitPerHour,
     sandboxOrigins: services.sandboxOrigins,
+    userAuth: needsUserConnect(provider) ? userAuthFor(db, services, c.id) : undefined,
   }));
 };
+
+/** Neither the server nor the configuration has a 123Loadboard app to connect with. */
+export const noBoardApp = () =>
+  new AppError(
+    "CONFLICT",
+    /*i18n*/ {
+      id: "error.board.noApp",
+      message:
+        "{service} cannot be connected: this server has no 123Loadboard app (LOADBOARD123_CLIENT_ID) and the configuration gives no client ID and secret of its own",
+      values: { service: BOARD_NAMES["123loadboard"] },
+    },
+  );
 
 export const isSandboxBoardUrlOf = (c: Pick<MarketplaceConfig, "apiBaseUrl">) => isSandboxBoardUrl(c.apiBaseUrl);
 
@@ -244,7 +298,7 @@ export const recordBoardError = (db: TDb, id: number, error: string | null) =>
 export const testMarketplace = async (db: TDb, services: TBoardServices, user: User, id: number) => {
   const c = await ownMarketplace(db, user, id);
   try {
-    await adapterOf(services, c).test();
+    await adapterOf(db, services, c).test();
   } catch (err) {
     await recordBoardError(db, c.id, err instanceof Error ? err.message : String(err));
     throw err;

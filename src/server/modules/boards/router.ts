@@ -19,6 +19,7 @@ import {
   toPublicMarketplace,
   updateMarketplace,
 } from "./configs";
+import { startConnect } from "./connect";
 import { createLane, deleteLane, listLanes, toPublicLane, updateLane } from "./lanes";
 import { searchMarketplace } from "./search";
 import { runSync, startManualSync, syncHistory, syncStatus } from "./sync";
@@ -52,6 +53,22 @@ export const boardsRouter = {
     const r = await testMarketplace(ctx.db, ctx.services.boards, ctx.actor, input.id);
     return { ...r, message: "Successfully connected to the marketplace API." };
   }),
+
+  /**
+   * Connect 123Loadboard: the address of 123Loadboard's authorization page for this configuration (the browser goes
+   * there; 123Loadboard sends it back to /api/marketplaces/123loadboard/callback).
+   */
+  connect: authedProcedure
+    .input(ZId)
+    .mutation(({ ctx, input }) =>
+      startConnect(
+        ctx.db,
+        ctx.services.boards,
+        ctx.actor,
+        input.id,
+        ctx.http?.origin ?? ctx.services.publicOrigin ?? "http://localhost:3000",
+      ),
+    ),
 
   search: authedProcedure
     .input(ZId.and(ZMarketplaceSearchInput))

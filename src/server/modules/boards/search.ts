@@ -4,8 +4,11 @@ import { haversineMiles } from "../../../shared/geo";
 import type { TMarketplaceProvider, TMarketplaceSearchInput } from "../../../shared/schemas/boards";
 import type { TLoadSearchInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
+import { sourceText } from "../../i18n";
+import { boardLabel } from "../../integrations/boards/http";
 import type { TBoardServices } from "../../integrations/boards/services";
-import { BOARD_NAMES, type TBoardLoad, type TBoardSearch } from "../../integrations/boards/types";
+import { BOARD_NAMES, type TBoardLoad, type TBoardResult, type TBoardSearch } from "../../integrations/boards/types";
+import { logger } from "../../logger";
 import { boardStats, searchLoads, type TLoadPage } from "../loads/search";
 import { toPublicLoad } from "../loads/serialize";
 import { nearestPlace } from "../places/gazetteer";
@@ -70,16 +73,29 @@ const asLoad = (b: TBoardLoad, c: MarketplaceConfig, now: number): Load | null =
   } as Load;
 };
 
+/** A board's load whose places are not in the gazetteer: counted as unreadable, and logged for the operator. */
+const unplaced = (c: MarketplaceConfig, b: TBoardLoad) =>
+  logger.warn("board: a load's places could not be put on the map", {
+    configId: c.id,
+    provider: c.provider,
+    externalId: b.externalId,
+    pickup: `${b.pickup.city}, ${b.pickup.state ?? b.pickup.country}`,
+    delivery: `${b.delivery.city}, ${b.delivery.state ?? b.delivery.country}`,
+  });
+
 export type TBoardAnswer = {
   configId: number;
   name: string;
   provider: TMarketplaceProvider;
   /**
    * ok: answered live; failed: answered with an error; timeout: did not answer within the deadline; synced: read from
-   * its synced copy; no_location: a live board that needs a point to search around.
+   * its synced copy; no_location: a live board that needs a point to search around; outside_area: the board does not
+   * search from there (Truckstop outside North America), so it was not asked.
    */
-  state: "ok" | "failed" | "timeout" | "synced" | "no_location";
+  state: "ok" | "failed" | "timeout" | "synced" | "no_location" | "outside_area";
   count: number;
+  /** Loads the board answered that could not be read (each logged with the field at fault). */
+  unreadable: number;
   error: string | null;
   sandbox: boolean;
 };
@@ -93,6 +109,7 @@ const answerOf = (c: MarketplaceConfig, state: TBoardAnswer["state"], error: str
   provider: c.provider as TMarketplaceProvider,
   state,
   count: 0,
+  unreadable: 0,
   error,
   sandbox: isSandboxBoardUrlOf(c),
 });
@@ -241,18 +258,26 @@ const askLiveBoards = async (
     loadRates(db),
     Promise.all(
       liveConfigs.map(async (c) => {
+        const adapter = adapterOf(db, services, c);
+        // A board that does not search from here is not asked: the answer says why.
+        const outside = adapter.outsideArea?.(query) ?? null;
+        if (outside) return { c, outside: sourceText(outside), r: null };
         const key = `${c.id}:${c.updatedAt}:${JSON.stringify(query)}`;
         const r = await withDeadline(
-          services.cached(key, () => adapterOf(services, c).search(query)),
+          services.cached(key, () => adapter.search(query)),
           services.deadlineMs,
         );
-        return { c, r };
+        return { c, outside: null, r };
       }),
     ),
   ]);
   const boards: TBoardAnswer[] = [];
   const live: TBoardLoadItem[] = [];
-  for (const { c, r } of answers) {
+  for (const { c, outside, r } of answers) {
+    if (!r) {
+      boards.push(answerOf(c, "outside_area", outside));
+      continue;
+    }
     const answer = answerOf(
       c,
       r.ok ? "ok" : r.timeout ? "timeout" : "failed",
@@ -260,8 +285,14 @@ const askLiveBoards = async (
     );
     if (!r.ok && !r.timeout) void recordBoardError(db, c.id, answer.error);
     if (r.ok) {
-      for (const b of r.value) {
+      answer.unreadable = r.value.skipped.length;
+      for (const b of r.value.loads) {
         const l = asLoad(b, c, now);
+        // A load whose places cannot be put on the map could not be read either.
+        if (!l) {
+          answer.unreadable++;
+          unplaced(c, b);
+        }
         if (!l || !passes(l, p, rates, point)) continue;
         live.push(decorate(toPublicLoad(l, point, now), byId, true));
         answer.count++;
@@ -321,7 +352,7 @@ export const searchMarketplace = async (
       /*i18n*/ {
         id: "error.marketplace.inactive",
         message: "{name} is inactive; activate it to search",
-        values: { name: c.name },
+        values: { name: boardLabel(BOARD_NAMES[c.provider as TMarketplaceProvider], c.name) },
       },
     );
   const given =
@@ -340,24 +371,34 @@ export const searchMarketplace = async (
     input.destinationLatitude !== undefined && input.destinationLongitude !== undefined
       ? { latitude: input.destinationLatitude, longitude: input.destinationLongitude }
       : null;
-  let found: TBoardLoad[];
+  const adapter = adapterOf(db, services, c);
+  const query: TBoardSearch = {
+    origin,
+    radiusMiles: input.radiusMiles,
+    destination,
+    equipmentType: input.equipmentType ?? null,
+    limit: input.limit,
+  };
+  // Not the board's failure: nothing is asked, and nothing is recorded against the configuration.
+  const outside = adapter.outsideArea?.(query);
+  if (outside) throw new AppError("BAD_REQUEST", outside);
+  let found: TBoardResult;
   try {
-    found = await adapterOf(services, c).search({
-      origin,
-      radiusMiles: input.radiusMiles,
-      destination,
-      equipmentType: input.equipmentType ?? null,
-      limit: input.limit,
-    });
+    found = await adapter.search(query);
   } catch (err) {
     await recordBoardError(db, c.id, err instanceof Error ? err.message : String(err));
     throw err;
   }
   const byId = new Map([[c.id, c]]);
   const results = [];
-  for (const b of found.slice(0, input.limit)) {
+  let unreadable = found.skipped.length;
+  for (const b of found.loads.slice(0, input.limit)) {
     const l = asLoad(b, c, now);
-    if (!l) continue;
+    if (!l) {
+      unreadable++;
+      unplaced(c, b);
+      continue;
+    }
     const item = decorate(toPublicLoad(l, origin, now), byId, true);
     results.push({
       ...item,
@@ -366,5 +407,6 @@ export const searchMarketplace = async (
       destination: { city: item.deliveryCity, state: item.deliveryState, country: item.deliveryCountry },
     });
   }
-  return { results, searchedFrom: origin };
+  /** unreadable: loads the board answered that could not be read (the page says how many). */
+  return { results, searchedFrom: origin, unreadable };
 };

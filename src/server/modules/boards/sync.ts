@@ -16,7 +16,7 @@ import type { TEquipmentType } from "../../../shared/constants";
 import { DEFAULT_SEARCH_RADIUS, DEFAULT_SYNC_INTERVAL_MINUTES } from "../../../shared/schemas/boards";
 import { AppError } from "../../errors";
 import type { TBoardServices } from "../../integrations/boards/services";
-import type { TBoardLoad, TBoardSearch } from "../../integrations/boards/types";
+import { BOARD_NAMES, type TBoardLoad, type TBoardSearch } from "../../integrations/boards/types";
 import { enqueue } from "../../jobs/queue";
 import { hasPremium, requirePremium } from "../billing/premium";
 import { adapterOf, canSync, listMarketplaces, ownMarketplace } from "./configs";
@@ -132,6 +132,12 @@ export const syncLanes = async (db: TDb, userId: number): Promise<TBoardSearch[]
   });
 };
 
+const allOutside = /*i18n*/ {
+  id: "error.sync.allOutside",
+  message:
+    "{board} searches North America only, and neither your location nor any saved lane starts there: nothing was searched",
+};
+
 const NO_LANE = /*i18n*/ {
   id: "error.sync.noLane",
   message:
@@ -200,22 +206,37 @@ export const runSync = async (
     .returning();
   let counts: TSyncCounts = { found: 0, created: 0, updated: 0, expired: 0, skipped: 0 };
   let error: string | null = null;
+  // Loads the board listed that could not be read (by id, so a load found by two lanes counts once).
+  const unreadable = new Set<string>();
+  let lanesOutside = 0;
   try {
     const [owner] = await db.select().from(users).where(eq(users.id, c.userId));
     if (!owner || !hasPremium(owner)) {
       counts = await upsertExternalLoads(db, c, [], Date.now());
       throw new AppError("SUBSCRIPTION_REQUIRED", SYNC_NEEDS_PREMIUM);
     }
-    const lanes = await syncLanes(db, c.userId);
-    if (!lanes.length) {
+    const all = await syncLanes(db, c.userId);
+    if (!all.length) {
       // Nothing left to search (the last saved lane deleted, say): what earlier runs found goes, and the run says why.
       counts = await upsertExternalLoads(db, c, [], Date.now());
       throw new AppError("BAD_REQUEST", NO_LANE);
     }
-    const adapter = adapterOf(services, c);
+    const adapter = adapterOf(db, services, c);
+    // Lanes the board does not search from (Truckstop outside North America) are left out, and the run says so.
+    const lanes = all.filter((q) => !adapter.outsideArea?.(q));
+    lanesOutside = all.length - lanes.length;
+    if (!lanes.length) {
+      counts = await upsertExternalLoads(db, c, [], Date.now());
+      throw new AppError("BAD_REQUEST", {
+        ...allOutside,
+        values: { board: BOARD_NAMES[c.provider as keyof typeof BOARD_NAMES] },
+      });
+    }
     const found = new Map<string, TBoardLoad>();
     for (const [i, lane] of lanes.entries()) {
-      for (const l of await adapter.search(lane)) found.set(l.externalId, l);
+      const answer = await adapter.search(lane);
+      for (const l of answer.loads) found.set(l.externalId, l);
+      for (const [k, skip] of answer.skipped.entries()) unreadable.add(skip.id ?? `${i}:${k}`);
       onProgress?.({ lane: i + 1, lanes: lanes.length, found: found.size });
     }
     counts = await upsertExternalLoads(db, c, [...found.values()], Date.now());
@@ -232,6 +253,8 @@ export const runSync = async (
       created: counts.created,
       updated: counts.updated,
       expired: counts.expired,
+      unreadable: unreadable.size + counts.skipped,
+      lanesOutside,
       error,
     })
     .where(eq(syncRuns.id, run!.id))
@@ -357,6 +380,10 @@ export const syncHistory = async (db: TDb, user: User, configId?: number, limit 
     created: run.created,
     updated: run.updated,
     expired: run.expired,
+    /** Loads the board listed that could not be read. */
+    unreadable: run.unreadable,
+    /** Lanes left out because the board does not search from there. */
+    lanesOutside: run.lanesOutside,
     durationMs: run.durationMs,
     error: run.error,
   }));

@@ -32,8 +32,37 @@ const normalize = (s: string) =>
     .trim();
 
 const countryNames = new Intl.DisplayNames(["en"], { type: "region" });
-// GeoNames admin1 codes are the familiar state and province abbreviations only in these countries.
-const CODE_STATES = new Set(["US", "CA"]);
+
+// GeoNames' admin1 codes are the familiar state abbreviations in the United States only; Canada's and Mexico's are
+// numbers, given here as the province and state abbreviations North American addresses and load boards use.
+const ADMIN1: Record<string, Record<string, string>> = {
+  CA: {
+    "01": "AB",
+    "02": "BC",
+    "03": "MB",
+    "04": "NB",
+    "05": "NL",
+    "07": "NS",
+    "08": "ON",
+    "09": "PE",
+    "10": "QC",
+    "11": "SK",
+    "12": "YT",
+    "13": "NT",
+    "14": "NU",
+  },
+  MX: Object.fromEntries(
+    "AG BC BS CM CS CH CO CL DF DG GT GR HG JA MC MI MO NA NL OA PU QE QR SL SI SO TB TM TL VE YU ZA"
+      .split(" ")
+      .map((code, i) => [String(i + 1).padStart(2, "0"), code]),
+  ),
+};
+/** A place's state or province, where the country has abbreviations people use; null elsewhere. */
+const stateOf = (c: TCity): string | null => {
+  if (!c.adminCode) return null;
+  if (c.country === "US") return c.adminCode;
+  return ADMIN1[c.country]?.[c.adminCode] ?? null;
+};
 
 // GeoNames often spells Ethiopian towns in a transliteration few people type; these are the names in common use,
 // shown instead and searchable beside the GeoNames spelling.
@@ -108,7 +137,7 @@ export const searchPlaces = (query: string, limit = 8, countryCode?: string): TP
   hits.sort((a, b) => b.population - a.population);
   return hits.slice(0, limit).map((c) => ({
     city: c.name,
-    state: CODE_STATES.has(c.country) && c.adminCode ? c.adminCode : null,
+    state: stateOf(c),
     country: countryNames.of(c.country) ?? c.country,
     countryCode: c.country,
     latitude: Math.round(c.loc.coordinates[1] * 1e5) / 1e5,
@@ -202,6 +231,6 @@ export const nearestPlace = (latitude: number, longitude: number): TNearPlace | 
     distanceMiles,
     direction: distanceMiles < 3 ? null : bearing(lat, lng, latitude, longitude),
     countryCode: best.city.country,
-    state: CODE_STATES.has(best.city.country) && best.city.adminCode ? best.city.adminCode : null,
+    state: stateOf(best.city),
   };
 };

@@ -24,7 +24,7 @@ const ZQuote = z.object({
 });
 
 export const shippingRouter = {
-  carriers: userOrSystemProcedure.query(({ ctx }) => ctx.services.carriers.states()),
+  carriers: userOrSystemProcedure.query(({ ctx }) => ctx.services.carriers.states(ctx.locale)),
   rates: userOrSystemProcedure
     .input(ZRatesInput)
     .mutation(({ ctx, input }) => shopRates(ctx.services.carriers, input, ctx.locale)),

@@ -2,8 +2,10 @@ import { and, asc, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { type EcommerceIntegration, ecommerceIntegrations, type User } from "../../../../db/tables";
 import {
+  SHOPIFY_APP_FIELDS,
   STORE_CREDENTIAL_FIELDS,
   STORE_REQUIRED_FIELDS,
+  shopifyAppKind,
   type TCreateIntegrationInput,
   type TEcommercePlatform,
   type TStoreSettingsInput,
@@ -110,11 +112,61 @@ const rulesOf = (platform: TEcommercePlatform): TCredentialRules => ({
   }),
 });
 
+/**
+ * Shopify's credentials are one kind of app's: a Dev Dashboard app's client ID and secret, or a legacy custom app's
+ * access token (SHOPIFY_APP_FIELDS), never some of both.
+ */
+const checkShopifyApp = (creds: Record<string, string>) => {
+  const kind = shopifyAppKind((f) => !!creds[f]);
+  if (!kind)
+    throw refuseField(
+      "credentials.clientId",
+      /*i18n*/ {
+        id: "error.ecommerce.shopifyAppRequired",
+        message:
+          "credentials.clientId and credentials.clientSecret of your Dev Dashboard app are required for Shopify (or credentials.accessToken of a legacy custom app)",
+      },
+    );
+  const missing = SHOPIFY_APP_FIELDS[kind].required.find((f) => !creds[f]);
+  if (missing) throw refuseField(`credentials.${missing}`, rulesOf("shopify").missing(missing));
+  if (kind === "devDashboard" && creds.accessToken)
+    throw refuseField(
+      "credentials.accessToken",
+      /*i18n*/ {
+        id: "error.ecommerce.shopifyTwoApps",
+        message:
+          "credentials.accessToken is a legacy custom app's; a Dev Dashboard app takes its client ID and secret only",
+      },
+    );
+};
+
+/**
+ * What an update stores: the saved credentials with the given ones over them. State an adapter stored beside them (a
+ * renewed token's expiry) is dropped, and a Shopify integration moved to the other kind of app keeps nothing of the
+ * old one's (its webhook secret included, unless given).
+ */
+const mergeCredentials = (
+  platform: TEcommercePlatform,
+  saved: Record<string, string>,
+  given: Record<string, string>,
+) => {
+  const fields: readonly string[] = STORE_CREDENTIAL_FIELDS[platform];
+  const kept = Object.fromEntries(Object.entries(saved).filter(([k]) => fields.includes(k)));
+  if (platform === "shopify") {
+    const was = shopifyAppKind((f) => !!kept[f]);
+    const now = shopifyAppKind((f) => !!given[f]);
+    if (was && now && was !== now)
+      for (const f of [...SHOPIFY_APP_FIELDS[was].required, ...SHOPIFY_APP_FIELDS[was].optional]) delete kept[f];
+  }
+  return { ...kept, ...given };
+};
+
 /** The shared rules, Shopify's shop domain and Amazon's region, which decide the host its calls go to. */
 const checkCredentials = (platform: TEcommercePlatform, creds: Record<string, string>) => {
   requireCredentials(rulesOf(platform), creds);
   if (platform === "shopify" && !shopifyShopHost(creds.shopDomain))
     throw refuseField("credentials.shopDomain", SHOP_DOMAIN);
+  if (platform === "shopify") checkShopifyApp(creds);
   if (platform === "amazon" && !["na", "eu", "fe", "sandbox"].includes(creds.region ?? "")) {
     const message = /*i18n*/ {
       id: "error.ecommerce.amazonRegion",
@@ -174,30 +226,44 @@ export const updateIntegration = async (
   input: TUpdateIntegrationInput,
   now = Date.now(),
 ) => {
-  const i = await ownIntegration(db, user, id);
-  const platform = i.platform as TEcommercePlatform;
-  // An active integration imports orders (sync and webhooks), which is premium: activating needs premium.
-  if (input.isActive === true && !i.isActive) requirePremium(user, now);
-  if (input.settings) checkBaseUrl(services, platform, input.settings.apiBaseUrl);
-  let sealed: ReturnType<typeof sealCredentials> | null = null;
-  if (input.credentials && Object.keys(input.credentials).length > 0) {
-    const merged = { ...credentialsOf(services, i), ...cleanCredentials(rulesOf(platform), input.credentials) };
-    checkCredentials(platform, merged);
-    sealed = sealCredentials(services.secrets, merged);
+  // Credentials are merged with the saved ones and written only if those did not change meanwhile: an adapter may store
+  // renewed tokens at any time, and they must not be overwritten with the ones they replaced.
+  for (;;) {
+    const i = await ownIntegration(db, user, id);
+    const platform = i.platform as TEcommercePlatform;
+    // An active integration imports orders (sync and webhooks), which is premium: activating needs premium.
+    if (input.isActive === true && !i.isActive) requirePremium(user, now);
+    if (input.settings) checkBaseUrl(services, platform, input.settings.apiBaseUrl);
+    let sealed: ReturnType<typeof sealCredentials> | null = null;
+    if (input.credentials && Object.keys(input.credentials).length > 0) {
+      const merged = mergeCredentials(
+        platform,
+        credentialsOf(services, i),
+        cleanCredentials(rulesOf(platform), input.credentials),
+      );
+      checkCredentials(platform, merged);
+      sealed = sealCredentials(services.secrets, merged);
+    }
+    const [row] = await db
+      .update(ecommerceIntegrations)
+      .set({
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.isActive !== undefined && { isActive: input.isActive }),
+        ...(input.settings && { settings: input.settings as unknown as Record<string, unknown> }),
+        ...(sealed ?? {}),
+        ...((input.settings || sealed) && { lastError: null }),
+        updatedAt: Math.max(now, i.updatedAt + 1),
+      })
+      .where(
+        and(
+          eq(ecommerceIntegrations.id, id),
+          eq(ecommerceIntegrations.userId, user.id),
+          ...(sealed ? [eq(ecommerceIntegrations.credentials, i.credentials)] : []),
+        ),
+      )
+      .returning();
+    if (row) return row;
   }
-  const [row] = await db
-    .update(ecommerceIntegrations)
-    .set({
-      ...(input.name !== undefined && { name: input.name }),
-      ...(input.isActive !== undefined && { isActive: input.isActive }),
-      ...(input.settings && { settings: input.settings as unknown as Record<string, unknown> }),
-      ...(sealed ?? {}),
-      ...((input.settings || sealed) && { lastError: null }),
-      updatedAt: Math.max(now, i.updatedAt + 1),
-    })
-    .where(and(eq(ecommerceIntegrations.id, id), eq(ecommerceIntegrations.userId, user.id)))
-    .returning();
-  return row!;
 };
 
 /** Deletes an integration and its orders; loads already made from them stay posted. */
@@ -210,11 +276,31 @@ export const deleteIntegration = async (db: TDb, user: User, id: number) => {
 };
 
 /**
+ * Where an adapter keeps tokens it renews: beside the other credentials, sealed, as long as the integration is the
+ * version the adapter was made for (a user's change replaces the credentials and makes a new adapter).
+ */
+const credentialStoreOf = (db: TDb, services: TStoreServices, i: EcommerceIntegration) => {
+  const thisVersion = and(eq(ecommerceIntegrations.id, i.id), eq(ecommerceIntegrations.updatedAt, i.updatedAt));
+  return {
+    load: async () => {
+      const [row] = await db
+        .select({ credentials: ecommerceIntegrations.credentials })
+        .from(ecommerceIntegrations)
+        .where(thisVersion);
+      return row ? credentialsOf(services, { ...i, credentials: row.credentials }) : null;
+    },
+    save: async (credentials: Record<string, string>) => {
+      await db.update(ecommerceIntegrations).set(sealCredentials(services.secrets, credentials)).where(thisVersion);
+    },
+  };
+};
+
+/**
  * The adapter of an integration (one per version, so tokens are kept). Requests go to the settings' apiBaseUrl, else
  * the platform's own host for the credentials; an address the rules refuse (a row saved under older rules) gives an
  * adapter whose every call fails with that refusal, and nothing is sent.
  */
-export const storeAdapterOf = (services: TStoreServices, i: EcommerceIntegration): TStoreAdapter => {
+export const storeAdapterOf = (db: TDb, services: TStoreServices, i: EcommerceIntegration): TStoreAdapter => {
   const platform = i.platform as TEcommercePlatform;
   const apiBaseUrl = settingsOf(i).apiBaseUrl;
   const refused = (path: string, message: TMessage): TStoreAdapter => {
@@ -242,6 +328,7 @@ export const storeAdapterOf = (services: TStoreServices, i: EcommerceIntegration
     credentials,
     timeoutMs: services.timeoutMs,
     sandboxOrigins: services.sandboxOrigins,
+    credentialStore: credentialStoreOf(db, services, i),
   }));
 };
 
@@ -255,7 +342,7 @@ export const recordStoreError = (db: TDb, id: number, error: string | null) =>
 export const testIntegration = async (db: TDb, services: TStoreServices, user: User, id: number) => {
   const i = await ownIntegration(db, user, id);
   try {
-    await storeAdapterOf(services, i).test();
+    await storeAdapterOf(db, services, i).test();
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     await recordStoreError(db, i.id, message);

@@ -186,7 +186,7 @@ export const receiveWebhook = async (
   if (!i?.isActive) throw new AppError("UNAUTHORIZED", WEBHOOK_REFUSED);
   let verified: ReturnType<NonNullable<ReturnType<typeof storeAdapterOf>["verifyWebhook"]>>;
   try {
-    const adapter = storeAdapterOf(services, i);
+    const adapter = storeAdapterOf(db, services, i);
     if (!adapter.verifyWebhook) throw new AppError("UNAUTHORIZED", WEBHOOK_REFUSED);
     verified = adapter.verifyWebhook(raw, headers);
   } catch (err) {

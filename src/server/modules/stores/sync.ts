@@ -57,7 +57,7 @@ export const runStoreSync = async (
       },
     );
   if (!(await userHasPremium(db, i.userId, now))) throw new AppError("SUBSCRIPTION_REQUIRED", STORE_SYNC_NEEDS_PREMIUM);
-  const adapter = storeAdapterOf(services, i);
+  const adapter = storeAdapterOf(db, services, i);
   const since = Math.max(0, i.syncCursor - MINUTE);
   let cursor: string | null = null;
   let created = 0;

@@ -89,8 +89,8 @@ export function CheckoutOptions({
         <p className="text-sm text-muted-foreground">
           {inTrial ? (
             <Trans>
-              You can subscribe before your free period ends. Your paid month starts on the day you pay; the free days
-              left are not added to it.
+              You can subscribe before your free period ends: your paid month starts when the free period ends, so no
+              free day is lost. A card is first charged on that day (at once when less than two days are left).
             </Trans>
           ) : (
             <Trans>Choose how you want to pay. You will continue on the payment provider's secure page.</Trans>

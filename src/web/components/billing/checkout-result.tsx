@@ -6,7 +6,7 @@ import { usePreferences } from "../../lib/preferences";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
-import { isPaid, refreshSubscription, subscriptionStatusOptions } from "./shared";
+import { isPaid, refreshSubscription, subscriptionStatusOptions, type TSubscription } from "./shared";
 
 /** What the provider's page sent the browser back with (Stripe: success or cancelled; Chapa: return with tx_ref). */
 export type TCheckoutReturn = { kind: "success" } | { kind: "cancelled" } | { kind: "return"; txRef: string };
@@ -48,9 +48,13 @@ function Notice({
   );
 }
 
+/** What the server says once the provider's webhooks are in: a paid period, or a card subscription waiting for it. */
+const settled = (d: TSubscription) => isPaid(d) || d.billingStartsAt != null;
+
 /**
  * A payment the provider has taken but the server may not have heard of yet (its webhook is on the way): the status is
- * asked again every 2 s for up to 30 s, until the paid period runs into the future.
+ * asked again every 2 s for up to 30 s, until the paid period runs into the future (or, bought during the trial by
+ * card, the subscription waits for the trial's end).
  */
 function Activation({ waiting }: { waiting: ReactNode }) {
   const { formatDate } = usePreferences();
@@ -61,12 +65,12 @@ function Activation({ waiting }: { waiting: ReactNode }) {
     ...subscriptionStatusOptions(),
     refetchInterval: (q) => {
       const d = q.state.data;
-      if (timedOut || (d && q.state.dataUpdatedAt >= startedAt && isPaid(d))) return false;
+      if (timedOut || (d && q.state.dataUpdatedAt >= startedAt && settled(d))) return false;
       return POLL_MS;
     },
   });
   // Data from before the payment (a cached answer) does not count.
-  const active = status.data != null && status.dataUpdatedAt >= startedAt && isPaid(status.data);
+  const active = status.data != null && status.dataUpdatedAt >= startedAt && settled(status.data);
 
   useEffect(() => {
     if (active) return;
@@ -82,6 +86,14 @@ function Activation({ waiting }: { waiting: ReactNode }) {
     void refreshSubscription(queryClient);
   }, [active, queryClient]);
 
+  if (active && status.data?.billingStartsAt && !isPaid(status.data)) {
+    const start = formatDate(status.data.billingStartsAt);
+    return (
+      <Notice tone="success" state="scheduled">
+        <Trans>Card subscription set up: the first charge is on {start}, when your free trial ends.</Trans>
+      </Notice>
+    );
+  }
   if (active && status.data?.currentPeriodEnd) {
     const until = formatDate(status.data.currentPeriodEnd);
     return (
@@ -168,6 +180,12 @@ function ChapaReturn({ txRef }: { txRef: string }) {
   if (status === "pending")
     return (
       <Activation waiting={t`Chapa has not confirmed your payment yet: premium is activated as soon as it does…`} />
+    );
+  if (status === "cancelled")
+    return (
+      <Notice tone="warning" state="cancelled">
+        <Trans>Payment cancelled: nothing was charged.</Trans>
+      </Notice>
     );
   if (status === "refunded")
     return (

@@ -19,7 +19,10 @@ import {
 } from "../ui/dialog";
 import { type TSubscription, useRefreshSubscription } from "./shared";
 
-/** Cancel at the period's end, or within the money-back window cancel with a refund (premium ends now). */
+/**
+ * Cancel at the period's end, or within the money-back window cancel with a refund (the paid period ends now; what the
+ * free trial had left stays). A card subscription still waiting for the trial's end is cancelled before any charge.
+ */
 function CancelDialog({ data }: { data: TSubscription }) {
   const { t } = useLingui();
   const { formatDate } = usePreferences();
@@ -27,6 +30,8 @@ function CancelDialog({ data }: { data: TSubscription }) {
   const [open, setOpen] = useState(false);
   const [step, setStep] = useState<"cancel" | "refund">("cancel");
   const until = data.currentPeriodEnd ? formatDate(data.currentPeriodEnd) : "";
+  const trialUntil = formatDate(data.trialStatus.trialEndsAt);
+  const waiting = data.billingStartsAt != null;
   const days = MONEY_BACK_DAYS;
 
   const cancel = useMutation(
@@ -36,7 +41,7 @@ function CancelDialog({ data }: { data: TSubscription }) {
         if (r.refunded)
           toast({
             title: t({ message: "Refund requested", comment: "Notice title after a refund was asked for" }),
-            description: t`Your last payment is being refunded and premium has ended. The money can take a few days to reach you.`,
+            description: t`Your last payment is being refunded and the paid period has ended. The money can take a few days to reach you.`,
             variant: "success",
           });
         else {
@@ -46,7 +51,9 @@ function CancelDialog({ data }: { data: TSubscription }) {
               message: "Subscription cancelled",
               comment: "Notice title after the subscription was cancelled",
             }),
-            description: t`Premium continues until ${end}. You will not be charged again.`,
+            description: waiting
+              ? t`Your card will not be charged. Your free trial continues until ${trialUntil}.`
+              : t`Premium continues until ${end}. You will not be charged again.`,
             variant: "success",
           });
         }
@@ -80,7 +87,11 @@ function CancelDialog({ data }: { data: TSubscription }) {
                 <Trans>Cancel your subscription?</Trans>
               </DialogTitle>
               <DialogDescription>
-                <Trans>Premium continues until {until}, then ends. You will not be charged again.</Trans>
+                {waiting ? (
+                  <Trans>Your card will not be charged. Your free trial continues until {trialUntil}.</Trans>
+                ) : (
+                  <Trans>Premium continues until {until}, then ends. You will not be charged again.</Trans>
+                )}
               </DialogDescription>
             </DialogHeader>
             {data.refundable && (
@@ -91,7 +102,7 @@ function CancelDialog({ data }: { data: TSubscription }) {
                   </Trans>
                 </p>
                 <p className="text-muted-foreground">
-                  <Trans>Within {days} days of your first payment: your money back, premium ends now.</Trans>
+                  <Trans>Within {days} days of your first payment: your money back, the paid period ends now.</Trans>
                 </p>
                 <Button
                   variant="outline"
@@ -134,7 +145,8 @@ function CancelDialog({ data }: { data: TSubscription }) {
               </DialogTitle>
               <DialogDescription>
                 <Trans>
-                  Your last payment is refunded to where it came from and premium ends now. This cannot be undone.
+                  Your last payment is refunded to where it came from and the paid period ends now; what was left of
+                  your free trial stays. This cannot be undone.
                 </Trans>
               </DialogDescription>
             </DialogHeader>

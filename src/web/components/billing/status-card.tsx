@@ -114,6 +114,14 @@ export function SubscriptionStatusCard({ data }: { data: TSubscription }) {
           <dl className="grid gap-1.5">
             <Row label={<Trans>Free trial ends</Trans>}>{trialUntil}</Row>
           </dl>
+          {data.billingStartsAt && (
+            <p className="text-muted-foreground" data-testid="billing-starts">
+              <Trans>
+                Your card subscription starts when the trial ends: the first charge is on {trialUntil}, and premium
+                continues without a break.
+              </Trans>
+            </p>
+          )}
         </>
       )}
 

@@ -72,6 +72,14 @@ export function CredentialFields({
           </Trans>
         </p>
       )}
+      {provider === "123loadboard" && (
+        <p className="text-xs text-muted-foreground sm:col-span-2" data-testid="lb123-note">
+          <Trans>
+            Leave these empty to use this server's 123Loadboard app; fill them in only with your own 123Loadboard API
+            app. After saving, use Connect 123Loadboard to let MyTess search loads with your 123Loadboard account.
+          </Trans>
+        </p>
+      )}
       {provider === "other" && (
         <p className="text-xs text-muted-foreground sm:col-span-2">
           <Trans>The key is sent with each request to your feed, if it needs one.</Trans>

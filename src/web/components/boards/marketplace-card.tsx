@@ -1,8 +1,8 @@
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation } from "@tanstack/react-query";
-import { Check, Pencil, PlugZap, X } from "lucide-react";
-import type { TUpdateMarketplaceInput } from "../../../shared/schemas/boards";
+import { Check, KeyRound, Minus, Pencil, PlugZap, X } from "lucide-react";
+import { REQUIRED_CREDENTIAL_FIELDS, type TUpdateMarketplaceInput } from "../../../shared/schemas/boards";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
@@ -21,7 +21,50 @@ import {
   useProviderLabel,
   useRefreshMarketplaces,
 } from "./shared";
-import { MarketplaceStatusBadge, SandboxBadge } from "./status-badges";
+import { ConnectionBadge, MarketplaceStatusBadge, SandboxBadge } from "./status-badges";
+
+/**
+ * Connect 123Loadboard: the user allows MyTess to search with their 123Loadboard account, on 123Loadboard's own page;
+ * the browser comes back to the Marketplaces page, which says how it went.
+ */
+function ConnectButton({ config }: { config: TMarketplace }) {
+  const { t } = useLingui();
+  const onUnauthorized = useUnauthorizedRedirect();
+  const connect = useMutation(
+    trpc.boards.connect.mutationOptions({
+      onSuccess: ({ url }) => window.location.assign(url),
+      onError: (err) => {
+        if (onUnauthorized(err)) return;
+        toast({
+          title: t`Connection Failed`,
+          description: serverMessage(err) ?? t`123Loadboard could not be reached to connect.`,
+          variant: "destructive",
+        });
+      },
+    }),
+  );
+  const again = config.connection !== "not_connected";
+  return (
+    <Button
+      size="sm"
+      variant={config.connection === "connected" ? "outline" : "default"}
+      disabled={connect.isPending || connect.isSuccess}
+      onClick={() => connect.mutate({ id: config.id })}
+      data-testid="connect-board"
+    >
+      <KeyRound aria-hidden />
+      {again ? (
+        <Trans comment="Button on a 123Loadboard card: authorize MyTess on 123Loadboard's page again (the connection was refused)">
+          Reconnect 123Loadboard
+        </Trans>
+      ) : (
+        <Trans comment="Button on a 123Loadboard card: go to 123Loadboard's page to allow MyTess to search with the user's account">
+          Connect 123Loadboard
+        </Trans>
+      )}
+    </Button>
+  );
+}
 
 /** One board configuration: what it is, how it stands, and its actions. */
 export function MarketplaceCard({ config, onEdit }: { config: TMarketplace; onEdit: () => void }) {
@@ -98,12 +141,14 @@ export function MarketplaceCard({ config, onEdit }: { config: TMarketplace; onEd
             </Badge>
             {config.sandbox && <SandboxBadge />}
             <MarketplaceStatusBadge config={{ isActive, syncEnabled }} />
+            {config.connection && <ConnectionBadge connection={config.connection} />}
           </div>
           <p className="mt-1 break-all text-sm text-muted-foreground" data-testid="marketplace-url">
             {config.apiBaseUrl}
           </p>
         </div>
         <div className="flex flex-wrap gap-2 sm:shrink-0 sm:justify-end">
+          {config.connection && <ConnectButton config={config} />}
           <Button
             size="sm"
             variant="outline"
@@ -151,12 +196,15 @@ export function MarketplaceCard({ config, onEdit }: { config: TMarketplace; onEd
             <ul className="flex flex-wrap gap-x-3 gap-y-1" data-testid="marketplace-credentials">
               {credentials.map(([field, isSet]) => {
                 const label = credentialLabel(config.provider, field);
+                const required = REQUIRED_CREDENTIAL_FIELDS[config.provider].includes(field);
                 return (
                   <li key={field} className="flex items-center gap-1" data-set={isSet}>
                     {isSet ? (
                       <Check className="size-3.5 text-green-700" aria-hidden />
-                    ) : (
+                    ) : required ? (
                       <X className="size-3.5 text-destructive" aria-hidden />
+                    ) : (
+                      <Minus className="size-3.5 text-muted-foreground" aria-hidden />
                     )}
                     {isSet ? <Trans>{label}: set</Trans> : <Trans>{label}: not set</Trans>}
                   </li>

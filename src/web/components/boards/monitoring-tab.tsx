@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro";
 import { Trans } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
@@ -28,6 +29,7 @@ function RunRow({ run }: { run: TSyncRun }) {
   const { formatDate, formatNumber } = usePreferences();
   const providerLabel = useProviderLabel();
   const seconds = run.durationMs == null ? null : formatNumber(run.durationMs / 1000, { maximumFractionDigits: 1 });
+  const board = providerLabel(run.provider, true);
   return (
     <tr
       className="grid grid-cols-2 gap-x-3 gap-y-1 border-t py-3 align-top sm:table-row sm:py-0"
@@ -95,6 +97,22 @@ function RunRow({ run }: { run: TSyncRun }) {
           <Badge variant="success">
             <Trans comment="Board sync history badge: the sync worked">OK</Trans>
           </Badge>
+        )}
+        {run.unreadable > 0 && (
+          <div className="mt-1 text-xs text-yellow-800" data-testid="sync-run-unreadable">
+            {plural(run.unreadable, {
+              one: `# load from ${board} could not be read`,
+              other: `# loads from ${board} could not be read`,
+            })}
+          </div>
+        )}
+        {run.lanesOutside > 0 && (
+          <div className="mt-1 text-xs text-muted-foreground" data-testid="sync-run-outside">
+            {plural(run.lanesOutside, {
+              one: `# lane not searched: ${board} searches North America only`,
+              other: `# lanes not searched: ${board} searches North America only`,
+            })}
+          </div>
         )}
       </td>
     </tr>

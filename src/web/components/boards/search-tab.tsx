@@ -39,6 +39,7 @@ export function SearchTab() {
   const from = search.data?.searchedFrom;
   const place = from ? [from.city, from.state].filter(Boolean).join(", ") : "";
   const count = search.data?.results.length ?? 0;
+  const unreadable = search.data?.unreadable ?? 0;
 
   return (
     <div className="grid gap-4">
@@ -66,6 +67,14 @@ export function SearchTab() {
               </>
             )}
           </p>
+          {unreadable > 0 && (
+            <p className="text-sm text-yellow-800" role="note" data-testid="marketplace-unreadable">
+              {plural(unreadable, {
+                one: `# load from ${boardName} could not be read`,
+                other: `# loads from ${boardName} could not be read`,
+              })}
+            </p>
+          )}
           {count === 0 ? (
             <Card className="p-8 text-center text-sm text-muted-foreground" data-testid="no-marketplace-results">
               <Trans>No loads found on this board for this search.</Trans>

@@ -31,3 +31,28 @@ export function SandboxBadge() {
     </Badge>
   );
 }
+
+/** A board searched with the user's own authorization (123Loadboard): whether MyTess may search with it now. */
+export function ConnectionBadge({ connection }: { connection: NonNullable<TMarketplace["connection"]> }) {
+  if (connection === "connected")
+    return (
+      <Badge variant="success" data-testid="connection-status">
+        <Trans comment="Badge on a 123Loadboard card: the user has allowed MyTess on 123Loadboard">Connected</Trans>
+      </Badge>
+    );
+  if (connection === "reconnect")
+    return (
+      <Badge variant="destructive" data-testid="connection-status">
+        <Trans comment="Badge on a 123Loadboard card: 123Loadboard no longer accepts the connection; the user must connect again">
+          Reconnect needed
+        </Trans>
+      </Badge>
+    );
+  return (
+    <Badge variant="warning" data-testid="connection-status">
+      <Trans comment="Badge on a 123Loadboard card: the user has not yet allowed MyTess on 123Loadboard">
+        Not connected
+      </Trans>
+    </Badge>
+  );
+}

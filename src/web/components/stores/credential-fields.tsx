@@ -1,5 +1,11 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { STORE_CREDENTIAL_FIELDS, type TEcommercePlatform } from "../../../shared/schemas/stores";
+import {
+  credentialFieldsFor,
+  SHOPIFY_APP_KINDS,
+  SHOPIFY_SCOPES,
+  type TEcommercePlatform,
+  type TShopifyAppKind,
+} from "../../../shared/schemas/stores";
 import { Badge } from "../ui/badge";
 import { FieldError, Label, TextField } from "../ui/input";
 import { NativeSelect } from "../ui/textarea";
@@ -11,12 +17,77 @@ const SetBadge = ({ field }: { field: string }) => (
   </Badge>
 );
 
+/** Shopify's two kinds of app, as the form offers them. */
+function ShopifyAppChoice({ value, onChange }: { value: TShopifyAppKind; onChange: (v: TShopifyAppKind) => void }) {
+  const { t } = useLingui();
+  const labels: Record<TShopifyAppKind, string> = {
+    devDashboard: t`Dev Dashboard app (client ID and secret)`,
+    legacyCustom: t`Legacy custom app (Admin API access token)`,
+  };
+  return (
+    <div className="grid gap-2 sm:col-span-2">
+      <Label htmlFor="ec-shopify-app">
+        <Trans>Kind of app</Trans>
+      </Label>
+      <NativeSelect
+        id="ec-shopify-app"
+        value={value}
+        onChange={(e) => onChange(e.target.value as TShopifyAppKind)}
+        data-testid="shopify-app-kind"
+      >
+        {SHOPIFY_APP_KINDS.map((k) => (
+          <option key={k} value={k}>
+            {labels[k]}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
+/** What the merchant does at the store to get these credentials. */
+function CredentialHelp({ platform, shopifyApp }: { platform: TEcommercePlatform; shopifyApp: TShopifyAppKind }) {
+  const scopes = SHOPIFY_SCOPES.join(", ");
+  return (
+    <p className="text-xs text-muted-foreground sm:col-span-2" data-testid="credential-help">
+      {platform === "shopify" && shopifyApp === "devDashboard" && (
+        <Trans>
+          In Shopify's Dev Dashboard, create an app with the access scopes {scopes} (and read_all_orders for orders
+          older than 60 days), install it on your store and copy its client ID and secret from its settings. Its
+          webhooks are signed with the client secret.
+        </Trans>
+      )}
+      {platform === "shopify" && shopifyApp === "legacyCustom" && (
+        <Trans>
+          For a custom app made in your Shopify admin before 2026: its Admin API access token, with the scopes {scopes}.
+          Its webhooks are signed with its API secret key; webhooks made under Settings → Notifications are signed with
+          the key shown there.
+        </Trans>
+      )}
+      {platform === "amazon" && (
+        <Trans>
+          The Login with Amazon app and the seller's refresh token from Seller Central authorize the Selling Partner
+          API.
+        </Trans>
+      )}
+      {platform === "alibaba" && (
+        <Trans>
+          Your Alibaba.com Open Platform app's key and secret, and the access and refresh tokens the seller's
+          authorization gave; the access token is renewed with the refresh token.
+        </Trans>
+      )}
+    </p>
+  );
+}
+
 /** The store's credential fields; saved values are never shown, only that they are set. */
 export function StoreCredentialFields({
   platform,
   values,
   saved,
   errors,
+  shopifyApp,
+  onShopifyAppChange,
   onChange,
 }: {
   platform: TEcommercePlatform;
@@ -24,6 +95,9 @@ export function StoreCredentialFields({
   /** On edit: which fields are set on the server. */
   saved: Record<string, boolean> | null;
   errors: Record<string, string | undefined>;
+  /** Shopify: the kind of app whose fields are shown. */
+  shopifyApp: TShopifyAppKind;
+  onShopifyAppChange: (app: TShopifyAppKind) => void;
   onChange: (values: Record<string, string>) => void;
 }) {
   const { t } = useLingui();
@@ -36,7 +110,8 @@ export function StoreCredentialFields({
           Credentials
         </Trans>
       </legend>
-      {STORE_CREDENTIAL_FIELDS[platform].map((f) => {
+      {platform === "shopify" && <ShopifyAppChoice value={shopifyApp} onChange={onShopifyAppChange} />}
+      {credentialFieldsFor(platform, shopifyApp).map((f) => {
         const isSet = Boolean(saved?.[f]);
         const id = `ec-credential-${f}`;
         const error = errors[`credentials.${f}`];
@@ -88,21 +163,7 @@ export function StoreCredentialFields({
           />
         );
       })}
-      {platform === "shopify" && (
-        <p className="text-xs text-muted-foreground sm:col-span-2">
-          <Trans>
-            Create a custom app in your Shopify admin with the read_orders scope; its client secret signs the webhooks.
-          </Trans>
-        </p>
-      )}
-      {platform === "amazon" && (
-        <p className="text-xs text-muted-foreground sm:col-span-2">
-          <Trans>
-            The Login with Amazon app and the seller's refresh token from Seller Central authorize the Selling Partner
-            API.
-          </Trans>
-        </p>
-      )}
+      <CredentialHelp platform={platform} shopifyApp={shopifyApp} />
     </fieldset>
   );
 }

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation } from "@tanstack/react-query";
 import { Check, Pencil, X } from "lucide-react";
+import { credentialFieldsFor } from "../../../shared/schemas/stores";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
@@ -13,6 +14,7 @@ import { Label } from "../ui/input";
 import { Switch } from "../ui/switch";
 import { DeleteIntegrationDialog } from "./delete-integration-dialog";
 import { SyncOrdersButton, TestConnectionButton } from "./integration-actions";
+import { savedShopifyApp } from "./integration-form";
 import { serverMessage, type TIntegration, useCredentialLabel, useRefreshEcommerce } from "./shared";
 import { IntegrationStatusBadge, SandboxBadge } from "./status-badges";
 import { WebhookAddress } from "./webhook-address";
@@ -49,7 +51,9 @@ export function IntegrationCard({ integration, onEdit }: { integration: TIntegra
   const w = integration.settings.warehouse;
   const warehouse = [w.city, w.state, w.country].filter(Boolean).join(", ");
   const synced = formatNumber(integration.totalOrdersSynced);
-  const credentials = Object.entries(integration.credentials);
+  // Shopify's: the shop's and those of the kind of app it connects with.
+  const shown = credentialFieldsFor(integration.platform, savedShopifyApp(integration.credentials));
+  const credentials = Object.entries(integration.credentials).filter(([field]) => shown.includes(field));
   return (
     <Card className="p-4" data-testid="integration-card" data-integration-id={integration.id}>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { ECOMMERCE_PLATFORMS, STORE_CREDENTIAL_FIELDS, type TEcommercePlatform } from "../../../shared/schemas/stores";
+import { credentialFieldsFor, ECOMMERCE_PLATFORMS, type TEcommercePlatform } from "../../../shared/schemas/stores";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
@@ -130,12 +130,13 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
   const pending = create.isPending || update.isPending;
   const platform = form.platform;
 
-  // Demo mode: the local emulators stand in for the stores; they take "sandbox" in every credential field.
+  // Demo mode: the local emulators stand in for the stores; they take "sandbox" in every credential field (the Sandbox
+  // shop has both kinds of Shopify app).
   const sandbox = useQuery(trpc.stores.sandbox.queryOptions(undefined, { staleTime: Number.POSITIVE_INFINITY }));
   const sandboxUrl = platform && !editing ? sandbox.data?.[platform] : undefined;
   const fillSandbox = () => {
     if (!platform || !sandboxUrl) return;
-    const fields: readonly string[] = STORE_CREDENTIAL_FIELDS[platform];
+    const fields = credentialFieldsFor(platform, form.shopifyApp);
     set({
       apiBaseUrl: sandboxUrl,
       // The emulator takes "sandbox" for every credential, but a webhook secret anyone can read would let anyone forge
@@ -225,6 +226,8 @@ function IntegrationForm({ editing, onDone }: { editing: TIntegration | null; on
           values={form.credentials}
           saved={editing?.credentials ?? null}
           errors={errors}
+          shopifyApp={form.shopifyApp}
+          onShopifyAppChange={(shopifyApp) => set({ shopifyApp })}
           onChange={(credentials) => set({ credentials })}
         />
       )}

@@ -2,11 +2,13 @@ import { useLingui } from "@lingui/react/macro";
 import type { TEquipmentType, TMoneyCurrency } from "../../../shared/constants";
 import {
   type BUDGET_MODES,
+  credentialFieldsFor,
   DEFAULT_STORE_SYNC_MINUTES,
   IMPORTABLE_STATUSES,
-  STORE_CREDENTIAL_FIELDS,
-  STORE_REQUIRED_FIELDS,
+  requiredFieldsFor,
+  shopifyAppKind,
   type TEcommercePlatform,
+  type TShopifyAppKind,
 } from "../../../shared/schemas/stores";
 import { type TCreateIntegrationInput, type TIntegration, useCredentialLabel } from "./shared";
 
@@ -29,6 +31,8 @@ export type TIntegrationForm = {
   isActive: boolean;
   /** Credentials typed in this form; on edit an empty field keeps what is saved. */
   credentials: Record<string, string>;
+  /** Shopify: the kind of app the credentials are for (its fields are the ones shown and sent). */
+  shopifyApp: TShopifyAppKind;
   warehouse: TWarehouseForm;
   defaultEquipmentType: TEquipmentType;
   budgetMode: TBudgetMode;
@@ -45,6 +49,10 @@ export type TSetForm = (p: Partial<TIntegrationForm>) => void;
 
 const str = (v: string | number | null | undefined) => (v == null ? "" : String(v));
 
+/** The kind of app saved credentials are for: a Dev Dashboard app unless a legacy app's token is what is set. */
+export const savedShopifyApp = (saved: Record<string, boolean> | null | undefined): TShopifyAppKind =>
+  shopifyAppKind((f) => !!saved?.[f]) ?? "devDashboard";
+
 export const initialForm = (editing: TIntegration | null): TIntegrationForm => {
   const s = editing?.settings;
   const w = s?.warehouse;
@@ -53,6 +61,7 @@ export const initialForm = (editing: TIntegration | null): TIntegrationForm => {
     name: editing?.name ?? "",
     isActive: editing?.isActive ?? true,
     credentials: {},
+    shopifyApp: savedShopifyApp(editing?.credentials),
     warehouse: {
       address: str(w?.address),
       city: str(w?.city),
@@ -95,7 +104,7 @@ export const buildSettings = (f: TIntegrationForm): TCreateIntegrationInput["set
 /** The typed credentials worth sending: trimmed, non-empty, of this platform. */
 export const typedCredentials = (f: TIntegrationForm): Record<string, string> => {
   if (!f.platform) return {};
-  const fields: readonly string[] = STORE_CREDENTIAL_FIELDS[f.platform];
+  const fields = credentialFieldsFor(f.platform, f.shopifyApp);
   return Object.fromEntries(
     Object.entries(f.credentials)
       .map(([k, v]) => [k, v.trim()] as const)
@@ -126,7 +135,7 @@ export function useValidateIntegration() {
     if (!f.platform) next.platform = t`Platform is required`;
     if (!f.name.trim()) next.name = t`Name is required`;
     if (f.platform)
-      for (const field of STORE_REQUIRED_FIELDS[f.platform]) {
+      for (const field of requiredFieldsFor(f.platform, f.shopifyApp)) {
         if (f.credentials[field]?.trim() || editing?.credentials[field]) continue;
         const label = credentialLabel(f.platform, field);
         next[`credentials.${field}`] = t({

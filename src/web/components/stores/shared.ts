@@ -42,6 +42,14 @@ export function useCredentialLabel() {
         message: "Shop domain",
         comment: "Shopify store credential: the store's domain (xxx.myshopify.com)",
       }),
+      clientId: t({
+        message: "Client ID",
+        comment: "Shopify store credential: the Dev Dashboard app's client ID (an identifier, not an account)",
+      }),
+      clientSecret: t({
+        message: "Client secret",
+        comment: "Shopify store credential: the Dev Dashboard app's client secret",
+      }),
       accessToken: t`Admin API access token`,
       webhookSecret: t`Webhook signing secret (optional)`,
     },
@@ -62,6 +70,7 @@ export function useCredentialLabel() {
       appKey: t({ message: "App key", comment: "Alibaba store credential: the app key" }),
       appSecret: t({ message: "App secret", comment: "Alibaba store credential: the app secret" }),
       accessToken: t({ message: "Access token", comment: "Alibaba store credential: the access token" }),
+      refreshToken: t({ message: "Refresh token", comment: "Alibaba store credential: the refresh token" }),
     },
   };
   return (platform: string, field: string) => byPlatform[platform]?.[field] ?? field;

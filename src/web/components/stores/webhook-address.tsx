@@ -44,8 +44,9 @@ export function WebhookAddress({ integrationId }: { integrationId: number }) {
       </div>
       <p className="text-xs text-muted-foreground">
         <Trans>
-          In your Shopify admin, send the orders/create and orders/updated webhooks (JSON) to this address, so new
-          orders arrive without waiting for a sync.
+          Have Shopify send the orders/create and orders/updated webhooks (JSON) to this address, from your app's
+          webhook subscriptions or under Settings → Notifications in your Shopify admin, so new orders arrive without
+          waiting for a sync.
         </Trans>
       </p>
     </div>

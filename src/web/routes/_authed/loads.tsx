@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
@@ -452,6 +453,12 @@ function BoardAnswers({ boards }: { boards: TBoardAnswer[] }) {
               {b.name}: {b.count} live
             </Trans>
           )}
+          {b.unreadable > 0 && (
+            <span data-testid="board-answer-unreadable">
+              {" · "}
+              {plural(b.unreadable, { one: "# could not be read", other: "# could not be read" })}
+            </span>
+          )}
           {b.state === "synced" && (
             <Trans comment="Load board status line: the outside board {0} has been synced">{b.name}: synced</Trans>
           )}
@@ -462,6 +469,7 @@ function BoardAnswers({ boards }: { boards: TBoardAnswer[] }) {
             </Trans>
           )}
           {b.state === "no_location" && <Trans>{b.name}: share your location to search it</Trans>}
+          {b.state === "outside_area" && <Trans>{b.name}: searches North America only, not searched here</Trans>}
         </span>
       ))}
     </div>
