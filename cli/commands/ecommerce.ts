@@ -13,7 +13,7 @@ const list = new Command("list")
         return;
       }
       if (!all.length) {
-        console.log(i18n._({ id: "cli.stores.none", message: "No store integrations." }));
+        console.log(i18n._({ id: "cli.ecommerce.none", message: "No store integrations." }));
         return;
       }
       for (const i of all) {
@@ -36,7 +36,9 @@ const sync = new Command("sync")
     if (o.integration !== undefined) {
       only = Number(o.integration);
       if (!Number.isSafeInteger(only) || only <= 0)
-        throw new CliError(i18n._({ id: "cli.stores.badId", message: "--integration must be an integration number" }));
+        throw new CliError(
+          i18n._({ id: "cli.ecommerce.badId", message: "--integration must be an integration number" }),
+        );
     }
     const { handle, caller } = await openSystem();
     try {
@@ -44,7 +46,7 @@ const sync = new Command("sync")
       if (only !== undefined && !targets.length)
         throw new CliError(
           i18n._({
-            id: "cli.stores.notFound",
+            id: "cli.ecommerce.notFound",
             message: "Integration {id} does not exist or is inactive.",
             values: { id: only },
           }),
@@ -58,7 +60,7 @@ const sync = new Command("sync")
           if (!o.json)
             console.log(
               `${i.name}: ${i18n._({
-                id: "cli.stores.synced",
+                id: "cli.ecommerce.synced",
                 comment: "Operator CLI store sync summary: orders new and updated",
                 message: "{created} new orders, {updated} updated",
                 values: { created: r.created, updated: r.updated },
@@ -72,7 +74,7 @@ const sync = new Command("sync")
         }
       }
       if (o.json) console.log(JSON.stringify(results, null, 2));
-      else if (!targets.length) console.log(i18n._({ id: "cli.stores.nothing", message: "No store to sync." }));
+      else if (!targets.length) console.log(i18n._({ id: "cli.ecommerce.nothing", message: "No store to sync." }));
     } finally {
       await handle.close();
     }

@@ -27,7 +27,7 @@ const list = new Command("list")
         return;
       }
       if (!all.length) {
-        console.log(i18n._({ id: "cli.boards.none", message: "No board configurations." }));
+        console.log(i18n._({ id: "cli.marketplaces.none", message: "No board configurations." }));
         return;
       }
       for (const c of all) {

@@ -19,7 +19,7 @@ const show = new Command("show")
       if (s.currentPeriodEnd)
         console.log(
           i18n._({
-            id: "cli.billing.period",
+            id: "cli.subscription.period",
             comment:
               "Operator CLI: the account has paid premium until {date}, with the payment provider and whether it renews",
             message: "Paid until {date} ({provider}){renews}",
@@ -47,7 +47,7 @@ const grant = new Command("grant")
     const months = Number(o.months);
     if (!Number.isInteger(months) || months < 1 || months > 36)
       throw new CliError(
-        i18n._({ id: "cli.billing.badMonths", message: "--months must be a whole number from 1 to 36" }),
+        i18n._({ id: "cli.subscription.badMonths", message: "--months must be a whole number from 1 to 36" }),
       );
     const { handle, caller } = await openSystem();
     try {
@@ -56,7 +56,7 @@ const grant = new Command("grant")
       const r = await caller.billing.grant({ email, months, by });
       console.log(
         i18n._({
-          id: "cli.billing.granted",
+          id: "cli.subscription.granted",
           message: "{email} has premium until {date}.",
           values: { email: r.email, date: cliDate(r.paidUntil) },
         }),
