@@ -185,7 +185,7 @@ const isLoopback = (url: string) => {
 export const parseVapidSubject = (env: TEnv) => {
   if (env.VAPID_SUBJECT) {
     if (!/^(mailto:|https:)/.test(env.VAPID_SUBJECT))
-      throw new ConfigError("VAPID_SUBJECT must be a mailto: or https: URL");
+      throw new ConfigError(`VAPID_SUBJECT: "${env.VAPID_SUBJECT}" is not a mailto: address or an https: URL`);
     return env.VAPID_SUBJECT;
   }
   const pub = env.PUBLIC_URL;
