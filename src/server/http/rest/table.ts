@@ -8,6 +8,12 @@ import { bodyObject, idParam, route, type TRestRoute } from "./route";
 export const REST_ROUTES: TRestRoute[] = [
   route("POST", "/api/auth/register", (c, r) => c.auth.register(bodyObject(r) as never), 201, { anonymousBody: true }),
   route("POST", "/api/auth/login", (c, r) => c.auth.login(bodyObject(r) as never), 200, { anonymousBody: true }),
+  route("POST", "/api/auth/password/forgot", (c, r) => c.auth.forgotPassword(bodyObject(r) as never), 202, {
+    anonymousBody: true,
+  }),
+  route("POST", "/api/auth/password/reset", (c, r) => c.auth.resetPassword(bodyObject(r) as never), 200, {
+    anonymousBody: true,
+  }),
   route("GET", "/api/auth/user", async (c) => {
     const user = await c.auth.me();
     if (!user)

@@ -1,7 +1,9 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import {
+  ZForgotPasswordInput,
   ZLoginInput,
   ZRegisterInput,
+  ZResetPasswordInput,
   ZUpdateCalendarInput,
   ZUpdateCurrencyInput,
   ZUpdateLanguageInput,
@@ -12,6 +14,7 @@ import type { TContext } from "../../trpc/context";
 import { authedProcedure, publicProcedure } from "../../trpc/init";
 import { subscriptionOf } from "../billing/premium";
 import { authenticate, registerUser } from "./auth";
+import { requestPasswordReset, resetPasswordWithToken } from "./password-reset";
 import { toPublicUser } from "./public-user";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "./sessions";
 import { updateUser } from "./users";
@@ -51,6 +54,24 @@ export const authRouter = {
   login: publicProcedure.input(ZLoginInput).mutation(async ({ ctx, input }) => {
     const user = await authenticate(ctx.db, input, httpOf(ctx).ip);
     await startSession(ctx, user.id);
+    return { user: toPublicUser(user) };
+  }),
+
+  /**
+   * Asks for a reset link by mail. Answered the same whether or not an account uses the address (REST: 202); the job
+   * it enqueues sends the link, if there is an account to send it to.
+   */
+  forgotPassword: publicProcedure.input(ZForgotPasswordInput).mutation(async ({ ctx, input }) => {
+    await requestPasswordReset(ctx.db, input, httpOf(ctx).ip);
+    return { ok: true as const };
+  }),
+
+  /** Sets a new password with a reset link's token: every session of the account ends, this browser is signed in. */
+  resetPassword: publicProcedure.input(ZResetPasswordInput).mutation(async ({ ctx, input }) => {
+    httpOf(ctx);
+    const user = await resetPasswordWithToken(ctx.db, input);
+    await startSession(ctx, user.id);
+    ctx.services.log.info("password reset", { userId: user.id });
     return { user: toPublicUser(user) };
   }),
 
