@@ -1,6 +1,9 @@
 // Password reset by mail, through the REST routes, the job queue and a real SMTP server (the mail catcher): what the
 // user receives, what the database keeps, and what an attacker learns (nothing about which accounts exist).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startMailCatcher, type TMailCatcher } from "../../../emulators/mail/catcher";
 import { bindJobs, runWorker } from "../jobs/worker";
 import { logger } from "../logger";
@@ -227,5 +230,43 @@ describe("POST /api/auth/password/forgot and /reset", () => {
     expect((await createClient(t, "10.0.5.2").post("/api/auth/password/forgot", { email: user.email })).status).toBe(
       202,
     );
+  });
+});
+
+describe("GET /api/dev/mail (demo mode's inbox)", () => {
+  test("in demo mode it lists what the mail catcher took, newest first; otherwise it is 404", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mytess-mail-"));
+    const catcher = await startMailCatcher({ dir });
+    const demo = await createTestApp({
+      demo: true,
+      mail: { smtpUrl: catcher.url, from: "MyTess <no-reply@mytess.example>", sandboxDir: dir },
+    });
+    try {
+      const c = createClient(demo);
+      const user = await registerUser(c, "driver");
+      expect((await c.get("/api/dev/mail")).json).toEqual({ mails: [] });
+      await c.post("/api/auth/password/forgot", { email: user.email });
+      await runWorker({
+        db: demo.db,
+        log: logger,
+        handlers: bindJobs(ACCOUNTS_JOBS, demo.services, BASE),
+        schedules: [],
+        autoStart: false,
+      }).runOnce();
+      await catcher.waitFor(user.email);
+      const inbox = await createClient(demo, "10.9.9.9").get("/api/dev/mail");
+      expect(inbox.status).toBe(200);
+      expect(inbox.json.mails).toHaveLength(1);
+      expect(inbox.json.mails[0]).toMatchObject({ to: [user.email], subject: "Reset your MyTess password" });
+      expect(inbox.json.mails[0].text).toContain(`${BASE}/reset-password?token=`);
+    } finally {
+      await demo.close();
+      await catcher.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // Not in demo mode (the test app of this file, with an SMTP server): no inbox.
+    const res = await createClient(t).get("/api/dev/mail");
+    expect(res.status).toBe(404);
+    expect(res.json.messageId).toBe("error.mail.noSandbox");
   });
 });

@@ -38,6 +38,7 @@ export const REST_ROUTES: TRestRoute[] = [
   route("PUT", "/api/user/currency", (c, r) => c.user.updateCurrency(bodyObject(r) as never)),
   route("PUT", "/api/user/calendar", (c, r) => c.user.updateCalendar(bodyObject(r) as never)),
   route("PUT", "/api/user/profile", (c, r) => c.user.updateProfile(bodyObject(r) as never)),
+  route("GET", "/api/dev/mail", (c) => c.mail.sandboxInbox()),
   route("GET", "/api/platform-stats", (c) => c.platform.stats()),
   route("GET", "/api/fx-rates", (c) => c.platform.fxRates()),
 
