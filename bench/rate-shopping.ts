@@ -4,8 +4,8 @@
 //   bun bench/rate-shopping.ts --requests 100
 import { parseArgs } from "node:util";
 import { emulatorEnv, startCarrierEmulators } from "../emulators/carriers/server";
-import { shopRates } from "../src/server/domain/shipping/shipping";
 import { carriersFromEnv } from "../src/server/integrations/carriers/registry";
+import { shopRates } from "../src/server/modules/shipping/shipping";
 import { ZRatesInput } from "../src/shared/schemas/shipping";
 import { percentile } from "./lib/generate";
 

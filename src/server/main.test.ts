@@ -44,7 +44,11 @@ const boot = async (
 ) => {
   const port = freePort();
   const db = shared ?? (await emptyDatabase(name));
-  const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts"), ...args], {
+  // Demo mode starts from its launcher, which starts the emulators and then the server.
+  const entry = extraEnv.MYTESS_DEMO
+    ? join(import.meta.dir, "..", "demo", "main.ts")
+    : join(import.meta.dir, "main.ts");
+  const proc = Bun.spawn(["bun", entry, ...args], {
     env: {
       ...process.env,
       PORT: String(port),

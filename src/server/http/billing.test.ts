@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startPaymentEmulators } from "../../../emulators/payments/server";
-import { sendRenewalReminders } from "../domain/billing/billing";
 import { signChapaPayload } from "../integrations/payments/chapa";
 import { paymentsFromEnv } from "../integrations/payments/registry";
 import { signStripePayload } from "../integrations/payments/stripe";
+import { sendRenewalReminders } from "../modules/billing/billing";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.

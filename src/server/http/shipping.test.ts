@@ -124,7 +124,7 @@ describe("POST /api/shipping/rates", () => {
     expect(emu.controls.fedex.apiRequests).toBe(before);
   });
 
-  test("SPEC's validation holds on the server, with its messages", async () => {
+  test("the product's validation holds on the server, with its messages", async () => {
     const shipper = await user.post(
       "/api/shipping/rates",
       body({ shipper: { street1: "", city: "Cupertino", state: "CA", postalCode: "95014" } }),

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notify/server";
-import { verifyWhatsApp } from "../../domain/messaging/testing";
-import { notifiersFromEnv } from "../../integrations/notify/registry";
+import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notifiers/server";
+import { notifiersFromEnv } from "../../integrations/notifiers/registry";
+import { verifyWhatsApp } from "../../modules/notifications/testing";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.

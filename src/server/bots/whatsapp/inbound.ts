@@ -8,11 +8,11 @@
 import { eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { messagingPreferences } from "../../../../db/tables";
-import { firstDelivery } from "../../domain/messaging/inbound-updates";
-import { linkedAccount } from "../../domain/messaging/telegram-link";
 import { i18n } from "../../i18n";
-import type { TWhatsAppInbound } from "../../integrations/notify/whatsapp-webhook";
-import type { TServices } from "../../trpc/context";
+import type { TWhatsAppInbound } from "../../integrations/notifiers/whatsapp-webhook";
+import { firstDelivery } from "../../modules/notifications/inbound-updates";
+import { linkedAccount } from "../../modules/notifications/telegram-link";
+import type { TServices } from "../../services";
 import {
   bidCommand,
   helpText,

@@ -1,17 +1,13 @@
 import type { TLanguage } from "../../../shared/constants";
 import type { TCarrier } from "../../../shared/tracking-number";
+import { loadConfig, type TConfig } from "../../config";
 import type { TMessage } from "../../errors";
 import { translate } from "../../i18n";
 import { createFedexAdapter } from "./fedex";
 import type { TCarrierAdapter, TCarrierSettings } from "./types";
 import { createUpsAdapter } from "./ups";
-import { createUspsAdapter, USPS_DEFAULT_HOURLY_QUOTA } from "./usps";
+import { createUspsAdapter } from "./usps";
 
-const PRODUCTION = {
-  fedex: "https://apis.fedex.com",
-  ups: "https://onlinetools.ups.com",
-  usps: "https://apis.usps.com",
-} as const;
 const SANDBOX_HOSTS = ["apis-sandbox.fedex.com", "wwwcie.ups.com", "apis-tem.usps.com", "api-cat.usps.com"];
 const NAMES: Record<TCarrier, string> = { fedex: "FedEx", ups: "UPS", usps: "USPS" };
 const PREFIX: Record<TCarrier, string> = { fedex: "FEDEX", ups: "UPS", usps: "USPS" };
@@ -29,17 +25,20 @@ const isSandbox = (url: string) => {
   return SANDBOX_HOSTS.includes(host) || host === "localhost" || host.startsWith("127.") || host === "[::1]";
 };
 
-/** What a carrier lacks in the environment (null when it has what it needs). */
-const missingSettings = (id: TCarrier, env: Record<string, string | undefined>): TMessage | null => {
+/** What a carrier lacks in the configuration (null when it has what it needs). */
+const missingSettings = (id: TCarrier, given: TConfig["carriers"][TCarrier]): TMessage | null => {
   const prefix = PREFIX[id];
-  const missing = [`${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`].filter((k) => !env[k]?.trim());
+  const missing = [
+    ...(given.clientId ? [] : [`${prefix}_CLIENT_ID`]),
+    ...(given.clientSecret ? [] : [`${prefix}_CLIENT_SECRET`]),
+  ];
   if (missing.length)
     return /*i18n*/ {
       id: "error.carrier.settingsMissing",
       message: "{carrier} is not configured: set {variables} in the server's environment",
       values: { carrier: NAMES[id], variables: missing.join(", ") },
     };
-  if (id === "fedex" && !env.FEDEX_ACCOUNT_NUMBER?.trim())
+  if (id === "fedex" && !given.accountNumber)
     return /*i18n*/ {
       id: "error.carrier.fedexAccountMissing",
       message:
@@ -49,30 +48,27 @@ const missingSettings = (id: TCarrier, env: Record<string, string | undefined>):
 };
 
 /**
- * Carriers from the environment: a carrier with what it needs (credentials; FedEx also its account number) gets an
- * adapter at its base URL (production by default). USPS_HOURLY_QUOTA is the USPS app's quota of requests per hour
- * (60 by default, what a new app gets; 0 for none).
+ * The carriers configured: a carrier with what it needs (credentials; FedEx also its account number) gets an adapter
+ * at its base URL (production by default). USPS_HOURLY_QUOTA is the USPS app's quota of requests per hour (60 by
+ * default, what a new app gets; 0 for none).
  */
-export const carriersFromEnv = (env: Record<string, string | undefined> = process.env): TCarrierRegistry => {
-  const timeoutMs = Number(env.CARRIER_TIMEOUT_MS ?? 8000);
-  const quota = Number(env.USPS_HOURLY_QUOTA?.trim() || USPS_DEFAULT_HOURLY_QUOTA);
+export const carriersFrom = (c: TConfig["carriers"]): TCarrierRegistry => {
   const reasons: Record<TCarrier, TMessage | null> = {
-    fedex: missingSettings("fedex", env),
-    ups: missingSettings("ups", env),
-    usps: missingSettings("usps", env),
+    fedex: missingSettings("fedex", c.fedex),
+    ups: missingSettings("ups", c.ups),
+    usps: missingSettings("usps", c.usps),
   };
   const settings = (id: TCarrier): TCarrierSettings | null => {
-    if (reasons[id]) return null;
-    const prefix = PREFIX[id];
-    const baseUrl = (env[`${prefix}_BASE_URL`] ?? PRODUCTION[id]).replace(/\/$/, "");
+    const given = c[id];
+    if (reasons[id] || !given.clientId || !given.clientSecret) return null;
     return {
-      baseUrl,
-      clientId: env[`${prefix}_CLIENT_ID`]!,
-      clientSecret: env[`${prefix}_CLIENT_SECRET`]!,
-      accountNumber: env[`${prefix}_ACCOUNT_NUMBER`]?.trim() || undefined,
-      timeoutMs,
-      sandbox: isSandbox(baseUrl),
-      ...(id === "usps" ? { hourlyQuota: Number.isFinite(quota) ? quota : USPS_DEFAULT_HOURLY_QUOTA } : {}),
+      baseUrl: given.baseUrl,
+      clientId: given.clientId,
+      clientSecret: given.clientSecret,
+      accountNumber: given.accountNumber ?? undefined,
+      timeoutMs: c.timeoutMs,
+      sandbox: isSandbox(given.baseUrl),
+      ...(id === "usps" ? { hourlyQuota: c.uspsHourlyQuota } : {}),
     };
   };
   const fedex = settings("fedex");
@@ -98,3 +94,7 @@ export const carriersFromEnv = (env: Record<string, string | undefined> = proces
       }),
   };
 };
+
+/** The carriers an environment configures (FEDEX_*, UPS_*, USPS_*, CARRIER_TIMEOUT_MS), read through loadConfig. */
+export const carriersFromEnv = (env: Record<string, string | undefined> = process.env) =>
+  carriersFrom(loadConfig(env).carriers);

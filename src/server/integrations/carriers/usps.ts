@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { toInches, toPounds } from "../../../shared/units";
+import { USPS_DEFAULT_HOURLY_QUOTA } from "../../config";
 import { AppError } from "../../errors";
 import { HourlyBudget, parseWire } from "../http/kit";
 import { carrierSaid, createCarrierClient, RATE_REQUEST_FAILED, TRACKING_REQUEST_FAILED } from "./client";
@@ -35,11 +36,6 @@ const errorMessage = (b: unknown) => {
 };
 const zip5 = (postal: string) => postal.replace(/\D/g, "").slice(0, 5);
 
-/**
- * A new USPS app may make about 60 requests an hour across every v3 endpoint, token requests included (USPS grants
- * more on request); USPS_HOURLY_QUOTA says what this app has.
- */
-export const USPS_DEFAULT_HOURLY_QUOTA = 60;
 /** How many package sizes are asked about at once. */
 const PARALLEL = 3;
 

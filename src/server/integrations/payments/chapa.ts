@@ -1,5 +1,5 @@
-// Chapa: hosted checkout for one period at a time (no recurring billing), verification, refunds and signed webhooks.
-// See shared/reference/payments.md.
+// Chapa: hosted checkout for one period at a time (no recurring billing), verification, refunds and signed webhooks, as
+// Chapa's API documentation (developer.chapa.co) describes them.
 //
 //   POST {https://api.chapa.co}/v1/transaction/initialize   JSON {amount: "500.00", currency, tx_ref, email, …}
 //        → {message: "Hosted Link", status: "success", data: {checkout_url}}

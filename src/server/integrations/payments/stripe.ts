@@ -1,6 +1,6 @@
 // Stripe: Checkout in subscription mode, the subscription's life (retrieve, cancel at period end, cancel now), refunds,
-// the billing portal, and signed webhooks. Plain REST with fetch (no SDK): form-encoded requests, JSON answers.
-// See shared/reference/payments.md.
+// the billing portal, and signed webhooks. Plain REST with fetch (no SDK): form-encoded requests, JSON answers, as
+// Stripe's API reference (docs.stripe.com/api) describes them.
 //
 //   POST {https://api.stripe.com}/v1/checkout/sessions        mode=subscription&line_items[0][price]=…&…
 //   GET  /v1/subscriptions/{id}?expand[]=latest_invoice.payments

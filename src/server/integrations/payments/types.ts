@@ -1,6 +1,6 @@
 // The payment providers behind the subscription: Stripe (USD, EUR: Checkout in subscription mode, webhooks, cancel at
 // period end, refunds, billing portal) and Chapa (ETB: hosted checkout per period, verify, signed webhook, refund).
-// Adapters speak each provider's wire format; the domain (src/server/domain/billing) decides what a payment grants.
+// Adapters speak each provider's wire format; the domain (src/server/modules/billing) decides what a payment grants.
 
 export type TStripeSettings = {
   /** https://api.stripe.com by default; an emulator's address in tests and demo mode. */

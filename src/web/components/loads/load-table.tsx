@@ -1,9 +1,8 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "@tanstack/react-router";
 import type { ReactNode } from "react";
-import type { TPublicLoad } from "../../../server/domain/loads/serialize";
-import type { TBoardLoadItem } from "../../../server/domain/marketplaces/search";
 import type { TLoadSort } from "../../../shared/schemas/loads";
+import type { TBoardLoadItem, TPublicLoad } from "../../lib/api-types";
 import { usePreferences } from "../../lib/preferences";
 import { Badge } from "../ui/badge";
 import { rowLinkProps, SortableHead, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
