@@ -9,6 +9,7 @@ import { bindJobs, runWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import { ACCOUNTS_JOBS } from "../modules/accounts/jobs";
 import { FORGOT_PER_ADDRESS, RESETS_PER_HOUR } from "../modules/accounts/password-reset";
+import { housekeeping } from "../modules/platform/housekeeping";
 import { createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 
 setDefaultTimeout(60_000);
@@ -167,6 +168,9 @@ describe("POST /api/auth/password/forgot and /reset", () => {
     await worker().runOnce();
     await mail.waitFor(user.email, { after: before + 1 });
     const [first, second] = mail.mails.slice(before).map((m) => linkIn(m.text).token);
+    // Housekeeping keeps links for a day (the hourly limit counts them), then deletes them.
+    expect((await housekeeping(t.db, Date.now() + 23 * 60 * 60_000)).resetLinks).toBe(0);
+    expect(await count("password_resets")).toBe(2);
     expect(first).not.toBe(second);
     const both = await Promise.all([
       createClient(t, "10.0.3.1").post("/api/auth/password/reset", { token: first, password: NEW_PASSWORD }),
@@ -181,6 +185,8 @@ describe("POST /api/auth/password/forgot and /reset", () => {
     const { token } = linkIn((await mail.waitFor(user.email, { after: before + 2 })).text);
     await t.rows("UPDATE password_resets SET expires_at = ? WHERE used_at IS NULL", Date.now() - 1);
     expect((await c.post("/api/auth/password/reset", { token, password: NEW_PASSWORD })).status).toBe(400);
+    expect((await housekeeping(t.db, Date.now() + 25 * 60 * 60_000)).resetLinks).toBe(3);
+    expect(await count("password_resets")).toBe(0);
   });
 
   test("a send that fails is retried with the same mail: one link, one Message-ID", async () => {
