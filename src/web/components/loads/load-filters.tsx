@@ -125,13 +125,15 @@ export const searchToFilters = (s: TBoardSearch): TBoardFilters => ({
 export const filtersToSearch = (f: TBoardFilters): TBoardSearch => {
   const i = filtersToInput(f);
   const hasDestination = i.destinationLatitude !== undefined;
+
   return {
-    location: i.location,
-    origin: f.origin.trim() || undefined,
+    // Text as typed (a trailing space is the next word's start); the search itself trims it.
+    location: f.location || undefined,
+    origin: f.origin || undefined,
     latitude: i.latitude,
     longitude: i.longitude,
     radius: f.radius === DEFAULT_FILTERS.radius ? undefined : f.radius,
-    destination: hasDestination ? f.destination.trim() || undefined : undefined,
+    destination: f.destination || undefined,
     destinationLatitude: i.destinationLatitude,
     destinationLongitude: i.destinationLongitude,
     destinationRadius:

@@ -95,8 +95,14 @@ function LoadBoardPage() {
   const sort: TLoadSort = search.sort ?? "distance";
   const page = search.page ?? 1;
   // A new question starts again at its first page; each change is a step the back button undoes.
-  const setFilters = (f: TBoardFilters) =>
-    void navigate({ search: { ...filtersToSearch(f), highlight, sort: search.sort } });
+  const setFilters = (f: TBoardFilters) => {
+    const next = filtersToSearch(f);
+    // Typing in a text field replaces the address instead of adding a step per key.
+    const typing = (Object.keys(next) as (keyof typeof next)[]).every(
+      (k) => ["location", "origin", "destination"].includes(k) || next[k] === search[k],
+    );
+    void navigate({ search: { ...next, highlight, sort: search.sort }, replace: typing });
+  };
   const setSort = (s: TLoadSort) =>
     void navigate({ search: (prev) => ({ ...prev, sort: s === "distance" ? undefined : s, page: undefined }) });
   const setPage = (p: number) => void navigate({ search: (prev) => ({ ...prev, page: p === 1 ? undefined : p }) });
