@@ -3,7 +3,7 @@ import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession, sessionCookie } from "../domain/auth/sessions";
 import { createContext, type TChannel, type TContext, type TServices } from "../trpc/context";
-import { requestLocale } from "./locale";
+import { requestLocale, requestRegion } from "./locale";
 
 export type TRequestMeta = { ip: string | null };
 
@@ -54,6 +54,7 @@ export const contextFromRequest = async (
       secure,
       resHeaders,
       origin: publicOrigin(req, config),
+      region: requestRegion(req),
     },
   });
 };

@@ -53,7 +53,7 @@ function Missing() {
 }
 
 function Preview({ loadId }: { loadId: number }) {
-  const { formatDate, formatNumber } = usePreferences();
+  const { formatDate, formatWeight } = usePreferences();
   const q = useQuery(trpc.loads.preview.queryOptions({ loadId }, { retry: false }));
   if (q.isPending)
     return (
@@ -63,7 +63,6 @@ function Preview({ loadId }: { loadId: number }) {
     );
   if (q.isError || !q.data) return <Missing />;
   const l = q.data;
-  const weight = formatNumber(l.weight);
   return (
     <Card data-testid="load-preview">
       <CardHeader>
@@ -87,7 +86,7 @@ function Preview({ loadId }: { loadId: number }) {
           </span>
           <span className="flex items-center gap-1">
             <Weight className="size-4" />
-            <Trans>{weight} lbs</Trans>
+            {formatWeight(l.weight)}
           </span>
         </div>
         <div>

@@ -28,6 +28,7 @@ export const REST_ROUTES: TRestRoute[] = [
   route("PUT", "/api/user/language", (c, r) => c.user.updateLanguage(bodyObject(r) as never)),
   route("PUT", "/api/user/currency", (c, r) => c.user.updateCurrency(bodyObject(r) as never)),
   route("PUT", "/api/user/calendar", (c, r) => c.user.updateCalendar(bodyObject(r) as never)),
+  route("PUT", "/api/user/units", (c, r) => c.user.updateUnits(bodyObject(r) as never)),
   route("PUT", "/api/user/profile", (c, r) => c.user.updateProfile(bodyObject(r) as never)),
   route("GET", "/api/platform-stats", (c) => c.platform.stats()),
   route("GET", "/api/fx-rates", (c) => c.platform.fxRates()),

@@ -1,4 +1,5 @@
 import type { TRPCRouterRecord } from "@trpc/server";
+import { accountDefaults } from "../../../shared/region";
 import { ZLoginInput, ZRegisterInput } from "../../../shared/schemas/auth";
 import { authenticate, registerUser } from "../../domain/auth/auth";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../../domain/auth/sessions";
@@ -31,8 +32,12 @@ export const authRouter = {
   me: publicProcedure.query(({ ctx }) => (ctx.actor ? toPublicUser(ctx.actor) : null)),
 
   register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {
-    httpOf(ctx); // before the account is made: nothing half-done outside HTTP
-    const user = await registerUser(ctx.db, input);
+    const http = httpOf(ctx); // before the account is made: nothing half-done outside HTTP
+    const user = await registerUser(
+      ctx.db,
+      input,
+      accountDefaults({ language: ctx.locale, region: http.region ?? null }),
+    );
     await startSession(ctx, user.id);
     ctx.services.log.info("user registered", { userId: user.id, userType: user.userType });
     return { user: toPublicUser(user) };

@@ -4,6 +4,8 @@ import {
   ZUpdateCurrencyInput,
   ZUpdateLanguageInput,
   ZUpdateProfileInput,
+  ZUpdateUnitsInput,
+  ZUserAnswer,
 } from "../../../shared/schemas/auth";
 import { subscriptionOf } from "../../domain/billing/billing";
 import { toPublicUser } from "../../domain/users/public-user";
@@ -27,6 +29,14 @@ export const userRouter = {
       }),
     ),
   })),
+
+  /** Kilometres and kilograms or miles and pounds, for what this account reads everywhere (web, bots, notifications). */
+  updateUnits: authedProcedure
+    .input(ZUpdateUnitsInput)
+    .output(ZUserAnswer)
+    .mutation(async ({ ctx, input }) => ({
+      user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { units: input.units })),
+    })),
 
   updateProfile: authedProcedure.input(ZUpdateProfileInput).mutation(async ({ ctx, input }) => ({
     user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, input)),

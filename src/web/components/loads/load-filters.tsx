@@ -2,6 +2,8 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import type { Ref } from "react";
 import { BOARD_DEFAULT_RADIUS } from "../../../shared/board";
 import { EQUIPMENT_TYPES, RADIUS_OPTIONS } from "../../../shared/constants";
+import { rateToPerMile, type TUnits, weightToPounds } from "../../../shared/units";
+import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
 import { Card } from "../ui/card";
 import { Input, Label } from "../ui/input";
@@ -26,14 +28,17 @@ export const DEFAULT_FILTERS: TBoardFilters = {
   minRate: "",
 };
 
-/** The filters as search input: blanks left out, numbers as numbers. */
-export const filtersToInput = (f: TBoardFilters) => ({
+/**
+ * The filters as search input: blanks left out, numbers as numbers. Weight and rate are typed in the reader's units
+ * (kilograms and per kilometre for metric readers) and asked for in the API's pounds and per mile.
+ */
+export const filtersToInput = (f: TBoardFilters, units: TUnits = "imperial") => ({
   location: f.location.trim() || undefined,
   radius: f.radius,
   sourceType: f.sourceType,
   equipmentType: f.equipmentType === "all" ? undefined : (f.equipmentType as (typeof EQUIPMENT_TYPES)[number]),
-  maxWeight: f.maxWeight && Number(f.maxWeight) > 0 ? Number(f.maxWeight) : undefined,
-  minRate: f.minRate && Number(f.minRate) >= 0 ? Number(f.minRate) : undefined,
+  maxWeight: f.maxWeight && Number(f.maxWeight) > 0 ? weightToPounds(Number(f.maxWeight), units) : undefined,
+  minRate: f.minRate && Number(f.minRate) >= 0 ? rateToPerMile(Number(f.minRate), units) : undefined,
 });
 
 /** How many filters differ from the defaults (the phone's Filters button shows it while the filters are folded). */
@@ -66,6 +71,7 @@ export function LoadFilters({
   id?: string;
 }) {
   const { t } = useLingui();
+  const { formatDistance, distanceUnit, weightUnit } = usePreferences();
   const equipmentLabel = useEquipmentLabel();
   const set = <K extends keyof TBoardFilters>(k: K, v: TBoardFilters[K]) => onChange({ ...value, [k]: v });
   return (
@@ -101,7 +107,7 @@ export function LoadFilters({
           <NativeSelect id="f-radius" value={value.radius} onChange={(e) => set("radius", Number(e.target.value))}>
             {RADIUS_OPTIONS.map((r) => (
               <option key={r} value={r}>
-                {t({ message: `${r} miles`, comment: "Radius choice on the load board's filters: {r} miles" })}
+                {formatDistance(r, 0)}
               </option>
             ))}
           </NativeSelect>
@@ -157,7 +163,10 @@ export function LoadFilters({
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="f-weight">
-          <Trans>Max weight (lbs)</Trans>
+          {t({
+            message: `Max weight (${weightUnit})`,
+            comment: "Load board filter: heaviest load to show; {weightUnit} is kg or lb",
+          })}
         </Label>
         <Input
           id="f-weight"
@@ -170,7 +179,10 @@ export function LoadFilters({
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="f-rate">
-          <Trans>Min rate (USD/mi)</Trans>
+          {t({
+            message: `Min rate (USD/${distanceUnit})`,
+            comment: "Load board filter: lowest price per distance to show; {distanceUnit} is km or mi",
+          })}
         </Label>
         <Input
           id="f-rate"

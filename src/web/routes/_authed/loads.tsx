@@ -19,6 +19,7 @@ import type { TBoardAnswer } from "../../../server/domain/marketplaces/search";
 import type { TPublicUser } from "../../../server/domain/users/public-user";
 import { BOARD_PAGE_SIZE, boardStatsInput, firstBoardPage } from "../../../shared/board";
 import type { TLoadSort } from "../../../shared/schemas/loads";
+import { ratePerDistance, type TUnits } from "../../../shared/units";
 import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
 import { bidDialogPart, DeferredBidDialog } from "../../components/loads/deferred-bid-dialog";
@@ -56,8 +57,14 @@ const savedOrigin = (me: TPublicUser): TPoint | null =>
   me.location ? { latitude: me.location.latitude, longitude: me.location.longitude } : null;
 
 /** The search input of the board: the same for the route's prefetch and the page's own query. */
-const boardInput = (filters: TBoardFilters, origin: TPoint | null, sort: TLoadSort, page: number) => ({
-  ...filtersToInput(filters),
+const boardInput = (
+  filters: TBoardFilters,
+  origin: TPoint | null,
+  sort: TLoadSort,
+  page: number,
+  units: TUnits = "imperial",
+) => ({
+  ...filtersToInput(filters, units),
   ...(origin ?? {}),
   sort,
   page,
@@ -85,7 +92,7 @@ function LoadBoardPage() {
   const { t } = useLingui();
   const { me } = Route.useRouteContext();
   const { highlight } = Route.useSearch();
-  const { formatAmount, formatNumber } = usePreferences();
+  const { formatAmount, formatNumber, units } = usePreferences();
   const [filters, setFiltersState] = useState<TBoardFilters>(DEFAULT_FILTERS);
   const [sort, setSortState] = useState<TLoadSort>("distance");
   const [page, setPage] = useState(1);
@@ -122,7 +129,7 @@ function LoadBoardPage() {
   // search, no figures jumping when a second answer arrives).
   const origin = point ?? savedOrigin(me);
 
-  const input = boardInput(filters, origin, sort, page);
+  const input = boardInput(filters, origin, sort, page, units);
   const results = useQuery(
     trpc.loads.search.queryOptions(input, { placeholderData: keepPreviousData, staleTime: 30_000 }),
   );
@@ -219,8 +226,8 @@ function LoadBoardPage() {
         <StatCard icon={AlertTriangle} label={<Trans>Urgent</Trans>} value={s ? formatNumber(s.urgent) : "…"} />
         <StatCard
           icon={TrendingUp}
-          label={<Trans>Average rate per mile</Trans>}
-          value={avgRate == null ? "—" : formatAmount(avgRate, "USD")}
+          label={units === "metric" ? <Trans>Average rate per km</Trans> : <Trans>Average rate per mile</Trans>}
+          value={avgRate == null ? "—" : formatAmount(ratePerDistance(avgRate, units), "USD")}
         />
         <StatCard icon={Globe} label={<Trans>From external boards</Trans>} value={s ? formatNumber(s.external) : "…"} />
       </div>
@@ -250,7 +257,7 @@ function LoadBoardPage() {
             data-testid="sort-select"
           >
             <option value="distance">{t`Distance`}</option>
-            <option value="rate">{t`Rate per mile`}</option>
+            <option value="rate">{units === "metric" ? t`Rate per km` : t`Rate per mile`}</option>
             <option value="date">
               {t({ message: "Pickup date", comment: "Load board sort choice: by pickup date" })}
             </option>
