@@ -41,14 +41,14 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "bun run src/server/main.ts",
+    // Demo mode, as `bun run demo` starts it: the emulators, the demo data, then the server.
+    command: "bun run src/demo/main.ts",
     url: `http://localhost:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
     env: {
       PORT: String(port),
       DATABASE_PATH: join(dbDir, "e2e.db"),
-      MYTESS_DEMO: "1",
       LOG_LEVEL: "silent",
       DEMO_TELEGRAM_PORT: String(telegramPort),
       DEMO_WHATSAPP_PORT: String(whatsappPort),

@@ -1,7 +1,7 @@
 // Load alerts at scale: fills a temporary database with N drivers who have alerts on (positions clustered around real
-// freight cities, radii from SPEC's options, a third with equipment filters), then times matching one new load to the
-// drivers to tell (the index over alert areas, then the exact circle and equipment) and writing all its jobs, and checks
-// the matches against a scan of every driver.
+// freight cities, radii from the product's radius options, a third with equipment filters), then times matching one new
+// load to the drivers to tell (the index over alert areas, then the exact circle and equipment) and writing all its
+// jobs, and checks the matches against a scan of every driver.
 //   bun bench/alerts.ts --drivers 100000 --loads 1000
 //   DATABASE_URL=postgres://… bun bench/alerts.ts --drivers 100000   (a temporary database on that server)
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { createTestDatabase, type DbHandle, migrateDb, openDb, openPgDb } from "../db/client";
 import { ENGINE } from "../db/engine";
 import { jobs, loadAlerts, loads, users } from "../db/tables";
-import { alertBox, enqueueLoadAlerts, matchLoadAlerts } from "../src/server/domain/alerts/alerts";
+import { alertBox, enqueueLoadAlerts, matchLoadAlerts } from "../src/server/modules/loads/alerts";
 import { EQUIPMENT_TYPES, RADIUS_OPTIONS } from "../src/shared/constants";
 import { haversineMiles } from "../src/shared/geo";
 import { CITIES, mulberry32, nearCity, percentile } from "./lib/generate";

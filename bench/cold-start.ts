@@ -4,7 +4,8 @@
 // heading; the board's first load card) and the bytes transferred, the median of 3 runs each, cold (empty cache, no
 // service worker) and warm (the same page again in the same browser context).
 //   bun run build && bun bench/cold-start.ts [--runs 3]
-// Targets (issue 12): landing main content <= 4 s cold, first load card <= 6 s cold, landing transfer <= 200 KB.
+// Targets for a phone on a slow network: landing main content <= 4 s cold, first load card <= 6 s cold, landing
+// transfer <= 200 KB.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,13 +24,13 @@ const port = 20000 + Math.floor(Math.random() * 20000);
 const base = `http://127.0.0.1:${port}`;
 const DRIVER = { email: "abebe@demo.mytess.app", password: "mytess-demo" };
 
-const server = Bun.spawn(["bun", "run", join(root, "src", "server", "main.ts")], {
+// Demo mode, as `bun run demo` starts it (the launcher starts the emulators and seeds, then the server).
+const server = Bun.spawn(["bun", "run", join(root, "src", "demo", "main.ts")], {
   env: {
     ...process.env,
     PORT: String(port),
     HOST: "127.0.0.1",
     DATABASE_PATH: join(dir, "bench.db"),
-    MYTESS_DEMO: "1",
     WEB_CONCURRENCY: "1",
     LOG_LEVEL: "silent",
   },

@@ -48,6 +48,7 @@ const server = Bun.spawn(["bun", "run", join(import.meta.dir, "..", "src", "serv
     DATABASE_PATH: dbPath,
     LOG_LEVEL: "silent",
     WEB_DIST: dir,
+    VAPID_SUBJECT: process.env.VAPID_SUBJECT ?? "mailto:bench@mytess.example",
   },
   stdout: "ignore",
   stderr: "inherit",

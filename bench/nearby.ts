@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createTestDatabase, type DbHandle, migrateDb, openDb, openPgDb } from "../db/client";
 import { ENGINE } from "../db/engine";
-import { searchLoads } from "../src/server/domain/loads/search";
+import { searchLoads } from "../src/server/modules/loads/search";
 import { ZLoadSearchInput } from "../src/shared/schemas/loads";
 import { CITIES, generateLoads, generateLoadsPg, mulberry32, nearCity, percentile } from "./lib/generate";
 

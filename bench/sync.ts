@@ -11,8 +11,8 @@ import { parseArgs } from "node:util";
 import { createTestDatabase, type DbHandle, migrateDb, openDb, openPgDb } from "../db/client";
 import { ENGINE } from "../db/engine";
 import { loads, marketplaceConfigs, users } from "../db/tables";
-import { upsertExternalLoads } from "../src/server/domain/marketplaces/sync";
 import type { TBoardLoad } from "../src/server/integrations/boards/types";
+import { upsertExternalLoads } from "../src/server/modules/boards/sync";
 import { EQUIPMENT_TYPES } from "../src/shared/constants";
 import { CITIES, mulberry32, nearCity } from "./lib/generate";
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import { TRPCError } from "@trpc/server";
 import { Command, CommanderError } from "commander";
+import { ConfigError } from "../src/server/config";
 import { AppError, describeError } from "../src/server/errors";
 import { db } from "./commands/db";
 import { ecommerce } from "./commands/ecommerce";
@@ -14,6 +15,15 @@ import { whatsapp } from "./commands/whatsapp";
 import { CliError, cliLocale, i18n } from "./context";
 
 process.env.LOG_LEVEL ??= "silent";
+
+// CLI messages speak the operator's language (MYTESS_LANG or LANG); settings that cannot be used are named first.
+try {
+  i18n.activate(cliLocale());
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(2);
+}
 
 const program = new Command()
   .name("mytess")

@@ -11,8 +11,9 @@ import { drizzle, type SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import { ENGINE, type TEngine } from "./engine";
 import { createPgQueries } from "./pg/queries";
 import * as pgSchema from "./pg/schema";
+import type { TQueries } from "./queries";
 import * as schema from "./schema";
-import { createSqliteQueries, type TQueries } from "./sqlite/queries";
+import { createSqliteQueries } from "./sqlite/queries";
 
 export const MIGRATIONS_FOLDER = join(import.meta.dir, "migrations");
 export const PG_MIGRATIONS_FOLDER = join(import.meta.dir, "pg", "migrations");
@@ -20,7 +21,8 @@ export const PG_MIGRATIONS_FOLDER = join(import.meta.dir, "pg", "migrations");
 /**
  * The handle every domain function takes: drizzle's query builders, used only in the subset that sqlite-core and
  * pg-core share (awaited builders returning arrays, `.returning()`, `await db.transaction(async (tx) => …)`), plus
- * `q`, the engine's own queries (near-me, JSON batches) from its per-dialect module (db/sqlite/queries.ts).
+ * `q`, the engine's own queries (near-me, JSON batches) from its per-dialect module (db/sqlite/queries.ts or
+ * db/pg/queries.ts, both typed by db/queries.ts).
  */
 export type TDb = SqliteRemoteDatabase<typeof schema> & { q: TQueries };
 /** The handle inside `db.transaction(async (tx) => …)`. */

@@ -27,7 +27,9 @@ export const users = sqliteTable(
     ethiopianTime: integer({ mode: "boolean" }).notNull().default(false),
     // Distances and weights shown in kilometres and kilograms (metric) or miles and pounds (imperial); stored values
     // stay in miles and pounds.
-    units: text({ enum: ["metric", "imperial"] }).notNull().default("imperial"),
+    units: text({ enum: ["metric", "imperial"] })
+      .notNull()
+      .default("imperial"),
     ratingSum: integer().notNull().default(0),
     totalRatings: integer().notNull().default(0),
     totalTrips: integer().notNull().default(0),
@@ -378,7 +380,7 @@ export const pushSubscriptions = sqliteTable(
 );
 export type PushSubscription = typeof pushSubscriptions.$inferSelect;
 
-/** Push preferences (SPEC §3); a user without a row has SPEC §9's defaults. */
+/** Push preferences; a user without a row has the product's defaults (docs/product-rules.md, Notifications). */
 export const pushPreferences = sqliteTable("push_preferences", {
   userId: integer()
     .primaryKey()
@@ -424,7 +426,7 @@ export const notifications = sqliteTable(
 export type Notification = typeof notifications.$inferSelect;
 
 /**
- * Messaging preferences (SPEC §3): WhatsApp and Telegram addresses and switches, notification types, the language
+ * Messaging preferences: WhatsApp and Telegram addresses and switches, notification types, the language
  * chat messages are written in. A user without a row has the defaults (both channels off, types as push's less
  * marketing, English).
  */
@@ -542,10 +544,10 @@ export const liveEvents = sqliteTable(
 export type LiveEvent = typeof liveEvents.$inferSelect;
 
 /**
- * A driver's alerts for new loads near them: on or off, a radius (SPEC's radius options) and equipment types (none =
- * any). The area is the circle around the driver's last position, kept here (and its bounding box, which SQLite's
- * `load_alerts_rtree` indexes through triggers; PostgreSQL indexes the earth box with GiST) so that matching a new
- * load reads the index, never every driver.
+ * A driver's alerts for new loads near them: on or off, a radius (one of the board's radius options) and equipment
+ * types (none = any). The area is the circle around the driver's last position, kept here (and its bounding box, which
+ * SQLite's `load_alerts_rtree` indexes through triggers; PostgreSQL indexes the earth box with GiST) so that matching a
+ * new load reads the index, never every driver.
  */
 export const loadAlerts = sqliteTable("load_alerts", {
   userId: integer()
@@ -568,7 +570,7 @@ export const loadAlerts = sqliteTable("load_alerts", {
 export type LoadAlert = typeof loadAlerts.$inferSelect;
 
 /**
- * A user's connection to an external load board (SPEC §3 Marketplace configuration). Board subscriptions are personal:
+ * A user's connection to an external load board (a marketplace configuration). Board subscriptions are personal:
  * a configuration and everything synced through it belong to the user who added it. `credentials` is the sealed JSON of
  * the credential fields (AES-256-GCM, src/server/secrets.ts); `credentialFields` names the fields that are set, which is
  * all the API ever shows of them.
@@ -672,7 +674,7 @@ export const savedLanes = sqliteTable(
 export type SavedLane = typeof savedLanes.$inferSelect;
 
 /**
- * A user's connection to an online store (SPEC §3 E-commerce integration): sealed credentials as for boards, settings
+ * A user's connection to an online store (an e-commerce integration): sealed credentials as for boards, settings
  * (warehouse, defaults for the loads its orders become, which statuses to import, an optional apiBaseUrl) as JSON, the
  * sync cursor (the store's last change time seen) and counters.
  */
@@ -699,7 +701,7 @@ export const ecommerceIntegrations = sqliteTable(
 );
 export type EcommerceIntegration = typeof ecommerceIntegrations.$inferSelect;
 
-/** A store order (SPEC §3 E-commerce order), one per (integration, external order id), with the load it became. */
+/** A store order (an e-commerce order), one per (integration, external order id), with the load it became. */
 export const ecommerceOrders = sqliteTable(
   "ecommerce_orders",
   {

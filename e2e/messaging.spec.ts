@@ -27,7 +27,7 @@ test("messaging: show/hide rules, verifying a WhatsApp number, the Telegram deep
   await expect(page.getByTestId("ethiopian-card")).toContainText("Amharic, Afaan Oromo and English");
   await expect(page.getByTestId("push-panel")).toBeVisible();
 
-  // SPEC §4: the number and its test button only while WhatsApp is on.
+  // The number and its test button show only while WhatsApp is on.
   await expect(page.getByLabel("WhatsApp phone number")).toHaveCount(0);
   await page.getByLabel("Enable WhatsApp notifications").click();
   await whatsapp.getByRole("button", { name: "Send Test Message" }).click();

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { signUp, uniqueEmail } from "./helpers";
 
-// Writes made offline wait in local storage (SPEC's queuedRequests) and go out once the connection returns, once each.
+// Writes made offline wait in local storage (`queuedRequests`) and go out once the connection returns, once each.
 
 test("a bid made offline is queued, marked pending, and placed once when the connection returns", async ({
   browser,
@@ -22,7 +22,7 @@ test("a bid made offline is queued, marked pending, and placed once when the con
   await expect(page.getByTestId("bid-dialog")).toBeHidden();
   await expect(row.getByTestId("pending-badge")).toHaveText("Bid waiting to send");
   await expect(page.getByTestId("queue-button")).toHaveText("1 change waiting to send");
-  // Kept as SPEC says: url, options, timestamp; with the key that makes a replay safe.
+  // Kept as the product rules say: url, options, timestamp; with the key that makes a replay safe.
   const queued = await page.evaluate(() => JSON.parse(localStorage.getItem("queuedRequests") ?? "[]"));
   expect(queued).toHaveLength(1);
   expect(queued[0]).toMatchObject({ url: "/trpc/bids.place", options: { method: "POST" } });

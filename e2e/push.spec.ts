@@ -64,7 +64,7 @@ test("push panel: permission granted, the switch subscribes, preferences are sav
   expect(prefs.subscriptions).toHaveLength(1);
   expect(prefs.subscriptions[0].endpoint).toMatch(/^https:\/\/push\.example\.test\/e2e\//);
 
-  // SPEC §9's defaults, then changed and saved.
+  // The product's defaults, then changed and saved.
   await expect(page.getByTestId("push-type-marketing")).toHaveAttribute("data-state", "unchecked");
   await page.getByTestId("push-type-marketing").click();
   await page.getByTestId("push-type-loadUpdates").click();

@@ -49,3 +49,40 @@ test("trial over: Upgrade, pay in the Stripe Sandbox, premium active, then cance
   await expect(page.getByTestId("toast").getByText("Subscription cancelled")).toBeVisible();
   await expect(page.getByTestId("renewal")).toContainText("will not renew");
 });
+
+test("during the trial: the card is first charged when the trial ends and can be cancelled before; a Chapa checkout left on its page is Cancelled", async ({
+  page,
+}) => {
+  const email = uniqueEmail("hana");
+  await page.goto("/signin?mode=register&returnTo=/loads");
+  await signUp(page, { type: "Driver", first: "Hana", last: "Bekele", email });
+  await expect(page.getByTestId("user-menu")).toBeVisible();
+  await page.goto("/subscribe");
+  await expect(page.getByTestId("subscription-status")).toHaveAttribute("data-status", "trial");
+  await expect(page.getByTestId("checkout-options")).toContainText("no free day is lost");
+
+  await page.getByTestId("checkout-USD").click();
+  await expect(page.getByTestId("trial")).toContainText("nothing is charged today");
+  await page.getByRole("button", { name: "Pay" }).click();
+  await expect(page.getByTestId("checkout-result")).toContainText("Card subscription set up", { timeout: 20_000 });
+  await expect(page.getByTestId("billing-starts")).toBeVisible();
+  await expect(page.getByTestId("subscription-status")).toHaveAttribute("data-status", "trial");
+  await expect(page.getByTestId("checkout-options")).toHaveCount(0);
+  await expect(page.getByTestId("payments-empty")).toBeVisible();
+
+  await page.getByTestId("cancel-subscription").click();
+  await expect(page.getByTestId("cancel-dialog")).toContainText("Your card will not be charged");
+  await page.getByTestId("confirm-cancel").click();
+  await expect(page.getByTestId("toast").getByText("Subscription cancelled")).toBeVisible();
+  await expect(page.getByTestId("billing-starts")).toHaveCount(0);
+  await expect(page.getByTestId("subscription-status")).toHaveAttribute("data-status", "trial");
+
+  // Birr: the customer leaves Chapa's page with Cancel.
+  await page.getByTestId("checkout-ETB").click();
+  await expect(page.getByText("MyTess Sandbox · Chapa Checkout")).toBeVisible();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("checkout-result")).toHaveAttribute("data-state", "cancelled", { timeout: 20_000 });
+  await expect(page.getByTestId("checkout-result")).toContainText("Payment cancelled: nothing was charged.");
+  await expect(page.getByTestId("payment-row").first()).toHaveAttribute("data-status", "cancelled");
+  await expect(page.getByTestId("payment-row").first()).toContainText("Cancelled");
+});

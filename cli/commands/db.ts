@@ -4,8 +4,7 @@ import { type DbHandle, migrateDb, openDb, openPgDb } from "../../db/client";
 import { CopyRefused, copySqliteToPostgres } from "../../db/copy";
 import { databaseLabel, isPostgresUrl } from "../../db/engine";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
-import { loadConfig } from "../../src/server/config";
-import { CliError, i18n, openSystem } from "../context";
+import { CliError, cliConfig, i18n, openSystem } from "../context";
 
 const migrate = new Command("migrate").description("Apply pending database migrations").action(async () => {
   const { config, handle } = await openSystem();
@@ -54,7 +53,7 @@ const copy = new Command("copy")
     if (!isPostgresUrl(opts.to)) {
       throw new CliError(i18n._({ id: "cli.db.copy.url", message: "--to must be a postgres:// or postgresql:// URL" }));
     }
-    const { databasePath } = loadConfig();
+    const { databasePath } = cliConfig();
     if (!existsSync(databasePath)) {
       throw new CliError(
         i18n._({ id: "cli.db.copy.noSource", message: "No SQLite database at {path}", values: { path: databasePath } }),

@@ -7,7 +7,7 @@ const list = new Command("list")
   .action(async (o: { json?: boolean }) => {
     const { handle, caller } = await openSystem();
     try {
-      const all = await caller.ecommerce.all();
+      const all = await caller.stores.all();
       if (o.json) {
         console.log(JSON.stringify(all, null, 2));
         return;
@@ -42,7 +42,7 @@ const sync = new Command("sync")
     }
     const { handle, caller } = await openSystem();
     try {
-      const targets = (await caller.ecommerce.all()).filter((i) => i.isActive && (only === undefined || i.id === only));
+      const targets = (await caller.stores.all()).filter((i) => i.isActive && (only === undefined || i.id === only));
       if (only !== undefined && !targets.length)
         throw new CliError(
           i18n._({
@@ -55,7 +55,7 @@ const sync = new Command("sync")
       for (const [n, i] of targets.entries()) {
         if (!o.json && process.stdout.isTTY) process.stdout.write(`[${n + 1}/${targets.length}] ${i.name}… `);
         try {
-          const r = await caller.ecommerce.syncNow({ integrationId: i.id });
+          const r = await caller.stores.syncNow({ integrationId: i.id });
           results.push({ id: i.id, name: i.name, created: r.created, updated: r.updated });
           if (!o.json)
             console.log(

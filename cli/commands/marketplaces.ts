@@ -21,7 +21,7 @@ const list = new Command("list")
   .action(async (o: { json?: boolean }) => {
     const { handle, caller } = await openSystem();
     try {
-      const all = await caller.marketplaces.all();
+      const all = await caller.boards.all();
       if (o.json) {
         console.log(JSON.stringify(all, null, 2));
         return;
@@ -52,7 +52,7 @@ export const sync = new Command("sync")
     const only = positiveId(o.marketplace);
     const { handle, caller } = await openSystem();
     try {
-      const targets = (await caller.marketplaces.all()).filter(
+      const targets = (await caller.boards.all()).filter(
         (c) => c.isActive && c.canSync && (only ? c.id === only : c.syncEnabled),
       );
       if (only && !targets.length)
@@ -67,7 +67,7 @@ export const sync = new Command("sync")
       const tty = !o.json && process.stdout.isTTY;
       for (const [i, c] of targets.entries()) {
         if (tty) process.stdout.write(`\r${bar(i, targets.length)}  ${c.name}…`.padEnd(80));
-        const [run] = await caller.marketplaces.syncNow({ marketplaceId: c.id });
+        const [run] = await caller.boards.syncNow({ marketplaceId: c.id });
         if (run) runs.push(run);
         if (!o.json) {
           if (tty) process.stdout.write(`\r${bar(i + 1, targets.length)}`.padEnd(80));

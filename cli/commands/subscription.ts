@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { CliError, cliDate, i18n, openSystem } from "../context";
+import { CliError, cliConfig, cliDate, i18n, openSystem } from "../context";
 
 const show = new Command("show")
   .description("An account's premium: status, paid period, provider, payments")
@@ -8,7 +8,7 @@ const show = new Command("show")
   .action(async (email: string, o: { json?: boolean }) => {
     const { handle, caller } = await openSystem();
     try {
-      const s = await caller.subscription.show({ email });
+      const s = await caller.billing.show({ email });
       if (o.json) {
         console.log(JSON.stringify(s, null, 2));
         return;
@@ -51,8 +51,9 @@ const grant = new Command("grant")
       );
     const { handle, caller } = await openSystem();
     try {
-      const by = process.env.USER ? `cli:${process.env.USER}` : "cli";
-      const r = await caller.subscription.grant({ email, months, by });
+      const operator = cliConfig().cli.operator;
+      const by = operator ? `cli:${operator}` : "cli";
+      const r = await caller.billing.grant({ email, months, by });
       console.log(
         i18n._({
           id: "cli.subscription.granted",

@@ -1,27 +1,25 @@
 import { Command } from "commander";
 import qrcode from "qrcode-terminal";
 import { BRIDGE_MAIN } from "../../src/server/bots/whatsapp/web-supervisor";
-import { loadConfig } from "../../src/server/config";
 import {
-  loadWhatsAppWebSecret,
+  sessionDirFor,
   type TBridgeState,
   type TWhatsAppWebSettings,
-  WHATSAPP_WEB_BRIDGE_URL,
   whatsappWebSecretFileFor,
-  whatsappWebSessionDir,
+  whatsappWebSecretFrom,
   whatsappWebState,
-} from "../../src/server/integrations/notify/whatsapp-web";
-import { CliError, i18n } from "../context";
+} from "../../src/server/integrations/notifiers/whatsapp-web";
+import { CliError, cliConfig, i18n } from "../context";
 
 type TLoginEvents = { onQr: (qr: string) => void };
 
 const settings = () => {
-  const config = loadConfig();
+  const config = cliConfig();
   const web: TWhatsAppWebSettings = {
-    bridgeUrl: (process.env.WHATSAPP_WEB_BRIDGE_URL || WHATSAPP_WEB_BRIDGE_URL).replace(/\/+$/, ""),
-    secret: loadWhatsAppWebSecret(process.env, whatsappWebSecretFileFor(config.databasePath)),
+    bridgeUrl: config.whatsapp.web.bridgeUrl,
+    secret: whatsappWebSecretFrom(config.whatsapp.web.secret, whatsappWebSecretFileFor(config.databasePath)),
   };
-  return { web, sessionDir: whatsappWebSessionDir(process.env, config.databasePath) };
+  return { web, sessionDir: sessionDirFor(config.whatsapp.web.sessionDir, config.databasePath) };
 };
 
 const loginFailed = (reason: string) =>
@@ -209,7 +207,7 @@ const status = new Command("status")
   .description("Which WhatsApp transport is in use and, for WhatsApp Web, whether the bridge runs and is linked")
   .option("--json", "print JSON")
   .action(async (o: { json?: boolean }) => {
-    const transport = process.env.WHATSAPP_TRANSPORT || "cloud";
+    const { transport } = cliConfig().whatsapp;
     const { web } = settings();
     const state = await askBridge(web);
     if (o.json) {

@@ -18,7 +18,8 @@ CREATE TRIGGER `loads_rtree_delete` AFTER DELETE ON `loads` BEGIN
   DELETE FROM `loads_pickup_rtree` WHERE `id` = OLD.`id`;
 END;
 --> statement-breakpoint
--- Display rates of SPEC section 9 (units per USD); GBP and CAD serve load budgets and bids. Admins may change them.
+-- First-start display rates (units per USD; docs/product-rules.md); GBP and CAD serve load budgets and bids. Admins may
+-- change them.
 INSERT INTO `fx_rates` (`currency`, `name`, `symbol`, `rate_per_usd`, `locale`, `updated_at`) VALUES
   ('USD', 'US Dollar', '$', 1, 'en-US', 0),
   ('EUR', 'Euro', '€', 0.85, 'de-DE', 0),

@@ -7,8 +7,8 @@ import type { SQL } from "bun";
 import { getTableColumns, sql } from "drizzle-orm";
 import { haversineMiles } from "../../src/shared/geo";
 import type { TLoadSearchInput } from "../../src/shared/schemas/loads";
+import type { TAlertCandidate, TBoardStatsRow, TLastPosition, TQueries, TSearchRows } from "../queries";
 import type { Load, NewLoad } from "../schema";
-import type { TAlertCandidate, TBoardStatsRow, TLastPosition, TSearchRows } from "../sqlite/queries";
 import { loads } from "./schema";
 
 const MILE_M = 1609.344;
@@ -100,7 +100,7 @@ const toLoad = (raw: Record<string, unknown>) =>
  * <@) and would otherwise read every load in the box through a bitmap and sort them (18 ms against 0.9 ms for the
  * ordered index scan that stops after one page, at 50k loads).
  */
-export const createPgQueries = (client: SQL, nearest: SQL) => {
+export const createPgQueries = (client: SQL, nearest: SQL): TQueries => {
   const rows = <T>(text: string, values: unknown[]) => client.unsafe(text, values as never[]) as Promise<T[]>;
 
   const searchLoads = async (f: TLoadSearchInput, viewerId: number | null): Promise<TSearchRows> => {
@@ -164,10 +164,10 @@ export const createPgQueries = (client: SQL, nearest: SQL) => {
    * Serializes transactions over the same keys (sign-in attempts of one account or address): transaction-scoped
    * advisory locks, taken in a fixed order so two transactions cannot wait for each other.
    */
-  // biome-ignore lint/suspicious/noExplicitAny: a drizzle pg transaction
-  const lockKeys = async (tx: any, keys: string[]) => {
+  const lockKeys = async (tx: object, keys: string[]) => {
+    const { execute } = tx as { execute: (q: ReturnType<typeof sql>) => Promise<unknown> };
     for (const key of [...keys].sort())
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+      await execute.call(tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
   };
 
   /** FOR UPDATE SKIP LOCKED on a select: rows another worker is claiming are passed over, not waited for. */

@@ -46,7 +46,9 @@ export const users = pgTable(
     ethiopianTime: boolean().notNull().default(false),
     // Distances and weights shown in kilometres and kilograms (metric) or miles and pounds (imperial); stored values
     // stay in miles and pounds.
-    units: text({ enum: ["metric", "imperial"] }).notNull().default("imperial"),
+    units: text({ enum: ["metric", "imperial"] })
+      .notNull()
+      .default("imperial"),
     ratingSum: integer().notNull().default(0),
     totalRatings: integer().notNull().default(0),
     totalTrips: integer().notNull().default(0),

@@ -1,10 +1,11 @@
+// Demo data written with the database's own inserts (no server code: the seed sits below the server, which only reads
+// what it finds): the demo accounts with the free trial running, and loads and bids on real lanes.
 import { count, sql } from "drizzle-orm";
-import { hashPassword } from "../../src/server/domain/auth/password";
-import { createUser } from "../../src/server/domain/users/users";
+import { TRIAL_MONTHS } from "../../src/shared/constants";
 import { haversineMiles } from "../../src/shared/geo";
 import { toMinor } from "../../src/shared/money";
 import type { TDb } from "../client";
-import { bids, loads, type NewLoad, users } from "../tables";
+import { bids, loads, type NewLoad, type User, users } from "../tables";
 import { CARGO, ETHIOPIA_CORRIDOR, EUROPE_LANES, type TPlace, US_LANES } from "./places";
 
 export const DEMO_PASSWORD = "mytess-demo";
@@ -57,18 +58,34 @@ export const seedDemo = async (db: TDb, now = Date.now()) => {
   const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)];
   const between = (a: number, b: number) => a + rand() * (b - a);
 
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
-  const created: (Awaited<ReturnType<typeof createUser>> & { region: string })[] = [];
+  // argon2id, as accounts hash passwords (Bun.password reads the algorithm back from the hash).
+  const passwordHash = await Bun.password.hash(DEMO_PASSWORD, { algorithm: "argon2id" });
+  const created: (User & { region: string })[] = [];
+  const joined = now - 40 * DAY;
+  const trialEnds = new Date(joined);
+  trialEnds.setUTCMonth(trialEnds.getUTCMonth() + TRIAL_MONTHS);
   for (const u of DEMO_USERS) {
-    const user = await createUser(db, { ...u, passwordHash, now: now - 40 * DAY });
+    const [user] = await db
+      .insert(users)
+      .values({
+        email: u.email,
+        passwordHash,
+        firstName: u.firstName,
+        lastName: u.lastName,
+        userType: u.userType,
+        trialEndsAt: trialEnds.getTime(),
+        createdAt: joined,
+        updatedAt: joined,
+      })
+      .returning();
     if (u.at) {
       await db
         .update(users)
         .set({ latitude: u.at[0], longitude: u.at[1], locationUpdatedAt: now - 2 * 60 * 60 * 1000 })
-        .where(sql`${users.id} = ${user.id}`);
+        .where(sql`${users.id} = ${user!.id}`);
     }
     created.push({
-      ...user,
+      ...user!,
       region:
         u.email.startsWith("john") || u.email.startsWith("mike")
           ? "us"

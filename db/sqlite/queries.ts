@@ -5,6 +5,7 @@ import { getTableColumns } from "drizzle-orm";
 import { boundingBox, haversineMiles } from "../../src/shared/geo";
 import type { TLoadSearchInput } from "../../src/shared/schemas/loads";
 import type { TGate } from "../client";
+import type { TAlertCandidate, TBoardStatsRow, TLastPosition, TQueries, TSearchRows } from "../queries";
 import { type Load, loads, type NewLoad } from "../schema";
 
 // "Near me" reads the R*Tree of pickup points, never every load (CROSS JOIN keeps SQLite from driving the join from
@@ -137,12 +138,7 @@ const UPSERT_EXTERNAL = `INSERT INTO loads (${UPSERT_KEYS.map(snake).join(", ")}
     .map((k) => `${snake(k)} = excluded.${snake(k)}`)
     .join(", ")}`;
 
-/** What a search page is made of: the page's loads in order, and whether another page exists. */
-export type TSearchRows = { rows: Load[]; hasMore: boolean };
-export type TBoardStatsRow = { total: number; urgent: number; avgUsdPerMile: number | null; external: number };
-export type TLastPosition = { loadId: number; latitude: number; longitude: number; recordedAt: number };
-
-export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
+export const createSqliteQueries = (sqlite: Database, gate: TGate): TQueries => {
   // Named parameters ($name), statements prepared once; through the gate like every statement of this process.
   const all = <T>(sql: string, args: Record<string, string | number> = {}) =>
     gate.run(() => sqlite.query<T, Record<string, string | number>>(sql).all(args));
@@ -309,7 +305,7 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
     );
 
   /** Nothing to do: every SQLite transaction already holds the database's write lock (BEGIN IMMEDIATE). */
-  const lockKeys = async (_tx: unknown, _keys: string[]) => {};
+  const lockKeys = async (_tx: object, _keys: string[]) => {};
 
   /**
    * A select that claims the rows it reads, skipping rows another transaction has claimed (PostgreSQL's FOR UPDATE
@@ -334,8 +330,3 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate) => {
 
   return { searchLoads, boardStats, lastPositions, alertCandidates, lockKeys, skipLocked, upsertExternalLoads };
 };
-
-/** An alert whose box holds the point and that takes the equipment; the caller checks the exact circle. */
-export type TAlertCandidate = { userId: number; latitude: number; longitude: number; radiusMiles: number };
-
-export type TQueries = ReturnType<typeof createSqliteQueries>;

@@ -1,4 +1,6 @@
 // FedEx REST emulator: POST /oauth/token, POST /rate/v1/rates/quotes, POST /track/v1/trackingnumbers.
+// As FedEx's rate schema says, `accountNumber` is required: a quote without accountNumber.value is refused (400,
+// FedEx's {transactionId, errors: [{code, message}]}), and one for an account this API project is not tied to too.
 import { billablePounds } from "../../src/shared/units";
 import {
   addBusinessDays,
@@ -48,7 +50,7 @@ const STEP_CODE = {
 const error = (status: number, code: string, message: string) =>
   json({ transactionId: crypto.randomUUID(), errors: [{ code, message }] }, status);
 
-export const createFedexEmulator = (opts: { clientId: string; clientSecret: string }) => {
+export const createFedexEmulator = (opts: { clientId: string; clientSecret: string; accountNumber: string }) => {
   const control = createControl();
   const handle = async (req: Request) => {
     const url = new URL(req.url);
@@ -86,7 +88,15 @@ export const createFedexEmulator = (opts: { clientId: string; clientSecret: stri
       const s = body?.requestedShipment;
       const from = s?.shipper?.address;
       const to = s?.recipient?.address;
-      if (!body?.accountNumber?.value) return error(400, "ACCOUNT.NUMBER.INVALID", "Account number is required.");
+      const account = body?.accountNumber?.value;
+      if (typeof account !== "string" || !account.trim())
+        return error(400, "INVALID.INPUT.EXCEPTION", "Invalid field value in the input: accountNumber.value");
+      if (account.trim() !== opts.accountNumber)
+        return error(
+          400,
+          "ACCOUNT.NUMBER.MISMATCH",
+          "The account number in the request does not match the account number of this API project.",
+        );
       if (!from?.postalCode || !to?.postalCode || !from?.countryCode || !to?.countryCode) {
         return error(400, "POSTALCODE.MISSING", "Postal code is required for postal aware countries.");
       }

@@ -1,5 +1,8 @@
 // USPS APIs v3 emulator: POST /oauth2/v3/token (form or JSON), POST /shipments/v3/options/search,
 // GET /tracking/v3/tracking/{trackingNumber}.
+// Quota: like a new USPS app, at most control.hourlyQuota requests (default 60) in any hour, every endpoint counted,
+// token requests included; beyond it USPS's error body with status 429 and a Retry-After (seconds until the oldest
+// request of the hour leaves it). control.hourlyQuota = null lifts it; control.resetQuota() starts a new hour.
 import {
   createControl,
   estimatedDeliveryOf,
@@ -50,12 +53,55 @@ const error = (status: number, code: string, message: string, detail?: string) =
     status,
   );
 
+/** A new USPS app's quota (requests per hour, all endpoints and token requests counted). */
+export const USPS_EMULATOR_HOURLY_QUOTA = 60;
+
 export const createUspsEmulator = (opts: { clientId: string; clientSecret: string }) => {
-  const control = createControl();
+  let hour: number[] = [];
+  const control = Object.assign(createControl(), {
+    hourlyQuota: USPS_EMULATOR_HOURLY_QUOTA as number | null,
+    /** Requests refused for the quota. */
+    quotaRefusals: 0,
+    resetQuota: () => {
+      hour = [];
+    },
+  });
   control.tokenLifetimeSeconds = 28799;
+  /** USPS's 429 when the hour's quota is used up; null while there is room (the request is then counted). */
+  const overQuota = () => {
+    const now = Date.now();
+    hour = hour.filter((t) => t > now - 3_600_000);
+    if (control.hourlyQuota !== null && hour.length >= control.hourlyQuota) {
+      control.quotaRefusals++;
+      const retryAfter = Math.max(1, Math.ceil((hour[0]! + 3_600_000 - now) / 1000));
+      return json(
+        {
+          apiVersion: "v3",
+          error: {
+            code: "429",
+            message: "Too Many Requests",
+            errors: [
+              {
+                status: "429",
+                code: "429",
+                title: "Too Many Requests",
+                detail: `The quota of ${control.hourlyQuota} requests per hour for this application is used up.`,
+              },
+            ],
+          },
+        },
+        429,
+        { "Retry-After": String(retryAfter) },
+      );
+    }
+    hour.push(now);
+    return null;
+  };
   const handle = async (req: Request) => {
     const url = new URL(req.url);
     await sleep(control.delayMs);
+    const refused = overQuota();
+    if (refused) return refused;
     if (req.method === "POST" && url.pathname === "/oauth2/v3/token") {
       control.tokenRequests++;
       const failure = control.takeFailure();

@@ -17,15 +17,21 @@
 // ({event: "charge.success", tx_ref, reference, status, amount, currency, …}) signed with hex HMAC-SHA256 of the raw
 // body under the webhook secret (default "chapa_whsec_sandbox") in both Chapa-Signature and x-chapa-signature, calls
 // the callback_url (GET ?trx_ref=…&tx_ref=…&ref_id=…&status=success), and redirects (303) to return_url. Failing
-// (control.fail) or the page's "Cancel" marks it failed (events charge.failed / charge.cancelled). Deliveries go through
-// control.fetchImpl, one at a time; control.settled() waits for those sent after an API answer (refunds).
+// (control.fail) marks it failed (charge.failed); the page's "Cancel" marks it cancelled (charge.cancelled, and
+// verify says "cancelled"). Deliveries go through control.fetchImpl, one at a time; control.settled() waits for those
+// sent after an API answer (refunds).
+//
+// One webhook URL gets every event of the account, as on Chapa: besides the transactions MyTess created, others the
+// account made elsewhere (control.otherTransaction: a payment link, another shop on the same account) and transfers
+// (control.payout: flat {event: "payout.success", type: "Payout", reference, …} without a tx_ref). A delivery the
+// receiver does not answer with 2xx is sent again (control.retries times, at once; Chapa retries for longer).
 import { createHmac } from "node:crypto";
 import { json } from "../boards/model";
 import { page, type TFetchImpl } from "./stripe";
 
 export const CHAPA_SANDBOX = { secretKey: "CHASECK_TEST-sandbox", webhookSecret: "chapa_whsec_sandbox" } as const;
 
-type TStatus = "pending" | "success" | "failed";
+type TStatus = "pending" | "success" | "failed" | "cancelled";
 type TTx = {
   tx_ref: string;
   amount: number;
@@ -131,6 +137,58 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
     pay: (txRef: string) => settle(txRef, "success"),
     /** The payment fails (charge.failed). */
     fail: (txRef: string, reason = "Payment declined") => settle(txRef, "failed", reason, "charge.failed"),
+    /** The customer leaves the hosted page with "Cancel" (charge.cancelled). */
+    cancel: (txRef: string) => settle(txRef, "cancelled", "Cancelled by the customer", "charge.cancelled"),
+    /** How many more times a delivery the receiver refused (not 2xx) is sent. */
+    retries: 2,
+    /**
+     * A payment the account took outside MyTess (a payment link, another app on the same account): paid, its
+     * charge.success webhook sent to the same URL. Resolves to the delivery.
+     */
+    otherTransaction: (txRef = rid("PL-", 12), amount = 250) => {
+      const now = new Date().toISOString();
+      const t: TTx = {
+        tx_ref: txRef,
+        amount,
+        currency: "ETB",
+        email: "someone@example.et",
+        first_name: "Other",
+        last_name: "Customer",
+        phone_number: null,
+        callback_url: null,
+        return_url: null,
+        customization: { title: "Payment link", description: null, logo: null },
+        status: "success",
+        reference: rid("AP", 10),
+        failure_reason: null,
+        charge: Math.round(amount * 3.5) / 100,
+        refunded: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      txs.set(txRef, t);
+      return enqueue("charge.success", JSON.stringify({ ...webhookBody(t, "charge.success"), type: "Payment Link" }));
+    },
+    /** A transfer from the account's balance finished: Chapa's payout webhook (no tx_ref). */
+    payout: (event: "payout.success" | "payout.failed" = "payout.success", amount = 1200) =>
+      enqueue(
+        event,
+        JSON.stringify({
+          event,
+          type: "Payout",
+          account_name: "Abebe Kebede",
+          account_number: "0911000000",
+          bank_id: 855,
+          bank_name: "telebirr",
+          amount: decimal(amount),
+          charge: decimal(Math.round(amount * 1) / 100),
+          currency: "ETB",
+          status: event === "payout.success" ? "success" : "failed",
+          reference: rid("TR-", 12),
+          chapa_reference: rid("CHTR", 10),
+          created_at: new Date().toISOString(),
+        }),
+      ),
     /** Sends an arbitrary signed webhook body. */
     deliver: (body: Record<string, unknown>) => enqueue(String(body.event ?? ""), JSON.stringify(body)),
     transaction: (txRef: string) => structuredClone(txs.get(txRef)),
@@ -141,6 +199,7 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
       control.webhookUrl = o.webhookUrl ?? null;
       control.outage = false;
       control.delayMs = 0;
+      control.retries = 2;
       control.calls = 0;
       control.requests = [];
       control.deliveries = [];
@@ -177,7 +236,12 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
     return d;
   };
   const enqueue = (event: string, body: string) => {
-    const p = queue.then(() => send(event, body));
+    const p = queue.then(async () => {
+      let d = await send(event, body);
+      for (let i = 0; i < control.retries && !(d.status != null && d.status >= 200 && d.status < 300); i++)
+        d = await send(event, body);
+      return d;
+    });
     queue = p.catch(() => undefined);
     return p;
   };
@@ -389,7 +453,7 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
       const r =
         m[2] === "pay"
           ? await settle(t.tx_ref, "success")
-          : await settle(t.tx_ref, "failed", "Cancelled by the customer", "charge.cancelled");
+          : await settle(t.tx_ref, "cancelled", "Cancelled by the customer", "charge.cancelled");
       return r.returnUrl ? redirect(r.returnUrl) : checkoutPage(t);
     }
     return checkoutPage(t);

@@ -4,7 +4,7 @@
 // Besides the providers' own endpoints each server has test doors under /_emulator/ for when no test holds the
 // control objects: PUT /_emulator/webhook {"url": …}, GET /_emulator/deliveries, and on Stripe
 // POST /_emulator/subscriptions/{id}/advance | /fail, on Chapa POST /_emulator/transactions/{tx_ref}/pay | /fail.
-import { withControl } from "../notify/control";
+import { withControl } from "../notifiers/control";
 import { CHAPA_SANDBOX, createChapaEmulator, type TChapaControl } from "./chapa";
 import { createStripeEmulator, STRIPE_SANDBOX, type TFetchImpl, type TStripeControl } from "./stripe";
 

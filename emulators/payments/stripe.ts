@@ -17,18 +17,30 @@
 // with an Idempotency-Key is answered once: the same key again gets the first answer (Idempotent-Replayed: true), the
 // same key with other parameters Stripe's idempotency_error.
 //
-// Shapes follow the Stripe-Version a request names (the account default is STRIPE_EMULATOR_VERSION, basil): from
-// 2025-03-31 the subscription's period is on its items (items.data[].current_period_end) and the invoice has no
-// payment_intent/charge/paid/subscription (its parent.subscription_details.subscription names the subscription, and
-// the includable `payments` list, present only when expanded, names the payment intent). Older versions get the older
-// top-level fields. Webhook objects use control.webhookApiVersion and are never expanded.
+// Versions: a request's Stripe-Version must be a real API version (STRIPE_API_VERSIONS; anything else is Stripe's 400
+// "Invalid Stripe API version"), and the answer echoes it in its own Stripe-Version header; without the header the
+// account default (STRIPE_EMULATOR_VERSION) applies. Shapes follow the version: from 2025-03-31 (basil) the
+// subscription's period is on its items (items.data[].current_period_end) and the invoice has no
+// payment_intent/charge/paid/subscription (its parent.subscription_details names the subscription and carries a copy
+// of the subscription's metadata; the includable `payments` list, present only when expanded, names the payment
+// intent). Older versions get the older top-level fields. Webhook objects use control.webhookApiVersion and are never
+// expanded.
 //
-// Paying (the page's "Pay", or control.pay) creates the customer (unless the session named one), the subscription
-// (period now → +1 month), a paid invoice with its payment intent and charge, then delivers checkout.session.completed,
-// customer.subscription.created and invoice.paid, signed (`Stripe-Signature: t=…,v1=…`) with the webhook secret
-// (default "whsec_sandbox"), before redirecting (303) to success_url with {CHECKOUT_SESSION_ID} replaced. Deliveries
-// go out one at a time, in order; events caused by API calls are sent after the answer (as Stripe sends them),
-// control.settled() waits for them. control.fetchImpl carries them (an in-process app's handler in tests).
+// Paying (the page's "Pay", or control.pay) creates the customer (unless the session named one) and the subscription,
+// whose metadata is the session's subscription_data.metadata. Without a trial: period now → +1 month, a paid invoice
+// with its payment intent and charge. With subscription_data.trial_end (at least 48 hours ahead, as Stripe demands) or
+// trial_period_days: status trialing, period now → trial end, and an invoice for 0.00 that charges nothing;
+// control.endTrial (Stripe's trial_end=now) or control.advance bills the first month from then. Then come
+// checkout.session.completed, customer.subscription.created and invoice.paid, signed (`Stripe-Signature: t=…,v1=…`)
+// with the webhook secret (default "whsec_sandbox"), before the redirect (303) to success_url with
+// {CHECKOUT_SESSION_ID} replaced.
+//
+// Deliveries, as Stripe makes them: no order is promised and an event may come twice. The events one action causes
+// go out as a batch, shuffled, some of them sent a second time (control.delivery: shuffle, duplicateRate, and a seed
+// for the PRNG, so a test sees the same order on every run); an event the receiver does not answer with 2xx is sent
+// again after the batch (control.delivery.retries times; Stripe retries for days). Batches go out one at a time, in
+// the order of the actions; events caused by API calls are sent after the answer, control.settled() waits for them.
+// control.fetchImpl carries them (an in-process app's handler in tests).
 import { createHmac } from "node:crypto";
 import { json } from "../boards/model";
 
@@ -38,7 +50,51 @@ export const STRIPE_SANDBOX = {
   prices: { USD: "price_usd_monthly", EUR: "price_eur_monthly" },
 } as const;
 /** The account's default API version (and the webhook endpoint's). */
-export const STRIPE_EMULATOR_VERSION = "2025-08-27.basil";
+export const STRIPE_EMULATOR_VERSION = "2026-07-29.dahlia";
+/** API versions a request may name (Stripe's published ones this emulator knows; older ones get the older shapes). */
+export const STRIPE_API_VERSIONS = [
+  "2022-11-15",
+  "2023-08-16",
+  "2023-10-16",
+  "2024-04-10",
+  "2024-06-20",
+  "2024-09-30.acacia",
+  "2024-10-28.acacia",
+  "2024-11-20.acacia",
+  "2024-12-18.acacia",
+  "2025-01-27.acacia",
+  "2025-02-24.acacia",
+  "2025-03-31.basil",
+  "2025-04-30.basil",
+  "2025-05-28.basil",
+  "2025-06-30.basil",
+  "2025-07-30.basil",
+  "2025-08-27.basil",
+  "2025-09-30.clover",
+  "2025-10-29.clover",
+  "2025-11-17.clover",
+  "2025-12-15.clover",
+  "2026-01-28.clover",
+  "2026-02-25.clover",
+  "2026-03-25.dahlia",
+  "2026-04-22.dahlia",
+  "2026-05-27.dahlia",
+  "2026-06-24.dahlia",
+  "2026-07-29.dahlia",
+];
+/** How webhook deliveries behave (see the header). */
+export type TStripeDeliveryMode = {
+  /** Each batch in a seeded random order. */
+  shuffle: boolean;
+  /** The share of events sent a second time, at a random later place in their batch (0 to 1). */
+  duplicateRate: number;
+  seed: number;
+  /** How many more times an event the receiver refused (not 2xx) is sent, after its batch. */
+  retries: number;
+};
+export const STRIPE_DELIVERY_DEFAULT: TStripeDeliveryMode = { shuffle: true, duplicateRate: 0.35, seed: 1, retries: 3 };
+/** Stripe's minimum for a Checkout Session's subscription_data.trial_end. */
+const MIN_TRIAL_SECONDS = 48 * 3600;
 /** The first version with item-level periods and invoice payments. */
 const BASIL = "2025-03-31";
 
@@ -51,7 +107,7 @@ type TSession = {
   id: string;
   url: string;
   status: "open" | "complete" | "expired";
-  payment_status: "unpaid" | "paid";
+  payment_status: "unpaid" | "paid" | "no_payment_required";
   price: TPrice;
   quantity: number;
   success_url: string;
@@ -63,6 +119,8 @@ type TSession = {
   invoice: string | null;
   metadata: Record<string, string>;
   subscription_metadata: Record<string, string>;
+  /** subscription_data.trial_end (unix seconds), or null for no trial. */
+  trial_end: number | null;
   created: number;
   expires_at: number;
 };
@@ -70,7 +128,9 @@ type TCustomer = { id: string; email: string | null; created: number };
 type TSub = {
   id: string;
   customer: string;
-  status: "active" | "past_due" | "canceled";
+  status: "active" | "past_due" | "canceled" | "trialing";
+  trial_start: number | null;
+  trial_end: number | null;
   price: TPrice;
   quantity: number;
   item: string;
@@ -92,11 +152,12 @@ type TInvoice = {
   amount_due: number;
   amount_paid: number;
   currency: string;
-  billing_reason: "subscription_create" | "subscription_cycle";
+  billing_reason: "subscription_create" | "subscription_cycle" | "subscription_update";
   period_start: number;
   period_end: number;
   attempt_count: number;
-  payment_intent: string;
+  /** Null for an invoice of 0.00 (a trial's first): nothing is charged. */
+  payment_intent: string | null;
   created: number;
 };
 type TIntent = {
@@ -179,6 +240,18 @@ const rid = (prefix: string, n = 24) => {
   return prefix + Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join("");
 };
 const nowSec = () => Math.floor(Date.now() / 1000);
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same delivery order on every run. */
+const seeded = (seed: number) => {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+};
 
 /** The same day next month, clamped to the month's last day (Jan 31 → Feb 28), as Stripe bills. */
 export const addMonth = (sec: number) => {
@@ -311,6 +384,8 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
   const portals = new Map<string, TPortal>();
   const idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
   let queue: Promise<unknown> = Promise.resolve();
+  let random = seeded(STRIPE_DELIVERY_DEFAULT.seed);
+  let randomSeed = STRIPE_DELIVERY_DEFAULT.seed;
 
   const control = {
     /** The key requests must carry. */
@@ -322,6 +397,8 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     fetchImpl: o.fetchImpl ?? ((req: Request) => fetch(req, { signal: AbortSignal.timeout(10_000) })),
     /** The API version of webhook bodies (an endpoint keeps the version it was created with). */
     webhookApiVersion: STRIPE_EMULATOR_VERSION,
+    /** How deliveries are ordered, repeated and retried (set a new object to change it; reset() restores the default). */
+    delivery: { ...STRIPE_DELIVERY_DEFAULT } as TStripeDeliveryMode,
     /** The emulator's own address, for hosted-page URLs (learnt from the first request when not set). */
     baseUrl: null as string | null,
     /** Every API endpoint answers 500 (api_error); hosted pages answer 503. */
@@ -345,7 +422,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
         await seen;
       } while (seen !== queue);
     },
-    /** Sends an arbitrary signed event (queued behind earlier ones); resolves to its delivery. */
+    /** Sends an arbitrary signed event (queued behind earlier ones, once, no retry); resolves to its delivery. */
     deliver: (type: string, object: TObj, previousAttributes?: TObj) =>
       enqueue(event(type, object, previousAttributes)),
     /** Pays an open Checkout Session as the page's "Pay" does; resolves once its events were delivered. */
@@ -363,6 +440,11 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     advance: (subscriptionId: string) => advance(subscriptionId, true),
     /** The period ends and the renewal payment fails: past_due, an open invoice (invoice.payment_failed…). */
     failPayment: (subscriptionId: string) => advance(subscriptionId, false),
+    /**
+     * A trialing subscription's trial ends now (Stripe's trial_end=now, or the clock reaching it): active, the first
+     * month billed from now (invoice.paid, customer.subscription.updated).
+     */
+    endTrial: (subscriptionId: string) => advance(subscriptionId, true, true),
     /** State for assertions (copies). */
     session: (id: string) => structuredClone(sessions.get(id)),
     subscription: (id: string) => structuredClone(subs.get(id)),
@@ -378,6 +460,9 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       control.webhookSecret = o.webhookSecret ?? STRIPE_SANDBOX.webhookSecret;
       control.webhookUrl = o.webhookUrl ?? null;
       control.webhookApiVersion = STRIPE_EMULATOR_VERSION;
+      control.delivery = { ...STRIPE_DELIVERY_DEFAULT };
+      random = seeded(control.delivery.seed);
+      randomSeed = control.delivery.seed;
       control.outage = false;
       control.delayMs = 0;
       control.calls = 0;
@@ -430,7 +515,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
 
   const renderInvoice = (inv: TInvoice, shape: TShape, withPayments: boolean): TObj => {
     const sub = subs.get(inv.subscription);
-    const intent = intents.get(inv.payment_intent);
+    const intent = inv.payment_intent ? intents.get(inv.payment_intent) : undefined;
     return {
       id: inv.id,
       object: "invoice",
@@ -481,7 +566,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
               type: "subscription_details",
               subscription_details: { subscription: inv.subscription, metadata: sub?.metadata ?? {} },
             },
-            ...(withPayments
+            ...(withPayments && inv.payment_intent
               ? {
                   payments: {
                     object: "list",
@@ -506,6 +591,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
           }
         : {
             subscription: inv.subscription,
+            subscription_details: { metadata: sub?.metadata ?? {} },
             payment_intent: inv.payment_intent,
             charge: intent?.latest_charge ?? null,
             paid: inv.status === "paid",
@@ -535,6 +621,8 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       customer: expand.includes("customer") ? renderCustomer(customers.get(s.customer)!) : s.customer,
       status: s.status,
       cancel_at_period_end: s.cancel_at_period_end,
+      trial_start: s.trial_start,
+      trial_end: s.trial_end,
       cancel_at: s.cancel_at,
       canceled_at: s.canceled_at,
       ended_at: s.ended_at,
@@ -658,6 +746,42 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     return p;
   };
 
+  /**
+   * The events of one action, delivered as Stripe does: in a (seeded) random order, some twice, and those the
+   * receiver refused sent again after the batch. Resolves to each event's last delivery, in the events' order.
+   */
+  const enqueueBatch = (events: TStripeEmuEvent[]): Promise<TStripeDelivery[]> => {
+    const p = queue.then(async () => {
+      const mode = control.delivery;
+      if (mode.seed !== randomSeed) {
+        random = seeded(mode.seed);
+        randomSeed = mode.seed;
+      }
+      const order = [...events];
+      if (mode.shuffle)
+        for (let i = order.length - 1; i > 0; i--) {
+          const j = Math.floor(random() * (i + 1));
+          [order[i], order[j]] = [order[j]!, order[i]!];
+        }
+      for (const e of events)
+        if (random() < mode.duplicateRate) {
+          const after = order.indexOf(e) + 1;
+          order.splice(after + Math.floor(random() * (order.length - after + 1)), 0, e);
+        }
+      const last = new Map<TStripeEmuEvent, TStripeDelivery>();
+      for (const e of order) last.set(e, await send(e));
+      const ok = (d: TStripeDelivery | undefined) => d?.status != null && d.status >= 200 && d.status < 300;
+      for (let round = 0; round < mode.retries; round++) {
+        const again = events.filter((e) => !ok(last.get(e)));
+        if (!again.length) break;
+        for (const e of again) last.set(e, await send(e));
+      }
+      return events.map((e) => last.get(e)!);
+    });
+    queue = p.catch(() => undefined);
+    return p;
+  };
+
   // Payments -----------------------------------------------------------------------------------------------------------
 
   /** A payment intent and its charge for an invoice's amount (succeeded or failed). */
@@ -686,9 +810,10 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     return intent;
   };
 
+  /** The invoice of the subscription's current period; a trial's is for 0.00 and charges nothing. */
   const invoiceFor = (sub: TSub, reason: TInvoice["billing_reason"], ok: boolean) => {
-    const amount = sub.price.unit_amount * sub.quantity;
-    const intent = charge(sub.customer, amount, sub.price.currency, ok);
+    const amount = sub.status === "trialing" ? 0 : sub.price.unit_amount * sub.quantity;
+    const intent = amount > 0 ? charge(sub.customer, amount, sub.price.currency, ok) : null;
     const inv: TInvoice = {
       id: rid("in_"),
       customer: sub.customer,
@@ -701,7 +826,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       period_start: sub.period_start,
       period_end: sub.period_end,
       attempt_count: 1,
-      payment_intent: intent.id,
+      payment_intent: intent?.id ?? null,
       created: nowSec(),
     };
     invoices.set(inv.id, inv);
@@ -719,15 +844,18 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       customer = { id: rid("cus_", 14), email: s.customer_email, created: now };
       customers.set(customer.id, customer);
     }
+    const trial = s.trial_end !== null && s.trial_end > now;
     const sub: TSub = {
       id: rid("sub_"),
       customer: customer.id,
-      status: "active",
+      status: trial ? "trialing" : "active",
+      trial_start: trial ? now : null,
+      trial_end: trial ? s.trial_end : null,
       price: s.price,
       quantity: s.quantity,
       item: rid("si_", 14),
       period_start: now,
-      period_end: addMonth(now),
+      period_end: trial ? s.trial_end! : addMonth(now),
       cancel_at_period_end: false,
       cancel_at: null,
       canceled_at: null,
@@ -740,16 +868,16 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     const inv = invoiceFor(sub, "subscription_create", true);
     Object.assign(s, {
       status: "complete",
-      payment_status: "paid",
+      payment_status: trial ? "no_payment_required" : "paid",
       customer: customer.id,
       subscription: sub.id,
       invoice: inv.id,
     });
     const shape = webhookShape();
-    const deliveries = await Promise.all([
-      enqueue(event("checkout.session.completed", renderSession(s))),
-      enqueue(event("customer.subscription.created", renderSub(sub, shape))),
-      enqueue(event("invoice.paid", renderInvoice(inv, shape, false))),
+    const deliveries = await enqueueBatch([
+      event("checkout.session.completed", renderSession(s)),
+      event("customer.subscription.created", renderSub(sub, shape)),
+      event("invoice.paid", renderInvoice(inv, shape, false)),
     ]);
     return {
       successUrl: s.success_url.replaceAll("{CHECKOUT_SESSION_ID}", s.id),
@@ -759,31 +887,39 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     };
   };
 
-  const advance = async (subscriptionId: string, ok: boolean) => {
+  /**
+   * The period ends (or, with `trialEndsNow`, a trial ends at once): a subscription set to cancel at period end ends;
+   * otherwise the next month is billed from the period's end (from now for a trial ended early).
+   */
+  const advance = async (subscriptionId: string, ok: boolean, trialEndsNow = false) => {
     const sub = subs.get(subscriptionId);
     if (!sub) throw new Error(`No such subscription: ${subscriptionId}`);
     if (sub.status === "canceled") throw new Error(`The subscription ${subscriptionId} is canceled`);
+    if (trialEndsNow && sub.status !== "trialing")
+      throw new Error(`The subscription ${subscriptionId} is not trialing`);
     const shape = webhookShape();
     const before = renderSub(sub, shape);
     if (sub.cancel_at_period_end) {
       Object.assign(sub, { status: "canceled", ended_at: sub.period_end, canceled_at: sub.canceled_at ?? nowSec() });
-      return [await enqueue(event("customer.subscription.deleted", renderSub(sub, shape)))];
+      return enqueueBatch([event("customer.subscription.deleted", renderSub(sub, shape))]);
     }
     const status = sub.status;
-    sub.period_start = sub.period_end;
-    sub.period_end = addMonth(sub.period_end);
+    sub.period_start = trialEndsNow ? nowSec() : sub.period_end;
+    if (status === "trialing") sub.trial_end = sub.period_start;
+    sub.period_end = addMonth(sub.period_start);
     sub.status = ok ? "active" : "past_due";
-    const inv = invoiceFor(sub, "subscription_cycle", ok);
+    const inv = invoiceFor(sub, status === "trialing" ? "subscription_update" : "subscription_cycle", ok);
     const previous: TObj = {
       latest_invoice: before.latest_invoice,
       ...(status !== sub.status ? { status } : {}),
+      ...(status === "trialing" ? { trial_end: before.trial_end } : {}),
       ...(shape === "acacia"
         ? { current_period_start: before.current_period_start, current_period_end: before.current_period_end }
         : { items: before.items }),
     };
-    return Promise.all([
-      enqueue(event(ok ? "invoice.paid" : "invoice.payment_failed", renderInvoice(inv, shape, false))),
-      enqueue(event("customer.subscription.updated", renderSub(sub, shape), previous)),
+    return enqueueBatch([
+      event(ok ? "invoice.paid" : "invoice.payment_failed", renderInvoice(inv, shape, false)),
+      event("customer.subscription.updated", renderSub(sub, shape), previous),
     ]);
   };
 
@@ -793,7 +929,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     sub.cancel_at_period_end = cancel;
     sub.cancel_at = cancel ? sub.period_end : null;
     sub.canceled_at = cancel ? nowSec() : null;
-    void enqueue(event("customer.subscription.updated", renderSub(sub, webhookShape()), previous));
+    void enqueueBatch([event("customer.subscription.updated", renderSub(sub, webhookShape()), previous)]);
   };
 
   // API ----------------------------------------------------------------------------------------------------------------
@@ -876,8 +1012,38 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     const ref = p.get("client_reference_id") || null;
     if (ref && ref.length > 200)
       throw invalid("client_reference_id must be at most 200 characters.", "client_reference_id");
-    const id = rid("cs_test_", 58);
+    for (const [k] of p.entries) {
+      const m = /^subscription_data\[(\w+)\]/.exec(k);
+      if (k.startsWith("subscription_data") && !m) throw invalid(`Invalid hash: ${k}`, "subscription_data");
+      if (m && !["metadata", "trial_end", "trial_period_days", "description", "trial_settings"].includes(m[1]!))
+        throw invalid(`Received unknown parameter: subscription_data[${m[1]}]`, `subscription_data[${m[1]}]`);
+    }
     const now = nowSec();
+    const trialEndText = p.get("subscription_data[trial_end]");
+    const trialDaysText = p.get("subscription_data[trial_period_days]");
+    if (trialEndText !== undefined && trialDaysText !== undefined)
+      throw invalid(
+        "You may only specify one of these parameters: subscription_data[trial_end], subscription_data[trial_period_days].",
+        "subscription_data[trial_end]",
+      );
+    let trialEnd: number | null = null;
+    if (trialEndText !== undefined) {
+      trialEnd = Number(trialEndText);
+      if (!Number.isInteger(trialEnd))
+        throw invalid(`Invalid integer: ${trialEndText}`, "subscription_data[trial_end]");
+      if (trialEnd < now + MIN_TRIAL_SECONDS)
+        throw invalid("The `trial_end` date has to be at least 2 days in the future.", "subscription_data[trial_end]");
+    }
+    if (trialDaysText !== undefined) {
+      const days = Number(trialDaysText);
+      if (!Number.isInteger(days) || days < 1)
+        throw invalid(
+          "subscription_data[trial_period_days] must be at least 1.",
+          "subscription_data[trial_period_days]",
+        );
+      trialEnd = now + days * 86_400;
+    }
+    const id = rid("cs_test_", 58);
     const s: TSession = {
       id,
       url: `${base}/checkout/${id}`,
@@ -894,6 +1060,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       invoice: null,
       metadata: p.map("metadata"),
       subscription_metadata: p.map("subscription_data[metadata]"),
+      trial_end: trialEnd,
       created: now,
       expires_at: now + 24 * 3600,
     };
@@ -949,7 +1116,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     };
     refunds.set(r.id, r);
     ch.amount_refunded += amount;
-    void enqueue(event("charge.refunded", renderCharge(ch)));
+    void enqueueBatch([event("charge.refunded", renderCharge(ch))]);
     return renderRefund(r);
   };
 
@@ -1004,7 +1171,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
         if (sub.status === "canceled") throw invalid(`The subscription ${sub.id} is already canceled.`);
         const now = nowSec();
         Object.assign(sub, { status: "canceled", canceled_at: now, ended_at: now });
-        void enqueue(event("customer.subscription.deleted", renderSub(sub, webhookShape())));
+        void enqueueBatch([event("customer.subscription.deleted", renderSub(sub, webhookShape()))]);
         return renderSub(sub, shape, expand);
       }
     }
@@ -1055,6 +1222,18 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       );
     if (key !== control.secretKey)
       return json({ error: { type: "invalid_request_error", message: `Invalid API Key provided: ${mask(key)}` } }, 401);
+    const named = req.headers.get("stripe-version");
+    if (named !== null && !STRIPE_API_VERSIONS.includes(named.trim()))
+      return json(
+        {
+          error: {
+            type: "invalid_request_error",
+            message: `Invalid Stripe API version: ${named}`,
+            param: "Stripe-Version",
+          },
+        },
+        400,
+      );
     const idemKey = req.method === "POST" ? req.headers.get("idempotency-key") : null;
     const fingerprint = `${req.method} ${url.pathname}?${url.search} ${body}`;
     if (idemKey) {
@@ -1075,7 +1254,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
           headers: { "Content-Type": "application/json", "Idempotent-Replayed": "true", "Idempotency-Key": idemKey },
         });
     }
-    const version = req.headers.get("stripe-version") ?? STRIPE_EMULATOR_VERSION;
+    const version = named?.trim() ?? STRIPE_EMULATOR_VERSION;
     let res: { status: number; body: string };
     try {
       const out = api(req.method, url.pathname, new Params(entries), versionShape(version), origin());
@@ -1109,6 +1288,9 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       title,
       `<p>MyTess subscription, billed monthly</p>` +
         `<p class="amount" data-testid="amount">${esc(money(s.price.unit_amount * s.quantity, s.price.currency))}</p>` +
+        (s.trial_end
+          ? `<p data-testid="trial">Free until ${esc(new Date(s.trial_end * 1000).toISOString().slice(0, 10))}; nothing is charged today.</p>`
+          : "") +
         `<p>Email: <span data-testid="email">${esc(email ?? "")}</span></p>` +
         `<p>Test mode: no real card is charged.</p>` +
         `<form method="post" action="/checkout/${esc(s.id)}/pay"><button type="submit">Pay</button></form>` +
@@ -1127,7 +1309,9 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
             ? "Canceled"
             : s.cancel_at_period_end
               ? `Cancels on ${ends}`
-              : `${s.status === "active" ? "Active" : "Past due"}, renews on ${ends}`;
+              : s.status === "trialing"
+                ? `Trial, first charge on ${ends}`
+                : `${s.status === "active" ? "Active" : "Past due"}, renews on ${ends}`;
         const action =
           s.status === "canceled"
             ? ""

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { loadConfig, parseMapOrigins } from "./config";
+import { checkProductionSettings, loadConfig, parseMapOrigins, vapidSubjectProblem } from "./config";
 import { closeTestApps, createTestApp } from "./testing";
 
 afterAll(closeTestApps);
@@ -39,5 +39,34 @@ describe("MAP_ORIGINS: the map style's hosts in the page's CSP", () => {
     const res = await mapped.app.handle(new Request("http://localhost/api/health"));
     expect(connectSrc(res)).toBe("connect-src 'self' https://tiles.example.com https://glyphs.example.com");
     expect(res.headers.get("Content-Security-Policy")).toContain("script-src 'self';");
+  });
+});
+
+describe("VAPID_SUBJECT: the contact push services see, required in production", () => {
+  test("a mailto: address or an https: URL of a real host; anything else is named", () => {
+    expect(vapidSubjectProblem("mailto:ops@mytess.example")).toBeNull();
+    expect(vapidSubjectProblem("https://mytess.example")).toBeNull();
+    expect(vapidSubjectProblem(undefined)).toStartWith("VAPID_SUBJECT is not set");
+    expect(vapidSubjectProblem("  ")).toStartWith("VAPID_SUBJECT is not set");
+    for (const bad of ["ops@mytess.example", "http://mytess.example", "mailto:", "mailto:nobody", "tel:+251911"])
+      expect(vapidSubjectProblem(bad)).toBe(`VAPID_SUBJECT: "${bad}" is not a mailto: address or an https: URL`);
+    for (const local of [
+      "mailto:postmaster@localhost",
+      "https://localhost",
+      "https://push.localhost",
+      "mailto:a@box.local",
+    ])
+      expect(vapidSubjectProblem(local)).toBe(
+        `VAPID_SUBJECT: "${local}" names a local host, which Apple's push service refuses`,
+      );
+  });
+
+  test("demo mode and test runs do without it; production does not", () => {
+    expect(() => checkProductionSettings({}, { demo: true })).not.toThrow();
+    expect(() => checkProductionSettings({ NODE_ENV: "test" }, { demo: false })).not.toThrow();
+    expect(() => checkProductionSettings({ NODE_ENV: "production" }, { demo: false })).toThrow(
+      "VAPID_SUBJECT is not set",
+    );
+    expect(() => checkProductionSettings({ VAPID_SUBJECT: "https://mytess.example" }, { demo: false })).not.toThrow();
   });
 });

@@ -79,9 +79,3 @@ export const translate = (locale: TLanguage, descriptor: MessageDescriptor, valu
 
 /** A message's English default with its values filled in, as the code states it (logs, `Error.message`). */
 export const sourceText = (descriptor: MessageDescriptor) => render(source, descriptor);
-
-/** The language named by a POSIX locale such as am_ET.UTF-8, or English. */
-export const languageFromEnv = (env: Record<string, string | undefined> = process.env): TLanguage => {
-  const code = (env.MYTESS_LANG ?? env.LC_ALL ?? env.LC_MESSAGES ?? env.LANG ?? "").slice(0, 2).toLowerCase();
-  return isLanguage(code) ? code : "en";
-};

@@ -5,6 +5,8 @@ export type TLogger = {
 };
 
 const write = (level: string, msg: string, data?: Record<string, unknown>) => {
+  // LOG_LEVEL (checked with the rest of the configuration) is read at each line, so the CLI and tests can silence the
+  // log before anything writes to it.
   if (process.env.LOG_LEVEL === "silent") return;
   const line = JSON.stringify({ t: new Date().toISOString(), level, msg, ...data });
   if (level === "error") console.error(line);

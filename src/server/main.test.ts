@@ -44,7 +44,11 @@ const boot = async (
 ) => {
   const port = freePort();
   const db = shared ?? (await emptyDatabase(name));
-  const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts"), ...args], {
+  // Demo mode starts from its launcher, which starts the emulators and then the server.
+  const entry = extraEnv.MYTESS_DEMO
+    ? join(import.meta.dir, "..", "demo", "main.ts")
+    : join(import.meta.dir, "main.ts");
+  const proc = Bun.spawn(["bun", entry, ...args], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -155,6 +159,37 @@ test("an unknown role is refused with a message", async () => {
   });
   expect(await proc.exited).toBe(2);
   expect(await new Response(proc.stderr).text()).toContain("--role must be one of all, web, worker");
+});
+
+test("outside demo mode and tests the start refuses without a real VAPID_SUBJECT, naming it", async () => {
+  const start = async (extra: Record<string, string>) => {
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      NODE_ENV: "production",
+      MYTESS_DEMO: "0",
+      DATABASE_PATH: join(dir, "vapid.db"),
+      LOG_LEVEL: "silent",
+      ...extra,
+    };
+    delete env.VAPID_SUBJECT;
+    Object.assign(env, extra);
+    const proc = Bun.spawn(["bun", join(import.meta.dir, "main.ts"), "--role", "worker"], {
+      env,
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    procs.push(proc);
+    return { code: await proc.exited, stderr: await new Response(proc.stderr).text() };
+  };
+  const unset = await start({});
+  expect(unset.code).toBe(2);
+  expect(unset.stderr).toContain("VAPID_SUBJECT is not set");
+  const placeholder = await start({ VAPID_SUBJECT: "mailto:postmaster@localhost" });
+  expect(placeholder.code).toBe(2);
+  expect(placeholder.stderr).toContain('VAPID_SUBJECT: "mailto:postmaster@localhost" names a local host');
+  const wrong = await start({ VAPID_SUBJECT: "ops@mytess.example" });
+  expect(wrong.code).toBe(2);
+  expect(wrong.stderr).toContain("is not a mailto: address or an https: URL");
 });
 
 test("two servers on one database behave as one: sessions, sign-in throttling and awards are shared", async () => {
@@ -317,7 +352,8 @@ test("demo mode signs webhooks with secrets of its own, kept beside the database
   expect(before.own[3]).toBe(200);
   expect(before.own[1]).not.toBe(400);
 
-  // The Stripe Sandbox signs with them too: a checkout paid there makes premium active through its webhooks.
+  // The Stripe Sandbox signs with them too: a checkout paid there sets up the card subscription through its webhooks
+  // (billed from the end of the new account's free trial).
   const register = await fetch(`http://127.0.0.1:${first.port}/api/auth/register`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: `http://127.0.0.1:${first.port}` },
@@ -340,11 +376,11 @@ test("demo mode signs webhooks with secrets of its own, kept beside the database
   expect(checkout.status).toBe(200);
   const url = (await checkout.json()).url as string;
   expect((await fetch(`${url}/pay`, { method: "POST", redirect: "manual" })).status).toBe(303);
-  const paid = async () =>
-    (await (await fetch(`http://127.0.0.1:${first.port}/api/subscription/payments`, { headers: as })).json()).some(
-      (p: { status: string; provider: string }) => p.provider === "stripe" && p.status === "paid",
-    );
-  expect(await waitFor(paid)).toBe(true);
+  const subscribed = async () => {
+    const s = await (await fetch(`http://127.0.0.1:${first.port}/api/subscription/status`, { headers: as })).json();
+    return s.provider === "stripe" && typeof s.billingStartsAt === "string";
+  };
+  expect(await waitFor(subscribed)).toBe(true);
   first.proc.kill("SIGTERM");
   expect(await first.proc.exited).toBe(0);
 

@@ -5,6 +5,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { parseSecretKey } from "./config";
 
 export type TSecretBox = {
   seal: (plain: string) => string;
@@ -16,20 +17,19 @@ export type TSecretBox = {
   mac: (data: string) => string;
 };
 
-const parseKey = (text: string, from: string): Buffer => {
-  const t = text.trim();
-  const key = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, "hex") : Buffer.from(t, "base64");
-  if (key.length !== 32) throw new Error(`${from} must be 32 bytes, in base64 or as 64 hex digits`);
-  return key;
-};
+const parseKey = parseSecretKey;
 
 /** Where the key file lives for a database path; null for an in-memory database (a key for this process only). */
 export const secretKeyFileFor = (databasePath: string) =>
   databasePath === ":memory:" || databasePath === "" ? null : join(dirname(databasePath), "secret.key");
 
-/** The key: from the environment, else the key file (made once, race-safe across processes), else a fresh one. */
-export const loadSecretKey = (env: Record<string, string | undefined>, keyFile: string | null): Buffer => {
-  if (env.MYTESS_SECRET_KEY) return parseKey(env.MYTESS_SECRET_KEY, "MYTESS_SECRET_KEY");
+/** The key: from an environment's MYTESS_SECRET_KEY, else the key file, else a fresh one. */
+export const loadSecretKey = (env: Record<string, string | undefined>, keyFile: string | null): Buffer =>
+  secretKeyFrom(env.MYTESS_SECRET_KEY?.trim() || null, keyFile);
+
+/** The configured key (MYTESS_SECRET_KEY), else the key file (made once, race-safe across processes), else a fresh one. */
+export const secretKeyFrom = (configured: string | null, keyFile: string | null): Buffer => {
+  if (configured) return parseKey(configured, "MYTESS_SECRET_KEY");
   if (!keyFile) return randomBytes(32);
   try {
     return parseKey(readFileSync(keyFile, "utf8"), keyFile);

@@ -5,11 +5,10 @@ import { loadConfig, type TConfig } from "./config";
 import { createApp } from "./http/app";
 import { createBoardServices, type TBoardServices } from "./integrations/boards/services";
 import { carriersFromEnv, type TCarrierRegistry } from "./integrations/carriers/registry";
-import { notifiersFromEnv, type TNotifierRegistry } from "./integrations/notify/registry";
+import { notifiersFromEnv, type TNotifierRegistry } from "./integrations/notifiers/registry";
 import { noPayments, type TPaymentServices } from "./integrations/payments/services";
-import { storeServicesFrom } from "./integrations/stores/services";
-import { logger } from "./logger";
 import { createSecretBox, loadSecretKey } from "./secrets";
+import { createServices } from "./services";
 
 /**
  * Board (and store) services for tests: a key of this process, short time limits, and `sandbox`: the test's emulators,
@@ -55,9 +54,9 @@ export const createTestApp = async (
   };
   openHandles.add(handle);
   const config: TConfig = { ...loadConfig({}), webDist: "/nonexistent", trustProxy: true, ...overrides };
-  const stores = storeServicesFrom(boards, {});
-  const services = { carriers, notifiers, boards, stores, payments, log: logger };
-  const app = createApp({ db: handle.db, config, carriers, notifiers, boards, stores, payments });
+  // The services every door of the app shares, with the test's own carriers, notifiers, boards and payments.
+  const services = createServices(config, { carriers, notifiers, boards, payments });
+  const app = createApp({ db: handle.db, config, services });
   /**
    * Raw SQL for a test's own look at the database (rows as objects), written once for both engines: `?` parameters,
    * and CAST(… AS INTEGER) where a count must come back as a number (PostgreSQL's count is a bigint).

@@ -1,4 +1,4 @@
-// Business constants of SPEC section 9. Pure data: imported by the web app, the server, the bots and the CLI.
+// Business constants (docs/product-rules.md). Pure data: imported by the web app, the server, the bots and the CLI.
 
 export const LANGUAGES = [
   { code: "en", name: "English", nativeName: "English" },
@@ -9,7 +9,7 @@ export const LANGUAGE_CODES = ["en", "am", "om"] as const;
 export type TLanguage = (typeof LANGUAGE_CODES)[number];
 export const DEFAULT_LANGUAGE: TLanguage = "en";
 
-/** Display currencies of the selector, with the SPEC's rates to USD (the server keeps the live table). */
+/** Display currencies of the selector, with their first-start rates to USD (the server keeps the live table). */
 export const CURRENCIES = [
   { code: "USD", name: "US Dollar", symbol: "$", exchangeRate: 1, locale: "en-US" },
   { code: "EUR", name: "Euro", symbol: "€", exchangeRate: 0.85, locale: "de-DE" },
@@ -71,7 +71,7 @@ export const SAMPLE_PLATFORM_STATS = {
 
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
-/** SPEC §9: a local (in-page) notification closes after 5 seconds. */
+/** A local (in-page) notification closes after 5 seconds. */
 export const LOCAL_NOTIFICATION_MS = 5000;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 export const TOAST_SWIPE_THRESHOLD = 50;
@@ -80,6 +80,12 @@ export const TOOLTIP_SKIP_DELAY_MS = 300;
 export const COPIED_INDICATOR_MS = 2000;
 export const UPDATE_BANNER_MS = 30_000;
 export const STATUS_TOAST_MS = 5000;
+
+/**
+ * How long the server keeps the answer to a write sent with an Idempotency-Key (the offline queue's replays): a phone
+ * that was offline for a day still gets its first answer.
+ */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export const STORAGE_KEYS = {
   language: "i18nextLng",

@@ -11,7 +11,7 @@ import {
   isValidUsps20,
 } from "./tracking-number";
 
-// Valid samples from the carriers' documentation and Karrio fixtures (shared/reference/carriers.md §5); each broken
+// Valid samples from the carriers' documentation and Karrio fixtures; each broken
 // sample changes only the check digit.
 const cases: [string, (n: string) => boolean, string[], string[]][] = [
   [

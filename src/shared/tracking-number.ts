@@ -1,4 +1,5 @@
-// Which carrier a tracking number belongs to, from its format and check digit (see shared/reference/carriers.md §5).
+// Which carrier a tracking number belongs to, from its format and check digit (the carriers' published
+// formats; the check digits as the open tracking-number data sets, such as jkeen/tracking_number_data, define them).
 
 export const CARRIERS = ["fedex", "ups", "usps"] as const;
 export type TCarrier = (typeof CARRIERS)[number];

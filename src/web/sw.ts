@@ -23,7 +23,7 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-// Background sync (SPEC: tagged "background-sync"): the queue lives in the page's local storage, which a service worker
+// Background sync (tagged "background-sync"): the queue lives in the page's local storage, which a service worker
 // cannot read, so the open pages are asked to send it.
 self.addEventListener("sync", (event) => {
   const e = event as ExtendableEvent & { tag?: string };
@@ -35,7 +35,7 @@ self.addEventListener("sync", (event) => {
   );
 });
 
-// Web push: the server sends JSON {title, body, url?, tag?} (src/server/integrations/notify/web-push.ts), already in
+// Web push: the server sends JSON {title, body, url?, tag?} (src/server/integrations/notifiers/web-push.ts), already in
 // the recipient's language. Every push shows a notification (userVisibleOnly).
 self.addEventListener("push", (event) => {
   let data: { title?: string; body?: string; url?: string; tag?: string } = {};

@@ -11,7 +11,8 @@ CREATE INDEX "loads_pickup_earth_idx" ON "loads" USING gist (ll_to_earth("pickup
 CREATE INDEX "loads_posted_earth_idx" ON "loads" USING gist (ll_to_earth("pickup_latitude", "pickup_longitude"))
   WHERE "status" = 'posted';
 --> statement-breakpoint
--- Display rates of SPEC section 9 (units per USD); GBP and CAD serve load budgets and bids (as SQLite's 0001).
+-- First-start display rates (units per USD; docs/product-rules.md); GBP and CAD serve load budgets and bids (as
+-- SQLite's 0001).
 INSERT INTO "fx_rates" ("currency", "name", "symbol", "rate_per_usd", "locale", "updated_at") VALUES
   ('USD', 'US Dollar', '$', 1, 'en-US', 0),
   ('EUR', 'Euro', '€', 0.85, 'de-DE', 0),

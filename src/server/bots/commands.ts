@@ -10,8 +10,9 @@ import { placeLabel } from "../../shared/place";
 import { formatDistance, unitFormatFor } from "../../shared/units";
 import { describeError } from "../errors";
 import { i18n } from "../i18n";
-import type { TNotifyButton } from "../integrations/notify/types";
-import { createContext, type TChannel, type TServices } from "../trpc/context";
+import type { TNotifyButton } from "../integrations/notifiers/types";
+import type { TServices } from "../services";
+import { createContext, type TChannel } from "../trpc/context";
 import { createCaller } from "../trpc/root";
 
 export type TBotReply = { text: string; buttons?: TNotifyButton[] };

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { alertBox } from "../domain/alerts/alerts";
-import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
+import { jobHandlers, startWorker } from "../modules/jobs";
+import { alertBox } from "../modules/loads/alerts";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.

@@ -4,35 +4,28 @@ import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/tables";
 import { boardStatsInput, firstBoardPage } from "../../shared/board";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
-import { telegramWebhookHandler } from "../bots/telegram/webhook";
+import { telegramWebhookFor } from "../bots/telegram/webhook";
 import { answerWhatsApp } from "../bots/whatsapp/inbound";
 import { isSignedByBridge, WHATSAPP_WEB_INBOUND_PATH, ZWhatsAppWebInbound } from "../bots/whatsapp/web-inbound";
-import type { TConfig } from "../config";
-import { readCookie, resolveSession } from "../domain/auth/sessions";
-import { applyChapaWebhook, applyStripeEvent, confirmChapa } from "../domain/billing/billing";
-import { receiveWebhook } from "../domain/ecommerce/orders";
+import { loadConfig, type TConfig, withIntegrationsOf } from "../config";
 import { AppError } from "../errors";
 import { LB123_CALLBACK_PATH } from "../integrations/boards/loadboard123-oauth";
-import { boardServicesForDatabase, type TBoardServices } from "../integrations/boards/services";
-import { carriersFromEnv, type TCarrierRegistry } from "../integrations/carriers/registry";
-import { notifiersFromEnv, type TNotifierRegistry, vapidKeyFileFor } from "../integrations/notify/registry";
-import { whatsappWebSecretFileFor } from "../integrations/notify/whatsapp-web";
 import {
   parseWhatsAppWebhook,
   verifyWhatsAppSignature,
   whatsappChallenge,
-} from "../integrations/notify/whatsapp-webhook";
+} from "../integrations/notifiers/whatsapp-webhook";
 import { createOidcClient } from "../integrations/oidc/oidc";
-import { paymentsFromEnv } from "../integrations/payments/registry";
-import type { TPaymentServices } from "../integrations/payments/services";
-import { storeServicesFrom, type TStoreServices } from "../integrations/stores/services";
 import { createLiveHub, liveStream } from "../live/hub";
 import { logger } from "../logger";
-import { boardConnectCallback } from "../routers/marketplaces/connect-callback";
-import type { TServices } from "../trpc/context";
+import { readCookie, resolveSession } from "../modules/accounts/sessions";
+import { applyChapaWebhook, applyStripeEvent, confirmChapa } from "../modules/billing/billing";
+import { receiveWebhook } from "../modules/stores/orders";
+import { createServices, type TServices } from "../services";
 import { SIGN_IN_REQUIRED } from "../trpc/init";
 import { appRouter, createCaller } from "../trpc/root";
 import { createAuthRoutes } from "./auth-routes";
+import { boardConnectCallback } from "./board-connect";
 import { declaresTooLargeBody, readCapped, readJsonBody, tooLarge } from "./body";
 import { compressResponse } from "./compress";
 import { errorResponse, json, toHttpError } from "./errors";
@@ -51,46 +44,26 @@ export const MAX_TRPC_BATCH = 20;
 export type TAppDeps = {
   db: TDb;
   config: TConfig;
-  carriers?: TCarrierRegistry;
-  notifiers?: TNotifierRegistry;
-  boards?: TBoardServices;
-  stores?: TStoreServices;
-  payments?: TPaymentServices;
-  /** Where the Telegram webhook's settings come from (tests pass their own). */
+  /** The process's services (main.ts makes them once for every role); made from `config` when absent. */
+  services?: TServices;
+  /** The integrations' settings from this environment instead of `config`'s (tests give their own Telegram webhook). */
   env?: Record<string, string | undefined>;
-};
+} & Partial<Omit<TServices, "log">>;
 
 /** The whole server as one Elysia app; tests call `app.handle(request)`, main.ts listens. */
-export const createApp = ({
-  db,
-  config,
-  carriers = carriersFromEnv(),
-  notifiers = notifiersFromEnv(process.env, {
-    vapidKeyFile: vapidKeyFileFor(config.databasePath),
-    whatsappWebSecretFile: whatsappWebSecretFileFor(config.databasePath),
-  }),
-  env = process.env,
-  boards = boardServicesForDatabase(env, config.databasePath, config.demo),
-  stores,
-  payments = paymentsFromEnv(env),
-}: TAppDeps) => {
-  const services: TServices = {
-    carriers,
-    notifiers,
-    boards,
-    stores: stores ?? storeServicesFrom(boards, env),
-    payments,
-    log: logger,
-  };
+export const createApp = ({ db, config: given, services: made, env, ...overrides }: TAppDeps) => {
+  const config = env ? withIntegrationsOf(given, loadConfig(env)) : given;
+  const services = made ?? createServices(config, overrides);
+  const { notifiers } = services;
   const live = createLiveHub(db);
-  const telegramWebhook = telegramWebhookHandler(env, {
+  const telegramWebhook = telegramWebhookFor(config.telegram, {
     db,
     services,
     baseUrl: config.publicUrl ?? `http://localhost:${config.port}`,
   });
   const oidc = config.oidc ? createOidcClient(config.oidc) : null;
   const auth = createAuthRoutes(db, config, oidc, services);
-  const boardCallback = boardConnectCallback(db, boards);
+  const boardCallback = boardConnectCallback(db, services.boards);
   const serveStatic = createStaticHandler(config.webDist, {
     bootQueries: (req, route, resHeaders) => bootQueries(req, route, resHeaders),
   });
@@ -296,6 +269,12 @@ export const createApp = ({
           const applied = await applyStripeEvent(db, event, stripe);
           if (applied.refused)
             logger.warn("stripe invoice bought nothing", { event: event.id, reason: applied.refused });
+          // Not placed yet (for our plan, but nothing names its account so far): Stripe sends it again later.
+          if (applied.retry) {
+            logger.warn("stripe event not placed yet", { event: event.id, type: event.type, reason: applied.retry });
+            return json({ received: false, ...applied }, 503);
+          }
+          if (applied.ignored) logger.info("stripe event ignored", { event: event.id, reason: applied.ignored });
           return json({ received: true, ...applied });
         } catch (err) {
           return errorResponse(err, localeOf(request));
@@ -311,6 +290,7 @@ export const createApp = ({
           const r = await applyChapaWebhook(db, services.payments, await request.text(), request.headers);
           if ("refused" in r)
             logger.warn("chapa payment bought nothing", { txRef: r.payment.providerRef, reason: r.refused });
+          if ("ignored" in r) logger.info("chapa webhook ignored", { reason: r.ignored });
           return json({ received: true, status: r.status });
         } catch (err) {
           return errorResponse(err, localeOf(request));

@@ -3,12 +3,12 @@ import { type TLanguage, type TUserType, USER_TYPES } from "../../shared/constan
 import { accountDefaults } from "../../shared/region";
 import { safeReturnTo } from "../../shared/return-to";
 import type { TConfig } from "../config";
-import { findOrCreateOidcUser } from "../domain/auth/oidc-users";
-import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../domain/auth/sessions";
 import { translate } from "../i18n";
 import type { TOidcClient } from "../integrations/oidc/oidc";
 import { logger } from "../logger";
-import type { TServices } from "../trpc/context";
+import { findOrCreateOidcUser } from "../modules/accounts/oidc-users";
+import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../modules/accounts/sessions";
+import type { TServices } from "../services";
 import { errorResponse } from "./errors";
 import { requestLocale, requestRegion } from "./locale";
 import { contextFromRequest, isSecureRequest, publicOrigin, type TRequestMeta } from "./request-context";

@@ -235,7 +235,7 @@ describe("cross-site requests", () => {
 });
 
 describe("language and currency", () => {
-  test("accept SPEC's codes and persist them", async () => {
+  test("accept the product's codes and persist them", async () => {
     const c = createClient(t);
     await registerUser(c, "driver");
     expect((await c.put("/api/user/language", { language: "om" })).status).toBe(200);

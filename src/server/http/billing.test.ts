@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startPaymentEmulators } from "../../../emulators/payments/server";
-import { sendRenewalReminders } from "../domain/billing/billing";
 import { signChapaPayload } from "../integrations/payments/chapa";
 import { paymentsFromEnv } from "../integrations/payments/registry";
 import { signStripePayload } from "../integrations/payments/stripe";
+import { sendRenewalReminders } from "../modules/billing/billing";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.
@@ -43,6 +43,23 @@ const buyWithStripe = async (currency = "USD") => {
   await emu.controls.stripe.pay(sessionIdOf(res.json.url));
   await emu.controls.stripe.settled();
   return res.json.url as string;
+};
+
+/** A signed Stripe event sent straight to the app, as Stripe would deliver it. */
+const sendStripe = async (type: string, object: Record<string, unknown>, id = `evt_${crypto.randomUUID()}`) => {
+  const body = JSON.stringify({ id, object: "event", type, created: Math.floor(Date.now() / 1000), data: { object } });
+  const res = await t.app.handle(
+    new Request("http://localhost/api/webhooks/stripe", {
+      method: "POST",
+      headers: { "Stripe-Signature": await signStripePayload(body, emu.controls.stripe.webhookSecret) },
+      body,
+    }),
+  );
+  return { status: res.status, json: await res.json() };
+};
+const paidUntil = async (id = userId) => {
+  const [row] = await t.rows<{ p: number | string | null }>("select paid_until p from users where id = ?", id);
+  return row!.p === null ? null : Number(row!.p);
 };
 
 describe("Stripe", () => {
@@ -116,6 +133,7 @@ describe("Stripe", () => {
   });
 
   test("an invoice buys only what the plan sells: another price, a discount, a second seat, a year, an unbegun period or a trial grant nothing, and are kept with the reason", async () => {
+    await endTrial();
     await buyWithStripe();
     const [sub] = emu.controls.stripe.subscriptions();
     const granted = async () =>
@@ -211,6 +229,7 @@ describe("Stripe", () => {
   });
 
   test("cancel at period end: premium runs to the end, then the deletion makes it cancelled; an older event arriving late is ignored", async () => {
+    await endTrial();
     await buyWithStripe();
     const res = await user.post("/api/subscription/cancel", {});
     expect(res.status).toBe(200);
@@ -243,6 +262,7 @@ describe("Stripe", () => {
   });
 
   test("within 30 days the money comes back and premium ends now; after 30 days a refund is refused", async () => {
+    await endTrial();
     await buyWithStripe("EUR");
     const refunded = await user.post("/api/subscription/cancel", { refund: true });
     expect(refunded.status).toBe(200);
@@ -257,6 +277,7 @@ describe("Stripe", () => {
 
     const late = createClient(t, "10.0.0.7");
     const lateId = (await registerUser(late, "driver")).id;
+    await t.rows("update users set trial_ends_at = ? where id = ?", Date.now() - DAY, lateId);
     const res = await late.post("/api/subscription/checkout", { currency: "USD" });
     await emu.controls.stripe.pay(sessionIdOf(res.json.url));
     await emu.controls.stripe.settled();
@@ -266,6 +287,269 @@ describe("Stripe", () => {
     expect(refused.json.message).toBe(
       "Refunds are given within 30 days of the first payment; this period runs to its end instead",
     );
+  });
+});
+
+describe("Stripe: events in any order, some twice", () => {
+  test("whatever the order and repeats of Checkout's events, the first paid month is recorded once", async () => {
+    const orders: string[][] = [];
+    let twice = 0;
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      emu.controls.stripe.delivery = { shuffle: true, duplicateRate: 0.5, seed, retries: 3 };
+      const c = createClient(t, `10.1.0.${seed}`);
+      const id = (await registerUser(c, "driver")).id;
+      await t.rows("update users set trial_ends_at = ? where id = ?", Date.now() - DAY, id);
+      const res = await c.post("/api/subscription/checkout", { currency: "USD" });
+      expect(res.status).toBe(200);
+      const before = emu.controls.stripe.deliveries.length;
+      await emu.controls.stripe.pay(sessionIdOf(res.json.url));
+      await emu.controls.stripe.settled();
+      const sent = emu.controls.stripe.deliveries.slice(before);
+      orders.push(sent.map((d) => d.event.type));
+      twice += sent.length - new Set(sent.map((d) => d.event.id)).size;
+      // Every delivery was accepted: each event could be placed on its own.
+      expect(sent.map((d) => d.status)).toEqual(sent.map(() => 200));
+      const s = (await c.get("/api/subscription/status")).json;
+      expect(s).toMatchObject({ subscriptionStatus: "active", provider: "stripe" });
+      const days = (Date.parse(s.currentPeriodEnd) - Date.now()) / DAY;
+      expect(days).toBeGreaterThan(27);
+      expect(days).toBeLessThan(32);
+      const listed = (await c.get("/api/subscription/payments")).json;
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatchObject({ provider: "stripe", status: "paid", amount: 29 });
+      const [row] = await t.rows<{ sub: string | null; cus: string | null }>(
+        "select stripe_subscription_id sub, stripe_customer_id cus from users where id = ?",
+        id,
+      );
+      expect(row!.sub).toStartWith("sub_");
+      expect(row!.cus).toStartWith("cus_");
+    }
+    // The seeds did send the paid invoice before Checkout's completion, and some events twice.
+    expect(orders.some((o) => o.indexOf("invoice.paid") < o.indexOf("checkout.session.completed"))).toBe(true);
+    expect(
+      orders.some((o) => o.indexOf("customer.subscription.created") < o.indexOf("checkout.session.completed")),
+    ).toBe(true);
+    expect(twice).toBeGreaterThan(0);
+  });
+
+  test("an event for the plan that names no account yet is answered 503 until Checkout's completion links it; others are answered and left alone", async () => {
+    await endTrial();
+    const price = { type: "price_details", price_details: { price: "price_usd_monthly" }, unit_amount_decimal: "2900" };
+    const start = Math.floor(Date.now() / 1000) - 60;
+    // A subscription made before the account was put in its metadata: nothing links it yet.
+    const invoice = {
+      id: "in_legacy_1",
+      object: "invoice",
+      customer: "cus_legacy",
+      currency: "usd",
+      amount_paid: 2900,
+      parent: { type: "subscription_details", subscription_details: { subscription: "sub_legacy", metadata: {} } },
+      lines: { data: [{ period: { start, end: start + 30 * 86_400 }, quantity: 1, pricing: price }] },
+    };
+    const first = await sendStripe("invoice.paid", invoice, "evt_legacy_invoice");
+    expect(first.status).toBe(503);
+    expect(first.json).toMatchObject({ received: false, retry: expect.stringContaining("names no account yet") });
+    expect(await paidUntil()).toBeNull();
+    const completed = await sendStripe("checkout.session.completed", {
+      id: "cs_legacy",
+      object: "checkout.session",
+      client_reference_id: String(userId),
+      customer: "cus_legacy",
+      subscription: "sub_legacy",
+    });
+    expect(completed).toMatchObject({ status: 200, json: { applied: true } });
+    // Stripe sends the same event again: now it is placed, once.
+    const again = await sendStripe("invoice.paid", invoice, "evt_legacy_invoice");
+    expect(again).toMatchObject({ status: 200, json: { applied: true } });
+    expect(await paidUntil()).toBe((start + 30 * 86_400) * 1000);
+    expect((await sendStripe("invoice.paid", invoice, "evt_legacy_invoice")).json).toMatchObject({ replayed: true });
+
+    // Not ours: another product's invoice for a customer nobody here has, an event type we do not use, an account
+    // that is not here. Each is answered 200 and changes nothing.
+    const other = {
+      ...invoice,
+      id: "in_other",
+      customer: "cus_stranger",
+      parent: { subscription_details: { subscription: "sub_stranger", metadata: {} } },
+      lines: { data: [{ ...invoice.lines.data[0], pricing: { price_details: { price: "price_other" } } }] },
+    };
+    expect(await sendStripe("invoice.paid", other)).toMatchObject({ status: 200, json: { applied: false } });
+    expect(await sendStripe("charge.refunded", { id: "ch_1", object: "charge" })).toMatchObject({
+      status: 200,
+      json: { ignored: "charge.refunded is not used" },
+    });
+    const gone = {
+      ...invoice,
+      id: "in_gone",
+      parent: { subscription_details: { subscription: "sub_x", metadata: { client_reference_id: "999999" } } },
+    };
+    expect(await sendStripe("invoice.paid", gone)).toMatchObject({
+      status: 200,
+      json: { ignored: "no account 999999 here" },
+    });
+    expect(await paidUntil()).toBe((start + 30 * 86_400) * 1000);
+  });
+
+  test("the emulator sends a refused event again: a Checkout of an older kind is placed on the retry", async () => {
+    await endTrial();
+    // A Session made without the subscription's metadata (as before it named the account): its invoice can only be
+    // placed once checkout.session.completed has linked the customer.
+    // Seed 8 sends invoice.paid, then customer.subscription.created, then checkout.session.completed.
+    emu.controls.stripe.delivery = { shuffle: true, duplicateRate: 0, seed: 8, retries: 3 };
+    const made = await fetch(`${emu.urls.stripe}/v1/checkout/sessions`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${emu.controls.stripe.secretKey}`,
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({
+        mode: "subscription",
+        "line_items[0][price]": "price_usd_monthly",
+        "line_items[0][quantity]": "1",
+        success_url: "http://localhost/subscribe",
+        client_reference_id: String(userId),
+      }),
+    });
+    const session = (await made.json()) as { id: string };
+    const { deliveries } = await emu.controls.stripe.pay(session.id);
+    await emu.controls.stripe.settled();
+    // Refused with 503 until the session linked the customer, then accepted when sent again.
+    expect(emu.controls.stripe.deliveries.map((d) => [d.event.type, d.status])).toEqual([
+      ["invoice.paid", 503],
+      ["customer.subscription.created", 503],
+      ["checkout.session.completed", 200],
+      ["customer.subscription.created", 200],
+      ["invoice.paid", 200],
+    ]);
+    expect(deliveries.every((d) => d.status === 200)).toBe(true);
+    expect((await status()).subscriptionStatus).toBe("active");
+    expect((await user.get("/api/subscription/payments")).json).toHaveLength(1);
+  });
+});
+
+describe("Stripe: an invoice grants once", () => {
+  test("an invoice.paid arriving after its payment was refunded (a retry of a delivery that failed) grants nothing again", async () => {
+    await endTrial();
+    await buyWithStripe();
+    const invoice = emu.controls.stripe.deliveries.find((d) => d.event.type === "invoice.paid")!.event.data.object;
+    expect((await user.post("/api/subscription/cancel", { refund: true })).status).toBe(200);
+    await emu.controls.stripe.settled();
+    const after = await paidUntil();
+    expect((await status()).subscriptionStatus).toBe("cancelled");
+    const late = await sendStripe("invoice.paid", invoice);
+    expect(late).toMatchObject({ status: 200, json: { applied: false } });
+    expect(await paidUntil()).toBe(after);
+    expect((await status()).subscriptionStatus).toBe("cancelled");
+    expect((await user.get("/api/subscription/payments")).json.map((p: { status: string }) => p.status)).toEqual([
+      "refunded",
+    ]);
+  });
+});
+
+describe("premium bought during the free trial", () => {
+  test("by card: Stripe bills from the trial's end, premium runs on the trial until then, with nothing charged", async () => {
+    const [u] = await t.rows<{ trial: number }>(
+      "select CAST(trial_ends_at AS BIGINT) trial from users where id = ?",
+      userId,
+    );
+    const trialEnd = Number(u!.trial);
+    const res = await user.post("/api/subscription/checkout", { currency: "USD" });
+    expect(res.status).toBe(200);
+    const sent = new Map(emu.controls.stripe.requests.at(-1)!.params);
+    expect(sent.get("subscription_data[trial_end]")).toBe(String(Math.floor(trialEnd / 1000)));
+    expect(sent.get("subscription_data[metadata][client_reference_id]")).toBe(String(userId));
+    const page = await (await fetch(res.json.url)).text();
+    expect(page).toContain("nothing is charged today");
+    await emu.controls.stripe.pay(sessionIdOf(res.json.url));
+    await emu.controls.stripe.settled();
+    const [sub] = emu.controls.stripe.subscriptions();
+    expect(sub).toMatchObject({ status: "trialing", trial_end: Math.floor(trialEnd / 1000) });
+    expect(await status()).toMatchObject({
+      subscriptionStatus: "active",
+      trialStatus: { isTrialActive: true, trialEndsAt: new Date(trialEnd).toISOString() },
+      currentPeriodEnd: null,
+      billingStartsAt: new Date(trialEnd).toISOString(),
+      provider: "stripe",
+    });
+    // The trial's invoice of 0.00 is no payment.
+    expect((await user.get("/api/subscription/payments")).json).toEqual([]);
+    // A second card subscription would charge twice.
+    expect((await user.post("/api/subscription/checkout", { currency: "EUR" })).status).toBe(409);
+
+    // The trial ends (the clock, and Stripe's trial_end): the first month is billed from then.
+    await t.rows("update users set trial_ends_at = ? where id = ?", Date.now(), userId);
+    await emu.controls.stripe.endTrial(sub!.id);
+    await emu.controls.stripe.settled();
+    const s = await status();
+    expect(s).toMatchObject({ subscriptionStatus: "active", billingStartsAt: null });
+    const days = (Date.parse(s.currentPeriodEnd) - Date.now()) / DAY;
+    expect(days).toBeGreaterThan(27);
+    expect(days).toBeLessThan(32);
+    expect((await user.get("/api/subscription/payments")).json.map((p: { status: string }) => p.status)).toEqual([
+      "paid",
+    ]);
+  });
+
+  test("by card with less than 48 hours of trial left: billing starts at once; a refund gives back what the trial had left", async () => {
+    const trialEnd = Date.now() + 30 * 3_600_000;
+    await t.rows("update users set trial_ends_at = ? where id = ?", trialEnd, userId);
+    await buyWithStripe();
+    expect(
+      new Map(emu.controls.stripe.requests.find((r) => r.path === "/v1/checkout/sessions")!.params).has(
+        "subscription_data[trial_end]",
+      ),
+    ).toBe(false);
+    const paid = await status();
+    expect(Date.parse(paid.currentPeriodEnd) - Date.now()).toBeGreaterThan(27 * DAY);
+    const refunded = await user.post("/api/subscription/cancel", { refund: true });
+    expect(refunded.status).toBe(200);
+    await emu.controls.stripe.settled();
+    // Premium bought is gone; the trial's last hours are not.
+    expect(await status()).toMatchObject({
+      subscriptionStatus: "active",
+      trialStatus: { isTrialActive: true, trialEndsAt: new Date(trialEnd).toISOString() },
+      refundable: false,
+    });
+    expect((await user.get("/api/subscription/payments")).json[0]).toMatchObject({ status: "refunded" });
+  });
+
+  test("a card subscription waiting for the trial's end is cancelled at Stripe, nothing charged, and the trial runs on", async () => {
+    const res = await user.post("/api/subscription/checkout", { currency: "USD" });
+    await emu.controls.stripe.pay(sessionIdOf(res.json.url));
+    await emu.controls.stripe.settled();
+    const [sub] = emu.controls.stripe.subscriptions();
+    const cancelled = await user.post("/api/subscription/cancel", {});
+    expect(cancelled.status).toBe(200);
+    await emu.controls.stripe.settled();
+    expect(emu.controls.stripe.subscription(sub!.id)?.status).toBe("canceled");
+    expect(emu.controls.stripe.deliveries.at(-1)?.event.type).toBe("customer.subscription.deleted");
+    expect(await status()).toMatchObject({
+      subscriptionStatus: "active",
+      trialStatus: { isTrialActive: true },
+      billingStartsAt: null,
+    });
+    // A card subscription can be taken again.
+    expect((await user.post("/api/subscription/checkout", { currency: "USD" })).status).toBe(200);
+  });
+
+  test("in birr, 142 days before the trial ends: the month starts when the trial ends; a refund gives the trial back", async () => {
+    const trialEnd = Date.now() + 142 * DAY;
+    await t.rows("update users set trial_ends_at = ? where id = ?", trialEnd, userId);
+    await user.post("/api/subscription/checkout", { currency: "ETB" });
+    const [p] = await t.rows<{ provider_ref: string }>("select provider_ref from payments");
+    await emu.controls.chapa.pay(p!.provider_ref);
+    await emu.controls.chapa.settled();
+    const end = new Date(trialEnd);
+    end.setUTCMonth(end.getUTCMonth() + 1);
+    expect(await status()).toMatchObject({ subscriptionStatus: "active", currentPeriodEnd: end.toISOString() });
+    const refunded = await user.post("/api/subscription/cancel", { refund: true });
+    expect(refunded.status).toBe(200);
+    expect(refunded.json).toMatchObject({
+      subscriptionStatus: "active",
+      refunded: true,
+      trialStatus: { isTrialActive: true, trialEndsAt: new Date(trialEnd).toISOString() },
+    });
+    expect((await user.get("/api/subscription/payments")).json[0]).toMatchObject({ status: "refunded" });
   });
 });
 
@@ -380,6 +664,51 @@ describe("Chapa", () => {
     expect(good.status).toBe(200);
     expect((await status()).subscriptionStatus).toBe("expired");
     expect(res.json.url).toContain(p!.provider_ref);
+  });
+
+  test("a checkout abandoned on Chapa's page is cancelled, not failed: in the payments list and on the return page", async () => {
+    await endTrial();
+    const res = await user.post("/api/subscription/checkout", { currency: "ETB" });
+    const [p] = await t.rows<{ provider_ref: string }>("select provider_ref from payments");
+    const page = await fetch(`${res.json.url}/cancel`, { method: "POST", redirect: "manual" });
+    expect(page.status).toBe(303);
+    await emu.controls.chapa.settled();
+    expect(emu.controls.chapa.deliveries.map((d) => d.event)).toEqual(["charge.cancelled"]);
+    expect((await user.get("/api/subscription/payments")).json).toEqual([
+      expect.objectContaining({ provider: "chapa", status: "cancelled" }),
+    ]);
+    // The browser comes back to the return page, which asks again.
+    const back = await user.post("/api/subscription/confirm", { txRef: p!.provider_ref });
+    expect(back.json.status).toBe("cancelled");
+    expect((await status()).subscriptionStatus).toBe("expired");
+  });
+
+  test("Chapa's webhooks for what MyTess did not create (another transaction on the account, a payout) are answered 200 and left alone", async () => {
+    await endTrial();
+    const other = await emu.controls.chapa.otherTransaction();
+    expect(other.status).toBe(200);
+    const payout = await emu.controls.chapa.payout();
+    expect(payout.status).toBe(200);
+    const failed = await emu.controls.chapa.payout("payout.failed");
+    expect(failed.status).toBe(200);
+    // Each was delivered once: nothing for Chapa to send again.
+    expect(emu.controls.chapa.deliveries.map((d) => [d.event, d.status])).toEqual([
+      ["charge.success", 200],
+      ["payout.success", 200],
+      ["payout.failed", 200],
+    ]);
+    expect(await t.rows("select id from payments")).toEqual([]);
+    expect((await status()).subscriptionStatus).toBe("expired");
+    // Still refused: a body that is not Chapa's.
+    const body = JSON.stringify({ event: "payout.success", type: "Payout", reference: "TR-1" });
+    const forged = await t.app.handle(
+      new Request("http://localhost/api/webhooks/chapa", {
+        method: "POST",
+        headers: { "Chapa-Signature": signChapaPayload(body, "not-the-secret") },
+        body,
+      }),
+    );
+    expect(forged.status).toBe(400);
   });
 
   test("three days before premium bought in birr ends, one reminder", async () => {

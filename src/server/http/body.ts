@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
 
-/** The largest JSON body any route accepts; every call of SPEC §7 fits in a few kilobytes. */
+/** The largest JSON body any route accepts; every call of the API fits in a few kilobytes. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 export const tooLarge = () =>

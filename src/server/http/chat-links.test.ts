@@ -12,7 +12,10 @@ import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { migrate as migrateSqlite } from "drizzle-orm/bun-sqlite/migrator";
 import { createTestDatabase, MIGRATIONS_FOLDER, PG_MIGRATIONS_FOLDER } from "../../../db/client";
 import { ENGINE } from "../../../db/engine";
-import { startNotifyEmulators } from "../../../emulators/notify/server";
+import { startNotifyEmulators } from "../../../emulators/notifiers/server";
+import { notifiersFromEnv } from "../integrations/notifiers/registry";
+import { logger } from "../logger";
+import { jobHandlers, startWorker } from "../modules/jobs";
 import {
   LINK_TOKEN_MIN_LEFT_MS,
   LINK_TOKEN_TTL_MS,
@@ -20,12 +23,9 @@ import {
   linkedAccount,
   linkTelegramChat,
   telegramLinkToken,
-} from "../domain/messaging/telegram-link";
-import { codeIn, linkTelegram, verifyWhatsApp } from "../domain/messaging/testing";
-import { CODE_ATTEMPTS, CODE_SENDS_PER_HOUR } from "../domain/messaging/whatsapp-verification";
-import { notifiersFromEnv } from "../integrations/notify/registry";
-import { jobHandlers, startWorker } from "../jobs/worker";
-import { logger } from "../logger";
+} from "../modules/notifications/telegram-link";
+import { codeIn, linkTelegram, verifyWhatsApp } from "../modules/notifications/testing";
+import { CODE_ATTEMPTS, CODE_SENDS_PER_HOUR } from "../modules/notifications/whatsapp-verification";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.

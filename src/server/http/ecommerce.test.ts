@@ -3,11 +3,11 @@ import { ecommerceIntegrations } from "../../../db/tables";
 import { ALIBABA_SANDBOX } from "../../../emulators/stores/alibaba";
 import { STORE_SANDBOX_CREDENTIALS, startStoreEmulators } from "../../../emulators/stores/server";
 import { signedWebhook } from "../../../emulators/stores/shopify";
-import { storeAdapterOf } from "../domain/ecommerce/integrations";
-import { enqueueDueStoreSyncs } from "../domain/ecommerce/sync";
-import { enqueue, listJobs } from "../jobs/queue";
-import { jobHandlers, startWorker } from "../jobs/worker";
+import { insertJob as enqueue, listJobs } from "../jobs/queue";
 import { logger } from "../logger";
+import { jobHandlers, startWorker } from "../modules/jobs";
+import { storeAdapterOf } from "../modules/stores/integrations";
+import { enqueueDueStoreSyncs } from "../modules/stores/sync";
 import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp, testBoardServices } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.
@@ -70,7 +70,7 @@ const orders = async (who = shipper, query = "pageSize=100") =>
   (await who.get(`/api/ecommerce/orders?${query}`)).json as { items: TOrder[]; total: number };
 
 describe("integrations", () => {
-  test("added with SPEC's defaults; credentials sealed and shown as set; required fields named", async () => {
+  test("added with the product's defaults; credentials sealed and shown as set; required fields named", async () => {
     const res = await shipper.post("/api/ecommerce/integrations", {
       platform: "shopify",
       name: "Addis shop",

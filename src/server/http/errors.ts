@@ -8,7 +8,7 @@ import { jsonBytes } from "./json-body";
 export type { TErrorBody };
 
 /**
- * One mapping from any thrown error to an HTTP status and the JSON body of DESIGN's error shape, `{ message, code,
+ * One mapping from any thrown error to an HTTP status and the JSON body every error has, `{ message, code,
  * issues? }` plus the message's id, in the caller's language. Server failures are logged here.
  */
 export const toHttpError = (err: unknown, locale: TLanguage = "en") => {

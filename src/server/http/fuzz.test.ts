@@ -1,4 +1,4 @@
-// Malformed input across every REST route of SPEC §7, as an anonymous caller, a driver and a shipper: no answer may be
+// Malformed input across every REST route, as an anonymous caller, a driver and a shipper: no answer may be
 // a 5xx, none may hang, and a refused request must leave the database as it was.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";

@@ -1,12 +1,11 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { idempotencyKeys } from "../../../db/tables";
+import { IDEMPOTENCY_TTL_MS } from "../../shared/constants";
 import { AppError } from "../errors";
 import { readCapped } from "./body";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
-/** How long an answer is kept for replays: a phone that was offline for a day still gets its answer. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_RE = /^[A-Za-z0-9_-]{8,128}$/;
 
 const readKey = (req: Request) => {

@@ -149,7 +149,7 @@ describe("saved lanes", () => {
     expect(paths(badRadius)).toEqual(["originRadiusMiles"]);
     expect((await driver.get("/api/marketplaces/lanes")).json).toEqual([lane]);
     // The same over tRPC: a 400 with the field named, not a server error.
-    const trpc = await driver.post("/trpc/marketplaces.updateLane", {
+    const trpc = await driver.post("/trpc/boards.updateLane", {
       id: lane.id,
       destinationName: null,
       destinationLongitude: 40,

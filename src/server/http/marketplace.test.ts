@@ -659,7 +659,7 @@ describe("my loads: bids waiting", () => {
     // The cheaper bid rejected: only the other one waits, and it is the best.
     expect((await shipper.post(`/api/bids/${near.json.bid.id}/reject`)).status).toBe(200);
     expect(await row(loadId)).toMatchObject({ pendingBids: 1, bestBid: { amount: 800, currency: "EUR" } });
-    // The same figures in SPEC's list of the shipper's loads.
+    // The same figures in the list of the shipper's loads (GET /api/loads/shipper).
     const listed = (await shipper.get("/api/loads/shipper")).json.find((l: { id: number }) => l.id === loadId);
     expect(listed).toMatchObject({ pendingBids: 1, bestBid: { amount: 800, currency: "EUR" } });
     // Another shipper's loads are not in the list at all.

@@ -3,13 +3,13 @@ import { eq } from "drizzle-orm";
 import { marketplaceConfigs, users } from "../../../db/tables";
 import { answerSandboxAuthorize } from "../../../emulators/boards/loadboard123";
 import { BOARD_SANDBOX_CREDENTIALS, startBoardEmulators } from "../../../emulators/boards/server";
+import { ensureDemoBoards } from "../../demo/boards";
 import { haversineMiles } from "../../shared/geo";
-import { adapterOf } from "../domain/marketplaces/configs";
-import { startConnect } from "../domain/marketplaces/connect";
-import { ensureDemoBoards } from "../domain/marketplaces/demo";
-import { enqueueDueSyncs, runSync, syncLanes, upsertExternalLoads } from "../domain/marketplaces/sync";
-import { jobHandlers, startWorker } from "../jobs/worker";
 import { logger } from "../logger";
+import { adapterOf } from "../modules/boards/configs";
+import { startConnect } from "../modules/boards/connect";
+import { enqueueDueSyncs, runSync, syncLanes, upsertExternalLoads } from "../modules/boards/sync";
+import { jobHandlers, startWorker } from "../modules/jobs";
 import {
   closeTestApps,
   createClient,
@@ -253,7 +253,7 @@ describe("connection test and search", () => {
     }
   });
 
-  test("search answers live from the board with SPEC's fields, within the radius, with defaults for a bad radius and limit", async () => {
+  test("search answers live from the board with the product's fields, within the radius, with defaults for a bad radius and limit", async () => {
     const ts = await addBoard("truckstop");
     const res = await driver.post(`/api/marketplaces/${ts.id}/search`, {
       originLatitude: CHICAGO.latitude,
@@ -747,7 +747,7 @@ describe("loads a board answers that cannot be read", () => {
     expect(answer.state).toBe("ok");
     expect(answer.count).toBeGreaterThan(0);
     expect(answer.unreadable).toBeGreaterThan(0);
-    const res = await driver.post("/trpc/marketplaces.search", { id: dat.id, radiusMiles: 250, limit: 100 });
+    const res = await driver.post("/trpc/boards.search", { id: dat.id, radiusMiles: 250, limit: 100 });
     const data = res.json.result.data as { results: unknown[]; unreadable: number };
     expect(data.results.length).toBeGreaterThan(0);
     expect(data.unreadable).toBeGreaterThan(0);

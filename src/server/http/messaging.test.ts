@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startNotifyEmulators } from "../../../emulators/notify/server";
-import { linkTelegram, verifyWhatsApp } from "../domain/messaging/testing";
-import { notifiersFromEnv } from "../integrations/notify/registry";
-import { jobHandlers, startWorker } from "../jobs/worker";
+import { startNotifyEmulators } from "../../../emulators/notifiers/server";
+import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { logger } from "../logger";
+import { jobHandlers, startWorker } from "../modules/jobs";
+import { linkTelegram, verifyWhatsApp } from "../modules/notifications/testing";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -210,7 +210,7 @@ describe("GET/PUT /api/messaging/preferences", () => {
 });
 
 describe("test messages", () => {
-  test("Telegram: SPEC's fixed text in the user's messaging language to the linked chat", async () => {
+  test("Telegram: the product's fixed text in the user's messaging language to the linked chat", async () => {
     const chatId = chat();
     await linkChat(shipper, chatId, "Abebe");
     await shipper.put("/api/messaging/preferences", prefs({ language: "om" }));
@@ -453,7 +453,7 @@ describe("events reach each channel once, in the recipient's language", () => {
 
 describe("broadcasts", () => {
   test("a system alert reaches drivers' bells and their chats where system alerts are on; shippers get nothing", async () => {
-    const { broadcast } = await import("../domain/push/notify");
+    const { broadcast } = await import("../modules/notifications/notify");
     const on = chat();
     const off = chat();
     const driver2 = createClient(t);

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { BOARD_SANDBOX_CREDENTIALS } from "../../../emulators/boards/server";
-import { startNotifyEmulators } from "../../../emulators/notify/server";
+import { startNotifyEmulators } from "../../../emulators/notifiers/server";
 import { STORE_SANDBOX_CREDENTIALS } from "../../../emulators/stores/server";
-import { MAX_PUSH_SUBSCRIPTIONS, PUSH_TESTS_PER_HOUR } from "../domain/push/push";
 import { sandboxOriginsFromEnv } from "../integrations/boards/services";
-import { notifiersFromEnv, webPushHostsFromEnv } from "../integrations/notify/registry";
-import { jobHandlers, startWorker } from "../jobs/worker";
+import { notifiersFromEnv, webPushHostsFromEnv } from "../integrations/notifiers/registry";
 import { logger } from "../logger";
+import { jobHandlers, startWorker } from "../modules/jobs";
+import { MAX_PUSH_SUBSCRIPTIONS, PUSH_TESTS_PER_HOUR } from "../modules/notifications/push";
 import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp, testBoardServices } from "../testing";
 import { INTERNAL_SECRET, resolveNames, startRecordingListener } from "../testing-outgoing";
 

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startNotifyEmulators } from "../../../emulators/notify/server";
-import { notifiersFromEnv } from "../integrations/notify/registry";
-import { jobHandlers, startWorker } from "../jobs/worker";
+import { startNotifyEmulators } from "../../../emulators/notifiers/server";
+import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { logger } from "../logger";
+import { jobHandlers, startWorker } from "../modules/jobs";
 import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -199,7 +199,7 @@ describe("GET/PUT /api/push/preferences", () => {
     quietHours: { enabled: true, start: "21:30", end: "06:15", timezone: "Africa/Addis_Ababa" },
   };
 
-  test("SPEC §9's defaults until saved; saved ones come back; another user's stay their own", async () => {
+  test("the product's defaults until saved; saved ones come back; another user's stay their own", async () => {
     const before = await shipper.get("/api/push/preferences");
     expect(before.json).toEqual({
       enabled: true,

@@ -1,8 +1,9 @@
 import type { TDb } from "../../../db/client";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import type { TConfig } from "../config";
-import { readCookie, resolveSession, sessionCookie } from "../domain/auth/sessions";
-import { createContext, type TChannel, type TContext, type TServices } from "../trpc/context";
+import { readCookie, resolveSession, sessionCookie } from "../modules/accounts/sessions";
+import type { TServices } from "../services";
+import { createContext, type TChannel, type TContext } from "../trpc/context";
 import { requestLocale, requestRegion } from "./locale";
 
 export type TRequestMeta = { ip: string | null };

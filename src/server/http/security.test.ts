@@ -1,10 +1,11 @@
-// Regression tests for the holes an outside probe found (issue 7). Each test failed on the code before its fix.
+// Regression tests for the holes an outside probe found (docs/security.md). Each test failed on the code before its
+// fix.
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, spyOn, test } from "bun:test";
 import { sampleNumber } from "../../../emulators/carriers/numbers";
 import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";
 import { safeReturnTo } from "../../shared/return-to";
-import { LOGIN_LIMITS, reserveLoginAttempt } from "../domain/auth/rate-limit";
 import { carriersFromEnv } from "../integrations/carriers/registry";
+import { LOGIN_LIMITS, reserveLoginAttempt } from "../modules/accounts/rate-limit";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 import { MAX_JSON_BODY_BYTES } from "./body";
 

@@ -92,9 +92,39 @@ describe("POST /api/shipping/rates", () => {
       "sandbox",
       "not_configured",
     ]);
+    expect(carriers.json[2].reason).toBe(
+      "USPS is not configured: set USPS_CLIENT_ID, USPS_CLIENT_SECRET in the server's environment",
+    );
+    expect(carriers.json[1].reason).toBeNull();
   });
 
-  test("SPEC's validation holds on the server, with its messages", async () => {
+  test("FedEx without its account number is not configured and says why, in the caller's language; its quotes are not asked", async () => {
+    const rest = env();
+    delete rest.FEDEX_ACCOUNT_NUMBER;
+    t = await createTestApp({}, carriersFromEnv(rest));
+    user = createClient(t);
+    await registerUser(user, "shipper");
+    const before = emu.controls.fedex.apiRequests;
+    const carriers = await user.get("/api/shipping/carriers");
+    expect(carriers.json[0]).toEqual({
+      id: "fedex",
+      name: "FedEx",
+      state: "not_configured",
+      reason:
+        "FedEx is not configured: FedEx quotes rates for a FedEx account, so set FEDEX_ACCOUNT_NUMBER to the account number",
+    });
+    expect((await user.put("/api/user/language", { language: "am" })).status).toBe(200);
+    const am = await user.get("/api/shipping/carriers");
+    expect(am.json[0].reason).toContain("FEDEX_ACCOUNT_NUMBER");
+    expect(am.json[0].reason).not.toBe(carriers.json[0].reason);
+    await user.put("/api/user/language", { language: "en" });
+    const rates = await user.post("/api/shipping/rates", body());
+    expect(rates.json.errors).toEqual([{ carrier: "fedex", message: "FedEx is not configured" }]);
+    expect(rates.json.rates.length).toBeGreaterThan(0);
+    expect(emu.controls.fedex.apiRequests).toBe(before);
+  });
+
+  test("the product's validation holds on the server, with its messages", async () => {
     const shipper = await user.post(
       "/api/shipping/rates",
       body({ shipper: { street1: "", city: "Cupertino", state: "CA", postalCode: "95014" } }),

@@ -389,7 +389,7 @@ const matches = (pattern: TPath, path: string[]) =>
   pattern.length === path.length &&
   pattern.every((seg, i) => seg === path[i] || ((seg === EACH || seg === VALUE) && path[i] !== undefined));
 
-/** Numbers that take their default when what is sent is not a usable number (SPEC §9), text included. */
+/** Numbers that take their default when what is sent is not a usable number, text included. */
 const FALLS_BACK = new Set([
   "POST /api/marketplaces/:id/search radiusMiles",
   "POST /api/marketplaces/:id/search limit",

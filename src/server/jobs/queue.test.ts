@@ -6,16 +6,17 @@ import { eq } from "drizzle-orm";
 import { type DbHandle, openTestDb as openDb } from "../../../db/client";
 import { jobs, loginFailures, sessions, syncRuns, users } from "../../../db/tables";
 import { scratchDatabase } from "../../../db/testing";
-import { createMarketplace } from "../domain/marketplaces/configs";
-import { closeInterruptedRuns, RUN_INTERRUPTED } from "../domain/marketplaces/sync";
-import { createUser } from "../domain/users/users";
 import { logger } from "../logger";
+import { createUser } from "../modules/accounts/users";
+import { createMarketplace } from "../modules/boards/configs";
+import { closeInterruptedRuns, RUN_INTERRUPTED } from "../modules/boards/sync";
+import { startWorker } from "../modules/jobs";
 import { testBoardServices } from "../testing";
 import {
   backoffMs,
   claimJobs,
   completeJob,
-  enqueue,
+  insertJob as enqueue,
   enqueueScheduled,
   failJob,
   JOB_LEASE_MS,
@@ -23,7 +24,7 @@ import {
   retryJob,
   WORKER_LOST,
 } from "./queue";
-import { startWorker } from "./worker";
+import { bareHandlers } from "./testing/bare-handlers";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
@@ -229,13 +230,13 @@ describe("the worker", () => {
       log: logger,
       schedules: [],
       autoStart: false,
-      handlers: {
+      handlers: bareHandlers({
         slow: () =>
           new Promise<void>((resolve) => {
             release = resolve;
             started.resolve();
           }),
-      },
+      }),
     });
     const pass = worker.runOnce();
     await started.promise;
@@ -264,12 +265,12 @@ describe("the worker", () => {
       autoStart: false,
       clock: () => now,
       heartbeatMs: 5,
-      handlers: {
+      handlers: bareHandlers({
         long: async () => {
           started.resolve();
           await release.promise;
         },
-      },
+      }),
     });
     const pass = worker.runOnce();
     await started.promise;

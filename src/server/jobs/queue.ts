@@ -1,12 +1,70 @@
+// The job queue: rows of the `jobs` table written in the transaction of the change that causes them (an outbox), then
+// claimed, run and finished by workers. A kind of job is defined once, beside its feature, with `defineJob`: its
+// payload's schema, how many attempts it gets, how long to wait between them, and, for scheduled work, how often. The
+// feature enqueues it with `enqueue(tx, job, payload)`, typed by that schema; the worker (worker.ts) checks the payload
+// against it again before the handler runs. This folder knows no feature: the registry of every module's jobs is
+// src/server/modules/jobs.ts.
 import { and, asc, desc, eq, gte, inArray, lt, lte, or, sql } from "drizzle-orm";
+import type { z } from "zod";
 import type { TDb } from "../../../db/client";
 import { type Job, jobs } from "../../../db/tables";
 import { AppError } from "../errors";
+import type { TLogger } from "../logger";
+import type { TServices } from "../services";
 
 /** What enqueue accepts: the database or a transaction of the change that causes the job (the outbox). */
 type TWriter = Pick<TDb, "insert">;
 
-export type TEnqueue = {
+/** The wait before the next attempt, from the number of attempts made so far. */
+export type TBackoff = (attempt: number) => number;
+
+/** Wait before the next try: 30 s, 1 min, 2 min, … at most an hour. */
+export const backoffMs: TBackoff = (attempt) => Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempt - 1));
+
+/** What a running handler is given: the database, its own row, the log, the public origin, the services it needs. */
+export type TJobContext<TNeeds extends keyof TServices = never> = {
+  db: TDb;
+  job: Job;
+  log: TLogger;
+  /** The public origin links in messages point at (PUBLIC_URL, else this server's own address). */
+  baseUrl: string;
+  services: Pick<TServices, TNeeds>;
+};
+
+export type TJobDefinition<TSchema extends z.ZodType = z.ZodType, TNeeds extends keyof TServices = keyof TServices> = {
+  /** The name stored in each row, unique across the application. */
+  kind: string;
+  /** The payload: checked when the job is enqueued and again when it runs (a payload that fails is a dead job). */
+  schema: TSchema;
+  /** Attempts before the job is kept as dead (written into each row, where claiming reads it). */
+  maxAttempts: number;
+  /** The wait before the next attempt after a failure; `backoffMs` unless said. */
+  backoff?: TBackoff;
+  /** Scheduled work: each slot of `everyMs` is enqueued once, whichever worker asks first (payload `{}`). */
+  schedule?: { everyMs: number };
+  /** The services the handler reaches through; a worker without one of them does not run this kind. */
+  needs?: readonly TNeeds[];
+  // A method (not a function-valued property), so a definition of any payload type fits the registry's element type.
+  handler(payload: z.output<TSchema>, ctx: TJobContext<TNeeds>): Promise<unknown> | unknown;
+};
+
+/** What enqueueing needs of a definition: its kind, its payload's schema and its attempts. */
+export type TJobKind<TSchema extends z.ZodType = z.ZodType> = Pick<
+  TJobDefinition<TSchema>,
+  "kind" | "schema" | "maxAttempts"
+>;
+
+/** A kind of job, defined once beside its feature. */
+export const defineJob = <TSchema extends z.ZodType, TNeeds extends keyof TServices = never>(
+  definition: TJobDefinition<TSchema, TNeeds>,
+) => definition;
+
+/** Any job definition, whatever its payload and services (the registry's element type). */
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds definitions of every payload type
+export type TAnyJob = TJobDefinition<z.ZodType, any>;
+
+/** A row of the queue as written; `enqueue` makes it from a definition and a payload. */
+export type TJobRow = {
   kind: string;
   payload?: Record<string, unknown>;
   runAt?: number;
@@ -15,8 +73,13 @@ export type TEnqueue = {
   maxAttempts?: number;
 };
 
-/** Adds a job; returns its id, or null when a job with the same unique key exists already. */
-export const enqueue = async (db: TWriter, j: TEnqueue, now = Date.now()) => {
+export type TEnqueueOptions = { uniqueKey?: string; runAt?: number };
+
+/**
+ * The queue's own insert of a row, whatever its kind: for the queue's tests and the lease rows. Features enqueue their
+ * jobs with `enqueue`, which takes the definition. Returns the id, or null when the unique key exists already.
+ */
+export const insertJob = async (db: TWriter, j: TJobRow, now = Date.now()) => {
   const [row] = await db
     .insert(jobs)
     .values({
@@ -33,33 +96,67 @@ export const enqueue = async (db: TWriter, j: TEnqueue, now = Date.now()) => {
   return row?.id ?? null;
 };
 
+/** The row of one job: its payload as the schema reads it (an invalid one throws here, in the caller's transaction). */
+const rowOf = <TSchema extends z.ZodType>(
+  job: TJobKind<TSchema>,
+  payload: z.input<TSchema>,
+  o: TEnqueueOptions,
+): TJobRow => ({
+  kind: job.kind,
+  payload: job.schema.parse(payload) as Record<string, unknown>,
+  runAt: o.runAt,
+  uniqueKey: o.uniqueKey,
+  maxAttempts: job.maxAttempts,
+});
+
+/** Adds a job of this kind; returns its id, or null when a job with the same unique key exists already. */
+export const enqueue = <TSchema extends z.ZodType>(
+  db: TWriter,
+  job: TJobKind<TSchema>,
+  payload: z.input<TSchema>,
+  o: TEnqueueOptions = {},
+  now = Date.now(),
+) => insertJob(db, rowOf(job, payload, o), now);
+
 /**
- * Many jobs at once (a broadcast, a load's alerts): multi-row inserts in batches; jobs whose unique key exists are
- * skipped, as with `enqueue`.
+ * Many jobs of one kind at once (a broadcast, a load's alerts): multi-row inserts in batches; jobs whose unique key
+ * exists are skipped, as with `enqueue`.
  */
-export const enqueueMany = async (db: TWriter, list: TEnqueue[], now = Date.now(), batch = 500) => {
+export const enqueueMany = async <TSchema extends z.ZodType>(
+  db: TWriter,
+  job: TJobKind<TSchema>,
+  list: ({ payload: z.input<TSchema> } & TEnqueueOptions)[],
+  now = Date.now(),
+  batch = 500,
+) => {
   for (let i = 0; i < list.length; i += batch) {
     await db
       .insert(jobs)
       .values(
-        list.slice(i, i + batch).map((j) => ({
-          kind: j.kind,
-          payload: j.payload ?? {},
-          runAt: j.runAt ?? now,
-          uniqueKey: j.uniqueKey ?? null,
-          maxAttempts: j.maxAttempts ?? 5,
-          createdAt: now,
-          updatedAt: now,
-        })),
+        list.slice(i, i + batch).map(({ payload, ...o }) => {
+          const j = rowOf(job, payload, o);
+          return {
+            kind: j.kind,
+            payload: j.payload ?? {},
+            runAt: j.runAt ?? now,
+            uniqueKey: j.uniqueKey ?? null,
+            maxAttempts: j.maxAttempts ?? 5,
+            createdAt: now,
+            updatedAt: now,
+          };
+        }),
       )
       .onConflictDoNothing();
   }
 };
 
-/** The slot of a job scheduled every `everyMs`: "<kind>:<slot>" runs once per slot, wherever it is enqueued. */
-export const enqueueScheduled = (db: TWriter, kind: string, everyMs: number, now = Date.now()) => {
+/**
+ * The slot of a job scheduled every `everyMs`: "<kind>:<slot>" runs once per slot, wherever it is enqueued. Its payload
+ * is empty; `maxAttempts` comes from the job's definition.
+ */
+export const enqueueScheduled = (db: TWriter, kind: string, everyMs: number, now = Date.now(), maxAttempts = 3) => {
   const slot = Math.floor(now / everyMs);
-  return enqueue(db, { kind, uniqueKey: `${kind}:${slot}`, runAt: slot * everyMs, maxAttempts: 3 }, now);
+  return insertJob(db, { kind, uniqueKey: `${kind}:${slot}`, runAt: slot * everyMs, maxAttempts }, now);
 };
 
 /**
@@ -175,11 +272,15 @@ export const completeJob = async (db: TDb, job: Job, workerId: string, now = Dat
     .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)));
 };
 
-/** Wait before the next try: 30 s, 1 min, 2 min, … at most an hour. */
-export const backoffMs = (attempt: number) => Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempt - 1));
-
-/** A failed attempt: tried again later with backoff, or kept as dead after the last attempt. */
-export const failJob = async (db: TDb, job: Job, workerId: string, error: unknown, now = Date.now()) => {
+/** A failed attempt: tried again later after `backoff`, or kept as dead after the last attempt. */
+export const failJob = async (
+  db: TDb,
+  job: Job,
+  workerId: string,
+  error: unknown,
+  now = Date.now(),
+  backoff: TBackoff = backoffMs,
+) => {
   const attempts = job.attempts;
   const payload = error instanceof JobRetry ? { payload: error.payload } : {};
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
@@ -190,7 +291,7 @@ export const failJob = async (db: TDb, job: Job, workerId: string, error: unknow
       status: dead ? "dead" : "pending",
       attempts,
       ...payload,
-      runAt: dead ? job.runAt : now + backoffMs(attempts),
+      runAt: dead ? job.runAt : now + backoff(attempts),
       lastError: message,
       lockedBy: null,
       lockedUntil: null,
@@ -199,6 +300,24 @@ export const failJob = async (db: TDb, job: Job, workerId: string, error: unknow
     })
     .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)));
   return dead ? ("dead" as const) : ("retry" as const);
+};
+
+/**
+ * A job whose payload its kind's schema refuses: kept as dead at once with the reason (another attempt would read the
+ * same payload), never handed to the handler.
+ */
+export const buryJob = async (db: TDb, job: Job, workerId: string, reason: string, now = Date.now()) => {
+  await db
+    .update(jobs)
+    .set({
+      status: "dead",
+      lastError: reason.slice(0, 2000),
+      lockedBy: null,
+      lockedUntil: null,
+      finishedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, workerId)));
 };
 
 /**

@@ -11,16 +11,16 @@ import { ENGINE } from "../../../db/engine";
 import { scratchDatabase, type TScratchDb } from "../../../db/testing";
 import { createFeedEmulator } from "../../../emulators/boards/feed";
 import { BOARD_SANDBOX_CREDENTIALS } from "../../../emulators/boards/server";
-import { startNotifyEmulators } from "../../../emulators/notify/server";
-import { createMarketplace } from "../domain/marketplaces/configs";
-import { RUN_INTERRUPTED, startManualSync } from "../domain/marketplaces/sync";
-import { subscribe } from "../domain/push/push";
-import { createUser } from "../domain/users/users";
+import { startNotifyEmulators } from "../../../emulators/notifiers/server";
 import { boardServicesForDatabase } from "../integrations/boards/services";
-import { notifiersFromEnv } from "../integrations/notify/registry";
+import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { logger } from "../logger";
-import { enqueue, JOB_LEASE_MS, listJobs } from "./queue";
-import { jobHandlers, startWorker } from "./worker";
+import { createUser } from "../modules/accounts/users";
+import { createMarketplace } from "../modules/boards/configs";
+import { RUN_INTERRUPTED, startManualSync } from "../modules/boards/sync";
+import { jobHandlers, startWorker } from "../modules/jobs";
+import { subscribe } from "../modules/notifications/push";
+import { insertJob as enqueue, JOB_LEASE_MS, listJobs } from "./queue";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout; spawned processes are slow on a loaded machine.
 setDefaultTimeout(60_000);

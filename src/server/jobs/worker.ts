@@ -1,16 +1,15 @@
+// The job worker: claims due jobs one at a time and runs each with its kind's definition, looked up in a registry of
+// definitions bound to the services their handlers reach through (src/server/modules/jobs.ts builds it). The payload
+// is checked against the kind's schema first: a payload that fails is kept as a dead job with the reason, never handed
+// to the handler. Failures are retried after the kind's backoff until its attempts are used.
+import type { z } from "zod";
 import type { TDb } from "../../../db/client";
 import type { Job } from "../../../db/tables";
-import { enqueueLoadAlerts } from "../domain/alerts/alerts";
-import { sendRenewalReminders } from "../domain/billing/billing";
-import { enqueueDueStoreSyncs, storeSyncJob } from "../domain/ecommerce/sync";
-import { enqueueDueSyncs, runSync } from "../domain/marketplaces/sync";
-import { notifyHandler } from "../domain/push/notify";
-import type { TBoardServices } from "../integrations/boards/services";
-import type { TNotifierRegistry } from "../integrations/notify/registry";
-import type { TStoreServices } from "../integrations/stores/services";
 import type { TLogger } from "../logger";
-import { housekeeping } from "./housekeeping";
+import type { TServices } from "../services";
 import {
+  backoffMs,
+  buryJob,
   claimJobs,
   completeJob,
   deferJob,
@@ -20,71 +19,70 @@ import {
   JOB_LEASE_MS,
   JobDeferred,
   renewJobLease,
+  type TAnyJob,
+  type TBackoff,
 } from "./queue";
 
-export type TJobHandler = (
-  payload: Record<string, unknown>,
-  ctx: { db: TDb; job: Job; log: TLogger },
-) => Promise<unknown> | unknown;
-
-/** What each kind of job does. New integrations (notifications, board sync, store imports) add theirs here. */
-export const JOB_HANDLERS: Record<string, TJobHandler> = {
-  housekeeping: (_payload, { db }) => housekeeping(db),
-  load_alerts: (payload, { db }) => enqueueLoadAlerts(db, Number(payload.loadId)),
-  board_sync_due: (_payload, { db }) => enqueueDueSyncs(db),
-  store_sync_due: (_payload, { db }) => enqueueDueStoreSyncs(db),
-  billing_reminders: (_payload, { db }) => sendRenewalReminders(db),
+/** A kind of job as a worker runs it: its definition, with the services and origin its handler was bound to. */
+export type TRunnableJob = {
+  kind: string;
+  schema: z.ZodType;
+  maxAttempts: number;
+  backoff: TBackoff;
+  schedule?: { everyMs: number };
+  run: (payload: unknown, ctx: { db: TDb; job: Job; log: TLogger }) => Promise<unknown> | unknown;
 };
 
-/** The handlers that reach outside the database, with what they reach through. */
-export const jobHandlers = (deps: {
-  notifiers: TNotifierRegistry;
-  baseUrl: string;
-  boards?: TBoardServices;
-  stores?: TStoreServices;
-}): Record<string, TJobHandler> => ({
-  ...JOB_HANDLERS,
-  notify: notifyHandler(deps),
-  ...(deps.stores && {
-    store_sync: (payload, { db }) => storeSyncJob(db, deps.stores!, Number(payload.integrationId)),
-  }),
-  ...(deps.boards && {
-    board_sync: (payload, { db, job }) =>
-      runSync(
-        db,
-        deps.boards!,
-        Number(payload.configId),
-        payload.trigger === "manual" ? "manual" : "schedule",
-        undefined,
-        job.id,
-      ),
-  }),
-});
+/** The kinds a worker runs, by kind. */
+export type TJobRegistry = Record<string, TRunnableJob>;
 
-/** Work every process would otherwise repeat: each time slot is enqueued under one key, so it runs once. */
-export const SCHEDULES: { kind: string; everyMs: number }[] = [
-  { kind: "housekeeping", everyMs: 60 * 60_000 },
-  // Board sync: each minute looks for configurations whose interval has passed.
-  { kind: "board_sync_due", everyMs: 60_000 },
-  // Store order sync: each minute looks for integrations whose interval has passed.
-  { kind: "store_sync_due", everyMs: 60_000 },
-  // Premium bought in birr ending within three days: a reminder, once per period.
-  { kind: "billing_reminders", everyMs: 60 * 60_000 },
-];
+/**
+ * The registry of `definitions` bound to `services` and `baseUrl`. A kind whose handler needs a service that is not
+ * given is left out (a worker without the boards' services does not run board syncs); a kind defined twice is an
+ * error at start.
+ */
+export const bindJobs = (definitions: TAnyJob[], services: Partial<TServices>, baseUrl: string): TJobRegistry => {
+  const registry: TJobRegistry = {};
+  for (const d of definitions) {
+    if (registry[d.kind]) throw new Error(`Two job definitions of kind "${d.kind}"`);
+    if ((d.needs ?? []).some((n: keyof TServices) => !services[n])) continue;
+    registry[d.kind] = {
+      kind: d.kind,
+      schema: d.schema,
+      maxAttempts: d.maxAttempts,
+      backoff: d.backoff ?? backoffMs,
+      schedule: d.schedule,
+      run: (payload, ctx) => d.handler(payload, { ...ctx, baseUrl, services: services as TServices }),
+    };
+  }
+  return registry;
+};
+
+/** The scheduled kinds of a registry, each enqueued once per slot. */
+export type TSchedule = { kind: string; everyMs: number; maxAttempts?: number };
+export const schedulesOf = (registry: TJobRegistry): TSchedule[] =>
+  Object.values(registry).flatMap((j) =>
+    j.schedule ? [{ kind: j.kind, everyMs: j.schedule.everyMs, maxAttempts: j.maxAttempts }] : [],
+  );
+
+/** Why a payload was refused, naming each field. */
+const describeIssues = (error: z.ZodError) =>
+  error.issues.map((i) => `${i.path.length ? i.path.join(".") : "payload"}: ${i.message}`).join("; ");
 
 export type TWorker = { stop: () => Promise<void>; runOnce: () => Promise<number> };
 
 /**
  * A job worker: enqueues the current slot of each schedule, claims due jobs one at a time, runs their handler, marks
- * them done or failed (retried with backoff, dead after the last attempt). While a handler runs, its lease is renewed
- * every `heartbeatMs`, so the lease can be short: a worker that dies loses its job to another within `leaseMs`.
- * `stop` lets the running job finish. `clock` is the time the queue goes by (tests move it instead of waiting).
+ * them done or failed (retried after the kind's backoff, dead after the last attempt). While a handler runs, its lease
+ * is renewed every `heartbeatMs`, so the lease can be short: a worker that dies loses its job to another within
+ * `leaseMs`. `stop` lets the running job finish. `clock` is the time the queue goes by (tests move it instead of
+ * waiting).
  */
-export const startWorker = ({
+export const runWorker = ({
   db,
   log,
-  handlers = JOB_HANDLERS,
-  schedules = SCHEDULES,
+  handlers,
+  schedules = schedulesOf(handlers),
   pollMs = 1000,
   workerId = `${process.pid}-${crypto.randomUUID().slice(0, 8)}`,
   autoStart = true,
@@ -94,8 +92,8 @@ export const startWorker = ({
 }: {
   db: TDb;
   log: TLogger;
-  handlers?: Record<string, TJobHandler>;
-  schedules?: typeof SCHEDULES;
+  handlers: TJobRegistry;
+  schedules?: TSchedule[];
   pollMs?: number;
   workerId?: string;
   autoStart?: boolean;
@@ -130,11 +128,18 @@ export const startWorker = ({
   };
 
   const runJob = async (job: Job) => {
-    const handler = handlers[job.kind];
+    const kind = handlers[job.kind];
+    const parsed = kind?.schema.safeParse(job.payload);
+    if (parsed && !parsed.success) {
+      const reason = `Invalid payload for a ${job.kind} job: ${describeIssues(parsed.error)}`;
+      await buryJob(db, job, workerId, reason, clock());
+      log.error("job payload refused", { id: job.id, kind: job.kind, reason });
+      return;
+    }
     const stopBeating = heartbeat(job);
     try {
-      if (!handler) throw new Error(`No handler for jobs of kind "${job.kind}"`);
-      await handler(job.payload, { db, job, log });
+      if (!kind) throw new Error(`No handler for jobs of kind "${job.kind}"`);
+      await kind.run(parsed!.data, { db, job, log });
       await stopBeating();
       await completeJob(db, job, workerId, clock());
     } catch (err) {
@@ -144,7 +149,7 @@ export const startWorker = ({
         log.info("job deferred", { id: job.id, kind: job.kind, runAt: err.runAt });
         return;
       }
-      const outcome = await failJob(db, job, workerId, err, clock());
+      const outcome = await failJob(db, job, workerId, err, clock(), kind?.backoff);
       log.warn("job failed", { id: job.id, kind: job.kind, attempt: job.attempts, outcome, error: String(err) });
     }
   };
@@ -152,7 +157,7 @@ export const startWorker = ({
   /** One pass: schedules, then every due job in turn. Returns how many jobs ran. */
   const runOnce = async () => {
     const now = clock();
-    for (const s of schedules) await enqueueScheduled(db, s.kind, s.everyMs, now);
+    for (const s of schedules) await enqueueScheduled(db, s.kind, s.everyMs, now, s.maxAttempts);
     let ran = 0;
     while (!stopping) {
       const [job] = await claimJobs(db, workerId, 1, clock(), leaseMs);

@@ -4,7 +4,7 @@ import { afterEach, expect, test } from "bun:test";
 import { openTestDb } from "../../../db/client";
 import { users } from "../../../db/tables";
 import { carriersFromEnv } from "../integrations/carriers/registry";
-import { notifiersFromEnv } from "../integrations/notify/registry";
+import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { noPayments } from "../integrations/payments/services";
 import { storeServicesFrom } from "../integrations/stores/services";
 import { logger } from "../logger";

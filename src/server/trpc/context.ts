@@ -1,29 +1,9 @@
 import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/tables";
 import type { TLanguage } from "../../shared/constants";
-import type { TBoardServices } from "../integrations/boards/services";
-import type { TCarrierRegistry } from "../integrations/carriers/registry";
-import type { TNotifierRegistry } from "../integrations/notify/registry";
-import type { TPaymentServices } from "../integrations/payments/services";
-import type { TStoreServices } from "../integrations/stores/services";
-import type { TLogger } from "../logger";
+import type { TServices } from "../services";
 
 export type TChannel = "web" | "rest" | "cli" | "telegram" | "whatsapp" | "worker";
-
-/** What procedures reach outside the database through: configured once per process and shared by every door. */
-export type TServices = {
-  /** The parcel carriers, as configured (real hosts, sandboxes or local emulators). */
-  carriers: TCarrierRegistry;
-  /** Notification channels (web push, Telegram, WhatsApp), as configured; the VAPID public key. */
-  notifiers: TNotifierRegistry;
-  /** External load boards: adapters per configuration, the secret box for their credentials, time limits. */
-  boards: TBoardServices;
-  /** Online stores (Shopify, Amazon, Alibaba): adapters per integration, sharing the boards' secret box. */
-  stores: TStoreServices;
-  /** Stripe and Chapa, as configured. */
-  payments: TPaymentServices;
-  log: TLogger;
-};
 
 /** The parts of a context that only an HTTP request has. */
 export type THttpContext = {

@@ -1,7 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { User } from "../../../db/tables";
-import { requirePremium } from "../domain/billing/billing";
 import { AppError, describeError, type TMessage } from "../errors";
 import type { TContext } from "./context";
 
@@ -62,6 +61,8 @@ const appErrors = t.middleware(async ({ next }) => {
 
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
+/** A check a module adds to its procedures (`.use(...)`), such as billing's premium. */
+export const middleware = t.middleware;
 
 export const SIGN_IN_REQUIRED = /*i18n*/ { id: "error.auth.signInRequired", message: "Sign in to continue" };
 
@@ -114,12 +115,3 @@ export const assertOwned = <T>(
   if (!record || ownerId !== actor.id) throw new AppError("NOT_FOUND", notFound);
   return record;
 };
-
-/**
- * Premium (the trial or a paid period), checked on the server: placing bids, posting loads, connecting boards and
- * stores and chat alerts answer 402 SUBSCRIPTION_REQUIRED without it.
- */
-export const premium = t.middleware(({ ctx, next }) => {
-  if (ctx.actor) requirePremium(ctx.actor);
-  return next();
-});

@@ -1,21 +1,19 @@
-import { adminRouter } from "../routers/admin/router";
-import { loadAlertsRouter } from "../routers/alerts/router";
-import { authRouter } from "../routers/auth/router";
-import { bidsRouter } from "../routers/bids/router";
-import { dashboardRouter } from "../routers/dashboard/router";
-import { driversRouter } from "../routers/drivers/router";
-import { ecommerceRouter } from "../routers/ecommerce/router";
-import { loadsRouter } from "../routers/loads/router";
-import { marketplacesRouter } from "../routers/marketplaces/router";
-import { messagesRouter } from "../routers/messages/router";
-import { messagingRouter } from "../routers/messaging/router";
-import { notificationsRouter } from "../routers/notifications/router";
-import { placesRouter } from "../routers/places/router";
-import { platformRouter } from "../routers/platform/router";
-import { pushRouter } from "../routers/push/router";
-import { shippingRouter } from "../routers/shipping/router";
-import { subscriptionRouter } from "../routers/subscription/router";
-import { userRouter } from "../routers/user/router";
+// The one router every door calls: each feature's procedures under its name. A module's router is imported here and
+// nowhere else, so a procedure never reaches another module's router (it shares that module's domain functions).
+import { authRouter, userRouter } from "../modules/accounts/router";
+import { adminRouter } from "../modules/admin/router";
+import { bidsRouter } from "../modules/bids/router";
+import { billingRouter } from "../modules/billing/router";
+import { boardsRouter } from "../modules/boards/router";
+import { dashboardRouter } from "../modules/dashboards/router";
+import { loadAlertsRouter, loadsRouter } from "../modules/loads/router";
+import { messagesRouter } from "../modules/messages/router";
+import { notificationsRouter } from "../modules/notifications/router";
+import { placesRouter } from "../modules/places/router";
+import { platformRouter } from "../modules/platform/router";
+import { shippingRouter } from "../modules/shipping/router";
+import { storesRouter } from "../modules/stores/router";
+import { driversRouter, tripsRouter } from "../modules/trips/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
 
 export const appRouter = createTRPCRouter({
@@ -23,20 +21,19 @@ export const appRouter = createTRPCRouter({
   user: userRouter,
   platform: platformRouter,
   admin: adminRouter,
-  loads: loadsRouter,
+  // A load's trip steps keep their `loads.*` paths (loads.pickup, …): the web app's offline queue replays them.
+  loads: { ...loadsRouter, ...tripsRouter },
   bids: bidsRouter,
   drivers: driversRouter,
   dashboard: dashboardRouter,
   messages: messagesRouter,
   places: placesRouter,
   shipping: shippingRouter,
-  push: pushRouter,
-  messaging: messagingRouter,
   notifications: notificationsRouter,
   loadAlerts: loadAlertsRouter,
-  marketplaces: marketplacesRouter,
-  ecommerce: ecommerceRouter,
-  subscription: subscriptionRouter,
+  boards: boardsRouter,
+  stores: storesRouter,
+  billing: billingRouter,
 });
 
 export type AppRouter = typeof appRouter;

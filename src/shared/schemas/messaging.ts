@@ -33,7 +33,7 @@ const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? null : v), schema.nullable().optional());
 
 /**
- * SPEC §3's messaging preferences as PUT takes them (the link URL and channel states are read-only). The Telegram chat
+ * The messaging preferences as PUT takes them (the link URL and channel states are read-only). The Telegram chat
  * id can only repeat the chat the bot linked; a WhatsApp number is saved unverified until proven with a code.
  */
 export const ZMessagingPreferences = z
@@ -67,7 +67,7 @@ export const DEFAULT_MESSAGING_TYPES: Record<TMessagingType, boolean> = {
   systemAlerts: false,
 };
 
-/** POST /api/messaging/whatsapp/send: SPEC's test; the text sent is the fixed test text, not `message`. */
+/** POST /api/messaging/whatsapp/send: a test message; the text sent is the fixed test text, not `message`. */
 export const ZWhatsAppTestInput = z.object({
   phoneNumber: phone("phoneNumber"),
   message: zText().max(1000).optional(),

@@ -55,7 +55,7 @@ const isTimeZone = (tz: string) => {
 export const PUSH_TYPES = ["loadAssigned", "loadUpdates", "paymentReceived", "systemAlerts", "marketing"] as const;
 export type TPushType = (typeof PUSH_TYPES)[number];
 
-/** SPEC §3's push preferences as PUT takes them (`subscriptions` is read-only and ignored). */
+/** The push preferences as PUT takes them (`subscriptions` is read-only and ignored). */
 export const ZPushPreferences = z.object({
   enabled: z.boolean(),
   notificationTypes: z.object({
@@ -76,7 +76,7 @@ export const ZPushPreferences = z.object({
 });
 export type TPushPreferences = z.infer<typeof ZPushPreferences>;
 
-/** SPEC §9's defaults. */
+/** The preferences of a user who never saved any (docs/product-rules.md, Notifications). */
 export const DEFAULT_PUSH_PREFERENCES: TPushPreferences = {
   enabled: true,
   notificationTypes: {

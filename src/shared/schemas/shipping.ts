@@ -13,7 +13,7 @@ const optionalText = (max: number) =>
     .transform((v) => v || undefined)
     .optional();
 
-/** SPEC section 3's Address; street1, city, state and postal code are required with SPEC section 5's messages. */
+/** An address; street1, city, state and postal code are required, with the form's messages for each. */
 const address = (missing: string) =>
   z.object({
     name: optionalText(100),

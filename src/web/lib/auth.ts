@@ -13,7 +13,7 @@ const rememberSignedIn = (signedIn: boolean) => {
   else localStorage.removeItem(SIGNED_IN_HINT);
 };
 
-/** The current-user query of SPEC section 7: fresh 5 minutes, refetched on mount, never on focus or reconnect. */
+/** The current-user query: fresh 5 minutes, refetched on mount, never on focus or reconnect. */
 export const meQueryOptions = () => {
   const options = trpc.auth.me.queryOptions(undefined, {
     staleTime: FIVE_MINUTES,

@@ -11,7 +11,7 @@ import {
 const isLanguage = (v: unknown): v is TLanguage =>
   typeof v === "string" && (LANGUAGE_CODES as readonly string[]).includes(v);
 
-/** Detection order of SPEC section 9: local storage, then the browser's language, then the page's language tag. */
+/** Detection order: local storage, then the browser's language, then the page's language tag. */
 export const detectLanguage = (): TLanguage => {
   const stored = [localStorage.getItem(STORAGE_KEYS.preferredLanguage), localStorage.getItem(STORAGE_KEYS.language)];
   for (const s of stored) if (isLanguage(s)) return s;

@@ -6,7 +6,7 @@ import { queryClient, trpc } from "./trpc";
 type TLivePayload = { loadId?: number; notificationId?: number };
 
 /**
- * Shows a notification the page itself makes (SPEC §9: it closes after 5 seconds) while the tab is hidden, for devices
+ * Shows a notification the page itself makes (it closes after 5 seconds) while the tab is hidden, for devices
  * that have no push subscription (those get the push instead, so nothing is shown twice).
  */
 const showLocal = async (notificationId: number) => {

@@ -1,4 +1,4 @@
-// Writes made without a connection (SPEC §7 and §9: local storage `queuedRequests`, each with url, options and
+// Writes made without a connection (local storage `queuedRequests`, each with url, options and
 // timestamp) are kept, shown as pending, and sent when the connection returns: on the `online` event, at the next
 // start, or when the service worker's background sync fires. Each carries the Idempotency-Key it was first sent with,
 // so a write whose answer was lost is not done twice. A write the server then refuses is kept in a list of refusals with

@@ -181,7 +181,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   const setLanguage = useCallback(
     async (l: TLanguage) => {
       await activateLanguage(l, true);
-      // Fire and forget (SPEC section 7): a failure only logs a warning.
+      // Fire and forget: a failure only logs a warning.
       if (me) pushLanguage({ language: l }, { onError: (e) => console.warn("Could not save the language", e) });
     },
     [me, pushLanguage],

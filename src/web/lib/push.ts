@@ -1,6 +1,6 @@
 // Web push in the browser: permission, the service worker's push subscription, and the server's copy of it. The
 // helper returns false when it cannot subscribe (no support, permission denied, the subscription failed) and only logs
-// why, as SPEC §8 says; the panel shows the toasts.
+// why; the panel shows the toasts.
 
 export type TPermission = "granted" | "denied" | "default";
 

@@ -8,9 +8,9 @@ import { enqueue, newIdempotencyKey, QUEUEABLE, QUEUED_MESSAGE } from "./offline
 import { requestBackgroundSync, watchedFetch } from "./online";
 import { toast } from "./toast";
 
-// SPEC section 7: no retries, no refetch on focus, data fresh until told otherwise.
+// No retries, no refetch on focus, data fresh until told otherwise.
 export const queryClient = new QueryClient({
-  // A write kept for later says so, once, whichever screen made it (SPEC §8: 'Offline - request queued for later').
+  // A write kept for later says so, once, whichever screen made it ('Offline - request queued for later').
   mutationCache: new MutationCache({
     onError: (err) => {
       if (err instanceof TRPCClientError && err.meta?.queued)
@@ -28,7 +28,7 @@ const isQueueable = (path: string): path is keyof typeof QUEUEABLE => path in QU
 
 /**
  * Writes that can wait (a bid, a load, a message, a location, a trip step, a rating) carry an Idempotency-Key; made
- * offline, or lost to the network on the way, they are queued with that key and fail with SPEC's 'Offline - request
+ * offline, or lost to the network on the way, they are queued with that key and fail with 'Offline - request
  * queued for later' (code QUEUED) instead of being dropped.
  */
 const offlineLink: TRPCLink<AppRouter> =

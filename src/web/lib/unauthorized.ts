@@ -6,7 +6,7 @@ import { toast } from "./toast";
 import { isUnauthorized } from "./trpc";
 
 /**
- * SPEC sections 6 and 8: a call that fails with 401 shows "Unauthorized" and sends the browser to sign in after 500 ms.
+ * A call that fails with 401 shows "Unauthorized" and sends the browser to sign in after 500 ms.
  * Returns true when it handled the error.
  */
 export const useUnauthorizedRedirect = () => {

@@ -6,7 +6,7 @@ import { loadAppMessages } from "../lib/i18n";
 
 export const Route = createFileRoute("/about")({ beforeLoad: () => loadAppMessages(), component: AboutPage });
 
-/** SPEC's company share link: who MyTess is, with sharing of the company itself. */
+/** The company share link: who MyTess is, with sharing of the company itself. */
 function AboutPage() {
   const { t } = useLingui();
   const share = {

@@ -18,7 +18,7 @@ function Stats() {
   const { t } = useLingui();
   const { formatNumber, formatAmount } = usePreferences();
   const stats = useQuery(trpc.platform.stats.queryOptions(undefined, { staleTime: 60_000 }));
-  // SPEC: the sample figures stand in only when the call fails.
+  // The sample figures stand in only when the call fails.
   const s = stats.isError ? SAMPLE_PLATFORM_STATS : stats.data;
   // Rounded the way marketing pages show figures: "270+", "1.2K+", "$39.6K".
   const atLeast = (n: number) => {

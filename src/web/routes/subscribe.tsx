@@ -4,13 +4,13 @@ import { createFileRoute, Link } from "@tanstack/react-router";
 import { Check, Crown } from "lucide-react";
 import { useEffect, useState } from "react";
 import { MONEY_BACK_DAYS, PREMIUM_PRICE_USD } from "../../shared/constants";
+import { CheckoutOptions } from "../components/billing/checkout-options";
+import { CheckoutResult, type TCheckoutReturn } from "../components/billing/checkout-result";
+import { ManageSubscription } from "../components/billing/manage-subscription";
+import { PaymentsList } from "../components/billing/payments-list";
+import { isPaid, subscriptionStatusOptions, type TSubscription } from "../components/billing/shared";
+import { SubscriptionStatusCard } from "../components/billing/status-card";
 import { PageHeader } from "../components/layout/page-header";
-import { CheckoutOptions } from "../components/subscription/checkout-options";
-import { CheckoutResult, type TCheckoutReturn } from "../components/subscription/checkout-result";
-import { ManageSubscription } from "../components/subscription/manage-subscription";
-import { PaymentsList } from "../components/subscription/payments-list";
-import { isPaid, subscriptionStatusOptions, type TSubscription } from "../components/subscription/shared";
-import { SubscriptionStatusCard } from "../components/subscription/status-card";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { loginHref } from "../lib/auth";
@@ -77,7 +77,8 @@ function ContactToSubscribe() {
  */
 function BuySection({ data }: { data: TSubscription }) {
   if (isPaid(data) && data.provider === "chapa") return <CheckoutOptions inTrial={false} only="ETB" fallback={null} />;
-  if (isPaid(data)) return null;
+  // A card subscription already waits for the trial's end.
+  if (isPaid(data) || data.billingStartsAt) return null;
   return <CheckoutOptions inTrial={data.trialStatus.isTrialActive} fallback={<ContactToSubscribe />} />;
 }
 
@@ -170,7 +171,7 @@ function SubscribePage() {
       {me && status.data && (
         <Card>
           <CardContent className="grid gap-6 pt-5">
-            {paid && <ManageSubscription data={status.data} />}
+            {(paid || status.data.billingStartsAt) && <ManageSubscription data={status.data} />}
             <PaymentsList />
           </CardContent>
         </Card>

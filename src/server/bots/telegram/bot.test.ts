@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { emulatorEnv, startCarrierEmulators } from "../../../../emulators/carriers/server";
-import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notify/server";
+import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notifiers/server";
 import { carriersFromEnv } from "../../integrations/carriers/registry";
-import { notifiersFromEnv } from "../../integrations/notify/registry";
-import { jobHandlers, startWorker } from "../../jobs/worker";
+import { notifiersFromEnv } from "../../integrations/notifiers/registry";
 import { logger } from "../../logger";
+import { jobHandlers, startWorker } from "../../modules/jobs";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../../testing";
 import { createTelegramBot } from "./bot";
 import { startTelegramPoller, takeLease } from "./poller";
@@ -252,7 +252,7 @@ describe("commands through the app's router", () => {
     const driverChat = chat();
     await link(driver, driverChat, "Abebe");
     const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
-    // The bot writes in the language chosen for messages (SPEC §3's messaging preferences).
+    // The bot writes in the language chosen for messages (the messaging preferences' language).
     await t.rows("update messaging_preferences set language = 'am' where user_id = ?", ids.driver);
     await t.rows("update users set trial_ends_at = ? where id = ?", Date.now() - 86_400_000, ids.driver);
     const refused = await say(driverChat, `/bid ${loadId} 900`);
@@ -426,7 +426,7 @@ describe("7. webhook deliveries", () => {
     expect(emu.telegram.sent(chatId)).toHaveLength(1);
     expect(emu.telegram.sent(chatId)[0].text).toContain("/loads");
     // Recorded once, and pruned by housekeeping after a week.
-    const { housekeeping } = await import("../../jobs/housekeeping");
+    const { housekeeping } = await import("../../modules/platform/housekeeping");
     expect(await t.rows("SELECT source, external_id FROM inbound_updates")).toEqual([
       { source: "telegram", external_id: String(update.update_id) },
     ]);

@@ -4,16 +4,16 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Bot, type Context, GrammyError, InlineKeyboard } from "grammy";
 import type { TLanguage } from "../../../shared/constants";
-import { hasPremium } from "../../domain/billing/premium";
+import { i18n, isLanguage } from "../../i18n";
+import { guardedFetcher } from "../../integrations/http/guard";
+import type { TNotifyButton } from "../../integrations/notifiers/types";
+import { hasPremium } from "../../modules/billing/premium";
 import {
   linkedAccount,
   linkTelegramChat,
   setMessagingLanguage,
   unlinkTelegramChat,
-} from "../../domain/messaging/telegram-link";
-import { i18n, isLanguage } from "../../i18n";
-import { guardedFetcher } from "../../integrations/http/guard";
-import type { TNotifyButton } from "../../integrations/notify/types";
+} from "../../modules/notifications/telegram-link";
 import {
   bidCommand,
   callerFor,

@@ -2,21 +2,10 @@ import { timingSafeEqual } from "node:crypto";
 import { type Bot, BotError } from "grammy";
 import type { Update } from "grammy/types";
 import type { TDb } from "../../../../db/client";
-import { firstDelivery } from "../../domain/messaging/inbound-updates";
-import { telegramApiRoot } from "../../integrations/notify/telegram";
-import type { TServices } from "../../trpc/context";
+import { loadConfig, type TConfig } from "../../config";
+import { firstDelivery } from "../../modules/notifications/inbound-updates";
+import type { TServices } from "../../services";
 import { createTelegramBot } from "./bot";
-
-/**
- * The secret Telegram sends with every webhook call (X-Telegram-Bot-Api-Secret-Token): TELEGRAM_WEBHOOK_SECRET, which
- * a webhook deployment must set (1–256 characters of A-Z, a-z, 0-9, _ and -).
- */
-export const telegramWebhookSecret = (env: Record<string, string | undefined> = process.env) => {
-  const secret = env.TELEGRAM_WEBHOOK_SECRET ?? "";
-  if (!/^[A-Za-z0-9_-]{1,256}$/.test(secret))
-    throw new Error("TELEGRAM_WEBHOOK_SECRET (1–256 of A-Z, a-z, 0-9, _ and -) is required with TELEGRAM_WEBHOOK_URL");
-  return secret;
-};
 
 const SECRET_HEADER = "x-telegram-bot-api-secret-token";
 
@@ -97,12 +86,21 @@ export const createTelegramWebhook = (deps: {
   });
 };
 
-/** POST /api/telegram/webhook when TELEGRAM_WEBHOOK_URL is set: the same bot as polling would run. */
+/**
+ * POST /api/telegram/webhook when TELEGRAM_WEBHOOK_URL is set: the same bot as polling would run, checking the secret
+ * TELEGRAM_WEBHOOK_SECRET on every call (the configuration requires it with the URL).
+ */
+export const telegramWebhookFor = (
+  telegram: TConfig["telegram"],
+  deps: { db: TDb; services: TServices; baseUrl: string },
+): TTelegramWebhook | null => {
+  if (!telegram.token || !telegram.webhookUrl || !telegram.webhookSecret) return null;
+  const bot = createTelegramBot({ token: telegram.token, apiRoot: telegram.apiRoot }, deps);
+  return createTelegramWebhook({ bot, secret: telegram.webhookSecret, db: deps.db, log: deps.services.log });
+};
+
+/** The same from an environment's TELEGRAM_* variables, read through loadConfig. */
 export const telegramWebhookHandler = (
   env: Record<string, string | undefined>,
   deps: { db: TDb; services: TServices; baseUrl: string },
-): TTelegramWebhook | null => {
-  if (!env.TELEGRAM_BOT_TOKEN || !env.TELEGRAM_WEBHOOK_URL) return null;
-  const bot = createTelegramBot({ token: env.TELEGRAM_BOT_TOKEN, apiRoot: telegramApiRoot(env) }, deps);
-  return createTelegramWebhook({ bot, secret: telegramWebhookSecret(env), db: deps.db, log: deps.services.log });
-};
+) => telegramWebhookFor(loadConfig(env).telegram, deps);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, expect, setDefaultTimeout, test } from "bun:test";
-import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notify/server";
-import { verifyWhatsApp } from "../../domain/messaging/testing";
-import { notifiersFromEnv } from "../../integrations/notify/registry";
+import { NOTIFY_EMULATOR_CREDENTIALS, startNotifyEmulators } from "../../../../emulators/notifiers/server";
+import { notifiersFromEnv } from "../../integrations/notifiers/registry";
+import { verifyWhatsApp } from "../../modules/notifications/testing";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -163,4 +163,36 @@ test("a message Meta delivers again is acted on once", async () => {
     "SELECT CAST(count(*) AS INTEGER) AS n, CAST(max(amount_minor) AS INTEGER) AS amount FROM bids",
   );
   expect(bid).toEqual({ n: 1, amount: 85000 });
+});
+
+test("usernames: a batch with a username-only sender loses no message; that sender is told at its user id to link a number, and acts for no one", async () => {
+  const phone = number();
+  await driver.put("/api/messaging/preferences", prefs(phone));
+  await verifyWhatsApp(driver, phone, lastWhatsApp);
+  const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+  const stranger = number();
+  const userId = "ET.7f3a9c2e1b4d8a6f0c5e";
+  const before = emu.whatsapp.sent(digits(phone)).length;
+  // One POST, as Meta batches them: a linked number, a user with a username (no number at all), another number.
+  const status = await emu.whatsapp.batch([
+    { from: digits(phone), text: `bid ${loadId} 850` },
+    { userId, username: "abebe.trucks", text: `bid ${loadId} 1` },
+    { from: digits(stranger), text: "loads" },
+  ]);
+  expect(status).toBe(200);
+  await emu.whatsapp.settle();
+  expect(emu.whatsapp.sent(digits(phone))[before]?.text).toContain("Bid placed");
+  expect(emu.whatsapp.sent(digits(stranger))[0]?.text).toContain("not linked to a MyTess account");
+  // Written to by its user id (`recipient`), in the window its message opened.
+  const [toUser] = emu.whatsapp.sent(userId);
+  expect(toUser?.type).toBe("text");
+  expect(toUser?.text).toContain("username hides your phone number");
+  expect(toUser?.text).toContain("confirm it with the code");
+  // Only the linked number's bid was placed.
+  expect(await t.rows("SELECT CAST(amount_minor AS INTEGER) AS amount FROM bids")).toEqual([{ amount: 85000 }]);
+  // Meta sends the batch again: nothing is done or answered twice.
+  const sentBefore = emu.whatsapp.sent().length;
+  expect(await emu.whatsapp.redeliverLast()).toBe(200);
+  await emu.whatsapp.settle();
+  expect(emu.whatsapp.sent()).toHaveLength(sentBefore);
 });

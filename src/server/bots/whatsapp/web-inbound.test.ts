@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { createBridge, listen } from "../../../../workers/whatsapp-web/bridge.mjs";
 import { createFakeClient } from "../../../../workers/whatsapp-web/fake-client";
 import { signedHeaders } from "../../../../workers/whatsapp-web/protocol.mjs";
-import { codeIn, verifyWhatsApp } from "../../domain/messaging/testing";
-import { notifiersFromEnv } from "../../integrations/notify/registry";
+import { notifiersFromEnv } from "../../integrations/notifiers/registry";
+import { codeIn, verifyWhatsApp } from "../../modules/notifications/testing";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../../testing";
 import { WHATSAPP_WEB_INBOUND_PATH } from "./web-inbound";
 

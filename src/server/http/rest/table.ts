@@ -1,7 +1,10 @@
 import { AppError } from "../../errors";
 import { bodyObject, idParam, route, type TRestRoute } from "./route";
 
-/** The REST paths of SPEC section 7, each a thin adapter over one procedure. */
+/**
+ * The REST paths of the API (fixed: callers and the web app's offline queue use them), each a thin adapter over one
+ * procedure.
+ */
 export const REST_ROUTES: TRestRoute[] = [
   route("POST", "/api/auth/register", (c, r) => c.auth.register(bodyObject(r) as never), 201, { anonymousBody: true }),
   route("POST", "/api/auth/login", (c, r) => c.auth.login(bodyObject(r) as never), 200, { anonymousBody: true }),
@@ -18,13 +21,13 @@ export const REST_ROUTES: TRestRoute[] = [
       );
     return { user };
   }),
-  route("GET", "/api/subscription/status", (c) => c.subscription.status()),
-  route("GET", "/api/subscription/prices", (c) => c.subscription.prices()),
-  route("POST", "/api/subscription/checkout", (c, r) => c.subscription.checkout(bodyObject(r) as never)),
-  route("POST", "/api/subscription/confirm", (c, r) => c.subscription.confirm(bodyObject(r) as never)),
-  route("POST", "/api/subscription/cancel", (c, r) => c.subscription.cancel(bodyObject(r) as never)),
-  route("GET", "/api/subscription/payments", (c) => c.subscription.payments()),
-  route("POST", "/api/subscription/portal", (c) => c.subscription.portal()),
+  route("GET", "/api/subscription/status", (c) => c.billing.status()),
+  route("GET", "/api/subscription/prices", (c) => c.billing.prices()),
+  route("POST", "/api/subscription/checkout", (c, r) => c.billing.checkout(bodyObject(r) as never)),
+  route("POST", "/api/subscription/confirm", (c, r) => c.billing.confirm(bodyObject(r) as never)),
+  route("POST", "/api/subscription/cancel", (c, r) => c.billing.cancel(bodyObject(r) as never)),
+  route("GET", "/api/subscription/payments", (c) => c.billing.payments()),
+  route("POST", "/api/subscription/portal", (c) => c.billing.portal()),
   route("PUT", "/api/user/language", (c, r) => c.user.updateLanguage(bodyObject(r) as never)),
   route("PUT", "/api/user/currency", (c, r) => c.user.updateCurrency(bodyObject(r) as never)),
   route("PUT", "/api/user/calendar", (c, r) => c.user.updateCalendar(bodyObject(r) as never)),
@@ -84,13 +87,13 @@ export const REST_ROUTES: TRestRoute[] = [
   route("POST", "/api/shipping/shipments", (c, r) => c.shipping.saveShipment(bodyObject(r) as never), 201),
   route("DELETE", "/api/shipping/shipments/:id", (c, r) => c.shipping.deleteShipment({ id: idParam(r) })),
   // Web push
-  route("GET", "/api/push/vapid-key", (c) => c.push.vapidKey()),
-  route("POST", "/api/push/subscribe", (c, r) => c.push.subscribe(bodyObject(r) as never), 201),
-  route("DELETE", "/api/push/subscribe", (c, r) => c.push.unsubscribe(bodyObject(r) as never)),
-  route("POST", "/api/push/test", (c, r) => c.push.test(bodyObject(r) as never)),
-  route("GET", "/api/push/preferences", (c) => c.push.preferences()),
-  route("PUT", "/api/push/preferences", (c, r) => c.push.savePreferences(bodyObject(r) as never)),
-  route("GET", "/api/push/notifications", (c) => c.push.notifications()),
+  route("GET", "/api/push/vapid-key", (c) => c.notifications.vapidKey()),
+  route("POST", "/api/push/subscribe", (c, r) => c.notifications.subscribePush(bodyObject(r) as never), 201),
+  route("DELETE", "/api/push/subscribe", (c, r) => c.notifications.unsubscribePush(bodyObject(r) as never)),
+  route("POST", "/api/push/test", (c, r) => c.notifications.testPush(bodyObject(r) as never)),
+  route("GET", "/api/push/preferences", (c) => c.notifications.pushPreferences()),
+  route("PUT", "/api/push/preferences", (c, r) => c.notifications.savePushPreferences(bodyObject(r) as never)),
+  route("GET", "/api/push/notifications", (c) => c.notifications.history()),
 
   // The bell
   route("GET", "/api/notifications", (c, r) => c.notifications.list(r.query as never)),
@@ -99,49 +102,51 @@ export const REST_ROUTES: TRestRoute[] = [
   route("POST", "/api/notifications/read-all", (c) => c.notifications.markAllRead()),
 
   // Messaging (WhatsApp, Telegram)
-  route("GET", "/api/messaging/preferences", (c) => c.messaging.preferences()),
-  route("PUT", "/api/messaging/preferences", (c, r) => c.messaging.savePreferences(bodyObject(r) as never)),
-  route("POST", "/api/messaging/whatsapp/send", (c, r) => c.messaging.whatsappTest(bodyObject(r) as never)),
-  route("POST", "/api/messaging/telegram/send", (c, r) => c.messaging.telegramTest(bodyObject(r) as never)),
-  route("POST", "/api/messaging/whatsapp/code", (c, r) => c.messaging.whatsappSendCode(bodyObject(r) as never)),
-  route("POST", "/api/messaging/whatsapp/verify", (c, r) => c.messaging.whatsappVerify(bodyObject(r) as never)),
-  // External load boards (SPEC §7)
-  // Saved lanes, before /api/marketplaces/:id so "lanes" is never read as a configuration's id.
-  route("GET", "/api/marketplaces/lanes", (c) => c.marketplaces.lanes()),
-  route("POST", "/api/marketplaces/lanes", (c, r) => c.marketplaces.createLane(bodyObject(r) as never), 201),
-  route("PUT", "/api/marketplaces/lanes/:id", (c, r) =>
-    c.marketplaces.updateLane({ ...bodyObject(r), id: idParam(r) } as never),
+  route("GET", "/api/messaging/preferences", (c) => c.notifications.messagingPreferences()),
+  route("PUT", "/api/messaging/preferences", (c, r) =>
+    c.notifications.saveMessagingPreferences(bodyObject(r) as never),
   ),
-  route("DELETE", "/api/marketplaces/lanes/:id", (c, r) => c.marketplaces.deleteLane({ id: idParam(r) })),
-  route("GET", "/api/marketplaces", (c) => c.marketplaces.list()),
-  route("POST", "/api/marketplaces", (c, r) => c.marketplaces.create(bodyObject(r) as never), 201),
-  route("PUT", "/api/marketplaces/:id", (c, r) => c.marketplaces.update({ ...bodyObject(r), id: idParam(r) } as never)),
-  route("DELETE", "/api/marketplaces/:id", (c, r) => c.marketplaces.delete({ id: idParam(r) })),
-  route("POST", "/api/marketplaces/:id/test", (c, r) => c.marketplaces.test({ id: idParam(r) })),
-  route("POST", "/api/marketplaces/:id/connect", (c, r) => c.marketplaces.connect({ id: idParam(r) })),
+  route("POST", "/api/messaging/whatsapp/send", (c, r) => c.notifications.whatsappTest(bodyObject(r) as never)),
+  route("POST", "/api/messaging/telegram/send", (c, r) => c.notifications.telegramTest(bodyObject(r) as never)),
+  route("POST", "/api/messaging/whatsapp/code", (c, r) => c.notifications.whatsappSendCode(bodyObject(r) as never)),
+  route("POST", "/api/messaging/whatsapp/verify", (c, r) => c.notifications.whatsappVerify(bodyObject(r) as never)),
+  // External load boards
+  // Saved lanes, before /api/marketplaces/:id so "lanes" is never read as a configuration's id.
+  route("GET", "/api/marketplaces/lanes", (c) => c.boards.lanes()),
+  route("POST", "/api/marketplaces/lanes", (c, r) => c.boards.createLane(bodyObject(r) as never), 201),
+  route("PUT", "/api/marketplaces/lanes/:id", (c, r) =>
+    c.boards.updateLane({ ...bodyObject(r), id: idParam(r) } as never),
+  ),
+  route("DELETE", "/api/marketplaces/lanes/:id", (c, r) => c.boards.deleteLane({ id: idParam(r) })),
+  route("GET", "/api/marketplaces", (c) => c.boards.list()),
+  route("POST", "/api/marketplaces", (c, r) => c.boards.create(bodyObject(r) as never), 201),
+  route("PUT", "/api/marketplaces/:id", (c, r) => c.boards.update({ ...bodyObject(r), id: idParam(r) } as never)),
+  route("DELETE", "/api/marketplaces/:id", (c, r) => c.boards.delete({ id: idParam(r) })),
+  route("POST", "/api/marketplaces/:id/test", (c, r) => c.boards.test({ id: idParam(r) })),
+  route("POST", "/api/marketplaces/:id/connect", (c, r) => c.boards.connect({ id: idParam(r) })),
   route(
     "POST",
     "/api/marketplaces/:id/search",
-    async (c, r) => (await c.marketplaces.search({ ...bodyObject(r), id: idParam(r) } as never)).results,
+    async (c, r) => (await c.boards.search({ ...bodyObject(r), id: idParam(r) } as never)).results,
   ),
-  route("GET", "/api/marketplaces/sync-runs", (c) => c.marketplaces.history({})),
-  // E-commerce (SPEC §7)
-  route("GET", "/api/ecommerce/integrations", (c) => c.ecommerce.integrations()),
-  route("POST", "/api/ecommerce/integrations", (c, r) => c.ecommerce.createIntegration(bodyObject(r) as never), 201),
+  route("GET", "/api/marketplaces/sync-runs", (c) => c.boards.history({})),
+  // E-commerce
+  route("GET", "/api/ecommerce/integrations", (c) => c.stores.integrations()),
+  route("POST", "/api/ecommerce/integrations", (c, r) => c.stores.createIntegration(bodyObject(r) as never), 201),
   route("PUT", "/api/ecommerce/integrations/:id", (c, r) =>
-    c.ecommerce.updateIntegration({ ...bodyObject(r), id: idParam(r) } as never),
+    c.stores.updateIntegration({ ...bodyObject(r), id: idParam(r) } as never),
   ),
-  route("DELETE", "/api/ecommerce/integrations/:id", (c, r) => c.ecommerce.deleteIntegration({ id: idParam(r) })),
-  route("POST", "/api/ecommerce/integrations/:id/test", (c, r) => c.ecommerce.testIntegration({ id: idParam(r) })),
-  route("POST", "/api/ecommerce/integrations/:id/sync", (c, r) => c.ecommerce.syncIntegration({ id: idParam(r) })),
-  route("GET", "/api/ecommerce/orders", (c, r) => c.ecommerce.orders(r.query as never)),
-  route("GET", "/api/ecommerce/orders/:id/draft", (c, r) => c.ecommerce.orderDraft({ id: idParam(r) })),
+  route("DELETE", "/api/ecommerce/integrations/:id", (c, r) => c.stores.deleteIntegration({ id: idParam(r) })),
+  route("POST", "/api/ecommerce/integrations/:id/test", (c, r) => c.stores.testIntegration({ id: idParam(r) })),
+  route("POST", "/api/ecommerce/integrations/:id/sync", (c, r) => c.stores.syncIntegration({ id: idParam(r) })),
+  route("GET", "/api/ecommerce/orders", (c, r) => c.stores.orders(r.query as never)),
+  route("GET", "/api/ecommerce/orders/:id/draft", (c, r) => c.stores.orderDraft({ id: idParam(r) })),
   route("POST", "/api/ecommerce/orders/:id/convert", (c, r) => {
     const body = bodyObject(r);
-    return c.ecommerce.convert({ id: idParam(r), ...(body.load ? { load: body.load } : {}) } as never);
+    return c.stores.convert({ id: idParam(r), ...(body.load ? { load: body.load } : {}) } as never);
   }),
-  route("GET", "/api/sync/status", (c) => c.marketplaces.syncStatus()),
-  route("POST", "/api/sync/manual", (c) => c.marketplaces.syncManual({})),
+  route("GET", "/api/sync/status", (c) => c.boards.syncStatus()),
+  route("POST", "/api/sync/manual", (c) => c.boards.syncManual({})),
   route("GET", "/api/messaging/load-alerts", (c) => c.loadAlerts.get()),
   route("PUT", "/api/messaging/load-alerts", (c, r) => c.loadAlerts.save(bodyObject(r) as never)),
   route("GET", "/api/places", (c, r) =>

@@ -1,5 +1,6 @@
 // DAT: the two-step identity (service-account organization token, then a user token) and the "Search Freight
-// Marketplaces" (v4) load search. See shared/reference/freight-anchors.md §3.1.
+// Marketplaces" (v4) load search, as DAT's service-account and RESTful API documentation (one.support.dat.com)
+// describes them.
 //
 // One base URL per configuration: on DAT's own freight hosts (freight.api[.prod|.staging|.nprod].dat.com) the identity
 // calls go to the matching identity host (identity.api[.staging|.nprod].dat.com); on any other host (the emulator, a
@@ -7,7 +8,7 @@
 // DAT's split hosts.
 //
 // DAT's terms allow only user-initiated searches and no stored copies of results: the domain searches DAT live and
-// never syncs it (see domain/marketplaces).
+// never syncs it (see modules/boards).
 import { z } from "zod";
 import type { TEquipmentType } from "../../../shared/constants";
 import { TokenCache, type TToken } from "../carriers/token-cache";

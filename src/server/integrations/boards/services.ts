@@ -1,4 +1,5 @@
-import { secretKeyFileFor, secretsFromEnv, type TSecretBox } from "../../secrets";
+import { loadConfig, parseSandboxOrigins, type TConfig } from "../../config";
+import { createSecretBox, secretKeyFileFor, secretKeyFrom, type TSecretBox } from "../../secrets";
 import { originOf } from "../http/guard";
 import { versionedAdapters } from "../versioned";
 import { createBoardAdapter } from "./registry";
@@ -73,57 +74,33 @@ export const origins = (urls: readonly string[]) => [
   ...new Set(urls.map((u) => originOf(u.trim())).filter((o): o is string => o !== null)),
 ];
 
-/**
- * SANDBOX_ORIGINS: the operator's own hosts that board and store configurations may point at although they are plain
- * http, loopback or private (an emulator, a proxy on the private network). Comma-separated origins; a value that is
- * not one stops the start, naming the variable. BOARD_ALLOW_PRIVATE_URLS, which let any private address through, is
- * refused with a pointer to it.
- */
-export const sandboxOriginsFromEnv = (env: Record<string, string | undefined>) => {
-  if (env.BOARD_ALLOW_PRIVATE_URLS)
-    throw new Error(
-      "BOARD_ALLOW_PRIVATE_URLS is no longer read: list the private hosts configurations may use in SANDBOX_ORIGINS (e.g. http://10.0.0.7:8080)",
-    );
-  const given = (env.SANDBOX_ORIGINS ?? "")
-    .split(",")
-    .map((v) => v.trim())
-    .filter(Boolean);
-  for (const v of given)
-    if (!/^https?:\/\/[^/?#@]+\/?$/.test(v) || originOf(v) === null)
-      throw new Error(`SANDBOX_ORIGINS must list origins such as http://10.0.0.7:8080 (got "${v}")`);
-  return origins(given);
-};
+/** SANDBOX_ORIGINS as the configuration reads it (a value that is not an origin stops the start, naming it). */
+export const sandboxOriginsFromEnv = (env: Record<string, string | undefined>) => parseSandboxOrigins(env);
 
 /**
- * LOADBOARD123_CLIENT_ID and LOADBOARD123_CLIENT_SECRET: the operator's 123Loadboard app, both or neither (one alone
- * stops the start, naming the other).
+ * Board services as configured: BOARD_TIMEOUT_MS, BOARD_DEADLINE_MS, SANDBOX_ORIGINS, the operator's 123Loadboard app
+ * (LOADBOARD123_CLIENT_ID and LOADBOARD123_CLIENT_SECRET) and in demo mode BOARD_SANDBOX_URLS (provider → emulator
+ * address, set by the demo launcher). `secrets` seals their credentials.
  */
-export const loadboard123AppFromEnv = (env: Record<string, string | undefined>) => {
-  const clientId = env.LOADBOARD123_CLIENT_ID?.trim() ?? "";
-  const clientSecret = env.LOADBOARD123_CLIENT_SECRET?.trim() ?? "";
-  if (!clientId && !clientSecret) return null;
-  if (!clientId) throw new Error("LOADBOARD123_CLIENT_SECRET is set without LOADBOARD123_CLIENT_ID");
-  if (!clientSecret) throw new Error("LOADBOARD123_CLIENT_ID is set without LOADBOARD123_CLIENT_SECRET");
-  return { clientId, clientSecret };
-};
-
-/**
- * Board services from the environment: BOARD_TIMEOUT_MS, BOARD_DEADLINE_MS, SANDBOX_ORIGINS, LOADBOARD123_CLIENT_ID
- * and _SECRET, and in demo mode BOARD_SANDBOX_URLS (JSON: provider → emulator address, set when the emulators start).
- */
-export const boardServicesFromEnv = (env: Record<string, string | undefined>, secrets: TSecretBox, demo = false) =>
+export const boardServicesFrom = (c: Pick<TConfig, "boards" | "demo">, secrets: TSecretBox) =>
   createBoardServices({
     secrets,
-    timeoutMs: Number(env.BOARD_TIMEOUT_MS ?? 8000),
-    deadlineMs: Number(env.BOARD_DEADLINE_MS ?? 4000),
-    sandboxOrigins: sandboxOriginsFromEnv(env),
-    sandboxUrls: demo && env.BOARD_SANDBOX_URLS ? (JSON.parse(env.BOARD_SANDBOX_URLS) as Record<string, string>) : null,
-    loadboard123App: loadboard123AppFromEnv(env),
+    timeoutMs: c.boards.timeoutMs,
+    deadlineMs: c.boards.deadlineMs,
+    sandboxOrigins: c.boards.sandboxOrigins,
+    sandboxUrls: c.demo ? c.boards.sandboxUrls : null,
+    loadboard123App: c.boards.loadboard123App,
   });
 
-/** Board services for a database: the secret key from MYTESS_SECRET_KEY or the key file beside the database. */
+/** Board services for a database, from an environment: the secret key from it or the key file beside the database. */
 export const boardServicesForDatabase = (
   env: Record<string, string | undefined>,
   databasePath: string,
   demo = false,
-): TBoardServices => boardServicesFromEnv(env, secretsFromEnv(env, secretKeyFileFor(databasePath)), demo);
+): TBoardServices => {
+  const config = loadConfig(env);
+  return boardServicesFrom(
+    { ...config, demo },
+    createSecretBox(secretKeyFrom(config.secretKey, secretKeyFileFor(databasePath))),
+  );
+};

@@ -1,6 +1,7 @@
 // Truckstop: the SOAP load search across the public board (LoadSearch.svc, GetMultipleLoadDetailResults, which returns
 // results and their details in one call). Credentials (IntegrationId, UserName, Password) travel inside the SOAP body;
-// a refusal comes back as a 200 answer with Errors/Error/ErrorMessage. See shared/reference/freight-anchors.md §3.2.
+// a refusal comes back as a 200 answer with Errors/Error/ErrorMessage (Truckstop's SOAP reference,
+// developer.truckstop.com).
 //
 // WCF reads data-contract members in order: the base request's members (IntegrationId, Password, UserName) come first,
 // then Criteria, whose members are sent in alphabetical order. No XML library is installed: the envelope is a template

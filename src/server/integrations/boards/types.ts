@@ -2,14 +2,14 @@ import type { TEquipmentType } from "../../../shared/constants";
 import type { TMessage } from "../../errors";
 
 // What every load-board adapter offers, whatever its wire format (DAT REST, Truckstop SOAP, 123Loadboard REST, our
-// JSON feed). Adapters build requests and parse answers; the domain (src/server/domain/marketplaces) stores, merges and
+// JSON feed). Adapters build requests and parse answers; the domain (src/server/modules/boards) stores, merges and
 // schedules.
 
 export const BOARD_PROVIDERS = ["dat", "truckstop", "123loadboard", "other"] as const;
 export type TBoardProvider = (typeof BOARD_PROVIDERS)[number];
 
 /**
- * The credential fields each provider takes (SPEC §5: dat takes clientId and clientSecret, truckstop username,
+ * The credential fields each provider takes (dat takes clientId and clientSecret, truckstop username,
  * password and integrationId). DAT's clientId/clientSecret are the service account's email and password, userEmail the
  * DAT user the searches run as. 123Loadboard: the OAuth client of a 123Loadboard API app, optional: without one the
  * server's own app (LOADBOARD123_CLIENT_ID) is used; the user's own authorization comes from Connect 123Loadboard.

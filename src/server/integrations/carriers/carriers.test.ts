@@ -43,6 +43,10 @@ beforeEach(() => {
     c.apiRequests = 0;
   }
   emu.controls.fedex.tokenLifetimeSeconds = 3599;
+  // Each test is a new hour for the USPS app's quota.
+  emu.controls.usps.hourlyQuota = 60;
+  emu.controls.usps.quotaRefusals = 0;
+  emu.controls.usps.resetQuota();
 });
 
 const caught = async (p: Promise<unknown>) => {
@@ -173,8 +177,13 @@ describe("failures become clear errors naming the carrier", () => {
     });
     const err = await caught(usps.rates({ shipper: from, recipient: to, packages: [box()] }));
     expect(err.code).toBe("TOO_MANY_REQUESTS");
-    expect(err.message).toBe("USPS is limiting requests; try again in 30 s");
+    expect(err.message).toBe("USPS is limiting requests: 1 package size was not priced. Try again in 1 min.");
     expect(err.retryAfterSeconds).toBe(30);
+    // Everything else waits for it too, without asking USPS.
+    const calls = emu.controls.usps.apiRequests;
+    const track = await caught(usps.track(sampleNumber("usps", "delivered")));
+    expect(track.message).toMatch(/^USPS is limiting requests; try again in (29|30) s$/);
+    expect(emu.controls.usps.apiRequests).toBe(calls);
   });
 
   test("a carrier that does not answer in time is a timeout", async () => {
@@ -306,22 +315,143 @@ describe("status mapping", () => {
   });
 });
 
-test("carrier states: production hosts are Active, sandboxes and emulators Sandbox, no credentials Not configured", () => {
+test("carrier states: production hosts are Active, sandboxes and emulators Sandbox, no credentials Not configured, saying why", () => {
   const states = carriersFromEnv({
     FEDEX_CLIENT_ID: "a",
     FEDEX_CLIENT_SECRET: "b",
+    FEDEX_ACCOUNT_NUMBER: "510087000",
     UPS_BASE_URL: "https://wwwcie.ups.com",
     UPS_CLIENT_ID: "c",
     UPS_CLIENT_SECRET: "d",
+    USPS_CLIENT_ID: "e",
   }).states();
   expect(states).toEqual([
-    { id: "fedex", name: "FedEx", state: "active" },
-    { id: "ups", name: "UPS", state: "sandbox" },
-    { id: "usps", name: "USPS", state: "not_configured" },
+    { id: "fedex", name: "FedEx", state: "active", reason: null },
+    { id: "ups", name: "UPS", state: "sandbox", reason: null },
+    {
+      id: "usps",
+      name: "USPS",
+      state: "not_configured",
+      reason: "USPS is not configured: set USPS_CLIENT_SECRET in the server's environment",
+    },
   ]);
   expect(
     carriersFromEnv(envFor())
       .states()
       .map((s) => s.state),
   ).toEqual(["sandbox", "sandbox", "sandbox"]);
+});
+
+describe("FedEx's account number", () => {
+  test("without FEDEX_ACCOUNT_NUMBER FedEx is not configured and says why, in the reader's language; nothing is sent", async () => {
+    const noAccount: Record<string, string> = { ...envFor() };
+    delete noAccount.FEDEX_ACCOUNT_NUMBER;
+    const registry = carriersFromEnv(noAccount);
+    expect(registry.get("fedex")).toBeNull();
+    const [fedex] = registry.states();
+    expect(fedex).toEqual({
+      id: "fedex",
+      name: "FedEx",
+      state: "not_configured",
+      reason:
+        "FedEx is not configured: FedEx quotes rates for a FedEx account, so set FEDEX_ACCOUNT_NUMBER to the account number",
+    });
+    expect(registry.states("am")[0]!.reason).toContain("FEDEX_ACCOUNT_NUMBER");
+    expect(registry.states("am")[0]!.reason).not.toBe(fedex!.reason);
+    expect(emu.controls.fedex.apiRequests).toBe(0);
+  });
+
+  test("the quote names the account; FedEx refuses one without accountNumber.value, or for another account, in its own words", async () => {
+    const fedex = carriersFromEnv(envFor()).get("fedex")!;
+    expect((await fedex.rates({ shipper: from, recipient: to, packages: [box()] })).length).toBeGreaterThan(0);
+    const token = (await (
+      await fetch(`${emu.urls.fedex}/oauth/token`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: "fedex-sandbox-key",
+          client_secret: "fedex-sandbox-secret",
+        }),
+      })
+    ).json()) as { access_token: string };
+    const quote = (accountNumber: unknown) =>
+      fetch(`${emu.urls.fedex}/rate/v1/rates/quotes`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token.access_token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({
+          accountNumber,
+          requestedShipment: {
+            shipper: { address: { postalCode: "95014", countryCode: "US" } },
+            recipient: { address: { postalCode: "10118", countryCode: "US" } },
+            pickupType: "DROPOFF_AT_FEDEX_LOCATION",
+            requestedPackageLineItems: [{ weight: { units: "LB", value: 10 } }],
+          },
+        }),
+      });
+    const empty = await quote({});
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({
+      transactionId: expect.any(String),
+      errors: [{ code: "INVALID.INPUT.EXCEPTION", message: expect.stringContaining("accountNumber") }],
+    });
+    const other = await quote({ value: "999999999" });
+    expect(((await other.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe("ACCOUNT.NUMBER.MISMATCH");
+  });
+});
+
+describe("USPS quota", () => {
+  const sizes = (n: number) => Array.from({ length: n }, (_, i) => box({ weight: 2 + i }));
+
+  test("identical packages are asked about once; each still counts in the total", async () => {
+    const usps = carriersFromEnv(envFor()).get("usps")!;
+    const one = await usps.rates({ shipper: from, recipient: to, packages: [box()] });
+    const before = emu.controls.usps.apiRequests;
+    const rates = await usps.rates({
+      shipper: from,
+      recipient: to,
+      packages: [box(), box(), box({ weight: 3 }), box()],
+    });
+    expect(emu.controls.usps.apiRequests - before).toBe(2);
+    const light = await usps.rates({ shipper: from, recipient: to, packages: [box({ weight: 3 })] });
+    for (const r of rates) {
+      const a = one.find((x) => x.serviceCode === r.serviceCode)!.totalCost;
+      const b = light.find((x) => x.serviceCode === r.serviceCode)!.totalCost;
+      expect(r.totalCost).toBeCloseTo(3 * a + b, 2);
+    }
+  });
+
+  test("a quote that would not fit in USPS_HOURLY_QUOTA is answered limited, try again in N min, and nothing is sent", async () => {
+    const usps = carriersFromEnv(envFor({ USPS_HOURLY_QUOTA: "5" })).get("usps")!;
+    // 1 token request + 3 sizes: 4 of the 5.
+    expect((await usps.rates({ shipper: from, recipient: to, packages: sizes(3) })).length).toBeGreaterThan(0);
+    const sent = emu.controls.usps.tokenRequests + emu.controls.usps.apiRequests;
+    expect(sent).toBe(4);
+    const err = await caught(usps.rates({ shipper: from, recipient: to, packages: sizes(2) }));
+    expect(err.code).toBe("TOO_MANY_REQUESTS");
+    expect(err.message).toMatch(
+      /^USPS is limiting requests: 2 package sizes were not priced\. Try again in (59|60) min\.$/,
+    );
+    expect(err.retryAfterSeconds).toBeGreaterThan(3500);
+    expect(emu.controls.usps.tokenRequests + emu.controls.usps.apiRequests).toBe(sent);
+    // One more size still fits.
+    expect((await usps.rates({ shipper: from, recipient: to, packages: [box()] })).length).toBeGreaterThan(0);
+  });
+
+  test("when USPS itself says the quota is spent (another process used it), the rest waits for its Retry-After: no 429 storm", async () => {
+    emu.controls.usps.hourlyQuota = 3;
+    const usps = carriersFromEnv(envFor()).get("usps")!;
+    // Token + 2 sizes fit; the third size gets USPS's 429; the others are not sent.
+    const err = await caught(usps.rates({ shipper: from, recipient: to, packages: sizes(6) }));
+    expect(err.code).toBe("TOO_MANY_REQUESTS");
+    expect(err.message).toMatch(
+      /^USPS is limiting requests: \d package sizes were not priced\. Try again in (59|60) min\.$/,
+    );
+    expect(emu.controls.usps.quotaRefusals).toBeLessThanOrEqual(3);
+    const refusals = emu.controls.usps.quotaRefusals;
+    // Asked again: answered at once from the Retry-After, USPS is not called.
+    const again = await caught(usps.rates({ shipper: from, recipient: to, packages: sizes(1) }));
+    expect(again.message).toMatch(/^USPS is limiting requests: 1 package size was not priced/);
+    expect(emu.controls.usps.quotaRefusals).toBe(refusals);
+  });
 });

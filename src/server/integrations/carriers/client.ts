@@ -1,5 +1,5 @@
 import { AppError, type TMessage } from "../../errors";
-import { retryAfterSeconds, serviceLimiting } from "../http/kit";
+import { type HourlyBudget, retryAfterSeconds, serviceLimiting } from "../http/kit";
 import { carrierFetch, type TCarrierResponse } from "./http";
 import { TokenCache, type TToken } from "./token-cache";
 
@@ -11,6 +11,11 @@ type TOptions = {
   tokenRequest: { path: string; init: () => RequestInit };
   /** The carrier's own error message inside an error body. */
   errorMessage: (body: unknown) => string | undefined;
+  /**
+   * The carrier's quota of requests per hour, token requests included: each exchange is counted before it is sent,
+   * and a 429's Retry-After holds every call until then.
+   */
+  budget?: HourlyBudget;
 };
 
 // A 429 that asks to wait at most this long is waited out once; a longer wait is reported to the caller.
@@ -42,8 +47,9 @@ const credentialsRefused = (values: { carrier: string; reason: string | TMessage
 
 /** Authenticated JSON calls to one carrier: bearer token, one retry after a 401 or a short 429, errors named. */
 export const createCarrierClient = (o: TOptions) => {
-  const tokens = new TokenCache(async () =>
-    readToken(
+  const tokens = new TokenCache(async () => {
+    o.budget?.take();
+    return readToken(
       o.name,
       await carrierFetch(
         o.name,
@@ -53,10 +59,12 @@ export const createCarrierClient = (o: TOptions) => {
         { trusted: [o.baseUrl] },
       ),
       o.errorMessage,
-    ),
-  );
+      o.budget,
+    );
+  });
   const call = async (path: string, init: RequestInit, attempt = 0): Promise<TCarrierResponse> => {
     const token = await tokens.get();
+    o.budget?.take();
     const res = await carrierFetch(
       o.name,
       `${o.baseUrl}${path}`,
@@ -77,6 +85,7 @@ export const createCarrierClient = (o: TOptions) => {
     }
     if (res.status === 429) {
       const wait = retryAfterSeconds(res.headers);
+      if (wait !== undefined) o.budget?.holdFor(wait);
       if (attempt === 0 && wait !== undefined && wait <= MAX_RETRY_WAIT_S) {
         await Bun.sleep(wait * 1000);
         return call(path, init, attempt + 1);
@@ -111,9 +120,12 @@ export const readToken = (
   name: string,
   res: TCarrierResponse,
   errorMessage: (b: unknown) => string | undefined,
+  budget?: HourlyBudget,
 ): TToken => {
   const b = res.body as Record<string, unknown> | null;
   if (res.status !== 200 || !b || typeof b.access_token !== "string") {
+    const wait = retryAfterSeconds(res.headers);
+    if (res.status === 429 && wait !== undefined) budget?.holdFor(wait);
     if (res.status === 429)
       throw new AppError(
         "TOO_MANY_REQUESTS",
@@ -122,7 +134,7 @@ export const readToken = (
           message: "{carrier} is limiting sign-in requests",
           values: { carrier: name },
         },
-        { retryAfterSeconds: retryAfterSeconds(res.headers) },
+        { retryAfterSeconds: wait },
       );
     throw new AppError(
       "BAD_GATEWAY",

@@ -31,8 +31,13 @@ const address = (a: TRateRequest["shipper"]) => ({
   countryCode: a.countryCode,
 });
 
-/** FedEx REST: OAuth client credentials, Rate and Transit Times, Track by number. */
+/**
+ * FedEx REST: OAuth client credentials, Rate and Transit Times, Track by number. FedEx's rate schema requires the
+ * account the quote is for (`accountNumber.value`), so the registry makes no FedEx adapter without one.
+ */
 export const createFedexAdapter = (s: TCarrierSettings): TCarrierAdapter => {
+  const accountNumber = s.accountNumber?.trim();
+  if (!accountNumber) throw new Error("FedEx needs its account number (FEDEX_ACCOUNT_NUMBER) to quote rates");
   const client = createCarrierClient({
     name: NAME,
     baseUrl: s.baseUrl,
@@ -63,7 +68,7 @@ export const createFedexAdapter = (s: TCarrierSettings): TCarrierAdapter => {
     sandbox: s.sandbox,
     async rates(req) {
       const res = await post("/rate/v1/rates/quotes", {
-        accountNumber: { value: s.accountNumber },
+        accountNumber: { value: accountNumber },
         rateRequestControlParameters: { returnTransitTimes: true, servicesNeededOnRateFailure: true },
         requestedShipment: {
           shipper: { address: address(req.shipper) },

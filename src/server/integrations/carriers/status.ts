@@ -1,6 +1,7 @@
 import type { TTrackingStatus } from "../../../shared/schemas/shipping";
 
-// Each carrier's codes collapsed to delivered, in_transit, exception, pending or unknown (carriers.md §4). A code we
+// Each carrier's codes collapsed to delivered, in_transit, exception, pending or unknown (the codes each carrier's
+// tracking API documents, grouped as Karrio's connectors group them). A code we
 // do not know is "unknown", never a guess.
 
 const table = (groups: Record<TTrackingStatus, string[]>) => {

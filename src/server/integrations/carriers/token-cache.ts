@@ -27,6 +27,12 @@ export class TokenCache {
     return (await this.pending).accessToken;
   }
 
+  /** Whether a token is at hand, so that the next call needs no token request. */
+  has(now = Date.now()): boolean {
+    const t = this.token;
+    return t !== null && now < t.expiresAt - Math.min(60_000, (t.expiresAt - now) / 10);
+  }
+
   /** After a 401: the carrier no longer honours the token. */
   invalidate() {
     this.token = null;

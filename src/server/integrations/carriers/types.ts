@@ -9,6 +9,8 @@ export type TCarrierSettings = {
   clientSecret: string;
   accountNumber?: string;
   timeoutMs: number;
+  /** Requests a carrier allows per hour, token requests included (USPS); none when unset or not positive. */
+  hourlyQuota?: number;
   /** Sandbox hosts and local emulators are labelled "Sandbox" in the interface. */
   sandbox: boolean;
 };

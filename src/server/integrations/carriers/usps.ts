@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import type { TRateOption, TTrackingResult } from "../../../shared/schemas/shipping";
 import { toInches, toPounds } from "../../../shared/units";
+import { USPS_DEFAULT_HOURLY_QUOTA } from "../../config";
 import { AppError } from "../../errors";
-import { parseWire } from "../http/kit";
+import { HourlyBudget, parseWire } from "../http/kit";
 import { carrierSaid, createCarrierClient, RATE_REQUEST_FAILED, TRACKING_REQUEST_FAILED } from "./client";
 import { uspsStatus } from "./status";
 import type { TCarrierAdapter, TCarrierSettings } from "./types";
@@ -35,12 +36,35 @@ const errorMessage = (b: unknown) => {
 };
 const zip5 = (postal: string) => postal.replace(/\D/g, "").slice(0, 5);
 
-/** USPS APIs v3: OAuth client credentials, Shipping Options (domestic prices with commitments), Tracking. */
+/** How many package sizes are asked about at once. */
+const PARALLEL = 3;
+
+/** The hourly quota is used up: how many package sizes were left without a price, and when to try again. */
+const quotaUsedUp = (pending: number, seconds: number) =>
+  new AppError(
+    "TOO_MANY_REQUESTS",
+    /*i18n*/ {
+      id: "error.carrier.hourlyQuota",
+      message:
+        "{carrier} is limiting requests: {pending, plural, one {# package size was} other {# package sizes were}} not priced. Try again in {minutes} min.",
+      values: { carrier: NAME, pending, minutes: Math.max(1, Math.ceil(seconds / 60)) },
+    },
+    { retryAfterSeconds: seconds },
+  );
+
+/**
+ * USPS APIs v3: OAuth client credentials, Shipping Options (domestic prices with commitments), Tracking. USPS prices
+ * one package per request, so identical packages are asked about once, and every request (token requests too) is
+ * counted against the app's hourly quota: a quote that would not fit is answered "limited, try again in N min" before
+ * anything is sent, rather than a run of 429s.
+ */
 export const createUspsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
+  const budget = new HourlyBudget(s.hourlyQuota ?? USPS_DEFAULT_HOURLY_QUOTA, NAME);
   const client = createCarrierClient({
     name: NAME,
     baseUrl: s.baseUrl,
     timeoutMs: s.timeoutMs,
+    budget,
     errorMessage,
     tokenRequest: {
       path: "/oauth2/v3/token",
@@ -72,41 +96,69 @@ export const createUspsAdapter = (s: TCarrierSettings): TCarrierAdapter => {
         );
       }
       const mailingDate = (req.shipDate ?? new Date()).toISOString().slice(0, 10);
-      // One question per package, as the API takes one package at a time; a class counts only if every package has it.
-      const answers = await Promise.all(
-        req.packages.map(async (p) => {
-          const inches = (v?: number | null) => (v ? Math.round(toInches(v, p.dimensionUnit) * 100) / 100 : 1);
-          const res = await client.call("/shipments/v3/options/search", {
-            method: "POST",
-            headers: { "Content-Type": "application/json" },
-            body: JSON.stringify({
-              originZIPCode: zip5(req.shipper.postalCode),
-              destinationZIPCode: zip5(req.recipient.postalCode),
-              destinationEntryFacilityType: "NONE",
-              packageDescription: {
-                weight: Math.round(toPounds(p.weight, p.weightUnit) * 100) / 100,
-                length: inches(p.length),
-                width: inches(p.width),
-                height: inches(p.height),
-                mailClass: "ALL_OUTBOUND",
-                mailingDate,
-              },
-              pricingOptions: [{ priceType: "RETAIL" }],
-            }),
-          });
-          if (res.status !== 200) client.fail(res, RATE_REQUEST_FAILED);
-          const options = parseWire(NAME, ZUspsOptionsResponse, res.body).pricingOptions.flatMap(
-            (po) => po.shippingOptions,
-          );
-          const price = (o: TOption) => o.totalPrice ?? o.totalBasePrice ?? Number.POSITIVE_INFINITY;
-          return new Map(
-            options.flatMap((o) => {
-              const best = [...o.rateOptions].sort((x, y) => price(x) - price(y))[0];
-              return best && Number.isFinite(price(best)) ? [[o.mailClass, best] as const] : [];
-            }),
-          );
-        }),
-      );
+      // One question per distinct package (USPS takes one at a time); identical packages share the answer. A class
+      // counts only if every package has it.
+      const sizes = new Map<string, Record<string, unknown>>();
+      const keys = req.packages.map((p) => {
+        const inches = (v?: number | null) => (v ? Math.round(toInches(v, p.dimensionUnit) * 100) / 100 : 1);
+        const description = {
+          weight: Math.round(toPounds(p.weight, p.weightUnit) * 100) / 100,
+          length: inches(p.length),
+          width: inches(p.width),
+          height: inches(p.height),
+        };
+        const key = JSON.stringify(description);
+        sizes.set(key, description);
+        return key;
+      });
+      const needed = sizes.size + (client.tokens.has() ? 0 : 1);
+      const wait = budget.waitSeconds(needed);
+      if (wait > 0) throw quotaUsedUp(sizes.size, wait);
+      const ask = async (description: Record<string, unknown>) => {
+        const res = await client.call("/shipments/v3/options/search", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({
+            originZIPCode: zip5(req.shipper.postalCode),
+            destinationZIPCode: zip5(req.recipient.postalCode),
+            destinationEntryFacilityType: "NONE",
+            packageDescription: { ...description, mailClass: "ALL_OUTBOUND", mailingDate },
+            pricingOptions: [{ priceType: "RETAIL" }],
+          }),
+        });
+        if (res.status !== 200) client.fail(res, RATE_REQUEST_FAILED);
+        const options = parseWire(NAME, ZUspsOptionsResponse, res.body).pricingOptions.flatMap(
+          (po) => po.shippingOptions,
+        );
+        const price = (o: TOption) => o.totalPrice ?? o.totalBasePrice ?? Number.POSITIVE_INFINITY;
+        return new Map(
+          options.flatMap((o) => {
+            const best = [...o.rateOptions].sort((x, y) => price(x) - price(y))[0];
+            return best && Number.isFinite(price(best)) ? [[o.mailClass, best] as const] : [];
+          }),
+        );
+      };
+      // A few at a time; when USPS (or another process sharing the quota) says to wait, the rest are not sent.
+      const bySize = new Map<string, Map<string, TOption>>();
+      const queue = [...sizes];
+      let limited: AppError | null = null;
+      const worker = async () => {
+        for (let next = queue.shift(); next && !limited; next = queue.shift()) {
+          try {
+            bySize.set(next[0], await ask(next[1]));
+          } catch (err) {
+            if (!(err instanceof AppError && err.code === "TOO_MANY_REQUESTS")) throw err;
+            limited = err;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARALLEL, sizes.size) }, worker));
+      if (limited)
+        throw quotaUsedUp(
+          sizes.size - bySize.size,
+          (limited as AppError).retryAfterSeconds ?? budget.waitSeconds(sizes.size - bySize.size + 1),
+        );
+      const answers = keys.map((k) => bySize.get(k)!);
       const classes = [...answers[0].keys()].filter((c) => answers.every((a) => a.has(c)));
       return classes.map((mailClass): TRateOption => {
         const options = answers.map((a) => a.get(mailClass)!);

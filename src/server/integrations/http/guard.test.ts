@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { createTestCertificate } from "../../../../emulators/notify/test-certificate";
+import { createTestCertificate } from "../../../../emulators/notifiers/test-certificate";
 import { AppError } from "../../errors";
 import { resolveNames, startRecordingListener } from "../../testing-outgoing";
 import { isPublicAddress, parseIp } from "./addresses";

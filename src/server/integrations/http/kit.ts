@@ -260,10 +260,13 @@ const HOUR_MS = 3_600_000;
  * A configuration's budget of calls per hour (`rateLimitPerHour`), over a sliding hour. One budget per adapter
  * instance; `take()` is charged once per adapter operation (a search or a test), before anything is sent, so a refused
  * call never reaches the service. Token requests an operation makes on the way are not charged separately. A limit
- * that is not a positive number means no limit.
+ * that is not a positive number means no limit. A vendor's own quota (USPS counts every request, token requests too)
+ * is a budget charged per exchange instead, and a 429's Retry-After holds it (`holdFor`).
  */
 export class HourlyBudget {
   private readonly calls: number[] = [];
+  /** Until when the service itself asked us to wait (epoch ms). */
+  private heldUntil = 0;
 
   constructor(
     readonly limitPerHour: number,
@@ -277,19 +280,40 @@ export class HourlyBudget {
 
   /** Calls left in the current hour. */
   remaining(): number {
+    if (this.heldUntil > this.clock()) return 0;
     if (!(this.limitPerHour > 0)) return Number.POSITIVE_INFINITY;
     this.prune(this.clock());
     return Math.max(0, Math.floor(this.limitPerHour) - this.calls.length);
   }
 
-  /** Counts one call, or throws TOO_MANY_REQUESTS (with the seconds until the oldest call leaves the window). */
-  take(): void {
-    if (!(this.limitPerHour > 0)) return;
+  /** Seconds until `n` more calls fit (0 when they fit now; at least 1 otherwise). */
+  waitSeconds(n = 1): number {
     const now = this.clock();
-    this.prune(now);
-    const limit = Math.floor(this.limitPerHour);
-    if (this.calls.length >= limit) {
-      const retryAfterSeconds = Math.max(1, Math.ceil((this.calls[0] + HOUR_MS - now) / 1000));
+    const held = this.heldUntil > now ? this.heldUntil : 0;
+    let free = held;
+    if (this.limitPerHour > 0) {
+      this.prune(now);
+      const over = this.calls.length + n - Math.floor(this.limitPerHour);
+      // The call that must leave the window for `n` to fit (the whole hour when n alone is over the limit).
+      if (over > 0) free = Math.max(free, (this.calls[over - 1] ?? now) + HOUR_MS);
+    }
+    return free > now ? Math.max(1, Math.ceil((free - now) / 1000)) : 0;
+  }
+
+  /** The service said to wait (a 429 with Retry-After): no call is counted as allowed before then. */
+  holdFor(seconds: number): void {
+    this.heldUntil = Math.max(this.heldUntil, this.clock() + Math.max(0, seconds) * 1000);
+  }
+
+  /**
+   * Counts `n` calls (one by default), all or none, or throws TOO_MANY_REQUESTS (with the seconds until they would
+   * fit).
+   */
+  take(n = 1): void {
+    const wait = this.waitSeconds(n);
+    if (wait > 0 && this.heldUntil > this.clock()) throw serviceLimiting(this.service, wait);
+    if (wait > 0) {
+      const limit = Math.floor(this.limitPerHour);
       throw new AppError(
         "TOO_MANY_REQUESTS",
         /*i18n*/ {
@@ -297,9 +321,11 @@ export class HourlyBudget {
           message: "{service}: the limit of {limit} calls per hour is reached",
           values: { service: this.service, limit },
         },
-        { retryAfterSeconds },
+        { retryAfterSeconds: wait },
       );
     }
-    this.calls.push(now);
+    if (!(this.limitPerHour > 0)) return;
+    const now = this.clock();
+    for (let i = 0; i < n; i++) this.calls.push(now);
   }
 }

@@ -1,5 +1,5 @@
-// Chapa: hosted checkout for one period at a time (no recurring billing), verification, refunds and signed webhooks.
-// See shared/reference/payments.md.
+// Chapa: hosted checkout for one period at a time (no recurring billing), verification, refunds and signed webhooks, as
+// Chapa's API documentation (developer.chapa.co) describes them.
 //
 //   POST {https://api.chapa.co}/v1/transaction/initialize   JSON {amount: "500.00", currency, tx_ref, email, …}
 //        → {message: "Hosted Link", status: "success", data: {checkout_url}}
@@ -15,10 +15,11 @@
 // in `message` ({amount: ["The amount field is required."]}). The message is the reason an AppError carries.
 //
 // Webhooks: Chapa sends Chapa-Signature and x-chapa-signature; Chapa's Node SDK accepts the request when either equals
-// hex HMAC-SHA256(webhook secret, raw body), and so do we (a header holding anything else is ignored).
+// hex HMAC-SHA256(webhook secret, raw body), and so do we (a header holding anything else is ignored). One URL gets
+// every event of the account: transactions ({event: "charge.success" | "charge.failed" | "charge.cancelled" | …,
+// tx_ref, status, …}) and transfers ({event: "payout.success" | …, type: "Payout", reference, …}, no tx_ref).
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import { AppError } from "../../errors";
 import {
   exchange,
   jsonOrNull,
@@ -69,6 +70,13 @@ const ZVerified = z.object({
   }),
 });
 const ZRefunded = z.object({ data: z.object({ status: z.string().nullish() }).nullish() });
+/** A transfer's webhook: flat, "type": "Payout", no tx_ref (events payout.success, payout.failed, …). */
+const ZPayoutWebhook = z.looseObject({
+  event: z.string().nullish(),
+  type: z.string().nullish(),
+  reference: z.string().nullish(),
+  status: z.string().nullish(),
+});
 const ZWebhook = z.object({
   event: z.string().nullish(),
   tx_ref: z.string().nullish(),
@@ -172,18 +180,25 @@ export const createChapaAdapter = (s: TChapaSettings): TChapaAdapter => {
           PROVIDER,
           /*i18n*/ { id: "error.payment.webhookBadSignature", message: "the signature does not match the body" },
         );
-      const r = ZWebhook.safeParse(jsonOrNull(raw));
+      // Signed by Chapa: whatever it is, it is answered (a refusal would only be sent again).
+      const body = jsonOrNull(raw);
+      const payout = ZPayoutWebhook.safeParse(body);
+      if (payout.success && (payout.data.type === "Payout" || payout.data.event?.startsWith("payout.")))
+        return {
+          kind: "payout",
+          reference: payout.data.reference ?? null,
+          status: payout.data.status?.toLowerCase() ?? null,
+          event: payout.data.event ?? null,
+        };
+      const r = ZWebhook.safeParse(body);
       const txRef = r.success ? (r.data.tx_ref ?? r.data.trx_ref) : null;
-      if (!r.success || !txRef)
-        throw new AppError(
-          "BAD_REQUEST",
-          /*i18n*/ {
-            id: "error.payment.webhookUnreadable",
-            message: "{provider} sent a webhook that is not an event we can read",
-            values: { provider: PROVIDER },
-          },
-        );
-      return { txRef, status: r.data.status.toLowerCase(), event: r.data.event ?? null };
+      if (!r.success || !txRef) return { kind: "unreadable" };
+      return {
+        kind: "transaction",
+        txRef,
+        status: r.data.status.toLowerCase(),
+        event: r.data.event?.toLowerCase() ?? null,
+      };
     },
   };
 };

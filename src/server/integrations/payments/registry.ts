@@ -6,14 +6,11 @@
 //
 // A provider without its secret key (or Stripe without any Price) is not configured. Test keys (sk_test_…,
 // CHASECK_TEST-…) and loopback hosts (the emulators) are "sandbox".
+import { loadConfig, type TConfig } from "../../config";
 import { createChapaAdapter } from "./chapa";
 import { PAYMENT_PROVIDER_NAMES, type TPaymentProviderId } from "./http";
 import { createStripeAdapter } from "./stripe";
 import type { TChapaAdapter, TStripeAdapter } from "./types";
-
-export const STRIPE_API_BASE = "https://api.stripe.com";
-export const CHAPA_API_BASE = "https://api.chapa.co";
-export const PAYMENT_TIMEOUT_MS = 10_000;
 
 export type TPaymentProviderState = "active" | "sandbox" | "not_configured";
 export type TPaymentRegistry = {
@@ -22,29 +19,24 @@ export type TPaymentRegistry = {
   states: () => { id: TPaymentProviderId; name: string; state: TPaymentProviderState }[];
 };
 
-const value = (v: string | undefined) => v?.trim() || undefined;
-
-export const paymentsFromEnv = (env: Record<string, string | undefined> = process.env): TPaymentRegistry => {
-  const timeout = Number(value(env.PAYMENT_TIMEOUT_MS));
-  const timeoutMs = Number.isFinite(timeout) && timeout > 0 ? timeout : PAYMENT_TIMEOUT_MS;
-  const stripeKey = value(env.STRIPE_SECRET_KEY);
-  const prices = { USD: value(env.STRIPE_PRICE_USD), EUR: value(env.STRIPE_PRICE_EUR) };
+export const paymentsFrom = (c: TConfig["payments"]): TPaymentRegistry => {
+  const { timeoutMs } = c;
+  const prices = c.stripe.prices;
   const stripe =
-    stripeKey && (prices.USD || prices.EUR)
+    c.stripe.secretKey && (prices.USD || prices.EUR)
       ? createStripeAdapter({
-          baseUrl: value(env.STRIPE_API_BASE) ?? STRIPE_API_BASE,
-          secretKey: stripeKey,
-          webhookSecret: value(env.STRIPE_WEBHOOK_SECRET) ?? "",
+          baseUrl: c.stripe.apiBase,
+          secretKey: c.stripe.secretKey,
+          webhookSecret: c.stripe.webhookSecret ?? "",
           prices,
           timeoutMs,
         })
       : null;
-  const chapaKey = value(env.CHAPA_SECRET_KEY);
-  const chapa = chapaKey
+  const chapa = c.chapa.secretKey
     ? createChapaAdapter({
-        baseUrl: value(env.CHAPA_API_BASE) ?? CHAPA_API_BASE,
-        secretKey: chapaKey,
-        webhookSecret: value(env.CHAPA_WEBHOOK_SECRET) ?? "",
+        baseUrl: c.chapa.apiBase,
+        secretKey: c.chapa.secretKey,
+        webhookSecret: c.chapa.webhookSecret ?? "",
         timeoutMs,
       })
     : null;
@@ -59,3 +51,7 @@ export const paymentsFromEnv = (env: Record<string, string | undefined> = proces
     ],
   };
 };
+
+/** The providers an environment configures (STRIPE_*, CHAPA_*, PAYMENT_TIMEOUT_MS), read through loadConfig. */
+export const paymentsFromEnv = (env: Record<string, string | undefined> = process.env) =>
+  paymentsFrom(loadConfig(env).payments);

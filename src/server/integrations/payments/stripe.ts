@@ -1,6 +1,6 @@
 // Stripe: Checkout in subscription mode, the subscription's life (retrieve, cancel at period end, cancel now), refunds,
-// the billing portal, and signed webhooks. Plain REST with fetch (no SDK): form-encoded requests, JSON answers.
-// See shared/reference/payments.md.
+// the billing portal, and signed webhooks. Plain REST with fetch (no SDK): form-encoded requests, JSON answers, as
+// Stripe's API reference (docs.stripe.com/api) describes them.
 //
 //   POST {https://api.stripe.com}/v1/checkout/sessions        mode=subscription&line_items[0][price]=…&…
 //   GET  /v1/subscriptions/{id}?expand[]=latest_invoice.payments
@@ -10,11 +10,17 @@
 //   POST /v1/billing_portal/sessions                           customer=cus_…&return_url=…
 //   Authorization: Bearer sk_…   Stripe-Version: STRIPE_API_VERSION   Idempotency-Key: … (POSTs)
 //
-// Versions: requests pin STRIPE_API_VERSION (basil). Since 2025-03-31.basil the subscription's current_period_end lives
-// on its items (items.data[].current_period_end) and the invoice no longer carries payment_intent: its payments
-// (an "includable" list, present only when expanded) do, as payments.data[].payment.payment_intent. The mapping reads
-// the basil places first and falls back to the older top-level fields, so webhook objects rendered with an older
-// endpoint version (an endpoint keeps the version it was created with) map too.
+// Versions: every request names STRIPE_API_VERSION in Stripe-Version (the version stripe-node 22 pins), so an account
+// whose default version is older or newer answers in the shapes read here. Since 2025-03-31.basil the subscription's
+// current_period_end lives on its items (items.data[].current_period_end), and the invoice carries neither
+// subscription nor payment_intent: its parent.subscription_details names the subscription (with a snapshot of the
+// subscription's metadata), and its payments (an "includable" list, present only when expanded) name the payment
+// intent. The mapping reads those places first and falls back to the older top-level fields, so webhook objects
+// rendered with an older endpoint version (an endpoint keeps the version it was created with) map too.
+//
+// The account: Checkout's client_reference_id stays on the Session; the subscription_data.metadata we send lands on
+// the Subscription (so customer.subscription.* events carry it) and is copied to its invoices'
+// parent.subscription_details.metadata, so every event names the account on its own, in whatever order they arrive.
 //
 // Errors: Stripe answers {error: {type, code, message, param}}; the message is the reason an AppError carries.
 // Idempotency: checkout and refunds use the caller's key; subscription updates send a fresh key per call, as Stripe's
@@ -34,8 +40,12 @@ import {
 } from "./http";
 import type { TStripeAdapter, TStripeEvent, TStripeSettings, TStripeSubscription } from "./types";
 
-/** The API version every request names (the last basil release). */
-export const STRIPE_API_VERSION = "2025-08-27.basil";
+/** The API version every request names: the one stripe-node v22 pins. */
+export const STRIPE_API_VERSION = "2026-07-29.dahlia";
+/** The subscription (and so invoice) metadata key that names the MyTess account. */
+export const STRIPE_ACCOUNT_KEY = "client_reference_id";
+/** Stripe refuses a Checkout trial_end less than 48 hours ahead; a margin covers the time until Stripe reads it. */
+export const STRIPE_MIN_TRIAL_MS = 48 * 3600_000 + 10 * 60_000;
 /** Default webhook tolerance of Stripe's libraries: a signed timestamp older (or further ahead) than this is refused. */
 export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
 /** What retrieving or updating a subscription expands: the latest invoice and its payments (for the payment intent). */
@@ -106,6 +116,82 @@ export const mapStripeSubscription = (obj: unknown): TStripeSubscription | null 
     cancelAtPeriodEnd: s.cancel_at_period_end ?? false,
     latestPaymentIntent: intent,
   };
+};
+
+const ZRefsObject = z.looseObject({
+  id: z.string().nullish(),
+  object: z.string().nullish(),
+  customer: ZId.nullish(),
+  client_reference_id: z.string().nullish(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+  /** A session's or (before basil) an invoice's subscription. */
+  subscription: ZId.nullish(),
+  /** Since basil, on an invoice. */
+  parent: z
+    .looseObject({
+      subscription_details: z
+        .looseObject({ subscription: ZId.nullish(), metadata: z.record(z.string(), z.unknown()).nullish() })
+        .nullish(),
+    })
+    .nullish(),
+  /** Before basil, on an invoice. */
+  subscription_details: z.looseObject({ metadata: z.record(z.string(), z.unknown()).nullish() }).nullish(),
+  items: z.looseObject({ data: z.array(z.looseObject({ price: ZId.nullish() })) }).nullish(),
+  lines: z
+    .looseObject({
+      data: z.array(
+        z.looseObject({
+          price: ZId.nullish(),
+          pricing: z.looseObject({ price_details: z.looseObject({ price: ZId.nullish() }).nullish() }).nullish(),
+        }),
+      ),
+    })
+    .nullish(),
+});
+
+/** Who and what a webhook's object is about, wherever its version and type put it. */
+export type TStripeRefs = {
+  /** The MyTess account the object names (client_reference_id, or our metadata key), as sent. */
+  account: string | null;
+  subscription: string | null;
+  customer: string | null;
+  /** The Prices the object is for (a subscription's items, an invoice's lines). */
+  prices: string[];
+};
+
+/** The account, subscription, customer and Prices a Stripe event's object names; nulls for what it does not. */
+export const stripeEventRefs = (e: Pick<TStripeEvent, "type" | "object">): TStripeRefs => {
+  const r = ZRefsObject.safeParse(e.object);
+  if (!r.success) return { account: null, subscription: null, customer: null, prices: [] };
+  const o = r.data;
+  const meta = (m: Record<string, unknown> | null | undefined) => {
+    const v = m?.[STRIPE_ACCOUNT_KEY];
+    return typeof v === "string" && v ? v : null;
+  };
+  const kind = e.type.split(".").slice(0, -1).join(".");
+  const prices = [
+    ...(o.items?.data ?? []).map((i) => idOf(i.price)),
+    ...(o.lines?.data ?? []).map((l) => idOf(l.pricing?.price_details?.price) ?? idOf(l.price)),
+  ].filter((p): p is string => !!p);
+  if (kind === "checkout.session")
+    return {
+      account: o.client_reference_id || meta(o.metadata),
+      subscription: idOf(o.subscription),
+      customer: idOf(o.customer),
+      prices,
+    };
+  if (kind === "customer.subscription")
+    return { account: meta(o.metadata), subscription: o.id ?? null, customer: idOf(o.customer), prices };
+  if (kind === "invoice") {
+    const details = o.parent?.subscription_details;
+    return {
+      account: meta(details?.metadata) ?? meta(o.subscription_details?.metadata),
+      subscription: idOf(details?.subscription) ?? idOf(o.subscription),
+      customer: idOf(o.customer),
+      prices,
+    };
+  }
+  return { account: null, subscription: null, customer: idOf(o.customer), prices };
 };
 
 const ZSession = z.object({ id: z.string(), url: z.string() });
@@ -265,8 +351,12 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
           client_reference_id: r.clientReferenceId,
           // Stripe takes one or the other: a known customer keeps their payment methods and portal.
           ...(r.customerId ? { customer: r.customerId } : { customer_email: r.email }),
-          // The subscription carries the account too, so that customer.subscription.* events name it on their own.
-          subscription_data: { metadata: { client_reference_id: r.clientReferenceId } },
+          // The subscription carries the account too, so that customer.subscription.* events and its invoices name it
+          // on their own. A trial end bills from then (Stripe takes it only 48 hours or more ahead).
+          subscription_data: {
+            metadata: { [STRIPE_ACCOUNT_KEY]: r.clientReferenceId },
+            trial_end: r.trialEnd == null ? undefined : Math.floor(r.trialEnd / 1000),
+          },
         },
         r.idempotencyKey,
       );

@@ -1,6 +1,6 @@
 // The payment providers behind the subscription: Stripe (USD, EUR: Checkout in subscription mode, webhooks, cancel at
 // period end, refunds, billing portal) and Chapa (ETB: hosted checkout per period, verify, signed webhook, refund).
-// Adapters speak each provider's wire format; the domain (src/server/domain/billing) decides what a payment grants.
+// Adapters speak each provider's wire format; the domain (src/server/modules/billing) decides what a payment grants.
 
 export type TStripeSettings = {
   /** https://api.stripe.com by default; an emulator's address in tests and demo mode. */
@@ -45,6 +45,11 @@ export type TStripeAdapter = {
     clientReferenceId: string;
     /** An existing Stripe customer of the account, reused when known. */
     customerId: string | null;
+    /**
+     * Epoch ms: the first charge waits until then (the free trial's end), sent as subscription_data.trial_end. Null
+     * bills at once. Stripe refuses a trial end less than 48 hours ahead (STRIPE_MIN_TRIAL_MS).
+     */
+    trialEnd: number | null;
     successUrl: string;
     cancelUrl: string;
     /** Idempotency-Key header. */
@@ -76,13 +81,19 @@ export type TChapaTransaction = {
   txRef: string;
   /** Chapa's reference for the payment (for refunds), when paid. */
   reference: string | null;
-  /** success, failed or pending (Chapa's words, lower case). */
+  /** success, failed, cancelled or pending (Chapa's words, lower case). */
   status: string;
   /** Decimal amount as Chapa reports it, and its currency. */
   amount: number;
   currency: string;
   email: string | null;
 };
+
+/** A signed Chapa webhook, by kind. Statuses and events are Chapa's words, lower case. */
+export type TChapaWebhook =
+  | { kind: "transaction"; txRef: string; status: string; event: string | null }
+  | { kind: "payout"; reference: string | null; status: string | null; event: string | null }
+  | { kind: "unreadable" };
 
 export type TChapaAdapter = {
   sandbox: boolean;
@@ -101,6 +112,9 @@ export type TChapaAdapter = {
   }) => Promise<{ checkoutUrl: string }>;
   verify: (txRef: string) => Promise<TChapaTransaction>;
   refund: (r: { reference: string; amount?: number; reason: string }) => Promise<{ status: string }>;
-  /** Checks Chapa-Signature / x-chapa-signature (hex HMAC-SHA256 of the raw body with the webhook secret). */
-  verifyWebhook: (raw: string, headers: Headers) => { txRef: string; status: string; event: string | null };
+  /**
+   * Checks Chapa-Signature / x-chapa-signature (hex HMAC-SHA256 of the raw body with the webhook secret), then says
+   * what the signed body is: a transaction's webhook, a payout's ("type": "Payout", events payout.*), or neither.
+   */
+  verifyWebhook: (raw: string, headers: Headers) => TChapaWebhook;
 };

@@ -1,6 +1,6 @@
 // Amazon Selling Partner API: Login with Amazon, Orders v2026-01-01 searchOrders, and the legacy Orders v0 getOrders
-// as the fallback where v2026 is not offered. See shared/reference/integrations.md §2 and the models in
-// amzn/selling-partner-api-models (orders_2026-01-01.json, ordersV0.json, tokens_2021-03-01.json).
+// as the fallback where v2026 is not offered, as the models in
+// amzn/selling-partner-api-models describe them (orders_2026-01-01.json, ordersV0.json, tokens_2021-03-01.json).
 //
 //   POST {https://api.amazon.com}/auth/o2/token   grant_type=refresh_token&refresh_token&client_id&client_secret
 //   GET  {regional host}/orders/2026-01-01/orders  x-amz-access-token

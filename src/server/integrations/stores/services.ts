@@ -1,3 +1,4 @@
+import { loadConfig, type TConfig } from "../../config";
 import type { TSecretBox } from "../../secrets";
 import { origins, type TBoardServices } from "../boards/services";
 import { versionedAdapters } from "../versioned";
@@ -37,15 +38,16 @@ export const createStoreServices = (o: {
 
 /**
  * Store services beside the board services of the same process (one secret key, the same Sandbox origins):
- * STORE_TIMEOUT_MS, and in demo mode STORE_SANDBOX_URLS (JSON: platform → emulator address).
+ * STORE_TIMEOUT_MS, and in demo mode STORE_SANDBOX_URLS (platform → emulator address, set by the demo launcher).
  */
-export const storeServicesFrom = (boards: TBoardServices, env: Record<string, string | undefined> = process.env) =>
+export const storeServicesFor = (boards: TBoardServices, c: TConfig["stores"]) =>
   createStoreServices({
     secrets: boards.secrets,
-    timeoutMs: Number(env.STORE_TIMEOUT_MS ?? 10_000),
+    timeoutMs: c.timeoutMs,
     sandboxOrigins: boards.sandboxOrigins,
-    sandboxUrls:
-      boards.sandboxUrls && env.STORE_SANDBOX_URLS
-        ? (JSON.parse(env.STORE_SANDBOX_URLS) as Record<string, string>)
-        : null,
+    sandboxUrls: boards.sandboxUrls && c.sandboxUrls ? c.sandboxUrls : null,
   });
+
+/** Store services beside the boards', from an environment's STORE_* variables (tests give their own). */
+export const storeServicesFrom = (boards: TBoardServices, env: Record<string, string | undefined> = process.env) =>
+  storeServicesFor(boards, loadConfig(env).stores);

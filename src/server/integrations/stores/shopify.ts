@@ -40,7 +40,7 @@
 // each for at least 12 months; the pinned one is checked at start (shopifyVersionWarning).
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import { SHOPIFY_SCOPES, shopifyAppKind } from "../../../shared/schemas/ecommerce";
+import { SHOPIFY_SCOPES, shopifyAppKind } from "../../../shared/schemas/stores";
 import { AppError } from "../../errors";
 import {
   credentialsRefused,

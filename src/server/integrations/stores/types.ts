@@ -1,5 +1,5 @@
 // What every store adapter offers, whatever its wire format (Shopify Admin GraphQL, Amazon SP-API, Alibaba Open
-// Platform). Adapters build requests and parse answers; the domain (src/server/domain/ecommerce) stores orders, keeps
+// Platform). Adapters build requests and parse answers; the domain (src/server/modules/stores) stores orders, keeps
 // the sync cursor and turns orders into loads.
 
 export const STORE_PLATFORMS = ["shopify", "amazon", "alibaba"] as const;
@@ -15,7 +15,7 @@ export type TStorePlatform = (typeof STORE_PLATFORMS)[number];
  * - alibaba: appKey, appSecret, accessToken and refreshToken (the seller's authorization; the adapter refreshes the
  *   access token and stores the new pair back).
  */
-export { STORE_CREDENTIAL_FIELDS, STORE_REQUIRED_FIELDS } from "../../../shared/schemas/ecommerce";
+export { STORE_CREDENTIAL_FIELDS, STORE_REQUIRED_FIELDS } from "../../../shared/schemas/stores";
 
 export const STORE_NAMES: Record<TStorePlatform, string> = {
   shopify: "Shopify",
@@ -76,7 +76,10 @@ export type TStoreLineItem = {
   unitWeightGrams: number | null;
 };
 
-/** The platform-neutral status of an order (SPEC §4's pending/processing/cancelled; synced and converted are ours). */
+/**
+ * The platform-neutral status of an order (pending, processing and cancelled come from the store; synced and converted
+ * are ours).
+ */
 export type TStoreOrderStatus = "pending" | "processing" | "cancelled";
 
 export type TStoreOrder = {

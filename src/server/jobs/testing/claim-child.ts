@@ -6,11 +6,12 @@
 //   is marked done, so a test can kill it -9 at a known point: mid-job, or after the job's effects but before its end.
 import { openConfiguredDb } from "../../../../db/client";
 import { boardServicesForDatabase } from "../../integrations/boards/services";
-import { notifiersFromEnv } from "../../integrations/notify/registry";
+import { notifiersFromEnv } from "../../integrations/notifiers/registry";
 import { storeServicesFrom } from "../../integrations/stores/services";
 import { logger } from "../../logger";
+import { jobHandlers, startWorker } from "../../modules/jobs";
 import { claimJobs, completeJob } from "../queue";
-import { jobHandlers, startWorker, type TJobHandler } from "../worker";
+import type { TJobRegistry } from "../worker";
 
 const handle = await openConfiguredDb(process.env.DATABASE_PATH!);
 const me = `child-${process.pid}`;
@@ -23,13 +24,16 @@ if (process.env.CLAIM_CHILD_WORKER === "1") {
     boards,
     stores: storeServicesFrom(boards),
   });
-  const handlers: Record<string, TJobHandler> = {};
-  for (const [kind, run] of Object.entries(real))
-    handlers[kind] = async (payload, ctx) => {
-      console.log(`claimed ${ctx.job.id}`);
-      await run(payload, ctx);
-      console.log(`handled ${ctx.job.id}`);
-      await new Promise(() => {});
+  const handlers: TJobRegistry = {};
+  for (const [kind, job] of Object.entries(real))
+    handlers[kind] = {
+      ...job,
+      run: async (payload, ctx) => {
+        console.log(`claimed ${ctx.job.id}`);
+        await job.run(payload, ctx);
+        console.log(`handled ${ctx.job.id}`);
+        await new Promise(() => {});
+      },
     };
   startWorker({ db: handle.db, log: logger, handlers, schedules: [], workerId: me, pollMs: 50 });
 } else {

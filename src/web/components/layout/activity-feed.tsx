@@ -1,9 +1,9 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
-import type { listActivity } from "../../../server/domain/activity/activity";
+import type { TActivityEvent } from "../../lib/api-types";
 import { usePreferences } from "../../lib/preferences";
 
-type TEvent = Awaited<ReturnType<typeof listActivity>>[number];
+type TEvent = TActivityEvent;
 
 export function ActivityFeed({ events }: { events: TEvent[] }) {
   const { t } = useLingui();

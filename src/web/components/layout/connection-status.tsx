@@ -5,7 +5,7 @@ import { STATUS_TOAST_MS } from "../../../shared/constants";
 import { requestBackgroundSync, useOnline } from "../../lib/online";
 import { toast } from "../../lib/toast";
 
-/** SPEC section 4: a toast on each change of connection, and a badge while offline. */
+/** A toast on each change of connection, and a badge while offline. */
 export function ConnectionStatus() {
   const { t } = useLingui();
   const online = useOnline();

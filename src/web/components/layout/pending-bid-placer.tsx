@@ -82,7 +82,7 @@ function SimilarLoads({ bid, onClose }: { bid: TPendingBid; onClose: () => void 
 }
 
 /**
- * Places the bid a visitor made on the landing page, once they are signed in as a driver: SPEC's 'Bid Placed' toast on
+ * Places the bid a visitor made on the landing page, once they are signed in as a driver: the 'Bid Placed' toast on
  * success; if the load was taken meanwhile, says so and shows similar loads.
  */
 export function PendingBidPlacer() {

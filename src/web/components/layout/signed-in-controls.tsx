@@ -1,4 +1,4 @@
-import type { TPublicUser } from "../../../server/domain/users/public-user";
+import type { TPublicUser } from "../../lib/api-types";
 import { useLiveUpdates } from "../../lib/live";
 import { TooltipProvider } from "../ui/tooltip";
 import { NotificationBell } from "./notification-bell";

@@ -12,7 +12,7 @@ import { Tooltip } from "../ui/tooltip";
 export const subscriptionQueryOptions = () =>
   trpc.user.subscriptionStatus.queryOptions(undefined, { staleTime: 30_000, retry: 1 });
 
-/** SPEC section 4: days left during the trial, nothing while a paid plan is active, otherwise Upgrade Now. */
+/** Days left during the trial, nothing while a paid plan is active, otherwise Upgrade Now. */
 export function SubscriptionBadge() {
   const { t } = useLingui();
   const { formatDate } = usePreferences();

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { LogOut, Settings, User } from "lucide-react";
-import type { TPublicUser } from "../../../server/domain/users/public-user";
+import type { TPublicUser } from "../../lib/api-types";
 import { clearPersistedQueries } from "../../lib/persist";
 import { Button } from "../ui/button";
 import {

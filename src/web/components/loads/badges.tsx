@@ -5,7 +5,7 @@ import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
 import { Badge } from "../ui/badge";
 
-/** SPEC section 4: MYTESS when the source is mytess or missing, otherwise EXTERNAL. */
+/** MYTESS when the source is mytess or missing, otherwise EXTERNAL. */
 export function SourceBadge({ type }: { type?: string | null }) {
   const external = type != null && type !== "mytess";
   return (
@@ -96,7 +96,7 @@ export function LoadStatusBadge({ status }: { status: string }) {
   );
 }
 
-/** SPEC section 4: accepted and rejected get their colours, anything else (pending) a neutral badge. */
+/** Accepted and rejected get their colours, anything else (pending) a neutral badge. */
 export function BidStatusBadge({ status }: { status: string }) {
   if (status === "accepted")
     return (

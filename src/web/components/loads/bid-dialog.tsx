@@ -5,7 +5,7 @@ import { defaultBidCurrency, useBidForm } from "../../lib/bid-form";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
-import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
+import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { Button } from "../ui/button";
 import { DateTimeField } from "../ui/date-time-field";
 import {
@@ -31,7 +31,7 @@ export type TBidLoad = {
 };
 
 /**
- * SPEC section 4's bid dialog: opens, submits ("Placing..."), closes on success and refreshes the loads. The board
+ * The bid dialog: opens, submits ("Placing..."), closes on success and refreshes the loads. The board
  * loads it on demand (`DeferredBidDialog`), opened by the click that asked for it (`defaultOpen`).
  */
 export function BidDialog({

@@ -1,8 +1,7 @@
 import { Trans } from "@lingui/react/macro";
 import { ArrowRight, Calendar, Mail, Phone, Truck, Weight } from "lucide-react";
 import type { ReactNode } from "react";
-import type { TPublicLoad } from "../../../server/domain/loads/serialize";
-import type { TBoardLoadItem } from "../../../server/domain/marketplaces/search";
+import type { TBoardLoadItem, TPublicLoad } from "../../lib/api-types";
 import { cn } from "../../lib/utils";
 import { Badge } from "../ui/badge";
 import { Card } from "../ui/card";

@@ -1,7 +1,7 @@
 import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { Mail, Phone } from "lucide-react";
-import type { TPublicLoad } from "../../../server/domain/loads/serialize";
+import type { TPublicLoad } from "../../lib/api-types";
 import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
 import { BudgetAmount } from "./budget-amount";

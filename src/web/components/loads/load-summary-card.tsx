@@ -1,6 +1,6 @@
 import { Trans } from "@lingui/react/macro";
 import { ArrowRight, Calendar, Weight } from "lucide-react";
-import type { TPublicLoad } from "../../../server/domain/loads/serialize";
+import type { TPublicLoad } from "../../lib/api-types";
 import { usePreferences } from "../../lib/preferences";
 import { Badge } from "../ui/badge";
 import { Card, CardContent } from "../ui/card";

@@ -1,9 +1,8 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "@tanstack/react-router";
 import type { ReactNode } from "react";
-import type { TPublicLoad } from "../../../server/domain/loads/serialize";
-import type { TBoardLoadItem } from "../../../server/domain/marketplaces/search";
 import type { TLoadSort } from "../../../shared/schemas/loads";
+import type { TBoardLoadItem, TPublicLoad } from "../../lib/api-types";
 import { Badge } from "../ui/badge";
 import { rowLinkProps, SortableHead, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
 import { DistanceBadge, LoadStatusBadge, SourceBadge } from "./badges";
@@ -103,7 +102,9 @@ export function LoadTable({
               <Trans>Equipment</Trans>
             </TableHead>
             <TableHead end>
-              <Trans comment="Column header on the load board: the load's weight (each cell gives its unit)">Weight</Trans>
+              <Trans comment="Column header on the load board: the load's weight (each cell gives its unit)">
+                Weight
+              </Trans>
             </TableHead>
             <SortableHead sorted={sorted("rate")} onSort={() => onSort("rate")} testId="sort-by-rate" end>
               <Trans comment="Column header on the load board: the price offered for the load (not a rating)">

@@ -1,7 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
-import type { TPlace } from "../../../server/domain/places/gazetteer";
+import type { TPlace } from "../../lib/api-types";
 import { trpc } from "../../lib/trpc";
 import { cn } from "../../lib/utils";
 import { Input } from "../ui/input";

@@ -10,7 +10,7 @@ import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { errorInfo, isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
-import { handleSubscriptionRequired } from "../subscription/upgrade-prompt";
+import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { Button } from "../ui/button";
 import { DateTimeField } from "../ui/date-time-field";
 import {
@@ -159,7 +159,7 @@ function PlaceFields({
 }
 
 /**
- * SPEC section 5's Post New Load form, checked here and again on the server. Without props it is the shipper's own
+ * The Post New Load form, checked here and again on the server. Without props it is the shipper's own
  * "Post New Load" button and dialog. It can also be opened by its caller (`open`, `onOpenChange`, no trigger), start
  * from `initial` values (with `initialErrors` to point at what to complete) and hand the load to `onSubmitLoad` instead
  * of creating it (the caller says how it went; the dialog closes when the promise resolves and shows the field issues

@@ -18,7 +18,7 @@ export type TPackageForm = {
 };
 
 let nextKey = 1;
-/** SPEC: a package added later starts with only weight 1, LBS and IN. */
+/** A package added later starts with only weight 1, LBS and IN. */
 export const newPackage = (): TPackageForm => ({
   key: nextKey++,
   weight: "1",

@@ -23,7 +23,7 @@ import {
 import { CarrierIcon, carrierName } from "./carrier-icon";
 import { newPackage, PackagesCard, packageInput, type TPackageForm } from "./packages-card";
 
-// SPEC section 9: cost in en-US currency format with the result's currency; dates en-US with short month and time.
+// Cost in en-US currency format with the result's currency; dates en-US with short month and time.
 const money = (amount: number, currency: string) =>
   numberFormat("en-US", { style: "currency", currency: currency || "USD" }).format(amount);
 const shortDate = (d: Date) =>

@@ -5,8 +5,8 @@ import { toast } from "../../lib/toast";
 // A dialog or a menu behind a button, whose code (Radix with its focus trap, scroll lock and positioning, the form)
 // loads only when it is wanted. The button shows at once; pointing at it or focusing it starts the download, a click
 // opens the part when it has arrived. On a phone at 400 kbit/s this keeps about 40 KB of dialogs and menus off the
-// load board's first screen (issue 12: the first card within 6 s cold). Pages preload their parts once their own
-// content is shown (`preloadPart` with lib/idle's `whenIdle`), so a click rarely waits.
+// load board's first screen (whose first card must show within 6 s on a cold start). Pages preload their parts once
+// their own content is shown (`preloadPart` with lib/idle's `whenIdle`), so a click rarely waits.
 
 /** A part: its module, loaded once; it takes `defaultOpen` and shows its own trigger (the same button). */
 export type TPartLoader<P> = () => Promise<ComponentType<P & { defaultOpen?: boolean }>>;

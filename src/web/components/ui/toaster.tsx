@@ -12,7 +12,7 @@ const VARIANT = {
   destructive: "border-red-300 bg-red-600 text-white",
 } as const;
 
-/** The toast region of SPEC section 9: one at a time, 5 s, swipe right past 50 px, F8 focuses it. */
+/** The toast region: one at a time, 5 s, swipe right past 50 px, F8 focuses it. */
 export function Toaster() {
   const toasts = useToasts();
   const { t } = useLingui();

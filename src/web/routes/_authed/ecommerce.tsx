@@ -2,11 +2,11 @@ import { Trans } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
 import { Plus } from "lucide-react";
 import { useState } from "react";
-import { IntegrationFormDialog } from "../../components/ecommerce/integration-form-dialog";
-import { IntegrationsTab } from "../../components/ecommerce/integrations-tab";
-import { OrdersTab } from "../../components/ecommerce/orders-tab";
-import type { TIntegration } from "../../components/ecommerce/shared";
 import { PageHeader } from "../../components/layout/page-header";
+import { IntegrationFormDialog } from "../../components/stores/integration-form-dialog";
+import { IntegrationsTab } from "../../components/stores/integrations-tab";
+import { OrdersTab } from "../../components/stores/orders-tab";
+import type { TIntegration } from "../../components/stores/shared";
 import { Button } from "../../components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 
@@ -14,7 +14,7 @@ export const Route = createFileRoute("/_authed/ecommerce")({ component: Page });
 
 const TAB = "px-2 text-xs sm:px-3 sm:text-sm";
 
-/** SPEC §2: the user's store integrations and the orders they bring, which shippers turn into loads. */
+/** The user's store integrations and the orders they bring, which shippers turn into loads. */
 function Page() {
   const { me } = Route.useRouteContext();
   // null: closed; "new": adding; an integration: editing it.

@@ -15,8 +15,6 @@ import {
   TrendingUp,
 } from "lucide-react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
-import type { TBoardAnswer } from "../../../server/domain/marketplaces/search";
-import type { TPublicUser } from "../../../server/domain/users/public-user";
 import { BOARD_PAGE_SIZE, boardStatsInput, firstBoardPage } from "../../../shared/board";
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import { ratePerDistance, type TUnits } from "../../../shared/units";
@@ -38,6 +36,7 @@ import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { preloadPart } from "../../components/ui/deferred";
 import { NativeSelect } from "../../components/ui/textarea";
+import type { TBoardAnswer, TPublicUser } from "../../lib/api-types";
 import { currentPosition, type TPoint } from "../../lib/geolocation";
 import { whenIdle } from "../../lib/idle";
 import { useDesktop } from "../../lib/media";

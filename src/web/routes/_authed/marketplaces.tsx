@@ -1,13 +1,13 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
 import { useEffect } from "react";
+import { ConfigurationsTab } from "../../components/boards/configurations-tab";
+import { ManualSyncButton } from "../../components/boards/manual-sync-button";
+import { MonitoringTab } from "../../components/boards/monitoring-tab";
+import { SearchTab } from "../../components/boards/search-tab";
+import { useRefreshMarketplaces } from "../../components/boards/shared";
+import { SyncStatusCard } from "../../components/boards/sync-status-card";
 import { PageHeader } from "../../components/layout/page-header";
-import { ConfigurationsTab } from "../../components/marketplaces/configurations-tab";
-import { ManualSyncButton } from "../../components/marketplaces/manual-sync-button";
-import { MonitoringTab } from "../../components/marketplaces/monitoring-tab";
-import { SearchTab } from "../../components/marketplaces/search-tab";
-import { useRefreshMarketplaces } from "../../components/marketplaces/shared";
-import { SyncStatusCard } from "../../components/marketplaces/sync-status-card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { toast } from "../../lib/toast";
 
@@ -58,7 +58,7 @@ function ConnectResult() {
   return null;
 }
 
-/** SPEC §2: the user's load board integrations: configurations, live search, and sync monitoring. */
+/** The user's load board integrations: configurations, live search, and sync monitoring. */
 function Page() {
   return (
     <div className="grid gap-6">

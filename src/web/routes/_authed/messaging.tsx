@@ -1,9 +1,9 @@
 import { Trans } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
-import { LoadAlertsCard } from "../../components/alerts/load-alerts-card";
 import { PageHeader } from "../../components/layout/page-header";
-import { MessagingSettings, RecentNotifications } from "../../components/messaging/messaging-settings";
-import { PushPanel } from "../../components/push/push-panel";
+import { LoadAlertsCard } from "../../components/loads/load-alerts-card";
+import { MessagingSettings, RecentNotifications } from "../../components/notifications/messaging-settings";
+import { PushPanel } from "../../components/notifications/push-panel";
 
 export const Route = createFileRoute("/_authed/messaging")({ component: Page });
 

@@ -4,7 +4,7 @@ import { CalendarSelect } from "../../components/layout/calendar-select";
 import { CurrencySelect } from "../../components/layout/currency-select";
 import { LanguageSelect } from "../../components/layout/language-select";
 import { PageHeader } from "../../components/layout/page-header";
-import { PushPanel } from "../../components/push/push-panel";
+import { PushPanel } from "../../components/notifications/push-panel";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label } from "../../components/ui/input";
 import { usePreferences } from "../../lib/preferences";

@@ -34,7 +34,15 @@ function CarriersCard() {
         {carriers.data?.map((c) => (
           <div key={c.id} className="flex items-center gap-3 rounded-md border p-3" data-testid={`carrier-${c.id}`}>
             <CarrierIcon carrier={c.id} />
-            <div className="flex-1 font-medium">{c.name}</div>
+            <div className="min-w-0 flex-1">
+              <div className="font-medium">{c.name}</div>
+              {/* Why a carrier is not configured, already in the reader's language. */}
+              {c.reason && (
+                <p className="text-xs text-muted-foreground" data-testid={`carrier-${c.id}-reason`}>
+                  {c.reason}
+                </p>
+              )}
+            </div>
             {c.state === "active" ? (
               <Badge variant="success">{t`Active`}</Badge>
             ) : c.state === "sandbox" ? (

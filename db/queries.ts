@@ -1,0 +1,34 @@
+// What each engine answers behind the handle's `q`: the queries drizzle's shared subset cannot say (near-me through the
+// engine's own index, board figures, trips' last positions, alert matching, row claiming and locks, bulk upserts).
+// db/sqlite/queries.ts and db/pg/queries.ts both build a `TQueries`, so the two engines cannot offer different
+// functions or shapes: a change to one that the other lacks fails the type check.
+import type { TLoadSearchInput } from "../src/shared/schemas/loads";
+import type { Load, NewLoad } from "./schema";
+
+/** What a search page is made of: the page's loads in order, and whether another page exists. */
+export type TSearchRows = { rows: Load[]; hasMore: boolean };
+export type TBoardStatsRow = { total: number; urgent: number; avgUsdPerMile: number | null; external: number };
+export type TLastPosition = { loadId: number; latitude: number; longitude: number; recordedAt: number };
+/** An alert whose box holds the point and that takes the equipment; the caller checks the exact circle. */
+export type TAlertCandidate = { userId: number; latitude: number; longitude: number; radiusMiles: number };
+
+export type TQueries = {
+  /** One page of the board: the loads the viewer may see that match the filters, in the order asked. */
+  searchLoads: (p: TLoadSearchInput, viewerId: number | null) => Promise<TSearchRows>;
+  /** Figures for the board's stat cards over everything the filters match (not only the page shown). */
+  boardStats: (p: TLoadSearchInput, viewerId: number | null, now: number) => Promise<TBoardStatsRow | undefined>;
+  /** The newest recorded position of each of these loads, in one query. */
+  lastPositions: (loadIds: number[]) => Promise<TLastPosition[]>;
+  /** Load alerts of available drivers whose area's bounding box holds the point and that take the equipment. */
+  alertCandidates: (lat: number, lng: number, equipment: string) => Promise<TAlertCandidate[]>;
+  /**
+   * Serializes transactions over the same keys (sign-in attempts of one account or address), inside the transaction
+   * `tx` of the caller: on SQLite nothing to do (its transactions hold the write lock already), on PostgreSQL advisory
+   * locks taken through `tx`.
+   */
+  lockKeys: (tx: object, keys: string[]) => Promise<void>;
+  /** A select that claims the rows it reads, skipping rows another transaction has claimed. */
+  skipLocked: <T>(query: T) => T;
+  /** Board sync's writes: inserts, or updates of the row with the same (configuration, external id). */
+  upsertExternalLoads: (rows: NewLoad[]) => Promise<void>;
+};

@@ -1,0 +1,109 @@
+// The demo launcher (`bun run demo`): starts the local emulators of every outside system the environment does not
+// configure (load boards, stores, Stripe and Chapa, Telegram and WhatsApp, the parcel carriers), points MyTess at them
+// through the environment, prepares the demo data (the demo accounts and loads on an empty database, a Sandbox board of
+// each kind for every demo driver, a Sandbox Shopify store for every demo shopper), then starts the server exactly as
+// `bun run start` does. The interface labels the emulated systems "Sandbox". The production server
+// (src/server/main.ts) imports none of this.
+import { migrateDb, openConfiguredDb } from "../../db/client";
+import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
+import { startBoardEmulators } from "../../emulators/boards/server";
+import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
+import { startNotifyEmulators } from "../../emulators/notifiers/server";
+import { startPaymentEmulators } from "../../emulators/payments/server";
+import { startStoreEmulators } from "../../emulators/stores/server";
+import { ConfigError, loadConfig } from "../server/config";
+import { logger } from "../server/logger";
+import { createServices } from "../server/services";
+import { ensureDemoBoards } from "./boards";
+import { demoSecretsFileFor, loadDemoSecrets } from "./secrets";
+import { ensureDemoStores } from "./stores";
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`MyTess cannot start; fix these settings:\n${err.message}`);
+  process.exit(2);
+}
+const env = process.env;
+
+// The emulators sign webhooks with this installation's secrets, never the published Sandbox ones.
+const secrets = loadDemoSecrets(demoSecretsFileFor(config.databasePath));
+
+const boards = startBoardEmulators();
+env.BOARD_SANDBOX_URLS = JSON.stringify(boards.urls);
+logger.info("demo: load-board emulators started", boards.urls);
+
+// Stripe and Chapa: a new user can buy premium end to end against the Sandboxes, whose webhooks come back here.
+if (!config.payments.stripe.secretKey && !config.payments.chapa.secretKey) {
+  const pay = startPaymentEmulators(
+    {},
+    { webhookSecrets: { stripe: secrets.stripeWebhookSecret, chapa: secrets.chapaWebhookSecret } },
+  );
+  for (const [key, value] of Object.entries(pay.env())) env[key] = value;
+  const self = `http://localhost:${config.port}`;
+  pay.controls.stripe.setWebhookUrl(`${self}/api/webhooks/stripe`);
+  pay.controls.chapa.setWebhookUrl(`${self}/api/webhooks/chapa`);
+  logger.info("demo: payment emulators started", pay.urls);
+}
+
+const stores = startStoreEmulators({}, { shopifyClientSecret: secrets.shopifyClientSecret });
+// One Sandbox shop serves every demo store (one cost bucket); Shopify Plus's refill rate keeps their syncs quick.
+stores.controls.shopify.restoreRate = 1000;
+env.STORE_SANDBOX_URLS = JSON.stringify(stores.urls);
+logger.info("demo: store emulators started", stores.urls);
+
+const channels = {
+  telegram: !config.telegram.token,
+  // WhatsApp Web links a real phone: no emulator stands in for it.
+  whatsapp: !config.whatsapp.accessToken && config.whatsapp.transport !== "web",
+};
+if (channels.telegram || channels.whatsapp) {
+  // Fixed ports only when asked (the browser tests play Telegram and WhatsApp users through the emulators' controls).
+  const notify = startNotifyEmulators(
+    { telegram: config.demoPorts.telegram ?? undefined, whatsapp: config.demoPorts.whatsapp ?? undefined },
+    { whatsapp: { appSecret: secrets.whatsappAppSecret, verifyToken: secrets.whatsappVerifyToken } },
+  );
+  for (const [key, value] of Object.entries(notify.env())) {
+    const forTelegram = key.startsWith("TELEGRAM_");
+    const forWhatsApp = key.startsWith("WHATSAPP_");
+    if ((forTelegram && channels.telegram) || (forWhatsApp && channels.whatsapp)) env[key] = value;
+  }
+  logger.info("demo: notification emulators started", {
+    telegram: notify.urls.telegram,
+    whatsapp: notify.urls.whatsapp,
+  });
+}
+
+const missing = (["fedex", "ups", "usps"] as const).filter((c) => !config.carriers[c]);
+if (missing.length) {
+  const emu = startCarrierEmulators();
+  for (const [key, value] of Object.entries(emulatorEnv(emu.urls)))
+    if (missing.some((c) => key.startsWith(`${c.toUpperCase()}_`))) env[key] = value;
+  logger.info("demo: carrier emulators started", { carriers: missing, urls: emu.urls });
+}
+
+env.MYTESS_DEMO = "1";
+
+// The demo data, before any server process starts: accounts and loads once, the Sandbox boards and stores each time
+// (the emulators listen on new ports at every start).
+const demo = loadConfig();
+const services = createServices(demo);
+const handle = await openConfiguredDb(demo.databasePath);
+await migrateDb(handle.db);
+if (await isDatabaseEmpty(handle.db)) logger.info("demo data seeded", await seedDemo(handle.db));
+const configured = await ensureDemoBoards(
+  handle.db,
+  services.boards,
+  boards.urls,
+  Date.now(),
+  demo.publicUrl ?? `http://localhost:${demo.port}`,
+);
+if (configured.created) logger.info("demo: sandbox load boards configured", configured);
+const shops = await ensureDemoStores(handle.db, services.stores, stores.urls, secrets.shopifyClientSecret);
+if (shops.created) logger.info("demo: sandbox Shopify stores configured", shops);
+await handle.close();
+
+// The server itself, as `bun run start` runs it, in this process (the emulators keep answering from here).
+await import("../server/main");

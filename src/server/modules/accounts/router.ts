@@ -1,0 +1,104 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { accountDefaults } from "../../../shared/region";
+import {
+  ZLoginInput,
+  ZRegisterInput,
+  ZUpdateCalendarInput,
+  ZUpdateCurrencyInput,
+  ZUpdateLanguageInput,
+  ZUpdateProfileInput,
+  ZUpdateUnitsInput,
+  ZUserAnswer,
+} from "../../../shared/schemas/auth";
+import { AppError } from "../../errors";
+import type { TContext } from "../../trpc/context";
+import { authedProcedure, publicProcedure } from "../../trpc/init";
+import { subscriptionOf } from "../billing/premium";
+import { authenticate, registerUser } from "./auth";
+import { toPublicUser } from "./public-user";
+import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "./sessions";
+import { updateUser } from "./users";
+
+/** The HTTP parts of the context: signing in and out sets a cookie, so it happens over HTTP only. */
+const httpOf = (ctx: TContext) => {
+  if (!ctx.http)
+    throw new AppError(
+      "BAD_REQUEST",
+      /*i18n*/ {
+        id: "error.auth.httpOnly",
+        message: "Signing in and out happens in the app or on the website",
+      },
+    );
+  return ctx.http;
+};
+
+const startSession = async (ctx: TContext, userId: number) => {
+  const http = httpOf(ctx);
+  const { token } = await createSession(ctx.db, userId, null);
+  http.resHeaders.append("Set-Cookie", sessionCookie(token, http.secure));
+};
+
+/** Signing up, in and out (over HTTP only: they set the session cookie), and who is signed in. */
+export const authRouter = {
+  /** The signed-in user, or null. */
+  me: publicProcedure.query(({ ctx }) => (ctx.actor ? toPublicUser(ctx.actor) : null)),
+
+  register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {
+    const http = httpOf(ctx); // before the account is made: nothing half-done outside HTTP
+    const user = await registerUser(
+      ctx.db,
+      input,
+      accountDefaults({ language: ctx.locale, region: http.region ?? null }),
+    );
+    await startSession(ctx, user.id);
+    ctx.services.log.info("user registered", { userId: user.id, userType: user.userType });
+    return { user: toPublicUser(user) };
+  }),
+
+  login: publicProcedure.input(ZLoginInput).mutation(async ({ ctx, input }) => {
+    const user = await authenticate(ctx.db, input, httpOf(ctx).ip);
+    await startSession(ctx, user.id);
+    return { user: toPublicUser(user) };
+  }),
+
+  logout: authedProcedure.mutation(async ({ ctx }) => {
+    const http = httpOf(ctx);
+    if (http.sessionHash) await deleteSession(ctx.db, http.sessionHash);
+    http.resHeaders.append("Set-Cookie", clearedSessionCookie(http.secure));
+    return { ok: true };
+  }),
+} satisfies TRPCRouterRecord;
+
+/** The signed-in user's own settings: language, currency, calendar, profile. */
+export const userRouter = {
+  updateLanguage: authedProcedure.input(ZUpdateLanguageInput).mutation(async ({ ctx, input }) => ({
+    user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { language: input.language })),
+  })),
+
+  updateCurrency: authedProcedure.input(ZUpdateCurrencyInput).mutation(async ({ ctx, input }) => ({
+    user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { currency: input.currency })),
+  })),
+
+  updateCalendar: authedProcedure.input(ZUpdateCalendarInput).mutation(async ({ ctx, input }) => ({
+    user: toPublicUser(
+      await updateUser(ctx.db, ctx.actor.id, {
+        calendar: input.calendar,
+        ...(input.ethiopianTime === undefined ? {} : { ethiopianTime: input.ethiopianTime }),
+      }),
+    ),
+  })),
+
+  /** Kilometres and kilograms or miles and pounds, for what this account reads everywhere (web, bots, notifications). */
+  updateUnits: authedProcedure
+    .input(ZUpdateUnitsInput)
+    .output(ZUserAnswer)
+    .mutation(async ({ ctx, input }) => ({
+      user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { units: input.units })),
+    })),
+
+  updateProfile: authedProcedure.input(ZUpdateProfileInput).mutation(async ({ ctx, input }) => ({
+    user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, input)),
+  })),
+
+  subscriptionStatus: authedProcedure.query(({ ctx }) => subscriptionOf(ctx.actor)),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,320 @@
+import { and, count, desc, eq, inArray, ne } from "drizzle-orm";
+import type { TDb, TTx } from "../../../../db/client";
+import { type Bid, bids, type Load, loads, type User, users } from "../../../../db/tables";
+import { haversineMiles } from "../../../shared/geo";
+import { fromMinor, toMinor } from "../../../shared/money";
+import type { TPlaceBidInput } from "../../../shared/schemas/loads";
+import { AppError } from "../../errors";
+import { publishLive } from "../../live/publish";
+import { BID_STATUS_WORD, LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
+import { findLoad } from "../loads/loads";
+import { toPublicLoad } from "../loads/serialize";
+import { enqueueNotify } from "../notifications/notify";
+import { recordActivity } from "../platform/activity";
+import { fromUsd, loadRates, toUsd } from "../platform/fx";
+
+const BID_NOT_FOUND = /*i18n*/ { id: "error.bid.notFound", message: "Bid not found" };
+
+const toPublicBid = (b: Bid) => ({
+  id: b.id,
+  loadId: b.loadId,
+  driverId: b.driverId,
+  amount: fromMinor(b.amountMinor, b.currency),
+  currency: b.currency,
+  proposedPickupDate: b.proposedPickupDate ? new Date(b.proposedPickupDate).toISOString() : null,
+  notes: b.notes,
+  status: b.status,
+  createdAt: new Date(b.createdAt).toISOString(),
+  updatedAt: new Date(b.updatedAt).toISOString(),
+});
+export type TPublicBid = ReturnType<typeof toPublicBid>;
+
+/** A driver's bid on a posted load; a second bid on the same load replaces the pending one. */
+export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBidInput, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    // One bid change or award per load at a time (PostgreSQL; SQLite's transactions already take turns): a driver's
+    // two bids at once leave one pending bid, and a bid never lands beside an award that did not see it.
+    await db.q.lockKeys(tx, [`load:${loadId}`]);
+    const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
+    if (!load || (load.sourceType === "external" && load.sourceOwnerId !== driver.id))
+      throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+    if (load.sourceType === "external")
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.bid.externalLoad",
+          message: "Bids are not taken on loads from external boards: contact the poster through the board",
+        },
+      );
+    if (load.status !== "posted") {
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.bid.loadNotPosted",
+          message: "Bids are taken only on posted loads; this load is {status}",
+          values: { status: LOAD_STATUS_WORD[load.status] },
+        },
+      );
+    }
+    const values = {
+      amountMinor: toMinor(input.amount, input.currency),
+      currency: input.currency,
+      proposedPickupDate: input.proposedPickupDate ?? null,
+      notes: input.notes,
+      updatedAt: now,
+    };
+    const [pending] = await tx
+      .select()
+      .from(bids)
+      .where(and(eq(bids.loadId, loadId), eq(bids.driverId, driver.id), eq(bids.status, "pending")));
+    const bid = pending
+      ? await updatePending(tx, pending.id, values)
+      : (
+          await tx
+            .insert(bids)
+            .values({ ...values, loadId, driverId: driver.id, status: "pending", createdAt: now })
+            .returning()
+        )[0];
+    await recordActivity(tx, [driver.id], "bid_placed", loadId, driver.id, now);
+    await recordActivity(tx, [load.shipperId], "bid_received", loadId, driver.id, now);
+    await enqueueNotify(tx, [load.shipperId], {
+      event: "bid_received",
+      loadId,
+      actorId: driver.id,
+      bidId: bid.id,
+      ref: `${bid.id}.${now}`,
+    });
+    return { bid: toPublicBid(bid), replaced: Boolean(pending) };
+  });
+
+/** A driver's own bids, newest first, each with its load. */
+export const listDriverBids = async (db: TDb, driver: User) =>
+  (
+    await db
+      .select({ bid: bids, load: loads })
+      .from(bids)
+      .innerJoin(loads, eq(loads.id, bids.loadId))
+      .where(eq(bids.driverId, driver.id))
+      .orderBy(desc(bids.updatedAt), desc(bids.id))
+  ).map(({ bid, load }) => ({ ...toPublicBid(bid), load: toPublicLoad(load) }));
+
+const initialsOf = (u: Pick<User, "firstName" | "lastName">) =>
+  `${u.firstName.charAt(0)}${u.lastName.charAt(0)}`.toUpperCase();
+
+/** The bids on a shipper's load, with who bid, how far they are from the pickup, and amounts in the viewer's currency. */
+export const listLoadBids = async (db: TDb, shipper: User, loadId: number) => {
+  const load = await findLoad(db, loadId);
+  if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  const rates = await loadRates(db);
+  const rows = await db
+    .select({ bid: bids, driver: users })
+    .from(bids)
+    .innerJoin(users, eq(users.id, bids.driverId))
+    .where(and(eq(bids.loadId, loadId), ne(bids.status, "withdrawn")))
+    .orderBy(bids.amountMinor);
+  const withDistance = rows.map(({ bid, driver }) => {
+    const distance =
+      driver.latitude != null && driver.longitude != null
+        ? Math.round(
+            haversineMiles(driver.latitude, driver.longitude, load.pickupLatitude, load.pickupLongitude) * 10,
+          ) / 10
+        : null;
+    const amount = fromMinor(bid.amountMinor, bid.currency);
+    return {
+      ...toPublicBid(bid),
+      driverName: `${driver.firstName} ${driver.lastName}`.trim(),
+      initials: initialsOf(driver),
+      rating: driver.totalRatings > 0 ? Math.round((driver.ratingSum / driver.totalRatings) * 10) / 10 : 0,
+      totalRatings: driver.totalRatings,
+      trips: driver.totalTrips,
+      distance,
+      amountInViewerCurrency:
+        Math.round(fromUsd(rates, toUsd(rates, amount, bid.currency), shipper.currency) * 100) / 100,
+      viewerCurrency: shipper.currency,
+      isClosest: false,
+    };
+  });
+  const known = withDistance.filter((b) => b.distance != null && b.status === "pending");
+  if (known.length) {
+    const min = Math.min(...known.map((b) => b.distance!));
+    for (const b of known) if (b.distance === min) b.isClosest = true;
+  }
+  return withDistance;
+};
+
+/**
+ * The bid and its load, read under the load's lock: every change of a bid's status (place, change, withdraw, reject,
+ * accept, and the load's cancellation) takes this lock first and decides on what it reads after, so on PostgreSQL two
+ * changes of one load take turns as they do on SQLite, and the second sees what the first did.
+ */
+const lockedBidAndLoad = async (db: TDb, tx: TTx, bidId: number) => {
+  const [found] = await tx.select({ loadId: bids.loadId }).from(bids).where(eq(bids.id, bidId));
+  if (!found) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
+  await db.q.lockKeys(tx, [`load:${found.loadId}`]);
+  const [row] = await tx
+    .select({ bid: bids, load: loads })
+    .from(bids)
+    .innerJoin(loads, eq(loads.id, bids.loadId))
+    .where(eq(bids.id, bidId));
+  if (!row) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
+  return row;
+};
+
+const notPending = (action: "accept" | "reject" | "withdraw", status: Bid["status"]) => {
+  const values = { status: BID_STATUS_WORD[status] };
+  if (action === "accept")
+    return new AppError(
+      "CONFLICT",
+      /*i18n*/ {
+        id: "error.bid.notPendingToAccept",
+        message: "This bid is {status}; only a pending bid can be accepted",
+        values,
+      },
+    );
+  if (action === "reject")
+    return new AppError(
+      "CONFLICT",
+      /*i18n*/ {
+        id: "error.bid.notPendingToReject",
+        message: "This bid is {status}; only a pending bid can be rejected",
+        values,
+      },
+    );
+  return new AppError(
+    "CONFLICT",
+    /*i18n*/ {
+      id: "error.bid.notPendingToWithdraw",
+      message: "This bid is {status}; only a pending bid can be withdrawn",
+      values,
+    },
+  );
+};
+
+const BID_CHANGED = /*i18n*/ {
+  id: "error.bid.changedMeanwhile",
+  message: "This bid was changed by another request at the same moment; reload and try again",
+};
+
+/** Changes a bid only while it is still pending (the state the caller read); anything else is a 409. */
+const updatePending = async (tx: TTx, bidId: number, values: Partial<Bid>) => {
+  const [changed] = await tx
+    .update(bids)
+    .set(values)
+    .where(and(eq(bids.id, bidId), eq(bids.status, "pending")))
+    .returning();
+  if (!changed) throw new AppError("CONFLICT", BID_CHANGED);
+  return changed;
+};
+
+/**
+ * Awards the load to the bid's driver: the load becomes assigned and every other pending bid rejected, all at once.
+ * Decided under the load's lock; the updates stay conditional on the states read (load posted, bid pending), so even a
+ * writer that skipped the lock could not make an award beside a withdrawn or rejected bid, or award twice.
+ */
+export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
+    if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
+    if (bid.status !== "pending") throw notPending("accept", bid.status);
+    const [awarded] = await tx
+      .update(loads)
+      .set({ status: "assigned", assignedDriverId: bid.driverId, acceptedBidId: bid.id, updatedAt: now })
+      .where(and(eq(loads.id, load.id), eq(loads.status, "posted")))
+      .returning({ id: loads.id });
+    if (!awarded) {
+      throw new AppError(
+        "CONFLICT",
+        load.status === "posted"
+          ? /*i18n*/ {
+              id: "error.bid.loadAwarded",
+              message: "The load is already awarded; it must be posted to accept a bid",
+            }
+          : /*i18n*/ {
+              id: "error.bid.loadNotOpen",
+              message: "The load is {status}; it must be posted to accept a bid",
+              values: { status: LOAD_STATUS_WORD[load.status] },
+            },
+      );
+    }
+    await updatePending(tx, bid.id, { status: "accepted", updatedAt: now });
+    const others = await tx
+      .select({ id: bids.id, driverId: bids.driverId })
+      .from(bids)
+      .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending"), ne(bids.id, bid.id)));
+    if (others.length) {
+      await tx
+        .update(bids)
+        .set({ status: "rejected", updatedAt: now })
+        .where(
+          and(
+            inArray(
+              bids.id,
+              others.map((o) => o.id),
+            ),
+            eq(bids.status, "pending"),
+          ),
+        );
+    }
+    await recordActivity(tx, [bid.driverId, shipper.id], "bid_accepted", load.id, shipper.id, now);
+    await recordActivity(
+      tx,
+      others.map((o) => o.driverId),
+      "bid_rejected",
+      load.id,
+      shipper.id,
+      now,
+    );
+    await enqueueNotify(tx, [bid.driverId], {
+      event: "bid_accepted",
+      loadId: load.id,
+      actorId: shipper.id,
+      ref: bid.id,
+    });
+    for (const o of others)
+      await enqueueNotify(tx, [o.driverId], { event: "bid_rejected", loadId: load.id, actorId: shipper.id, ref: o.id });
+    return {
+      bidId: bid.id,
+      loadId: load.id,
+      status: "assigned" as const,
+      assignedDriverId: bid.driverId,
+      rejected: others.length,
+    };
+  });
+
+export const rejectBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
+    if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
+    if (bid.status !== "pending") throw notPending("reject", bid.status);
+    await updatePending(tx, bid.id, { status: "rejected", updatedAt: now });
+    await recordActivity(tx, [bid.driverId], "bid_rejected", load.id, shipper.id, now);
+    await enqueueNotify(tx, [bid.driverId], {
+      event: "bid_rejected",
+      loadId: load.id,
+      actorId: shipper.id,
+      ref: bid.id,
+    });
+    return { bidId: bid.id, status: "rejected" as const };
+  });
+
+export const withdrawBid = (db: TDb, driver: User, bidId: number, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
+    if (bid.driverId !== driver.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
+    if (bid.status !== "pending") throw notPending("withdraw", bid.status);
+    await updatePending(tx, bid.id, { status: "withdrawn", updatedAt: now });
+    await recordActivity(tx, [load.shipperId], "bid_withdrawn", load.id, driver.id, now);
+    // No notification for a withdrawal, but the shipper's open list of bids changes.
+    await publishLive(tx, [load.shipperId], "bid", { loadId: load.id, bidId: bid.id }, now);
+    return { bidId: bid.id, status: "withdrawn" as const };
+  });
+
+export const pendingBidCount = async (db: TDb, driverId: number) =>
+  (
+    await db
+      .select({ n: count() })
+      .from(bids)
+      .where(and(eq(bids.driverId, driverId), eq(bids.status, "pending")))
+  )[0]?.n ?? 0;
+
+export type { Load };

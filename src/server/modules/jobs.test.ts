@@ -1,0 +1,33 @@
+// The registry of every module's jobs: each kind once, the scheduled ones with their periods, and what a worker
+// without outside services runs.
+import { expect, test } from "bun:test";
+import { notifiersFromEnv } from "../integrations/notifiers/registry";
+import { JOBS, jobHandlers } from "./jobs";
+
+test("every kind is defined once, and the schedules are hourly housekeeping and reminders and each minute's sync look", () => {
+  const kinds = JOBS.map((j) => j.kind);
+  expect(new Set(kinds).size).toBe(kinds.length);
+  expect(kinds.sort()).toEqual([
+    "billing_reminders",
+    "board_sync",
+    "board_sync_due",
+    "housekeeping",
+    "load_alerts",
+    "notify",
+    "store_sync",
+    "store_sync_due",
+  ]);
+  const scheduled = JOBS.filter((j) => j.schedule).map((j) => [j.kind, j.schedule!.everyMs, j.maxAttempts]);
+  expect(scheduled.sort()).toEqual([
+    ["billing_reminders", 3_600_000, 3],
+    ["board_sync_due", 60_000, 3],
+    ["housekeeping", 3_600_000, 3],
+    ["store_sync_due", 60_000, 3],
+  ]);
+});
+
+test("a worker given only the notifiers runs no board or store sync; one without services runs only database work", () => {
+  expect(
+    Object.keys(jobHandlers({ notifiers: notifiersFromEnv({}, { vapidKeyFile: null }), baseUrl: "" })).sort(),
+  ).toEqual(["billing_reminders", "board_sync_due", "housekeeping", "load_alerts", "notify", "store_sync_due"]);
+});

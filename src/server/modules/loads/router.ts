@@ -1,0 +1,79 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { ZLoadAlertsInput } from "../../../shared/schemas/alerts";
+import { LOAD_STATUSES, ZCreateLoadInput, ZLoadSearchInput } from "../../../shared/schemas/loads";
+import { zText } from "../../../shared/schemas/text";
+import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } from "../../trpc/init";
+import { premium } from "../billing/middleware";
+import { boardStatsWithLive, searchBoard } from "../boards/search";
+import { shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
+import { ratingsOf, trackOf } from "../trips/trip";
+import { getLoadAlerts, saveLoadAlerts } from "./alerts";
+import { createLoad, getVisibleLoad, publicPreview } from "./loads";
+import { toPublicLoad } from "./serialize";
+
+const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
+
+/** Posting loads, the board and its figures, one load, a shipper's own loads. The trip's steps are trips/router.ts. */
+export const loadsRouter = {
+  create: shipperProcedure
+    .use(premium)
+    .input(ZCreateLoadInput)
+    .mutation(async ({ ctx, input }) => toPublicLoad(await createLoad(ctx.db, ctx.actor, input))),
+
+  /** The board: MyTess loads, the caller's synced board loads, and live results of the caller's other boards. */
+  search: authedProcedure
+    .input(ZLoadSearchInput)
+    .query(({ ctx, input }) => searchBoard(ctx.db, ctx.services.boards, input, ctx.actor)),
+
+  /** The board's figures, live boards' loads included (their answers are shared with the list for a minute). */
+  stats: authedProcedure
+    .input(ZLoadSearchInput)
+    .query(({ ctx, input }) => boardStatsWithLive(ctx.db, ctx.services.boards, input, ctx.actor)),
+
+  /** One load in full, for a signed-in viewer who may see it; the two parties also get its track and ratings. */
+  byId: authedProcedure.input(ZLoadId).query(async ({ ctx, input }) => {
+    const load = await getVisibleLoad(ctx.db, input.loadId, ctx.actor);
+    const from =
+      ctx.actor.latitude != null && ctx.actor.longitude != null
+        ? { latitude: ctx.actor.latitude, longitude: ctx.actor.longitude }
+        : null;
+    const isParty = load.shipperId === ctx.actor.id || load.assignedDriverId === ctx.actor.id;
+    return {
+      ...toPublicLoad(load, from),
+      isMine: load.shipperId === ctx.actor.id,
+      isAssignedToMe: load.assignedDriverId === ctx.actor.id,
+      track: isParty ? await trackOf(ctx.db, load.id) : null,
+      cancelReason: isParty ? load.cancelReason : null,
+      ratedBy: isParty ? (await ratingsOf(ctx.db, load.id)).map((r) => r.raterId) : [],
+    };
+  }),
+
+  /** A shared load as a signed-out visitor sees it. */
+  preview: publicProcedure.input(ZLoadId).query(({ ctx, input }) => publicPreview(ctx.db, input.loadId)),
+
+  mine: shipperProcedure.query(({ ctx }) => shipperLoads(ctx.db, ctx.actor)),
+
+  /** My Loads with paging, a status filter and a search in titles and places. */
+  minePage: shipperProcedure
+    .input(
+      z.object({
+        status: z.enum(LOAD_STATUSES, { error: `status must be one of ${LOAD_STATUSES.join(", ")}` }).optional(),
+        q: zText().trim().max(80, "q must be at most 80 characters").optional(),
+        page: z.number().int().min(1, "page must be 1 or more").default(1),
+        pageSize: z
+          .number()
+          .int()
+          .min(1, "pageSize must be 1 or more")
+          .max(100, "pageSize must be at most 100")
+          .default(20),
+      }),
+    )
+    .query(({ ctx, input }) => shipperLoadsPage(ctx.db, ctx.actor, input)),
+} satisfies TRPCRouterRecord;
+
+export const loadAlertsRouter = {
+  /** The caller's alerts for new loads near them, and the position they use. */
+  get: driverProcedure.query(({ ctx }) => getLoadAlerts(ctx.db, ctx.actor)),
+  save: driverProcedure.input(ZLoadAlertsInput).mutation(({ ctx, input }) => saveLoadAlerts(ctx.db, ctx.actor, input)),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { defineJob } from "../../jobs/queue";
+import { notifyHandler } from "./notify";
+
+export const NOTIFY_EVENTS = [
+  "bid_received",
+  "bid_accepted",
+  "bid_rejected",
+  "load_picked_up",
+  "load_delivered",
+  "load_completed",
+  "load_cancelled",
+  "message_received",
+  "load_nearby",
+  // Operators' broadcasts (`mytess notify broadcast`): their own text, no load.
+  "system_alert",
+  "announcement",
+  // Billing: a payment confirmed by the provider; premium bought in birr ending in three days.
+  "payment_received",
+  "premium_ending",
+] as const;
+export type TNotifyEvent = (typeof NOTIFY_EVENTS)[number];
+
+export const SEND_CHANNELS = ["web_push", "telegram", "whatsapp"] as const;
+export type TSendChannel = (typeof SEND_CHANNELS)[number];
+
+const id = z.number().int().positive();
+
+/** One event to one recipient: what a `notify` job carries, and what its attempts have done so far. */
+export const ZNotifyPayload = z.object({
+  userId: id,
+  event: z.enum(NOTIFY_EVENTS),
+  /** The load it is about; null for broadcasts and billing notices. */
+  loadId: id.nullable(),
+  /** Broadcasts: the operator's own title and text, sent as written. */
+  text: z.object({ title: z.string(), body: z.string() }).optional(),
+  /** Who caused it, for names in the text. */
+  actorId: id.nullish(),
+  /** bid_received: the bid the Accept / Reject buttons act on. */
+  bidId: id.nullish(),
+  /** message_received: the message quoted. */
+  messageId: id.nullish(),
+  /** The one channel this job sends on; absent in jobs that fan out when they run (bulk alerts, broadcasts). */
+  channel: z.enum(SEND_CHANNELS).optional(),
+  /** load_nearby: miles from the driver's position to the pickup. */
+  distance: z.number().nonnegative().optional(),
+  /** Web push: subscriptions that already have it, so a retried job does not send twice. */
+  sent: z.array(id).optional(),
+  /** The notifications row written when quiet hours held it. */
+  heldId: id.optional(),
+  /** Billing events: the amount paid (formatted with its currency) and the end of the paid period (ISO). */
+  billing: z.object({ amount: z.string(), until: z.string() }).optional(),
+});
+export type TNotifyPayload = z.infer<typeof ZNotifyPayload>;
+
+/**
+ * One notification to one recipient: on one channel (web push, Telegram, WhatsApp), or, without a channel, its fan-out
+ * to the bell and each channel the recipient has set up. Rendered in the recipient's language when it runs.
+ */
+export const notifyJob = defineJob({
+  kind: "notify",
+  schema: ZNotifyPayload,
+  maxAttempts: 8,
+  needs: ["notifiers"],
+  handler: (payload, ctx) => notifyHandler(payload, ctx),
+});
+
+export const NOTIFICATIONS_JOBS = [notifyJob];

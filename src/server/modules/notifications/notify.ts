@@ -1,0 +1,514 @@
+// Events reach people in two steps. The domain change, in its own transaction (the outbox), writes the in-app
+// notification (the bell), a live event, and one `notify` job per recipient and channel the recipient has set up
+// (web push, Telegram, WhatsApp), each under a key naming the occurrence so that nothing is enqueued twice. The job
+// worker then renders the text in the recipient's language and sends it on that channel alone: a failing channel
+// retries or fails by itself and never holds up the others.
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { TDb } from "../../../../db/client";
+import { type Job, loads, messages, notifications, pushSubscriptions, users } from "../../../../db/tables";
+import type { TLanguage } from "../../../shared/constants";
+import { placeLabel } from "../../../shared/place";
+import type { TMessagingType } from "../../../shared/schemas/messaging";
+import type { TPushType } from "../../../shared/schemas/push";
+import { formatDistance, unitFormatFor } from "../../../shared/units";
+import { i18n, isLanguage } from "../../i18n";
+import type { TNotifierRegistry } from "../../integrations/notifiers/registry";
+import type { TNotification, TNotifyButton, TSendResult } from "../../integrations/notifiers/types";
+import { enqueue, enqueueMany, JobDeferred, JobRetry, type TJobContext } from "../../jobs/queue";
+import { publishLive } from "../../live/publish";
+import { userHasPremium } from "../billing/premium";
+import { notifyJob, type TNotifyEvent, type TNotifyPayload, type TSendChannel } from "./jobs";
+import { markTelegramBlocked, messagingPreferencesOf, template } from "./messaging-preferences";
+import { preferencesOf, quietUntil, recordNotification, sendToSubscriptions, subscriptionsOf } from "./push";
+
+type TLoadEvent = Exclude<TNotifyEvent, "system_alert" | "announcement" | "payment_received" | "premium_ending">;
+
+/** The notification type each event belongs to: an award is loadAssigned, everything else loadUpdates. */
+export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
+  bid_received: "loadUpdates",
+  bid_accepted: "loadAssigned",
+  bid_rejected: "loadUpdates",
+  load_picked_up: "loadUpdates",
+  load_delivered: "loadUpdates",
+  load_completed: "loadUpdates",
+  load_cancelled: "loadUpdates",
+  message_received: "loadUpdates",
+  load_nearby: "loadUpdates",
+  system_alert: "systemAlerts",
+  announcement: "marketing",
+  payment_received: "paymentReceived",
+  premium_ending: "systemAlerts",
+};
+
+type TEvent = {
+  event: TLoadEvent;
+  loadId: number;
+  actorId?: number | null;
+  bidId?: number | null;
+  messageId?: number | null;
+  ref?: string | number;
+};
+
+/** The notification's title and body in `locale`. */
+export const renderNotification = (
+  locale: TLanguage,
+  event: TLoadEvent,
+  v: { load: string; name: string; text?: string; route?: string; distance?: string },
+): { title: string; body: string } => {
+  i18n.activate(locale);
+  switch (event) {
+    case "bid_received":
+      return {
+        title: i18n._({ id: "notify.bidReceived.title", message: "New bid on your load" }),
+        body: i18n._({ id: "notify.bidReceived.body", message: "{name} placed a bid on {load}.", values: v }),
+      };
+    case "bid_accepted":
+      return {
+        title: i18n._({ id: "notify.bidAccepted.title", message: "Your bid was accepted" }),
+        body: i18n._({ id: "notify.bidAccepted.body", message: "{load} is now assigned to you.", values: v }),
+      };
+    case "bid_rejected":
+      return {
+        title: i18n._({ id: "notify.bidRejected.title", message: "Your bid was not accepted" }),
+        body: i18n._({ id: "notify.bidRejected.body", message: "The shipper declined your bid on {load}.", values: v }),
+      };
+    case "load_picked_up":
+      return {
+        title: i18n._({ id: "notify.loadPickedUp.title", message: "Load picked up" }),
+        body: i18n._({
+          id: "notify.loadPickedUp.body",
+          message: "{load} has been picked up and is on its way.",
+          values: v,
+        }),
+      };
+    case "load_delivered":
+      return {
+        title: i18n._({
+          id: "notify.loadDelivered.title",
+          comment: "Notification title to the shipper: the load arrived at its delivery place",
+          message: "Load delivered",
+        }),
+        body: i18n._({ id: "notify.loadDelivered.body", message: "{load} has been delivered.", values: v }),
+      };
+    case "load_completed":
+      return {
+        title: i18n._({
+          id: "notify.loadCompleted.title",
+          comment: "Notification title: the trip is finished and confirmed",
+          message: "Load completed",
+        }),
+        body: i18n._({ id: "notify.loadCompleted.body", message: "{load} is marked as completed.", values: v }),
+      };
+    case "load_cancelled":
+      return {
+        title: i18n._({
+          id: "notify.loadCancelled.title",
+          comment: "Notification title to the driver: the shipper cancelled the load",
+          message: "Load cancelled",
+        }),
+        body: i18n._({ id: "notify.loadCancelled.body", message: "{load} was cancelled by the shipper.", values: v }),
+      };
+    case "load_nearby":
+      return {
+        title: i18n._({ id: "notify.loadNearby.title", message: "New load near you" }),
+        body: i18n._({
+          id: "notify.loadNearby.body",
+          comment: "New-load alert: {route} is origin → destination, {distance} a distance with its unit (12 km)",
+          message: "{load}: {route}, pickup {distance} from you.",
+          values: v,
+        }),
+      };
+    case "message_received":
+      return {
+        title: i18n._({
+          id: "notify.messageReceived.title",
+          message: "New message from {name}",
+          values: v,
+        }),
+        body: i18n._({
+          id: "notify.messageReceived.body",
+          comment:
+            "Push/Telegram/WhatsApp notification body for a new chat message: the load's title, then the message text",
+          message: "{load}: {text}",
+          values: v,
+        }),
+      };
+  }
+};
+
+const localeOf = (language: string | null | undefined): TLanguage => (isLanguage(language) ? language : "en");
+
+const quote = (s: string, max = 200) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
+
+/** A distance in miles as the recipient reads distances (their account's units), in `locale`'s words. */
+const distanceFor = async (db: Pick<TDb, "select">, userId: number, miles: number, locale: TLanguage) => {
+  const [u] = await db.select({ units: users.units }).from(users).where(eq(users.id, userId));
+  return formatDistance(miles, unitFormatFor(u?.units, locale), 0);
+};
+
+/** What the event says to one recipient, in `locale`, with the load's path. */
+const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLanguage) => {
+  if (p.event === "payment_received" || p.event === "premium_ending") {
+    i18n.activate(locale);
+    const until = new Date(p.billing?.until ?? Date.now()).toLocaleDateString(locale === "en" ? "en-US" : locale, {
+      dateStyle: "medium",
+    });
+    const v = { amount: p.billing?.amount ?? "", until };
+    return p.event === "payment_received"
+      ? {
+          title: i18n._({
+            id: "notify.paymentReceived.title",
+            comment: "Notification title: a subscription payment arrived",
+            message: "Payment received",
+          }),
+          body: i18n._({
+            id: "notify.paymentReceived.body",
+            message: "Thank you: {amount} received. MyTess Premium is active until {until}.",
+            values: v,
+          }),
+          path: "/subscribe",
+        }
+      : {
+          title: i18n._({ id: "notify.premiumEnding.title", message: "Premium ends soon" }),
+          body: i18n._({
+            id: "notify.premiumEnding.body",
+            message: "Your MyTess Premium ends on {until}. Renew on the subscription page to keep bidding and posting.",
+            values: v,
+          }),
+          path: "/subscribe",
+        };
+  }
+  if (p.loadId === null || p.event === "system_alert" || p.event === "announcement")
+    return { title: p.text?.title ?? "MyTess", body: p.text?.body ?? "", path: p.loadId ? `/loads/${p.loadId}` : "/" };
+  const [load] = await db
+    .select({
+      title: loads.title,
+      pickupCity: loads.pickupCity,
+      pickupCountry: loads.pickupCountry,
+      deliveryCity: loads.deliveryCity,
+      deliveryCountry: loads.deliveryCountry,
+    })
+    .from(loads)
+    .where(eq(loads.id, p.loadId));
+  const [actor] = p.actorId
+    ? await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, p.actorId))
+    : [];
+  const [message] = p.messageId
+    ? await db.select({ body: messages.body }).from(messages).where(eq(messages.id, p.messageId))
+    : [];
+  const text = renderNotification(locale, p.event as TLoadEvent, {
+    load: load?.title ?? `#${p.loadId}`,
+    name: actor?.firstName ?? "",
+    text: quote(message?.body ?? ""),
+    route: load
+      ? `${placeLabel(load.pickupCity, load.pickupCountry)} → ${placeLabel(load.deliveryCity, load.deliveryCountry)}`
+      : "",
+    distance: p.event === "load_nearby" ? await distanceFor(db, p.userId, p.distance ?? 0, locale) : undefined,
+  });
+  return { ...text, path: `/loads/${p.loadId}` };
+};
+
+/** The channels a user has set up, read inside the change's transaction: only those get a job. */
+const channelsOf = async (tx: Pick<TDb, "select">, userId: number): Promise<TSendChannel[]> => {
+  const out: TSendChannel[] = [];
+  const [sub] = await tx
+    .select({ id: pushSubscriptions.id })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .limit(1);
+  if (sub) out.push("web_push");
+  const m = await messagingPreferencesOf(tx, userId);
+  if (m.telegramEnabled && m.telegramChatId) out.push("telegram");
+  if (m.whatsappEnabled && m.whatsappNumber) out.push("whatsapp");
+  return out;
+};
+
+type TWriter = Pick<TDb, "insert" | "select">;
+
+/** The bell's row and its live event, then one job per channel: what every event does for each recipient. */
+const fanOut = async (tx: TWriter, p: TNotifyPayload, key: string, now: number) => {
+  const [user] = await tx.select({ language: users.language }).from(users).where(eq(users.id, p.userId));
+  if (!user) return;
+  const text = await compose(tx, p, localeOf(user.language));
+  const [row] = await tx
+    .insert(notifications)
+    .values({
+      userId: p.userId,
+      type: TYPE_OF[p.event],
+      title: text.title,
+      body: text.body,
+      url: text.path,
+      loadId: p.loadId,
+      channel: "in_app",
+      status: "sent",
+      createdAt: now,
+    })
+    .returning({ id: notifications.id });
+  await publishLive(tx, [p.userId], "notification", { notificationId: row.id, loadId: p.loadId ?? undefined }, now);
+  for (const channel of await channelsOf(tx, p.userId)) {
+    await enqueue(tx, notifyJob, { ...p, channel }, { uniqueKey: `${key}:${channel}` }, now);
+  }
+};
+
+/**
+ * Everything an event sends, inside the transaction of the change. `ref` names the occurrence (a bid's id and time,
+ * a load's transition): enqueueing the same occurrence twice adds no job.
+ */
+export const enqueueNotify = async (
+  tx: TWriter,
+  recipients: (number | null | undefined)[],
+  e: TEvent,
+  now = Date.now(),
+) => {
+  for (const userId of new Set(recipients.filter((r): r is number => typeof r === "number"))) {
+    if (userId === e.actorId) continue;
+    const payload: TNotifyPayload = {
+      userId,
+      event: e.event,
+      loadId: e.loadId,
+      actorId: e.actorId ?? null,
+      bidId: e.bidId ?? null,
+      messageId: e.messageId ?? null,
+    };
+    await fanOut(tx, payload, `notify:${e.event}:${e.loadId}:${e.ref ?? ""}:${userId}`, now);
+  }
+};
+
+const absolute = (baseUrl: string, path: string) => `${baseUrl.replace(/\/+$/, "")}${path}`;
+
+/** Telegram refuses link buttons to plain-HTTP or local addresses; the link stays in the text then. */
+const linkable = (url: string) => {
+  const u = new URL(url);
+  return u.protocol === "https:" && !/^(localhost|127\.|\[::1\])/.test(u.hostname);
+};
+
+const CHAT_TYPE: Partial<Record<TPushType, TMessagingType>> = {
+  loadAssigned: "loadAssigned",
+  loadUpdates: "loadUpdates",
+  paymentReceived: "paymentReceived",
+  systemAlerts: "systemAlerts",
+};
+
+type TDeps = { notifiers: TNotifierRegistry; baseUrl: string };
+type TRecord = { userId: number; type: TPushType; title: string; body: string; url: string; loadId: number | null };
+
+const record = (db: TDb, r: TRecord, channel: TSendChannel, status: "sent" | "failed", now: number) =>
+  db.insert(notifications).values({ ...r, channel, status, createdAt: now });
+
+/** A passing failure: again later (Telegram's retry_after when it gave one), or a failed row on the last attempt. */
+const retryLater = async (db: TDb, job: Job, p: TNotifyPayload, r: TRecord, result: TSendResult, now: number) => {
+  if (result.status !== "retry") return;
+  if (result.retryAfterSeconds && job.attempts < job.maxAttempts)
+    throw new JobDeferred(now + result.retryAfterSeconds * 1000, p);
+  if (job.attempts >= job.maxAttempts && p.channel) await record(db, r, p.channel, "failed", now);
+  throw new JobRetry(result.reason, p);
+};
+
+/** Telegram or WhatsApp: one message to the user's linked chat or number, in their messaging language. */
+const sendChat = async (
+  db: TDb,
+  deps: TDeps,
+  job: Job,
+  p: TNotifyPayload & { channel: "telegram" | "whatsapp" },
+  now: number,
+) => {
+  // Chat alerts are premium: an account without it keeps the bell and web push.
+  if (!(await userHasPremium(db, p.userId, now))) return { skipped: "premium ended" };
+  const prefs = await messagingPreferencesOf(db, p.userId);
+  const type = CHAT_TYPE[TYPE_OF[p.event]];
+  if (!type || !prefs.notificationTypes[type]) return { skipped: "turned off" };
+  const on = p.channel === "telegram" ? prefs.telegramEnabled && prefs.telegramChatId : prefs.whatsappEnabled;
+  if (!on) return { skipped: "channel off" };
+  const notifier = deps.notifiers.get(p.channel);
+  if (!notifier) return { skipped: "not configured" };
+  const text = await compose(db, p, prefs.language);
+  const url = absolute(deps.baseUrl, text.path);
+  const r: TRecord = {
+    userId: p.userId,
+    type: TYPE_OF[p.event],
+    title: text.title,
+    body: text.body,
+    url,
+    loadId: p.loadId,
+  };
+  const n: TNotification = { title: text.title, body: text.body, url };
+  let result: TSendResult;
+  if (p.channel === "telegram") {
+    i18n.activate(prefs.language);
+    const buttons: TNotifyButton[] = [];
+    if (p.event === "bid_received" && p.bidId)
+      buttons.push(
+        {
+          label: i18n._({
+            id: "notify.button.accept",
+            comment: "Button under a Telegram/WhatsApp bid notification: accept this driver's bid (award the load)",
+            message: "Accept",
+          }),
+          data: `accept:${p.bidId}`,
+        },
+        {
+          label: i18n._({
+            id: "notify.button.reject",
+            comment: "Button under a Telegram/WhatsApp bid notification: decline this driver's bid",
+            message: "Reject",
+          }),
+          data: `reject:${p.bidId}`,
+        },
+      );
+    if (linkable(url))
+      buttons.push({
+        label: i18n._({
+          id: "notify.button.open",
+          comment: "Button under a Telegram/WhatsApp notification: open this load in MyTess",
+          message: "Open load",
+        }),
+        url,
+      });
+    result = await notifier.send({ chatId: prefs.telegramChatId as string }, { ...n, buttons });
+    if (result.status === "gone") await markTelegramBlocked(db, p.userId, now);
+  } else {
+    const whatsapp = deps.notifiers.get("whatsapp");
+    if (!whatsapp || !prefs.whatsappNumber) return { skipped: "not configured" };
+    result = await whatsapp.send(
+      { phone: prefs.whatsappNumber, lastInboundAt: prefs.whatsappLastInboundAt },
+      { ...n, whatsappTemplate: template(prefs.language, n) },
+    );
+  }
+  await retryLater(db, job, p, r, result, now);
+  await record(db, r, p.channel, result.status === "delivered" ? "sent" : "failed", now);
+  return { status: result.status };
+};
+
+/**
+ * The push Topic (RFC 8030) of a job: the same for every attempt, so a message sent again after its worker died
+ * replaces the undelivered one at the push service, and (as the notification's tag) a shown one on the device.
+ */
+export const pushTopic = (job: Pick<Job, "id" | "uniqueKey">) =>
+  createHash("sha256")
+    .update(job.uniqueKey ?? `job:${job.id}`)
+    .digest("base64url")
+    .slice(0, 32);
+
+/** Web push: the user's push preferences and quiet hours, every subscription once. */
+const sendPush = async (db: TDb, deps: TDeps, job: Job, p: TNotifyPayload, now: number) => {
+  const [user] = await db.select().from(users).where(eq(users.id, p.userId));
+  if (!user) return { skipped: "no user" };
+  const type = TYPE_OF[p.event];
+  const prefs = await preferencesOf(db, user.id);
+  if (!prefs.enabled || !prefs.notificationTypes[type]) return { skipped: "turned off" };
+  const sent = new Set(p.sent ?? []);
+  const subs = (await subscriptionsOf(db, user.id)).filter((s) => !sent.has(s.id));
+  if (!subs.length && !sent.size) return { skipped: "no subscription" };
+
+  const text = await compose(db, p, localeOf(user.language));
+  const url = absolute(deps.baseUrl, text.path);
+  const r: TRecord = { userId: user.id, type, title: text.title, body: text.body, url, loadId: p.loadId };
+
+  const until = quietUntil(prefs.quietHours, now);
+  if (until !== null) {
+    const heldId =
+      p.heldId ??
+      (
+        await recordNotification(db, { userId: user.id, type, title: r.title, body: r.body, url, status: "held" }, now)
+      )[0]?.id;
+    throw new JobDeferred(until, { ...p, heldId });
+  }
+
+  const results = await sendToSubscriptions(db, deps.notifiers, subs, {
+    title: r.title,
+    body: r.body,
+    url,
+    urgency: p.event === "bid_received" || p.event === "bid_accepted" ? "high" : "normal",
+    topic: pushTopic(job),
+  });
+  for (const x of results) if (x.result.status === "delivered") sent.add(x.sub.id);
+  const retry = results.find((x) => x.result.status === "retry");
+  const next = { ...p, sent: [...sent] };
+  if (retry) {
+    if (job.attempts >= job.maxAttempts && !sent.size) {
+      await finishPush(db, p, r, "failed", now);
+    }
+    throw new JobRetry(retry.result.status === "retry" ? retry.result.reason : "retry", next);
+  }
+  await finishPush(db, p, r, sent.size ? "sent" : "failed", now);
+  return { sent: sent.size, results: results.map((x) => x.result.status) };
+};
+
+const finishPush = async (db: TDb, p: TNotifyPayload, r: TRecord, status: "sent" | "failed", now: number) => {
+  if (p.heldId) {
+    await db
+      .update(notifications)
+      .set({ status, createdAt: now })
+      .where(and(eq(notifications.id, p.heldId), eq(notifications.userId, p.userId)));
+  } else {
+    await record(db, r, "web_push", status, now);
+  }
+};
+
+/** The `notify` job's run: `baseUrl` is the public origin links point at. */
+export const notifyHandler = async (p: TNotifyPayload, ctx: TJobContext<"notifiers">) => {
+  const { db, job } = ctx;
+  const deps: TDeps = { notifiers: ctx.services.notifiers, baseUrl: ctx.baseUrl };
+  const now = Date.now();
+  if (!p.channel) {
+    // Alerts of new loads are premium, as bidding is: none for an account whose premium ended after the match.
+    if (p.event === "load_nearby" && !(await userHasPremium(db, p.userId, now))) return { skipped: "premium ended" };
+    // A job for the recipient as a whole (bulk alerts, or written before channels): its fan-out, then done.
+    await db.transaction((tx) => fanOut(tx, p, job.uniqueKey ?? `notify:job:${job.id}`, now));
+    return { fannedOut: true };
+  }
+  if (p.channel === "web_push") return sendPush(db, deps, job, p, now);
+  return sendChat(db, deps, job, { ...p, channel: p.channel }, now);
+};
+
+/** A billing notice to one user (the bell and their channels), once per `ref`. */
+export const enqueueBillingNotice = (
+  tx: Pick<TDb, "insert">,
+  userId: number,
+  event: "payment_received" | "premium_ending",
+  billing: { amount: string; until: number },
+  ref: string,
+  now = Date.now(),
+) =>
+  enqueue(
+    tx,
+    notifyJob,
+    {
+      userId,
+      event,
+      loadId: null,
+      billing: { amount: billing.amount, until: new Date(billing.until).toISOString() },
+    },
+    { uniqueKey: `notify:${event}:${ref}` },
+    now,
+  );
+
+/**
+ * An operator's message to every user (or every driver or shipper): one job per user, each fanning out to the bell and
+ * the user's channels when it runs, so the call returns at once however many users there are. `systemAlerts` reaches
+ * push and chats where that type is on; `marketing` only push (chats have no marketing type).
+ */
+export const broadcast = async (
+  db: TDb,
+  b: { type: "systemAlerts" | "marketing"; title: string; message: string; role?: "driver" | "shipper" },
+  now = Date.now(),
+) => {
+  const id = `${now}-${randomBytes(4).toString("hex")}`;
+  const recipients = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(b.role ? eq(users.userType, b.role) : undefined)
+    .orderBy(users.id);
+  const event: TNotifyEvent = b.type === "systemAlerts" ? "system_alert" : "announcement";
+  await enqueueMany(
+    db,
+    notifyJob,
+    recipients.map((u) => ({
+      payload: { userId: u.id, event, loadId: null, text: { title: b.title, body: b.message } },
+      uniqueKey: `notify:broadcast:${id}:${u.id}`,
+    })),
+    now,
+  );
+  return { broadcastId: id, recipients: recipients.length };
+};

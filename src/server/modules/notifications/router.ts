@@ -1,0 +1,141 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import {
+  ZMessagingPreferences,
+  ZTelegramTestInput,
+  ZWhatsAppCodeInput,
+  ZWhatsAppTestInput,
+  ZWhatsAppVerifyInput,
+} from "../../../shared/schemas/messaging";
+import {
+  ZPushPreferences,
+  ZPushSubscribeInput,
+  ZPushTestInput,
+  ZPushUnsubscribeInput,
+} from "../../../shared/schemas/push";
+import { AppError } from "../../errors";
+import type { TServices } from "../../services";
+import { authedProcedure, publicProcedure } from "../../trpc/init";
+import { premium } from "../billing/middleware";
+import { requirePremium } from "../billing/premium";
+import { listInbox, markRead, unreadCount } from "./inbox";
+import { messagingView, saveMessagingPreferences, sendTestMessage } from "./messaging-preferences";
+import { listNotifications, preferencesView, savePreferences, sendTest, subscribe, unsubscribe } from "./push";
+import { sendWhatsAppCode, verifyWhatsAppCode } from "./whatsapp-verification";
+
+const queryInt = (field: string, min: number, max: number, fallback: number) =>
+  z.preprocess(
+    (v) => (v === undefined || v === "" ? fallback : typeof v === "string" ? Number(v) : v),
+    z
+      .number({ error: `${field} must be a number` })
+      .int(`${field} must be a whole number`)
+      .min(min, `${field} must be at least ${min}`)
+      .max(max, `${field} must be at most ${max}`),
+  );
+
+const deps = (s: TServices) => ({ notifiers: s.notifiers, secrets: s.boards.secrets });
+
+/**
+ * Everything that reaches a user: the bell (in-app notifications), web push (the browser's subscription, its
+ * preferences and quiet hours) and messaging (Telegram and WhatsApp: preferences, test messages, the number's proof).
+ */
+export const notificationsRouter = {
+  // The bell.
+  /** The bell's list: the caller's in-app notifications, newest first, with the unread count. */
+  list: authedProcedure
+    .input(
+      z
+        .object({ page: queryInt("page", 1, 10_000, 1), pageSize: queryInt("pageSize", 1, 50, 20) })
+        .default({ page: 1, pageSize: 20 }),
+    )
+    .query(({ ctx, input }) => listInbox(ctx.db, ctx.actor.id, input)),
+  unreadCount: authedProcedure.query(async ({ ctx }) => ({ unread: await unreadCount(ctx.db, ctx.actor.id) })),
+  markRead: authedProcedure
+    .input(
+      z.object({
+        ids: z
+          .array(
+            z.number({ error: "ids must be notification numbers" }).int().positive("ids must be notification numbers"),
+            {
+              error: "ids must be a list of notification numbers",
+            },
+          )
+          .min(1, "ids must name at least one notification")
+          .max(200, "ids may name at most 200 notifications"),
+      }),
+    )
+    .mutation(({ ctx, input }) => markRead(ctx.db, ctx.actor.id, input.ids)),
+  markAllRead: authedProcedure.mutation(({ ctx }) => markRead(ctx.db, ctx.actor.id, "all")),
+
+  // Web push.
+  /** The applicationServerKey browsers subscribe with; `sandbox` when the push service is a local emulator. */
+  vapidKey: publicProcedure.query(({ ctx }) => {
+    const publicKey = ctx.services.notifiers.vapidPublicKey;
+    if (!publicKey)
+      throw new AppError(
+        "SERVICE_UNAVAILABLE",
+        /*i18n*/ {
+          id: "error.push.notConfigured",
+          message: "Web push is not configured",
+        },
+      );
+    const state = ctx.services.notifiers.states().find((s) => s.channel === "web_push")?.state;
+    return { publicKey, sandbox: state === "sandbox" };
+  }),
+  subscribePush: authedProcedure
+    .input(ZPushSubscribeInput)
+    .mutation(({ ctx, input }) => subscribe(ctx.db, ctx.services.notifiers, ctx.actor.id, input)),
+  unsubscribePush: authedProcedure
+    .input(ZPushUnsubscribeInput)
+    .mutation(({ ctx, input }) => unsubscribe(ctx.db, ctx.actor.id, input.endpoint)),
+  testPush: authedProcedure
+    .input(ZPushTestInput)
+    .mutation(({ ctx, input }) => sendTest(ctx.db, ctx.services.notifiers, ctx.actor.id, input, null)),
+  pushPreferences: authedProcedure.query(({ ctx }) => preferencesView(ctx.db, ctx.actor.id)),
+  savePushPreferences: authedProcedure
+    .input(ZPushPreferences)
+    .mutation(({ ctx, input }) => savePreferences(ctx.db, ctx.actor.id, input)),
+  /** What was sent to the caller, on every channel, newest first. */
+  history: authedProcedure.query(async ({ ctx }) =>
+    (await listNotifications(ctx.db, ctx.actor.id)).map((n) => ({
+      id: n.id,
+      type: n.type,
+      title: n.title,
+      body: n.body,
+      url: n.url,
+      channel: n.channel,
+      status: n.status,
+      createdAt: new Date(n.createdAt).toISOString(),
+    })),
+  ),
+
+  // Messaging (Telegram, WhatsApp).
+  /** The messaging preferences, the Telegram deep link (the live one-time token) and the channels' states. */
+  messagingPreferences: authedProcedure.query(({ ctx }) => messagingView(ctx.db, deps(ctx.services), ctx.actor.id)),
+  saveMessagingPreferences: authedProcedure.input(ZMessagingPreferences).mutation(({ ctx, input }) => {
+    // Chat alerts (Telegram, WhatsApp) are premium; switching them off is always allowed.
+    if (input.telegramEnabled || input.whatsappEnabled) requirePremium(ctx.actor);
+    return saveMessagingPreferences(ctx.db, deps(ctx.services), ctx.actor.id, input);
+  }),
+  whatsappTest: authedProcedure
+    .use(premium)
+    .input(ZWhatsAppTestInput)
+    .mutation(({ ctx, input }) =>
+      sendTestMessage(ctx.db, ctx.services.notifiers, ctx.actor.id, { channel: "whatsapp", phone: input.phoneNumber }),
+    ),
+  telegramTest: authedProcedure
+    .use(premium)
+    .input(ZTelegramTestInput)
+    .mutation(({ ctx, input }) =>
+      sendTestMessage(ctx.db, ctx.services.notifiers, ctx.actor.id, { channel: "telegram", chatId: input.chatId }),
+    ),
+  /** Sends a code to a WhatsApp number, to prove it is the user's (nothing else goes to an unverified number). */
+  whatsappSendCode: authedProcedure
+    .use(premium)
+    .input(ZWhatsAppCodeInput)
+    .mutation(({ ctx, input }) => sendWhatsAppCode(ctx.db, deps(ctx.services), ctx.actor.id, input.phoneNumber)),
+  /** The code typed back: its number becomes the user's verified WhatsApp number. */
+  whatsappVerify: authedProcedure
+    .input(ZWhatsAppVerifyInput)
+    .mutation(({ ctx, input }) => verifyWhatsAppCode(ctx.db, deps(ctx.services), ctx.actor.id, input.code)),
+} satisfies TRPCRouterRecord;

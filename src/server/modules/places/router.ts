@@ -1,0 +1,35 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { zText } from "../../../shared/schemas/text";
+import { authedProcedure } from "../../trpc/init";
+import { nearestPlace, searchPlaces } from "./gazetteer";
+
+export const placesRouter = {
+  search: authedProcedure
+    .input(
+      z.object({
+        q: zText().trim().max(80, "q must be at most 80 characters"),
+        limit: z.number().int().min(1).max(20).default(8),
+      }),
+    )
+    .query(({ input }) => searchPlaces(input.q, input.limit)),
+
+  /** A position as people say it: the nearest known town, how far and which way. */
+  near: authedProcedure
+    .input(
+      z.object({
+        latitude: z
+          .number({ error: "latitude must be a number" })
+          .min(-90, "latitude must be between -90 and 90")
+          .max(90, "latitude must be between -90 and 90"),
+        longitude: z
+          .number({ error: "longitude must be a number" })
+          .min(-180, "longitude must be between -180 and 180")
+          .max(180, "longitude must be between -180 and 180"),
+      }),
+    )
+    .query(({ input }) => {
+      const p = nearestPlace(input.latitude, input.longitude);
+      return p && { town: p.town, country: p.country, distanceMiles: p.distanceMiles, direction: p.direction };
+    }),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,34 @@
+import { lt } from "drizzle-orm";
+import type { TDb } from "../../../../db/client";
+import { ecommerceWebhooks, idempotencyKeys, loginFailures, sessions } from "../../../../db/tables";
+import { IDEMPOTENCY_TTL_MS } from "../../../shared/constants";
+import { LOGIN_LIMITS } from "../accounts/rate-limit";
+import { pruneChatRecords } from "../notifications/inbound-updates";
+
+/**
+ * Clears what has expired: sessions, sign-in attempts past their window, stored answers older than a day, store webhook
+ * ids older than a week, chat records (delivery ids, WhatsApp codes, Telegram link tokens) past their use.
+ */
+export const housekeeping = async (db: TDb, now = Date.now()) => ({
+  sessions: (await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.idHash })).length,
+  attempts: (
+    await db
+      .delete(loginFailures)
+      .where(lt(loginFailures.at, now - LOGIN_LIMITS.windowMs))
+      .returning({ id: loginFailures.id })
+  ).length,
+  answers: (
+    await db
+      .delete(idempotencyKeys)
+      .where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS))
+      .returning({ key: idempotencyKeys.key })
+  ).length,
+  // Store webhook ids are kept a week: platforms retry a delivery for up to two days.
+  webhooks: (
+    await db
+      .delete(ecommerceWebhooks)
+      .where(lt(ecommerceWebhooks.receivedAt, now - 7 * 24 * 60 * 60 * 1000))
+      .returning({ id: ecommerceWebhooks.webhookId })
+  ).length,
+  chat: await pruneChatRecords(db, now),
+});

@@ -1,0 +1,99 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { ecommerceIntegrations, users } from "../../../../db/tables";
+import { ZCreateLoadInput } from "../../../shared/schemas/loads";
+import { ZCreateIntegrationInput, ZOrderListInput, ZUpdateIntegrationInput } from "../../../shared/schemas/stores";
+import { translate } from "../../i18n";
+import { authedProcedure, systemProcedure } from "../../trpc/init";
+import { premium } from "../billing/middleware";
+import { convertOrder, orderDraft } from "./convert";
+import {
+  createIntegration,
+  deleteIntegration,
+  listIntegrations,
+  testIntegration,
+  toPublicIntegration,
+  updateIntegration,
+} from "./integrations";
+import { listOrders } from "./orders";
+import { runStoreSync, syncIntegration } from "./sync";
+
+const ZId = z.object({
+  id: z.number({ error: "id must be a number" }).int().positive("id must be a positive integer"),
+});
+
+/** The e-commerce calls: a user's own integrations and orders only (others get 404). */
+export const storesRouter = {
+  integrations: authedProcedure.query(async ({ ctx }) =>
+    (await listIntegrations(ctx.db, ctx.actor.id)).map(toPublicIntegration),
+  ),
+  createIntegration: authedProcedure
+    .use(premium)
+    .input(ZCreateIntegrationInput)
+    .mutation(async ({ ctx, input }) =>
+      toPublicIntegration(await createIntegration(ctx.db, ctx.services.stores, ctx.actor, input)),
+    ),
+  updateIntegration: authedProcedure
+    .input(ZId.extend(ZUpdateIntegrationInput.shape))
+    .mutation(async ({ ctx, input: { id, ...changes } }) =>
+      toPublicIntegration(await updateIntegration(ctx.db, ctx.services.stores, ctx.actor, id, changes)),
+    ),
+  deleteIntegration: authedProcedure
+    .input(ZId)
+    .mutation(({ ctx, input }) => deleteIntegration(ctx.db, ctx.actor, input.id)),
+  testIntegration: authedProcedure
+    .input(ZId)
+    .mutation(({ ctx, input }) => testIntegration(ctx.db, ctx.services.stores, ctx.actor, input.id)),
+  syncIntegration: authedProcedure.input(ZId).mutation(async ({ ctx, input }) => {
+    const r = await syncIntegration(ctx.db, ctx.services.stores, ctx.actor, input.id);
+    const values = { created: r.created, updated: r.updated };
+    return {
+      ...r,
+      // The web app's Sync Successful toast shows this message, in the caller's language.
+      message: r.partial
+        ? translate(
+            ctx.locale,
+            /*i18n*/ {
+              id: "ecommerce.syncedPartly",
+              message:
+                "{created} new orders, {updated} updated; the store is limiting requests, the rest comes with the next sync",
+              values,
+            },
+          )
+        : translate(
+            ctx.locale,
+            /*i18n*/ {
+              id: "ecommerce.synced",
+              comment: "Store sync summary shown after Sync Orders: orders new and updated",
+              message: "{created} new orders, {updated} updated",
+              values,
+            },
+          ),
+    };
+  }),
+  orders: authedProcedure.input(ZOrderListInput).query(({ ctx, input }) => listOrders(ctx.db, ctx.actor, input)),
+  /** The load an order would become, for the Post New Load dialog when its city cannot be placed. */
+  orderDraft: authedProcedure.input(ZId).query(({ ctx, input }) => orderDraft(ctx.db, ctx.actor, input.id)),
+  convert: authedProcedure
+    .use(premium)
+    .input(ZId.extend({ load: ZCreateLoadInput.optional() }))
+    .mutation(({ ctx, input }) => convertOrder(ctx.db, ctx.actor, input.id, input.load)),
+  /** Demo mode: the store emulators' addresses (credentials "sandbox"); else null. */
+  sandbox: authedProcedure.query(({ ctx }) => ctx.services.stores.sandboxUrls),
+
+  /** Operator view (CLI): every integration with its owner; credentials as set / not set only. */
+  all: systemProcedure.query(async ({ ctx }) =>
+    (
+      await ctx.db
+        .select({ i: ecommerceIntegrations, email: users.email })
+        .from(ecommerceIntegrations)
+        .innerJoin(users, eq(users.id, ecommerceIntegrations.userId))
+        .orderBy(desc(ecommerceIntegrations.id))
+    ).map(({ i, email }) => ({ ...toPublicIntegration(i), owner: email })),
+  ),
+  /** Operator: sync one integration now, in this process. */
+  syncNow: systemProcedure
+    .input(z.object({ integrationId: z.number().int().positive() }))
+    .mutation(({ ctx, input }) => runStoreSync(ctx.db, ctx.services.stores, input.integrationId)),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,39 @@
+import { and, eq } from "drizzle-orm";
+import type { TDb } from "../../../../db/client";
+import { loads, tripPoints, type User, users } from "../../../../db/tables";
+import { moveLoadAlerts, setLoadAlertsAvailable } from "../loads/alerts";
+
+/** Stores a driver's position; while a load of theirs is in transit, the position joins that trip's track. */
+export const updateDriverLocation = (db: TDb, driver: User, latitude: number, longitude: number, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ latitude, longitude, locationUpdatedAt: now, updatedAt: now })
+      .where(eq(users.id, driver.id))
+      .returning();
+    await moveLoadAlerts(tx, driver.id, latitude, longitude);
+    const active = await tx
+      .select({ id: loads.id })
+      .from(loads)
+      .where(and(eq(loads.assignedDriverId, driver.id), eq(loads.status, "in_transit")));
+    if (active.length)
+      await tx.insert(tripPoints).values(active.map((l) => ({ loadId: l.id, latitude, longitude, recordedAt: now })));
+    return {
+      latitude: user.latitude!,
+      longitude: user.longitude!,
+      updatedAt: new Date(now).toISOString(),
+      isAvailable: user.isAvailable,
+      trackedLoadIds: active.map((l) => l.id),
+    };
+  });
+
+export const setDriverAvailability = (db: TDb, driver: User, isAvailable: boolean) =>
+  db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ isAvailable, updatedAt: Date.now() })
+      .where(eq(users.id, driver.id))
+      .returning();
+    await setLoadAlertsAvailable(tx, driver.id, isAvailable);
+    return user;
+  });

@@ -1,0 +1,46 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { ZCancelLoadInput, ZLocationInput, ZRatingInput } from "../../../shared/schemas/loads";
+import { authedProcedure, driverProcedure, shipperProcedure } from "../../trpc/init";
+import { driverStats, driverTrips } from "../dashboards/dashboards";
+import { toPublicLoad } from "../loads/serialize";
+import { setDriverAvailability, updateDriverLocation } from "./location";
+import { cancelLoad, markCompleted, markDelivered, markPickedUp, rateLoad } from "./trip";
+
+const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
+
+/**
+ * A load's trip, step by step: picked up, delivered, completed, or cancelled, then rated. The root router serves
+ * these under `loads` (loads.pickup, …), the paths the web app's offline queue stores and replays.
+ */
+export const tripsRouter = {
+  pickup: driverProcedure
+    .input(ZLoadId)
+    .mutation(async ({ ctx, input }) => toPublicLoad(await markPickedUp(ctx.db, ctx.actor, input.loadId))),
+  deliver: driverProcedure
+    .input(ZLoadId)
+    .mutation(async ({ ctx, input }) => toPublicLoad(await markDelivered(ctx.db, ctx.actor, input.loadId))),
+  complete: shipperProcedure
+    .input(ZLoadId)
+    .mutation(async ({ ctx, input }) => toPublicLoad(await markCompleted(ctx.db, ctx.actor, input.loadId))),
+  cancel: shipperProcedure
+    .input(ZLoadId.extend(ZCancelLoadInput.shape))
+    .mutation(async ({ ctx, input }) => toPublicLoad(await cancelLoad(ctx.db, ctx.actor, input.loadId, input.reason))),
+  rate: authedProcedure
+    .input(ZLoadId.extend(ZRatingInput.shape))
+    .mutation(({ ctx, input }) => rateLoad(ctx.db, ctx.actor, input.loadId, input.score)),
+} satisfies TRPCRouterRecord;
+
+/** A driver's position and availability, and their own figures and trips. */
+export const driversRouter = {
+  updateLocation: driverProcedure
+    .input(ZLocationInput)
+    .mutation(({ ctx, input }) => updateDriverLocation(ctx.db, ctx.actor, input.latitude, input.longitude)),
+  setAvailability: driverProcedure
+    .input(z.object({ isAvailable: z.boolean({ error: "isAvailable must be true or false" }) }))
+    .mutation(async ({ ctx, input }) => ({
+      isAvailable: (await setDriverAvailability(ctx.db, ctx.actor, input.isAvailable)).isAvailable,
+    })),
+  stats: driverProcedure.query(({ ctx }) => driverStats(ctx.db, ctx.actor)),
+  trips: driverProcedure.query(({ ctx }) => driverTrips(ctx.db, ctx.actor)),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,222 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { TDb, TTx } from "../../../../db/client";
+import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/tables";
+import { AppError } from "../../errors";
+import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
+import { enqueueNotify } from "../notifications/notify";
+import { recordActivity } from "../platform/activity";
+
+type TStatus = Load["status"];
+
+/** A move the current status does not allow: 409 naming both. */
+const notAllowed = (load: Load, to: TStatus, from: [TStatus] | [TStatus, TStatus]) => {
+  const [word, toWord, fromWord] = [LOAD_STATUS_WORD[load.status], LOAD_STATUS_WORD[to], LOAD_STATUS_WORD[from[0]]];
+  return new AppError(
+    "CONFLICT",
+    from.length === 1
+      ? /*i18n*/ {
+          id: "error.load.cannotMove",
+          message: "Cannot move this load to {to}: it is {status}, and must be {from}",
+          values: { to: toWord, status: word, from: fromWord },
+        }
+      : /*i18n*/ {
+          id: "error.load.cannotMoveEither",
+          message: "Cannot move this load to {to}: it is {status}, and must be {from} or {other}",
+          values: { to: toWord, status: word, from: fromWord, other: LOAD_STATUS_WORD[from[1]] },
+        },
+  );
+};
+
+type TMove = {
+  to: TStatus;
+  from: [TStatus];
+  who: "driver" | "shipper";
+  stamp: Partial<Pick<Load, "pickedUpAt" | "deliveredAt" | "completedAt">>;
+  kind: "load_picked_up" | "load_delivered" | "load_completed";
+};
+
+/**
+ * Every change of a load's status, or of its bids', takes the load's lock first (as bids.ts does) and reads under it;
+ * the updates also stay conditional on the status read. So on PostgreSQL a cancel cannot miss a bid placed at the
+ * same moment, and two moves of one load take turns.
+ */
+const lockLoad = (db: TDb, tx: TTx, loadId: number) => db.q.lockKeys(tx, [`load:${loadId}`]);
+
+const move = (db: TDb, actor: User, loadId: number, m: TMove, now: number) =>
+  db.transaction(async (tx) => {
+    await lockLoad(db, tx, loadId);
+    const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
+    const isParty = load && (m.who === "driver" ? load.assignedDriverId === actor.id : load.shipperId === actor.id);
+    if (!load || !isParty) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+    if (!m.from.includes(load.status)) throw notAllowed(load, m.to, m.from);
+    const [updated] = await tx
+      .update(loads)
+      .set({ status: m.to, ...m.stamp, updatedAt: now })
+      .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
+      .returning();
+    if (!updated) throw notAllowed(load, m.to, m.from);
+    if (m.to === "completed" && load.assignedDriverId) {
+      await tx
+        .update(users)
+        .set({ totalTrips: sql`${users.totalTrips} + 1` })
+        .where(eq(users.id, load.assignedDriverId));
+    }
+    await recordActivity(tx, [load.shipperId, load.assignedDriverId], m.kind, load.id, actor.id, now);
+    await enqueueNotify(tx, [load.shipperId, load.assignedDriverId], {
+      event: m.kind,
+      loadId: load.id,
+      actorId: actor.id,
+    });
+    return updated;
+  });
+
+export const markPickedUp = (db: TDb, driver: User, loadId: number, now = Date.now()) =>
+  move(
+    db,
+    driver,
+    loadId,
+    { to: "in_transit", from: ["assigned"], who: "driver", stamp: { pickedUpAt: now }, kind: "load_picked_up" },
+    now,
+  );
+
+export const markDelivered = (db: TDb, driver: User, loadId: number, now = Date.now()) =>
+  move(
+    db,
+    driver,
+    loadId,
+    { to: "delivered", from: ["in_transit"], who: "driver", stamp: { deliveredAt: now }, kind: "load_delivered" },
+    now,
+  );
+
+export const markCompleted = (db: TDb, shipper: User, loadId: number, now = Date.now()) =>
+  move(
+    db,
+    shipper,
+    loadId,
+    { to: "completed", from: ["delivered"], who: "shipper", stamp: { completedAt: now }, kind: "load_completed" },
+    now,
+  );
+
+/** A shipper cancels a posted load, or an assigned one with a reason; pending bids are rejected with it. */
+export const cancelLoad = (db: TDb, shipper: User, loadId: number, reason: string | null, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    await lockLoad(db, tx, loadId);
+    const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
+    if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+    if (load.status !== "posted" && load.status !== "assigned")
+      throw notAllowed(load, "cancelled", ["posted", "assigned"]);
+    if (load.status === "assigned" && !reason) {
+      const required = /*i18n*/ {
+        id: "error.load.cancelReasonRequired",
+        message: "reason is required to cancel an assigned load",
+      };
+      throw new AppError("BAD_REQUEST", required, { issues: [{ path: "reason", message: required }] });
+    }
+    const [updated] = await tx
+      .update(loads)
+      .set({ status: "cancelled", cancelledById: shipper.id, cancelReason: reason, cancelledAt: now, updatedAt: now })
+      .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
+      .returning();
+    if (!updated) throw notAllowed(load, "cancelled", ["posted", "assigned"]);
+    const pending = await tx
+      .select({ driverId: bids.driverId })
+      .from(bids)
+      .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")));
+    await tx
+      .update(bids)
+      .set({ status: "rejected", updatedAt: now })
+      .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")));
+    await recordActivity(
+      tx,
+      [shipper.id, load.assignedDriverId, ...pending.map((p) => p.driverId)],
+      "load_cancelled",
+      load.id,
+      shipper.id,
+      now,
+    );
+    await enqueueNotify(tx, [load.assignedDriverId, ...pending.map((p) => p.driverId)], {
+      event: "load_cancelled",
+      loadId: load.id,
+      actorId: shipper.id,
+    });
+    return updated;
+  });
+
+/** After completion each side rates the other once, 1 to 5. */
+export const rateLoad = (db: TDb, rater: User, loadId: number, score: number, now = Date.now()) =>
+  db.transaction(async (tx) => {
+    const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
+    const isShipper = load?.shipperId === rater.id;
+    const isDriver = load?.assignedDriverId === rater.id;
+    if (!load || (!isShipper && !isDriver)) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+    if (load.status !== "completed") {
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ {
+          id: "error.rating.notCompleted",
+          message: "Ratings open when the load is completed; it is {status}",
+          values: { status: LOAD_STATUS_WORD[load.status] },
+        },
+      );
+    }
+    const rateeId = isShipper ? load.assignedDriverId : load.shipperId;
+    if (!rateeId)
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ { id: "error.rating.nobody", message: "There is nobody to rate on this load" },
+      );
+    // Once per side, kept by the unique (load, rater) index: of two ratings at once the second inserts nothing (on
+    // PostgreSQL it waits for the first to commit) and is told so, instead of failing on the index.
+    const inserted = await tx
+      .insert(ratings)
+      .values({ loadId: load.id, raterId: rater.id, rateeId, score, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ id: ratings.id });
+    if (!inserted.length)
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ { id: "error.rating.already", message: "You have already rated this load" },
+      );
+    const [ratee] = await tx
+      .update(users)
+      .set({ ratingSum: sql`${users.ratingSum} + ${score}`, totalRatings: sql`${users.totalRatings} + 1` })
+      .where(eq(users.id, rateeId))
+      .returning();
+    await recordActivity(tx, [rateeId], "rated", load.id, rater.id, now);
+    return {
+      loadId: load.id,
+      score,
+      ratee: {
+        id: rateeId,
+        rating: Math.round((ratee.ratingSum / ratee.totalRatings) * 10) / 10,
+        totalRatings: ratee.totalRatings,
+      },
+    };
+  });
+
+/** Which sides have rated a load already. */
+export const ratingsOf = (db: TDb, loadId: number) => db.select().from(ratings).where(eq(ratings.loadId, loadId));
+
+/** The newest recorded position of each of these loads, in one query. */
+export const lastPositions = async (db: TDb, loadIds: number[]) =>
+  new Map(
+    (await db.q.lastPositions(loadIds)).map((r) => [
+      r.loadId,
+      { latitude: r.latitude, longitude: r.longitude, recordedAt: new Date(r.recordedAt).toISOString() },
+    ]),
+  );
+
+/** The trip's last known position and its track, for the load's two parties. */
+export const trackOf = async (db: TDb, loadId: number, limit = 500) => {
+  const points = (
+    await db
+      .select()
+      .from(tripPoints)
+      .where(eq(tripPoints.loadId, loadId))
+      .orderBy(desc(tripPoints.recordedAt), desc(tripPoints.id))
+      .limit(limit)
+  )
+    .reverse()
+    .map((p) => ({ latitude: p.latitude, longitude: p.longitude, recordedAt: new Date(p.recordedAt).toISOString() }));
+  return { lastPosition: points.at(-1) ?? null, points };
+};

@@ -1,0 +1,57 @@
+// What procedures and jobs reach outside the database through, built once per process from the configuration and
+// shared by every door and role in it: the web role and the worker of one process use the same carriers, notifiers,
+// boards and stores, so token caches and hourly budgets are kept once.
+import type { TConfig } from "./config";
+import { boardServicesFrom, type TBoardServices } from "./integrations/boards/services";
+import { carriersFrom, type TCarrierRegistry } from "./integrations/carriers/registry";
+import { notifiersFrom, type TNotifierRegistry, vapidKeyFileFor } from "./integrations/notifiers/registry";
+import { whatsappWebSecretFileFor } from "./integrations/notifiers/whatsapp-web";
+import { paymentsFrom } from "./integrations/payments/registry";
+import type { TPaymentServices } from "./integrations/payments/services";
+import { storeServicesFor, type TStoreServices } from "./integrations/stores/services";
+import { logger, type TLogger } from "./logger";
+import { createSecretBox, secretKeyFileFor, secretKeyFrom } from "./secrets";
+
+export type TServices = {
+  /** The parcel carriers, as configured (real hosts, sandboxes or local emulators). */
+  carriers: TCarrierRegistry;
+  /** Notification channels (web push, Telegram, WhatsApp), as configured; the VAPID public key. */
+  notifiers: TNotifierRegistry;
+  /** External load boards: adapters per configuration, the secret box for their credentials, time limits. */
+  boards: TBoardServices;
+  /** Online stores (Shopify, Amazon, Alibaba): adapters per integration, sharing the boards' secret box. */
+  stores: TStoreServices;
+  /** Stripe and Chapa, as configured. */
+  payments: TPaymentServices;
+  log: TLogger;
+  /**
+   * The site's public origin (PUBLIC_URL, else this server's own address), for links when no HTTP request gives one;
+   * createServices sets it.
+   */
+  publicOrigin?: string;
+};
+
+/**
+ * The services of a process, from its configuration. Key files (the secret box's key, the VAPID pair, the WhatsApp Web
+ * secret) live beside the database unless the configuration gives them. `overrides` replace a part (tests give their
+ * own emulators and short time limits); stores follow the boards they are given.
+ */
+export const createServices = (config: TConfig, overrides: Partial<TServices> = {}): TServices => {
+  const boards =
+    overrides.boards ??
+    boardServicesFrom(config, createSecretBox(secretKeyFrom(config.secretKey, secretKeyFileFor(config.databasePath))));
+  return {
+    carriers: overrides.carriers ?? carriersFrom(config.carriers),
+    notifiers:
+      overrides.notifiers ??
+      notifiersFrom(config, {
+        vapidKeyFile: vapidKeyFileFor(config.databasePath),
+        whatsappWebSecretFile: whatsappWebSecretFileFor(config.databasePath),
+      }),
+    boards,
+    stores: overrides.stores ?? storeServicesFor(boards, config.stores),
+    payments: overrides.payments ?? paymentsFrom(config.payments),
+    log: overrides.log ?? logger,
+    publicOrigin: overrides.publicOrigin ?? config.publicUrl ?? `http://localhost:${config.port}`,
+  };
+};
