@@ -75,7 +75,11 @@ const isDisplayCurrency = (v: unknown): v is TDisplayCurrency =>
 /** What the device says of where it is: its time zone and languages (the region decides the default units). */
 export const deviceHints = () => ({
   timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-  languages: typeof navigator === "undefined" ? [] : [...(navigator.languages ?? [navigator.language])],
+  // Prerendering runs without a browser: its navigator may name no languages at all.
+  languages:
+    typeof navigator === "undefined"
+      ? []
+      : [...(navigator.languages ?? [navigator.language])].filter((l): l is string => typeof l === "string"),
 });
 
 const FALLBACK_RATES: Record<string, number> = {
