@@ -19,6 +19,7 @@ import { BOARD_PAGE_SIZE, boardStatsInput, firstBoardPage } from "../../../share
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import { ratePerDistance, type TUnits } from "../../../shared/units";
 import { PageHeader } from "../../components/layout/page-header";
+import { StaleNotice } from "../../components/layout/stale-notice";
 import { StatCard } from "../../components/layout/stat-card";
 import { bidDialogPart, DeferredBidDialog } from "../../components/loads/deferred-bid-dialog";
 import { LoadCard } from "../../components/loads/load-card";
@@ -355,7 +356,11 @@ function LoadBoardPage() {
             <Trans>Loading loads...</Trans>
           </Card>
         )}
-        {results.isError && (
+        {/* Results kept from earlier stay on screen under a quiet line; the error card is for a board with nothing to show. */}
+        {results.data && results.dataUpdatedAt > 0 && (
+          <StaleNotice updatedAt={results.dataUpdatedAt} failed={results.isError} testId="board-stale" />
+        )}
+        {results.isError && !results.data && (
           <Card className="p-6 text-center text-destructive">
             <Trans>The load board could not be loaded. Please try again later.</Trans>
           </Card>
