@@ -16,6 +16,7 @@ DELETE /api/shipping/shipments/:id
 GET /api/auth/user
 GET /api/bids/driver
 GET /api/dashboard
+GET /api/dev/mail
 GET /api/drivers/stats
 GET /api/drivers/trips
 GET /api/ecommerce/integrations
@@ -51,6 +52,8 @@ GET /api/subscription/prices
 GET /api/subscription/status
 GET /api/sync/status
 POST /api/auth/login
+POST /api/auth/password/forgot
+POST /api/auth/password/reset
 POST /api/auth/register
 POST /api/bids/:id/accept
 POST /api/bids/:id/reject
