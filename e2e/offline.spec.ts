@@ -139,3 +139,49 @@ test("a signed-in page reloaded offline keeps the user in the app with the last 
   await expect(page.getByTestId("offline-badge")).toBeHidden({ timeout: 20_000 });
   await ctx.close();
 });
+
+test("a load opened before the connection went stays readable offline with its time, and a bid on it is queued", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000); // sign-up, the board, a reload without a connection and the queue's return
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await ctx.newPage();
+  await page.goto("/signin?mode=register&returnTo=/loads");
+  await signUp(page, { type: "Driver", first: "Hawi", last: "Tolera", email: uniqueEmail("hawi") });
+  const row = page
+    .getByTestId("load-card")
+    .filter({ has: page.getByTestId("quick-bid") })
+    .first();
+  await expect(row).toBeVisible({ timeout: 20_000 });
+  const loadId = Number(await row.getAttribute("data-load-id"));
+  const title = (await row.getByRole("link").first().textContent()) ?? "";
+  await page.goto(`/loads/${loadId}`);
+  await expect(page.getByTestId("load-card")).toContainText(title);
+  await page.getByTestId("quick-bid").hover(); // the bid dialog's code arrives while online
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller)
+      await new Promise((r) => navigator.serviceWorker.addEventListener("controllerchange", r, { once: true }));
+  });
+  await page.waitForTimeout(1500); // the last answers are saved at most once a second
+
+  await ctx.setOffline(true);
+  await page.reload();
+  // The load as it was, with a quiet line saying when it was last loaded, not "no longer available".
+  await expect(page.getByTestId("load-stale")).toHaveText(/^Offline · as of \d{1,2}:\d{2}/);
+  await expect(page.getByTestId("load-card")).toContainText(title);
+  await expect(page.getByTestId("load-missing")).toHaveCount(0);
+
+  await page.getByTestId("quick-bid").click();
+  await page.getByTestId("bid-dialog").getByLabel("Bid amount").fill("888");
+  await page.getByTestId("bid-dialog").getByRole("button", { name: "Place Bid" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Offline - request queued for later" })).toBeVisible();
+  await expect(page.getByTestId("pending-badge")).toHaveText("Bid waiting to send");
+
+  await ctx.setOffline(false);
+  await expect(page.getByTestId("toast").filter({ hasText: "1 queued change sent" })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("load-stale")).toHaveCount(0);
+  const bids = (await (await page.request.get("/api/bids/driver")).json()) as { loadId: number; amount: number }[];
+  expect(bids.filter((b) => b.loadId === loadId).map((b) => b.amount)).toEqual([888]);
+  await ctx.close();
+});

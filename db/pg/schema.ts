@@ -44,6 +44,11 @@ export const users = pgTable(
     // Dates in the Gregorian or the Ethiopian calendar, and the Ethiopian time of day beside the clock.
     calendar: text().notNull().default("gregorian"),
     ethiopianTime: boolean().notNull().default(false),
+    // Distances and weights shown in kilometres and kilograms (metric) or miles and pounds (imperial); stored values
+    // stay in miles and pounds.
+    units: text({ enum: ["metric", "imperial"] })
+      .notNull()
+      .default("imperial"),
     ratingSum: integer().notNull().default(0),
     totalRatings: integer().notNull().default(0),
     totalTrips: integer().notNull().default(0),

@@ -97,3 +97,5 @@ export const STORAGE_KEYS = {
 
 /** A cookie the web app sets with its active language, so the server can ask for that language's messages up front. */
 export const LANGUAGE_COOKIE = "mytess_lang";
+/** The web app sends the device's time zone in this cookie, so an account made on it starts with local defaults. */
+export const TIME_ZONE_COOKIE = "mytess_tz";

@@ -7,6 +7,7 @@ import type { TLanguage } from "../../shared/constants";
 import { CALENDARS, formatDate, type TCalendar } from "../../shared/dates";
 import { formatMoney } from "../../shared/money";
 import { placeLabel } from "../../shared/place";
+import { formatDistance, unitFormatFor } from "../../shared/units";
 import { describeError } from "../errors";
 import { i18n } from "../i18n";
 import type { TNotifyButton } from "../integrations/notifiers/types";
@@ -120,8 +121,9 @@ export const loadsCommand = async (deps: TBotDeps, u: TBotUser, channel: TChanne
     return {
       text: i18n._({
         id: "bot.loads.none",
-        message: "No posted loads within {radius} miles of your last location.",
-        values: { radius },
+        comment: "Bot: {radius} is a distance with its unit (80 km)",
+        message: "No posted loads within {radius} of your last location.",
+        values: { radius: formatDistance(radius, unitFormatFor(u.user.units, u.language), 0) },
       }),
     };
   const lines = page.items.map((l) =>
@@ -134,9 +136,9 @@ export const loadsCommand = async (deps: TBotDeps, u: TBotUser, channel: TChanne
           : i18n._({
               id: "bot.loads.away",
               comment:
-                "Telegram/WhatsApp bot load list: distance from the driver's last location to the pickup (mi = miles)",
-              message: "{miles} mi away",
-              values: { miles: Math.round(l.distance) },
+                "Telegram/WhatsApp bot load list: distance from the driver's last location to the pickup, with its unit (12 km)",
+              message: "{distance} away",
+              values: { distance: formatDistance(l.distance, unitFormatFor(u.user.units, u.language), 0) },
             }),
         dateOf(u, l.pickupDate),
         formatMoney(l.budgetAmount, l.budgetCurrency, INTL[u.language]),

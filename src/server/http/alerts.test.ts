@@ -77,6 +77,28 @@ describe("load alerts", () => {
     expect(wantsReefer.id).toBeGreaterThan(0);
   });
 
+  test("the alert says the distance in the driver's units and language", async () => {
+    const metric = await driverAt(8.95, 38.76, { radiusMiles: 25 });
+    expect((await metric.c.put("/api/user/units", { units: "metric" })).status).toBe(200);
+    expect((await metric.c.put("/api/user/language", { language: "om" })).status).toBe(200);
+    const imperial = await driverAt(8.95, 38.76, { radiusMiles: 25 });
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    await run();
+    await run();
+    const body = async (userId: number) =>
+      (
+        await t.rows<{ body: string }>(
+          "SELECT body FROM notifications WHERE user_id = ? AND load_id = ? AND channel = 'in_app'",
+          userId,
+          loadId,
+        )
+      )[0]?.body;
+    // About 4 miles: 6 km.
+    expect(await body(metric.id)).toMatch(/\b6 km\b/);
+    expect(await body(metric.id)).not.toContain("mi ");
+    expect(await body(imperial.id)).toContain("4 mi from you");
+  });
+
   test("the area moves with the driver; an unavailable driver is not alerted", async () => {
     const d = await driverAt(9.6, 41.85, { radiusMiles: 25 }); // Dire Dawa
     let loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;

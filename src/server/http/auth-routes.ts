@@ -1,5 +1,6 @@
 import type { TDb } from "../../../db/client";
 import { type TLanguage, type TUserType, USER_TYPES } from "../../shared/constants";
+import { accountDefaults } from "../../shared/region";
 import { safeReturnTo } from "../../shared/return-to";
 import type { TConfig } from "../config";
 import { translate } from "../i18n";
@@ -9,7 +10,7 @@ import { findOrCreateOidcUser } from "../modules/accounts/oidc-users";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "../modules/accounts/sessions";
 import type { TServices } from "../services";
 import { errorResponse } from "./errors";
-import { requestLocale } from "./locale";
+import { requestLocale, requestRegion } from "./locale";
 import { contextFromRequest, isSecureRequest, publicOrigin, type TRequestMeta } from "./request-context";
 
 const OIDC_COOKIE = "mytess_oidc";
@@ -113,7 +114,12 @@ export const createAuthRoutes = (db: TDb, config: TConfig, oidc: TOidcClient | n
       const external = new URL(req.url);
       const callbackUrl = new URL(`${originOf(req, config)}/api/auth/callback${external.search}`);
       const claims = await oidc.finish(callbackUrl, { state: saved.s, codeVerifier: saved.v });
-      const user = await findOrCreateOidcUser(db, claims, saved.t);
+      const user = await findOrCreateOidcUser(
+        db,
+        claims,
+        saved.t,
+        accountDefaults({ language: requestLocale(req), region: requestRegion(req) }),
+      );
       const { token } = await createSession(db, user.id, req.headers.get("user-agent"));
       headers.append("Set-Cookie", sessionCookie(token, secure));
       logger.info("oidc sign-in", { userId: user.id });

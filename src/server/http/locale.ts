@@ -1,4 +1,5 @@
-import { LANGUAGE_CODES, LANGUAGE_COOKIE, type TLanguage } from "../../shared/constants";
+import { LANGUAGE_CODES, LANGUAGE_COOKIE, TIME_ZONE_COOKIE, type TLanguage } from "../../shared/constants";
+import { deviceRegion } from "../../shared/region";
 
 const isLanguage = (code: string | undefined): code is TLanguage =>
   code !== undefined && (LANGUAGE_CODES as readonly string[]).includes(code);
@@ -21,3 +22,28 @@ export const requestLocale = (req: Request): TLanguage => {
   }
   return "en";
 };
+
+const cookieValue = (req: Request, name: string) => {
+  const raw = req.headers
+    .get("cookie")
+    ?.split(";")
+    .map((p) => p.trim())
+    .find((p) => p.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
+  if (!raw) return null;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The country a request most likely comes from: the time zone the web app puts in its cookie, else the region of
+ * the browser's languages (en-GB), else null. A new account takes its currency and units from it.
+ */
+export const requestRegion = (req: Request): string | null =>
+  deviceRegion({
+    timeZone: cookieValue(req, TIME_ZONE_COOKIE),
+    languages: (req.headers.get("accept-language") ?? "").split(","),
+  });

@@ -4,7 +4,7 @@ import type { TConfig } from "../config";
 import { readCookie, resolveSession, sessionCookie } from "../modules/accounts/sessions";
 import type { TServices } from "../services";
 import { createContext, type TChannel, type TContext } from "../trpc/context";
-import { requestLocale } from "./locale";
+import { requestLocale, requestRegion } from "./locale";
 
 export type TRequestMeta = { ip: string | null };
 
@@ -55,6 +55,7 @@ export const contextFromRequest = async (
       secure,
       resHeaders,
       origin: publicOrigin(req, config),
+      region: requestRegion(req),
     },
   });
 };

@@ -17,6 +17,8 @@ export type THttpContext = {
   resHeaders: Headers;
   /** The site's public origin (PUBLIC_URL, else the request's), for addresses sent to payment providers. */
   origin: string;
+  /** The country the device suggests (time zone, languages), or null: a new account's currency and units follow it. */
+  region?: string | null;
 };
 
 /** One context shape for every door into the router: web and REST requests, the CLI, the bots and the job worker. */

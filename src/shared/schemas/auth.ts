@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DISPLAY_CURRENCY_CODES, LANGUAGE_CODES, PASSWORD_MIN_LENGTH, USER_TYPES } from "../constants";
 import { CALENDARS } from "../dates";
+import { UNIT_SYSTEMS } from "../units";
 import { isStorableText, STORABLE_TEXT, zText } from "./text";
 
 const name = (field: string) =>
@@ -57,6 +58,31 @@ export const ZUpdateCalendarInput = z.object({
   ethiopianTime: z.boolean({ error: "ethiopianTime must be true or false" }).optional(),
 });
 export type TUpdateCalendarInput = z.infer<typeof ZUpdateCalendarInput>;
+export const ZUpdateUnitsInput = z.object({
+  units: z.enum(UNIT_SYSTEMS, { error: `units must be one of ${UNIT_SYSTEMS.join(", ")}` }),
+});
+export type TUpdateUnitsInput = z.infer<typeof ZUpdateUnitsInput>;
+
+/** The account as the API shows it (fields added later pass through: this names what callers rely on). */
+export const ZPublicUser = z.looseObject({
+  id: z.number(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  profileImageUrl: z.string().nullable(),
+  userType: z.enum(USER_TYPES),
+  currency: z.string(),
+  language: z.string(),
+  calendar: z.enum(CALENDARS),
+  ethiopianTime: z.boolean(),
+  units: z.enum(UNIT_SYSTEMS),
+  rating: z.number(),
+  totalRatings: z.number(),
+  totalTrips: z.number(),
+  createdAt: z.string(),
+});
+/** What a change of the account's settings answers: the account as it now is. */
+export const ZUserAnswer = z.object({ user: ZPublicUser });
 
 export const ZUpdateProfileInput = z.object({
   firstName: name("firstName"),

@@ -4,6 +4,7 @@ import {
   LANGUAGE_CODES,
   LANGUAGE_COOKIE,
   STORAGE_KEYS,
+  TIME_ZONE_COOKIE,
   type TLanguage,
 } from "../../shared/constants";
 
@@ -69,6 +70,10 @@ export const activateLanguage = async (language: TLanguage, chosen = false) => {
     localStorage.setItem(STORAGE_KEYS.language, language);
     // biome-ignore lint/suspicious/noDocumentCookie: one plain preference cookie; the Cookie Store API is not everywhere
     document.cookie = `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=31536000; SameSite=Lax`;
+    // The device's time zone beside it: an account made here starts with the region's currency and units.
+    const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone ?? "");
+    // biome-ignore lint/suspicious/noDocumentCookie: as above
+    document.cookie = `${TIME_ZONE_COOKIE}=${zone}; Path=/; Max-Age=31536000; SameSite=Lax`;
     if (chosen) localStorage.setItem(STORAGE_KEYS.preferredLanguage, language);
   } catch (err) {
     console.warn(`Could not load the ${language} translations`, err);

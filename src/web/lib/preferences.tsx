@@ -11,6 +11,18 @@ import {
 import { CALENDARS, formatDate, type TCalendar, type TDateFormat } from "../../shared/dates";
 import { numberFormat } from "../../shared/intl";
 import { convert, formatMoney } from "../../shared/money";
+import { deviceRegion } from "../../shared/region";
+import {
+  defaultUnits,
+  distanceUnit,
+  formatDistance,
+  formatRatePerDistance,
+  formatWeight,
+  isUnits,
+  type TUnitFormat,
+  type TUnits,
+  weightUnit,
+} from "../../shared/units";
 import { useMe } from "./auth";
 import { activateLanguage, FORMAT_LOCALE } from "./i18n";
 import { trpc } from "./trpc";
@@ -32,18 +44,43 @@ type TPreferences = {
   setCalendar: (calendar: TCalendar, ethiopianTime?: boolean) => void;
   formatNumber: (n: number, opts?: Intl.NumberFormatOptions) => string;
   formatLocale: string;
+  /** Kilometres and kilograms or miles and pounds: this device's choice, else the account's, else the device's region. */
+  units: TUnits;
+  /** Sets the units: on this device, and on the account when signed in. */
+  setUnits: (u: TUnits) => void;
+  unitFormat: TUnitFormat;
+  /** A distance stored in miles, in the reader's unit ("12 km"). */
+  formatDistance: (miles: number, digits?: number) => string;
+  /** A weight stored in pounds, in the reader's unit ("18.1 t", "850 kg", "40,000 lbs"). */
+  formatWeight: (lbs: number) => string;
+  /** A rate per mile in its currency, per the reader's unit of distance ("Br 71.43/km"). */
+  formatRatePerDistance: (perMile: number, currency: string) => string;
+  /** The unit words of the reader's distances and typed weights ("km" / "mi", "kg" / "lb"). */
+  distanceUnit: string;
+  weightUnit: string;
 };
 
 const PreferencesContext = createContext<TPreferences | null>(null);
 
 // A device without an account keeps its calendar choice here.
 const CALENDAR_KEY = "preferredCalendar";
+const UNITS_KEY = "preferredUnits";
 const ETHIOPIAN_TIME_KEY = "ethiopianTime";
 const isCalendar = (v: unknown): v is TCalendar =>
   typeof v === "string" && (CALENDARS as readonly string[]).includes(v);
 
 const isDisplayCurrency = (v: unknown): v is TDisplayCurrency =>
   typeof v === "string" && (DISPLAY_CURRENCY_CODES as readonly string[]).includes(v);
+
+/** What the device says of where it is: its time zone and languages (the region decides the default units). */
+export const deviceHints = () => ({
+  timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  // Prerendering runs without a browser: its navigator may name no languages at all.
+  languages:
+    typeof navigator === "undefined"
+      ? []
+      : [...(navigator.languages ?? [navigator.language])].filter((l): l is string => typeof l === "string"),
+});
 
 const FALLBACK_RATES: Record<string, number> = {
   ...Object.fromEntries(CURRENCIES.map((c) => [c.code, c.exchangeRate])),
@@ -68,6 +105,13 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     return isCalendar(stored) ? stored : "gregorian";
   });
   const [ethiopianTime, setEthiopianTime] = useState(() => localStorage.getItem(ETHIOPIAN_TIME_KEY) === "1");
+  // Units chosen on this device (null: none yet, so the account's or the device's region's apply).
+  const [chosenUnits, setChosenUnits] = useState<TUnits | null>(() => {
+    const stored = localStorage.getItem(UNITS_KEY);
+    return isUnits(stored) ? stored : null;
+  });
+  const saveUnits = useMutation(trpc.user.updateUnits.mutationOptions());
+  const { mutate: pushUnits } = saveUnits;
   const saveCalendar = useMutation(trpc.user.updateCalendar.mutationOptions());
   const { mutate: pushCalendar } = saveCalendar;
   const rates = useQuery(trpc.platform.fxRates.queryOptions()).data;
@@ -98,12 +142,29 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
         { onError: (e) => console.warn("Could not save the calendar", e) },
       );
     }
+    // Units too: a choice made on this device is saved to the account; without one the account's apply.
+    const storedUnits = localStorage.getItem(UNITS_KEY);
+    if (isUnits(storedUnits) && storedUnits !== me.units)
+      pushUnits({ units: storedUnits }, { onError: (e) => console.warn("Could not save the units", e) });
     const storedLanguage = localStorage.getItem(STORAGE_KEYS.preferredLanguage);
     if (!storedLanguage && me.language !== language) void activateLanguage(me.language as TLanguage);
     else if (storedLanguage && me.language !== language) {
       pushLanguage({ language }, { onError: (e) => console.warn("Could not save the language", e) });
     }
-  }, [me, language, pushCurrency, pushLanguage, pushCalendar]);
+  }, [me, language, pushCurrency, pushLanguage, pushCalendar, pushUnits]);
+
+  const setUnits = useCallback(
+    (u: TUnits) => {
+      setChosenUnits(u);
+      localStorage.setItem(UNITS_KEY, u);
+      if (me) pushUnits({ units: u }, { onError: (e) => console.warn("Could not save the units", e) });
+    },
+    [me, pushUnits],
+  );
+  const units: TUnits =
+    chosenUnits ??
+    (me?.units && isUnits(me.units) ? me.units : null) ??
+    defaultUnits({ language, region: deviceRegion(deviceHints()) });
 
   const setCalendar = useCallback(
     (c: TCalendar, withEthiopianTime?: boolean) => {
@@ -141,6 +202,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<TPreferences>(() => {
     const formatLocale = FORMAT_LOCALE[language] ?? "en-US";
+    const unitFormat: TUnitFormat = { units, language, locale: formatLocale };
     const rateOf = (code: string) => rates?.find((r) => r.code === code)?.exchangeRate ?? FALLBACK_RATES[code] ?? 1;
     return {
       language,
@@ -162,8 +224,16 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
       ethiopianTime,
       setCalendar,
       formatNumber: (n, opts) => numberFormat(formatLocale, opts).format(n),
+      units,
+      setUnits,
+      unitFormat,
+      formatDistance: (miles, digits) => formatDistance(miles, unitFormat, digits),
+      formatWeight: (lbs) => formatWeight(lbs, unitFormat),
+      formatRatePerDistance: (perMile, code) => formatRatePerDistance(perMile, code, unitFormat),
+      distanceUnit: distanceUnit(unitFormat),
+      weightUnit: weightUnit(unitFormat),
     };
-  }, [language, setLanguage, currency, setCurrency, rates, calendar, ethiopianTime, setCalendar]);
+  }, [language, setLanguage, currency, setCurrency, rates, calendar, ethiopianTime, setCalendar, units, setUnits]);
 
   return <PreferencesContext.Provider value={value}>{children}</PreferencesContext.Provider>;
 }

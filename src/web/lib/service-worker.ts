@@ -1,19 +1,20 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 /**
- * Registers /sw.js and reports a waiting update. Accepting it tells the waiting worker to take over; the page reloads
- * when a new worker takes control.
+ * Registers /sw.js and reports a waiting update. Accepting it tells the waiting worker to take over, and the page
+ * reloads once it has. Only an accepted update reloads: a first visit's worker taking control (no update asked for)
+ * leaves the page as it is, whereas a page that had no worker when it opened still reloads for an update accepted later.
  */
 export const useServiceWorkerUpdate = () => {
   const [waiting, setWaiting] = useState<ServiceWorker | null>(null);
+  const accepted = useRef(false);
+  const reloading = useRef(false);
 
   useEffect(() => {
     if (!("serviceWorker" in navigator) || import.meta.env.DEV) return;
-    let reloading = false;
-    const hadController = Boolean(navigator.serviceWorker.controller);
     const onControllerChange = () => {
-      if (!hadController || reloading) return;
-      reloading = true;
+      if (!accepted.current || reloading.current) return;
+      reloading.current = true;
       window.location.reload();
     };
     navigator.serviceWorker.addEventListener("controllerchange", onControllerChange);
@@ -35,8 +36,16 @@ export const useServiceWorkerUpdate = () => {
   return {
     waiting,
     update: () => {
-      if (waiting) waiting.postMessage({ type: "SKIP_WAITING" });
-      else window.location.reload();
+      if (!waiting) return window.location.reload();
+      accepted.current = true;
+      // Whichever comes first: the new worker taking control of this page, or it being active (a page it does not
+      // control yet gets no controllerchange).
+      waiting.addEventListener("statechange", () => {
+        if (waiting.state !== "activated" || reloading.current) return;
+        reloading.current = true;
+        window.location.reload();
+      });
+      waiting.postMessage({ type: "SKIP_WAITING" });
     },
     dismiss: () => setWaiting(null),
   };

@@ -131,11 +131,17 @@ function SampleBoard() {
 
 function LandingPage() {
   const { t } = useLingui();
+  const { formatDistance } = usePreferences();
+  const nearest = formatDistance(25, 0);
+  const farthest = formatDistance(500, 0);
   const features = [
     {
       icon: MapPin,
       title: t`Loads near you`,
-      text: t`See loads by distance from where your truck is, within 25 to 500 miles.`,
+      text: t({
+        message: `See loads by distance from where your truck is, within ${nearest} to ${farthest}.`,
+        comment: "Landing feature text; {nearest} and {farthest} are distances with their unit (40 km, 805 km)",
+      }),
     },
     {
       icon: Banknote,

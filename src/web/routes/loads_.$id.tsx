@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { createFileRoute, Link } from "@tanstack/react-router";
 import { ArrowRight, Calendar, MapPin, Truck, Weight } from "lucide-react";
 import { lazy, Suspense } from "react";
+import { StaleNotice } from "../components/layout/stale-notice";
 import { LoadStatusBadge } from "../components/loads/badges";
 import { BidDialog } from "../components/loads/bid-dialog";
 import { BudgetAmount } from "../components/loads/budget-amount";
@@ -14,8 +15,9 @@ import { Button } from "../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
 import { loginHref } from "../lib/auth";
 import { loadAppMessages } from "../lib/i18n";
+import { useOnline } from "../lib/online";
 import { usePreferences } from "../lib/preferences";
-import { trpc } from "../lib/trpc";
+import { errorInfo, trpc } from "../lib/trpc";
 
 /** A shared load: a public preview for visitors, the full load for signed-in users. */
 const RouteMap = lazy(() => import("../components/map/route-map"));
@@ -53,7 +55,7 @@ function Missing() {
 }
 
 function Preview({ loadId }: { loadId: number }) {
-  const { formatDate, formatNumber } = usePreferences();
+  const { formatDate, formatWeight } = usePreferences();
   const q = useQuery(trpc.loads.preview.queryOptions({ loadId }, { retry: false }));
   if (q.isPending)
     return (
@@ -63,7 +65,6 @@ function Preview({ loadId }: { loadId: number }) {
     );
   if (q.isError || !q.data) return <Missing />;
   const l = q.data;
-  const weight = formatNumber(l.weight);
   return (
     <Card data-testid="load-preview">
       <CardHeader>
@@ -87,7 +88,7 @@ function Preview({ loadId }: { loadId: number }) {
           </span>
           <span className="flex items-center gap-1">
             <Weight className="size-4" />
-            <Trans>{weight} lbs</Trans>
+            {formatWeight(l.weight)}
           </span>
         </div>
         <div>
@@ -113,17 +114,30 @@ function Preview({ loadId }: { loadId: number }) {
 function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
   const { t } = useLingui();
   const { formatDate } = usePreferences();
+  const online = useOnline();
   const q = useQuery(trpc.loads.byId.queryOptions({ loadId }, { retry: false }));
+  // A load opened before the connection went stays readable from this device's copy (kept across reloads).
+  if (!q.data && !online)
+    return (
+      <Card className="p-8 text-center" data-testid="load-offline-missing">
+        <p className="text-muted-foreground">
+          <Trans>
+            You're offline, and this load was not opened on this device before. It shows once you're back online.
+          </Trans>
+        </p>
+      </Card>
+    );
   if (q.isPending)
     return (
       <p className="text-muted-foreground">
         <Trans>Loading...</Trans>
       </p>
     );
-  if (q.isError || !q.data) return <Missing />;
+  if (!q.data || (q.isError && errorInfo(q.error).code === "NOT_FOUND")) return <Missing />;
   const l = q.data;
   return (
     <div className="grid gap-4">
+      <StaleNotice updatedAt={q.dataUpdatedAt} failed={q.isError} testId="load-stale" />
       <div className="flex items-center justify-between">
         <Button asChild variant="ghost" size="sm">
           <Link to="/loads" search={{ highlight: l.id }}>

@@ -87,7 +87,7 @@ function SubscribePage() {
   const { me } = Route.useRouteContext();
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  const { formatAmount } = usePreferences();
+  const { formatAmount, formatDistance } = usePreferences();
   // The provider's answer is read once, then the address is cleaned so that a reload does not show it again.
   const [checkoutReturn] = useState(() => checkoutReturnOf(search));
   const status = useQuery({ ...subscriptionStatusOptions(), enabled: Boolean(me) });
@@ -99,7 +99,10 @@ function SubscribePage() {
   const price = formatAmount(PREMIUM_PRICE_USD, "USD");
   const features = [
     t`Unlimited bids and posted loads`,
-    t`Loads within 500 miles of you`,
+    t({
+      message: `Loads within ${formatDistance(500, 0)} of you`,
+      comment: "Premium plan feature; {0} is a distance with its unit (805 km)",
+    }),
     t`Trip tracking and ratings`,
     t`Alerts in the browser, on Telegram and on WhatsApp`,
     t`Support in English, Amharic and Afaan Oromo`,

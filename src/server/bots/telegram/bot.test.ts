@@ -190,6 +190,8 @@ describe("commands through the app's router", () => {
     expect(list.text).toContain(`#${loadId} Cement, 40 t`);
     expect(list.text).toContain("Addis Ababa");
     expect(list.text).toContain("$1,000.00");
+    // Distances in the account's units: miles for this account.
+    expect(list.text).toMatch(/\n\d+ mi away · /);
     const bidButton = list.reply_markup?.inline_keyboard.flat().find((b) => b.callback_data === `bid:${loadId}`);
     expect(bidButton).toBeDefined();
     const before = emu.telegram.sent(driverChat).length;
@@ -282,6 +284,7 @@ test("dates in the bot follow the account's calendar and language: the Ethiopian
   const { formatDate } = await import("../../../shared/dates");
   expect((await driver.put("/api/user/calendar", { calendar: "ethiopic" })).status).toBe(200);
   expect((await driver.put("/api/user/language", { language: "am" })).status).toBe(200);
+  expect((await driver.put("/api/user/units", { units: "metric" })).status).toBe(200);
   const chatId = chat();
   await link(driver, chatId);
   const created = await shipper.post("/api/loads", loadInput({ title: "Teff, 10 t" }));
@@ -296,6 +299,9 @@ test("dates in the bot follow the account's calendar and language: the Ethiopian
   expect(when).toContain("ዓ.ም.");
   expect(list.text).toContain(when);
   expect(list.text).toContain("በአቅራቢያዎ የተለጠፉ ጭነቶች");
+  // The account reads kilometres: the distance to the pickup in kilometres, with the Amharic unit word.
+  expect(list.text).toMatch(/\d+ ኪ\.ሜ/);
+  expect(list.text).not.toContain("ማይል");
 });
 
 test("one poller per deployment: a second holder does not get the lease while the first renews it", async () => {

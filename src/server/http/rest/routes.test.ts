@@ -101,6 +101,7 @@ PUT /api/user/calendar
 PUT /api/user/currency
 PUT /api/user/language
 PUT /api/user/profile
+PUT /api/user/units
 `
   .trim()
   .split("\n");

@@ -1,15 +1,21 @@
 import type { TDb } from "../../../../db/client";
+import type { TDisplayCurrency, TLanguage } from "../../../shared/constants";
 import type { TLoginInput, TRegisterInput } from "../../../shared/schemas/auth";
+import type { TUnits } from "../../../shared/units";
 import { AppError } from "../../errors";
 import { hashPassword, verifyPassword } from "./password";
 import { purgeOldLoginFailures, releaseLoginAttempt, reserveLoginAttempt } from "./rate-limit";
 import { createUser, EMAIL_TAKEN, findUserByEmail } from "./users";
 
-export const registerUser = async (db: TDb, input: TRegisterInput) => {
+export const registerUser = async (
+  db: TDb,
+  input: TRegisterInput,
+  defaults?: { language: TLanguage; currency: TDisplayCurrency; units: TUnits },
+) => {
   // The password is hashed before the email is looked up, so a taken email answers no faster than a new one.
   const passwordHash = await hashPassword(input.password);
   if (await findUserByEmail(db, input.email)) throw new AppError("CONFLICT", EMAIL_TAKEN);
-  return createUser(db, { ...input, passwordHash });
+  return createUser(db, { ...input, passwordHash, defaults });
 };
 
 export const authenticate = async (db: TDb, input: TLoginInput, ip: string) => {

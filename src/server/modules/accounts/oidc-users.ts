@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { users } from "../../../../db/tables";
-import type { TUserType } from "../../../shared/constants";
+import type { TDisplayCurrency, TLanguage, TUserType } from "../../../shared/constants";
+import type { TUnits } from "../../../shared/units";
 import { AppError } from "../../errors";
 import type { TOidcClaims } from "../../integrations/oidc/oidc";
 import { createUser, findUserByEmail } from "./users";
@@ -10,7 +11,12 @@ import { createUser, findUserByEmail } from "./users";
  * The account behind an OpenID Connect identity: the one already linked to it, else an account with the same verified
  * email (which gets linked), else a new account of the type the visitor chose.
  */
-export const findOrCreateOidcUser = async (db: TDb, claims: TOidcClaims, userType: TUserType) => {
+export const findOrCreateOidcUser = async (
+  db: TDb,
+  claims: TOidcClaims,
+  userType: TUserType,
+  defaults?: { language: TLanguage; currency: TDisplayCurrency; units: TUnits },
+) => {
   const [linked] = await db
     .select()
     .from(users)
@@ -52,5 +58,6 @@ export const findOrCreateOidcUser = async (db: TDb, claims: TOidcClaims, userTyp
     oidcIssuer: claims.issuer,
     oidcSubject: claims.sub,
     profileImageUrl: claims.picture ?? null,
+    defaults,
   });
 };

@@ -1,5 +1,6 @@
 import type { User } from "../../../../db/tables";
 import type { TCalendar } from "../../../shared/dates";
+import type { TUnits } from "../../../shared/units";
 
 /** What the API shows of a user: never the password hash or the OIDC subject. */
 export const toPublicUser = (u: User) => ({
@@ -13,6 +14,7 @@ export const toPublicUser = (u: User) => ({
   language: u.language,
   calendar: u.calendar as TCalendar,
   ethiopianTime: u.ethiopianTime,
+  units: u.units as TUnits,
   rating: u.totalRatings > 0 ? Math.round((u.ratingSum / u.totalRatings) * 10) / 10 : 0,
   totalRatings: u.totalRatings,
   totalTrips: u.totalTrips,

@@ -1,4 +1,5 @@
 import type { TRPCRouterRecord } from "@trpc/server";
+import { accountDefaults } from "../../../shared/region";
 import {
   ZForgotPasswordInput,
   ZLoginInput,
@@ -8,6 +9,8 @@ import {
   ZUpdateCurrencyInput,
   ZUpdateLanguageInput,
   ZUpdateProfileInput,
+  ZUpdateUnitsInput,
+  ZUserAnswer,
 } from "../../../shared/schemas/auth";
 import { AppError } from "../../errors";
 import type { TContext } from "../../trpc/context";
@@ -65,8 +68,12 @@ export const authRouter = {
     )
     .input(ZRegisterInput)
     .mutation(async ({ ctx, input }) => {
-      httpOf(ctx); // before the account is made: nothing half-done outside HTTP
-      const user = await registerUser(ctx.db, input);
+      const http = httpOf(ctx); // before the account is made: nothing half-done outside HTTP
+      const user = await registerUser(
+        ctx.db,
+        input,
+        accountDefaults({ language: ctx.locale, region: http.region ?? null }),
+      );
       await startSession(ctx, user.id);
       ctx.services.log.info("user registered", { userId: user.id, userType: user.userType });
       return { user: toPublicUser(user) };
@@ -174,6 +181,21 @@ export const userRouter = {
           ...(input.ethiopianTime === undefined ? {} : { ethiopianTime: input.ethiopianTime }),
         }),
       ),
+    })),
+
+  /** Kilometres and kilograms or miles and pounds, for what this account reads everywhere (web, bots, notifications). */
+  updateUnits: authedProcedure
+    .meta(
+      rest("PUT", "/api/user/units", {
+        summary: "Set the account's units (metric or imperial)",
+        tags: ["Account"],
+        scope: "account:write",
+      }),
+    )
+    .input(ZUpdateUnitsInput)
+    .output(ZUserAnswer)
+    .mutation(async ({ ctx, input }) => ({
+      user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { units: input.units })),
     })),
 
   updateProfile: authedProcedure

@@ -1,8 +1,9 @@
 import { asc, eq } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
 import { type User, users } from "../../../../db/tables";
-import { TRIAL_MONTHS, type TUserType } from "../../../shared/constants";
+import { type TDisplayCurrency, type TLanguage, TRIAL_MONTHS, type TUserType } from "../../../shared/constants";
 import type { TUpdateProfileInput } from "../../../shared/schemas/auth";
+import type { TUnits } from "../../../shared/units";
 import { AppError } from "../../errors";
 
 export const trialEnd = (from: number) => {
@@ -20,6 +21,8 @@ type TCreateUserParams = {
   oidcIssuer?: string;
   oidcSubject?: string;
   profileImageUrl?: string | null;
+  /** Where the account is made (its language and the device's region): its currency and units follow. */
+  defaults?: { language: TLanguage; currency: TDisplayCurrency; units: TUnits };
   now?: number;
 };
 
@@ -45,6 +48,7 @@ export const createUser = async (db: TDb, p: TCreateUserParams): Promise<User> =
       oidcIssuer: p.oidcIssuer,
       oidcSubject: p.oidcSubject,
       profileImageUrl: p.profileImageUrl ?? null,
+      ...(p.defaults ?? {}),
       trialEndsAt: trialEnd(now),
       createdAt: now,
       updatedAt: now,
@@ -64,7 +68,7 @@ export const listUsers = (db: TDb) => db.select().from(users).orderBy(asc(users.
 export const updateUser = async (
   db: TDb,
   id: number,
-  values: Partial<Pick<User, "language" | "currency" | "calendar" | "ethiopianTime">> | TUpdateProfileInput,
+  values: Partial<Pick<User, "language" | "currency" | "calendar" | "ethiopianTime" | "units">> | TUpdateProfileInput,
 ) => {
   const [user] = await db
     .update(users)

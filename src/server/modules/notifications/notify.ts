@@ -11,6 +11,7 @@ import type { TLanguage } from "../../../shared/constants";
 import { placeLabel } from "../../../shared/place";
 import type { TMessagingType } from "../../../shared/schemas/messaging";
 import type { TPushType } from "../../../shared/schemas/push";
+import { formatDistance, unitFormatFor } from "../../../shared/units";
 import { i18n, isLanguage } from "../../i18n";
 import type { TNotifierRegistry } from "../../integrations/notifiers/registry";
 import type { TNotification, TNotifyButton, TSendResult } from "../../integrations/notifiers/types";
@@ -53,7 +54,7 @@ type TEvent = {
 export const renderNotification = (
   locale: TLanguage,
   event: TLoadEvent,
-  v: { load: string; name: string; text?: string; route?: string; distance?: number },
+  v: { load: string; name: string; text?: string; route?: string; distance?: string },
 ): { title: string; body: string } => {
   i18n.activate(locale);
   switch (event) {
@@ -113,7 +114,8 @@ export const renderNotification = (
         title: i18n._({ id: "notify.loadNearby.title", message: "New load near you" }),
         body: i18n._({
           id: "notify.loadNearby.body",
-          message: "{load}: {route}, pickup {distance} mi from you.",
+          comment: "New-load alert: {route} is origin → destination, {distance} a distance with its unit (12 km)",
+          message: "{load}: {route}, pickup {distance} from you.",
           values: v,
         }),
       };
@@ -138,6 +140,12 @@ export const renderNotification = (
 const localeOf = (language: string | null | undefined): TLanguage => (isLanguage(language) ? language : "en");
 
 const quote = (s: string, max = 200) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
+
+/** A distance in miles as the recipient reads distances (their account's units), in `locale`'s words. */
+const distanceFor = async (db: Pick<TDb, "select">, userId: number, miles: number, locale: TLanguage) => {
+  const [u] = await db.select({ units: users.units }).from(users).where(eq(users.id, userId));
+  return formatDistance(miles, unitFormatFor(u?.units, locale), 0);
+};
 
 /** What the event says to one recipient, in `locale`, with the load's path. */
 const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLanguage) => {
@@ -196,7 +204,7 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
     route: load
       ? `${placeLabel(load.pickupCity, load.pickupCountry)} → ${placeLabel(load.deliveryCity, load.deliveryCountry)}`
       : "",
-    distance: p.distance ?? 0,
+    distance: p.event === "load_nearby" ? await distanceFor(db, p.userId, p.distance ?? 0, locale) : undefined,
   });
   return { ...text, path: `/loads/${p.loadId}` };
 };

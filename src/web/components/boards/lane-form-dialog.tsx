@@ -8,7 +8,9 @@ import {
   LANE_RADIUS_MIN,
   type TEquipmentType,
 } from "../../../shared/constants";
+import { radiusBounds, radiusForInput, radiusFromInput, type TUnits } from "../../../shared/units";
 import type { TPlace } from "../../lib/api-types";
+import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
@@ -44,25 +46,26 @@ type TErrors = Partial<
 
 const NO_PLACE: TPlaceValue = { name: "", latitude: null, longitude: null };
 
-const initialForm = (lane: TLane | null): TLaneForm =>
+// Radii are kept in whole miles and typed in the reader's unit (kilometres for metric readers).
+const initialForm = (lane: TLane | null, units: TUnits): TLaneForm =>
   lane
     ? {
         name: lane.name ?? "",
         origin: { name: lane.originName, latitude: lane.originLatitude, longitude: lane.originLongitude },
-        originRadius: String(lane.originRadiusMiles),
+        originRadius: String(radiusForInput(lane.originRadiusMiles, units)),
         destination:
           lane.destinationName != null
             ? { name: lane.destinationName, latitude: lane.destinationLatitude, longitude: lane.destinationLongitude }
             : NO_PLACE,
-        destinationRadius: String(lane.destinationRadiusMiles ?? lane.originRadiusMiles),
+        destinationRadius: String(radiusForInput(lane.destinationRadiusMiles ?? lane.originRadiusMiles, units)),
         equipmentTypes: lane.equipmentTypes,
       }
     : {
         name: "",
         origin: NO_PLACE,
-        originRadius: String(DEFAULT_LANE_RADIUS),
+        originRadius: String(radiusForInput(DEFAULT_LANE_RADIUS, units)),
         destination: NO_PLACE,
-        destinationRadius: String(DEFAULT_LANE_RADIUS),
+        destinationRadius: String(radiusForInput(DEFAULT_LANE_RADIUS, units)),
         equipmentTypes: [],
       };
 
@@ -120,7 +123,9 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
   const equipmentLabel = useEquipmentLabel();
   const refresh = useRefreshMarketplaces();
   const onUnauthorized = useUnauthorizedRedirect();
-  const [form, setForm] = useState<TLaneForm>(() => initialForm(editing));
+  const { units, distanceUnit } = usePreferences();
+  const bounds = radiusBounds(LANE_RADIUS_MIN, LANE_RADIUS_MAX, units);
+  const [form, setForm] = useState<TLaneForm>(() => initialForm(editing, units));
   const [errors, setErrors] = useState<TErrors>({});
   const set = (p: Partial<TLaneForm>) => setForm((f) => ({ ...f, ...p }));
 
@@ -168,11 +173,14 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
 
   const radiusError = (text: string) => {
     const n = Number(text);
-    const min = LANE_RADIUS_MIN;
-    const max = LANE_RADIUS_MAX;
+    const { min, max } = bounds;
+    const unit = distanceUnit;
     return text.trim() !== "" && Number.isInteger(n) && n >= min && n <= max
       ? undefined
-      : t`A whole number of miles from ${min} to ${max}`;
+      : t({
+          message: `A whole number from ${min} to ${max} ${unit}`,
+          comment: "Lane form error: the radius must be a whole number in the range, {unit} is km or mi",
+        });
   };
 
   const validate = (): TErrors => {
@@ -204,11 +212,11 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
       originName: o.name.trim(),
       originLatitude: o.latitude!,
       originLongitude: o.longitude!,
-      originRadiusMiles: Number(form.originRadius),
+      originRadiusMiles: radiusFromInput(Number(form.originRadius), units),
       destinationName: hasDestination ? d.name.trim() : null,
       destinationLatitude: hasDestination ? d.latitude : null,
       destinationLongitude: hasDestination ? d.longitude : null,
-      destinationRadiusMiles: hasDestination ? Number(form.destinationRadius) : null,
+      destinationRadiusMiles: hasDestination ? radiusFromInput(Number(form.destinationRadius), units) : null,
       equipmentTypes: form.equipmentTypes,
     };
     if (editing) update.mutate({ id: editing.id, ...lane });
@@ -249,6 +257,10 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
   };
 
   const hasDestination = form.destination.name.trim() !== "";
+  const withinLabel = t({
+    message: `Within (${distanceUnit})`,
+    comment: "Lane form: how far around the place to search; {distanceUnit} is km or mi",
+  });
   return (
     <form className="grid gap-4" onSubmit={submit} noValidate data-testid="lane-form">
       <TextField
@@ -268,11 +280,11 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
         )}
         <TextField
           id="lane-origin-radius"
-          label={<Trans comment="Lane form: how far around the place to search, in miles">Within (miles)</Trans>}
+          label={withinLabel}
           type="number"
           inputMode="numeric"
-          min={LANE_RADIUS_MIN}
-          max={LANE_RADIUS_MAX}
+          min={bounds.min}
+          max={bounds.max}
           step={1}
           value={form.originRadius}
           error={errors.originRadius}
@@ -287,11 +299,11 @@ function LaneForm({ editing, onDone }: { editing: TLane | null; onDone: () => vo
         )}
         <TextField
           id="lane-destination-radius"
-          label={<Trans>Within (miles)</Trans>}
+          label={withinLabel}
           type="number"
           inputMode="numeric"
-          min={LANE_RADIUS_MIN}
-          max={LANE_RADIUS_MAX}
+          min={bounds.min}
+          max={bounds.max}
           step={1}
           disabled={!hasDestination}
           value={form.destinationRadius}

@@ -12,11 +12,9 @@ import { SandboxBadge } from "./status-badges";
 
 /** One load found on a board: route, date, equipment, weight, rate, and the poster to call. */
 export function MarketplaceResult({ item }: { item: TSearchResult }) {
-  const { formatDate, formatNumber, formatOriginal } = usePreferences();
+  const { formatDate, formatWeight, formatDistance, formatRatePerDistance } = usePreferences();
   const providerLabel = useProviderLabel();
-  const weight = formatNumber(item.weight);
-  const miles = formatNumber(item.tripMiles, { maximumFractionDigits: 0 });
-  const perMile = formatOriginal(item.ratePerMile, item.budgetCurrency);
+  const distance = formatDistance(item.tripMiles, 0);
   const ref = item.externalId;
   const board = item.board;
   return (
@@ -59,10 +57,12 @@ export function MarketplaceResult({ item }: { item: TSearchResult }) {
             </span>
             <span className="flex items-center gap-1">
               <Weight className="size-4" aria-hidden />
-              <Trans>{weight} lbs</Trans>
+              {formatWeight(item.weight)}
             </span>
             <span>
-              <Trans>{miles} mi trip</Trans>
+              <Trans comment="Load cards: length of the trip from pickup to delivery; {distance} is a number with its unit (120 km)">
+                {distance} trip
+              </Trans>
             </span>
           </div>
         </div>
@@ -77,7 +77,7 @@ export function MarketplaceResult({ item }: { item: TSearchResult }) {
               currency={item.budgetCurrency}
               className="text-xl"
               testId="result-rate"
-              extra={<Trans>{perMile}/mi</Trans>}
+              extra={formatRatePerDistance(item.ratePerMile, item.budgetCurrency)}
             />
           )}
         </div>

@@ -104,11 +104,14 @@ export function SavedLanes() {
 /** One lane: its name, from where (and how far) to where (and how far), its equipment, and its actions. */
 function LaneCard({ lane, onEdit }: { lane: TLane; onEdit: () => void }) {
   const { t } = useLingui();
-  const { formatNumber } = usePreferences();
+  const { formatDistance } = usePreferences();
   const equipmentLabel = useEquipmentLabel();
   const within = (radius: number) => {
-    const miles = formatNumber(radius);
-    return t({ message: `within ${miles} mi`, comment: "Saved lane: within {miles} miles of the place" });
+    const distance = formatDistance(radius, 0);
+    return t({
+      message: `within ${distance}`,
+      comment: "Saved lane: within {distance} (a number with its unit, 150 km) of the place",
+    });
   };
   return (
     <Card className="p-4" data-testid="lane-card" data-lane-id={lane.id}>

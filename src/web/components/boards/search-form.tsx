@@ -52,7 +52,7 @@ export function SearchForm({
   onSearch: (input: TSearchInput) => void;
 }) {
   const { t } = useLingui();
-  const { formatNumber } = usePreferences();
+  const { formatDistance } = usePreferences();
   const equipmentLabel = useEquipmentLabel();
   const providerLabel = useProviderLabel();
   const saved = useMe().data?.location ?? null;
@@ -257,7 +257,7 @@ export function SearchForm({
             >
               {RADIUS_OPTIONS.map((r) => (
                 <option key={r} value={r}>
-                  {t`${formatNumber(r)} miles`}
+                  {formatDistance(r, 0)}
                 </option>
               ))}
             </NativeSelect>

@@ -2,6 +2,7 @@ import { Trans } from "@lingui/react/macro";
 import { Link, type LinkProps } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import { CalendarSelect } from "./calendar-select";
+import { UnitsSelect } from "./units-select";
 
 /** A footer column: a heading over a list of links. */
 function LinkColumn({ title, links }: { title: ReactNode; links: { to: LinkProps["to"]; label: ReactNode }[] }) {
@@ -114,6 +115,14 @@ export function Footer() {
               </Trans>
             </span>
             <CalendarSelect id="footer-calendar" className="w-48" />
+          </label>
+          <label className="mt-3 grid gap-1 text-sm" htmlFor="footer-units">
+            <span className="font-semibold">
+              <Trans comment="Settings card title and footer label: the choice of kilometres and kilograms or miles and pounds">
+                Units
+              </Trans>
+            </span>
+            <UnitsSelect id="footer-units" className="w-48" />
           </label>
         </div>
       </div>

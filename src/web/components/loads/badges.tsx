@@ -15,18 +15,29 @@ export function SourceBadge({ type }: { type?: string | null }) {
   );
 }
 
-/** Green within 10 miles, yellow within 50, grey beyond. `compact` (a table's column says "to pickup") shows the miles only. */
+/**
+ * Green within 10 miles, yellow within 50, grey beyond. `compact` (a table's column says "to pickup") shows the distance
+ * only, in the reader's unit.
+ */
 export function DistanceBadge({ miles, compact }: { miles: number | null | undefined; compact?: boolean }) {
   const { t } = useLingui();
-  const { formatNumber } = usePreferences();
+  const { formatDistance } = usePreferences();
   if (miles == null) return null;
+  // The colours keep their thresholds in miles whatever the reader's units: the same load looks the same to everyone.
   const tone = miles <= DISTANCE_BADGE_NEAR_MILES ? "near" : miles <= DISTANCE_BADGE_MID_MILES ? "mid" : "far";
-  const distance = formatNumber(miles, { maximumFractionDigits: miles < 10 ? 1 : 0 });
+  const distance = formatDistance(miles);
   return (
     <span
       data-testid="distance-badge"
       data-tone={tone}
-      title={compact ? t`${distance} mi to pickup` : undefined}
+      title={
+        compact
+          ? t({
+              message: `${distance} to pickup`,
+              comment: "Distance from the driver to the pickup place; {distance} is a number with its unit (12 km)",
+            })
+          : undefined
+      }
       className={cn(
         "inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold",
         tone === "near" && "bg-green-100 text-green-800",
@@ -36,11 +47,11 @@ export function DistanceBadge({ miles, compact }: { miles: number | null | undef
     >
       <MapPin className="size-3" />
       {compact ? (
-        <Trans comment="Short badge on a load: distance from the driver to the pickup (mi = miles)">
-          {distance} mi
-        </Trans>
+        distance
       ) : (
-        <Trans>{distance} mi to pickup</Trans>
+        <Trans comment="Distance from the driver to the pickup place; {distance} is a number with its unit (12 km)">
+          {distance} to pickup
+        </Trans>
       )}
     </span>
   );

@@ -29,7 +29,8 @@ export function DriverBidFigures({
   className?: string;
   children?: ReactNode;
 }) {
-  const { formatNumber } = usePreferences();
+  const { formatNumber, formatDistance } = usePreferences();
+  const distance = bid.distance == null ? null : formatDistance(bid.distance, 0);
   return (
     <div className={cn("flex flex-wrap items-center gap-3 text-muted-foreground", className)}>
       <span className="flex items-center gap-1">
@@ -41,10 +42,12 @@ export function DriverBidFigures({
           {bid.trips} trips
         </Trans>
       </span>
-      {bid.distance != null && (
+      {distance != null && (
         <span className="flex items-center gap-1">
           <MapPin className="size-3" />
-          <Trans>{formatNumber(bid.distance, { maximumFractionDigits: 0 })} mi from pickup</Trans>
+          <Trans comment="Bid row: how far the bidding driver is from the pickup; {distance} is a number with its unit (12 km)">
+            {distance} from pickup
+          </Trans>
         </span>
       )}
       {children}

@@ -20,7 +20,7 @@ type TForm = { enabled: boolean; radiusMiles: number; equipmentTypes: TEquipment
 /** A driver's alerts for new loads near their last location: on/off, radius, equipment, and where "near" is. */
 export function LoadAlertsCard() {
   const { t } = useLingui();
-  const { formatDate, formatNumber } = usePreferences();
+  const { formatDate, formatDistance } = usePreferences();
   const equipmentLabel = useEquipmentLabel();
   const queryClient = useQueryClient();
   const saved = useQuery(trpc.loadAlerts.get.queryOptions());
@@ -126,7 +126,7 @@ export function LoadAlertsCard() {
               >
                 {RADIUS_OPTIONS.map((r) => (
                   <option key={r} value={r}>
-                    {t({ message: `${formatNumber(r)} miles`, comment: "Radius choice in a list: {0} miles" })}
+                    {formatDistance(r, 0)}
                   </option>
                 ))}
               </select>

@@ -21,7 +21,10 @@ export function LoadTitleLink({ load, className }: { load: TLoadBits; className?
   );
 }
 
-/** The budget in the viewer's currency with the rate per mile; an external load posted without a rate says so. */
+/**
+ * The budget in the viewer's currency with the rate per mile or per kilometre (the reader's units); an external load
+ * posted without a rate says so.
+ */
 export function LoadRate({
   load,
   className,
@@ -29,21 +32,22 @@ export function LoadRate({
   load: Pick<TPublicLoad, "budgetAmount" | "budgetCurrency" | "ratePerMile" | "source">;
   className?: string;
 }) {
-  const { formatOriginal } = usePreferences();
+  const { formatRatePerDistance } = usePreferences();
   if (load.source.type === "external" && load.budgetAmount === 0)
     return (
       <span className="text-sm text-muted-foreground" data-testid="load-budget">
         <Trans>Rate not posted</Trans>
       </span>
     );
-  const perMile = formatOriginal(load.ratePerMile, load.budgetCurrency);
   return (
     <BudgetAmount
       amount={load.budgetAmount}
       currency={load.budgetCurrency}
       className={className}
       testId="load-budget"
-      extra={<Trans comment="Load cards: the budget divided by the trip's miles (price per mile)">{perMile}/mi</Trans>}
+      extra={
+        <span data-testid="load-rate-per-distance">{formatRatePerDistance(load.ratePerMile, load.budgetCurrency)}</span>
+      }
     />
   );
 }
@@ -54,16 +58,21 @@ export function LoadWhen({ iso, className }: { iso: string; className?: string }
   return <span className={className}>{formatDate(iso, { dateStyle: "medium", timeStyle: "short" })}</span>;
 }
 
+/** The trip's length in the reader's unit ("120 km trip"). */
 export function TripMiles({ tripMiles }: { tripMiles: number }) {
-  const { formatNumber } = usePreferences();
-  const miles = formatNumber(tripMiles, { maximumFractionDigits: 0 });
-  return <Trans comment="Load cards: length of the trip from pickup to delivery (mi = miles)">{miles} mi trip</Trans>;
+  const { formatDistance } = usePreferences();
+  const distance = formatDistance(tripMiles, 0);
+  return (
+    <Trans comment="Load cards: length of the trip from pickup to delivery; {distance} is a number with its unit (120 km)">
+      {distance} trip
+    </Trans>
+  );
 }
 
+/** A load's weight (stored in pounds) in the reader's unit: tonnes or kilograms, or pounds. */
 export function WeightLbs({ lbs }: { lbs: number }) {
-  const { formatNumber } = usePreferences();
-  const weight = formatNumber(lbs);
-  return <Trans comment="Load cards and details: the load's weight in pounds (lbs)">{weight} lbs</Trans>;
+  const { formatWeight } = usePreferences();
+  return <span data-testid="load-weight">{formatWeight(lbs)}</span>;
 }
 
 const MINUTE = 60 * 1000;

@@ -4,7 +4,9 @@ import { z } from "zod";
 import { BOARD_DEFAULT_RADIUS } from "../../../shared/board";
 import { EQUIPMENT_TYPES, RADIUS_OPTIONS, type TEquipmentType } from "../../../shared/constants";
 import { LOAD_SORTS } from "../../../shared/schemas/loads";
+import { rateToPerMile, type TUnits, weightToPounds } from "../../../shared/units";
 import type { TPlace } from "../../lib/api-types";
+import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
 import { Card } from "../ui/card";
 import { Input, Label } from "../ui/input";
@@ -148,8 +150,12 @@ export const filtersToSearch = (f: TBoardFilters): TBoardSearch => {
   };
 };
 
-/** The filters as search input: blanks left out, numbers as numbers. */
-export const filtersToInput = (f: TBoardFilters) => {
+/**
+ * The filters as search input: blanks left out, numbers as numbers. Weight and rate are typed in the reader's units
+ * (kilograms and per kilometre for metric readers) and asked for in the API's pounds and per mile; the URL keeps them
+ * as typed (`filtersToSearch` reads them without a conversion).
+ */
+export const filtersToInput = (f: TBoardFilters, units: TUnits = "imperial") => {
   const equipment = f.equipmentType
     .split(",")
     .filter((e): e is TEquipmentType => (EQUIPMENT_TYPES as readonly string[]).includes(e));
@@ -160,8 +166,8 @@ export const filtersToInput = (f: TBoardFilters) => {
     radius: f.radius,
     sourceType: f.sourceType,
     equipmentType: equipment.length ? equipment : undefined,
-    maxWeight: f.maxWeight && Number(f.maxWeight) > 0 ? Number(f.maxWeight) : undefined,
-    minRate: f.minRate && Number(f.minRate) >= 0 ? Number(f.minRate) : undefined,
+    maxWeight: f.maxWeight && Number(f.maxWeight) > 0 ? weightToPounds(Number(f.maxWeight), units) : undefined,
+    minRate: f.minRate && Number(f.minRate) >= 0 ? rateToPerMile(Number(f.minRate), units) : undefined,
     latitude: hasOrigin ? f.latitude : undefined,
     longitude: hasOrigin ? f.longitude : undefined,
     destinationLatitude: hasDestination ? f.destinationLatitude : undefined,
@@ -203,6 +209,7 @@ export function LoadFilters({
   id?: string;
 }) {
   const { t } = useLingui();
+  const { formatDistance, distanceUnit, weightUnit } = usePreferences();
   const set = <K extends keyof TBoardFilters>(k: K, v: TBoardFilters[K]) => onChange({ ...value, [k]: v });
   return (
     <Card
@@ -250,7 +257,7 @@ export function LoadFilters({
           <NativeSelect id="f-radius" value={value.radius} onChange={(e) => set("radius", Number(e.target.value))}>
             {RADIUS_OPTIONS.map((r) => (
               <option key={r} value={r}>
-                {t({ message: `${r} miles`, comment: "Radius choice on the load board's filters: {r} miles" })}
+                {formatDistance(r, 0)}
               </option>
             ))}
           </NativeSelect>
@@ -279,7 +286,9 @@ export function LoadFilters({
       {value.destinationLatitude !== undefined && (
         <div className="grid gap-1.5">
           <Label htmlFor="f-destination-radius">
-            <Trans comment="Lane form: how far around the place to search, in miles">Within (miles)</Trans>
+            <Trans comment="Load board filter label: how far around the destination to search for loads">
+              Destination radius
+            </Trans>
           </Label>
           <NativeSelect
             id="f-destination-radius"
@@ -288,7 +297,7 @@ export function LoadFilters({
           >
             {RADIUS_OPTIONS.map((r) => (
               <option key={r} value={r}>
-                {t({ message: `${r} miles`, comment: "Radius choice on the load board's filters: {r} miles" })}
+                {formatDistance(r, 0)}
               </option>
             ))}
           </NativeSelect>
@@ -375,7 +384,10 @@ export function LoadFilters({
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="f-weight">
-          <Trans>Max weight (lbs)</Trans>
+          {t({
+            message: `Max weight (${weightUnit})`,
+            comment: "Load board filter: heaviest load to show; {weightUnit} is kg or lb",
+          })}
         </Label>
         <Input
           id="f-weight"
@@ -388,7 +400,10 @@ export function LoadFilters({
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="f-rate">
-          <Trans>Min rate (USD/mi)</Trans>
+          {t({
+            message: `Min rate (USD/${distanceUnit})`,
+            comment: "Load board filter: lowest price per distance to show; {distanceUnit} is km or mi",
+          })}
         </Label>
         <Input
           id="f-rate"

@@ -9,8 +9,7 @@ import { EquipmentLabel } from "./equipment-label";
 
 /** A compact load card: route, equipment, weight, pickup date and budget in the viewer's currency. */
 export function LoadSummaryCard({ load, action }: { load: TPublicLoad; action?: React.ReactNode }) {
-  const { formatDate, formatNumber } = usePreferences();
-  const weight = formatNumber(load.weight);
+  const { formatDate, formatWeight } = usePreferences();
   return (
     <Card data-testid="load-card">
       <CardContent className="grid gap-3 pt-5">
@@ -34,7 +33,7 @@ export function LoadSummaryCard({ load, action }: { load: TPublicLoad; action?: 
           </span>
           <span className="flex items-center gap-1">
             <Weight className="size-4" />
-            <Trans comment="Load cards and details: the load's weight in pounds (lbs)">{weight} lbs</Trans>
+            {formatWeight(load.weight)}
           </span>
           <Badge variant="secondary">
             <EquipmentLabel type={load.equipmentType} />

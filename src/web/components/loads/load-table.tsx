@@ -3,13 +3,12 @@ import { useNavigate } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import type { TBoardLoadItem, TPublicLoad } from "../../lib/api-types";
-import { usePreferences } from "../../lib/preferences";
 import { Badge } from "../ui/badge";
 import { rowLinkProps, SortableHead, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
 import { DistanceBadge, LoadStatusBadge, SourceBadge } from "./badges";
 import { EquipmentLabel } from "./equipment-label";
 import { BoardBadges, shareContentFor } from "./load-card";
-import { LoadAge, LoadRate, LoadTitleLink, LoadWhen, PosterCallLink, TripMiles } from "./load-cells";
+import { LoadAge, LoadRate, LoadTitleLink, LoadWhen, PosterCallLink, TripMiles, WeightLbs } from "./load-cells";
 import { PendingBadge } from "./pending-badge";
 import { ShareMenu } from "./share-menu";
 
@@ -60,7 +59,6 @@ export function LoadTable({
 }) {
   const { t } = useLingui();
   const navigate = useNavigate();
-  const { formatNumber } = usePreferences();
   const sorted = (s: TLoadSort) => (sort === s ? SORT_DIRECTION[s] : false);
   return (
     // overflow-clip, not hidden: hidden would make the box a scroll container and unstick the header row.
@@ -104,7 +102,9 @@ export function LoadTable({
               <Trans>Equipment</Trans>
             </TableHead>
             <TableHead end>
-              <Trans comment="Column header and post-load field: the load's weight in pounds (lbs)">Weight (lbs)</Trans>
+              <Trans comment="Column header on the load board: the load's weight (each cell gives its unit)">
+                Weight
+              </Trans>
             </TableHead>
             <SortableHead sorted={sorted("rate")} onSort={() => onSort("rate")} testId="sort-by-rate" end>
               <Trans comment="Column header on the load board: the price offered for the load (not a rating)">
@@ -152,7 +152,7 @@ export function LoadTable({
                   <EquipmentLabel type={l.equipmentType} />
                 </TableCell>
                 <TableCell end className="tabular-nums">
-                  {formatNumber(l.weight)}
+                  <WeightLbs lbs={l.weight} />
                 </TableCell>
                 <TableCell end data-testid="rate-cell">
                   <LoadRate load={l} className="text-base" />

@@ -4,6 +4,9 @@ import { Plus } from "lucide-react";
 import { type FormEvent, type ReactNode, useCallback, useRef, useState } from "react";
 import { EQUIPMENT_TYPES, type MONEY_CURRENCY_CODES } from "../../../shared/constants";
 import type { TCreateLoadForm } from "../../../shared/schemas/loads";
+import { weightIn, weightToPounds } from "../../../shared/units";
+import { useMe } from "../../lib/auth";
+import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { errorInfo, isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
@@ -184,6 +187,12 @@ export function PostLoadDialog({
   const equipmentLabel = useEquipmentLabel();
   const queryClient = useQueryClient();
   const onUnauthorized = useUnauthorizedRedirect();
+  const { units, weightUnit, currency } = usePreferences();
+  const me = useMe().data;
+  // A new load is priced in the account's currency unless the draft says otherwise.
+  const defaultCurrency = initial?.budgetCurrency ?? me?.currency ?? currency;
+  // The weight is typed in the reader's unit (kilograms for metric readers) and posted in pounds, as loads are kept.
+  const initialWeight = initial?.weight == null ? undefined : Math.round(weightIn(initial.weight, units) * 10) / 10;
   const [openState, setOpenState] = useState(false);
   const open = openProp ?? openState;
   const setOpen = (next: boolean) => {
@@ -309,7 +318,11 @@ export function PostLoadDialog({
       deliveryLongitude: Number(delivery.longitude),
       pickupDate: new Date(pickupDate).toISOString(),
       deliveryDate: new Date(deliveryDate).toISOString(),
-      weight,
+      // Unchanged from the draft, the draft's own pounds go back (no round trip through kilograms).
+      weight:
+        initial?.weight != null && weight === initialWeight
+          ? initial.weight
+          : Math.round(weightToPounds(weight, units) * 10) / 10,
       budgetAmount: Math.round(budget * 100) / 100,
       budgetCurrency: str("budgetCurrency") as (typeof MONEY_CURRENCY_CODES)[number],
       specialInstructions: str("specialInstructions") || null,
@@ -393,12 +406,16 @@ export function PostLoadDialog({
             />
             <TextField
               id="load-weight"
-              label=<Trans>Weight (lbs)</Trans>
+              label={t({
+                message: `Weight (${weightUnit})`,
+                comment: "Post-load form: the load's weight; {weightUnit} is kg or lb",
+              })}
               name="weight"
               type="number"
               inputMode="decimal"
-              min="1"
-              defaultValue={initial?.weight ?? undefined}
+              min="0.1"
+              step="any"
+              defaultValue={initialWeight}
               error={errors.weight}
             />
             <div className="grid grid-cols-[1fr_6.5rem] gap-2">
@@ -417,11 +434,7 @@ export function PostLoadDialog({
                 <Label htmlFor="load-currency">
                   <Trans>Currency</Trans>
                 </Label>
-                <MoneyCurrencySelect
-                  id="load-currency"
-                  name="budgetCurrency"
-                  defaultValue={initial?.budgetCurrency ?? "USD"}
-                />
+                <MoneyCurrencySelect id="load-currency" name="budgetCurrency" defaultValue={defaultCurrency} />
               </div>
             </div>
           </div>

@@ -46,7 +46,7 @@ function DriverDashboard() {
 
 function DriverHome() {
   const { t } = useLingui();
-  const { formatNumber, formatOriginal, formatDate, formatAmount } = usePreferences();
+  const { formatNumber, formatOriginal, formatDate, formatAmount, units } = usePreferences();
   const queryClient = useQueryClient();
   const onUnauthorized = useUnauthorizedRedirect();
   const [filters, setFilters] = useState<TBoardFilters>({ ...DEFAULT_FILTERS, radius: DEFAULT_RADIUS });
@@ -56,7 +56,7 @@ function DriverHome() {
   const nearby = useQuery({
     ...trpc.loads.search.queryOptions(
       {
-        ...filtersToInput(filters),
+        ...filtersToInput(filters, units),
         latitude: location?.latitude,
         longitude: location?.longitude,
         sort: "distance",

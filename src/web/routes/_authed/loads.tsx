@@ -17,7 +17,9 @@ import {
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { BOARD_PAGE_SIZE, boardStatsInput, firstBoardPage } from "../../../shared/board";
 import type { TLoadSort } from "../../../shared/schemas/loads";
+import { ratePerDistance, type TUnits } from "../../../shared/units";
 import { PageHeader } from "../../components/layout/page-header";
+import { StaleNotice } from "../../components/layout/stale-notice";
 import { StatCard } from "../../components/layout/stat-card";
 import { bidDialogPart, DeferredBidDialog } from "../../components/loads/deferred-bid-dialog";
 import { LoadCard } from "../../components/loads/load-card";
@@ -55,8 +57,14 @@ const savedOrigin = (me: TPublicUser): TPoint | null =>
   me.location ? { latitude: me.location.latitude, longitude: me.location.longitude } : null;
 
 /** The search input of the board: the same for the route's prefetch and the page's own query. */
-const boardInput = (filters: TBoardFilters, origin: TPoint | null, sort: TLoadSort, page: number) => ({
-  ...filtersToInput(filters),
+const boardInput = (
+  filters: TBoardFilters,
+  origin: TPoint | null,
+  sort: TLoadSort,
+  page: number,
+  units: TUnits = "imperial",
+) => ({
+  ...filtersToInput(filters, units),
   ...(origin ?? {}),
   sort,
   page,
@@ -90,7 +98,7 @@ function LoadBoardPage() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   const { highlight } = search;
-  const { formatAmount, formatNumber } = usePreferences();
+  const { formatAmount, formatNumber, units } = usePreferences();
   const filters = searchToFilters(search);
   const sort: TLoadSort = search.sort ?? "distance";
   const page = search.page ?? 1;
@@ -132,7 +140,7 @@ function LoadBoardPage() {
   const origin = point ?? savedOrigin(me);
   const { latitude: _la, longitude: _lo, ...rest } = filters;
 
-  const input = boardInput(rest, origin, sort, page);
+  const input = boardInput(rest, origin, sort, page, units);
   const results = useQuery(
     trpc.loads.search.queryOptions(input, { placeholderData: keepPreviousData, staleTime: 30_000 }),
   );
@@ -229,8 +237,8 @@ function LoadBoardPage() {
         <StatCard icon={AlertTriangle} label={<Trans>Urgent</Trans>} value={s ? formatNumber(s.urgent) : "…"} />
         <StatCard
           icon={TrendingUp}
-          label={<Trans>Average rate per mile</Trans>}
-          value={avgRate == null ? "—" : formatAmount(avgRate, "USD")}
+          label={units === "metric" ? <Trans>Average rate per km</Trans> : <Trans>Average rate per mile</Trans>}
+          value={avgRate == null ? "—" : formatAmount(ratePerDistance(avgRate, units), "USD")}
         />
         <StatCard icon={Globe} label={<Trans>From external boards</Trans>} value={s ? formatNumber(s.external) : "…"} />
       </div>
@@ -260,7 +268,7 @@ function LoadBoardPage() {
             data-testid="sort-select"
           >
             <option value="distance">{t`Distance`}</option>
-            <option value="rate">{t`Rate per mile`}</option>
+            <option value="rate">{units === "metric" ? t`Rate per km` : t`Rate per mile`}</option>
             <option value="date">
               {t({ message: "Pickup date", comment: "Load board sort choice: by pickup date" })}
             </option>
@@ -363,7 +371,11 @@ function LoadBoardPage() {
             <Trans>Loading loads...</Trans>
           </Card>
         )}
-        {results.isError && (
+        {/* Results kept from earlier stay on screen under a quiet line; the error card is for a board with nothing to show. */}
+        {results.data && results.dataUpdatedAt > 0 && (
+          <StaleNotice updatedAt={results.dataUpdatedAt} failed={results.isError} testId="board-stale" />
+        )}
+        {results.isError && !results.data && (
           <Card className="p-6 text-center text-destructive">
             <Trans>The load board could not be loaded. Please try again later.</Trans>
           </Card>

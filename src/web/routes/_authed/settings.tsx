@@ -4,6 +4,7 @@ import { CalendarSelect } from "../../components/layout/calendar-select";
 import { CurrencySelect } from "../../components/layout/currency-select";
 import { LanguageSelect } from "../../components/layout/language-select";
 import { PageHeader } from "../../components/layout/page-header";
+import { UnitsSelect } from "../../components/layout/units-select";
 import { PushPanel } from "../../components/notifications/push-panel";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label } from "../../components/ui/input";
@@ -52,6 +53,7 @@ function SettingsPage() {
           </CardContent>
         </Card>
         <CalendarCard />
+        <UnitsCard />
         <PushPanel />
       </div>
     </div>
@@ -91,6 +93,41 @@ function CalendarCard() {
         <p className="text-sm text-muted-foreground" data-testid="calendar-example">
           <Trans comment="Settings, calendar card: today's date shown as the chosen calendar writes it">
             Today: {formatDate(now, { dateStyle: "long", timeStyle: "short" })}
+          </Trans>
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Kilometres and kilograms or miles and pounds; loads keep their stored figures, only what is shown changes. */
+function UnitsCard() {
+  const { formatDistance, formatWeight, formatRatePerDistance } = usePreferences();
+  const distance = formatDistance(155, 0);
+  const weight = formatWeight(40_000);
+  const rate = formatRatePerDistance(2.5, "USD");
+  return (
+    <Card data-testid="units-settings">
+      <CardHeader>
+        <CardTitle>
+          <Trans comment="Settings card title and footer label: the choice of kilometres and kilograms or miles and pounds">
+            Units
+          </Trans>
+        </CardTitle>
+        <CardDescription>
+          <Trans>How distances, weights and rates per distance are shown, here and in bot messages and alerts.</Trans>
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        <Label htmlFor="units-select">
+          <Trans comment="Settings: label of the units choice (kilometres and kilograms or miles and pounds)">
+            Units
+          </Trans>
+        </Label>
+        <UnitsSelect id="units-select" className="w-56" />
+        <p className="text-sm text-muted-foreground" data-testid="units-example">
+          <Trans comment="Settings, units card: an example trip shown in the chosen units ({distance}: 250 km; {weight}: 18.1 t; {rate}: Br 71.43/km)">
+            For example: {distance} · {weight} · {rate}
           </Trans>
         </p>
       </CardContent>
