@@ -38,6 +38,7 @@ export const {
   ecommerceWebhooks,
   payments,
   billingEvents,
+  apiTokens,
 } = active;
 
 export type {

@@ -350,6 +350,7 @@ const SAMPLES: Record<string, TSample> = {
     body: { enabled: true, radiusMiles: 100, equipmentTypes: ["flatbed"] },
   },
   "GET /api/places": { who: "driver", query: { q: "Adama", limit: "5" } },
+  "POST /api/tokens": { who: "driver", body: { name: "Our TMS", scopes: ["loads:read"] } },
 };
 
 /** Which procedure a REST route calls, and with what input, for a request (the route's own mapping). */

@@ -13,6 +13,7 @@ import { placesRouter } from "../modules/places/router";
 import { platformRouter } from "../modules/platform/router";
 import { shippingRouter } from "../modules/shipping/router";
 import { storesRouter } from "../modules/stores/router";
+import { tokensRouter } from "../modules/tokens/router";
 import { driversRouter, tripsRouter } from "../modules/trips/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
 
@@ -34,6 +35,7 @@ export const appRouter = createTRPCRouter({
   boards: boardsRouter,
   stores: storesRouter,
   billing: billingRouter,
+  tokens: tokensRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,6 +5,7 @@ import { CurrencySelect } from "../../components/layout/currency-select";
 import { LanguageSelect } from "../../components/layout/language-select";
 import { PageHeader } from "../../components/layout/page-header";
 import { PushPanel } from "../../components/notifications/push-panel";
+import { ApiTokensPanel } from "../../components/tokens/api-tokens-panel";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label } from "../../components/ui/input";
 import { usePreferences } from "../../lib/preferences";
@@ -53,6 +54,7 @@ function SettingsPage() {
         </Card>
         <CalendarCard />
         <PushPanel />
+        <ApiTokensPanel />
       </div>
     </div>
   );
