@@ -18,6 +18,7 @@ export const {
   ratings,
   activityEvents,
   loginFailures,
+  passwordResets,
   shipments,
   idempotencyKeys,
   jobs,

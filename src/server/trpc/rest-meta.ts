@@ -32,8 +32,8 @@ export const ZRestRoute = z.object({
   path: z.string().regex(/^\/api\/[a-z0-9/:_-]+$/i),
   summary: z.string().min(1),
   tags: z.array(z.string().min(1)).min(1),
-  /** The status of a success (200 unless said). */
-  status: z.union([z.literal(200), z.literal(201)]).optional(),
+  /** The status of a success (200 unless said; 202 for a request taken to be done later). */
+  status: z.union([z.literal(200), z.literal(201), z.literal(202)]).optional(),
   scope: ZRestAccess,
   /** Path parameters by name; one not listed fills the input field of its own name as an id. */
   params: z.record(z.string(), ZRestParam).optional(),

@@ -17,6 +17,7 @@ DELETE /api/tokens/:id
 GET /api/auth/user
 GET /api/bids/driver
 GET /api/dashboard
+GET /api/dev/mail
 GET /api/drivers/stats
 GET /api/drivers/trips
 GET /api/ecommerce/integrations
@@ -53,6 +54,8 @@ GET /api/subscription/status
 GET /api/sync/status
 GET /api/tokens
 POST /api/auth/login
+POST /api/auth/password/forgot
+POST /api/auth/password/reset
 POST /api/auth/register
 POST /api/bids/:id/accept
 POST /api/bids/:id/reject

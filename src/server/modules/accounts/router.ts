@@ -1,7 +1,9 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import {
+  ZForgotPasswordInput,
   ZLoginInput,
   ZRegisterInput,
+  ZResetPasswordInput,
   ZUpdateCalendarInput,
   ZUpdateCurrencyInput,
   ZUpdateLanguageInput,
@@ -13,6 +15,7 @@ import { authedProcedure, publicProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { subscriptionOf } from "../billing/premium";
 import { authenticate, registerUser } from "./auth";
+import { requestPasswordReset, resetPasswordWithToken } from "./password-reset";
 import { toPublicUser } from "./public-user";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "./sessions";
 import { updateUser } from "./users";
@@ -77,6 +80,45 @@ export const authRouter = {
     .mutation(async ({ ctx, input }) => {
       const user = await authenticate(ctx.db, input, httpOf(ctx).ip);
       await startSession(ctx, user.id);
+      return { user: toPublicUser(user) };
+    }),
+
+  /**
+   * Asks for a reset link by mail. Answered the same whether or not an account uses the address (REST: 202); the job
+   * it enqueues sends the link, if there is an account to send it to.
+   */
+  forgotPassword: publicProcedure
+    .meta(
+      rest("POST", "/api/auth/password/forgot", {
+        summary: "Ask for a password reset link by mail",
+        tags: ["Account"],
+        scope: "public",
+        status: 202,
+        anonymousBody: true,
+      }),
+    )
+    .input(ZForgotPasswordInput)
+    .mutation(async ({ ctx, input }) => {
+      await requestPasswordReset(ctx.db, input, httpOf(ctx).ip);
+      return { ok: true as const };
+    }),
+
+  /** Sets a new password with a reset link's token: every session of the account ends, this browser is signed in. */
+  resetPassword: publicProcedure
+    .meta(
+      rest("POST", "/api/auth/password/reset", {
+        summary: "Set a new password with a reset link's token and sign in",
+        tags: ["Account"],
+        scope: "public",
+        anonymousBody: true,
+      }),
+    )
+    .input(ZResetPasswordInput)
+    .mutation(async ({ ctx, input }) => {
+      httpOf(ctx);
+      const user = await resetPasswordWithToken(ctx.db, input);
+      await startSession(ctx, user.id);
+      ctx.services.log.info("password reset", { userId: user.id });
       return { user: toPublicUser(user) };
     }),
 
