@@ -816,3 +816,27 @@ export const billingEvents = sqliteTable("billing_events", {
   id: text().primaryKey(),
   receivedAt: integer().notNull(),
 });
+
+/**
+ * Personal API tokens: `mt_<publicId>_<secret>`. The public id finds the row; only the SHA-256 of the whole token is
+ * kept, so a stolen database yields no working token. `scopes` is the space-separated list the token was given.
+ * `windowStart`/`windowCount` are the token's request budget for the current minute, shared by every process.
+ */
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    publicId: text().notNull(),
+    tokenHash: text().notNull(),
+    scopes: text().notNull(),
+    createdAt: integer().notNull(),
+    lastUsedAt: integer(),
+    windowStart: integer().notNull().default(0),
+    windowCount: integer().notNull().default(0),
+  },
+  (t) => [uniqueIndex("api_tokens_public_id_idx").on(t.publicId), index("api_tokens_user_idx").on(t.userId)],
+);

@@ -39,6 +39,7 @@ export const {
   ecommerceWebhooks,
   payments,
   billingEvents,
+  apiTokens,
 } = active;
 
 export type {

@@ -763,3 +763,27 @@ export const billingEvents = pgTable("billing_events", {
   id: text().primaryKey(),
   receivedAt: ms().notNull(),
 });
+
+/**
+ * Personal API tokens: `mt_<publicId>_<secret>`. The public id finds the row; only the SHA-256 of the whole token is
+ * kept, so a stolen database yields no working token. `scopes` is the space-separated list the token was given.
+ * `windowStart`/`windowCount` are the token's request budget for the current minute, shared by every process.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    publicId: text().notNull(),
+    tokenHash: text().notNull(),
+    scopes: text().notNull(),
+    createdAt: ms().notNull(),
+    lastUsedAt: ms(),
+    windowStart: ms().notNull().default(0),
+    windowCount: integer().notNull().default(0),
+  },
+  (t) => [uniqueIndex("api_tokens_public_id_idx").on(t.publicId), index("api_tokens_user_idx").on(t.userId)],
+);

@@ -31,8 +31,8 @@ import { compressResponse } from "./compress";
 import { errorResponse, json, toHttpError } from "./errors";
 import { IDEMPOTENCY_HEADER, withIdempotency } from "./idempotency";
 import { requestLocale } from "./locale";
-import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
-import { REST_ROUTES } from "./rest/routes";
+import { bearerToken, contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
+import { assertTokenMay, REST_ROUTES } from "./rest/routes";
 import { applySecurityHeaders, contentSecurityPolicy, isCrossSiteWrite } from "./security";
 import { createStaticHandler, type TBootQuery } from "./static";
 
@@ -165,7 +165,10 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
     .onRequest(({ request }) => {
       const path = new URL(request.url).pathname;
       if (!path.startsWith("/api/") && !path.startsWith("/trpc/")) return;
-      if (isCrossSiteWrite(request, config.trustProxy)) {
+      // A bearer call without the session cookie carries nothing a browser adds by itself, so the cross-site rule
+      // (which protects cookies) does not apply to it; the token decides who calls (REST routes only).
+      const bearerOnly = bearerToken(request) !== null && !readCookie(request.headers.get("cookie"), SESSION_COOKIE);
+      if (!bearerOnly && isCrossSiteWrite(request, config.trustProxy)) {
         const refused = /*i18n*/ { id: "error.http.crossSite", message: "Cross-site request refused" };
         return errorResponse(new AppError("FORBIDDEN", refused), localeOf(request));
       }
@@ -350,8 +353,10 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
             "rest",
             resHeaders,
             services,
+            true,
           );
           locale = ctx.locale;
+          assertTokenMay(r, ctx.apiToken);
           // Nothing that grows with the body happens for a caller who may not send one.
           if (!ctx.actor && !r.anonymousBody && request.body) throw new AppError("UNAUTHORIZED", SIGN_IN_REQUIRED);
           return await withIdempotency(db, request, ctx.actor?.id ?? null, async () => {

@@ -2,6 +2,7 @@ import type { TDb } from "../../../db/client";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import type { TConfig } from "../config";
 import { readCookie, resolveSession, sessionCookie } from "../modules/accounts/sessions";
+import { resolveToken } from "../modules/tokens/tokens";
 import type { TServices } from "../services";
 import { createContext, type TChannel, type TContext } from "../trpc/context";
 import { requestLocale, requestRegion } from "./locale";
@@ -21,6 +22,12 @@ export const publicOrigin = (req: Request, config: TConfig) => {
   return `${proto}://${host}`;
 };
 
+/** The bearer token of a request (`Authorization: Bearer <token>`), if it carries one. */
+export const bearerToken = (req: Request) => {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "");
+  return m ? m[1]! : null;
+};
+
 export const clientIp = (req: Request, config: TConfig, meta: TRequestMeta) =>
   (config.trustProxy ? req.headers.get("x-forwarded-for")?.split(",")[0]?.trim() : null) || meta.ip || "local";
 
@@ -36,12 +43,33 @@ export const contextFromRequest = async (
   channel: TChannel,
   resHeaders: Headers,
   services: TServices,
+  /** REST only: a bearer token decides the actor (and its scopes) instead of the cookie. */
+  bearer = false,
 ): Promise<TContext> => {
   const secure = isSecureRequest(req, config);
-  const token = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
-  const session = token ? await resolveSession(db, token) : null;
+  const token = bearer ? bearerToken(req) : null;
+  if (token) {
+    const caller = await resolveToken(db, token);
+    return createContext({
+      db,
+      actor: caller.user,
+      apiToken: caller.token,
+      channel,
+      locale: (caller.user.language as TLanguage | undefined) ?? requestLocale(req),
+      services,
+      http: {
+        sessionHash: null,
+        ip: clientIp(req, config, meta),
+        secure,
+        resHeaders,
+        origin: publicOrigin(req, config),
+      },
+    });
+  }
+  const cookie = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
+  const session = cookie ? await resolveSession(db, cookie) : null;
   // The cookie's Max-Age slides with the stored expiry.
-  if (session?.refreshed && token) resHeaders.append("Set-Cookie", sessionCookie(token, secure));
+  if (session?.refreshed && cookie) resHeaders.append("Set-Cookie", sessionCookie(cookie, secure));
   const actor = session?.user ?? null;
   return createContext({
     db,

@@ -350,6 +350,12 @@ const SAMPLES: Record<string, TSample> = {
     body: { enabled: true, radiusMiles: 100, equipmentTypes: ["flatbed"] },
   },
   "GET /api/places": { who: "driver", query: { q: "Adama", limit: "5" } },
+  "POST /api/tokens": { who: "driver", body: { name: "Our TMS", scopes: ["loads:read"] } },
+  "POST /api/auth/password/forgot": { who: "anonymous", body: { email: "nobody@example.com" } },
+  "POST /api/auth/password/reset": {
+    who: "anonymous",
+    body: { token: "A".repeat(43), password: "correct-horse-battery" },
+  },
 };
 
 /** Which procedure a REST route calls, and with what input, for a request (the route's own mapping). */

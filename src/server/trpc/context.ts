@@ -1,5 +1,6 @@
 import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/tables";
+import type { TApiScope } from "../../shared/api-scopes";
 import type { TLanguage } from "../../shared/constants";
 import type { TServices } from "../services";
 
@@ -34,6 +35,8 @@ export type TContext = {
   services: TServices;
   /** Present for HTTP requests only. */
   http: THttpContext | null;
+  /** The API token a REST call was made with (its scopes were checked by the REST adapter); null otherwise. */
+  apiToken: { id: number; scopes: TApiScope[] } | null;
 };
 
 /** The context for a call through any door; what a door does not have (HTTP parts, an actor) is simply absent. */
@@ -45,6 +48,7 @@ export const createContext = (c: {
   actor?: User | null;
   system?: boolean;
   http?: THttpContext | null;
+  apiToken?: TContext["apiToken"];
 }): TContext => ({
   db: c.db,
   actor: c.actor ?? null,
@@ -53,4 +57,5 @@ export const createContext = (c: {
   locale: c.locale,
   services: c.services,
   http: c.http ?? null,
+  apiToken: c.apiToken ?? null,
 });

@@ -14,6 +14,7 @@ import { placesRouter } from "../modules/places/router";
 import { platformRouter } from "../modules/platform/router";
 import { shippingRouter } from "../modules/shipping/router";
 import { storesRouter } from "../modules/stores/router";
+import { tokensRouter } from "../modules/tokens/router";
 import { driversRouter, tripsRouter } from "../modules/trips/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
 
@@ -36,6 +37,7 @@ export const appRouter = createTRPCRouter({
   stores: storesRouter,
   billing: billingRouter,
   mail: mailRouter,
+  tokens: tokensRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -13,6 +13,7 @@ DELETE /api/marketplaces/:id
 DELETE /api/marketplaces/lanes/:id
 DELETE /api/push/subscribe
 DELETE /api/shipping/shipments/:id
+DELETE /api/tokens/:id
 GET /api/auth/user
 GET /api/bids/driver
 GET /api/dashboard
@@ -51,6 +52,7 @@ GET /api/subscription/payments
 GET /api/subscription/prices
 GET /api/subscription/status
 GET /api/sync/status
+GET /api/tokens
 POST /api/auth/login
 POST /api/auth/password/forgot
 POST /api/auth/password/reset
@@ -90,6 +92,7 @@ POST /api/subscription/checkout
 POST /api/subscription/confirm
 POST /api/subscription/portal
 POST /api/sync/manual
+POST /api/tokens
 PUT /api/drivers/availability
 PUT /api/ecommerce/integrations/:id
 PUT /api/marketplaces/:id

@@ -5,6 +5,7 @@
 import type { AnyProcedure, TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { AppError } from "../../errors";
+import { missingScope, SESSION_ONLY } from "../../modules/tokens/tokens";
 import type { TContext } from "../../trpc/context";
 import { type TRestRouteParsed, ZProcedureMeta } from "../../trpc/rest-meta";
 import { appRouter } from "../../trpc/root";
@@ -131,6 +132,13 @@ const endpointOf = (path: string, proc: AnyProcedure, route: TRestRouteParsed): 
             return { [answer.name]: output };
           },
   };
+};
+
+/** Refuses a token call outside the token's scopes (cookie sessions are not limited by scopes). */
+export const assertTokenMay = (route: Pick<TRestEndpoint, "scope">, token: TContext["apiToken"]) => {
+  if (!token || route.scope === "public") return;
+  if (route.scope === "session") throw new AppError("FORBIDDEN", SESSION_ONLY);
+  if (!token.scopes.includes(route.scope)) throw missingScope(route.scope);
 };
 
 /** Every REST route declared by the router's procedures, checked once at start (a malformed declaration throws). */

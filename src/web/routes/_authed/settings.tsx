@@ -6,6 +6,7 @@ import { LanguageSelect } from "../../components/layout/language-select";
 import { PageHeader } from "../../components/layout/page-header";
 import { UnitsSelect } from "../../components/layout/units-select";
 import { PushPanel } from "../../components/notifications/push-panel";
+import { ApiTokensPanel } from "../../components/tokens/api-tokens-panel";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label } from "../../components/ui/input";
 import { usePreferences } from "../../lib/preferences";
@@ -55,6 +56,7 @@ function SettingsPage() {
         <CalendarCard />
         <UnitsCard />
         <PushPanel />
+        <ApiTokensPanel />
       </div>
     </div>
   );
