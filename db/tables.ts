@@ -15,6 +15,7 @@ export const {
   bids,
   messages,
   tripPoints,
+  tripEvents,
   ratings,
   activityEvents,
   loginFailures,
@@ -58,5 +59,6 @@ export type {
   PushSubscription,
   SavedLane,
   SyncRun,
+  TripEvent,
   User,
 } from "./schema";

@@ -224,6 +224,7 @@ const SAMPLES: Record<string, TSample> = {
   "GET /api/loads/stats": { who: "driver", query: searchQuery },
   "POST /api/loads": { who: "shipper", body: fullLoad() },
   "POST /api/loads/:id/cancel": { who: "shipper", params: { id: "LOAD" }, body: { reason: "Customer postponed" } },
+  "POST /api/loads/:id/pod/dispute": { who: "shipper", params: { id: "LOAD" }, body: { reason: "Two pallets short" } },
   "POST /api/loads/:id/bids": {
     who: "driver",
     params: { id: "LOAD" },

@@ -13,6 +13,7 @@ import { LOADS_JOBS } from "./loads/jobs";
 import { NOTIFICATIONS_JOBS } from "./notifications/jobs";
 import { PLATFORM_JOBS } from "./platform/jobs";
 import { STORES_JOBS } from "./stores/jobs";
+import { TRIPS_JOBS } from "./trips/jobs";
 
 export const JOBS: TAnyJob[] = [
   ...PLATFORM_JOBS,
@@ -21,6 +22,7 @@ export const JOBS: TAnyJob[] = [
   ...STORES_JOBS,
   ...BILLING_JOBS,
   ...NOTIFICATIONS_JOBS,
+  ...TRIPS_JOBS,
 ];
 
 /** Every kind, bound to the process's services and its public origin. */

@@ -45,6 +45,11 @@ export const REST_ROUTES: TRestRoute[] = [
   route("POST", "/api/loads/:id/pickup", (c, r) => c.loads.pickup({ loadId: idParam(r) })),
   route("POST", "/api/loads/:id/deliver", (c, r) => c.loads.deliver({ loadId: idParam(r) })),
   route("POST", "/api/loads/:id/complete", (c, r) => c.loads.complete({ loadId: idParam(r) })),
+  route("POST", "/api/loads/:id/pod/accept", (c, r) => c.loads.acceptDelivery({ loadId: idParam(r) })),
+  route("POST", "/api/loads/:id/pod/dispute", (c, r) =>
+    c.loads.disputeDelivery({ ...bodyObject(r), loadId: idParam(r) } as never),
+  ),
+  route("GET", "/api/loads/:id/timeline", (c, r) => c.loads.timeline({ loadId: idParam(r) })),
   route("POST", "/api/loads/:id/cancel", (c, r) => c.loads.cancel({ ...bodyObject(r), loadId: idParam(r) } as never)),
   route("POST", "/api/loads/:id/rating", (c, r) => c.loads.rate({ ...bodyObject(r), loadId: idParam(r) } as never)),
 

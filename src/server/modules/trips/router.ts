@@ -1,16 +1,19 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { ZCancelLoadInput, ZLocationInput, ZRatingInput } from "../../../shared/schemas/loads";
+import { ZDisputeInput } from "../../../shared/schemas/trips";
 import { authedProcedure, driverProcedure, shipperProcedure } from "../../trpc/init";
 import { driverStats, driverTrips } from "../dashboards/dashboards";
 import { toPublicLoad } from "../loads/serialize";
+import { timelineOf } from "./events";
 import { setDriverAvailability, updateDriverLocation } from "./location";
-import { cancelLoad, markCompleted, markDelivered, markPickedUp, rateLoad } from "./trip";
+import { acceptDelivery, cancelLoad, disputeDelivery, markDelivered, markPickedUp, rateLoad } from "./trip";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
 
 /**
- * A load's trip, step by step: picked up, delivered, completed, or cancelled, then rated. The root router serves
+ * A load's trip, step by step: picked up, delivered, accepted or disputed, completed, or cancelled, then rated; and
+ * its timeline. The root router serves
  * these under `loads` (loads.pickup, …), the paths the web app's offline queue stores and replays.
  */
 export const tripsRouter = {
@@ -20,9 +23,19 @@ export const tripsRouter = {
   deliver: driverProcedure
     .input(ZLoadId)
     .mutation(async ({ ctx, input }) => toPublicLoad(await markDelivered(ctx.db, ctx.actor, input.loadId))),
+  /** Accepting the proof of delivery; `complete` is the older name the offline queue may still hold. */
   complete: shipperProcedure
     .input(ZLoadId)
-    .mutation(async ({ ctx, input }) => toPublicLoad(await markCompleted(ctx.db, ctx.actor, input.loadId))),
+    .mutation(async ({ ctx, input }) => toPublicLoad(await acceptDelivery(ctx.db, ctx.actor, input.loadId))),
+  acceptDelivery: shipperProcedure
+    .input(ZLoadId)
+    .mutation(async ({ ctx, input }) => toPublicLoad(await acceptDelivery(ctx.db, ctx.actor, input.loadId))),
+  disputeDelivery: shipperProcedure
+    .input(ZLoadId.extend(ZDisputeInput.shape))
+    .mutation(async ({ ctx, input }) =>
+      toPublicLoad(await disputeDelivery(ctx.db, ctx.actor, input.loadId, input.reason)),
+    ),
+  timeline: authedProcedure.input(ZLoadId).query(({ ctx, input }) => timelineOf(ctx.db, ctx.actor, input.loadId)),
   cancel: shipperProcedure
     .input(ZLoadId.extend(ZCancelLoadInput.shape))
     .mutation(async ({ ctx, input }) => toPublicLoad(await cancelLoad(ctx.db, ctx.actor, input.loadId, input.reason))),
