@@ -11,6 +11,7 @@ import type { TPaymentServices } from "./integrations/payments/services";
 import { storeServicesFor, type TStoreServices } from "./integrations/stores/services";
 import { logger, type TLogger } from "./logger";
 import { createSecretBox, secretKeyFileFor, secretKeyFrom } from "./secrets";
+import { storageFrom, type TStorage } from "./storage/storage";
 
 export type TServices = {
   /** The parcel carriers, as configured (real hosts, sandboxes or local emulators). */
@@ -23,6 +24,8 @@ export type TServices = {
   stores: TStoreServices;
   /** Stripe and Chapa, as configured. */
   payments: TPaymentServices;
+  /** Uploaded files (load documents): a folder beside the database, or an S3-compatible bucket. */
+  storage: TStorage;
   log: TLogger;
   /**
    * The site's public origin (PUBLIC_URL, else this server's own address), for links when no HTTP request gives one;
@@ -51,6 +54,7 @@ export const createServices = (config: TConfig, overrides: Partial<TServices> = 
     boards,
     stores: overrides.stores ?? storeServicesFor(boards, config.stores),
     payments: overrides.payments ?? paymentsFrom(config.payments),
+    storage: overrides.storage ?? storageFrom(config.storage),
     log: overrides.log ?? logger,
     publicOrigin: overrides.publicOrigin ?? config.publicUrl ?? `http://localhost:${config.port}`,
   };
