@@ -244,6 +244,30 @@ export const tripEvents = sqliteTable(
 
 export type TripEvent = typeof tripEvents.$inferSelect;
 
+/**
+ * Files of a load (bill of lading, proof of delivery, photos, anything else) uploaded by its shipper or assigned
+ * driver. The bytes are in the file storage under `storageKey`; photos are stored re-encoded, without their metadata.
+ */
+export const loadDocuments = sqliteTable(
+  "load_documents",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    uploaderId: integer().references(() => users.id, { onDelete: "set null" }),
+    type: text({ enum: ["bol", "pod", "photo", "other"] }).notNull(),
+    fileName: text().notNull(),
+    contentType: text().notNull(),
+    size: integer().notNull(),
+    storageKey: text().notNull(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("load_documents_load_idx").on(t.loadId, t.id)],
+);
+
+export type LoadDocument = typeof loadDocuments.$inferSelect;
+
 /** One rating per side per completed load. */
 export const ratings = sqliteTable(
   "ratings",

@@ -257,6 +257,25 @@ export const tripEvents = pgTable(
   (t) => [index("trip_events_load_idx").on(t.loadId, t.id)],
 );
 
+/** Files of a load (see db/schema.ts). */
+export const loadDocuments = pgTable(
+  "load_documents",
+  {
+    id: id(),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    uploaderId: integer().references(() => users.id, { onDelete: "set null" }),
+    type: text({ enum: ["bol", "pod", "photo", "other"] }).notNull(),
+    fileName: text().notNull(),
+    contentType: text().notNull(),
+    size: integer().notNull(),
+    storageKey: text().notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("load_documents_load_idx").on(t.loadId, t.id)],
+);
+
 /** One rating per side per completed load. */
 export const ratings = pgTable(
   "ratings",

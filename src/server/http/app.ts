@@ -26,7 +26,7 @@ import { SIGN_IN_REQUIRED } from "../trpc/init";
 import { appRouter, createCaller } from "../trpc/root";
 import { createAuthRoutes } from "./auth-routes";
 import { boardConnectCallback } from "./board-connect";
-import { declaresTooLargeBody, readCapped, readJsonBody, tooLarge } from "./body";
+import { declaresTooLargeBody, readCapped, readJsonBody, readMultipartBody, tooLarge } from "./body";
 import { compressResponse } from "./compress";
 import { errorResponse, json, toHttpError } from "./errors";
 import { IDEMPOTENCY_HEADER, withIdempotency } from "./idempotency";
@@ -160,6 +160,11 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
     );
 
   const csp = contentSecurityPolicy(config.mapOrigins);
+  const UPLOAD_PATH = new RegExp(
+    `^(${REST_ROUTES.filter((r) => r.multipartBytes)
+      .map((r) => r.path.replace(/:[a-zA-Z]+/g, "[^/]+"))
+      .join("|")})$`,
+  );
   // Elysia registers in place, so the loops below add to this same instance.
   const app = new Elysia()
     .onRequest(({ request }) => {
@@ -169,7 +174,8 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
         const refused = /*i18n*/ { id: "error.http.crossSite", message: "Cross-site request refused" };
         return errorResponse(new AppError("FORBIDDEN", refused), localeOf(request));
       }
-      if (declaresTooLargeBody(request)) return errorResponse(tooLarge(), localeOf(request));
+      // Uploads have their own, larger limit, checked by their route as it reads them.
+      if (declaresTooLargeBody(request) && !UPLOAD_PATH.test(path)) return errorResponse(tooLarge(), localeOf(request));
     })
     .mapResponse(async ({ request, response }) => {
       if (!(response instanceof Response)) return response as Response;
@@ -354,19 +360,24 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
           locale = ctx.locale;
           // Nothing that grows with the body happens for a caller who may not send one.
           if (!ctx.actor && !r.anonymousBody && request.body) throw new AppError("UNAUTHORIZED", SIGN_IN_REQUIRED);
-          return await withIdempotency(db, request, ctx.actor?.id ?? null, async () => {
+          const run = async () => {
             try {
-              const body = await readJsonBody(request);
+              const body = r.multipartBytes
+                ? await readMultipartBody(request, r.multipartBytes)
+                : await readJsonBody(request);
               const result = await r.call(createCaller(ctx), {
                 params: params as Record<string, string>,
                 query: Object.fromEntries(url.searchParams),
                 body,
               });
+              if (result instanceof Response) return result;
               return json(result ?? { ok: true }, r.status ?? 200, resHeaders);
             } catch (err) {
               return errorResponse(err, locale, resHeaders);
             }
-          });
+          };
+          // An upload is not kept for replay (its answer is small, its body is not); the JSON routes are.
+          return r.multipartBytes ? await run() : await withIdempotency(db, request, ctx.actor?.id ?? null, run);
         } catch (err) {
           return errorResponse(err, locale, resHeaders);
         }

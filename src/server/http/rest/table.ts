@@ -1,5 +1,6 @@
+import { MAX_DOCUMENT_BYTES } from "../../../shared/schemas/documents";
 import { AppError } from "../../errors";
-import { bodyObject, idParam, route, type TRestRoute } from "./route";
+import { bodyObject, fileResponse, idParam, route, type TRestRoute } from "./route";
 
 /**
  * The REST paths of the API (fixed: callers and the web app's offline queue use them), each a thin adapter over one
@@ -50,6 +51,20 @@ export const REST_ROUTES: TRestRoute[] = [
     c.loads.disputeDelivery({ ...bodyObject(r), loadId: idParam(r) } as never),
   ),
   route("GET", "/api/loads/:id/timeline", (c, r) => c.loads.timeline({ loadId: idParam(r) })),
+  route("POST", "/api/loads/:id/delivery", (c, r) =>
+    c.loads.deliverWithProof({ ...bodyObject(r), loadId: idParam(r) } as never),
+  ),
+
+  // Documents
+  route("GET", "/api/loads/:id/documents", (c, r) => c.documents.list({ loadId: idParam(r) })),
+  route(
+    "POST",
+    "/api/loads/:id/documents",
+    (c, r) => c.documents.upload({ ...bodyObject(r), loadId: idParam(r) } as never),
+    201,
+    { multipartBytes: MAX_DOCUMENT_BYTES + 64 * 1024 },
+  ),
+  route("GET", "/api/documents/:id", async (c, r) => fileResponse(await c.documents.open({ documentId: idParam(r) }))),
   route("POST", "/api/loads/:id/cancel", (c, r) => c.loads.cancel({ ...bodyObject(r), loadId: idParam(r) } as never)),
   route("POST", "/api/loads/:id/rating", (c, r) => c.loads.rate({ ...bodyObject(r), loadId: idParam(r) } as never)),
 

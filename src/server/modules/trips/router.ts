@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZDeliveryInput } from "../../../shared/schemas/documents";
 import { ZCancelLoadInput, ZLocationInput, ZRatingInput } from "../../../shared/schemas/loads";
 import { ZDisputeInput } from "../../../shared/schemas/trips";
 import { authedProcedure, driverProcedure, shipperProcedure } from "../../trpc/init";
@@ -7,7 +8,15 @@ import { driverStats, driverTrips } from "../dashboards/dashboards";
 import { toPublicLoad } from "../loads/serialize";
 import { timelineOf } from "./events";
 import { setDriverAvailability, updateDriverLocation } from "./location";
-import { acceptDelivery, cancelLoad, disputeDelivery, markDelivered, markPickedUp, rateLoad } from "./trip";
+import {
+  acceptDelivery,
+  cancelLoad,
+  deliverWithProof,
+  disputeDelivery,
+  markDelivered,
+  markPickedUp,
+  rateLoad,
+} from "./trip";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
 
@@ -23,6 +32,10 @@ export const tripsRouter = {
   deliver: driverProcedure
     .input(ZLoadId)
     .mutation(async ({ ctx, input }) => toPublicLoad(await markDelivered(ctx.db, ctx.actor, input.loadId))),
+  /** Delivered with its proof: the receiver's name and the photos or signature already uploaded. */
+  deliverWithProof: driverProcedure
+    .input(ZDeliveryInput)
+    .mutation(async ({ ctx, input }) => toPublicLoad(await deliverWithProof(ctx.db, ctx.actor, input))),
   /** Accepting the proof of delivery; `complete` is the older name the offline queue may still hold. */
   complete: shipperProcedure
     .input(ZLoadId)

@@ -1,8 +1,10 @@
 import { and, desc, eq, lte, sql } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
 import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/tables";
+import type { TDeliveryInput } from "../../../shared/schemas/documents";
 import { POD_ANSWER_MS, type TTripEventKind } from "../../../shared/schemas/trips";
 import { AppError } from "../../errors";
+import { proofDocuments } from "../documents/documents";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
 import { recordActivity } from "../platform/activity";
@@ -40,7 +42,7 @@ type TMove = {
   events: [TTripEventKind, ...TTripEventKind[]];
   detail?: Record<string, unknown>;
   /** A check on the load as read under the lock, before anything is written. */
-  check?: (load: Load) => void;
+  check?: (load: Load, tx: TTx) => void | Promise<void>;
 };
 
 /**
@@ -60,7 +62,7 @@ const move = (db: TDb, actor: User | null, loadId: number, m: TMove, now: number
       (actor === null || (m.who === "driver" ? load.assignedDriverId === actor.id : load.shipperId === actor.id));
     if (!load || !isParty) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (!m.from.includes(load.status)) throw notAllowed(load, m.to, m.from);
-    m.check?.(load);
+    await m.check?.(load, tx);
     const [updated] = await tx
       .update(loads)
       .set({ status: m.to, ...m.stamp, updatedAt: now })
@@ -113,6 +115,38 @@ export const markDelivered = (db: TDb, driver: User, loadId: number, now = Date.
       stamp: { deliveredAt: now },
       kind: "load_delivered",
       events: ["delivered"],
+    },
+    now,
+  );
+
+/**
+ * The driver records the delivery with its proof: the receiver's name and at least one photo or drawn signature
+ * already uploaded to this load (`documentIds`, of type photo or pod). The shipper then has 48 hours to answer.
+ */
+export const deliverWithProof = (db: TDb, driver: User, input: TDeliveryInput, now = Date.now()) =>
+  move(
+    db,
+    driver,
+    input.loadId,
+    {
+      to: "delivered",
+      from: ["in_transit"],
+      who: "driver",
+      stamp: { deliveredAt: now },
+      kind: "load_delivered",
+      events: ["delivered"],
+      detail: { receiverName: input.receiverName, documentIds: [...new Set(input.documentIds)] },
+      check: async (load, tx) => {
+        const ids = [...new Set(input.documentIds)];
+        const found = await proofDocuments(tx, load.id, ids);
+        if (found.length !== ids.length) {
+          const message = /*i18n*/ {
+            id: "error.trip.proofDocuments",
+            message: "documentIds must be photos or signatures uploaded to this load",
+          };
+          throw new AppError("BAD_REQUEST", message, { issues: [{ path: "documentIds", message }] });
+        }
+      },
     },
     now,
   );
