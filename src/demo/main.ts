@@ -76,7 +76,7 @@ if (channels.telegram || channels.whatsapp) {
   });
 }
 
-const missing = (["fedex", "ups", "usps"] as const).filter((c) => !config.carriers[c]);
+const missing = (["fedex", "ups", "usps"] as const).filter((c) => !config.carriers[c].clientId);
 if (missing.length) {
   const emu = startCarrierEmulators();
   for (const [key, value] of Object.entries(emulatorEnv(emu.urls)))

@@ -126,7 +126,9 @@ describe("the configuration", () => {
       "TELEGRAM_WEBHOOK_SECRET (1–256 of A-Z, a-z, 0-9, _ and -) is required with TELEGRAM_WEBHOOK_URL",
     );
     expect(errorOf({ WHATSAPP_WEB_SECRET: "short" })).toBe("WHATSAPP_WEB_SECRET must be at least 16 characters");
-    expect(errorOf({ VAPID_SUBJECT: "ops@mytess.example" })).toBe("VAPID_SUBJECT must be a mailto: or https: URL");
+    expect(errorOf({ VAPID_SUBJECT: "ops@mytess.example" })).toBe(
+      `VAPID_SUBJECT: "ops@mytess.example" is not a mailto: address or an https: URL`,
+    );
     expect(errorOf({ SANDBOX_ORIGINS: "10.0.0.7" })).toStartWith("SANDBOX_ORIGINS must list origins");
   });
 
