@@ -119,7 +119,7 @@ export const loads = sqliteTable(
     // Great-circle miles from pickup to delivery, computed once at insert.
     tripMiles: real().notNull(),
     specialInstructions: text(),
-    status: text({ enum: ["posted", "assigned", "in_transit", "delivered", "completed", "cancelled"] })
+    status: text({ enum: ["posted", "assigned", "in_transit", "delivered", "disputed", "completed", "cancelled"] })
       .notNull()
       .default("posted"),
     sourceType: text({ enum: ["mytess", "external"] })
@@ -220,6 +220,62 @@ export const tripPoints = sqliteTable(
   },
   (t) => [index("trip_points_load_idx").on(t.loadId, t.recordedAt)],
 );
+
+/**
+ * A load's trip after the award, one row per step (awarded, rate confirmation accepted, picked up, delivered, POD
+ * accepted, disputed, completed), written in the same transaction as the status it records. `actorId` is null for the
+ * system (a completion after 48 hours without an answer).
+ */
+export const tripEvents = sqliteTable(
+  "trip_events",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    kind: text({
+      enum: [
+        "awarded",
+        "rate_confirmation_accepted",
+        "picked_up",
+        "delivered",
+        "pod_accepted",
+        "disputed",
+        "completed",
+      ],
+    }).notNull(),
+    actorId: integer().references(() => users.id, { onDelete: "set null" }),
+    detail: text({ mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("trip_events_load_idx").on(t.loadId, t.id)],
+);
+
+export type TripEvent = typeof tripEvents.$inferSelect;
+
+/**
+ * Files of a load (bill of lading, proof of delivery, photos, anything else) uploaded by its shipper or assigned
+ * driver. The bytes are in the file storage under `storageKey`; photos are stored re-encoded, without their metadata.
+ */
+export const loadDocuments = sqliteTable(
+  "load_documents",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    uploaderId: integer().references(() => users.id, { onDelete: "set null" }),
+    type: text({ enum: ["bol", "pod", "photo", "other"] }).notNull(),
+    fileName: text().notNull(),
+    contentType: text().notNull(),
+    size: integer().notNull(),
+    storageKey: text().notNull(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("load_documents_load_idx").on(t.loadId, t.id)],
+);
+
+export type LoadDocument = typeof loadDocuments.$inferSelect;
 
 /** One rating per side per completed load. */
 export const ratings = sqliteTable(

@@ -15,6 +15,8 @@ export const {
   bids,
   messages,
   tripPoints,
+  tripEvents,
+  loadDocuments,
   ratings,
   activityEvents,
   loginFailures,
@@ -51,6 +53,7 @@ export type {
   LiveEvent,
   Load,
   LoadAlert,
+  LoadDocument,
   MarketplaceConfig,
   Message,
   MessagingPreferences,
@@ -60,5 +63,6 @@ export type {
   PushSubscription,
   SavedLane,
   SyncRun,
+  TripEvent,
   User,
 } from "./schema";

@@ -138,7 +138,7 @@ export const loads = pgTable(
     // Great-circle miles from pickup to delivery, computed once at insert.
     tripMiles: doublePrecision().notNull(),
     specialInstructions: text(),
-    status: text({ enum: ["posted", "assigned", "in_transit", "delivered", "completed", "cancelled"] })
+    status: text({ enum: ["posted", "assigned", "in_transit", "delivered", "disputed", "completed", "cancelled"] })
       .notNull()
       .default("posted"),
     sourceType: text({ enum: ["mytess", "external"] })
@@ -238,6 +238,51 @@ export const tripPoints = pgTable(
     recordedAt: ms().notNull(),
   },
   (t) => [index("trip_points_load_idx").on(t.loadId, t.recordedAt)],
+);
+
+/** A load's trip after the award, one row per step (see db/schema.ts). */
+export const tripEvents = pgTable(
+  "trip_events",
+  {
+    id: id(),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    kind: text({
+      enum: [
+        "awarded",
+        "rate_confirmation_accepted",
+        "picked_up",
+        "delivered",
+        "pod_accepted",
+        "disputed",
+        "completed",
+      ],
+    }).notNull(),
+    actorId: integer().references(() => users.id, { onDelete: "set null" }),
+    detail: jsonb().$type<Record<string, unknown>>(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("trip_events_load_idx").on(t.loadId, t.id)],
+);
+
+/** Files of a load (see db/schema.ts). */
+export const loadDocuments = pgTable(
+  "load_documents",
+  {
+    id: id(),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    uploaderId: integer().references(() => users.id, { onDelete: "set null" }),
+    type: text({ enum: ["bol", "pod", "photo", "other"] }).notNull(),
+    fileName: text().notNull(),
+    contentType: text().notNull(),
+    size: integer().notNull(),
+    storageKey: text().notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("load_documents_load_idx").on(t.loadId, t.id)],
 );
 
 /** One rating per side per completed load. */

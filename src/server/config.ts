@@ -3,7 +3,7 @@
 // feature failing later. Each section feeds the part it configures (createServices builds the integrations from them).
 // The README's Configuration table lists the same variables with the same defaults.
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -270,6 +270,11 @@ export type TConfig = {
   logLevel: (typeof LOG_LEVELS)[number];
   /** The key sealing secrets in the database (MYTESS_SECRET_KEY); else a key file beside the database. */
   secretKey: string | null;
+  /**
+   * Where uploaded files go (STORAGE_URL): a folder (`file:///path`; by default `files/` beside the database) or an
+   * S3-compatible bucket (`s3://bucket/prefix` with S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY).
+   */
+  storage: TStorageConfig;
   carriers: {
     timeoutMs: number;
     /** USPS's requests an hour (a new app's quota, 60, unless USPS_HOURLY_QUOTA; 0 for none). */
@@ -360,6 +365,60 @@ export type TConfig = {
   testRun: boolean;
 };
 
+export type TStorageConfig =
+  | { kind: "local"; dir: string }
+  | {
+      kind: "s3";
+      bucket: string;
+      /** The keys' common start, without a trailing slash ("" for the bucket's root). */
+      prefix: string;
+      /** The service's address (S3_ENDPOINT); AWS's regional endpoint when unset. */
+      endpoint: string | null;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+    };
+
+/** STORAGE_URL and the S3 settings, or the problems that make them unusable. */
+const parseStorage = (
+  v: (name: string) => string | undefined,
+  databasePath: string,
+  add: (problem: string) => void,
+): TStorageConfig => {
+  const fallback: TStorageConfig = { kind: "local", dir: join(dirname(databasePath), "files") };
+  // Every variable is read whatever the others say, so the README check sees them all.
+  const [raw, endpoint, region, accessKeyId, secretAccessKey] = [
+    "STORAGE_URL",
+    "S3_ENDPOINT",
+    "S3_REGION",
+    "S3_ACCESS_KEY_ID",
+    "S3_SECRET_ACCESS_KEY",
+  ].map(v);
+  if (endpoint && !httpUrl.safeParse(endpoint).success)
+    add(`S3_ENDPOINT must be an http or https URL (got "${endpoint}")`);
+  if (!raw) return fallback;
+  const u = URL.parse(raw);
+  if (u?.protocol === "file:" && u.pathname.length > 1) return { kind: "local", dir: decodeURIComponent(u.pathname) };
+  if (u?.protocol !== "s3:" || !u.hostname) {
+    add(`STORAGE_URL must be file:///path or s3://bucket/prefix (got "${raw}")`);
+    return fallback;
+  }
+  const missing = [
+    ["S3_ACCESS_KEY_ID", accessKeyId],
+    ["S3_SECRET_ACCESS_KEY", secretAccessKey],
+  ].flatMap(([name, value]) => (value ? [] : [name]));
+  if (missing.length) add(`${missing.join(" and ")}: required with STORAGE_URL=${raw}`);
+  return {
+    kind: "s3",
+    bucket: u.hostname,
+    prefix: decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, ""),
+    endpoint: endpoint?.replace(/\/$/, "") ?? null,
+    region: region ?? "us-east-1",
+    accessKeyId: accessKeyId ?? "",
+    secretAccessKey: secretAccessKey ?? "",
+  };
+};
+
 /** The configuration from `env`; every unusable variable is named in one ConfigError. */
 export const loadConfig = (env: TEnv = process.env): TConfig => {
   const p = problems();
@@ -418,10 +477,13 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
     p.add(`MYTESS_LANG must be en, am or om (got "${language}")`);
   const cliLanguage = (language ?? v("LC_ALL") ?? v("LC_MESSAGES") ?? v("LANG") ?? "").slice(0, 2).toLowerCase();
 
+  const databasePath = v("DATABASE_PATH") ?? join(ROOT, "data", "mytess.db");
+  const storage = parseStorage(v, databasePath, (problem) => p.add(problem));
   const config: TConfig = {
     port: p.check("PORT", wholeNumber(0, 65_535), v("PORT")) ?? 3000,
     host: v("HOST") ?? "0.0.0.0",
-    databasePath: v("DATABASE_PATH") ?? join(ROOT, "data", "mytess.db"),
+    databasePath,
+    storage,
     databaseUrl: databaseUrl ?? null,
     webDist: v("WEB_DIST") ?? join(ROOT, "dist", "web"),
     trustProxy: p.check("TRUST_PROXY", flag, v("TRUST_PROXY")) ?? false,

@@ -12,6 +12,7 @@ import type { TPaymentServices } from "./integrations/payments/services";
 import { storeServicesFor, type TStoreServices } from "./integrations/stores/services";
 import { logger, type TLogger } from "./logger";
 import { createSecretBox, secretKeyFileFor, secretKeyFrom, type TSecretBox } from "./secrets";
+import { storageFrom, type TStorage } from "./storage/storage";
 
 export type TServices = {
   /** The parcel carriers, as configured (real hosts, sandboxes or local emulators). */
@@ -28,6 +29,8 @@ export type TServices = {
   mail: { mailer: TMailer | null; sandboxDir: string | null };
   /** The server key's box (the boards' one): HMACs of one-time codes and tokens derived from stored ids. */
   secrets: TSecretBox;
+  /** Uploaded files (load documents): a folder beside the database, or an S3-compatible bucket. */
+  storage: TStorage;
   log: TLogger;
   /**
    * The site's public origin (PUBLIC_URL, else this server's own address), for links when no HTTP request gives one;
@@ -58,6 +61,7 @@ export const createServices = (config: TConfig, overrides: Partial<TServices> = 
     payments: overrides.payments ?? paymentsFrom(config.payments),
     mail: overrides.mail ?? { mailer: mailerFrom(config), sandboxDir: config.demo ? config.mail.sandboxDir : null },
     secrets: overrides.secrets ?? boards.secrets,
+    storage: overrides.storage ?? storageFrom(config.storage),
     log: overrides.log ?? logger,
     publicOrigin: overrides.publicOrigin ?? config.publicUrl ?? `http://localhost:${config.port}`,
   };

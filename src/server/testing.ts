@@ -1,5 +1,8 @@
 // Test helpers: a fresh database (SQLite in memory, or a PostgreSQL copy of a migrated template) and the app around
 // it, driven through app.handle (no port).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type DbHandle, openTestDb } from "../../db/client";
 import { loadConfig, type TConfig } from "./config";
 import { createApp } from "./http/app";
@@ -31,8 +34,19 @@ process.env.LOG_LEVEL ??= "silent";
 // a file that makes one per test closes them after each: `afterEach(closeTestApps)`.
 const openHandles = new Set<DbHandle>();
 /** Closes every database a test app opened (and, on PostgreSQL, drops it). */
+const storageDirs = new Set<string>();
+
+/** A fresh folder for a test's uploaded files, removed by closeTestApps. */
+export const testStorageDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "mytess-files-"));
+  storageDirs.add(dir);
+  return dir;
+};
+
 export const closeTestApps = async () => {
   for (const h of [...openHandles]) await h.close();
+  for (const dir of storageDirs) rmSync(dir, { recursive: true, force: true });
+  storageDirs.clear();
 };
 
 export const createTestApp = async (
@@ -53,7 +67,13 @@ export const createTestApp = async (
     },
   };
   openHandles.add(handle);
-  const config: TConfig = { ...loadConfig({}), webDist: "/nonexistent", trustProxy: true, ...overrides };
+  const config: TConfig = {
+    ...loadConfig({}),
+    webDist: "/nonexistent",
+    trustProxy: true,
+    storage: { kind: "local", dir: testStorageDir() },
+    ...overrides,
+  };
   // The services every door of the app shares, with the test's own carriers, notifiers, boards and payments.
   const services = createServices(config, { carriers, notifiers, boards, payments });
   const app = createApp({ db: handle.db, config, services });

@@ -4,6 +4,7 @@ import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/tables";
 import { boardStatsInput, firstBoardPage } from "../../shared/board";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
+import { MAX_DOCUMENT_BYTES } from "../../shared/schemas/documents";
 import { telegramWebhookFor } from "../bots/telegram/webhook";
 import { answerWhatsApp } from "../bots/whatsapp/inbound";
 import { isSignedByBridge, WHATSAPP_WEB_INBOUND_PATH, ZWhatsAppWebInbound } from "../bots/whatsapp/web-inbound";
@@ -26,9 +27,10 @@ import { SIGN_IN_REQUIRED } from "../trpc/init";
 import { appRouter, createCaller } from "../trpc/root";
 import { createAuthRoutes } from "./auth-routes";
 import { boardConnectCallback } from "./board-connect";
-import { declaresTooLargeBody, readCapped, readJsonBody, tooLarge } from "./body";
+import { declaresTooLargeBody, readCapped, readJsonBody, readMultipartBody, tooLarge } from "./body";
 import { compressResponse } from "./compress";
 import { errorResponse, json, toHttpError } from "./errors";
+import { fileResponse } from "./file-response";
 import { IDEMPOTENCY_HEADER, withIdempotency } from "./idempotency";
 import { requestLocale } from "./locale";
 import { bearerToken, contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
@@ -160,6 +162,52 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
     );
 
   const csp = contentSecurityPolicy(config.mapOrigins);
+  const UPLOAD_PATH = /^\/api\/loads\/[^/]+\/documents$/;
+  /**
+   * A route outside the generated REST adapter (a form body, a file answer): the same context, caller and error
+   * answers, the procedure still doing all the checking.
+   */
+  const explicit =
+    (
+      handle: (
+        caller: ReturnType<typeof createCaller>,
+        request: Request,
+        params: Record<string, string>,
+      ) => Promise<Response>,
+    ) =>
+    async ({ request, params, server }: { request: Request; params: Record<string, string>; server: TServer }) => {
+      const resHeaders = new Headers();
+      let locale = localeOf(request);
+      try {
+        const ctx = await contextFromRequest(
+          request,
+          db,
+          config,
+          metaOf(server, request),
+          "rest",
+          resHeaders,
+          services,
+        );
+        locale = ctx.locale;
+        if (!ctx.actor) throw new AppError("UNAUTHORIZED", SIGN_IN_REQUIRED);
+        return await handle(createCaller(ctx), request, params);
+      } catch (err) {
+        return errorResponse(err, locale, resHeaders);
+      }
+    };
+  const pathId = (params: Record<string, string>) => {
+    const value = Number(params.id);
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new AppError(
+        "BAD_REQUEST",
+        /*i18n*/ {
+          id: "error.http.positiveInteger",
+          message: "{name} must be a positive integer",
+          values: { name: "id" },
+        },
+      );
+    return value;
+  };
   // Elysia registers in place, so the loops below add to this same instance.
   const app = new Elysia()
     .onRequest(({ request }) => {
@@ -172,7 +220,8 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
         const refused = /*i18n*/ { id: "error.http.crossSite", message: "Cross-site request refused" };
         return errorResponse(new AppError("FORBIDDEN", refused), localeOf(request));
       }
-      if (declaresTooLargeBody(request)) return errorResponse(tooLarge(), localeOf(request));
+      // Uploads have their own, larger limit, checked by their route as it reads them.
+      if (declaresTooLargeBody(request) && !UPLOAD_PATH.test(path)) return errorResponse(tooLarge(), localeOf(request));
     })
     .mapResponse(async ({ request, response }) => {
       if (!(response instanceof Response)) return response as Response;
@@ -330,6 +379,22 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
       { parse: "none" },
     )
     // Live updates for the signed-in user (server-sent events); see src/server/live/hub.ts.
+    // Load documents: a multipart upload (up to 10 MB, not kept for idempotent replay) and the file itself.
+    .post(
+      "/api/loads/:id/documents",
+      explicit(async (caller, request, params) => {
+        const loadId = pathId(params);
+        const body = await readMultipartBody(request, MAX_DOCUMENT_BYTES + 64 * 1024);
+        return json(await caller.documents.upload({ ...body, loadId } as never), 201);
+      }),
+      { parse: "none" },
+    )
+    .get(
+      "/api/documents/:id",
+      explicit(async (caller, _request, params) =>
+        fileResponse(await caller.documents.open({ documentId: pathId(params) })),
+      ),
+    )
     .get("/api/live", async ({ request }) => {
       const actor = await actorOf(request);
       if (!actor) return errorResponse(new AppError("UNAUTHORIZED", SIGN_IN_REQUIRED), localeOf(request));

@@ -224,6 +224,12 @@ const SAMPLES: Record<string, TSample> = {
   "GET /api/loads/stats": { who: "driver", query: searchQuery },
   "POST /api/loads": { who: "shipper", body: fullLoad() },
   "POST /api/loads/:id/cancel": { who: "shipper", params: { id: "LOAD" }, body: { reason: "Customer postponed" } },
+  "POST /api/loads/:id/delivery": {
+    who: "driver",
+    params: { id: "LOAD" },
+    body: { receiverName: "Almaz Tesfaye", documentIds: [1] },
+  },
+  "POST /api/loads/:id/pod/dispute": { who: "shipper", params: { id: "LOAD" }, body: { reason: "Two pallets short" } },
   "POST /api/loads/:id/bids": {
     who: "driver",
     params: { id: "LOAD" },

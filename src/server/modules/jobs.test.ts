@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { JOBS, jobHandlers } from "./jobs";
 
-test("every kind is defined once, and the schedules are hourly housekeeping and reminders and each minute's sync look", () => {
+test("every kind is defined once, and the schedules are hourly housekeeping and reminders, each minute's sync look, ten-minute completions", () => {
   const kinds = JOBS.map((j) => j.kind);
   expect(new Set(kinds).size).toBe(kinds.length);
   expect(kinds.sort()).toEqual([
@@ -17,6 +17,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping and 
     "password_reset_mail",
     "store_sync",
     "store_sync_due",
+    "trip_auto_complete",
   ]);
   const scheduled = JOBS.filter((j) => j.schedule).map((j) => [j.kind, j.schedule!.everyMs, j.maxAttempts]);
   expect(scheduled.sort()).toEqual([
@@ -24,11 +25,20 @@ test("every kind is defined once, and the schedules are hourly housekeeping and 
     ["board_sync_due", 60_000, 3],
     ["housekeeping", 3_600_000, 3],
     ["store_sync_due", 60_000, 3],
+    ["trip_auto_complete", 600_000, 3],
   ]);
 });
 
 test("a worker given only the notifiers runs no board or store sync; one without services runs only database work", () => {
   expect(
     Object.keys(jobHandlers({ notifiers: notifiersFromEnv({}, { vapidKeyFile: null }), baseUrl: "" })).sort(),
-  ).toEqual(["billing_reminders", "board_sync_due", "housekeeping", "load_alerts", "notify", "store_sync_due"]);
+  ).toEqual([
+    "billing_reminders",
+    "board_sync_due",
+    "housekeeping",
+    "load_alerts",
+    "notify",
+    "store_sync_due",
+    "trip_auto_complete",
+  ]);
 });

@@ -14,6 +14,7 @@ import { LOADS_JOBS } from "./loads/jobs";
 import { NOTIFICATIONS_JOBS } from "./notifications/jobs";
 import { PLATFORM_JOBS } from "./platform/jobs";
 import { STORES_JOBS } from "./stores/jobs";
+import { TRIPS_JOBS } from "./trips/jobs";
 
 export const JOBS: TAnyJob[] = [
   ...PLATFORM_JOBS,
@@ -23,6 +24,7 @@ export const JOBS: TAnyJob[] = [
   ...BILLING_JOBS,
   ...NOTIFICATIONS_JOBS,
   ...ACCOUNTS_JOBS,
+  ...TRIPS_JOBS,
 ];
 
 /** Every kind, bound to the process's services and its public origin. */

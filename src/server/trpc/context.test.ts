@@ -8,7 +8,15 @@ import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { noPayments } from "../integrations/payments/services";
 import { storeServicesFrom } from "../integrations/stores/services";
 import { logger } from "../logger";
-import { closeTestApps, createClient, createTestApp, registerUser, testBoardServices } from "../testing";
+import { storageFrom } from "../storage/storage";
+import {
+  closeTestApps,
+  createClient,
+  createTestApp,
+  registerUser,
+  testBoardServices,
+  testStorageDir,
+} from "../testing";
 import { createContext } from "./context";
 import { createCaller } from "./root";
 
@@ -29,6 +37,7 @@ test("a non-HTTP door (a bot) acts as its user through the same procedures; sign
     payments: noPayments,
     mail: { mailer: null, sandboxDir: null },
     secrets: boards.secrets,
+    storage: t.services.storage,
     log: logger,
   };
   const bot = createCaller(createContext({ db, channel: "telegram", locale: "am", services, actor: user! }));
@@ -66,6 +75,7 @@ test("the CLI's context is the system's, without HTTP parts", async () => {
           payments: noPayments,
           mail: { mailer: null, sandboxDir: null },
           secrets: testBoardServices().secrets,
+          storage: storageFrom({ kind: "local", dir: testStorageDir() }),
           log: logger,
         },
       }),

@@ -6,6 +6,7 @@ import { bidsRouter } from "../modules/bids/router";
 import { billingRouter } from "../modules/billing/router";
 import { boardsRouter } from "../modules/boards/router";
 import { dashboardRouter } from "../modules/dashboards/router";
+import { documentsRouter } from "../modules/documents/router";
 import { loadAlertsRouter, loadsRouter } from "../modules/loads/router";
 import { mailRouter } from "../modules/mail/router";
 import { messagesRouter } from "../modules/messages/router";
@@ -29,6 +30,7 @@ export const appRouter = createTRPCRouter({
   drivers: driversRouter,
   dashboard: dashboardRouter,
   messages: messagesRouter,
+  documents: documentsRouter,
   places: placesRouter,
   shipping: shippingRouter,
   notifications: notificationsRouter,

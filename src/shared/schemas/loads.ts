@@ -90,7 +90,15 @@ const windowEnd = (field: string, side: "start" | "end") =>
 export const LOAD_SIZES = ["full", "partial"] as const;
 export type TLoadSize = (typeof LOAD_SIZES)[number];
 
-export const LOAD_STATUSES = ["posted", "assigned", "in_transit", "delivered", "completed", "cancelled"] as const;
+export const LOAD_STATUSES = [
+  "posted",
+  "assigned",
+  "in_transit",
+  "delivered",
+  "disputed",
+  "completed",
+  "cancelled",
+] as const;
 export type TLoadStatus = (typeof LOAD_STATUSES)[number];
 export const LOAD_SORTS = ["distance", "rate", "date"] as const;
 export type TLoadSort = (typeof LOAD_SORTS)[number];

@@ -28,8 +28,10 @@ GET /api/loads
 GET /api/loads/:id
 GET /api/loads/:id/bids
 GET /api/loads/:id/conversations
+GET /api/loads/:id/documents
 GET /api/loads/:id/messages
 GET /api/loads/:id/preview
+GET /api/loads/:id/timeline
 GET /api/loads/shipper
 GET /api/loads/stats
 GET /api/marketplaces
@@ -69,8 +71,11 @@ POST /api/loads/:id/bids
 POST /api/loads/:id/cancel
 POST /api/loads/:id/complete
 POST /api/loads/:id/deliver
+POST /api/loads/:id/delivery
 POST /api/loads/:id/messages
 POST /api/loads/:id/pickup
+POST /api/loads/:id/pod/accept
+POST /api/loads/:id/pod/dispute
 POST /api/loads/:id/rating
 POST /api/marketplaces
 POST /api/marketplaces/:id/connect

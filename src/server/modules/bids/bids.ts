@@ -12,6 +12,7 @@ import { toPublicLoad } from "../loads/serialize";
 import { enqueueNotify } from "../notifications/notify";
 import { recordActivity } from "../platform/activity";
 import { fromUsd, loadRates, toUsd } from "../platform/fx";
+import { recordTripEvent } from "../trips/events";
 
 const BID_NOT_FOUND = /*i18n*/ { id: "error.bid.notFound", message: "Bid not found" };
 
@@ -237,6 +238,12 @@ export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
       );
     }
     await updatePending(tx, bid.id, { status: "accepted", updatedAt: now });
+    await recordTripEvent(tx, load.id, "awarded", shipper.id, now, {
+      bidId: bid.id,
+      driverId: bid.driverId,
+      amountMinor: bid.amountMinor,
+      currency: bid.currency,
+    });
     const others = await tx
       .select({ id: bids.id, driverId: bids.driverId })
       .from(bids)

@@ -58,7 +58,7 @@ export const driverTrips = async (db: TDb, driver: User) => {
     .where(
       and(
         eq(loads.assignedDriverId, driver.id),
-        inArray(loads.status, ["assigned", "in_transit", "delivered", "completed"]),
+        inArray(loads.status, ["assigned", "in_transit", "delivered", "disputed", "completed"]),
       ),
     )
     .orderBy(desc(loads.updatedAt))

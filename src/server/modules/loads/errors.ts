@@ -29,6 +29,11 @@ export const LOAD_STATUS_WORD: Record<Load["status"], TMessage> = {
     comment: "A load's status word, inserted into error messages: the load arrived at its delivery place",
     message: "delivered",
   },
+  disputed: /*i18n*/ {
+    id: "error.loadStatus.disputed",
+    comment: "A load's status word, inserted into error messages: the shipper disputed the proof of delivery",
+    message: "disputed",
+  },
   completed: /*i18n*/ {
     id: "error.loadStatus.completed",
     comment: "A load's status word, inserted into error messages: the trip is over and confirmed",

@@ -1,17 +1,29 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZDeliveryInput } from "../../../shared/schemas/documents";
 import { ZCancelLoadInput, ZLocationInput, ZRatingInput } from "../../../shared/schemas/loads";
+import { ZDisputeInput } from "../../../shared/schemas/trips";
 import { authedProcedure, driverProcedure, shipperProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { driverStats, driverTrips } from "../dashboards/dashboards";
 import { toPublicLoad } from "../loads/serialize";
+import { timelineOf } from "./events";
 import { setDriverAvailability, updateDriverLocation } from "./location";
-import { cancelLoad, markCompleted, markDelivered, markPickedUp, rateLoad } from "./trip";
+import {
+  acceptDelivery,
+  cancelLoad,
+  deliverWithProof,
+  disputeDelivery,
+  markDelivered,
+  markPickedUp,
+  rateLoad,
+} from "./trip";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
 
 /**
- * A load's trip, step by step: picked up, delivered, completed, or cancelled, then rated. The root router serves
+ * A load's trip, step by step: picked up, delivered, accepted or disputed, completed, or cancelled, then rated; and
+ * its timeline. The root router serves
  * these under `loads` (loads.pickup, …), the paths the web app's offline queue stores and replays.
  */
 export const tripsRouter = {
@@ -37,6 +49,19 @@ export const tripsRouter = {
     )
     .input(ZLoadId)
     .mutation(async ({ ctx, input }) => toPublicLoad(await markDelivered(ctx.db, ctx.actor, input.loadId))),
+  /** Delivered with its proof: the receiver's name and the photos or signature already uploaded. */
+  deliverWithProof: driverProcedure
+    .meta(
+      rest("POST", "/api/loads/:id/delivery", {
+        summary: "Record a delivery with its proof (receiver's name, photos or signature)",
+        tags: ["Trips"],
+        scope: "tracking:write",
+        params: { id: "loadId" },
+      }),
+    )
+    .input(ZDeliveryInput)
+    .mutation(async ({ ctx, input }) => toPublicLoad(await deliverWithProof(ctx.db, ctx.actor, input))),
+  /** Accepting the proof of delivery; `complete` is the older name the offline queue may still hold. */
   complete: shipperProcedure
     .meta(
       rest("POST", "/api/loads/:id/complete", {
@@ -47,7 +72,42 @@ export const tripsRouter = {
       }),
     )
     .input(ZLoadId)
-    .mutation(async ({ ctx, input }) => toPublicLoad(await markCompleted(ctx.db, ctx.actor, input.loadId))),
+    .mutation(async ({ ctx, input }) => toPublicLoad(await acceptDelivery(ctx.db, ctx.actor, input.loadId))),
+  acceptDelivery: shipperProcedure
+    .meta(
+      rest("POST", "/api/loads/:id/pod/accept", {
+        summary: "Accept a proof of delivery (the load is completed)",
+        tags: ["Trips"],
+        scope: "loads:write",
+        params: { id: "loadId" },
+      }),
+    )
+    .input(ZLoadId)
+    .mutation(async ({ ctx, input }) => toPublicLoad(await acceptDelivery(ctx.db, ctx.actor, input.loadId))),
+  disputeDelivery: shipperProcedure
+    .meta(
+      rest("POST", "/api/loads/:id/pod/dispute", {
+        summary: "Dispute a delivery within 48 hours, with a reason",
+        tags: ["Trips"],
+        scope: "loads:write",
+        params: { id: "loadId" },
+      }),
+    )
+    .input(ZLoadId.extend(ZDisputeInput.shape))
+    .mutation(async ({ ctx, input }) =>
+      toPublicLoad(await disputeDelivery(ctx.db, ctx.actor, input.loadId, input.reason)),
+    ),
+  timeline: authedProcedure
+    .meta(
+      rest("GET", "/api/loads/:id/timeline", {
+        summary: "A load's trip timeline (both parties)",
+        tags: ["Trips"],
+        scope: "tracking:read",
+        params: { id: "loadId" },
+      }),
+    )
+    .input(ZLoadId)
+    .query(({ ctx, input }) => timelineOf(ctx.db, ctx.actor, input.loadId)),
   cancel: shipperProcedure
     .meta(
       rest("POST", "/api/loads/:id/cancel", {

@@ -1,10 +1,14 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, lte, sql } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
 import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/tables";
+import type { TDeliveryInput } from "../../../shared/schemas/documents";
+import { POD_ANSWER_MS, type TTripEventKind } from "../../../shared/schemas/trips";
 import { AppError } from "../../errors";
+import { proofDocuments } from "../documents/documents";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
 import { recordActivity } from "../platform/activity";
+import { recordTripEvent } from "./events";
 
 type TStatus = Load["status"];
 
@@ -29,10 +33,16 @@ const notAllowed = (load: Load, to: TStatus, from: [TStatus] | [TStatus, TStatus
 
 type TMove = {
   to: TStatus;
-  from: [TStatus];
+  from: [TStatus] | [TStatus, TStatus];
   who: "driver" | "shipper";
   stamp: Partial<Pick<Load, "pickedUpAt" | "deliveredAt" | "completedAt">>;
-  kind: "load_picked_up" | "load_delivered" | "load_completed";
+  /** The activity and notification kind, when the step has one. */
+  kind?: "load_picked_up" | "load_delivered" | "load_completed";
+  /** The trip events the step writes, in order. */
+  events: [TTripEventKind, ...TTripEventKind[]];
+  detail?: Record<string, unknown>;
+  /** A check on the load as read under the lock, before anything is written. */
+  check?: (load: Load, tx: TTx) => void | Promise<void>;
 };
 
 /**
@@ -42,31 +52,38 @@ type TMove = {
  */
 const lockLoad = (db: TDb, tx: TTx, loadId: number) => db.q.lockKeys(tx, [`load:${loadId}`]);
 
-const move = (db: TDb, actor: User, loadId: number, m: TMove, now: number) =>
+/** One step of the trip; `actor` null is the system, which may move any load. */
+const move = (db: TDb, actor: User | null, loadId: number, m: TMove, now: number) =>
   db.transaction(async (tx) => {
     await lockLoad(db, tx, loadId);
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
-    const isParty = load && (m.who === "driver" ? load.assignedDriverId === actor.id : load.shipperId === actor.id);
+    const isParty =
+      load &&
+      (actor === null || (m.who === "driver" ? load.assignedDriverId === actor.id : load.shipperId === actor.id));
     if (!load || !isParty) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (!m.from.includes(load.status)) throw notAllowed(load, m.to, m.from);
+    await m.check?.(load, tx);
     const [updated] = await tx
       .update(loads)
       .set({ status: m.to, ...m.stamp, updatedAt: now })
       .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
       .returning();
     if (!updated) throw notAllowed(load, m.to, m.from);
+    for (const kind of m.events) await recordTripEvent(tx, load.id, kind, actor?.id ?? null, now, m.detail ?? null);
     if (m.to === "completed" && load.assignedDriverId) {
       await tx
         .update(users)
         .set({ totalTrips: sql`${users.totalTrips} + 1` })
         .where(eq(users.id, load.assignedDriverId));
     }
-    await recordActivity(tx, [load.shipperId, load.assignedDriverId], m.kind, load.id, actor.id, now);
-    await enqueueNotify(tx, [load.shipperId, load.assignedDriverId], {
-      event: m.kind,
-      loadId: load.id,
-      actorId: actor.id,
-    });
+    if (m.kind) {
+      await recordActivity(tx, [load.shipperId, load.assignedDriverId], m.kind, load.id, actor?.id ?? null, now);
+      await enqueueNotify(tx, [load.shipperId, load.assignedDriverId], {
+        event: m.kind,
+        loadId: load.id,
+        actorId: actor?.id ?? null,
+      });
+    }
     return updated;
   });
 
@@ -75,7 +92,14 @@ export const markPickedUp = (db: TDb, driver: User, loadId: number, now = Date.n
     db,
     driver,
     loadId,
-    { to: "in_transit", from: ["assigned"], who: "driver", stamp: { pickedUpAt: now }, kind: "load_picked_up" },
+    {
+      to: "in_transit",
+      from: ["assigned"],
+      who: "driver",
+      stamp: { pickedUpAt: now },
+      kind: "load_picked_up",
+      events: ["picked_up"],
+    },
     now,
   );
 
@@ -84,18 +108,137 @@ export const markDelivered = (db: TDb, driver: User, loadId: number, now = Date.
     db,
     driver,
     loadId,
-    { to: "delivered", from: ["in_transit"], who: "driver", stamp: { deliveredAt: now }, kind: "load_delivered" },
+    {
+      to: "delivered",
+      from: ["in_transit"],
+      who: "driver",
+      stamp: { deliveredAt: now },
+      kind: "load_delivered",
+      events: ["delivered"],
+    },
     now,
   );
 
-export const markCompleted = (db: TDb, shipper: User, loadId: number, now = Date.now()) =>
+/**
+ * The driver records the delivery with its proof: the receiver's name and at least one photo or drawn signature
+ * already uploaded to this load (`documentIds`, of type photo or pod). The shipper then has 48 hours to answer.
+ */
+export const deliverWithProof = (db: TDb, driver: User, input: TDeliveryInput, now = Date.now()) =>
+  move(
+    db,
+    driver,
+    input.loadId,
+    {
+      to: "delivered",
+      from: ["in_transit"],
+      who: "driver",
+      stamp: { deliveredAt: now },
+      kind: "load_delivered",
+      events: ["delivered"],
+      detail: { receiverName: input.receiverName, documentIds: [...new Set(input.documentIds)] },
+      check: async (load, tx) => {
+        const ids = [...new Set(input.documentIds)];
+        const found = await proofDocuments(tx, load.id, ids);
+        if (found.length !== ids.length) {
+          const message = /*i18n*/ {
+            id: "error.trip.proofDocuments",
+            message: "documentIds must be photos or signatures uploaded to this load",
+          };
+          throw new AppError("BAD_REQUEST", message, { issues: [{ path: "documentIds", message }] });
+        }
+      },
+    },
+    now,
+  );
+
+/**
+ * The shipper accepts the proof of delivery: the load is completed. Also from `disputed`, which is how a shipper
+ * withdraws a dispute once it is settled.
+ */
+export const acceptDelivery = (db: TDb, shipper: User, loadId: number, now = Date.now()) =>
   move(
     db,
     shipper,
     loadId,
-    { to: "completed", from: ["delivered"], who: "shipper", stamp: { completedAt: now }, kind: "load_completed" },
+    {
+      to: "completed",
+      from: ["delivered", "disputed"],
+      who: "shipper",
+      stamp: { completedAt: now },
+      kind: "load_completed",
+      events: ["pod_accepted", "completed"],
+    },
     now,
   );
+
+/** The shipper disputes the delivery, with a reason, within 48 hours of it; a disputed load never completes by itself. */
+export const disputeDelivery = (db: TDb, shipper: User, loadId: number, reason: string, now = Date.now()) =>
+  move(
+    db,
+    shipper,
+    loadId,
+    {
+      to: "disputed",
+      from: ["delivered"],
+      who: "shipper",
+      stamp: {},
+      events: ["disputed"],
+      detail: { reason },
+      check: (load) => {
+        if (load.deliveredAt != null && now - load.deliveredAt > POD_ANSWER_MS)
+          throw new AppError(
+            "CONFLICT",
+            /*i18n*/ {
+              id: "error.trip.disputeTooLate",
+              message: "A delivery can be disputed within 48 hours; this one was delivered more than 48 hours ago",
+            },
+          );
+      },
+    },
+    now,
+  );
+
+/**
+ * Loads delivered more than 48 hours ago whose shipper neither accepted nor disputed complete by themselves (the
+ * system is the actor). Each load is its own transaction under its lock, so a shipper's answer at the same moment wins
+ * or loses cleanly. Returns the ids completed.
+ */
+export const autoCompleteDeliveries = async (db: TDb, now = Date.now()) => {
+  const due = await db
+    .select({ id: loads.id })
+    .from(loads)
+    .where(and(eq(loads.status, "delivered"), lte(loads.deliveredAt, now - POD_ANSWER_MS)))
+    .limit(500);
+  const done: number[] = [];
+  for (const { id } of due) {
+    try {
+      await move(
+        db,
+        null,
+        id,
+        {
+          to: "completed",
+          from: ["delivered"],
+          who: "shipper",
+          stamp: { completedAt: now },
+          kind: "load_completed",
+          events: ["completed"],
+          detail: { automatic: true },
+          check: (load) => {
+            if (load.deliveredAt == null || now - load.deliveredAt < POD_ANSWER_MS)
+              throw notAllowed(load, "completed", ["delivered"]);
+          },
+        },
+        now,
+      );
+      done.push(id);
+    } catch (err) {
+      // The shipper answered (or the load moved) since it was read: nothing to do for it.
+      if (!(err instanceof AppError)) throw err;
+    }
+  }
+  return done;
+};
 
 /** A shipper cancels a posted load, or an assigned one with a reason; pending bids are rejected with it. */
 export const cancelLoad = (db: TDb, shipper: User, loadId: number, reason: string | null, now = Date.now()) =>

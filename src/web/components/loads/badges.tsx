@@ -82,6 +82,14 @@ export function LoadStatusBadge({ status }: { status: string }) {
         </Trans>
       ),
     },
+    disputed: {
+      variant: "destructive",
+      label: (
+        <Trans comment="Status badge of a load: the shipper disputed the proof of delivery, so the trip is on hold">
+          Disputed
+        </Trans>
+      ),
+    },
     completed: {
       variant: "success",
       label: <Trans comment="Status badge of a load: the trip is finished and confirmed">Completed</Trans>,

@@ -45,6 +45,7 @@ function ShipperHome() {
     assigned: t`Assigned`,
     in_transit: t`In transit`,
     delivered: t`Delivered`,
+    disputed: t({ message: "Disputed", comment: "Filter of the shipper's loads by status: delivery disputed" }),
     completed: t`Completed`,
     cancelled: t`Cancelled`,
   };

@@ -1,0 +1,52 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import type { TDb, TTx } from "../../../../db/client";
+import { loads, tripEvents, type User, users } from "../../../../db/tables";
+import type { TTripEvent, TTripEventKind } from "../../../shared/schemas/trips";
+import { AppError } from "../../errors";
+import { LOAD_NOT_FOUND } from "../loads/errors";
+
+/**
+ * Writes one step of a load's trip. Callers hold the load's lock and write the status change in the same transaction,
+ * so the timeline and the status never disagree. `actorId` null is the system.
+ */
+export const recordTripEvent = (
+  tx: TTx,
+  loadId: number,
+  kind: TTripEventKind,
+  actorId: number | null,
+  now: number,
+  detail: Record<string, unknown> | null = null,
+) => tx.insert(tripEvents).values({ loadId, kind, actorId, detail, createdAt: now });
+
+/** The trip's steps, oldest first, for the load's shipper and assigned driver only (404 for everyone else). */
+export const timelineOf = async (db: TDb, actor: User, loadId: number): Promise<TTripEvent[]> => {
+  const [load] = await db
+    .select({ shipperId: loads.shipperId, assignedDriverId: loads.assignedDriverId })
+    .from(loads)
+    .where(eq(loads.id, loadId));
+  if (!load || (load.shipperId !== actor.id && load.assignedDriverId !== actor.id))
+    throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  const rows = await db
+    .select()
+    .from(tripEvents)
+    .where(eq(tripEvents.loadId, loadId))
+    .orderBy(asc(tripEvents.createdAt), asc(tripEvents.id));
+  const actorIds = [...new Set(rows.map((r) => r.actorId).filter((a): a is number => a != null))];
+  const names = new Map(
+    actorIds.length
+      ? (
+          await db
+            .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+            .from(users)
+            .where(inArray(users.id, actorIds))
+        ).map((u) => [u.id, `${u.firstName} ${u.lastName}`.trim()])
+      : [],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    at: new Date(r.createdAt).toISOString(),
+    actor: r.actorId != null ? { id: r.actorId, name: names.get(r.actorId) ?? "" } : null,
+    detail: r.detail ?? null,
+  }));
+};
