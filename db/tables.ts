@@ -15,6 +15,7 @@ export const {
   bids,
   messages,
   tripPoints,
+  tripAlerts,
   ratings,
   activityEvents,
   loginFailures,

@@ -13,6 +13,7 @@ import { placesRouter } from "../modules/places/router";
 import { platformRouter } from "../modules/platform/router";
 import { shippingRouter } from "../modules/shipping/router";
 import { storesRouter } from "../modules/stores/router";
+import { trackingRouter } from "../modules/tracking/router";
 import { driversRouter, tripsRouter } from "../modules/trips/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
 
@@ -25,6 +26,7 @@ export const appRouter = createTRPCRouter({
   loads: { ...loadsRouter, ...tripsRouter },
   bids: bidsRouter,
   drivers: driversRouter,
+  tracking: trackingRouter,
   dashboard: dashboardRouter,
   messages: messagesRouter,
   places: placesRouter,

@@ -48,6 +48,12 @@ export const REST_ROUTES: TRestRoute[] = [
   route("POST", "/api/loads/:id/cancel", (c, r) => c.loads.cancel({ ...bodyObject(r), loadId: idParam(r) } as never)),
   route("POST", "/api/loads/:id/rating", (c, r) => c.loads.rate({ ...bodyObject(r), loadId: idParam(r) } as never)),
 
+  // The trip's track
+  route("POST", "/api/loads/:id/positions", (c, r) =>
+    c.tracking.record({ ...bodyObject(r), loadId: idParam(r) } as never),
+  ),
+  route("GET", "/api/loads/:id/track", (c, r) => c.tracking.track({ loadId: idParam(r) })),
+
   // Bids
   route("GET", "/api/loads/:id/bids", (c, r) => c.bids.forLoad({ loadId: idParam(r) })),
   route("POST", "/api/loads/:id/bids", (c, r) => c.bids.place({ ...bodyObject(r), loadId: idParam(r) } as never), 201),
