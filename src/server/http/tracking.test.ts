@@ -208,3 +208,72 @@ describe("GET /api/loads/:id/track", () => {
     expect(res.json.positions.at(-1)).toEqual(res.json.lastPosition);
   });
 });
+
+describe("arrival and delay", () => {
+  type TNote = { title: string; body: string };
+  const notes = async (who: TClient) =>
+    ((await who.get("/api/notifications")).json.items as TNote[]).filter((n) =>
+      /pickup point|delivery point|running late/.test(n.title),
+    );
+
+  test("within 500 m of the pickup point the shipper is told once; of the delivery point after pickup, once", async () => {
+    const before = (await notes(shipper)).length;
+    const loadId = await awarded(false);
+    // Kality is at 8.9, 38.77: 0.003° north is about 330 m; 0.01° is over a kilometre.
+    await driver.post(`/api/loads/${loadId}/positions`, { positions: [point(8.91, 38.77, 60_000)] });
+    expect((await driver.get(`/api/loads/${loadId}/track`)).json.events).toEqual([]);
+    await driver.post(`/api/loads/${loadId}/positions`, { positions: [point(8.903, 38.77, 30_000)] });
+    await driver.post(`/api/loads/${loadId}/positions`, { positions: [point(8.9, 38.77, 20_000)] });
+    const track = (await shipper.get(`/api/loads/${loadId}/track`)).json;
+    expect(track.events.map((e: { kind: string }) => e.kind)).toEqual(["arrived_pickup"]);
+    const told = await notes(shipper);
+    expect(told.length).toBe(before + 1);
+    expect(told[0]).toMatchObject({ title: "Driver at the pickup point" });
+    expect(told[0].body).toContain("is within 500 m of the pickup point of Cement, 40 t");
+
+    await driver.post(`/api/loads/${loadId}/pickup`);
+    await driver.post(`/api/loads/${loadId}/positions`, { positions: [point(8.541, 39.271, 10_000)] });
+    await driver.post(`/api/loads/${loadId}/positions`, { positions: [point(8.5405, 39.27, 5_000)] });
+    const kinds = (await shipper.get(`/api/loads/${loadId}/track`)).json.events.map((e: { kind: string }) => e.kind);
+    expect(kinds).toEqual(["arrived_pickup", "arrived_delivery"]);
+    expect((await notes(shipper))[0]).toMatchObject({ title: "Driver at the delivery point" });
+  });
+
+  test("an ETA past the delivery date is told once, and again only when it slips another hour", async () => {
+    const { recordPositions } = await import("../modules/tracking/positions");
+    const loadId = await awarded();
+    const driverId = (await driver.get("/api/auth/user")).json.user.id as number;
+    // Due two hours ago: any ETA is late.
+    await t.rows("UPDATE loads SET delivery_date = ? WHERE id = ?", Date.now() - 2 * 60 * MIN, loadId);
+    const before = (await notes(shipper)).length;
+    // About 60 mph, some 30 road miles from Adama.
+    await driver.post(`/api/loads/${loadId}/positions`, {
+      positions: [point(8.9, 38.77, 20 * MIN), point(8.8, 38.9, 10 * MIN)],
+    });
+    let events = (await shipper.get(`/api/loads/${loadId}/track`)).json.events;
+    expect(events.map((e: { kind: string }) => e.kind)).toEqual(["delayed"]);
+    expect(Date.parse(events[0].eta)).toBeGreaterThan(Date.now());
+    const late = await notes(shipper);
+    expect(late.length).toBe(before + 1);
+    expect(late[0].title).toBe("Load running late");
+    expect(late[0].body).toMatch(/Cement, 40 t is now expected about \d+ hours? after its delivery date\./);
+
+    // A minute later, a little further: the ETA moved by minutes, nothing new is told.
+    await driver.post(`/api/loads/${loadId}/positions`, { positions: [point(8.79, 38.91, 9 * MIN)] });
+    expect((await shipper.get(`/api/loads/${loadId}/track`)).json.events).toHaveLength(1);
+
+    // Two hours on, the truck has not moved: at the default pace the ETA slipped past the hour, told again.
+    const later = Date.now() + 2 * 60 * MIN;
+    await recordPositions(
+      t.db,
+      { id: driverId },
+      loadId,
+      [{ latitude: 8.79, longitude: 38.91, recordedAt: later - MIN, accuracy: null, speed: null, heading: null }],
+      later,
+    );
+    events = (await shipper.get(`/api/loads/${loadId}/track`)).json.events;
+    expect(events.map((e: { kind: string }) => e.kind)).toEqual(["delayed", "delayed"]);
+    expect(Date.parse(events[1].eta) - Date.parse(events[0].eta)).toBeGreaterThanOrEqual(60 * MIN);
+    expect((await notes(shipper)).length).toBe(before + 2);
+  });
+});

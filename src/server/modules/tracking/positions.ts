@@ -1,11 +1,13 @@
-import { and, asc, eq, gte } from "drizzle-orm";
+import { and, asc, desc, eq, gte } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
 import { bids, type Load, loads, tripAlerts, tripPoints, type User, users } from "../../../../db/tables";
+import { haversineMiles } from "../../../shared/geo";
 import type { TPosition, TTrack } from "../../../shared/schemas/tracking";
 import { AppError, type TAppIssue } from "../../errors";
 import { publishLive } from "../../live/publish";
 import { moveLoadAlerts } from "../loads/alerts";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
+import { enqueueNotify } from "../notifications/notify";
 import { RECENT_SPEED_WINDOW_MS, remainingRoadMiles, thin, tripSpeedMph } from "./eta";
 
 /** A phone's clock may run a little ahead of ours: a point up to this far in the future is taken as now. */
@@ -102,7 +104,10 @@ export const recordPositions = async (
     }
     const kept = positions.filter((p) => load.deliveredAt == null || p.recordedAt <= load.deliveredAt);
     const stored = kept.length ? await insertPoints(tx, kept, load.id) : [];
-    if (stored.length) await afterStored(tx, driver.id, load, stored);
+    if (stored.length) {
+      await afterStored(tx, driver.id, load, stored);
+      await noticeArrivalAndDelay(tx, load, stored, now);
+    }
     const newest = stored.reduce<(typeof stored)[number] | null>(
       (a, p) => (a && a.recordedAt >= p.recordedAt ? a : p),
       null,
@@ -147,6 +152,75 @@ const afterStored = async (tx: TTx, driverId: number, load: TTrackable, stored: 
     await moveLoadAlerts(tx, driverId, newest.latitude, newest.longitude);
   }
   await publishLive(tx, [load.shipperId], "load", { loadId: load.id });
+};
+
+/** Within this distance of the pickup or delivery point the driver has arrived there (500 m). */
+export const ARRIVAL_MILES = 500 / 1609.344;
+/** A delay is told again only when the ETA slips this much past the one told last. */
+export const DELAY_STEP_MS = 60 * 60_000;
+
+const within = (p: TStored, lat: number, lng: number) =>
+  haversineMiles(p.latitude, p.longitude, lat, lng) <= ARRIVAL_MILES;
+
+/**
+ * What the new points mean for the shipper: the driver's arrival at the pickup point (before pickup) or at the
+ * delivery point (in transit), told once each (a unique index keeps it once even for two batches at once), and, in
+ * transit, an ETA past the delivery date, told once and again only when it slips another hour.
+ */
+const noticeArrivalAndDelay = async (tx: TTx, load: Load, stored: TStored[], now: number) => {
+  const arrivals: {
+    kind: "arrived_pickup" | "arrived_delivery";
+    event: "driver_arrived_pickup" | "driver_arrived_delivery";
+    at: TStored;
+  }[] = [];
+  const atPickup = stored.find((p) => within(p, load.pickupLatitude, load.pickupLongitude));
+  if (load.status === "assigned" && atPickup)
+    arrivals.push({ kind: "arrived_pickup", event: "driver_arrived_pickup", at: atPickup });
+  const atDelivery = stored.find((p) => within(p, load.deliveryLatitude, load.deliveryLongitude));
+  if (load.status === "in_transit" && atDelivery)
+    arrivals.push({ kind: "arrived_delivery", event: "driver_arrived_delivery", at: atDelivery });
+  for (const a of arrivals) {
+    const [alert] = await tx
+      .insert(tripAlerts)
+      .values({ loadId: load.id, kind: a.kind, etaAt: null, createdAt: a.at.recordedAt })
+      .onConflictDoNothing()
+      .returning({ id: tripAlerts.id });
+    if (alert)
+      await enqueueNotify(
+        tx,
+        [load.shipperId],
+        { event: a.event, loadId: load.id, actorId: load.assignedDriverId },
+        now,
+      );
+  }
+  if (load.status !== "in_transit") return;
+  const newest = stored.reduce((a, p) => (a.recordedAt >= p.recordedAt ? a : p));
+  const recent = await recentPoints(tx, load.id, newest.recordedAt - RECENT_SPEED_WINDOW_MS);
+  const { eta } = reckon(load, recent, now);
+  if (eta == null || eta <= load.deliveryDate) return;
+  const [told] = await tx
+    .select({ etaAt: tripAlerts.etaAt })
+    .from(tripAlerts)
+    .where(and(eq(tripAlerts.loadId, load.id), eq(tripAlerts.kind, "delayed")))
+    .orderBy(desc(tripAlerts.createdAt), desc(tripAlerts.id))
+    .limit(1);
+  if (told?.etaAt != null && eta < told.etaAt + DELAY_STEP_MS) return;
+  const [alert] = await tx
+    .insert(tripAlerts)
+    .values({ loadId: load.id, kind: "delayed", etaAt: eta, createdAt: now })
+    .returning({ id: tripAlerts.id });
+  await enqueueNotify(
+    tx,
+    [load.shipperId],
+    {
+      event: "load_delayed",
+      loadId: load.id,
+      actorId: load.assignedDriverId,
+      ref: alert.id,
+      hoursLate: Math.floor((eta - load.deliveryDate) / 3_600_000),
+    },
+    now,
+  );
 };
 
 /** Adds one point (the driver's own position update) to the tracks of their loads in transit; a repeat adds nothing. */
