@@ -84,7 +84,9 @@ test("the driver's phone reports the trip by itself, offline too, and the shippe
   const firstRemaining = await shipper.getByTestId("track-remaining").textContent();
 
   // Moving more than 500 m: each fix is a point, sent at once while online.
+  // (One move at a time: the browser may hand the page only the last of two quick changes.)
   await moveTo(driverCtx, 0.1);
+  await expect.poll(async () => (await trackOf(driver, loadId)).positions.length, { timeout: 15_000 }).toBe(2);
   await moveTo(driverCtx, 0.2);
   await expect.poll(async () => (await trackOf(driver, loadId)).positions.length, { timeout: 15_000 }).toBe(3);
   // The shipper's figures moved without a reload.
@@ -93,6 +95,7 @@ test("the driver's phone reports the trip by itself, offline too, and the shippe
   // A dead zone: the fixes are held on the phone, then sent once, when the network returns.
   await driverCtx.setOffline(true);
   await moveTo(driverCtx, 0.3);
+  await expect(sharing.getByTestId("trip-sharing-held")).toHaveText("1 position waiting to be sent");
   await moveTo(driverCtx, 0.4);
   await expect(sharing.getByTestId("trip-sharing-held")).toHaveText("2 positions waiting to be sent");
   expect((await trackOf(shipper, loadId)).positions).toHaveLength(3);
@@ -108,8 +111,8 @@ test("the driver's phone reports the trip by itself, offline too, and the shippe
   await sharing.getByRole("button", { name: "Pause location sharing for this trip" }).click();
   await expect(sharing).toContainText("Location sharing is paused");
   await moveTo(driverCtx, 0.5);
-  await moveTo(driverCtx, 0.6);
   await driver.reload();
+  await moveTo(driverCtx, 0.6);
   const again = driver.locator(`[data-testid="trip-row"][data-load-id="${loadId}"]`).getByTestId("trip-sharing");
   await expect(again).toHaveAttribute("data-sharing", "off");
   await again.getByRole("button", { name: "Share my location for this trip" }).click();
