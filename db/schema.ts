@@ -305,6 +305,30 @@ export const loginFailures = sqliteTable(
   (t) => [index("login_failures_key_idx").on(t.key, t.at)],
 );
 
+/**
+ * Password reset links sent by mail: the SHA-256 of the token (never the token), one row per reset mail (its job's
+ * key, so a retried send finds the row it made), single use (`usedAt`), 30 minutes.
+ */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    jobKey: text().notNull(),
+    tokenHash: text().notNull(),
+    expiresAt: integer().notNull(),
+    usedAt: integer(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [
+    uniqueIndex("password_resets_job_idx").on(t.jobKey),
+    uniqueIndex("password_resets_token_idx").on(t.tokenHash),
+    index("password_resets_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
 /** A parcel quote a user chose ("Select This Service"), kept with its addresses and packages. */
 export const shipments = sqliteTable(
   "shipments",

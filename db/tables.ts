@@ -19,6 +19,7 @@ export const {
   ratings,
   activityEvents,
   loginFailures,
+  passwordResets,
   shipments,
   idempotencyKeys,
   jobs,

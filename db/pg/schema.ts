@@ -324,6 +324,30 @@ export const loginFailures = pgTable(
   (t) => [index("login_failures_key_idx").on(t.key, t.at)],
 );
 
+/**
+ * Password reset links sent by mail: the SHA-256 of the token (never the token), one row per reset mail (its job's
+ * key, so a retried send finds the row it made), single use (`usedAt`), 30 minutes.
+ */
+export const passwordResets = pgTable(
+  "password_resets",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    jobKey: text().notNull(),
+    tokenHash: text().notNull(),
+    expiresAt: ms().notNull(),
+    usedAt: ms(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    uniqueIndex("password_resets_job_idx").on(t.jobKey),
+    uniqueIndex("password_resets_token_idx").on(t.tokenHash),
+    index("password_resets_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
 /** A parcel quote a user chose ("Select This Service"), kept with its addresses and packages. */
 export const shipments = pgTable(
   "shipments",

@@ -4,10 +4,12 @@
 // each kind for every demo driver, a Sandbox Shopify store for every demo shopper), then starts the server exactly as
 // `bun run start` does. The interface labels the emulated systems "Sandbox". The production server
 // (src/server/main.ts) imports none of this.
+import { dirname, join } from "node:path";
 import { migrateDb, openConfiguredDb } from "../../db/client";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { startBoardEmulators } from "../../emulators/boards/server";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
+import { startMailCatcher } from "../../emulators/mail/catcher";
 import { startNotifyEmulators } from "../../emulators/notifiers/server";
 import { startPaymentEmulators } from "../../emulators/payments/server";
 import { startStoreEmulators } from "../../emulators/stores/server";
@@ -76,12 +78,21 @@ if (channels.telegram || channels.whatsapp) {
   });
 }
 
-const missing = (["fedex", "ups", "usps"] as const).filter((c) => !config.carriers[c]);
+const missing = (["fedex", "ups", "usps"] as const).filter((c) => !config.carriers[c].clientId);
 if (missing.length) {
   const emu = startCarrierEmulators();
   for (const [key, value] of Object.entries(emulatorEnv(emu.urls)))
     if (missing.some((c) => key.startsWith(`${c.toUpperCase()}_`))) env[key] = value;
   logger.info("demo: carrier emulators started", { carriers: missing, urls: emu.urls });
+}
+
+// Mail: without an SMTP server of the operator's, a local catcher takes every mail; /dev/mail shows its inbox.
+if (!config.mail.smtpUrl) {
+  const dir = join(dirname(config.databasePath), "mail-sandbox");
+  const catcher = await startMailCatcher({ dir });
+  env.SMTP_URL = catcher.url;
+  env.MAIL_SANDBOX_DIR = dir;
+  logger.info("demo: mail catcher started", { smtp: catcher.url, inbox: "/dev/mail" });
 }
 
 env.MYTESS_DEMO = "1";

@@ -89,6 +89,10 @@ describe("the configuration", () => {
     expect(c.payments.stripe.secretKey).toBeNull();
     expect(c.telegram.username).toBe("MyTessBot");
     expect(c.cli).toMatchObject({ language: "am", calendar: "ethiopic" });
+    expect(
+      loadConfig({ SMTP_URL: "smtps://u:p@mail.example.com:465", MAIL_FROM: "MyTess <hello@mytess.example>" }).mail,
+    ).toEqual({ smtpUrl: "smtps://u:p@mail.example.com:465", from: "MyTess <hello@mytess.example>", sandboxDir: null });
+    expect(loadConfig({}).mail).toEqual({ smtpUrl: null, from: "MyTess <no-reply@localhost>", sandboxDir: null });
   });
 
   test("every value that cannot be used stops the start, each named in one error", () => {
@@ -102,6 +106,8 @@ describe("the configuration", () => {
       STORE_SANDBOX_URLS: "not json",
       MYTESS_ROLE: "cron",
       TELEGRAM_API_ROOT: "ftp://telegram.example",
+      SMTP_URL: "https://mail.example.com",
+      MAIL_FROM: "MyTess",
     });
     const lines = message.split("\n");
     expect(lines).toContain('PORT must be a whole number from 0 to 65535 (got "eighty")');
@@ -115,7 +121,11 @@ describe("the configuration", () => {
     expect(lines).toContain('STORE_SANDBOX_URLS must be a JSON object of names to http URLs (got "not json")');
     expect(lines).toContain('MYTESS_ROLE must be one of all, web, worker (got "cron")');
     expect(lines).toContain('TELEGRAM_API_ROOT must be an http or https URL (got "ftp://telegram.example")');
-    expect(lines).toHaveLength(9);
+    expect(lines).toContain(
+      'SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587 (got "https://mail.example.com")',
+    );
+    expect(lines).toContain('MAIL_FROM must be an address such as "MyTess <no-reply@example.com>" (got "MyTess")');
+    expect(lines).toHaveLength(11);
   });
 
   test("the checks of the integrations' own variables stop the start too, with their own words", () => {
@@ -126,7 +136,9 @@ describe("the configuration", () => {
       "TELEGRAM_WEBHOOK_SECRET (1–256 of A-Z, a-z, 0-9, _ and -) is required with TELEGRAM_WEBHOOK_URL",
     );
     expect(errorOf({ WHATSAPP_WEB_SECRET: "short" })).toBe("WHATSAPP_WEB_SECRET must be at least 16 characters");
-    expect(errorOf({ VAPID_SUBJECT: "ops@mytess.example" })).toBe("VAPID_SUBJECT must be a mailto: or https: URL");
+    expect(errorOf({ VAPID_SUBJECT: "ops@mytess.example" })).toBe(
+      `VAPID_SUBJECT: "ops@mytess.example" is not a mailto: address or an https: URL`,
+    );
     expect(errorOf({ SANDBOX_ORIGINS: "10.0.0.7" })).toStartWith("SANDBOX_ORIGINS must list origins");
   });
 

@@ -329,6 +329,14 @@ export type TConfig = {
     sandboxOrigin: string | null;
   };
   notifyTimeoutMs: number;
+  mail: {
+    /** The SMTP server mail goes out through (SMTP_URL, smtp:// or smtps://); without it no mail is sent. */
+    smtpUrl: string | null;
+    /** The sender of every mail (MAIL_FROM). */
+    from: string;
+    /** Demo mode: the folder the launcher's mail catcher writes what it receives to (MAIL_SANDBOX_DIR). */
+    sandboxDir: string | null;
+  };
   payments: {
     timeoutMs: number;
     stripe: {
@@ -492,6 +500,25 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
       sandboxOrigin: pushSandbox ? originOf(pushSandbox) : null,
     },
     notifyTimeoutMs: ms("NOTIFY_TIMEOUT_MS", 10_000),
+    mail: {
+      smtpUrl:
+        p.check(
+          "SMTP_URL",
+          z.string().refine((u) => /^smtps?:$/.test(URL.parse(u)?.protocol ?? ""), {
+            message: "must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587",
+          }),
+          v("SMTP_URL"),
+        ) ?? null,
+      from:
+        p.check(
+          "MAIL_FROM",
+          z.string().regex(/^([^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, {
+            message: 'must be an address such as "MyTess <no-reply@example.com>"',
+          }),
+          v("MAIL_FROM"),
+        ) ?? "MyTess <no-reply@localhost>",
+      sandboxDir: v("MAIL_SANDBOX_DIR") ?? null,
+    },
     payments: {
       timeoutMs: ms("PAYMENT_TIMEOUT_MS", 10_000),
       stripe: {
@@ -548,6 +575,7 @@ export const withIntegrationsOf = (config: TConfig, other: TConfig): TConfig => 
   whatsapp: other.whatsapp,
   webPush: other.webPush,
   notifyTimeoutMs: other.notifyTimeoutMs,
+  mail: other.mail,
   payments: other.payments,
 });
 

@@ -4,13 +4,14 @@
 import type { TConfig } from "./config";
 import { boardServicesFrom, type TBoardServices } from "./integrations/boards/services";
 import { carriersFrom, type TCarrierRegistry } from "./integrations/carriers/registry";
+import { mailerFrom, type TMailer } from "./integrations/mail/smtp";
 import { notifiersFrom, type TNotifierRegistry, vapidKeyFileFor } from "./integrations/notifiers/registry";
 import { whatsappWebSecretFileFor } from "./integrations/notifiers/whatsapp-web";
 import { paymentsFrom } from "./integrations/payments/registry";
 import type { TPaymentServices } from "./integrations/payments/services";
 import { storeServicesFor, type TStoreServices } from "./integrations/stores/services";
 import { logger, type TLogger } from "./logger";
-import { createSecretBox, secretKeyFileFor, secretKeyFrom } from "./secrets";
+import { createSecretBox, secretKeyFileFor, secretKeyFrom, type TSecretBox } from "./secrets";
 
 export type TServices = {
   /** The parcel carriers, as configured (real hosts, sandboxes or local emulators). */
@@ -23,6 +24,10 @@ export type TServices = {
   stores: TStoreServices;
   /** Stripe and Chapa, as configured. */
   payments: TPaymentServices;
+  /** Mail through SMTP (null: SMTP_URL unset, nothing is sent); demo mode's mail catcher folder for /dev/mail. */
+  mail: { mailer: TMailer | null; sandboxDir: string | null };
+  /** The server key's box (the boards' one): HMACs of one-time codes and tokens derived from stored ids. */
+  secrets: TSecretBox;
   log: TLogger;
   /**
    * The site's public origin (PUBLIC_URL, else this server's own address), for links when no HTTP request gives one;
@@ -51,6 +56,8 @@ export const createServices = (config: TConfig, overrides: Partial<TServices> = 
     boards,
     stores: overrides.stores ?? storeServicesFor(boards, config.stores),
     payments: overrides.payments ?? paymentsFrom(config.payments),
+    mail: overrides.mail ?? { mailer: mailerFrom(config), sandboxDir: config.demo ? config.mail.sandboxDir : null },
+    secrets: overrides.secrets ?? boards.secrets,
     log: overrides.log ?? logger,
     publicOrigin: overrides.publicOrigin ?? config.publicUrl ?? `http://localhost:${config.port}`,
   };

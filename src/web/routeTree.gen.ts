@@ -13,9 +13,11 @@ import { Route as IndexRouteImport } from "./routes/index"
 import { Route as AuthedRouteImport } from "./routes/_authed"
 import { Route as AboutRouteImport } from "./routes/about"
 import { Route as ContactRouteImport } from "./routes/contact"
+import { Route as ForgotPasswordRouteImport } from "./routes/forgot-password"
 import { Route as LandingRouteImport } from "./routes/landing"
 import { Route as PrivacyRouteImport } from "./routes/privacy"
 import { Route as PromotionRouteImport } from "./routes/promotion"
+import { Route as ResetPasswordRouteImport } from "./routes/reset-password"
 import { Route as SigninRouteImport } from "./routes/signin"
 import { Route as SubscribeRouteImport } from "./routes/subscribe"
 import { Route as TermsRouteImport } from "./routes/terms"
@@ -28,6 +30,7 @@ import { Route as AuthedProfileRouteImport } from "./routes/_authed/profile"
 import { Route as AuthedSettingsRouteImport } from "./routes/_authed/settings"
 import { Route as AuthedShipperRouteImport } from "./routes/_authed/shipper"
 import { Route as AuthedShippingRouteImport } from "./routes/_authed/shipping"
+import { Route as DevMailRouteImport } from "./routes/dev.mail"
 import { Route as LoadsIdRouteImport } from "./routes/loads_.$id"
 
 const IndexRoute = IndexRouteImport.update({
@@ -49,6 +52,11 @@ const ContactRoute = ContactRouteImport.update({
   path: "/contact",
   getParentRoute: () => rootRouteImport,
 } as any)
+const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
+  id: "/forgot-password",
+  path: "/forgot-password",
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LandingRoute = LandingRouteImport.update({
   id: "/landing",
   path: "/landing",
@@ -62,6 +70,11 @@ const PrivacyRoute = PrivacyRouteImport.update({
 const PromotionRoute = PromotionRouteImport.update({
   id: "/promotion",
   path: "/promotion",
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ResetPasswordRoute = ResetPasswordRouteImport.update({
+  id: "/reset-password",
+  path: "/reset-password",
   getParentRoute: () => rootRouteImport,
 } as any)
 const SigninRoute = SigninRouteImport.update({
@@ -124,6 +137,11 @@ const AuthedShippingRoute = AuthedShippingRouteImport.update({
   path: "/shipping",
   getParentRoute: () => AuthedRoute,
 } as any)
+const DevMailRoute = DevMailRouteImport.update({
+  id: "/dev/mail",
+  path: "/dev/mail",
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LoadsIdRoute = LoadsIdRouteImport.update({
   id: "/loads_/$id",
   path: "/loads/$id",
@@ -134,9 +152,11 @@ export interface FileRoutesByFullPath {
   "/": typeof IndexRoute
   "/about": typeof AboutRoute
   "/contact": typeof ContactRoute
+  "/forgot-password": typeof ForgotPasswordRoute
   "/landing": typeof LandingRoute
   "/privacy": typeof PrivacyRoute
   "/promotion": typeof PromotionRoute
+  "/reset-password": typeof ResetPasswordRoute
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
@@ -149,15 +169,18 @@ export interface FileRoutesByFullPath {
   "/settings": typeof AuthedSettingsRoute
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
+  "/dev/mail": typeof DevMailRoute
   "/loads/$id": typeof LoadsIdRoute
 }
 export interface FileRoutesByTo {
   "/": typeof IndexRoute
   "/about": typeof AboutRoute
   "/contact": typeof ContactRoute
+  "/forgot-password": typeof ForgotPasswordRoute
   "/landing": typeof LandingRoute
   "/privacy": typeof PrivacyRoute
   "/promotion": typeof PromotionRoute
+  "/reset-password": typeof ResetPasswordRoute
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
@@ -170,6 +193,7 @@ export interface FileRoutesByTo {
   "/settings": typeof AuthedSettingsRoute
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
+  "/dev/mail": typeof DevMailRoute
   "/loads/$id": typeof LoadsIdRoute
 }
 export interface FileRoutesById {
@@ -178,9 +202,11 @@ export interface FileRoutesById {
   "/_authed": typeof AuthedRouteWithChildren
   "/about": typeof AboutRoute
   "/contact": typeof ContactRoute
+  "/forgot-password": typeof ForgotPasswordRoute
   "/landing": typeof LandingRoute
   "/privacy": typeof PrivacyRoute
   "/promotion": typeof PromotionRoute
+  "/reset-password": typeof ResetPasswordRoute
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
@@ -193,6 +219,7 @@ export interface FileRoutesById {
   "/_authed/settings": typeof AuthedSettingsRoute
   "/_authed/shipper": typeof AuthedShipperRoute
   "/_authed/shipping": typeof AuthedShippingRoute
+  "/dev/mail": typeof DevMailRoute
   "/loads_/$id": typeof LoadsIdRoute
 }
 export interface FileRouteTypes {
@@ -201,9 +228,11 @@ export interface FileRouteTypes {
     | "/"
     | "/about"
     | "/contact"
+    | "/forgot-password"
     | "/landing"
     | "/privacy"
     | "/promotion"
+    | "/reset-password"
     | "/signin"
     | "/subscribe"
     | "/terms"
@@ -216,15 +245,18 @@ export interface FileRouteTypes {
     | "/settings"
     | "/shipper"
     | "/shipping"
+    | "/dev/mail"
     | "/loads/$id"
   fileRoutesByTo: FileRoutesByTo
   to:
     | "/"
     | "/about"
     | "/contact"
+    | "/forgot-password"
     | "/landing"
     | "/privacy"
     | "/promotion"
+    | "/reset-password"
     | "/signin"
     | "/subscribe"
     | "/terms"
@@ -237,6 +269,7 @@ export interface FileRouteTypes {
     | "/settings"
     | "/shipper"
     | "/shipping"
+    | "/dev/mail"
     | "/loads/$id"
   id:
     | "__root__"
@@ -244,9 +277,11 @@ export interface FileRouteTypes {
     | "/_authed"
     | "/about"
     | "/contact"
+    | "/forgot-password"
     | "/landing"
     | "/privacy"
     | "/promotion"
+    | "/reset-password"
     | "/signin"
     | "/subscribe"
     | "/terms"
@@ -259,6 +294,7 @@ export interface FileRouteTypes {
     | "/_authed/settings"
     | "/_authed/shipper"
     | "/_authed/shipping"
+    | "/dev/mail"
     | "/loads_/$id"
   fileRoutesById: FileRoutesById
 }
@@ -267,12 +303,15 @@ export interface RootRouteChildren {
   AuthedRoute: typeof AuthedRouteWithChildren
   AboutRoute: typeof AboutRoute
   ContactRoute: typeof ContactRoute
+  ForgotPasswordRoute: typeof ForgotPasswordRoute
   LandingRoute: typeof LandingRoute
   PrivacyRoute: typeof PrivacyRoute
   PromotionRoute: typeof PromotionRoute
+  ResetPasswordRoute: typeof ResetPasswordRoute
   SigninRoute: typeof SigninRoute
   SubscribeRoute: typeof SubscribeRoute
   TermsRoute: typeof TermsRoute
+  DevMailRoute: typeof DevMailRoute
   LoadsIdRoute: typeof LoadsIdRoute
 }
 
@@ -306,6 +345,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof ContactRouteImport
       parentRoute: typeof rootRouteImport
     }
+    "/forgot-password": {
+      id: "/forgot-password"
+      path: "/forgot-password"
+      fullPath: "/forgot-password"
+      preLoaderRoute: typeof ForgotPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     "/landing": {
       id: "/landing"
       path: "/landing"
@@ -325,6 +371,13 @@ declare module "@tanstack/react-router" {
       path: "/promotion"
       fullPath: "/promotion"
       preLoaderRoute: typeof PromotionRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    "/reset-password": {
+      id: "/reset-password"
+      path: "/reset-password"
+      fullPath: "/reset-password"
+      preLoaderRoute: typeof ResetPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
     "/signin": {
@@ -411,6 +464,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AuthedShippingRouteImport
       parentRoute: typeof AuthedRoute
     }
+    "/dev/mail": {
+      id: "/dev/mail"
+      path: "/dev/mail"
+      fullPath: "/dev/mail"
+      preLoaderRoute: typeof DevMailRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     "/loads_/$id": {
       id: "/loads_/$id"
       path: "/loads/$id"
@@ -453,12 +513,15 @@ const rootRouteChildren: RootRouteChildren = {
   AuthedRoute: AuthedRouteWithChildren,
   AboutRoute: AboutRoute,
   ContactRoute: ContactRoute,
+  ForgotPasswordRoute: ForgotPasswordRoute,
   LandingRoute: LandingRoute,
   PrivacyRoute: PrivacyRoute,
   PromotionRoute: PromotionRoute,
+  ResetPasswordRoute: ResetPasswordRoute,
   SigninRoute: SigninRoute,
   SubscribeRoute: SubscribeRoute,
   TermsRoute: TermsRoute,
+  DevMailRoute: DevMailRoute,
   LoadsIdRoute: LoadsIdRoute,
 }
 export const routeTree = rootRouteImport

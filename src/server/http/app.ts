@@ -32,7 +32,7 @@ import { errorResponse, json, toHttpError } from "./errors";
 import { IDEMPOTENCY_HEADER, withIdempotency } from "./idempotency";
 import { requestLocale } from "./locale";
 import { contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
-import { REST_ROUTES } from "./rest/table";
+import { REST_ROUTES } from "./rest/routes";
 import { applySecurityHeaders, contentSecurityPolicy, isCrossSiteWrite } from "./security";
 import { createStaticHandler, type TBootQuery } from "./static";
 
@@ -356,13 +356,13 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
           if (!ctx.actor && !r.anonymousBody && request.body) throw new AppError("UNAUTHORIZED", SIGN_IN_REQUIRED);
           return await withIdempotency(db, request, ctx.actor?.id ?? null, async () => {
             try {
-              const body = await readJsonBody(request);
-              const result = await r.call(createCaller(ctx), {
-                params: params as Record<string, string>,
+              const input = r.input({
+                params,
                 query: Object.fromEntries(url.searchParams),
-                body,
+                body: await readJsonBody(request),
               });
-              return json(result ?? { ok: true }, r.status ?? 200, resHeaders);
+              const result = r.answer(await r.call(ctx, input, request.signal));
+              return json(result ?? { ok: true }, r.status, resHeaders);
             } catch (err) {
               return errorResponse(err, locale, resHeaders);
             }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";
 import { carriersFromEnv } from "../integrations/carriers/registry";
 import { createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
-import { REST_ROUTES } from "./rest/table";
+import { REST_ROUTES } from "./rest/routes";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);

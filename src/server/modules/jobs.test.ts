@@ -14,6 +14,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping and 
     "housekeeping",
     "load_alerts",
     "notify",
+    "password_reset_mail",
     "store_sync",
     "store_sync_due",
   ]);

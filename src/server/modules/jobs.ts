@@ -7,6 +7,7 @@ import type { TStoreServices } from "../integrations/stores/services";
 import type { TAnyJob } from "../jobs/queue";
 import { bindJobs, runWorker, type TJobRegistry } from "../jobs/worker";
 import type { TServices } from "../services";
+import { ACCOUNTS_JOBS } from "./accounts/jobs";
 import { BILLING_JOBS } from "./billing/jobs";
 import { BOARDS_JOBS } from "./boards/jobs";
 import { LOADS_JOBS } from "./loads/jobs";
@@ -21,6 +22,7 @@ export const JOBS: TAnyJob[] = [
   ...STORES_JOBS,
   ...BILLING_JOBS,
   ...NOTIFICATIONS_JOBS,
+  ...ACCOUNTS_JOBS,
 ];
 
 /** Every kind, bound to the process's services and its public origin. */

@@ -20,12 +20,15 @@ test("a non-HTTP door (a bot) acts as its user through the same procedures; sign
   const shipper = await registerUser(web, "shipper");
   const { db } = t;
   const [user] = await db.select().from(users);
+  const boards = testBoardServices();
   const services = {
     carriers: carriersFromEnv({}),
     notifiers: notifiersFromEnv({}, { vapidKeyFile: null }),
-    boards: testBoardServices(),
-    stores: storeServicesFrom(testBoardServices(), {}),
+    boards,
+    stores: storeServicesFrom(boards, {}),
     payments: noPayments,
+    mail: { mailer: null, sandboxDir: null },
+    secrets: boards.secrets,
     log: logger,
   };
   const bot = createCaller(createContext({ db, channel: "telegram", locale: "am", services, actor: user! }));
@@ -61,6 +64,8 @@ test("the CLI's context is the system's, without HTTP parts", async () => {
           boards: testBoardServices(),
           stores: storeServicesFrom(testBoardServices(), {}),
           payments: noPayments,
+          mail: { mailer: null, sandboxDir: null },
+          secrets: testBoardServices().secrets,
           log: logger,
         },
       }),

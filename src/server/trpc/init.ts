@@ -3,6 +3,7 @@ import { ZodError } from "zod";
 import type { User } from "../../../db/tables";
 import { AppError, describeError, type TMessage } from "../errors";
 import type { TContext } from "./context";
+import type { TProcedureMeta } from "./rest-meta";
 
 const TRPC_CODE = {
   BAD_REQUEST: "BAD_REQUEST",
@@ -20,26 +21,30 @@ const TRPC_CODE = {
   INTERNAL_SERVER_ERROR: "INTERNAL_SERVER_ERROR",
 } as const;
 
-const t = initTRPC.context<TContext>().create({
-  // The message in the caller's language (English when the request failed before it had a context, as a malformed
-  // batch does), with the message's id and the field issues beside tRPC's code.
-  errorFormatter({ shape, error, ctx }) {
-    const { body, retryAfter } = describeError(error, ctx?.locale ?? "en");
-    return {
-      ...shape,
-      message: body.message,
-      data: {
-        ...shape.data,
-        stack: undefined,
-        messageId: body.messageId,
-        // The application's own code where it says more than tRPC's (SUBSCRIPTION_REQUIRED beside PAYMENT_REQUIRED).
-        appCode: body.code,
-        issues: body.issues,
-        retryAfterSeconds: retryAfter,
-      },
-    };
-  },
-});
+// Procedures may carry their REST route as metadata (rest-meta.ts).
+const t = initTRPC
+  .context<TContext>()
+  .meta<TProcedureMeta>()
+  .create({
+    // The message in the caller's language (English when the request failed before it had a context, as a malformed
+    // batch does), with the message's id and the field issues beside tRPC's code.
+    errorFormatter({ shape, error, ctx }) {
+      const { body, retryAfter } = describeError(error, ctx?.locale ?? "en");
+      return {
+        ...shape,
+        message: body.message,
+        data: {
+          ...shape.data,
+          stack: undefined,
+          messageId: body.messageId,
+          // The application's own code where it says more than tRPC's (SUBSCRIPTION_REQUIRED beside PAYMENT_REQUIRED).
+          appCode: body.code,
+          issues: body.issues,
+          retryAfterSeconds: retryAfter,
+        },
+      };
+    },
+  });
 
 /**
  * Turns an AppError thrown anywhere below a procedure into the matching TRPCError, keeping it as the cause. A ZodError

@@ -7,6 +7,7 @@ import { billingRouter } from "../modules/billing/router";
 import { boardsRouter } from "../modules/boards/router";
 import { dashboardRouter } from "../modules/dashboards/router";
 import { loadAlertsRouter, loadsRouter } from "../modules/loads/router";
+import { mailRouter } from "../modules/mail/router";
 import { messagesRouter } from "../modules/messages/router";
 import { notificationsRouter } from "../modules/notifications/router";
 import { placesRouter } from "../modules/places/router";
@@ -36,6 +37,7 @@ export const appRouter = createTRPCRouter({
   boards: boardsRouter,
   stores: storesRouter,
   billing: billingRouter,
+  mail: mailRouter,
 });
 
 export type AppRouter = typeof appRouter;

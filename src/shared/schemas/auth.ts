@@ -25,6 +25,21 @@ export const ZRegisterInput = z.object({
 });
 export type TRegisterInput = z.infer<typeof ZRegisterInput>;
 
+const ZNewPassword = zText({ error: "password is required" })
+  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(200, "password must be at most 200 characters");
+
+export const ZForgotPasswordInput = z.object({ email: ZEmail });
+export type TForgotPasswordInput = z.infer<typeof ZForgotPasswordInput>;
+
+export const ZResetPasswordInput = z.object({
+  token: zText({ error: "token is required" })
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "token must be the one from the reset link"),
+  password: ZNewPassword,
+});
+export type TResetPasswordInput = z.infer<typeof ZResetPasswordInput>;
+
 export const ZLoginInput = z.object({
   email: zText({ error: "email is required" }).trim().toLowerCase().min(1, "email is required"),
   password: zText({ error: "password is required" }).min(1, "password is required"),

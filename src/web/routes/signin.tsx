@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { createFileRoute, redirect } from "@tanstack/react-router";
+import { createFileRoute, Link, redirect } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { PASSWORD_MIN_LENGTH, type TUserType } from "../../shared/constants";
 import { safeReturnTo } from "../../shared/return-to";
@@ -129,6 +129,14 @@ function SignInForm({ onDone }: { onDone: () => Promise<void> }) {
         autoComplete="current-password"
         error={errors.password}
       />
+      <Link
+        to="/forgot-password"
+        className="-mt-2 inline-flex min-h-11 items-center justify-self-end text-sm text-brand underline"
+      >
+        <Trans comment="Link under the sign-in form to the page that sends a password reset link">
+          Forgot password?
+        </Trans>
+      </Link>
       <FieldError>{errors.form}</FieldError>
       <Button type="submit" disabled={login.isPending}>
         {login.isPending ? (

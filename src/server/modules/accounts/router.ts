@@ -1,7 +1,9 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import {
+  ZForgotPasswordInput,
   ZLoginInput,
   ZRegisterInput,
+  ZResetPasswordInput,
   ZUpdateCalendarInput,
   ZUpdateCurrencyInput,
   ZUpdateLanguageInput,
@@ -10,8 +12,10 @@ import {
 import { AppError } from "../../errors";
 import type { TContext } from "../../trpc/context";
 import { authedProcedure, publicProcedure } from "../../trpc/init";
+import { rest } from "../../trpc/rest-meta";
 import { subscriptionOf } from "../billing/premium";
 import { authenticate, registerUser } from "./auth";
+import { requestPasswordReset, resetPasswordWithToken } from "./password-reset";
 import { toPublicUser } from "./public-user";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "./sessions";
 import { updateUser } from "./users";
@@ -38,21 +42,85 @@ const startSession = async (ctx: TContext, userId: number) => {
 /** Signing up, in and out (over HTTP only: they set the session cookie), and who is signed in. */
 export const authRouter = {
   /** The signed-in user, or null. */
-  me: publicProcedure.query(({ ctx }) => (ctx.actor ? toPublicUser(ctx.actor) : null)),
+  me: publicProcedure
+    .meta(
+      rest("GET", "/api/auth/user", {
+        summary: "The signed-in user",
+        tags: ["Account"],
+        scope: "account:read",
+        answer: { kind: "wrap", name: "user", nullIsUnauthorized: true },
+      }),
+    )
+    .query(({ ctx }) => (ctx.actor ? toPublicUser(ctx.actor) : null)),
 
-  register: publicProcedure.input(ZRegisterInput).mutation(async ({ ctx, input }) => {
-    httpOf(ctx); // before the account is made: nothing half-done outside HTTP
-    const user = await registerUser(ctx.db, input);
-    await startSession(ctx, user.id);
-    ctx.services.log.info("user registered", { userId: user.id, userType: user.userType });
-    return { user: toPublicUser(user) };
-  }),
+  register: publicProcedure
+    .meta(
+      rest("POST", "/api/auth/register", {
+        summary: "Create an account and sign in",
+        tags: ["Account"],
+        scope: "public",
+        status: 201,
+        anonymousBody: true,
+      }),
+    )
+    .input(ZRegisterInput)
+    .mutation(async ({ ctx, input }) => {
+      httpOf(ctx); // before the account is made: nothing half-done outside HTTP
+      const user = await registerUser(ctx.db, input);
+      await startSession(ctx, user.id);
+      ctx.services.log.info("user registered", { userId: user.id, userType: user.userType });
+      return { user: toPublicUser(user) };
+    }),
 
-  login: publicProcedure.input(ZLoginInput).mutation(async ({ ctx, input }) => {
-    const user = await authenticate(ctx.db, input, httpOf(ctx).ip);
-    await startSession(ctx, user.id);
-    return { user: toPublicUser(user) };
-  }),
+  login: publicProcedure
+    .meta(
+      rest("POST", "/api/auth/login", { summary: "Sign in", tags: ["Account"], scope: "public", anonymousBody: true }),
+    )
+    .input(ZLoginInput)
+    .mutation(async ({ ctx, input }) => {
+      const user = await authenticate(ctx.db, input, httpOf(ctx).ip);
+      await startSession(ctx, user.id);
+      return { user: toPublicUser(user) };
+    }),
+
+  /**
+   * Asks for a reset link by mail. Answered the same whether or not an account uses the address (REST: 202); the job
+   * it enqueues sends the link, if there is an account to send it to.
+   */
+  forgotPassword: publicProcedure
+    .meta(
+      rest("POST", "/api/auth/password/forgot", {
+        summary: "Ask for a password reset link by mail",
+        tags: ["Account"],
+        scope: "public",
+        status: 202,
+        anonymousBody: true,
+      }),
+    )
+    .input(ZForgotPasswordInput)
+    .mutation(async ({ ctx, input }) => {
+      await requestPasswordReset(ctx.db, input, httpOf(ctx).ip);
+      return { ok: true as const };
+    }),
+
+  /** Sets a new password with a reset link's token: every session of the account ends, this browser is signed in. */
+  resetPassword: publicProcedure
+    .meta(
+      rest("POST", "/api/auth/password/reset", {
+        summary: "Set a new password with a reset link's token and sign in",
+        tags: ["Account"],
+        scope: "public",
+        anonymousBody: true,
+      }),
+    )
+    .input(ZResetPasswordInput)
+    .mutation(async ({ ctx, input }) => {
+      httpOf(ctx);
+      const user = await resetPasswordWithToken(ctx.db, input);
+      await startSession(ctx, user.id);
+      ctx.services.log.info("password reset", { userId: user.id });
+      return { user: toPublicUser(user) };
+    }),
 
   logout: authedProcedure.mutation(async ({ ctx }) => {
     const http = httpOf(ctx);
@@ -64,26 +132,58 @@ export const authRouter = {
 
 /** The signed-in user's own settings: language, currency, calendar, profile. */
 export const userRouter = {
-  updateLanguage: authedProcedure.input(ZUpdateLanguageInput).mutation(async ({ ctx, input }) => ({
-    user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { language: input.language })),
-  })),
-
-  updateCurrency: authedProcedure.input(ZUpdateCurrencyInput).mutation(async ({ ctx, input }) => ({
-    user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { currency: input.currency })),
-  })),
-
-  updateCalendar: authedProcedure.input(ZUpdateCalendarInput).mutation(async ({ ctx, input }) => ({
-    user: toPublicUser(
-      await updateUser(ctx.db, ctx.actor.id, {
-        calendar: input.calendar,
-        ...(input.ethiopianTime === undefined ? {} : { ethiopianTime: input.ethiopianTime }),
+  updateLanguage: authedProcedure
+    .meta(
+      rest("PUT", "/api/user/language", {
+        summary: "Set the account's language",
+        tags: ["Account"],
+        scope: "account:write",
       }),
-    ),
-  })),
+    )
+    .input(ZUpdateLanguageInput)
+    .mutation(async ({ ctx, input }) => ({
+      user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { language: input.language })),
+    })),
 
-  updateProfile: authedProcedure.input(ZUpdateProfileInput).mutation(async ({ ctx, input }) => ({
-    user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, input)),
-  })),
+  updateCurrency: authedProcedure
+    .meta(
+      rest("PUT", "/api/user/currency", {
+        summary: "Set the account's currency",
+        tags: ["Account"],
+        scope: "account:write",
+      }),
+    )
+    .input(ZUpdateCurrencyInput)
+    .mutation(async ({ ctx, input }) => ({
+      user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { currency: input.currency })),
+    })),
+
+  updateCalendar: authedProcedure
+    .meta(
+      rest("PUT", "/api/user/calendar", {
+        summary: "Set the account's calendar",
+        tags: ["Account"],
+        scope: "account:write",
+      }),
+    )
+    .input(ZUpdateCalendarInput)
+    .mutation(async ({ ctx, input }) => ({
+      user: toPublicUser(
+        await updateUser(ctx.db, ctx.actor.id, {
+          calendar: input.calendar,
+          ...(input.ethiopianTime === undefined ? {} : { ethiopianTime: input.ethiopianTime }),
+        }),
+      ),
+    })),
+
+  updateProfile: authedProcedure
+    .meta(
+      rest("PUT", "/api/user/profile", { summary: "Update the profile", tags: ["Account"], scope: "account:write" }),
+    )
+    .input(ZUpdateProfileInput)
+    .mutation(async ({ ctx, input }) => ({
+      user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, input)),
+    })),
 
   subscriptionStatus: authedProcedure.query(({ ctx }) => subscriptionOf(ctx.actor)),
 } satisfies TRPCRouterRecord;

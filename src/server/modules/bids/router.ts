@@ -2,6 +2,7 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { ZPlaceBidInput } from "../../../shared/schemas/loads";
 import { driverProcedure, shipperProcedure } from "../../trpc/init";
+import { rest } from "../../trpc/rest-meta";
 import { premium } from "../billing/middleware";
 import { acceptBid, listDriverBids, listLoadBids, placeBid, rejectBid, withdrawBid } from "./bids";
 
@@ -10,15 +11,66 @@ const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }
 
 export const bidsRouter = {
   place: driverProcedure
+    .meta(
+      rest("POST", "/api/loads/:id/bids", {
+        summary: "Bid on a load",
+        tags: ["Bids"],
+        scope: "bids:write",
+        status: 201,
+        params: { id: "loadId" },
+      }),
+    )
     .use(premium)
     .input(ZLoadId.extend(ZPlaceBidInput.shape))
     .mutation(({ ctx, input }) => {
       const { loadId, ...bid } = input;
       return placeBid(ctx.db, ctx.actor, loadId, bid);
     }),
-  mine: driverProcedure.query(({ ctx }) => listDriverBids(ctx.db, ctx.actor)),
-  forLoad: shipperProcedure.input(ZLoadId).query(({ ctx, input }) => listLoadBids(ctx.db, ctx.actor, input.loadId)),
-  accept: shipperProcedure.input(ZBidId).mutation(({ ctx, input }) => acceptBid(ctx.db, ctx.actor, input.bidId)),
-  reject: shipperProcedure.input(ZBidId).mutation(({ ctx, input }) => rejectBid(ctx.db, ctx.actor, input.bidId)),
-  withdraw: driverProcedure.input(ZBidId).mutation(({ ctx, input }) => withdrawBid(ctx.db, ctx.actor, input.bidId)),
+  mine: driverProcedure
+    .meta(rest("GET", "/api/bids/driver", { summary: "The driver's bids", tags: ["Bids"], scope: "bids:read" }))
+    .query(({ ctx }) => listDriverBids(ctx.db, ctx.actor)),
+  forLoad: shipperProcedure
+    .meta(
+      rest("GET", "/api/loads/:id/bids", {
+        summary: "A load's bids",
+        tags: ["Bids"],
+        scope: "bids:read",
+        params: { id: "loadId" },
+      }),
+    )
+    .input(ZLoadId)
+    .query(({ ctx, input }) => listLoadBids(ctx.db, ctx.actor, input.loadId)),
+  accept: shipperProcedure
+    .meta(
+      rest("POST", "/api/bids/:id/accept", {
+        summary: "Accept a bid",
+        tags: ["Bids"],
+        scope: "bids:write",
+        params: { id: "bidId" },
+      }),
+    )
+    .input(ZBidId)
+    .mutation(({ ctx, input }) => acceptBid(ctx.db, ctx.actor, input.bidId)),
+  reject: shipperProcedure
+    .meta(
+      rest("POST", "/api/bids/:id/reject", {
+        summary: "Reject a bid",
+        tags: ["Bids"],
+        scope: "bids:write",
+        params: { id: "bidId" },
+      }),
+    )
+    .input(ZBidId)
+    .mutation(({ ctx, input }) => rejectBid(ctx.db, ctx.actor, input.bidId)),
+  withdraw: driverProcedure
+    .meta(
+      rest("DELETE", "/api/bids/:id", {
+        summary: "Withdraw a bid",
+        tags: ["Bids"],
+        scope: "bids:write",
+        params: { id: "bidId" },
+      }),
+    )
+    .input(ZBidId)
+    .mutation(({ ctx, input }) => withdrawBid(ctx.db, ctx.actor, input.bidId)),
 } satisfies TRPCRouterRecord;

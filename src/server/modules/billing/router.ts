@@ -6,6 +6,7 @@ import { payments, users } from "../../../../db/tables";
 import { zText } from "../../../shared/schemas/text";
 import { AppError } from "../../errors";
 import { authedProcedure, systemProcedure } from "../../trpc/init";
+import { rest } from "../../trpc/rest-meta";
 import {
   billingPortal,
   CURRENCIES,
@@ -40,19 +41,49 @@ const byEmail = async (db: TDb, email: string) => {
 
 /** The subscription status and the calls that buy, cancel and list premium. */
 export const billingRouter = {
-  status: authedProcedure.query(({ ctx }) => subscriptionOf(ctx.actor)),
+  status: authedProcedure
+    .meta(
+      rest("GET", "/api/subscription/status", {
+        summary: "The subscription's state",
+        tags: ["Subscription"],
+        scope: "billing:read",
+      }),
+    )
+    .query(({ ctx }) => subscriptionOf(ctx.actor)),
   /** What premium costs in each currency a configured provider takes, and the providers' states. */
-  prices: authedProcedure.query(async ({ ctx }) => ({
-    prices: await premiumPrices(ctx.db, ctx.services.payments),
-    providers: ctx.services.payments.states(),
-  })),
+  prices: authedProcedure
+    .meta(
+      rest("GET", "/api/subscription/prices", {
+        summary: "Premium's prices",
+        tags: ["Subscription"],
+        scope: "billing:read",
+      }),
+    )
+    .query(async ({ ctx }) => ({
+      prices: await premiumPrices(ctx.db, ctx.services.payments),
+      providers: ctx.services.payments.states(),
+    })),
   checkout: authedProcedure
+    .meta(
+      rest("POST", "/api/subscription/checkout", {
+        summary: "Start a checkout",
+        tags: ["Subscription"],
+        scope: "billing:write",
+      }),
+    )
     .input(ZCheckout)
     .mutation(({ ctx, input }) =>
       startCheckout(ctx.db, ctx.services.payments, ctx.actor, input.currency, originOf(ctx), Date.now(), input.period),
     ),
   /** The return from Chapa's page: confirmed with Chapa before anything is granted. */
   confirm: authedProcedure
+    .meta(
+      rest("POST", "/api/subscription/confirm", {
+        summary: "Confirm a payment",
+        tags: ["Subscription"],
+        scope: "billing:write",
+      }),
+    )
     .input(z.object({ txRef: zText().trim().min(1, "txRef is required").max(100) }))
     .mutation(async ({ ctx, input }) => {
       // Another account's payment is not found, and nothing is asked of Chapa for it.
@@ -70,14 +101,37 @@ export const billingRouter = {
       return { status: r.status, subscription: subscriptionOf(fresh!) };
     }),
   cancel: authedProcedure
+    .meta(
+      rest("POST", "/api/subscription/cancel", {
+        summary: "Cancel the subscription",
+        tags: ["Subscription"],
+        scope: "billing:write",
+      }),
+    )
     .input(
       z
         .object({ refund: z.boolean({ error: "refund must be true or false" }).default(false) })
         .default({ refund: false }),
     )
     .mutation(({ ctx, input }) => cancelSubscription(ctx.db, ctx.services.payments, ctx.actor, input.refund)),
-  payments: authedProcedure.query(({ ctx }) => listPayments(ctx.db, ctx.actor)),
-  portal: authedProcedure.mutation(({ ctx }) => billingPortal(ctx.services.payments, ctx.actor, originOf(ctx))),
+  payments: authedProcedure
+    .meta(
+      rest("GET", "/api/subscription/payments", {
+        summary: "The account's payments",
+        tags: ["Subscription"],
+        scope: "billing:read",
+      }),
+    )
+    .query(({ ctx }) => listPayments(ctx.db, ctx.actor)),
+  portal: authedProcedure
+    .meta(
+      rest("POST", "/api/subscription/portal", {
+        summary: "Open the billing portal",
+        tags: ["Subscription"],
+        scope: "billing:write",
+      }),
+    )
+    .mutation(({ ctx }) => billingPortal(ctx.services.payments, ctx.actor, originOf(ctx))),
 
   /** Operator (CLI): an account's subscription and payments. */
   show: systemProcedure.input(z.object({ email: zText().min(3) })).query(async ({ ctx, input }) => {

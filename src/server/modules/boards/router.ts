@@ -9,6 +9,7 @@ import {
 } from "../../../shared/schemas/boards";
 import { ZSavedLaneInput, ZUpdateSavedLaneInput } from "../../../shared/schemas/lanes";
 import { authedProcedure, systemProcedure } from "../../trpc/init";
+import { rest } from "../../trpc/rest-meta";
 import { premium } from "../billing/middleware";
 import {
   canSync,
@@ -30,11 +31,21 @@ const ZId = z.object({
 
 /** The marketplace calls. Every configuration is its owner's: others get 404. */
 export const boardsRouter = {
-  list: authedProcedure.query(async ({ ctx }) =>
-    (await listMarketplaces(ctx.db, ctx.actor.id)).map(toPublicMarketplace),
-  ),
+  list: authedProcedure
+    .meta(
+      rest("GET", "/api/marketplaces", { summary: "Connected load boards", tags: ["Boards"], scope: "boards:read" }),
+    )
+    .query(async ({ ctx }) => (await listMarketplaces(ctx.db, ctx.actor.id)).map(toPublicMarketplace)),
 
   create: authedProcedure
+    .meta(
+      rest("POST", "/api/marketplaces", {
+        summary: "Connect a load board",
+        tags: ["Boards"],
+        scope: "boards:write",
+        status: 201,
+      }),
+    )
     .use(premium)
     .input(ZCreateMarketplaceInput)
     .mutation(async ({ ctx, input }) =>
@@ -42,23 +53,55 @@ export const boardsRouter = {
     ),
 
   update: authedProcedure
+    .meta(
+      rest("PUT", "/api/marketplaces/:id", {
+        summary: "Change a board connection",
+        tags: ["Boards"],
+        scope: "boards:write",
+      }),
+    )
     .input(ZId.extend(ZUpdateMarketplaceInput.shape))
     .mutation(async ({ ctx, input: { id, ...changes } }) =>
       toPublicMarketplace(await updateMarketplace(ctx.db, ctx.services.boards, ctx.actor, id, changes)),
     ),
 
-  delete: authedProcedure.input(ZId).mutation(({ ctx, input }) => deleteMarketplace(ctx.db, ctx.actor, input.id)),
+  delete: authedProcedure
+    .meta(
+      rest("DELETE", "/api/marketplaces/:id", {
+        summary: "Remove a board connection",
+        tags: ["Boards"],
+        scope: "boards:write",
+      }),
+    )
+    .input(ZId)
+    .mutation(({ ctx, input }) => deleteMarketplace(ctx.db, ctx.actor, input.id)),
 
-  test: authedProcedure.input(ZId).mutation(async ({ ctx, input }) => {
-    const r = await testMarketplace(ctx.db, ctx.services.boards, ctx.actor, input.id);
-    return { ...r, message: "Successfully connected to the marketplace API." };
-  }),
+  test: authedProcedure
+    .meta(
+      rest("POST", "/api/marketplaces/:id/test", {
+        summary: "Test a board connection",
+        tags: ["Boards"],
+        scope: "boards:write",
+      }),
+    )
+    .input(ZId)
+    .mutation(async ({ ctx, input }) => {
+      const r = await testMarketplace(ctx.db, ctx.services.boards, ctx.actor, input.id);
+      return { ...r, message: "Successfully connected to the marketplace API." };
+    }),
 
   /**
    * Connect 123Loadboard: the address of 123Loadboard's authorization page for this configuration (the browser goes
    * there; 123Loadboard sends it back to /api/marketplaces/123loadboard/callback).
    */
   connect: authedProcedure
+    .meta(
+      rest("POST", "/api/marketplaces/:id/connect", {
+        summary: "Start a board's authorization",
+        tags: ["Boards"],
+        scope: "boards:write",
+      }),
+    )
     .input(ZId)
     .mutation(({ ctx, input }) =>
       startConnect(
@@ -71,39 +114,85 @@ export const boardsRouter = {
     ),
 
   search: authedProcedure
+    .meta(
+      rest("POST", "/api/marketplaces/:id/search", {
+        summary: "Search one board live",
+        tags: ["Boards"],
+        scope: "boards:read",
+        answer: { kind: "field", name: "results" },
+      }),
+    )
     .input(ZId.and(ZMarketplaceSearchInput))
     .mutation(({ ctx, input: { id, ...q } }) =>
       searchMarketplace(ctx.db, ctx.services.boards, ctx.actor, id, q as z.infer<typeof ZMarketplaceSearchInput>),
     ),
 
   /** Saved lanes: what sync searches besides the last location. Each is its owner's: others get 404. */
-  lanes: authedProcedure.query(async ({ ctx }) => (await listLanes(ctx.db, ctx.actor.id)).map(toPublicLane)),
+  lanes: authedProcedure
+    .meta(rest("GET", "/api/marketplaces/lanes", { summary: "Saved lanes", tags: ["Boards"], scope: "boards:read" }))
+    .query(async ({ ctx }) => (await listLanes(ctx.db, ctx.actor.id)).map(toPublicLane)),
 
   // Adding a lane is premium, as connecting the boards it is searched on is; reading, changing and removing what one
   // set up stays open after premium ends, as it does for boards.
   createLane: authedProcedure
+    .meta(
+      rest("POST", "/api/marketplaces/lanes", {
+        summary: "Save a lane",
+        tags: ["Boards"],
+        scope: "boards:write",
+        status: 201,
+      }),
+    )
     .use(premium)
     .input(ZSavedLaneInput)
     .mutation(async ({ ctx, input }) => toPublicLane(await createLane(ctx.db, ctx.actor, input))),
 
   updateLane: authedProcedure
+    .meta(
+      rest("PUT", "/api/marketplaces/lanes/:id", {
+        summary: "Change a saved lane",
+        tags: ["Boards"],
+        scope: "boards:write",
+      }),
+    )
     .input(ZId.extend(ZUpdateSavedLaneInput.shape))
     .mutation(async ({ ctx, input: { id, ...changes } }) =>
       toPublicLane(await updateLane(ctx.db, ctx.actor, id, changes)),
     ),
 
-  deleteLane: authedProcedure.input(ZId).mutation(({ ctx, input }) => deleteLane(ctx.db, ctx.actor, input.id)),
+  deleteLane: authedProcedure
+    .meta(
+      rest("DELETE", "/api/marketplaces/lanes/:id", {
+        summary: "Delete a saved lane",
+        tags: ["Boards"],
+        scope: "boards:write",
+      }),
+    )
+    .input(ZId)
+    .mutation(({ ctx, input }) => deleteLane(ctx.db, ctx.actor, input.id)),
 
   /** Demo mode: the emulators' addresses (credentials "sandbox"), so a new user can connect a Sandbox board; else null. */
   sandbox: authedProcedure.query(({ ctx }) => ctx.services.boards.sandboxUrls),
 
-  syncStatus: authedProcedure.query(({ ctx }) => syncStatus(ctx.db, ctx.actor)),
+  syncStatus: authedProcedure
+    .meta(
+      rest("GET", "/api/sync/status", { summary: "The boards' sync state", tags: ["Boards"], scope: "boards:read" }),
+    )
+    .query(({ ctx }) => syncStatus(ctx.db, ctx.actor)),
 
   syncManual: authedProcedure
+    .meta(rest("POST", "/api/sync/manual", { summary: "Sync the boards now", tags: ["Boards"], scope: "boards:write" }))
     .input(z.object({ marketplaceId: z.number().int().positive().optional() }).default({}))
     .mutation(({ ctx, input }) => startManualSync(ctx.db, ctx.actor, input.marketplaceId)),
 
   history: authedProcedure
+    .meta(
+      rest("GET", "/api/marketplaces/sync-runs", {
+        summary: "Board sync runs",
+        tags: ["Boards"],
+        scope: "boards:read",
+      }),
+    )
     .input(z.object({ marketplaceId: z.number().int().positive().optional() }).default({}))
     .query(({ ctx, input }) => syncHistory(ctx.db, ctx.actor, input.marketplaceId)),
 

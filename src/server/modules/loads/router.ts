@@ -4,6 +4,7 @@ import { ZLoadAlertsInput } from "../../../shared/schemas/alerts";
 import { LOAD_STATUSES, ZCreateLoadInput, ZLoadSearchInput } from "../../../shared/schemas/loads";
 import { zText } from "../../../shared/schemas/text";
 import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } from "../../trpc/init";
+import { rest } from "../../trpc/rest-meta";
 import { premium } from "../billing/middleware";
 import { boardStatsWithLive, searchBoard } from "../boards/search";
 import { shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
@@ -17,42 +18,74 @@ const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }
 /** Posting loads, the board and its figures, one load, a shipper's own loads. The trip's steps are trips/router.ts. */
 export const loadsRouter = {
   create: shipperProcedure
+    .meta(rest("POST", "/api/loads", { summary: "Post a load", tags: ["Loads"], scope: "loads:write", status: 201 }))
     .use(premium)
     .input(ZCreateLoadInput)
     .mutation(async ({ ctx, input }) => toPublicLoad(await createLoad(ctx.db, ctx.actor, input))),
 
   /** The board: MyTess loads, the caller's synced board loads, and live results of the caller's other boards. */
   search: authedProcedure
+    .meta(
+      rest("GET", "/api/loads", {
+        summary: "Search the load board",
+        tags: ["Loads"],
+        scope: "loads:read",
+        answer: { kind: "field", name: "items" },
+      }),
+    )
     .input(ZLoadSearchInput)
     .query(({ ctx, input }) => searchBoard(ctx.db, ctx.services.boards, input, ctx.actor)),
 
   /** The board's figures, live boards' loads included (their answers are shared with the list for a minute). */
   stats: authedProcedure
+    .meta(rest("GET", "/api/loads/stats", { summary: "The board's figures", tags: ["Loads"], scope: "loads:read" }))
     .input(ZLoadSearchInput)
     .query(({ ctx, input }) => boardStatsWithLive(ctx.db, ctx.services.boards, input, ctx.actor)),
 
   /** One load in full, for a signed-in viewer who may see it; the two parties also get its track and ratings. */
-  byId: authedProcedure.input(ZLoadId).query(async ({ ctx, input }) => {
-    const load = await getVisibleLoad(ctx.db, input.loadId, ctx.actor);
-    const from =
-      ctx.actor.latitude != null && ctx.actor.longitude != null
-        ? { latitude: ctx.actor.latitude, longitude: ctx.actor.longitude }
-        : null;
-    const isParty = load.shipperId === ctx.actor.id || load.assignedDriverId === ctx.actor.id;
-    return {
-      ...toPublicLoad(load, from),
-      isMine: load.shipperId === ctx.actor.id,
-      isAssignedToMe: load.assignedDriverId === ctx.actor.id,
-      track: isParty ? await trackOf(ctx.db, load.id) : null,
-      cancelReason: isParty ? load.cancelReason : null,
-      ratedBy: isParty ? (await ratingsOf(ctx.db, load.id)).map((r) => r.raterId) : [],
-    };
-  }),
+  byId: authedProcedure
+    .meta(
+      rest("GET", "/api/loads/:id", {
+        summary: "One load",
+        tags: ["Loads"],
+        scope: "loads:read",
+        params: { id: "loadId" },
+      }),
+    )
+    .input(ZLoadId)
+    .query(async ({ ctx, input }) => {
+      const load = await getVisibleLoad(ctx.db, input.loadId, ctx.actor);
+      const from =
+        ctx.actor.latitude != null && ctx.actor.longitude != null
+          ? { latitude: ctx.actor.latitude, longitude: ctx.actor.longitude }
+          : null;
+      const isParty = load.shipperId === ctx.actor.id || load.assignedDriverId === ctx.actor.id;
+      return {
+        ...toPublicLoad(load, from),
+        isMine: load.shipperId === ctx.actor.id,
+        isAssignedToMe: load.assignedDriverId === ctx.actor.id,
+        track: isParty ? await trackOf(ctx.db, load.id) : null,
+        cancelReason: isParty ? load.cancelReason : null,
+        ratedBy: isParty ? (await ratingsOf(ctx.db, load.id)).map((r) => r.raterId) : [],
+      };
+    }),
 
   /** A shared load as a signed-out visitor sees it. */
-  preview: publicProcedure.input(ZLoadId).query(({ ctx, input }) => publicPreview(ctx.db, input.loadId)),
+  preview: publicProcedure
+    .meta(
+      rest("GET", "/api/loads/:id/preview", {
+        summary: "A shared load as a visitor sees it",
+        tags: ["Loads"],
+        scope: "public",
+        params: { id: "loadId" },
+      }),
+    )
+    .input(ZLoadId)
+    .query(({ ctx, input }) => publicPreview(ctx.db, input.loadId)),
 
-  mine: shipperProcedure.query(({ ctx }) => shipperLoads(ctx.db, ctx.actor)),
+  mine: shipperProcedure
+    .meta(rest("GET", "/api/loads/shipper", { summary: "The shipper's loads", tags: ["Loads"], scope: "loads:read" }))
+    .query(({ ctx }) => shipperLoads(ctx.db, ctx.actor)),
 
   /** My Loads with paging, a status filter and a search in titles and places. */
   minePage: shipperProcedure
@@ -74,6 +107,23 @@ export const loadsRouter = {
 
 export const loadAlertsRouter = {
   /** The caller's alerts for new loads near them, and the position they use. */
-  get: driverProcedure.query(({ ctx }) => getLoadAlerts(ctx.db, ctx.actor)),
-  save: driverProcedure.input(ZLoadAlertsInput).mutation(({ ctx, input }) => saveLoadAlerts(ctx.db, ctx.actor, input)),
+  get: driverProcedure
+    .meta(
+      rest("GET", "/api/messaging/load-alerts", {
+        summary: "The driver's load alerts",
+        tags: ["Load alerts"],
+        scope: "notifications:read",
+      }),
+    )
+    .query(({ ctx }) => getLoadAlerts(ctx.db, ctx.actor)),
+  save: driverProcedure
+    .meta(
+      rest("PUT", "/api/messaging/load-alerts", {
+        summary: "Save the driver's load alerts",
+        tags: ["Load alerts"],
+        scope: "notifications:write",
+      }),
+    )
+    .input(ZLoadAlertsInput)
+    .mutation(({ ctx, input }) => saveLoadAlerts(ctx.db, ctx.actor, input)),
 } satisfies TRPCRouterRecord;

@@ -16,6 +16,7 @@ import {
 import { AppError } from "../../errors";
 import type { TServices } from "../../services";
 import { authedProcedure, publicProcedure } from "../../trpc/init";
+import { rest } from "../../trpc/rest-meta";
 import { premium } from "../billing/middleware";
 import { requirePremium } from "../billing/premium";
 import { listInbox, markRead, unreadCount } from "./inbox";
@@ -43,14 +44,36 @@ export const notificationsRouter = {
   // The bell.
   /** The bell's list: the caller's in-app notifications, newest first, with the unread count. */
   list: authedProcedure
+    .meta(
+      rest("GET", "/api/notifications", {
+        summary: "The bell's notifications",
+        tags: ["Notifications"],
+        scope: "notifications:read",
+      }),
+    )
     .input(
       z
         .object({ page: queryInt("page", 1, 10_000, 1), pageSize: queryInt("pageSize", 1, 50, 20) })
         .default({ page: 1, pageSize: 20 }),
     )
     .query(({ ctx, input }) => listInbox(ctx.db, ctx.actor.id, input)),
-  unreadCount: authedProcedure.query(async ({ ctx }) => ({ unread: await unreadCount(ctx.db, ctx.actor.id) })),
+  unreadCount: authedProcedure
+    .meta(
+      rest("GET", "/api/notifications/unread-count", {
+        summary: "Unread notifications",
+        tags: ["Notifications"],
+        scope: "notifications:read",
+      }),
+    )
+    .query(async ({ ctx }) => ({ unread: await unreadCount(ctx.db, ctx.actor.id) })),
   markRead: authedProcedure
+    .meta(
+      rest("POST", "/api/notifications/read", {
+        summary: "Mark notifications read",
+        tags: ["Notifications"],
+        scope: "notifications:write",
+      }),
+    )
     .input(
       z.object({
         ids: z
@@ -65,65 +88,141 @@ export const notificationsRouter = {
       }),
     )
     .mutation(({ ctx, input }) => markRead(ctx.db, ctx.actor.id, input.ids)),
-  markAllRead: authedProcedure.mutation(({ ctx }) => markRead(ctx.db, ctx.actor.id, "all")),
+  markAllRead: authedProcedure
+    .meta(
+      rest("POST", "/api/notifications/read-all", {
+        summary: "Mark every notification read",
+        tags: ["Notifications"],
+        scope: "notifications:write",
+      }),
+    )
+    .mutation(({ ctx }) => markRead(ctx.db, ctx.actor.id, "all")),
 
   // Web push.
   /** The applicationServerKey browsers subscribe with; `sandbox` when the push service is a local emulator. */
-  vapidKey: publicProcedure.query(({ ctx }) => {
-    const publicKey = ctx.services.notifiers.vapidPublicKey;
-    if (!publicKey)
-      throw new AppError(
-        "SERVICE_UNAVAILABLE",
-        /*i18n*/ {
-          id: "error.push.notConfigured",
-          message: "Web push is not configured",
-        },
-      );
-    const state = ctx.services.notifiers.states().find((s) => s.channel === "web_push")?.state;
-    return { publicKey, sandbox: state === "sandbox" };
-  }),
+  vapidKey: publicProcedure
+    .meta(rest("GET", "/api/push/vapid-key", { summary: "The web push public key", tags: ["Push"], scope: "public" }))
+    .query(({ ctx }) => {
+      const publicKey = ctx.services.notifiers.vapidPublicKey;
+      if (!publicKey)
+        throw new AppError(
+          "SERVICE_UNAVAILABLE",
+          /*i18n*/ {
+            id: "error.push.notConfigured",
+            message: "Web push is not configured",
+          },
+        );
+      const state = ctx.services.notifiers.states().find((s) => s.channel === "web_push")?.state;
+      return { publicKey, sandbox: state === "sandbox" };
+    }),
   subscribePush: authedProcedure
+    .meta(
+      rest("POST", "/api/push/subscribe", {
+        summary: "Subscribe a browser to push",
+        tags: ["Push"],
+        scope: "notifications:write",
+        status: 201,
+      }),
+    )
     .input(ZPushSubscribeInput)
     .mutation(({ ctx, input }) => subscribe(ctx.db, ctx.services.notifiers, ctx.actor.id, input)),
   unsubscribePush: authedProcedure
+    .meta(
+      rest("DELETE", "/api/push/subscribe", {
+        summary: "Unsubscribe a browser from push",
+        tags: ["Push"],
+        scope: "notifications:write",
+      }),
+    )
     .input(ZPushUnsubscribeInput)
     .mutation(({ ctx, input }) => unsubscribe(ctx.db, ctx.actor.id, input.endpoint)),
   testPush: authedProcedure
+    .meta(rest("POST", "/api/push/test", { summary: "Send a test push", tags: ["Push"], scope: "notifications:write" }))
     .input(ZPushTestInput)
     .mutation(({ ctx, input }) => sendTest(ctx.db, ctx.services.notifiers, ctx.actor.id, input, null)),
-  pushPreferences: authedProcedure.query(({ ctx }) => preferencesView(ctx.db, ctx.actor.id)),
+  pushPreferences: authedProcedure
+    .meta(
+      rest("GET", "/api/push/preferences", {
+        summary: "Push preferences",
+        tags: ["Push"],
+        scope: "notifications:read",
+      }),
+    )
+    .query(({ ctx }) => preferencesView(ctx.db, ctx.actor.id)),
   savePushPreferences: authedProcedure
+    .meta(
+      rest("PUT", "/api/push/preferences", {
+        summary: "Save push preferences",
+        tags: ["Push"],
+        scope: "notifications:write",
+      }),
+    )
     .input(ZPushPreferences)
     .mutation(({ ctx, input }) => savePreferences(ctx.db, ctx.actor.id, input)),
   /** What was sent to the caller, on every channel, newest first. */
-  history: authedProcedure.query(async ({ ctx }) =>
-    (await listNotifications(ctx.db, ctx.actor.id)).map((n) => ({
-      id: n.id,
-      type: n.type,
-      title: n.title,
-      body: n.body,
-      url: n.url,
-      channel: n.channel,
-      status: n.status,
-      createdAt: new Date(n.createdAt).toISOString(),
-    })),
-  ),
+  history: authedProcedure
+    .meta(
+      rest("GET", "/api/push/notifications", { summary: "Pushes sent", tags: ["Push"], scope: "notifications:read" }),
+    )
+    .query(async ({ ctx }) =>
+      (await listNotifications(ctx.db, ctx.actor.id)).map((n) => ({
+        id: n.id,
+        type: n.type,
+        title: n.title,
+        body: n.body,
+        url: n.url,
+        channel: n.channel,
+        status: n.status,
+        createdAt: new Date(n.createdAt).toISOString(),
+      })),
+    ),
 
   // Messaging (Telegram, WhatsApp).
   /** The messaging preferences, the Telegram deep link (the live one-time token) and the channels' states. */
-  messagingPreferences: authedProcedure.query(({ ctx }) => messagingView(ctx.db, deps(ctx.services), ctx.actor.id)),
-  saveMessagingPreferences: authedProcedure.input(ZMessagingPreferences).mutation(({ ctx, input }) => {
-    // Chat alerts (Telegram, WhatsApp) are premium; switching them off is always allowed.
-    if (input.telegramEnabled || input.whatsappEnabled) requirePremium(ctx.actor);
-    return saveMessagingPreferences(ctx.db, deps(ctx.services), ctx.actor.id, input);
-  }),
+  messagingPreferences: authedProcedure
+    .meta(
+      rest("GET", "/api/messaging/preferences", {
+        summary: "Telegram and WhatsApp preferences",
+        tags: ["Messaging"],
+        scope: "notifications:read",
+      }),
+    )
+    .query(({ ctx }) => messagingView(ctx.db, deps(ctx.services), ctx.actor.id)),
+  saveMessagingPreferences: authedProcedure
+    .meta(
+      rest("PUT", "/api/messaging/preferences", {
+        summary: "Save Telegram and WhatsApp preferences",
+        tags: ["Messaging"],
+        scope: "notifications:write",
+      }),
+    )
+    .input(ZMessagingPreferences)
+    .mutation(({ ctx, input }) => {
+      // Chat alerts (Telegram, WhatsApp) are premium; switching them off is always allowed.
+      if (input.telegramEnabled || input.whatsappEnabled) requirePremium(ctx.actor);
+      return saveMessagingPreferences(ctx.db, deps(ctx.services), ctx.actor.id, input);
+    }),
   whatsappTest: authedProcedure
+    .meta(
+      rest("POST", "/api/messaging/whatsapp/send", {
+        summary: "Send a WhatsApp test message",
+        tags: ["Messaging"],
+        scope: "notifications:write",
+      }),
+    )
     .use(premium)
     .input(ZWhatsAppTestInput)
     .mutation(({ ctx, input }) =>
       sendTestMessage(ctx.db, ctx.services.notifiers, ctx.actor.id, { channel: "whatsapp", phone: input.phoneNumber }),
     ),
   telegramTest: authedProcedure
+    .meta(
+      rest("POST", "/api/messaging/telegram/send", {
+        summary: "Send a Telegram test message",
+        tags: ["Messaging"],
+        scope: "notifications:write",
+      }),
+    )
     .use(premium)
     .input(ZTelegramTestInput)
     .mutation(({ ctx, input }) =>
@@ -131,11 +230,25 @@ export const notificationsRouter = {
     ),
   /** Sends a code to a WhatsApp number, to prove it is the user's (nothing else goes to an unverified number). */
   whatsappSendCode: authedProcedure
+    .meta(
+      rest("POST", "/api/messaging/whatsapp/code", {
+        summary: "Send a code to a WhatsApp number",
+        tags: ["Messaging"],
+        scope: "notifications:write",
+      }),
+    )
     .use(premium)
     .input(ZWhatsAppCodeInput)
     .mutation(({ ctx, input }) => sendWhatsAppCode(ctx.db, deps(ctx.services), ctx.actor.id, input.phoneNumber)),
   /** The code typed back: its number becomes the user's verified WhatsApp number. */
   whatsappVerify: authedProcedure
+    .meta(
+      rest("POST", "/api/messaging/whatsapp/verify", {
+        summary: "Confirm a WhatsApp number",
+        tags: ["Messaging"],
+        scope: "notifications:write",
+      }),
+    )
     .input(ZWhatsAppVerifyInput)
     .mutation(({ ctx, input }) => verifyWhatsAppCode(ctx.db, deps(ctx.services), ctx.actor.id, input.code)),
 } satisfies TRPCRouterRecord;

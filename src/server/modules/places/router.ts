@@ -2,13 +2,16 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { zText } from "../../../shared/schemas/text";
 import { authedProcedure } from "../../trpc/init";
+import { rest } from "../../trpc/rest-meta";
 import { nearestPlace, searchPlaces } from "./gazetteer";
 
 export const placesRouter = {
   search: authedProcedure
+    .meta(rest("GET", "/api/places", { summary: "Find a place by name", tags: ["Places"], scope: "loads:read" }))
     .input(
       z.object({
-        q: zText().trim().max(80, "q must be at most 80 characters"),
+        // A query without text finds nothing rather than failing (the REST route may be called without `q`).
+        q: zText().trim().max(80, "q must be at most 80 characters").default(""),
         limit: z.number().int().min(1).max(20).default(8),
       }),
     )

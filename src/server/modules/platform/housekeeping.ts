@@ -1,13 +1,14 @@
 import { lt } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { ecommerceWebhooks, idempotencyKeys, loginFailures, sessions } from "../../../../db/tables";
+import { ecommerceWebhooks, idempotencyKeys, loginFailures, passwordResets, sessions } from "../../../../db/tables";
 import { IDEMPOTENCY_TTL_MS } from "../../../shared/constants";
 import { LOGIN_LIMITS } from "../accounts/rate-limit";
 import { pruneChatRecords } from "../notifications/inbound-updates";
 
 /**
  * Clears what has expired: sessions, sign-in attempts past their window, stored answers older than a day, store webhook
- * ids older than a week, chat records (delivery ids, WhatsApp codes, Telegram link tokens) past their use.
+ * ids older than a week, chat records (delivery ids, WhatsApp codes, Telegram link tokens) past their use, password
+ * reset links after a day (they work 30 minutes; the hourly limit counts the last hour's).
  */
 export const housekeeping = async (db: TDb, now = Date.now()) => ({
   sessions: (await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.idHash })).length,
@@ -31,4 +32,10 @@ export const housekeeping = async (db: TDb, now = Date.now()) => ({
       .returning({ id: ecommerceWebhooks.webhookId })
   ).length,
   chat: await pruneChatRecords(db, now),
+  resetLinks: (
+    await db
+      .delete(passwordResets)
+      .where(lt(passwordResets.createdAt, now - 24 * 60 * 60 * 1000))
+      .returning({ id: passwordResets.id })
+  ).length,
 });

@@ -1,11 +1,16 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { publicProcedure } from "../../trpc/init";
+import { rest } from "../../trpc/rest-meta";
 import { receivedBidsDemo } from "./bids-demo";
 import { latestPostedLoads, listFxRates, platformStats } from "./stats";
 
 export const platformRouter = {
-  stats: publicProcedure.query(({ ctx }) => platformStats(ctx.db)),
+  stats: publicProcedure
+    .meta(
+      rest("GET", "/api/platform-stats", { summary: "The marketplace's figures", tags: ["Platform"], scope: "public" }),
+    )
+    .query(({ ctx }) => platformStats(ctx.db)),
 
   sampleLoads: publicProcedure
     .input(z.object({ limit: z.number().int().min(1).max(20).default(6) }).default({ limit: 6 }))
@@ -14,13 +19,15 @@ export const platformRouter = {
   /** The landing page's received-bids demo: real pending bids on a posted load, drivers as initials only. */
   bidsDemo: publicProcedure.query(({ ctx }) => receivedBidsDemo(ctx.db)),
 
-  fxRates: publicProcedure.query(async ({ ctx }) =>
-    (await listFxRates(ctx.db)).map((r) => ({
-      code: r.currency,
-      name: r.name,
-      symbol: r.symbol,
-      exchangeRate: r.ratePerUsd,
-      locale: r.locale,
-    })),
-  ),
+  fxRates: publicProcedure
+    .meta(rest("GET", "/api/fx-rates", { summary: "Exchange rates", tags: ["Platform"], scope: "public" }))
+    .query(async ({ ctx }) =>
+      (await listFxRates(ctx.db)).map((r) => ({
+        code: r.currency,
+        name: r.name,
+        symbol: r.symbol,
+        exchangeRate: r.ratePerUsd,
+        locale: r.locale,
+      })),
+    ),
 } satisfies TRPCRouterRecord;

@@ -10,6 +10,7 @@ import {
 import { zText } from "../../../shared/schemas/text";
 import { CARRIERS } from "../../../shared/tracking-number";
 import { authedProcedure, userOrSystemProcedure } from "../../trpc/init";
+import { rest, restRoutes } from "../../trpc/rest-meta";
 import { deleteShipment, listShipments, saveShipment, shopRates, trackPackage } from "./shipping";
 
 const ZQuote = z.object({
@@ -24,14 +25,57 @@ const ZQuote = z.object({
 });
 
 export const shippingRouter = {
-  carriers: userOrSystemProcedure.query(({ ctx }) => ctx.services.carriers.states(ctx.locale)),
+  carriers: userOrSystemProcedure
+    .meta(
+      rest("GET", "/api/shipping/carriers", {
+        summary: "The parcel carriers and their state",
+        tags: ["Shipping"],
+        scope: "shipping:read",
+      }),
+    )
+    .query(({ ctx }) => ctx.services.carriers.states(ctx.locale)),
   rates: userOrSystemProcedure
+    .meta(rest("POST", "/api/shipping/rates", { summary: "Parcel rates", tags: ["Shipping"], scope: "shipping:read" }))
     .input(ZRatesInput)
     .mutation(({ ctx, input }) => shopRates(ctx.services.carriers, input, ctx.locale)),
-  track: userOrSystemProcedure.input(ZTrackInput).query(async ({ ctx, input }) => ({
-    tracking: await trackPackage(ctx.services.carriers, input.trackingNumber, input.carrier),
-  })),
+  track: userOrSystemProcedure
+    .meta(
+      restRoutes(
+        {
+          method: "GET",
+          path: "/api/shipping/track/:first",
+          summary: "Track a parcel",
+          tags: ["Shipping"],
+          scope: "tracking:read",
+          params: { first: { input: "trackingNumber", type: "text" } },
+        },
+        {
+          method: "GET",
+          path: "/api/shipping/track/:first/:trackingNumber",
+          summary: "Track a parcel with a named carrier",
+          tags: ["Shipping"],
+          scope: "tracking:read",
+          // One parameter name per path segment (the router's rule): the first segment is the number, or the carrier.
+          params: {
+            first: { input: "carrier", type: "text" },
+            trackingNumber: { input: "trackingNumber", type: "text" },
+          },
+        },
+      ),
+    )
+    .input(ZTrackInput)
+    .query(async ({ ctx, input }) => ({
+      tracking: await trackPackage(ctx.services.carriers, input.trackingNumber, input.carrier),
+    })),
   saveShipment: authedProcedure
+    .meta(
+      rest("POST", "/api/shipping/shipments", {
+        summary: "Save a shipment",
+        tags: ["Shipping"],
+        scope: "shipping:write",
+        status: 201,
+      }),
+    )
     .input(
       z.object({
         quote: ZQuote,
@@ -41,8 +85,23 @@ export const shippingRouter = {
       }),
     )
     .mutation(({ ctx, input }) => saveShipment(ctx.db, ctx.actor, input)),
-  shipments: authedProcedure.query(({ ctx }) => listShipments(ctx.db, ctx.actor)),
+  shipments: authedProcedure
+    .meta(
+      rest("GET", "/api/shipping/shipments", {
+        summary: "Saved shipments",
+        tags: ["Shipping"],
+        scope: "shipping:read",
+      }),
+    )
+    .query(({ ctx }) => listShipments(ctx.db, ctx.actor)),
   deleteShipment: authedProcedure
+    .meta(
+      rest("DELETE", "/api/shipping/shipments/:id", {
+        summary: "Delete a saved shipment",
+        tags: ["Shipping"],
+        scope: "shipping:write",
+      }),
+    )
     .input(z.object({ id: z.number().int().positive() }))
     .mutation(({ ctx, input }) => deleteShipment(ctx.db, ctx.actor, input.id)),
 } satisfies TRPCRouterRecord;

@@ -6,6 +6,7 @@ import { ZCreateLoadInput } from "../../../shared/schemas/loads";
 import { ZCreateIntegrationInput, ZOrderListInput, ZUpdateIntegrationInput } from "../../../shared/schemas/stores";
 import { translate } from "../../i18n";
 import { authedProcedure, systemProcedure } from "../../trpc/init";
+import { rest } from "../../trpc/rest-meta";
 import { premium } from "../billing/middleware";
 import { convertOrder, orderDraft } from "./convert";
 import {
@@ -25,57 +26,120 @@ const ZId = z.object({
 
 /** The e-commerce calls: a user's own integrations and orders only (others get 404). */
 export const storesRouter = {
-  integrations: authedProcedure.query(async ({ ctx }) =>
-    (await listIntegrations(ctx.db, ctx.actor.id)).map(toPublicIntegration),
-  ),
+  integrations: authedProcedure
+    .meta(
+      rest("GET", "/api/ecommerce/integrations", {
+        summary: "Connected stores",
+        tags: ["Stores"],
+        scope: "stores:read",
+      }),
+    )
+    .query(async ({ ctx }) => (await listIntegrations(ctx.db, ctx.actor.id)).map(toPublicIntegration)),
   createIntegration: authedProcedure
+    .meta(
+      rest("POST", "/api/ecommerce/integrations", {
+        summary: "Connect a store",
+        tags: ["Stores"],
+        scope: "stores:write",
+        status: 201,
+      }),
+    )
     .use(premium)
     .input(ZCreateIntegrationInput)
     .mutation(async ({ ctx, input }) =>
       toPublicIntegration(await createIntegration(ctx.db, ctx.services.stores, ctx.actor, input)),
     ),
   updateIntegration: authedProcedure
+    .meta(
+      rest("PUT", "/api/ecommerce/integrations/:id", {
+        summary: "Change a store connection",
+        tags: ["Stores"],
+        scope: "stores:write",
+      }),
+    )
     .input(ZId.extend(ZUpdateIntegrationInput.shape))
     .mutation(async ({ ctx, input: { id, ...changes } }) =>
       toPublicIntegration(await updateIntegration(ctx.db, ctx.services.stores, ctx.actor, id, changes)),
     ),
   deleteIntegration: authedProcedure
+    .meta(
+      rest("DELETE", "/api/ecommerce/integrations/:id", {
+        summary: "Remove a store connection",
+        tags: ["Stores"],
+        scope: "stores:write",
+      }),
+    )
     .input(ZId)
     .mutation(({ ctx, input }) => deleteIntegration(ctx.db, ctx.actor, input.id)),
   testIntegration: authedProcedure
+    .meta(
+      rest("POST", "/api/ecommerce/integrations/:id/test", {
+        summary: "Test a store connection",
+        tags: ["Stores"],
+        scope: "stores:write",
+      }),
+    )
     .input(ZId)
     .mutation(({ ctx, input }) => testIntegration(ctx.db, ctx.services.stores, ctx.actor, input.id)),
-  syncIntegration: authedProcedure.input(ZId).mutation(async ({ ctx, input }) => {
-    const r = await syncIntegration(ctx.db, ctx.services.stores, ctx.actor, input.id);
-    const values = { created: r.created, updated: r.updated };
-    return {
-      ...r,
-      // The web app's Sync Successful toast shows this message, in the caller's language.
-      message: r.partial
-        ? translate(
-            ctx.locale,
-            /*i18n*/ {
-              id: "ecommerce.syncedPartly",
-              message:
-                "{created} new orders, {updated} updated; the store is limiting requests, the rest comes with the next sync",
-              values,
-            },
-          )
-        : translate(
-            ctx.locale,
-            /*i18n*/ {
-              id: "ecommerce.synced",
-              comment: "Store sync summary shown after Sync Orders: orders new and updated",
-              message: "{created} new orders, {updated} updated",
-              values,
-            },
-          ),
-    };
-  }),
-  orders: authedProcedure.input(ZOrderListInput).query(({ ctx, input }) => listOrders(ctx.db, ctx.actor, input)),
+  syncIntegration: authedProcedure
+    .meta(
+      rest("POST", "/api/ecommerce/integrations/:id/sync", {
+        summary: "Sync a store's orders now",
+        tags: ["Stores"],
+        scope: "stores:write",
+      }),
+    )
+    .input(ZId)
+    .mutation(async ({ ctx, input }) => {
+      const r = await syncIntegration(ctx.db, ctx.services.stores, ctx.actor, input.id);
+      const values = { created: r.created, updated: r.updated };
+      return {
+        ...r,
+        // The web app's Sync Successful toast shows this message, in the caller's language.
+        message: r.partial
+          ? translate(
+              ctx.locale,
+              /*i18n*/ {
+                id: "ecommerce.syncedPartly",
+                message:
+                  "{created} new orders, {updated} updated; the store is limiting requests, the rest comes with the next sync",
+                values,
+              },
+            )
+          : translate(
+              ctx.locale,
+              /*i18n*/ {
+                id: "ecommerce.synced",
+                comment: "Store sync summary shown after Sync Orders: orders new and updated",
+                message: "{created} new orders, {updated} updated",
+                values,
+              },
+            ),
+      };
+    }),
+  orders: authedProcedure
+    .meta(rest("GET", "/api/ecommerce/orders", { summary: "Store orders", tags: ["Stores"], scope: "stores:read" }))
+    .input(ZOrderListInput)
+    .query(({ ctx, input }) => listOrders(ctx.db, ctx.actor, input)),
   /** The load an order would become, for the Post New Load dialog when its city cannot be placed. */
-  orderDraft: authedProcedure.input(ZId).query(({ ctx, input }) => orderDraft(ctx.db, ctx.actor, input.id)),
+  orderDraft: authedProcedure
+    .meta(
+      rest("GET", "/api/ecommerce/orders/:id/draft", {
+        summary: "The load an order would become",
+        tags: ["Stores"],
+        scope: "stores:read",
+      }),
+    )
+    .input(ZId)
+    .query(({ ctx, input }) => orderDraft(ctx.db, ctx.actor, input.id)),
   convert: authedProcedure
+    .meta(
+      rest("POST", "/api/ecommerce/orders/:id/convert", {
+        summary: "Post an order as a load",
+        tags: ["Stores"],
+        scope: "stores:write",
+      }),
+    )
     .use(premium)
     .input(ZId.extend({ load: ZCreateLoadInput.optional() }))
     .mutation(({ ctx, input }) => convertOrder(ctx.db, ctx.actor, input.id, input.load)),

@@ -1,0 +1,184 @@
+import { describe, expect, test } from "bun:test";
+import { z } from "zod";
+import { authedProcedure, createTRPCRouter } from "../../trpc/init";
+import { rest } from "../../trpc/rest-meta";
+import { REST_ROUTES, restRoutesOf } from "./routes";
+
+// The API's paths are fixed (callers and the web app's offline queue use them): generating the routes from the
+// procedures' metadata must give exactly these.
+const PATHS = `
+DELETE /api/bids/:id
+DELETE /api/ecommerce/integrations/:id
+DELETE /api/marketplaces/:id
+DELETE /api/marketplaces/lanes/:id
+DELETE /api/push/subscribe
+DELETE /api/shipping/shipments/:id
+GET /api/auth/user
+GET /api/bids/driver
+GET /api/dashboard
+GET /api/dev/mail
+GET /api/drivers/stats
+GET /api/drivers/trips
+GET /api/ecommerce/integrations
+GET /api/ecommerce/orders
+GET /api/ecommerce/orders/:id/draft
+GET /api/fx-rates
+GET /api/loads
+GET /api/loads/:id
+GET /api/loads/:id/bids
+GET /api/loads/:id/conversations
+GET /api/loads/:id/messages
+GET /api/loads/:id/preview
+GET /api/loads/:id/track
+GET /api/loads/shipper
+GET /api/loads/stats
+GET /api/marketplaces
+GET /api/marketplaces/lanes
+GET /api/marketplaces/sync-runs
+GET /api/messaging/load-alerts
+GET /api/messaging/preferences
+GET /api/notifications
+GET /api/notifications/unread-count
+GET /api/places
+GET /api/platform-stats
+GET /api/push/notifications
+GET /api/push/preferences
+GET /api/push/vapid-key
+GET /api/shipping/carriers
+GET /api/shipping/shipments
+GET /api/shipping/track/:first
+GET /api/shipping/track/:first/:trackingNumber
+GET /api/subscription/payments
+GET /api/subscription/prices
+GET /api/subscription/status
+GET /api/sync/status
+POST /api/auth/login
+POST /api/auth/password/forgot
+POST /api/auth/password/reset
+POST /api/auth/register
+POST /api/bids/:id/accept
+POST /api/bids/:id/reject
+POST /api/drivers/location
+POST /api/ecommerce/integrations
+POST /api/ecommerce/integrations/:id/sync
+POST /api/ecommerce/integrations/:id/test
+POST /api/ecommerce/orders/:id/convert
+POST /api/loads
+POST /api/loads/:id/bids
+POST /api/loads/:id/cancel
+POST /api/loads/:id/complete
+POST /api/loads/:id/deliver
+POST /api/loads/:id/messages
+POST /api/loads/:id/pickup
+POST /api/loads/:id/positions
+POST /api/loads/:id/rating
+POST /api/marketplaces
+POST /api/marketplaces/:id/connect
+POST /api/marketplaces/:id/search
+POST /api/marketplaces/:id/test
+POST /api/marketplaces/lanes
+POST /api/messaging/telegram/send
+POST /api/messaging/whatsapp/code
+POST /api/messaging/whatsapp/send
+POST /api/messaging/whatsapp/verify
+POST /api/notifications/read
+POST /api/notifications/read-all
+POST /api/push/subscribe
+POST /api/push/test
+POST /api/shipping/rates
+POST /api/shipping/shipments
+POST /api/subscription/cancel
+POST /api/subscription/checkout
+POST /api/subscription/confirm
+POST /api/subscription/portal
+POST /api/sync/manual
+PUT /api/drivers/availability
+PUT /api/ecommerce/integrations/:id
+PUT /api/marketplaces/:id
+PUT /api/marketplaces/lanes/:id
+PUT /api/messaging/load-alerts
+PUT /api/messaging/preferences
+PUT /api/push/preferences
+PUT /api/user/calendar
+PUT /api/user/currency
+PUT /api/user/language
+PUT /api/user/profile
+`
+  .trim()
+  .split("\n");
+
+const probe = (meta: Parameters<typeof rest>[2], path = "/api/probe/:id") =>
+  createTRPCRouter({
+    probe: authedProcedure
+      .meta(rest("POST", path, meta))
+      .input(z.object({ thingId: z.number(), count: z.number().optional(), note: z.string().optional() }))
+      .mutation(({ input }) => input),
+  });
+
+describe("REST routes from the procedures' metadata", () => {
+  test("every path of the API, each once, with its procedure and scope", () => {
+    expect(REST_ROUTES.map((r) => `${r.method} ${r.path}`).sort()).toEqual(PATHS);
+    const byPath = new Map(REST_ROUTES.map((r) => [`${r.method} ${r.path}`, r]));
+    expect(byPath.get("GET /api/loads")).toMatchObject({ procedure: "loads.search", scope: "loads:read", status: 200 });
+    expect(byPath.get("POST /api/loads/:id/bids")).toMatchObject({ procedure: "bids.place", status: 201 });
+    expect(byPath.get("GET /api/shipping/track/:first/:trackingNumber")?.procedure).toBe("shipping.track");
+    for (const r of REST_ROUTES) expect(r.summary.length).toBeGreaterThan(3);
+  });
+
+  test("path ids, the query's numbers and the body make the input; a bad id is refused naming it", () => {
+    const bids = REST_ROUTES.find((r) => r.method === "POST" && r.path === "/api/loads/:id/bids")!;
+    expect(bids.input({ params: { id: "7" }, query: { x: "1" }, body: { amount: 5, loadId: 99 } })).toEqual({
+      amount: 5,
+      loadId: 7,
+    });
+    expect(() => bids.input({ params: { id: "7x" }, query: {}, body: {} })).toThrow("id must be a positive integer");
+    const messages = REST_ROUTES.find((r) => r.method === "GET" && r.path === "/api/loads/:id/messages")!;
+    expect(messages.input({ params: { id: "3" }, query: { driverId: "12" }, body: undefined })).toEqual({
+      loadId: 3,
+      driverId: 12,
+    });
+    // Empty is absent; text that is no number stays text, so the schema names the field.
+    expect(messages.input({ params: { id: "3" }, query: { driverId: "" }, body: undefined })).toEqual({ loadId: 3 });
+    expect(messages.input({ params: { id: "3" }, query: { driverId: "two" }, body: undefined })).toEqual({
+      loadId: 3,
+      driverId: "two",
+    });
+    // The board reads its own query text.
+    const board = REST_ROUTES.find((r) => r.method === "GET" && r.path === "/api/loads")!;
+    expect(board.input({ params: {}, query: { radius: "100" }, body: undefined })).toEqual({ radius: "100" });
+    const track = REST_ROUTES.find((r) => r.path === "/api/shipping/track/:first/:trackingNumber")!;
+    expect(track.input({ params: { first: "ups", trackingNumber: "1Z9" }, query: {}, body: undefined })).toEqual({
+      carrier: "ups",
+      trackingNumber: "1Z9",
+    });
+  });
+
+  test("declared answers: one field, or wrapped with null as a 401", () => {
+    const board = REST_ROUTES.find((r) => r.method === "GET" && r.path === "/api/loads")!;
+    expect(board.answer({ items: [1, 2], total: 2 })).toEqual([1, 2]);
+    const me = REST_ROUTES.find((r) => r.path === "/api/auth/user")!;
+    expect(me.answer({ id: 1 })).toEqual({ user: { id: 1 } });
+    expect(() => me.answer(null)).toThrow("Unauthorized");
+    const plain = REST_ROUTES.find((r) => r.path === "/api/dashboard")!;
+    const out = { a: 1 };
+    expect(plain.answer(out)).toBe(out);
+  });
+
+  test("a malformed declaration or a path declared twice stops the start", () => {
+    expect(() =>
+      restRoutesOf(probe({ summary: "Probe", tags: ["Probe"], scope: "loads:read" }, "no-api-prefix")._def.record),
+    ).toThrow();
+    expect(() => restRoutesOf(probe({ summary: "", tags: ["Probe"], scope: "loads:read" })._def.record)).toThrow();
+    const twice = createTRPCRouter({
+      a: probe({ summary: "A", tags: ["P"], scope: "loads:read" }),
+      b: probe({ summary: "B", tags: ["P"], scope: "loads:read" }),
+    });
+    expect(() => restRoutesOf(twice._def.record)).toThrow("REST route declared twice: POST /api/probe/:id (b.probe)");
+    const one = restRoutesOf(
+      probe({ summary: "P", tags: ["P"], scope: "loads:write", params: { id: "thingId" } })._def.record,
+    );
+    expect(one.map((r) => [r.method, r.path, r.procedure, r.scope])).toEqual([
+      ["POST", "/api/probe/:id", "probe", "loads:write"],
+    ]);
+  });
+});

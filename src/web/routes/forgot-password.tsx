@@ -1,0 +1,98 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation } from "@tanstack/react-query";
+import { createFileRoute, Link } from "@tanstack/react-router";
+import { type FormEvent, useState } from "react";
+import { Button } from "../components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { FieldError, TextField } from "../components/ui/input";
+import { loadAppMessages } from "../lib/i18n";
+import { errorInfo, trpc } from "../lib/trpc";
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const Route = createFileRoute("/forgot-password")({
+  beforeLoad: () => loadAppMessages(),
+  component: ForgotPasswordPage,
+});
+
+/** "Forgot password?": asks for a reset link by mail. The answer never says whether the address has an account. */
+function ForgotPasswordPage() {
+  const { t } = useLingui();
+  const [errors, setErrors] = useState<{ email?: string; form?: string }>({});
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const forgot = useMutation(
+    trpc.auth.forgotPassword.mutationOptions({
+      onError: (err) => {
+        const info = errorInfo(err);
+        if (info.status === 400 && info.issues.length) setErrors({ email: info.issues[0]!.message });
+        else if (info.status === 429) setErrors({ form: info.message });
+        else if (info.status === 0)
+          setErrors({ form: t`Could not reach MyTess. Check your connection and try again.` });
+        else setErrors({ form: t`Something went wrong. Please try again.` });
+      },
+    }),
+  );
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const email = String(new FormData(e.currentTarget).get("email") ?? "").trim();
+    if (!EMAIL_RE.test(email)) {
+      setErrors({ email: t`Enter a valid email address` });
+      return;
+    }
+    setErrors({});
+    forgot.mutate({ email }, { onSuccess: () => setSentTo(email) });
+  };
+  return (
+    <div className="mx-auto max-w-md px-4 py-12">
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-2xl">
+            <Trans>Forgot your password?</Trans>
+          </CardTitle>
+          <CardDescription>
+            <Trans>Enter the email of your account. We will send you a link to choose a new password.</Trans>
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          {sentTo ? (
+            <div className="grid gap-4" role="status">
+              <p>
+                <Trans>
+                  If an account uses {sentTo}, a link to choose a new password is on its way. It works for 30 minutes.
+                  Check your spam folder if it does not arrive.
+                </Trans>
+              </p>
+              <Button variant="outline" onClick={() => setSentTo(null)}>
+                <Trans>Send another link</Trans>
+              </Button>
+            </div>
+          ) : (
+            <form className="grid gap-4" onSubmit={submit} noValidate>
+              <TextField
+                id="forgot-email"
+                label={<Trans comment="Label of the email field on the forgotten password page">Email</Trans>}
+                name="email"
+                type="email"
+                autoComplete="email"
+                error={errors.email}
+              />
+              <FieldError>{errors.form}</FieldError>
+              <Button type="submit" disabled={forgot.isPending}>
+                {forgot.isPending ? (
+                  <Trans comment="Button while the reset link is being asked for">Sending...</Trans>
+                ) : (
+                  <Trans comment="Button that asks for a password reset link by mail">Send link</Trans>
+                )}
+              </Button>
+            </form>
+          )}
+          <p className="mt-6 text-center text-sm">
+            <Link to="/signin" className="inline-flex min-h-11 items-center text-brand underline">
+              <Trans>Back to sign in</Trans>
+            </Link>
+          </p>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
