@@ -5,7 +5,8 @@
 //
 // Declared exceptions, each answering "near me" on its own engine: SQLite's R*Tree virtual tables (with their shadow
 // tables and the triggers that fill them) and `loads_owner_posted_idx` (a viewer's own synced loads by owner and
-// point); PostgreSQL's GiST indexes over earth points (cube + earthdistance).
+// point); PostgreSQL's GiST indexes over earth points (cube + earthdistance), the lane search's among them (a cube of
+// both ends and the pickup day, SQLite's loads_lane_rtree).
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { type DbHandle, migrateDb, openDb, openTestDb } from "./client";
 import { ENGINE } from "./engine";
@@ -15,7 +16,12 @@ setDefaultTimeout(60_000);
 
 const SQLITE_ONLY_TABLE = /(_rtree(_node|_parent|_rowid)?|^sqlite_sequence|^__drizzle_migrations)$/;
 const SQLITE_ONLY_INDEXES = new Set(["loads_owner_posted_idx"]);
-const PG_ONLY_INDEXES = new Set(["loads_pickup_earth_idx", "loads_posted_earth_idx", "load_alerts_area_idx"]);
+const PG_ONLY_INDEXES = new Set([
+  "loads_pickup_earth_idx",
+  "loads_posted_earth_idx",
+  "load_alerts_area_idx",
+  "loads_lane_idx",
+]);
 
 type TColumn = { name: string; family: string; notNull: boolean; default: string | null; primary: boolean };
 type TIndex = { name: string; table: string; unique: boolean; columns: string[]; where: string | null };

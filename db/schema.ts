@@ -107,6 +107,10 @@ export const loads = sqliteTable(
     equipmentType: text().notNull(),
     budgetMinor: integer().notNull(),
     budgetCurrency: text().notNull().default("USD"),
+    // Full truckload (the trailer is the load's) or partial (LTL: shares the trailer); older loads are full.
+    loadSize: text({ enum: ["full", "partial"] })
+      .notNull()
+      .default("full"),
     // Great-circle miles from pickup to delivery, computed once at insert.
     tripMiles: real().notNull(),
     specialInstructions: text(),

@@ -44,9 +44,48 @@ const params = () => {
 };
 type TParams = ReturnType<typeof params>;
 
-const haversine = (lat: string, lng: string) => `(2 * 3959 * asin(least(1, sqrt(
-  power(sin(radians(l.pickup_latitude - ${lat}) / 2), 2) +
-  cos(radians(${lat})) * cos(radians(l.pickup_latitude)) * power(sin(radians(l.pickup_longitude - ${lng}) / 2), 2)))))`;
+const haversine = (lat: string, lng: string, end = "pickup") => `(2 * 3959 * asin(least(1, sqrt(
+  power(sin(radians(l.${end}_latitude - ${lat}) / 2), 2) +
+  cos(radians(${lat})) * cos(radians(l.${end}_latitude)) * power(sin(radians(l.${end}_longitude - ${lng}) / 2), 2)))))`;
+
+// The lane index's point (migration 0017): both ends as earth points (earth()'s sphere, 6,378,168 m) and the pickup day.
+const EARTH_M = 6_378_168;
+const LANE_POINT =
+  "lane_point(l.pickup_latitude, l.pickup_longitude, l.delivery_latitude, l.delivery_longitude, l.pickup_date)";
+const UNBOUNDED = 1e12;
+/**
+ * The lane's box in the index's seven dimensions: around each end given, its earth point plus or minus the radius
+ * (a chord is shorter than its arc; 1% more covers the two spheres' difference), unbounded otherwise.
+ */
+const laneBox = (f: TLoadSearchInput) => {
+  const lo: number[] = [];
+  const hi: number[] = [];
+  const end = (lat: number | undefined, lng: number | undefined, miles: number) => {
+    if (lat === undefined || lng === undefined) {
+      lo.push(-UNBOUNDED, -UNBOUNDED, -UNBOUNDED);
+      hi.push(UNBOUNDED, UNBOUNDED, UNBOUNDED);
+      return;
+    }
+    const [la, ln] = [(lat * Math.PI) / 180, (lng * Math.PI) / 180];
+    const r = (miles * MILE_M) / 0.99;
+    for (const c of [
+      EARTH_M * Math.cos(la) * Math.cos(ln),
+      EARTH_M * Math.cos(la) * Math.sin(ln),
+      EARTH_M * Math.sin(la),
+    ]) {
+      lo.push(c - r);
+      hi.push(c + r);
+    }
+  };
+  end(f.latitude, f.longitude, f.radius);
+  end(f.destinationLatitude, f.destinationLongitude, f.destinationRadius);
+  // Days as float8: a millisecond either side keeps the window's ends inside whatever the division rounds to.
+  lo.push(f.pickupFrom === undefined ? -UNBOUNDED : (f.pickupFrom - 1) / 86_400_000);
+  hi.push(f.pickupTo === undefined ? UNBOUNDED : (f.pickupTo + 1) / 86_400_000);
+  return { lo, hi };
+};
+/** A posted search with a destination is a lane: the lane index answers it. */
+const isLane = (f: TLoadSearchInput) => f.status === "posted" && f.destinationLatitude !== undefined;
 
 /** The conditions of a search (as SQLite's filtersOf): non-posted loads only for their shipper and assigned driver. */
 const filtersOf = (f: TLoadSearchInput, viewerId: number | null, { p }: TParams) => {
@@ -59,7 +98,18 @@ const filtersOf = (f: TLoadSearchInput, viewerId: number | null, { p }: TParams)
   // External loads synced from a board belong to the user whose configuration brought them.
   where.push(`(l.source_type = 'mytess' OR l.source_owner_id = ${p(viewerId ?? -1)})`);
   if (f.sourceType !== "all") where.push(`l.source_type = ${p(f.sourceType)}`);
-  if (f.equipmentType) where.push(`l.equipment_type = ${p(f.equipmentType)}`);
+  if (f.equipmentType?.length) where.push(`l.equipment_type = ANY(${p(f.equipmentType)}::text[])`);
+  if (f.loadSize) where.push(`l.load_size = ${p(f.loadSize)}`);
+  if (f.pickupFrom !== undefined) where.push(`l.pickup_date >= ${p(f.pickupFrom)}`);
+  if (f.pickupTo !== undefined) where.push(`l.pickup_date <= ${p(f.pickupTo)}`);
+  if (f.destinationLatitude !== undefined && f.destinationLongitude !== undefined) {
+    const miles = haversine(`${p(f.destinationLatitude)}::float8`, `${p(f.destinationLongitude)}::float8`, "delivery");
+    where.push(`${miles} <= ${p(f.destinationRadius)}`);
+  }
+  if (isLane(f)) {
+    const box = laneBox(f);
+    where.push(`${LANE_POINT} <@ cube(${p(box.lo)}::float8[], ${p(box.hi)}::float8[])`);
+  }
   if (f.maxWeight !== undefined) where.push(`l.weight_lbs <= ${p(f.maxWeight)}`);
   if (f.minRate !== undefined) where.push(`${USD_PER_MILE} >= ${p(f.minRate)}`);
   if (f.location) {
@@ -73,16 +123,19 @@ const filtersOf = (f: TLoadSearchInput, viewerId: number | null, { p }: TParams)
   return where;
 };
 
-/** Within `radius` miles of the point: the earth box (index) narrows, the haversine decides. */
+/**
+ * Within `radius` miles of the point: the earth box (index) narrows, the haversine decides. A lane is narrowed by the
+ * lane index instead (filtersOf), so the pickup box is left out for the planner to take that one.
+ */
 const withinRadius = (f: TLoadSearchInput, { p }: TParams) => {
   const lat = p(f.latitude);
   const lng = p(f.longitude);
-  const conditions = [
-    // The box is drawn a little larger than the radius: the earth's model here differs slightly from the haversine's.
-    `earth_box(ll_to_earth(${lat}, ${lng}), ${p((f.radius * MILE_M) / 0.99)}) @> ${PICKUP}`,
-    `${haversine(`${lat}::float8`, `${lng}::float8`)} <= ${p(f.radius)}`,
-  ];
-  return { conditions, lat, lng };
+  const distance = haversine(`${lat}::float8`, `${lng}::float8`);
+  const conditions = [`${distance} <= ${p(f.radius)}`];
+  // The box is drawn a little larger than the radius: the earth's model here differs slightly from the haversine's.
+  if (!isLane(f))
+    conditions.unshift(`earth_box(ll_to_earth(${lat}, ${lng}), ${p((f.radius * MILE_M) / 0.99)}) @> ${PICKUP}`);
+  return { conditions, lat, lng, distance };
 };
 
 /** A raw `loads` row (snake_case, bigint as text) as drizzle would give it, through each column's own mapping. */
@@ -117,7 +170,10 @@ export const createPgQueries = (client: SQL, nearest: SQL): TQueries => {
       where.push(...near.conditions);
       // Nearest first in the GiST index's order (the earth chord grows with the great-circle distance). No second
       // key: the index alone gives this order, so the scan stops after `want` rows (ties are ordered below).
-      if (f.sort === "distance") {
+      if (f.sort === "distance" && isLane(f)) {
+        // A lane holds few loads: ordered exactly, as SQLite orders them.
+        order = `${near.distance} ASC, l.id ASC`;
+      } else if (f.sort === "distance") {
         order = `${PICKUP} <-> ll_to_earth(${near.lat}, ${near.lng})`;
         knn = true;
       }

@@ -126,6 +126,10 @@ export const loads = pgTable(
     equipmentType: text().notNull(),
     budgetMinor: bigint({ mode: "number" }).notNull(),
     budgetCurrency: text().notNull().default("USD"),
+    // Full truckload (the trailer is the load's) or partial (LTL: shares the trailer); older loads are full.
+    loadSize: text({ enum: ["full", "partial"] })
+      .notNull()
+      .default("full"),
     // Great-circle miles from pickup to delivery, computed once at insert.
     tripMiles: doublePrecision().notNull(),
     specialInstructions: text(),

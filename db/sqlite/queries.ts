@@ -20,11 +20,12 @@ const SELECT_LOAD = Object.keys(getTableColumns(loads))
 
 // Rate per mile in USD, for the rate sort and the minimum-rate filter (budgets come in several currencies).
 const USD_PER_MILE = "(l.budget_minor / 100.0 / fx.rate_per_usd) / MAX(l.trip_miles, 1)";
-/** Great-circle miles from ($lat, $lng) to a point given by two SQL expressions. */
-const haversine = (la: string, lo: string) => `(2 * 3959 * asin(min(1, sqrt(
-  power(sin(radians(${la} - $lat) / 2), 2) +
-  cos(radians($lat)) * cos(radians(${la})) * power(sin(radians(${lo} - $lng) / 2), 2)))))`;
+/** Great-circle miles from ($lat, $lng), or another centre's parameters, to a point given by two SQL expressions. */
+const haversine = (la: string, lo: string, lat = "$lat", lng = "$lng") => `(2 * 3959 * asin(min(1, sqrt(
+  power(sin(radians(${la} - ${lat}) / 2), 2) +
+  cos(radians(${lat})) * cos(radians(${la})) * power(sin(radians(${lo} - ${lng}) / 2), 2)))))`;
 const HAVERSINE = haversine("l.pickup_latitude", "l.pickup_longitude");
+const DELIVERY_HAVERSINE = haversine("l.delivery_latitude", "l.delivery_longitude", "$dlat", "$dlng");
 
 type TFilters = { where: string[]; params: Record<string, string | number> };
 
@@ -51,9 +52,29 @@ const filtersOf = (p: TLoadSearchInput, viewerId: number | null, fromPostedPoint
       params.sourceType = p.sourceType;
     }
   }
-  if (p.equipmentType) {
-    where.push("l.equipment_type = $equipmentType");
-    params.equipmentType = p.equipmentType;
+  if (p.equipmentType?.length) {
+    where.push("l.equipment_type IN (SELECT value FROM json_each($equipmentTypes))");
+    params.equipmentTypes = JSON.stringify(p.equipmentType);
+  }
+  if (p.loadSize) {
+    where.push("l.load_size = $loadSize");
+    params.loadSize = p.loadSize;
+  }
+  if (p.pickupFrom !== undefined) {
+    where.push("l.pickup_date >= $pickupFrom");
+    params.pickupFrom = p.pickupFrom;
+  }
+  if (p.pickupTo !== undefined) {
+    where.push("l.pickup_date <= $pickupTo");
+    params.pickupTo = p.pickupTo;
+  }
+  if (p.destinationLatitude !== undefined && p.destinationLongitude !== undefined) {
+    where.push(`${DELIVERY_HAVERSINE} <= $destinationRadius`);
+    Object.assign(params, {
+      dlat: p.destinationLatitude,
+      dlng: p.destinationLongitude,
+      destinationRadius: p.destinationRadius,
+    });
   }
   if (p.maxWeight !== undefined) {
     where.push("l.weight_lbs <= $maxWeight");
@@ -128,6 +149,55 @@ const pointsInBox = (
   return parts.length ? parts.join(" UNION ALL ") : "SELECT 0 AS id, 0.0 AS la, 0.0 AS lo WHERE 0";
 };
 
+/**
+ * The lane search's candidates (ids): posted MyTess loads from the lane R*Tree, one box over both ends and the pickup
+ * window (an end without a point is unbounded), and the viewer's own external loads through the index of their owner.
+ * Overlap, not containment: the tree's 32-bit coordinates are rounded outwards. The exact filters are the caller's.
+ */
+const laneCandidates = (p: TLoadSearchInput, viewerId: number | null, params: Record<string, string | number>) => {
+  const tree: string[] = [];
+  const lngOverlap = (min: string, max: string, box: ReturnType<typeof boundingBox>, key: string) =>
+    `(${lngRanges(box.minLng, box.maxLng)
+      .map(([a, b], i) => {
+        params[`${key}LngMin${i}`] = a;
+        params[`${key}LngMax${i}`] = b;
+        return `(r.${max} >= $${key}LngMin${i} AND r.${min} <= $${key}LngMax${i})`;
+      })
+      .join(" OR ")})`;
+  const end = (key: "p" | "d", lat: number | undefined, lng: number | undefined, miles: number) => {
+    if (lat === undefined || lng === undefined) return;
+    const box = boundingBox(lat, lng, miles);
+    params[`${key}LatMin`] = box.minLat;
+    params[`${key}LatMax`] = box.maxLat;
+    tree.push(`r.max_${key}lat >= $${key}LatMin AND r.min_${key}lat <= $${key}LatMax`);
+    tree.push(lngOverlap(`min_${key}lng`, `max_${key}lng`, box, key));
+  };
+  end("p", p.latitude, p.longitude, p.radius);
+  end("d", p.destinationLatitude, p.destinationLongitude, p.destinationRadius);
+  if (p.pickupFrom !== undefined) {
+    tree.push("r.max_day >= $dayFrom");
+    params.dayFrom = p.pickupFrom / 86_400_000;
+  }
+  if (p.pickupTo !== undefined) {
+    tree.push("r.min_day <= $dayTo");
+    params.dayTo = p.pickupTo / 86_400_000;
+  }
+  const parts: string[] = [];
+  if (p.sourceType !== "external")
+    parts.push(`SELECT r.id AS id FROM loads_lane_rtree r WHERE ${tree.join(" AND ") || "1"}`);
+  if (p.sourceType !== "mytess" && viewerId !== null) {
+    params.laneOwner = viewerId;
+    parts.push(
+      `SELECT e.id AS id FROM loads e INDEXED BY loads_owner_posted_idx
+       WHERE e.source_owner_id = $laneOwner AND e.status = 'posted'`,
+    );
+  }
+  return parts.length ? parts.join(" UNION ALL ") : "SELECT 0 AS id WHERE 0";
+};
+
+/** A posted search with a destination is a lane: its candidates come from the lane R*Tree. */
+const isLane = (p: TLoadSearchInput) => p.status === "posted" && p.destinationLatitude !== undefined;
+
 type TRow = Load & { usdPerMile?: number };
 
 // Every column but the id, in one order, for the external loads' upsert; on conflict all but the row's identity change.
@@ -154,6 +224,26 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): TQueries => 
       rows: rows.slice(offset, offset + p.pageSize),
       hasMore: rows.length > offset + p.pageSize,
     });
+
+    if (isLane(p)) {
+      // A lane holds few loads (both ends and a window narrow it): the exact filters and the order over all of them.
+      const q: Record<string, string | number> = { ...params, limit: want };
+      const conditions = [...where];
+      let order: string = p.sort === "rate" ? ORDER.rate : ORDER.date;
+      if (hasPoint) {
+        Object.assign(q, { lat: p.latitude!, lng: p.longitude!, radius: p.radius });
+        conditions.push(`${HAVERSINE} <= $radius`);
+        if (p.sort === "distance") order = `${HAVERSINE} ASC, l.id ASC`;
+      }
+      const lane = laneCandidates(p, viewerId, q);
+      return page(
+        await all<TRow>(
+          `SELECT ${SELECT_LOAD} FROM (${lane}) c CROSS JOIN loads l ON l.id = c.id ${join}
+           WHERE ${conditions.join(" AND ")} ORDER BY ${order} LIMIT $limit`,
+          q,
+        ),
+      );
+    }
 
     if (!hasPoint) {
       const order = p.sort === "rate" ? ORDER.rate : ORDER.date;
@@ -255,7 +345,13 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): TQueries => 
     const q: Record<string, string | number> = { ...params, urgentBefore: now + 2 * 24 * 60 * 60 * 1000, now };
     let from = "loads l JOIN fx_rates fx ON fx.currency = l.budget_currency";
     const conditions = [...where];
-    if (hasPoint) {
+    if (isLane(p)) {
+      from = `(${laneCandidates(p, viewerId, q)}) c CROSS JOIN loads l ON l.id = c.id JOIN fx_rates fx ON fx.currency = l.budget_currency`;
+      if (hasPoint) {
+        Object.assign(q, { lat: p.latitude!, lng: p.longitude!, radius: p.radius });
+        conditions.push(`${HAVERSINE} <= $radius`);
+      }
+    } else if (hasPoint) {
       const box = boundingBox(p.latitude!, p.longitude!, p.radius);
       Object.assign(q, {
         lat: p.latitude!,

@@ -64,6 +64,7 @@ export const ZCreateLoadInput = z.object({
   weight: positive("weight", 250_000),
   budgetAmount: cents("budgetAmount", 100_000_000),
   budgetCurrency: ZMoneyCurrency.default("USD"),
+  loadSize: z.enum(["full", "partial"], { error: "loadSize must be one of full, partial" }).default("full"),
   specialInstructions: optionalText("specialInstructions", 1000),
 });
 export type TCreateLoadInput = z.infer<typeof ZCreateLoadInput>;
@@ -78,6 +79,16 @@ const queryNumber = (field: string) =>
       .finite(`${field} must be a number`)
       .optional(),
   );
+
+/** A pickup window's end: a date-time, or a date (YYYY-MM-DD, UTC) taken from its first or to its last millisecond. */
+const windowEnd = (field: string, side: "start" | "end") =>
+  zText({ error: `${field} must be a date or a date and time` })
+    .trim()
+    .refine((v) => !Number.isNaN(Date.parse(v)), `${field} must be a date or a date and time`)
+    .transform((v) => (side === "end" && /^\d{4}-\d{2}-\d{2}$/.test(v) ? Date.parse(v) + 86_399_999 : Date.parse(v)));
+
+export const LOAD_SIZES = ["full", "partial"] as const;
+export type TLoadSize = (typeof LOAD_SIZES)[number];
 
 export const LOAD_STATUSES = ["posted", "assigned", "in_transit", "delivered", "completed", "cancelled"] as const;
 export type TLoadStatus = (typeof LOAD_STATUSES)[number];
@@ -107,10 +118,43 @@ export const ZLoadSearchInput = z
       emptyToUndefined,
       z.enum(["all", "mytess", "external"], { error: "sourceType must be all, mytess or external" }).default("all"),
     ),
+    // Several types: repeated in tRPC as a list, comma-separated in a query string ("dry_van,flatbed").
     equipmentType: z.preprocess(
-      (v) => (v === "all" ? undefined : emptyToUndefined(v)),
-      z.enum(EQUIPMENT_TYPES, { error: `equipmentType must be one of ${EQUIPMENT_TYPES.join(", ")}` }).optional(),
+      (v) => {
+        const list = (Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : v === null ? [] : v) as unknown;
+        if (!Array.isArray(list)) return list;
+        const named = list.map((t) => (typeof t === "string" ? t.trim() : t)).filter((t) => t !== "" && t !== "all");
+        return named.length ? [...new Set(named)] : undefined;
+      },
+      z
+        .array(z.enum(EQUIPMENT_TYPES, { error: `equipmentType must be among ${EQUIPMENT_TYPES.join(", ")}` }), {
+          error: "equipmentType must be a list",
+        })
+        .optional(),
     ),
+    loadSize: z.preprocess(
+      (v) => (v === "all" ? undefined : emptyToUndefined(v)),
+      z.enum(LOAD_SIZES, { error: `loadSize must be one of ${LOAD_SIZES.join(", ")}` }).optional(),
+    ),
+    destinationLatitude: queryNumber("destinationLatitude").pipe(
+      z.number().min(-90).max(90, "destinationLatitude must be between -90 and 90").optional(),
+    ),
+    destinationLongitude: queryNumber("destinationLongitude").pipe(
+      z.number().min(-180).max(180, "destinationLongitude must be between -180 and 180").optional(),
+    ),
+    destinationRadius: queryNumber("destinationRadius")
+      .pipe(
+        z
+          .number()
+          .refine(
+            (v) => (RADIUS_OPTIONS as readonly number[]).includes(v),
+            `destinationRadius must be one of ${RADIUS_OPTIONS.join(", ")}`,
+          )
+          .optional(),
+      )
+      .transform((v) => v ?? 100),
+    pickupFrom: z.preprocess(emptyToUndefined, windowEnd("pickupFrom", "start").optional()),
+    pickupTo: z.preprocess(emptyToUndefined, windowEnd("pickupTo", "end").optional()),
     maxWeight: queryNumber("maxWeight").pipe(z.number().gt(0, "maxWeight must be greater than 0").optional()),
     minRate: queryNumber("minRate").pipe(z.number().min(0, "minRate must be 0 or more").optional()),
     location: z.preprocess(
@@ -137,6 +181,14 @@ export const ZLoadSearchInput = z
   .refine((v) => (v.latitude === undefined) === (v.longitude === undefined), {
     message: "latitude and longitude go together",
     path: ["longitude"],
+  })
+  .refine((v) => (v.destinationLatitude === undefined) === (v.destinationLongitude === undefined), {
+    message: "destinationLatitude and destinationLongitude go together",
+    path: ["destinationLongitude"],
+  })
+  .refine((v) => v.pickupFrom === undefined || v.pickupTo === undefined || v.pickupFrom <= v.pickupTo, {
+    message: "pickupTo must not be before pickupFrom",
+    path: ["pickupTo"],
   });
 export type TLoadSearchInput = z.infer<typeof ZLoadSearchInput>;
 export type TLoadSearchForm = z.input<typeof ZLoadSearchInput>;

@@ -90,6 +90,8 @@ export const toLoadValues = (
     deliveryDate: Math.max(deliveryDate, b.pickupDate),
     weightLbs: b.weightLbs ?? 0,
     equipmentType: b.equipmentType,
+    // The boards' feeds do not say full or partial in a form every adapter reads: a full truckload, as posted before.
+    loadSize: "full",
     budgetMinor: b.rateMinor ?? 0,
     budgetCurrency: b.currency || "USD",
     tripMiles,

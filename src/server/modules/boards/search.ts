@@ -159,7 +159,17 @@ const withDeadline = <T>(p: Promise<T>, ms: number) =>
 
 /** Whether a live load passes the board's filters (the database applies the same to stored loads). */
 const passes = (l: Load, p: TLoadSearchInput, rates: TRates, point: { latitude: number; longitude: number } | null) => {
-  if (p.equipmentType && l.equipmentType !== p.equipmentType) return false;
+  if (p.equipmentType?.length && !(p.equipmentType as string[]).includes(l.equipmentType)) return false;
+  if (p.loadSize && l.loadSize !== p.loadSize) return false;
+  if (p.pickupFrom !== undefined && l.pickupDate < p.pickupFrom) return false;
+  if (p.pickupTo !== undefined && l.pickupDate > p.pickupTo) return false;
+  if (
+    p.destinationLatitude !== undefined &&
+    p.destinationLongitude !== undefined &&
+    haversineMiles(p.destinationLatitude, p.destinationLongitude, l.deliveryLatitude, l.deliveryLongitude) >
+      p.destinationRadius
+  )
+    return false;
   if (p.maxWeight !== undefined && l.weightLbs > p.maxWeight) return false;
   if (
     p.minRate !== undefined &&
@@ -253,7 +263,17 @@ const askLiveBoards = async (
   now: number,
 ) => {
   const origin = originOf(viewer, point)!;
-  const query: TBoardSearch = { origin, radiusMiles: p.radius, equipmentType: p.equipmentType ?? null, limit: 50 };
+  const query: TBoardSearch = {
+    origin,
+    radiusMiles: p.radius,
+    // Several types are asked as any type; `passes` keeps the ones asked for, as it checks the lane and the window.
+    equipmentType: p.equipmentType?.length === 1 ? p.equipmentType[0] : null,
+    limit: 50,
+  };
+  if (p.destinationLatitude !== undefined && p.destinationLongitude !== undefined) {
+    query.destination = { latitude: p.destinationLatitude, longitude: p.destinationLongitude };
+    query.destinationRadiusMiles = p.destinationRadius;
+  }
   const [rates, answers] = await Promise.all([
     loadRates(db),
     Promise.all(

@@ -33,6 +33,7 @@ export const toPublicLoad = (l: Load, from?: { latitude: number; longitude: numb
     deliveryDate: new Date(l.deliveryDate).toISOString(),
     weight: l.weightLbs,
     equipmentType: l.equipmentType,
+    loadSize: l.loadSize,
     budgetAmount,
     budgetCurrency: l.budgetCurrency,
     rate: budgetAmount,

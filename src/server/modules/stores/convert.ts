@@ -103,6 +103,7 @@ export const draftLoad = async (
       title,
       description: [`Store order ${o.orderNumber} (${i.name})`, ...items].join("\n").slice(0, 2000),
       equipmentType: s.defaultEquipmentType,
+      loadSize: "full" as const,
       pickupAddress: s.warehouse.address,
       pickupCity: s.warehouse.city,
       pickupState: s.warehouse.state ?? null,

@@ -23,10 +23,12 @@ import { bidDialogPart, DeferredBidDialog } from "../../components/loads/deferre
 import { LoadCard } from "../../components/loads/load-card";
 import {
   activeFilterCount,
-  DEFAULT_FILTERS,
   filtersToInput,
+  filtersToSearch,
   LoadFilters,
+  searchToFilters,
   type TBoardFilters,
+  ZBoardSearch,
 } from "../../components/loads/load-filters";
 import { LoadTable, loadKey } from "../../components/loads/load-table";
 import { shareMenuPart } from "../../components/loads/share-menu";
@@ -42,8 +44,6 @@ import { useDesktop } from "../../lib/media";
 import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
 import { cn } from "../../lib/utils";
-
-type TSearch = { highlight?: number };
 
 const PAGE_SIZE = BOARD_PAGE_SIZE;
 /** The app header's height (h-16), under which sticky parts of the page stop. */
@@ -63,14 +63,18 @@ const boardInput = (filters: TBoardFilters, origin: TPoint | null, sort: TLoadSo
   pageSize: PAGE_SIZE,
 });
 
+/** A board address with nothing in it but (perhaps) a shared load: the first page the server prepared fits it. */
+const isPlainBoard = (s: Record<string, unknown>) =>
+  Object.entries(s).every(([k, v]) => k === "highlight" || v === undefined);
+
 export const Route = createFileRoute("/_authed/loads")({
-  validateSearch: (raw: Record<string, unknown>): TSearch => {
-    const n = Number(raw.highlight);
-    return Number.isSafeInteger(n) && n > 0 ? { highlight: n } : {};
-  },
+  // Every filter, the sort and the page live in the address (a reload, a shared link and the back button keep them).
+  validateSearch: (raw: Record<string, unknown>) => ZBoardSearch.parse(raw),
+  loaderDeps: ({ search }) => ({ plain: isPlainBoard(search) }),
   // The first page's loads and figures are asked for while the page's code is still arriving.
   // A first visit finds them in the cache already: the server gave the same answers with the page (shared/board.ts).
-  loader: ({ context }) => {
+  loader: ({ context, deps }) => {
+    if (!deps.plain) return;
     const input = firstBoardPage(savedOrigin(context.me));
     void context.queryClient.prefetchQuery(trpc.loads.search.queryOptions(input, { staleTime: 30_000 }));
     void context.queryClient.prefetchQuery(
@@ -83,25 +87,31 @@ export const Route = createFileRoute("/_authed/loads")({
 function LoadBoardPage() {
   const { t } = useLingui();
   const { me } = Route.useRouteContext();
-  const { highlight } = Route.useSearch();
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const { highlight } = search;
   const { formatAmount, formatNumber } = usePreferences();
-  const [filters, setFiltersState] = useState<TBoardFilters>(DEFAULT_FILTERS);
-  const [sort, setSortState] = useState<TLoadSort>("distance");
-  const [page, setPage] = useState(1);
-  const [point, setPointState] = useState<TPoint | null>(null);
-  // A new question starts again at its first page.
+  const filters = searchToFilters(search);
+  const sort: TLoadSort = search.sort ?? "distance";
+  const page = search.page ?? 1;
+  // A new question starts again at its first page; each change is a step the back button undoes.
   const setFilters = (f: TBoardFilters) => {
-    setFiltersState(f);
-    setPage(1);
+    const next = filtersToSearch(f);
+    // Typing in a text field replaces the address instead of adding a step per key.
+    const typing = (Object.keys(next) as (keyof typeof next)[]).every(
+      (k) => ["location", "origin", "destination"].includes(k) || next[k] === search[k],
+    );
+    void navigate({ search: { ...next, highlight, sort: search.sort }, replace: typing });
   };
-  const setSort = (s: TLoadSort) => {
-    setSortState(s);
-    setPage(1);
-  };
-  const setPoint = (p: TPoint) => {
-    setPointState(p);
-    setPage(1);
-  };
+  const setSort = (s: TLoadSort) =>
+    void navigate({ search: (prev) => ({ ...prev, sort: s === "distance" ? undefined : s, page: undefined }) });
+  const setPage = (p: number) => void navigate({ search: (prev) => ({ ...prev, page: p === 1 ? undefined : p }) });
+  // My position: the origin without a place's name.
+  const setPoint = (p: TPoint) => setFilters({ ...filters, origin: "", latitude: p.latitude, longitude: p.longitude });
+  const point =
+    filters.latitude !== undefined && filters.longitude !== undefined
+      ? { latitude: filters.latitude, longitude: filters.longitude }
+      : null;
   const [locating, setLocating] = useState(false);
   const [view, setView] = useState<"list" | "map">("list");
   const [filtersOpen, setFiltersOpen] = useState(false);
@@ -120,8 +130,9 @@ function LoadBoardPage() {
   // The driver's last known position comes with the current user, so the first search is already "near me" (one
   // search, no figures jumping when a second answer arrives).
   const origin = point ?? savedOrigin(me);
+  const { latitude: _la, longitude: _lo, ...rest } = filters;
 
-  const input = boardInput(filters, origin, sort, page);
+  const input = boardInput(rest, origin, sort, page);
   const results = useQuery(
     trpc.loads.search.queryOptions(input, { placeholderData: keepPreviousData, staleTime: 30_000 }),
   );
@@ -296,7 +307,11 @@ function LoadBoardPage() {
       <div className="my-3 flex flex-wrap items-center gap-2 text-xs text-muted-foreground sm:my-4 sm:gap-3 sm:text-sm">
         {origin ? (
           <span data-testid="origin-note">
-            {point ? (
+            {point && filters.origin ? (
+              <Trans comment="Load board: distances are measured from the origin place the user picked">
+                Distances from {filters.origin}.
+              </Trans>
+            ) : point ? (
               <Trans>Distances from your current position.</Trans>
             ) : (
               <Trans>Distances from your last shared location.</Trans>
