@@ -206,7 +206,11 @@ export const messages = sqliteTable(
   (t) => [index("messages_conversation_idx").on(t.loadId, t.driverId, t.id)],
 );
 
-/** Driver positions recorded while a load is in transit: the trip's track. */
+/**
+ * The trip's track: positions the assigned driver reported (the app, a Telegram live location, or the driver's own
+ * position update) between the award and the delivery. A point is stored once per load and time, so a batch the
+ * offline queue sends again, or a Telegram edit repeating a point, adds nothing.
+ */
 export const tripPoints = sqliteTable(
   "trip_points",
   {
@@ -217,8 +221,33 @@ export const tripPoints = sqliteTable(
     latitude: real().notNull(),
     longitude: real().notNull(),
     recordedAt: integer().notNull(),
+    // What the device said of the fix, when it said it: metres, metres per second, degrees from north.
+    accuracy: real(),
+    speed: real(),
+    heading: real(),
   },
-  (t) => [index("trip_points_load_idx").on(t.loadId, t.recordedAt)],
+  (t) => [uniqueIndex("trip_points_load_time_idx").on(t.loadId, t.recordedAt)],
+);
+
+/**
+ * What the tracking noticed on a trip and told the shipper: the driver arrived at the pickup or the delivery point
+ * (once each), or the ETA passed the delivery date (`etaAt`: the ETA told; told again only when it slips another hour).
+ */
+export const tripAlerts = sqliteTable(
+  "trip_alerts",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    kind: text({ enum: ["arrived_pickup", "arrived_delivery", "delayed"] }).notNull(),
+    etaAt: integer(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [
+    index("trip_alerts_load_idx").on(t.loadId, t.createdAt),
+    uniqueIndex("trip_alerts_arrival_idx").on(t.loadId, t.kind).where(sql`kind <> 'delayed'`),
+  ],
 );
 
 /**

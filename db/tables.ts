@@ -17,6 +17,7 @@ export const {
   tripPoints,
   tripEvents,
   loadDocuments,
+  tripAlerts,
   ratings,
   activityEvents,
   loginFailures,

@@ -225,7 +225,11 @@ export const messages = pgTable(
   (t) => [index("messages_conversation_idx").on(t.loadId, t.driverId, t.id)],
 );
 
-/** Driver positions recorded while a load is in transit: the trip's track. */
+/**
+ * The trip's track: positions the assigned driver reported (the app, a Telegram live location, or the driver's own
+ * position update) between the award and the delivery. A point is stored once per load and time, so a batch the
+ * offline queue sends again, or a Telegram edit repeating a point, adds nothing.
+ */
 export const tripPoints = pgTable(
   "trip_points",
   {
@@ -236,8 +240,33 @@ export const tripPoints = pgTable(
     latitude: doublePrecision().notNull(),
     longitude: doublePrecision().notNull(),
     recordedAt: ms().notNull(),
+    // What the device said of the fix, when it said it: metres, metres per second, degrees from north.
+    accuracy: doublePrecision(),
+    speed: doublePrecision(),
+    heading: doublePrecision(),
   },
-  (t) => [index("trip_points_load_idx").on(t.loadId, t.recordedAt)],
+  (t) => [uniqueIndex("trip_points_load_time_idx").on(t.loadId, t.recordedAt)],
+);
+
+/**
+ * What the tracking noticed on a trip and told the shipper: the driver arrived at the pickup or the delivery point
+ * (once each), or the ETA passed the delivery date (`etaAt`: the ETA told; told again only when it slips another hour).
+ */
+export const tripAlerts = pgTable(
+  "trip_alerts",
+  {
+    id: id(),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    kind: text({ enum: ["arrived_pickup", "arrived_delivery", "delayed"] }).notNull(),
+    etaAt: ms(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    index("trip_alerts_load_idx").on(t.loadId, t.createdAt),
+    uniqueIndex("trip_alerts_arrival_idx").on(t.loadId, t.kind).where(sql`kind <> 'delayed'`),
+  ],
 );
 
 /** A load's trip after the award, one row per step (see db/schema.ts). */

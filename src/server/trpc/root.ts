@@ -16,6 +16,7 @@ import { platformRouter } from "../modules/platform/router";
 import { shippingRouter } from "../modules/shipping/router";
 import { storesRouter } from "../modules/stores/router";
 import { tokensRouter } from "../modules/tokens/router";
+import { trackingRouter } from "../modules/tracking/router";
 import { driversRouter, tripsRouter } from "../modules/trips/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
 
@@ -28,6 +29,7 @@ export const appRouter = createTRPCRouter({
   loads: { ...loadsRouter, ...tripsRouter },
   bids: bidsRouter,
   drivers: driversRouter,
+  tracking: trackingRouter,
   dashboard: dashboardRouter,
   messages: messagesRouter,
   documents: documentsRouter,

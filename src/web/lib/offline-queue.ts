@@ -13,6 +13,7 @@ export const QUEUEABLE = {
   "loads.create": "load",
   "messages.send": "message",
   "drivers.updateLocation": "location",
+  "tracking.record": "position",
   "loads.pickup": "trip",
   "loads.deliver": "trip",
   "loads.complete": "trip",
@@ -73,6 +74,9 @@ export const useOfflineQueue = () =>
     () => state,
     () => state,
   );
+
+/** The writes waiting now, as every tab last saved them. */
+export const readQueued = () => readList<TQueuedRequest>(STORAGE_KEYS.queuedRequests);
 
 export const newIdempotencyKey = () => `q-${crypto.randomUUID()}`;
 

@@ -11,6 +11,7 @@ import { EquipmentLabel } from "../components/loads/equipment-label";
 import { LoadCard, shareContentFor } from "../components/loads/load-card";
 import { PlaceName } from "../components/loads/place-name";
 import { ShareMenu } from "../components/loads/share-menu";
+import { TrackSummary } from "../components/tracking/track-summary";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
 import { loginHref } from "../lib/auth";
@@ -168,6 +169,9 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
           track={l.track?.points}
         />
       </Suspense>
+      {(l.isMine || l.isAssignedToMe) && ["assigned", "in_transit", "delivered"].includes(l.status) && (
+        <TrackSummary loadId={l.id} />
+      )}
       <Card>
         <CardContent className="grid gap-2 pt-5 text-sm">
           <div>

@@ -32,6 +32,7 @@ GET /api/loads/:id/documents
 GET /api/loads/:id/messages
 GET /api/loads/:id/preview
 GET /api/loads/:id/timeline
+GET /api/loads/:id/track
 GET /api/loads/shipper
 GET /api/loads/stats
 GET /api/marketplaces
@@ -76,6 +77,7 @@ POST /api/loads/:id/messages
 POST /api/loads/:id/pickup
 POST /api/loads/:id/pod/accept
 POST /api/loads/:id/pod/dispute
+POST /api/loads/:id/positions
 POST /api/loads/:id/rating
 POST /api/marketplaces
 POST /api/marketplaces/:id/connect

@@ -12,6 +12,11 @@ export const NOTIFY_EVENTS = [
   "load_cancelled",
   "message_received",
   "load_nearby",
+  // The trip's tracking, to the shipper: the driver within 500 m of the pickup or the delivery point; the ETA past the
+  // delivery date.
+  "driver_arrived_pickup",
+  "driver_arrived_delivery",
+  "load_delayed",
   // Operators' broadcasts (`mytess notify broadcast`): their own text, no load.
   "system_alert",
   "announcement",
@@ -44,6 +49,8 @@ export const ZNotifyPayload = z.object({
   channel: z.enum(SEND_CHANNELS).optional(),
   /** load_nearby: miles from the driver's position to the pickup. */
   distance: z.number().nonnegative().optional(),
+  /** load_delayed: whole hours between the delivery date and the ETA. */
+  hoursLate: z.number().int().nonnegative().optional(),
   /** Web push: subscriptions that already have it, so a retried job does not send twice. */
   sent: z.array(id).optional(),
   /** The notifications row written when quiet hours held it. */

@@ -35,6 +35,9 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   load_cancelled: "loadUpdates",
   message_received: "loadUpdates",
   load_nearby: "loadUpdates",
+  driver_arrived_pickup: "loadUpdates",
+  driver_arrived_delivery: "loadUpdates",
+  load_delayed: "loadUpdates",
   system_alert: "systemAlerts",
   announcement: "marketing",
   payment_received: "paymentReceived",
@@ -47,6 +50,7 @@ type TEvent = {
   actorId?: number | null;
   bidId?: number | null;
   messageId?: number | null;
+  hoursLate?: number;
   ref?: string | number;
 };
 
@@ -54,7 +58,7 @@ type TEvent = {
 export const renderNotification = (
   locale: TLanguage,
   event: TLoadEvent,
-  v: { load: string; name: string; text?: string; route?: string; distance?: string },
+  v: { load: string; name: string; text?: string; route?: string; distance?: string; hours?: number },
 ): { title: string; body: string } => {
   i18n.activate(locale);
   switch (event) {
@@ -116,6 +120,34 @@ export const renderNotification = (
           id: "notify.loadNearby.body",
           comment: "New-load alert: {route} is origin → destination, {distance} a distance with its unit (12 km)",
           message: "{load}: {route}, pickup {distance} from you.",
+          values: v,
+        }),
+      };
+    case "driver_arrived_pickup":
+      return {
+        title: i18n._({ id: "notify.arrivedPickup.title", message: "Driver at the pickup point" }),
+        body: i18n._({
+          id: "notify.arrivedPickup.body",
+          message: "{name} is within 500 m of the pickup point of {load}.",
+          values: v,
+        }),
+      };
+    case "driver_arrived_delivery":
+      return {
+        title: i18n._({ id: "notify.arrivedDelivery.title", message: "Driver at the delivery point" }),
+        body: i18n._({
+          id: "notify.arrivedDelivery.body",
+          message: "{name} is within 500 m of the delivery point of {load}.",
+          values: v,
+        }),
+      };
+    case "load_delayed":
+      return {
+        title: i18n._({ id: "notify.loadDelayed.title", message: "Load running late" }),
+        body: i18n._({
+          id: "notify.loadDelayed.body",
+          message:
+            "{hours, plural, =0 {{load} is now expected shortly after its delivery date.} one {{load} is now expected about # hour after its delivery date.} other {{load} is now expected about # hours after its delivery date.}}",
           values: v,
         }),
       };
@@ -205,6 +237,7 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
       ? `${placeLabel(load.pickupCity, load.pickupCountry)} → ${placeLabel(load.deliveryCity, load.deliveryCountry)}`
       : "",
     distance: p.event === "load_nearby" ? await distanceFor(db, p.userId, p.distance ?? 0, locale) : undefined,
+    hours: p.hoursLate ?? 0,
   });
   return { ...text, path: `/loads/${p.loadId}` };
 };
@@ -270,6 +303,7 @@ export const enqueueNotify = async (
       actorId: e.actorId ?? null,
       bidId: e.bidId ?? null,
       messageId: e.messageId ?? null,
+      ...(e.hoursLate != null ? { hoursLate: e.hoursLate } : {}),
     };
     await fanOut(tx, payload, `notify:${e.event}:${e.loadId}:${e.ref ?? ""}:${userId}`, now);
   }

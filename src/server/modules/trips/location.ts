@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { loads, tripPoints, type User, users } from "../../../../db/tables";
+import { loads, type User, users } from "../../../../db/tables";
 import { moveLoadAlerts, setLoadAlertsAvailable } from "../loads/alerts";
+import { addPointToTrips } from "../tracking/positions";
 
 /** Stores a driver's position; while a load of theirs is in transit, the position joins that trip's track. */
 export const updateDriverLocation = (db: TDb, driver: User, latitude: number, longitude: number, now = Date.now()) =>
@@ -16,8 +17,11 @@ export const updateDriverLocation = (db: TDb, driver: User, latitude: number, lo
       .select({ id: loads.id })
       .from(loads)
       .where(and(eq(loads.assignedDriverId, driver.id), eq(loads.status, "in_transit")));
-    if (active.length)
-      await tx.insert(tripPoints).values(active.map((l) => ({ loadId: l.id, latitude, longitude, recordedAt: now })));
+    await addPointToTrips(
+      tx,
+      active.map((l) => l.id),
+      { latitude, longitude, recordedAt: now },
+    );
     return {
       latitude: user.latitude!,
       longitude: user.longitude!,

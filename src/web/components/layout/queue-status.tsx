@@ -27,6 +27,11 @@ export function QueuedLabel({ entry }: { entry: TQueuedRequest }) {
       <Trans comment="Offline queue: a change of the driver's location waiting to be sent">Location update</Trans>
     ),
     trip: <Trans>Trip step on load #{String(entry.input.loadId)}</Trans>,
+    position: (
+      <Trans comment="Offline queue: positions of the driver's trip recorded without a connection, waiting to be sent">
+        Trip positions on load #{String(entry.input.loadId)}
+      </Trans>
+    ),
     rating: <Trans>Rating on load #{String(entry.input.loadId)}</Trans>,
   };
   return <>{kinds[entry.kind]}</>;

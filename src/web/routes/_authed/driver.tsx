@@ -14,6 +14,7 @@ import { DEFAULT_FILTERS, filtersToInput, LoadFilters, type TBoardFilters } from
 import { DriverMessagesDialog } from "../../components/loads/messages-dialog";
 import { PlaceName } from "../../components/loads/place-name";
 import { RateDialog } from "../../components/loads/rate-dialog";
+import { TripSharing } from "../../components/tracking/trip-sharing";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
@@ -291,6 +292,7 @@ function DriverHome() {
               {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom="shipper" />}
               <DriverMessagesDialog loadId={l.id} title={l.title} />
             </div>
+            <TripSharing loadId={l.id} status={l.status} />
           </Card>
         ))}
       </section>

@@ -1,0 +1,301 @@
+import { and, asc, desc, eq, gte } from "drizzle-orm";
+import type { TDb, TTx } from "../../../../db/client";
+import { bids, type Load, loads, tripAlerts, tripPoints, type User, users } from "../../../../db/tables";
+import { haversineMiles } from "../../../shared/geo";
+import type { TPosition, TTrack } from "../../../shared/schemas/tracking";
+import { AppError, type TAppIssue } from "../../errors";
+import { publishLive } from "../../live/publish";
+import { moveLoadAlerts } from "../loads/alerts";
+import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
+import { enqueueNotify } from "../notifications/notify";
+import { RECENT_SPEED_WINDOW_MS, remainingRoadMiles, thin, tripSpeedMph } from "./eta";
+
+/** A phone's clock may run a little ahead of ours: a point up to this far in the future is taken as now. */
+export const CLOCK_SKEW_MS = 2 * 60_000;
+/** The most points a track answer carries for the map, spread evenly over the whole trip. */
+export const MAX_TRACK_POINTS = 500;
+
+type TTrackable = Pick<
+  Load,
+  | "id"
+  | "status"
+  | "shipperId"
+  | "assignedDriverId"
+  | "acceptedBidId"
+  | "updatedAt"
+  | "deliveredAt"
+  | "pickupLatitude"
+  | "pickupLongitude"
+  | "deliveryLatitude"
+  | "deliveryLongitude"
+>;
+
+const TRACKED: Load["status"][] = ["assigned", "in_transit", "delivered", "completed"];
+
+/** When the trip began: the award (the accepted bid's last change), which is when the load became the driver's. */
+const tripStart = async (tx: Pick<TDb, "select">, load: TTrackable) => {
+  if (load.acceptedBidId == null) return load.updatedAt;
+  const [bid] = await tx.select({ at: bids.updatedAt }).from(bids).where(eq(bids.id, load.acceptedBidId));
+  return bid?.at ?? load.updatedAt;
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const notTracked = (load: Pick<Load, "status">) =>
+  new AppError(
+    "CONFLICT",
+    /*i18n*/ {
+      id: "error.tracking.notTracked",
+      message: "This load's trip is not being tracked: it is {status}",
+      values: { status: LOAD_STATUS_WORD[load.status] },
+    },
+  );
+
+const pointIssue = (index: number, message: TAppIssue["message"]): TAppIssue => ({
+  path: `positions.${index}.recordedAt`,
+  message,
+});
+
+/**
+ * Stores a batch of the assigned driver's positions on the load's track. Every point is checked before anything is
+ * written (a point in the future or before the award is a 400 naming it); a point already stored (the same time on
+ * the same load: a batch sent again after a lost answer) and points after the delivery are ignored. The driver's own
+ * position follows the newest point, and the shipper's screens are told the track moved.
+ */
+export const recordPositions = async (
+  db: TDb,
+  driver: Pick<User, "id">,
+  loadId: number,
+  positions: TPosition[],
+  now = Date.now(),
+) =>
+  db.transaction(async (tx) => {
+    // The load's lock orders a batch with the load's status moves, and with another batch of the same trip.
+    await db.q.lockKeys(tx, [`load:${loadId}`]);
+    const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
+    if (!load || load.assignedDriverId !== driver.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+    if (!TRACKED.includes(load.status)) throw notTracked(load);
+    const start = await tripStart(tx, load);
+    const issues: TAppIssue[] = [];
+    positions.forEach((p, i) => {
+      if (p.recordedAt > now + CLOCK_SKEW_MS)
+        issues.push(
+          pointIssue(i, /*i18n*/ { id: "error.tracking.future", message: "recordedAt must not be in the future" }),
+        );
+      else if (p.recordedAt < start)
+        issues.push(
+          pointIssue(
+            i,
+            /*i18n*/ { id: "error.tracking.beforeTrip", message: "recordedAt must not be before the load was awarded" },
+          ),
+        );
+    });
+    if (issues.length) {
+      const first = issues[0];
+      throw new AppError(
+        "BAD_REQUEST",
+        /*i18n*/ {
+          id: "error.tracking.badPoint",
+          message: "{path}: a position's time must lie between the award and now",
+          values: { path: first.path },
+        },
+        { issues },
+      );
+    }
+    const kept = positions.filter((p) => load.deliveredAt == null || p.recordedAt <= load.deliveredAt);
+    const stored = kept.length ? await insertPoints(tx, kept, load.id) : [];
+    if (stored.length) {
+      await afterStored(tx, driver.id, load, stored);
+      await noticeArrivalAndDelay(tx, load, stored, now);
+    }
+    const newest = stored.reduce<(typeof stored)[number] | null>(
+      (a, p) => (a && a.recordedAt >= p.recordedAt ? a : p),
+      null,
+    );
+    return {
+      stored: stored.length,
+      ignored: positions.length - stored.length,
+      lastPosition: newest
+        ? { latitude: newest.latitude, longitude: newest.longitude, recordedAt: iso(newest.recordedAt) }
+        : null,
+    };
+  });
+
+type TStored = { latitude: number; longitude: number; recordedAt: number };
+
+const insertPoints = (tx: TTx, points: TPosition[], loadId: number): Promise<TStored[]> =>
+  tx
+    .insert(tripPoints)
+    .values(
+      points.map((p) => ({
+        loadId,
+        latitude: p.latitude,
+        longitude: p.longitude,
+        recordedAt: p.recordedAt,
+        accuracy: p.accuracy ?? null,
+        speed: p.speed ?? null,
+        heading: p.heading ?? null,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt });
+
+/** The driver's own position follows the trip's newest point, unless a newer one is already known. */
+const afterStored = async (tx: TTx, driverId: number, load: TTrackable, stored: TStored[]) => {
+  const newest = stored.reduce((a, p) => (a.recordedAt >= p.recordedAt ? a : p));
+  const [moved] = await tx.select({ at: users.locationUpdatedAt }).from(users).where(eq(users.id, driverId));
+  if (moved?.at == null || moved.at < newest.recordedAt) {
+    await tx
+      .update(users)
+      .set({ latitude: newest.latitude, longitude: newest.longitude, locationUpdatedAt: newest.recordedAt })
+      .where(eq(users.id, driverId));
+    await moveLoadAlerts(tx, driverId, newest.latitude, newest.longitude);
+  }
+  await publishLive(tx, [load.shipperId], "load", { loadId: load.id });
+};
+
+/** Within this distance of the pickup or delivery point the driver has arrived there (500 m). */
+export const ARRIVAL_MILES = 500 / 1609.344;
+/** A delay is told again only when the ETA slips this much past the one told last. */
+export const DELAY_STEP_MS = 60 * 60_000;
+
+const within = (p: TStored, lat: number, lng: number) =>
+  haversineMiles(p.latitude, p.longitude, lat, lng) <= ARRIVAL_MILES;
+
+/**
+ * What the new points mean for the shipper: the driver's arrival at the pickup point (before pickup) or at the
+ * delivery point (in transit), told once each (a unique index keeps it once even for two batches at once), and, in
+ * transit, an ETA past the delivery date, told once and again only when it slips another hour.
+ */
+const noticeArrivalAndDelay = async (tx: TTx, load: Load, stored: TStored[], now: number) => {
+  const arrivals: {
+    kind: "arrived_pickup" | "arrived_delivery";
+    event: "driver_arrived_pickup" | "driver_arrived_delivery";
+    at: TStored;
+  }[] = [];
+  const atPickup = stored.find((p) => within(p, load.pickupLatitude, load.pickupLongitude));
+  if (load.status === "assigned" && atPickup)
+    arrivals.push({ kind: "arrived_pickup", event: "driver_arrived_pickup", at: atPickup });
+  const atDelivery = stored.find((p) => within(p, load.deliveryLatitude, load.deliveryLongitude));
+  if (load.status === "in_transit" && atDelivery)
+    arrivals.push({ kind: "arrived_delivery", event: "driver_arrived_delivery", at: atDelivery });
+  for (const a of arrivals) {
+    const [alert] = await tx
+      .insert(tripAlerts)
+      .values({ loadId: load.id, kind: a.kind, etaAt: null, createdAt: a.at.recordedAt })
+      .onConflictDoNothing()
+      .returning({ id: tripAlerts.id });
+    if (alert)
+      await enqueueNotify(
+        tx,
+        [load.shipperId],
+        { event: a.event, loadId: load.id, actorId: load.assignedDriverId },
+        now,
+      );
+  }
+  if (load.status !== "in_transit") return;
+  const newest = stored.reduce((a, p) => (a.recordedAt >= p.recordedAt ? a : p));
+  const recent = await recentPoints(tx, load.id, newest.recordedAt - RECENT_SPEED_WINDOW_MS);
+  const { eta } = reckon(load, recent, now);
+  if (eta == null || eta <= load.deliveryDate) return;
+  const [told] = await tx
+    .select({ etaAt: tripAlerts.etaAt })
+    .from(tripAlerts)
+    .where(and(eq(tripAlerts.loadId, load.id), eq(tripAlerts.kind, "delayed")))
+    .orderBy(desc(tripAlerts.createdAt), desc(tripAlerts.id))
+    .limit(1);
+  if (told?.etaAt != null && eta < told.etaAt + DELAY_STEP_MS) return;
+  const [alert] = await tx
+    .insert(tripAlerts)
+    .values({ loadId: load.id, kind: "delayed", etaAt: eta, createdAt: now })
+    .returning({ id: tripAlerts.id });
+  await enqueueNotify(
+    tx,
+    [load.shipperId],
+    {
+      event: "load_delayed",
+      loadId: load.id,
+      actorId: load.assignedDriverId,
+      ref: alert.id,
+      hoursLate: Math.floor((eta - load.deliveryDate) / 3_600_000),
+    },
+    now,
+  );
+};
+
+/** Adds one point (the driver's own position update) to the tracks of their loads in transit; a repeat adds nothing. */
+export const addPointToTrips = async (tx: TTx, loadIds: number[], point: TStored) => {
+  if (!loadIds.length) return;
+  await tx
+    .insert(tripPoints)
+    .values(loadIds.map((loadId) => ({ loadId, ...point })))
+    .onConflictDoNothing();
+};
+
+/** The track of a load the caller is a party to; 404 for everyone else. */
+export const trackForParty = async (db: TDb, actor: Pick<User, "id">, loadId: number, now = Date.now()) => {
+  const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
+  if (!load || (load.shipperId !== actor.id && load.assignedDriverId !== actor.id))
+    throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  return trackOf(db, load, now);
+};
+
+/**
+ * The trip's track: at most MAX_TRACK_POINTS points spread over the whole trip, the last position, the road miles
+ * left and the ETA at the trip's recent speed (with the time it was reckoned), and what the tracking told the shipper.
+ */
+export const trackOf = async (db: Pick<TDb, "select">, load: TTrackable, now = Date.now()): Promise<TTrack> => {
+  const all = await db
+    .select({ latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt })
+    .from(tripPoints)
+    .where(eq(tripPoints.loadId, load.id))
+    .orderBy(asc(tripPoints.recordedAt));
+  const last = all.at(-1) ?? null;
+  const events = await db
+    .select()
+    .from(tripAlerts)
+    .where(eq(tripAlerts.loadId, load.id))
+    .orderBy(asc(tripAlerts.createdAt), asc(tripAlerts.id));
+  const pickup = { latitude: load.pickupLatitude, longitude: load.pickupLongitude };
+  const delivery = { latitude: load.deliveryLatitude, longitude: load.deliveryLongitude };
+  const { remainingMiles, eta } = reckon(load, all, now);
+  return {
+    loadId: load.id,
+    status: load.status,
+    positions: thin(all, MAX_TRACK_POINTS).map(toPoint),
+    lastPosition: last ? toPoint(last) : null,
+    remainingMiles,
+    eta: eta == null ? null : iso(eta),
+    etaComputedAt: iso(now),
+    pickup,
+    delivery,
+    events: events.map((e) => ({ kind: e.kind, at: iso(e.createdAt), eta: e.etaAt == null ? null : iso(e.etaAt) })),
+  };
+};
+
+const toPoint = (p: TStored) => ({ latitude: p.latitude, longitude: p.longitude, recordedAt: iso(p.recordedAt) });
+
+/** Road miles left and the ETA (epoch ms), from the points of the track in time order. */
+export const reckon = (load: TTrackable, points: TStored[], now: number) => {
+  if (load.status === "delivered" || load.status === "completed")
+    return { remainingMiles: 0, eta: load.deliveredAt ?? null };
+  if (load.status !== "assigned" && load.status !== "in_transit") return { remainingMiles: null, eta: null };
+  const pickup = { latitude: load.pickupLatitude, longitude: load.pickupLongitude };
+  const delivery = { latitude: load.deliveryLatitude, longitude: load.deliveryLongitude };
+  const last = points.at(-1);
+  if (!last) return { remainingMiles: round1(remainingRoadMiles(pickup, pickup, delivery, true)), eta: null };
+  const miles = remainingRoadMiles(last, pickup, delivery, load.status === "in_transit");
+  const recent = points.filter((p) => p.recordedAt >= last.recordedAt - RECENT_SPEED_WINDOW_MS);
+  const speed = tripSpeedMph(recent, thin(points, MAX_TRACK_POINTS));
+  return { remainingMiles: round1(miles), eta: Math.round(now + (miles / speed) * 3_600_000) };
+};
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/** The recent part of a track, for reckoning the ETA after a batch without reading the whole trip. */
+export const recentPoints = (tx: Pick<TDb, "select">, loadId: number, since: number) =>
+  tx
+    .select({ latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt })
+    .from(tripPoints)
+    .where(and(eq(tripPoints.loadId, loadId), gte(tripPoints.recordedAt, since)))
+    .orderBy(asc(tripPoints.recordedAt));
