@@ -185,6 +185,8 @@ const searchQuery = {
   maxWeight: "40000",
   minRate: "1",
   location: "Adama",
+  pickupFrom: "2026-12-01",
+  pickupTo: "2026-12-08",
   status: "posted",
   sort: "distance",
   page: "1",
@@ -228,6 +230,11 @@ const SAMPLES: Record<string, TSample> = {
     who: "driver",
     params: { id: "LOAD" },
     body: { receiverName: "Almaz Tesfaye", documentIds: [1] },
+  },
+  "POST /api/loads/:id/positions": {
+    who: "driver",
+    params: { id: "LOAD" },
+    body: { positions: [{ latitude: 8.95, longitude: 38.76, recordedAt: new Date().toISOString() }] },
   },
   "POST /api/loads/:id/pod/dispute": { who: "shipper", params: { id: "LOAD" }, body: { reason: "Two pallets short" } },
   "POST /api/loads/:id/bids": {
