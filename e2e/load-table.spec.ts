@@ -135,7 +135,8 @@ test("desktop: the board is a table; sorting by rate orders the rows; paging; ex
   await dialog.getByLabel("Bid amount").fill("100");
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
-  await expect(page).toHaveURL(/\/loads$/);
+  // Still the board (its filters and sort stay in the address), not the load's page.
+  await expect(page).toHaveURL(/\/loads(\?[^/]*)?$/);
 
   // A click anywhere else on the row opens the load; so does Enter on a focused row.
   await row.locator("td").nth(4).click();
@@ -193,7 +194,8 @@ test("phone: cards, not a table; the first load is on the first screen; the filt
   await expect(toggle).toHaveAttribute("aria-expanded", "false");
   await toggle.click();
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
-  await page.getByLabel("Equipment").selectOption("dry_van");
+  await page.getByTestId("equipment-choice").locator("summary").click();
+  await page.getByTestId("equipment-choice").getByRole("checkbox", { name: "Dry van" }).check();
   await expect(first).toContainText("Dry van");
   await expect(toggle).toContainText("1");
   await toggle.click();

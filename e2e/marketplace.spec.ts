@@ -178,7 +178,9 @@ test("the load board: filters, sort, quick bid for drivers only, sharing, highli
     .poll(async () => Number(await page.getByTestId("stat-total-value").textContent()))
     .toBeGreaterThan(nearTotal);
 
-  await page.getByLabel("Equipment").selectOption("refrigerated");
+  await page.getByTestId("equipment-choice").locator("summary").click();
+  await page.getByTestId("equipment-choice").getByRole("checkbox", { name: "Refrigerated" }).check();
+  await page.getByTestId("equipment-choice").locator("summary").click();
   await expect(page.getByTestId("load-row").first()).toContainText("Refrigerated");
   await page.getByTestId("sort-select").selectOption("rate");
   await expect(page.getByTestId("load-row").first().getByTestId("quick-bid")).toBeVisible();
