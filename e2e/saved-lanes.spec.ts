@@ -56,7 +56,7 @@ test("a driver saves a lane with the place picker, sync searches it, then edits 
   await expect(dialog.getByLabel("Origin")).toHaveValue("Addis Ababa, Ethiopia");
   await dialog.locator("#lane-origin-radius").fill("600");
   await dialog.getByTestId("lane-submit").click();
-  await expect(dialog.getByText("A whole number of miles from 1 to 500")).toBeVisible();
+  await expect(dialog.getByText("A whole number from 1 to 500 mi")).toBeVisible();
   await dialog.locator("#lane-origin-radius").fill("200");
   await dialog.getByTestId("lane-submit").click();
   await expect(page.getByTestId("toast").getByText("Lane updated")).toBeVisible();
