@@ -31,7 +31,7 @@ export type TBoardServices = {
   /** The adapter of a configuration; `key` changes when the configuration does (id and updatedAt). */
   adapter: (key: string, settings: () => TBoardSettings) => TLoadBoardAdapter;
   /** Live answers kept for `liveCacheMs`, by configuration version and query. */
-  cached: (key: string, fetch: () => Promise<TBoardResult>) => Promise<TBoardResult>;
+  cached: (key: string, search: () => Promise<TBoardResult>) => Promise<TBoardResult>;
 };
 
 export const createBoardServices = (o: {
@@ -55,12 +55,12 @@ export const createBoardServices = (o: {
     sandboxUrls: o.sandboxUrls ?? null,
     loadboard123App: o.loadboard123App ?? null,
     adapter: versionedAdapters(create),
-    cached: (key, fetch) => {
+    cached: (key, search) => {
       const now = Date.now();
       for (const [k, v] of live) if (now - v.at > liveCacheMs) live.delete(k);
       const hit = live.get(key);
       if (hit) return hit.value;
-      const value = fetch();
+      const value = search();
       live.set(key, { at: now, value });
       // A failure is not kept: the next page view asks the board again.
       value.catch(() => live.delete(key));
