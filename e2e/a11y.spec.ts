@@ -20,10 +20,18 @@ const scan = async (page: Page, path: string) => {
   const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${path} ${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(" ")} ${n.html.slice(0, 160)}`).join(" | ")}`);
+    .map(
+      (v) =>
+        `${path} ${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(" ")} ${n.html.slice(0, 160)}`).join(" | ")}`,
+    );
 };
 
-const scanAll = async (browser: Browser, viewport: { width: number; height: number }, paths: string[], who?: { email: string; password: string }) => {
+const scanAll = async (
+  browser: Browser,
+  viewport: { width: number; height: number },
+  paths: string[],
+  who?: { email: string; password: string },
+) => {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   if (who) await signIn(page, who);
