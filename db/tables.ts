@@ -13,6 +13,7 @@ export const {
   fxRates,
   loads,
   bids,
+  bidCounters,
   messages,
   tripPoints,
   tripEvents,
@@ -48,6 +49,7 @@ export const {
 export type {
   ActivityEvent,
   Bid,
+  BidCounter,
   EcommerceIntegration,
   EcommerceOrder,
   Job,
