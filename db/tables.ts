@@ -14,6 +14,7 @@ export const {
   fxRateHistory,
   loads,
   bids,
+  bidCounters,
   messages,
   tripPoints,
   tripEvents,
@@ -49,6 +50,7 @@ export const {
 export type {
   ActivityEvent,
   Bid,
+  BidCounter,
   EcommerceIntegration,
   EcommerceOrder,
   Job,

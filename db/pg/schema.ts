@@ -173,6 +173,10 @@ export const loads = pgTable(
     sourceSeenAt: ms(),
     assignedDriverId: integer().references(() => users.id, { onDelete: "set null" }),
     acceptedBidId: integer(),
+    // What the award agreed: the accepted bid's amount, or the accepted counter-offer's. Trips and payments read it
+    // here (docs/design-notes.md, "Counter-offers and the agreed amount"); null until the load is awarded.
+    agreedAmountMinor: bigint({ mode: "number" }),
+    agreedCurrency: text(),
     cancelledById: integer(),
     cancelReason: text(),
     cancelledAt: ms(),
@@ -215,6 +219,42 @@ export const bids = pgTable(
     uniqueIndex("bids_one_pending_idx").on(t.loadId, t.driverId).where(sql`status = 'pending'`),
   ],
 );
+
+// Counter-offers on a bid, oldest first: the shipper answers a pending bid with an amount, the driver accepts it,
+// declines it or counters back, and so on. One offer is open at a time per bid (the side that has not made it
+// answers), so "at most one open offer per side" holds by construction and the partial unique index keeps it.
+export const bidCounters = pgTable(
+  "bid_counters",
+  {
+    id: id(),
+    bidId: integer()
+      .notNull()
+      .references(() => bids.id, { onDelete: "cascade" }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    side: text({ enum: ["shipper", "driver"] }).notNull(),
+    authorId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    amountMinor: bigint({ mode: "number" }).notNull(),
+    currency: text().notNull(),
+    // open: waiting for the other side; accepted (the load awarded at it); declined; countered (answered with a
+    // counter); closed (the bid stopped being pending: changed, withdrawn, rejected, accepted as bid, load awarded
+    // to another bid or cancelled).
+    status: text({ enum: ["open", "accepted", "declined", "countered", "closed"] })
+      .notNull()
+      .default("open"),
+    createdAt: ms().notNull(),
+    answeredAt: ms(),
+  },
+  (t) => [
+    index("bid_counters_bid_idx").on(t.bidId, t.id),
+    uniqueIndex("bid_counters_one_open_idx").on(t.bidId).where(sql`status = 'open'`),
+  ],
+);
+
+export type BidCounter = typeof bidCounters.$inferSelect;
 
 export type User = typeof users.$inferSelect;
 export type Load = typeof loads.$inferSelect;

@@ -209,6 +209,8 @@ export const seedDemo = async (db: TDb, now = Date.now()) => {
           .set({
             assignedDriverId: driver.id,
             acceptedBidId: bid.id,
+            agreedAmountMinor: bid.amountMinor,
+            agreedCurrency: bid.currency,
             pickedUpAt: values.pickupDate,
             deliveredAt: values.deliveryDate,
             completedAt: values.deliveryDate + DAY,

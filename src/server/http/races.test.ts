@@ -168,6 +168,91 @@ describe("a bid's state changes at the same moment", () => {
   });
 });
 
+describe("counter-offers at the same moment", () => {
+  const counterOf = async (loadId: number, by: TClient, amount: number) => {
+    const bidId = await bid(driver, loadId, 900);
+    const res = await by.post(`/api/bids/${bidId}/counter`, { amount, currency: "USD" });
+    if (res.status !== 201) throw new Error(`counter: ${res.status} ${res.text}`);
+    return bidId;
+  };
+  const agreed = async (loadId: number) =>
+    (
+      await t.rows<{ status: string; agreed_amount_minor: number | null }>(
+        "select status, agreed_amount_minor from loads where id = ?",
+        loadId,
+      )
+    ).map((r) => ({
+      status: r.status,
+      agreed: r.agreed_amount_minor == null ? null : Number(r.agreed_amount_minor),
+    }))[0]!;
+  const openCount = async (bidId: number) =>
+    Number(
+      (
+        await t.rows<{ n: number }>(
+          "select count(*) as n from bid_counters where bid_id = ? and status = 'open'",
+          bidId,
+        )
+      )[0]!.n,
+    );
+
+  test("the driver accepts the shipper's counter while the shipper accepts the bid: one award, at the winner's amount", async () => {
+    await trials(async () => {
+      const loadId = await postLoad();
+      const bidId = await counterOf(loadId, shipper, 800);
+      const [byCounter, byBid] = await Promise.all([
+        driver.post(`/api/bids/${bidId}/counter/accept`),
+        shipper.post(`/api/bids/${bidId}/accept`),
+      ]);
+      const load = await agreed(loadId);
+      const statuses = `counter ${byCounter.status}, bid ${byBid.status}, load ${load.status} at ${load.agreed}`;
+      if ([byCounter.status, byBid.status].sort().join() !== "200,409") return statuses;
+      if (load.status !== "assigned") return statuses;
+      if (load.agreed !== (byCounter.status === 200 ? 80000 : 90000)) return statuses;
+      if ((await openCount(bidId)) !== 0) return `${statuses}, an offer left open`;
+      expectConflict(byCounter.status === 409 ? byCounter : byBid);
+      return null;
+    });
+  });
+
+  test("the driver accepts and declines the same offer from two tabs: one answer stands, the other is a 409", async () => {
+    await trials(async () => {
+      const loadId = await postLoad();
+      const bidId = await counterOf(loadId, shipper, 800);
+      const [yes, no] = await Promise.all([
+        driver.post(`/api/bids/${bidId}/counter/accept`),
+        driver.post(`/api/bids/${bidId}/counter/decline`),
+      ]);
+      const load = await agreed(loadId);
+      const statuses = `accept ${yes.status}, decline ${no.status}, load ${load.status}`;
+      if ([yes.status, no.status].sort().join() !== "200,409") return statuses;
+      if (yes.status === 200 && !(load.status === "assigned" && load.agreed === 80000)) return statuses;
+      if (no.status === 200 && !(load.status === "posted" && load.agreed === null)) return statuses;
+      expectConflict(yes.status === 409 ? yes : no);
+      return null;
+    });
+  });
+
+  test("the driver counters back, the shipper counters again and the driver withdraws, all at once: at most one open offer, none on a withdrawn bid", async () => {
+    await trials(async () => {
+      const loadId = await postLoad();
+      const bidId = await counterOf(loadId, shipper, 800);
+      const [back, again, withdraw] = await Promise.all([
+        driver.post(`/api/bids/${bidId}/counter`, { amount: 850, currency: "USD" }),
+        shipper.post(`/api/bids/${bidId}/counter`, { amount: 810, currency: "USD" }),
+        driver.del(`/api/bids/${bidId}`),
+      ]);
+      const open = await openCount(bidId);
+      const status = await bidStatus(bidId);
+      const statuses = `back ${back.status}, again ${again.status}, withdraw ${withdraw.status}, bid ${status}, open ${open}`;
+      for (const r of [back, again, withdraw]) if (r.status >= 500) return statuses;
+      if (open > 1) return statuses;
+      if (status === "withdrawn" && open !== 0) return statuses;
+      if (status === "pending" && open !== 1) return statuses;
+      return null;
+    });
+  });
+});
+
 describe("a load's state changes at the same moment", () => {
   test("cancel and a new bid: no bid is left pending on a cancelled load", async () => {
     await trials(async () => {

@@ -21,7 +21,7 @@ const number = (field: string) =>
 const positive = (field: string, max: number) =>
   number(field).gt(0, `${field} must be greater than 0`).lte(max, `${field} must be at most ${max}`);
 
-const cents = (field: string, max: number) =>
+export const cents = (field: string, max: number) =>
   positive(field, max).refine(
     (v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6,
     `${field} must have at most 2 decimals`,

@@ -230,6 +230,39 @@ describe("commands through the app's router", () => {
     expect(hasButtons()).toBe(false);
   });
 
+  test("a counter-offer reaches the driver's chat with Accept / Decline; Accept awards the load at the offer", async () => {
+    const driverChat = chat();
+    await link(driver, driverChat, "Abebe");
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    const bidId = (await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" })).json.bid
+      .id as number;
+    expect((await shipper.post(`/api/bids/${bidId}/counter`, { amount: 820, currency: "USD" })).status).toBe(201);
+    await worker().runOnce();
+    const alert = await waitFor(() =>
+      emu.telegram
+        .sent(driverChat)
+        .find((m) => m.reply_markup?.inline_keyboard.flat().some((b) => b.callback_data === `caccept:${bidId}`)),
+    );
+    expect(alert.text).toContain("$820.00");
+    expect(alert.reply_markup?.inline_keyboard.flat().map((b) => b.callback_data)).toContain(`cdecline:${bidId}`);
+    const q = emu.telegram.pressButton(driverChat, alert.message_id, `caccept:${bidId}`);
+    await waitFor(() => emu.telegram.callbackAnswer(q)?.answered);
+    expect(emu.telegram.callbackAnswer(q)?.text).toContain("Offer accepted");
+    const [load] = await t.rows<{ status: string; agreed_amount_minor: number }>(
+      "SELECT status, agreed_amount_minor FROM loads WHERE id = ?",
+      loadId,
+    );
+    expect({ ...load, agreed_amount_minor: Number(load.agreed_amount_minor) }).toEqual({
+      status: "assigned",
+      agreed_amount_minor: 82000,
+    });
+    // Pressed again (a second tap, another device): the app's refusal, nothing changes.
+    const again = emu.telegram.pressButton(driverChat, alert.message_id, `cdecline:${bidId}`);
+    await waitFor(() => emu.telegram.callbackAnswer(again)?.answered);
+    expect(emu.telegram.callbackAnswer(again)).toMatchObject({ show_alert: true });
+    expect(emu.telegram.callbackAnswer(again)?.text).toContain("no open counter-offer");
+  });
+
   test("another shipper's Accept is refused with the app's error; a driver cannot bid as a shipper", async () => {
     const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
     const bidId = (await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" })).json.bid

@@ -228,6 +228,32 @@ export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
       }
       return;
     }
+    // A counter-offer's Accept / Decline, for whichever side received it (the app decides who may answer).
+    if ((action === "caccept" || action === "cdecline") && Number.isSafeInteger(id)) {
+      try {
+        const caller = callerFor(deps, u, "telegram");
+        if (action === "caccept") await caller.bids.acceptCounter({ bidId: id });
+        else await caller.bids.declineCounter({ bidId: id });
+        i18n.activate(u.language);
+        const done =
+          action === "caccept"
+            ? i18n._({
+                id: "bot.counter.accepted",
+                message: "Offer accepted: the load is awarded at that price.",
+              })
+            : i18n._({
+                id: "bot.counter.declined",
+                comment: "Telegram bot reply after pressing Decline on a counter-offer: the offered price was declined",
+                message: "Offer declined.",
+              });
+        await ctx.answerCallbackQuery({ text: done });
+        await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
+        await reply(ctx, { text: done });
+      } catch (err) {
+        await ctx.answerCallbackQuery({ text: errorText(err, u.language).slice(0, 200), show_alert: true });
+      }
+      return;
+    }
     await ctx.answerCallbackQuery();
   });
 

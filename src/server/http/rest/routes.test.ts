@@ -61,6 +61,9 @@ POST /api/auth/password/forgot
 POST /api/auth/password/reset
 POST /api/auth/register
 POST /api/bids/:id/accept
+POST /api/bids/:id/counter
+POST /api/bids/:id/counter/accept
+POST /api/bids/:id/counter/decline
 POST /api/bids/:id/reject
 POST /api/drivers/location
 POST /api/ecommerce/integrations

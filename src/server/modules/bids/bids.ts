@@ -9,12 +9,13 @@ import { publishLive } from "../../live/publish";
 import { BID_STATUS_WORD, LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { findLoad } from "../loads/loads";
 import { toPublicLoad } from "../loads/serialize";
-import { enqueueNotify } from "../notifications/notify";
+import { enqueueNotify, type TOffer } from "../notifications/notify";
 import { recordActivity } from "../platform/activity";
 import { fromUsd, loadRates, toUsd } from "../platform/fx";
 import { recordTripEvent } from "../trips/events";
+import { closeOpenCounters, negotiationsOf } from "./counter-state";
 
-const BID_NOT_FOUND = /*i18n*/ { id: "error.bid.notFound", message: "Bid not found" };
+export const BID_NOT_FOUND = /*i18n*/ { id: "error.bid.notFound", message: "Bid not found" };
 
 const toPublicBid = (b: Bid) => ({
   id: b.id,
@@ -68,6 +69,8 @@ export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBid
       .select()
       .from(bids)
       .where(and(eq(bids.loadId, loadId), eq(bids.driverId, driver.id), eq(bids.status, "pending")));
+    // A changed bid starts the negotiation afresh: an offer made against the old amount no longer answers it.
+    if (pending) await closeOpenCounters(tx, { bidIds: [pending.id] }, now);
     const bid = pending
       ? await updatePending(tx, pending.id, values)
       : (
@@ -98,6 +101,16 @@ export const listDriverBids = async (db: TDb, driver: User) =>
       .where(eq(bids.driverId, driver.id))
       .orderBy(desc(bids.updatedAt), desc(bids.id))
   ).map(({ bid, load }) => ({ ...toPublicBid(bid), load: toPublicLoad(load) }));
+
+/** A driver's own bids, each with its negotiation (the open counter-offer and every offer so far). */
+export const listDriverBidsWithOffers = async (db: TDb, driver: User) => {
+  const list = await listDriverBids(db, driver);
+  const offers = await negotiationsOf(
+    db,
+    list.map((b) => b.id),
+  );
+  return list.map((b) => ({ ...b, ...offers.get(b.id)! }));
+};
 
 const initialsOf = (u: Pick<User, "firstName" | "lastName">) =>
   `${u.firstName.charAt(0)}${u.lastName.charAt(0)}`.toUpperCase();
@@ -135,12 +148,16 @@ export const listLoadBids = async (db: TDb, shipper: User, loadId: number) => {
       isClosest: false,
     };
   });
+  const offers = await negotiationsOf(
+    db,
+    withDistance.map((b) => b.id),
+  );
   const known = withDistance.filter((b) => b.distance != null && b.status === "pending");
   if (known.length) {
     const min = Math.min(...known.map((b) => b.distance!));
     for (const b of known) if (b.distance === min) b.isClosest = true;
   }
-  return withDistance;
+  return withDistance.map((b) => ({ ...b, ...offers.get(b.id)! }));
 };
 
 /**
@@ -148,7 +165,7 @@ export const listLoadBids = async (db: TDb, shipper: User, loadId: number) => {
  * accept, and the load's cancellation) takes this lock first and decides on what it reads after, so on PostgreSQL two
  * changes of one load take turns as they do on SQLite, and the second sees what the first did.
  */
-const lockedBidAndLoad = async (db: TDb, tx: TTx, bidId: number) => {
+export const lockedBidAndLoad = async (db: TDb, tx: TTx, bidId: number) => {
   const [found] = await tx.select({ loadId: bids.loadId }).from(bids).where(eq(bids.id, bidId));
   if (!found) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
   await db.q.lockKeys(tx, [`load:${found.loadId}`]);
@@ -161,7 +178,7 @@ const lockedBidAndLoad = async (db: TDb, tx: TTx, bidId: number) => {
   return row;
 };
 
-const notPending = (action: "accept" | "reject" | "withdraw", status: Bid["status"]) => {
+export const notPending = (action: "accept" | "reject" | "withdraw", status: Bid["status"]) => {
   const values = { status: BID_STATUS_WORD[status] };
   if (action === "accept")
     return new AppError(
@@ -197,7 +214,7 @@ const BID_CHANGED = /*i18n*/ {
 };
 
 /** Changes a bid only while it is still pending (the state the caller read); anything else is a 409. */
-const updatePending = async (tx: TTx, bidId: number, values: Partial<Bid>) => {
+export const updatePending = async (tx: TTx, bidId: number, values: Partial<Bid>) => {
   const [changed] = await tx
     .update(bids)
     .set(values)
@@ -208,84 +225,122 @@ const updatePending = async (tx: TTx, bidId: number, values: Partial<Bid>) => {
 };
 
 /**
- * Awards the load to the bid's driver: the load becomes assigned and every other pending bid rejected, all at once.
- * Decided under the load's lock; the updates stay conditional on the states read (load posted, bid pending), so even a
- * writer that skipped the lock could not make an award beside a withdrawn or rejected bid, or award twice.
+ * Awards the load to the bid's driver at `agreed` (the bid's own amount, or an accepted counter-offer's): the load
+ * becomes assigned with the agreed amount stored on it, the bid accepted, and every other pending bid rejected, all
+ * at once. Runs under the load's lock (the caller took it with `lockedBidAndLoad`); the updates stay conditional on
+ * the states read (load posted, bid pending), so even a writer that skipped the lock could not make an award beside a
+ * withdrawn or rejected bid, or award twice.
  */
+export const awardBid = async (
+  tx: TTx,
+  load: Load,
+  bid: Bid,
+  agreed: { amountMinor: number; currency: string },
+  actorId: number,
+  now: number,
+  notify: { event: "bid_accepted" | "counter_accepted"; to: number; ref: string | number; offer?: TOffer },
+) => {
+  const [awarded] = await tx
+    .update(loads)
+    .set({
+      status: "assigned",
+      assignedDriverId: bid.driverId,
+      acceptedBidId: bid.id,
+      agreedAmountMinor: agreed.amountMinor,
+      agreedCurrency: agreed.currency,
+      updatedAt: now,
+    })
+    .where(and(eq(loads.id, load.id), eq(loads.status, "posted")))
+    .returning({ id: loads.id });
+  if (!awarded) {
+    throw new AppError(
+      "CONFLICT",
+      load.status === "posted"
+        ? /*i18n*/ {
+            id: "error.bid.loadAwarded",
+            message: "The load is already awarded; it must be posted to accept a bid",
+          }
+        : /*i18n*/ {
+            id: "error.bid.loadNotOpen",
+            message: "The load is {status}; it must be posted to accept a bid",
+            values: { status: LOAD_STATUS_WORD[load.status] },
+          },
+    );
+  }
+  await updatePending(tx, bid.id, { status: "accepted", updatedAt: now });
+  await recordTripEvent(tx, load.id, "awarded", actorId, now, {
+    bidId: bid.id,
+    driverId: bid.driverId,
+    amountMinor: agreed.amountMinor,
+    currency: agreed.currency,
+  });
+  const others = await tx
+    .select({ id: bids.id, driverId: bids.driverId })
+    .from(bids)
+    .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending"), ne(bids.id, bid.id)));
+  if (others.length) {
+    await tx
+      .update(bids)
+      .set({ status: "rejected", updatedAt: now })
+      .where(
+        and(
+          inArray(
+            bids.id,
+            others.map((o) => o.id),
+          ),
+          eq(bids.status, "pending"),
+        ),
+      );
+  }
+  // The award ends every negotiation on the load: the winner's open offer (if it won at its own amount) and the
+  // others' (their bids are rejected).
+  await closeOpenCounters(tx, { loadId: load.id }, now);
+  await recordActivity(tx, [bid.driverId, load.shipperId], "bid_accepted", load.id, actorId, now);
+  await recordActivity(
+    tx,
+    others.map((o) => o.driverId),
+    "bid_rejected",
+    load.id,
+    load.shipperId,
+    now,
+  );
+  await enqueueNotify(tx, [notify.to], {
+    event: notify.event,
+    loadId: load.id,
+    actorId,
+    bidId: bid.id,
+    ref: notify.ref,
+    offer: notify.offer,
+  });
+  for (const o of others)
+    await enqueueNotify(tx, [o.driverId], {
+      event: "bid_rejected",
+      loadId: load.id,
+      actorId: load.shipperId,
+      ref: o.id,
+    });
+  return {
+    bidId: bid.id,
+    loadId: load.id,
+    status: "assigned" as const,
+    assignedDriverId: bid.driverId,
+    agreedAmount: fromMinor(agreed.amountMinor, agreed.currency),
+    agreedCurrency: agreed.currency,
+    rejected: others.length,
+  };
+};
+
+/** The shipper accepts a bid at its own amount. */
 export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
   db.transaction(async (tx) => {
     const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
     if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
     if (bid.status !== "pending") throw notPending("accept", bid.status);
-    const [awarded] = await tx
-      .update(loads)
-      .set({ status: "assigned", assignedDriverId: bid.driverId, acceptedBidId: bid.id, updatedAt: now })
-      .where(and(eq(loads.id, load.id), eq(loads.status, "posted")))
-      .returning({ id: loads.id });
-    if (!awarded) {
-      throw new AppError(
-        "CONFLICT",
-        load.status === "posted"
-          ? /*i18n*/ {
-              id: "error.bid.loadAwarded",
-              message: "The load is already awarded; it must be posted to accept a bid",
-            }
-          : /*i18n*/ {
-              id: "error.bid.loadNotOpen",
-              message: "The load is {status}; it must be posted to accept a bid",
-              values: { status: LOAD_STATUS_WORD[load.status] },
-            },
-      );
-    }
-    await updatePending(tx, bid.id, { status: "accepted", updatedAt: now });
-    await recordTripEvent(tx, load.id, "awarded", shipper.id, now, {
-      bidId: bid.id,
-      driverId: bid.driverId,
-      amountMinor: bid.amountMinor,
-      currency: bid.currency,
-    });
-    const others = await tx
-      .select({ id: bids.id, driverId: bids.driverId })
-      .from(bids)
-      .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending"), ne(bids.id, bid.id)));
-    if (others.length) {
-      await tx
-        .update(bids)
-        .set({ status: "rejected", updatedAt: now })
-        .where(
-          and(
-            inArray(
-              bids.id,
-              others.map((o) => o.id),
-            ),
-            eq(bids.status, "pending"),
-          ),
-        );
-    }
-    await recordActivity(tx, [bid.driverId, shipper.id], "bid_accepted", load.id, shipper.id, now);
-    await recordActivity(
-      tx,
-      others.map((o) => o.driverId),
-      "bid_rejected",
-      load.id,
-      shipper.id,
-      now,
-    );
-    await enqueueNotify(tx, [bid.driverId], {
+    return awardBid(tx, load, bid, { amountMinor: bid.amountMinor, currency: bid.currency }, shipper.id, now, {
       event: "bid_accepted",
-      loadId: load.id,
-      actorId: shipper.id,
+      to: bid.driverId,
       ref: bid.id,
     });
-    for (const o of others)
-      await enqueueNotify(tx, [o.driverId], { event: "bid_rejected", loadId: load.id, actorId: shipper.id, ref: o.id });
-    return {
-      bidId: bid.id,
-      loadId: load.id,
-      status: "assigned" as const,
-      assignedDriverId: bid.driverId,
-      rejected: others.length,
-    };
   });
 
 export const rejectBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
@@ -294,6 +349,7 @@ export const rejectBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
     if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
     if (bid.status !== "pending") throw notPending("reject", bid.status);
     await updatePending(tx, bid.id, { status: "rejected", updatedAt: now });
+    await closeOpenCounters(tx, { bidIds: [bid.id] }, now);
     await recordActivity(tx, [bid.driverId], "bid_rejected", load.id, shipper.id, now);
     await enqueueNotify(tx, [bid.driverId], {
       event: "bid_rejected",
@@ -310,6 +366,7 @@ export const withdrawBid = (db: TDb, driver: User, bidId: number, now = Date.now
     if (bid.driverId !== driver.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
     if (bid.status !== "pending") throw notPending("withdraw", bid.status);
     await updatePending(tx, bid.id, { status: "withdrawn", updatedAt: now });
+    await closeOpenCounters(tx, { bidIds: [bid.id] }, now);
     await recordActivity(tx, [load.shipperId], "bid_withdrawn", load.id, driver.id, now);
     // No notification for a withdrawal, but the shipper's open list of bids changes.
     await publishLive(tx, [load.shipperId], "bid", { loadId: load.id, bidId: bid.id }, now);

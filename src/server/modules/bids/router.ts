@@ -1,10 +1,12 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZCounterAcceptResult, ZCounterOfferInput, ZCounterResult } from "../../../shared/schemas/bids";
 import { ZPlaceBidInput } from "../../../shared/schemas/loads";
-import { driverProcedure, shipperProcedure } from "../../trpc/init";
+import { authedProcedure, driverProcedure, shipperProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { premium } from "../billing/middleware";
-import { acceptBid, listDriverBids, listLoadBids, placeBid, rejectBid, withdrawBid } from "./bids";
+import { acceptBid, listDriverBidsWithOffers, listLoadBids, placeBid, rejectBid, withdrawBid } from "./bids";
+import { acceptCounter, counterBid, declineCounter } from "./counters";
 
 const ZBidId = z.object({ bidId: z.number({ error: "bidId must be a number" }).int().positive() });
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
@@ -28,7 +30,7 @@ export const bidsRouter = {
     }),
   mine: driverProcedure
     .meta(rest("GET", "/api/bids/driver", { summary: "The driver's bids", tags: ["Bids"], scope: "bids:read" }))
-    .query(({ ctx }) => listDriverBids(ctx.db, ctx.actor)),
+    .query(({ ctx }) => listDriverBidsWithOffers(ctx.db, ctx.actor)),
   forLoad: shipperProcedure
     .meta(
       rest("GET", "/api/loads/:id/bids", {
@@ -73,4 +75,46 @@ export const bidsRouter = {
     )
     .input(ZBidId)
     .mutation(({ ctx, input }) => withdrawBid(ctx.db, ctx.actor, input.bidId)),
+  // Counter-offers: the load's shipper, or the bidder answering the shipper's offer, proposes an amount; the other
+  // side accepts (the load is awarded at it) or declines. Anyone else gets the bid's 404.
+  counter: authedProcedure
+    .meta(
+      rest("POST", "/api/bids/:id/counter", {
+        summary: "Make a counter-offer on a bid",
+        tags: ["Bids"],
+        scope: "bids:write",
+        status: 201,
+        params: { id: "bidId" },
+      }),
+    )
+    .input(ZBidId.extend(ZCounterOfferInput.shape))
+    .output(ZCounterResult)
+    .mutation(({ ctx, input }) => {
+      const { bidId, ...offer } = input;
+      return counterBid(ctx.db, ctx.actor, bidId, offer);
+    }),
+  acceptCounter: authedProcedure
+    .meta(
+      rest("POST", "/api/bids/:id/counter/accept", {
+        summary: "Accept the open counter-offer (awards the load at its amount)",
+        tags: ["Bids"],
+        scope: "bids:write",
+        params: { id: "bidId" },
+      }),
+    )
+    .input(ZBidId)
+    .output(ZCounterAcceptResult)
+    .mutation(({ ctx, input }) => acceptCounter(ctx.db, ctx.actor, input.bidId)),
+  declineCounter: authedProcedure
+    .meta(
+      rest("POST", "/api/bids/:id/counter/decline", {
+        summary: "Decline the open counter-offer",
+        tags: ["Bids"],
+        scope: "bids:write",
+        params: { id: "bidId" },
+      }),
+    )
+    .input(ZBidId)
+    .output(ZCounterResult)
+    .mutation(({ ctx, input }) => declineCounter(ctx.db, ctx.actor, input.bidId)),
 } satisfies TRPCRouterRecord;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, ne, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
 import { bids, type Load, loads, ratings, type User, users } from "../../../../db/tables";
 import { fromMinor } from "../../../shared/money";
@@ -20,17 +20,21 @@ const monthStart = (now: number) => {
 export const driverStats = async (db: TDb, driver: User, now = Date.now()) => {
   const rates = await loadRates(db);
   const earned = await db
-    .select({ amountMinor: bids.amountMinor, currency: bids.currency })
+    .select({ amountMinor: loads.agreedAmountMinor, currency: loads.agreedCurrency })
     .from(loads)
-    .innerJoin(bids, eq(bids.id, loads.acceptedBidId))
     .where(
       and(
+        isNotNull(loads.agreedAmountMinor),
         eq(loads.assignedDriverId, driver.id),
         eq(loads.status, "completed"),
         gte(loads.completedAt, monthStart(now)),
       ),
     );
-  const usd = earned.reduce((s, e) => s + toUsd(rates, fromMinor(e.amountMinor, e.currency), e.currency), 0);
+  // The agreed amount (an accepted counter-offer's, or the accepted bid's) is what the trip pays.
+  const usd = earned.reduce(
+    (s, e) => s + toUsd(rates, fromMinor(e.amountMinor ?? 0, e.currency ?? "USD"), e.currency ?? "USD"),
+    0,
+  );
   const u = toPublicUser(driver);
   return {
     rating: u.rating,
@@ -111,15 +115,14 @@ export const shipperStats = async (db: TDb, shipper: User) => {
     .select({
       budgetMinor: loads.budgetMinor,
       budgetCurrency: loads.budgetCurrency,
-      amountMinor: bids.amountMinor,
-      currency: bids.currency,
+      amountMinor: loads.agreedAmountMinor,
+      currency: loads.agreedCurrency,
     })
     .from(loads)
-    .innerJoin(bids, eq(bids.id, loads.acceptedBidId))
-    .where(eq(loads.shipperId, shipper.id));
+    .where(and(eq(loads.shipperId, shipper.id), isNotNull(loads.agreedAmountMinor)));
   const savings = awarded.map((a) => {
     const budget = toUsd(rates, fromMinor(a.budgetMinor, a.budgetCurrency), a.budgetCurrency);
-    const paid = toUsd(rates, fromMinor(a.amountMinor, a.currency), a.currency);
+    const paid = toUsd(rates, fromMinor(a.amountMinor ?? 0, a.currency ?? "USD"), a.currency ?? "USD");
     return budget > 0 ? (budget - paid) / budget : 0;
   });
   return {

@@ -6,6 +6,11 @@ export const NOTIFY_EVENTS = [
   "bid_received",
   "bid_accepted",
   "bid_rejected",
+  // Counter-offers on a bid, to the other side: an offer made, one's own offer accepted (the load awarded at it) or
+  // declined.
+  "counter_offered",
+  "counter_accepted",
+  "counter_declined",
   "load_picked_up",
   "load_delivered",
   "load_completed",
@@ -41,8 +46,10 @@ export const ZNotifyPayload = z.object({
   text: z.object({ title: z.string(), body: z.string() }).optional(),
   /** Who caused it, for names in the text. */
   actorId: id.nullish(),
-  /** bid_received: the bid the Accept / Reject buttons act on. */
+  /** bid_received and counter_offered: the bid the Accept / Reject (Decline) buttons act on. */
   bidId: id.nullish(),
+  /** Counter-offers: the amount offered, in minor units, and its currency. */
+  offer: z.object({ amountMinor: z.number().int().nonnegative(), currency: z.string() }).optional(),
   /** message_received: the message quoted. */
   messageId: id.nullish(),
   /** The one channel this job sends on; absent in jobs that fan out when they run (bulk alerts, broadcasts). */

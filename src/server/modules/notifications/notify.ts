@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { type Job, loads, messages, notifications, pushSubscriptions, users } from "../../../../db/tables";
 import type { TLanguage } from "../../../shared/constants";
+import { formatMoney, fromMinor } from "../../../shared/money";
 import { placeLabel } from "../../../shared/place";
 import type { TMessagingType } from "../../../shared/schemas/messaging";
 import type { TPushType } from "../../../shared/schemas/push";
@@ -29,6 +30,9 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   bid_received: "loadUpdates",
   bid_accepted: "loadAssigned",
   bid_rejected: "loadUpdates",
+  counter_offered: "loadUpdates",
+  counter_accepted: "loadAssigned",
+  counter_declined: "loadUpdates",
   load_picked_up: "loadUpdates",
   load_delivered: "loadUpdates",
   load_completed: "loadUpdates",
@@ -44,8 +48,12 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   premium_ending: "systemAlerts",
 };
 
+/** A counter-offer's amount, as it travels in a notify job and is formatted for each recipient. */
+export type TOffer = { amountMinor: number; currency: string };
+
 type TEvent = {
   event: TLoadEvent;
+  offer?: TOffer;
   loadId: number;
   actorId?: number | null;
   bidId?: number | null;
@@ -58,7 +66,15 @@ type TEvent = {
 export const renderNotification = (
   locale: TLanguage,
   event: TLoadEvent,
-  v: { load: string; name: string; text?: string; route?: string; distance?: string; hours?: number },
+  v: {
+    load: string;
+    name: string;
+    text?: string;
+    route?: string;
+    distance?: string;
+    hours?: number;
+    amount?: string;
+  },
 ): { title: string; body: string } => {
   i18n.activate(locale);
   switch (event) {
@@ -76,6 +92,38 @@ export const renderNotification = (
       return {
         title: i18n._({ id: "notify.bidRejected.title", message: "Your bid was not accepted" }),
         body: i18n._({ id: "notify.bidRejected.body", message: "The shipper declined your bid on {load}.", values: v }),
+      };
+    case "counter_offered":
+      return {
+        title: i18n._({
+          id: "notify.counterOffered.title",
+          comment: "Notification title: the other side answered a bid with a different price (a counter-offer)",
+          message: "New counter-offer",
+        }),
+        body: i18n._({
+          id: "notify.counterOffered.body",
+          comment: "{amount} is a price with its currency (Br 9,500); answer with Accept, Counter or Decline",
+          message: "{name} offers {amount} for {load}.",
+          values: v,
+        }),
+      };
+    case "counter_accepted":
+      return {
+        title: i18n._({ id: "notify.counterAccepted.title", message: "Your counter-offer was accepted" }),
+        body: i18n._({
+          id: "notify.counterAccepted.body",
+          message: "{name} accepted {amount} for {load}; the load is awarded at that price.",
+          values: v,
+        }),
+      };
+    case "counter_declined":
+      return {
+        title: i18n._({ id: "notify.counterDeclined.title", message: "Your counter-offer was declined" }),
+        body: i18n._({
+          id: "notify.counterDeclined.body",
+          message: "{name} declined your offer of {amount} for {load}.",
+          values: v,
+        }),
       };
     case "load_picked_up":
       return {
@@ -169,6 +217,9 @@ export const renderNotification = (
   }
 };
 
+/** The number format of amounts in each language, as the bots write them (birr as "ብር" in Amharic). */
+const MONEY_LOCALE: Record<TLanguage, string> = { en: "en-US", am: "am-ET", om: "en-GB" };
+
 const localeOf = (language: string | null | undefined): TLanguage => (isLanguage(language) ? language : "en");
 
 const quote = (s: string, max = 200) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
@@ -238,6 +289,9 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
       : "",
     distance: p.event === "load_nearby" ? await distanceFor(db, p.userId, p.distance ?? 0, locale) : undefined,
     hours: p.hoursLate ?? 0,
+    amount: p.offer
+      ? formatMoney(fromMinor(p.offer.amountMinor, p.offer.currency), p.offer.currency, MONEY_LOCALE[locale])
+      : undefined,
   });
   return { ...text, path: `/loads/${p.loadId}` };
 };
@@ -303,6 +357,7 @@ export const enqueueNotify = async (
       actorId: e.actorId ?? null,
       bidId: e.bidId ?? null,
       messageId: e.messageId ?? null,
+      ...(e.offer ? { offer: e.offer } : {}),
       ...(e.hoursLate != null ? { hoursLate: e.hoursLate } : {}),
     };
     await fanOut(tx, payload, `notify:${e.event}:${e.loadId}:${e.ref ?? ""}:${userId}`, now);
@@ -390,6 +445,25 @@ const sendChat = async (
           data: `reject:${p.bidId}`,
         },
       );
+    if (p.event === "counter_offered" && p.bidId)
+      buttons.push(
+        {
+          label: i18n._({
+            id: "notify.button.accept",
+            comment: "Button under a Telegram/WhatsApp bid notification: accept this driver's bid (award the load)",
+            message: "Accept",
+          }),
+          data: `caccept:${p.bidId}`,
+        },
+        {
+          label: i18n._({
+            id: "notify.button.decline",
+            comment: "Button under a Telegram counter-offer notification: decline the offered price",
+            message: "Decline",
+          }),
+          data: `cdecline:${p.bidId}`,
+        },
+      );
     if (linkable(url))
       buttons.push({
         label: i18n._({
@@ -453,7 +527,9 @@ const sendPush = async (db: TDb, deps: TDeps, job: Job, p: TNotifyPayload, now: 
     title: r.title,
     body: r.body,
     url,
-    urgency: p.event === "bid_received" || p.event === "bid_accepted" ? "high" : "normal",
+    urgency: ["bid_received", "bid_accepted", "counter_offered", "counter_accepted"].includes(p.event)
+      ? "high"
+      : "normal",
     topic: pushTopic(job),
   });
   for (const x of results) if (x.result.status === "delivered") sent.add(x.sub.id);

@@ -4,6 +4,7 @@ import { bids, type Load, loads, ratings, tripPoints, type User, users } from ".
 import type { TDeliveryInput } from "../../../shared/schemas/documents";
 import { POD_ANSWER_MS, type TTripEventKind } from "../../../shared/schemas/trips";
 import { AppError } from "../../errors";
+import { closeOpenCounters } from "../bids/counter-state";
 import { proofDocuments } from "../documents/documents";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
@@ -269,6 +270,7 @@ export const cancelLoad = (db: TDb, shipper: User, loadId: number, reason: strin
       .update(bids)
       .set({ status: "rejected", updatedAt: now })
       .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")));
+    await closeOpenCounters(tx, { loadId: load.id }, now);
     await recordActivity(
       tx,
       [shipper.id, load.assignedDriverId, ...pending.map((p) => p.driverId)],

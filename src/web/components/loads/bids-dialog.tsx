@@ -4,6 +4,7 @@ import { useState } from "react";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
+import { Negotiation } from "../bids/negotiation";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -187,6 +188,15 @@ export function BidsDialog({
                   </>
                 )}
               </div>
+              {/* The offers stay readable after the award; answering them only while the load can be awarded. */}
+              <Negotiation
+                bidId={b.id}
+                side="shipper"
+                bidPending={canAward && b.status === "pending"}
+                openCounter={canAward ? b.openCounter : null}
+                counters={b.counters}
+                currency={b.currency}
+              />
             </Card>
           ))}
         </div>

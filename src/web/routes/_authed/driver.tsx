@@ -4,6 +4,7 @@ import { createFileRoute } from "@tanstack/react-router";
 import { Banknote, Gavel, LocateFixed, MapPin, Star, Truck } from "lucide-react";
 import { useState } from "react";
 import { DEFAULT_RADIUS } from "../../../shared/constants";
+import { Negotiation } from "../../components/bids/negotiation";
 import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
 import { WrongRole } from "../../components/layout/wrong-role";
@@ -375,6 +376,14 @@ function DriverHome() {
               )}
               {b.status !== "withdrawn" && <DriverMessagesDialog loadId={b.loadId} title={b.load.title} />}
             </div>
+            <Negotiation
+              bidId={b.id}
+              side="driver"
+              bidPending={b.status === "pending"}
+              openCounter={b.openCounter}
+              counters={b.counters}
+              currency={b.currency}
+            />
           </Card>
         ))}
       </section>
