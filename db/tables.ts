@@ -43,6 +43,8 @@ export const {
   payments,
   billingEvents,
   apiTokens,
+  savedSearches,
+  savedSearchMatches,
 } = active;
 
 export type {
@@ -63,6 +65,7 @@ export type {
   Payment,
   PushSubscription,
   SavedLane,
+  SavedSearch,
   SyncRun,
   TripEvent,
   User,

@@ -35,6 +35,7 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   load_cancelled: "loadUpdates",
   message_received: "loadUpdates",
   load_nearby: "loadUpdates",
+  saved_search_match: "loadUpdates",
   driver_arrived_pickup: "loadUpdates",
   driver_arrived_delivery: "loadUpdates",
   load_delayed: "loadUpdates",
@@ -58,7 +59,15 @@ type TEvent = {
 export const renderNotification = (
   locale: TLanguage,
   event: TLoadEvent,
-  v: { load: string; name: string; text?: string; route?: string; distance?: string; hours?: number },
+  v: {
+    load: string;
+    name: string;
+    text?: string;
+    route?: string;
+    distance?: string;
+    hours?: number;
+    search?: string;
+  },
 ): { title: string; body: string } => {
   i18n.activate(locale);
   switch (event) {
@@ -120,6 +129,20 @@ export const renderNotification = (
           id: "notify.loadNearby.body",
           comment: "New-load alert: {route} is origin → destination, {distance} a distance with its unit (12 km)",
           message: "{load}: {route}, pickup {distance} from you.",
+          values: v,
+        }),
+      };
+    case "saved_search_match":
+      return {
+        title: i18n._({
+          id: "notify.savedSearchMatch.title",
+          comment: "Notification title: a newly posted load matches a search the user saved on the load board",
+          message: "New load for your saved search",
+        }),
+        body: i18n._({
+          id: "notify.savedSearchMatch.body",
+          comment: "Saved-search alert: {search} is the name the user gave the search, {route} origin → destination",
+          message: "{search}: {load}, {route}.",
           values: v,
         }),
       };
@@ -238,6 +261,7 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
       : "",
     distance: p.event === "load_nearby" ? await distanceFor(db, p.userId, p.distance ?? 0, locale) : undefined,
     hours: p.hoursLate ?? 0,
+    search: p.searchName ?? "",
   });
   return { ...text, path: `/loads/${p.loadId}` };
 };
