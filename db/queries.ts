@@ -17,6 +17,11 @@ export type TQueries = {
   searchLoads: (p: TLoadSearchInput, viewerId: number | null) => Promise<TSearchRows>;
   /** Figures for the board's stat cards over everything the filters match (not only the page shown). */
   boardStats: (p: TLoadSearchInput, viewerId: number | null, now: number) => Promise<TBoardStatsRow | undefined>;
+  /**
+   * Whether the load is one the search would find for the viewer (every filter and radius as `searchLoads` applies
+   * them, read through the load's primary key): saved searches' matching of a new load.
+   */
+  matchesLoad: (p: TLoadSearchInput, viewerId: number | null, loadId: number) => Promise<boolean>;
   /** The newest recorded position of each of these loads, in one query. */
   lastPositions: (loadIds: number[]) => Promise<TLastPosition[]>;
   /** Load alerts of available drivers whose area's bounding box holds the point and that take the equipment. */

@@ -989,3 +989,48 @@ export const apiTokens = sqliteTable(
   },
   (t) => [uniqueIndex("api_tokens_public_id_idx").on(t.publicId), index("api_tokens_user_idx").on(t.userId)],
 );
+
+/**
+ * A named board search. `params` is the JSON of its parameters exactly as `GET /api/loads` takes them (checked by the
+ * same schema); `originName`/`destinationName` are the place names the board shows beside those points. The origin's
+ * box (NULL without an origin) lets the matching of a new load read only searches that could hold its pickup.
+ */
+export const savedSearches = sqliteTable(
+  "saved_searches",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    params: text().notNull(),
+    originName: text(),
+    destinationName: text(),
+    minLat: real(),
+    maxLat: real(),
+    minLng: real(),
+    maxLng: real(),
+    lastOpenedAt: integer().notNull(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("saved_searches_user_idx").on(t.userId, t.id), index("saved_searches_box_idx").on(t.minLat, t.maxLat)],
+);
+export type SavedSearch = typeof savedSearches.$inferSelect;
+
+/** New loads a saved search matched (once each), for its "N new" since it was last opened. */
+export const savedSearchMatches = sqliteTable(
+  "saved_search_matches",
+  {
+    savedSearchId: integer()
+      .notNull()
+      .references(() => savedSearches.id, { onDelete: "cascade" }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    matchedAt: integer().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.savedSearchId, t.loadId] }),
+    index("saved_search_matches_at_idx").on(t.savedSearchId, t.matchedAt),
+  ],
+);

@@ -45,6 +45,8 @@ export const {
   payments,
   billingEvents,
   apiTokens,
+  savedSearches,
+  savedSearchMatches,
 } = active;
 
 export type {
@@ -66,6 +68,7 @@ export type {
   Payment,
   PushSubscription,
   SavedLane,
+  SavedSearch,
   SyncRun,
   TripEvent,
   User,

@@ -205,6 +205,19 @@ export const createPgQueries = (client: SQL, nearest: SQL): TQueries => {
     return row;
   };
 
+  /** Whether the search would find this load: the search's own conditions on the one row. */
+  const matchesLoad = async (f: TLoadSearchInput, viewerId: number | null, loadId: number) => {
+    const ps = params();
+    const where = [`l.id = ${ps.p(loadId)}`, ...filtersOf(f, viewerId, ps)];
+    if (f.latitude !== undefined && f.longitude !== undefined) where.push(...withinRadius(f, ps).conditions);
+    const join = f.minRate !== undefined ? "JOIN fx_rates fx ON fx.currency = l.budget_currency" : "";
+    const found = await rows<{ id: number }>(
+      `SELECT l.id FROM loads l ${join} WHERE ${where.join(" AND ")}`,
+      ps.values,
+    );
+    return found.length > 0;
+  };
+
   const lastPositions = async (loadIds: number[]): Promise<TLastPosition[]> => {
     if (!loadIds.length) return [];
     const ps = params();
@@ -258,5 +271,14 @@ export const createPgQueries = (client: SQL, nearest: SQL): TQueries => {
     }
   };
 
-  return { searchLoads, boardStats, lastPositions, alertCandidates, lockKeys, skipLocked, upsertExternalLoads };
+  return {
+    searchLoads,
+    boardStats,
+    matchesLoad,
+    lastPositions,
+    alertCandidates,
+    lockKeys,
+    skipLocked,
+    upsertExternalLoads,
+  };
 };

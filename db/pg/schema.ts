@@ -919,3 +919,43 @@ export const apiTokens = pgTable(
   },
   (t) => [uniqueIndex("api_tokens_public_id_idx").on(t.publicId), index("api_tokens_user_idx").on(t.userId)],
 );
+
+/** A named board search: see db/schema.ts. */
+export const savedSearches = pgTable(
+  "saved_searches",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    params: text().notNull(),
+    originName: text(),
+    destinationName: text(),
+    minLat: doublePrecision(),
+    maxLat: doublePrecision(),
+    minLng: doublePrecision(),
+    maxLng: doublePrecision(),
+    lastOpenedAt: ms().notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("saved_searches_user_idx").on(t.userId, t.id), index("saved_searches_box_idx").on(t.minLat, t.maxLat)],
+);
+
+/** New loads a saved search matched: see db/schema.ts. */
+export const savedSearchMatches = pgTable(
+  "saved_search_matches",
+  {
+    savedSearchId: integer()
+      .notNull()
+      .references(() => savedSearches.id, { onDelete: "cascade" }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    matchedAt: ms().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.savedSearchId, t.loadId] }),
+    index("saved_search_matches_at_idx").on(t.savedSearchId, t.matchedAt),
+  ],
+);

@@ -375,6 +375,23 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): TQueries => 
     return row;
   };
 
+  /** Whether the search would find this load: the search's own conditions on the one row. */
+  const matchesLoad = async (p: TLoadSearchInput, viewerId: number | null, loadId: number) => {
+    const { where, params } = filtersOf(p, viewerId);
+    const q: Record<string, string | number> = { ...params, loadId };
+    const join = p.minRate !== undefined ? "JOIN fx_rates fx ON fx.currency = l.budget_currency" : "";
+    const conditions = ["l.id = $loadId", ...where];
+    if (p.latitude !== undefined && p.longitude !== undefined) {
+      Object.assign(q, { lat: p.latitude, lng: p.longitude, radius: p.radius });
+      conditions.push(`${HAVERSINE} <= $radius`);
+    }
+    const rows = await all<{ id: number }>(
+      `SELECT l.id AS id FROM loads l ${join} WHERE ${conditions.join(" AND ")}`,
+      q,
+    );
+    return rows.length > 0;
+  };
+
   /** The newest recorded position of each of these loads, in one query. */
   const lastPositions = async (loadIds: number[]): Promise<TLastPosition[]> =>
     loadIds.length
@@ -424,5 +441,14 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): TQueries => 
     }
   };
 
-  return { searchLoads, boardStats, lastPositions, alertCandidates, lockKeys, skipLocked, upsertExternalLoads };
+  return {
+    searchLoads,
+    boardStats,
+    matchesLoad,
+    lastPositions,
+    alertCandidates,
+    lockKeys,
+    skipLocked,
+    upsertExternalLoads,
+  };
 };

@@ -43,6 +43,8 @@ export type TEquipmentType = (typeof EQUIPMENT_TYPES)[number];
 export const RADIUS_OPTIONS = [25, 50, 100, 250, 500] as const;
 /** Saved lanes (the lanes board sync searches besides the user's last location): at most this many per user. */
 export const SAVED_LANES_MAX = 20;
+/** Saved board searches per account. */
+export const SAVED_SEARCHES_MAX = 25;
 /** A lane's origin and destination radius, in miles: what the boards' searches take (1–500). */
 export const LANE_RADIUS_MIN = 1;
 export const LANE_RADIUS_MAX = 500;

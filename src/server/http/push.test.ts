@@ -92,7 +92,8 @@ const drainLoadAlerts = async () => {
     schedules: [],
     autoStart: false,
   }).runOnce();
-  await t.rows("DELETE FROM jobs WHERE kind = 'load_alerts' AND status = 'done'");
+  // Two matching jobs come with a load: the drivers' load alerts and the saved searches.
+  await t.rows("DELETE FROM jobs WHERE kind IN ('load_alerts', 'saved_search_alerts') AND status = 'done'");
 };
 const bid = async (c: TClient, loadId: number, amount = 900) => {
   const res = await c.post(`/api/loads/${loadId}/bids`, { amount, currency: "USD" });

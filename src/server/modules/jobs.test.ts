@@ -16,6 +16,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping, rem
     "load_alerts",
     "notify",
     "password_reset_mail",
+    "saved_search_alerts",
     "store_sync",
     "store_sync_due",
     "trip_auto_complete",
@@ -40,6 +41,7 @@ test("a worker given only the notifiers runs no board or store sync; one without
     "housekeeping",
     "load_alerts",
     "notify",
+    "saved_search_alerts",
     "store_sync_due",
     "trip_auto_complete",
   ]);

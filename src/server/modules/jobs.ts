@@ -14,6 +14,7 @@ import { FX_JOBS } from "./fx/jobs";
 import { LOADS_JOBS } from "./loads/jobs";
 import { NOTIFICATIONS_JOBS } from "./notifications/jobs";
 import { PLATFORM_JOBS } from "./platform/jobs";
+import { SAVED_SEARCHES_JOBS } from "./saved-searches/jobs";
 import { STORES_JOBS } from "./stores/jobs";
 import { TRIPS_JOBS } from "./trips/jobs";
 
@@ -21,6 +22,7 @@ export const JOBS: TAnyJob[] = [
   ...PLATFORM_JOBS,
   ...FX_JOBS,
   ...LOADS_JOBS,
+  ...SAVED_SEARCHES_JOBS,
   ...BOARDS_JOBS,
   ...STORES_JOBS,
   ...BILLING_JOBS,

@@ -14,6 +14,7 @@ import { messagesRouter } from "../modules/messages/router";
 import { notificationsRouter } from "../modules/notifications/router";
 import { placesRouter } from "../modules/places/router";
 import { platformRouter } from "../modules/platform/router";
+import { savedSearchesRouter } from "../modules/saved-searches/router";
 import { shippingRouter } from "../modules/shipping/router";
 import { storesRouter } from "../modules/stores/router";
 import { tokensRouter } from "../modules/tokens/router";
@@ -39,6 +40,7 @@ export const appRouter = createTRPCRouter({
   shipping: shippingRouter,
   notifications: notificationsRouter,
   loadAlerts: loadAlertsRouter,
+  savedSearches: savedSearchesRouter,
   boards: boardsRouter,
   stores: storesRouter,
   billing: billingRouter,

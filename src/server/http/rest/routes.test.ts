@@ -12,6 +12,7 @@ DELETE /api/ecommerce/integrations/:id
 DELETE /api/marketplaces/:id
 DELETE /api/marketplaces/lanes/:id
 DELETE /api/push/subscribe
+DELETE /api/saved-searches/:id
 DELETE /api/shipping/shipments/:id
 DELETE /api/tokens/:id
 GET /api/auth/user
@@ -47,6 +48,7 @@ GET /api/platform-stats
 GET /api/push/notifications
 GET /api/push/preferences
 GET /api/push/vapid-key
+GET /api/saved-searches
 GET /api/shipping/carriers
 GET /api/shipping/shipments
 GET /api/shipping/track/:first
@@ -95,6 +97,8 @@ POST /api/notifications/read
 POST /api/notifications/read-all
 POST /api/push/subscribe
 POST /api/push/test
+POST /api/saved-searches
+POST /api/saved-searches/:id/open
 POST /api/shipping/rates
 POST /api/shipping/shipments
 POST /api/subscription/cancel
@@ -110,6 +114,7 @@ PUT /api/marketplaces/lanes/:id
 PUT /api/messaging/load-alerts
 PUT /api/messaging/preferences
 PUT /api/push/preferences
+PUT /api/saved-searches/:id
 PUT /api/user/calendar
 PUT /api/user/currency
 PUT /api/user/language

@@ -7,6 +7,7 @@ import type { TCreateLoadInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
 import { enqueue } from "../../jobs/queue";
 import { recordActivity } from "../platform/activity";
+import { savedSearchAlertsJob } from "../saved-searches/jobs";
 import { LOAD_NOT_FOUND } from "./errors";
 import { loadAlertsJob } from "./jobs";
 import { toPublicLoad } from "./serialize";
@@ -51,6 +52,8 @@ export const insertLoad = async (tx: TWriter, shipper: User, input: TCreateLoadI
   await recordActivity(tx, [shipper.id], "load_posted", load!.id, shipper.id, now);
   // Drivers with load alerts near the pickup are found by the worker (the outbox: this job commits with the load).
   await enqueue(tx, loadAlertsJob, { loadId: load!.id }, { uniqueKey: `load_alerts:${load!.id}` }, now);
+  // And the saved searches it matches, by their own job (a slow match never delays the drivers' alerts).
+  await enqueue(tx, savedSearchAlertsJob, { loadId: load!.id }, { uniqueKey: `saved_search_alerts:${load!.id}` }, now);
   return load!;
 };
 type TWriter = Pick<TDb, "insert">;

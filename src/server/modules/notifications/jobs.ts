@@ -17,6 +17,8 @@ export const NOTIFY_EVENTS = [
   "load_cancelled",
   "message_received",
   "load_nearby",
+  // A new load matched one of the recipient's saved searches.
+  "saved_search_match",
   // The trip's tracking, to the shipper: the driver within 500 m of the pickup or the delivery point; the ETA past the
   // delivery date.
   "driver_arrived_pickup",
@@ -56,6 +58,8 @@ export const ZNotifyPayload = z.object({
   channel: z.enum(SEND_CHANNELS).optional(),
   /** load_nearby: miles from the driver's position to the pickup. */
   distance: z.number().nonnegative().optional(),
+  /** saved_search_match: the name of the (first) saved search the load matched. */
+  searchName: z.string().max(200).optional(),
   /** load_delayed: whole hours between the delivery date and the ETA. */
   hoursLate: z.number().int().nonnegative().optional(),
   /** Web push: subscriptions that already have it, so a retried job does not send twice. */

@@ -39,6 +39,7 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   load_cancelled: "loadUpdates",
   message_received: "loadUpdates",
   load_nearby: "loadUpdates",
+  saved_search_match: "loadUpdates",
   driver_arrived_pickup: "loadUpdates",
   driver_arrived_delivery: "loadUpdates",
   load_delayed: "loadUpdates",
@@ -74,6 +75,7 @@ export const renderNotification = (
     distance?: string;
     hours?: number;
     amount?: string;
+    search?: string;
   },
 ): { title: string; body: string } => {
   i18n.activate(locale);
@@ -168,6 +170,20 @@ export const renderNotification = (
           id: "notify.loadNearby.body",
           comment: "New-load alert: {route} is origin → destination, {distance} a distance with its unit (12 km)",
           message: "{load}: {route}, pickup {distance} from you.",
+          values: v,
+        }),
+      };
+    case "saved_search_match":
+      return {
+        title: i18n._({
+          id: "notify.savedSearchMatch.title",
+          comment: "Notification title: a newly posted load matches a search the user saved on the load board",
+          message: "New load for your saved search",
+        }),
+        body: i18n._({
+          id: "notify.savedSearchMatch.body",
+          comment: "Saved-search alert: {search} is the name the user gave the search, {route} origin → destination",
+          message: "{search}: {load}, {route}.",
           values: v,
         }),
       };
@@ -292,6 +308,7 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
     amount: p.offer
       ? formatMoney(fromMinor(p.offer.amountMinor, p.offer.currency), p.offer.currency, MONEY_LOCALE[locale])
       : undefined,
+    search: p.searchName ?? "",
   });
   return { ...text, path: `/loads/${p.loadId}` };
 };

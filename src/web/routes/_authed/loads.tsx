@@ -35,6 +35,7 @@ import {
 import { LoadTable, loadKey } from "../../components/loads/load-table";
 import { shareMenuPart } from "../../components/loads/share-menu";
 import { RatesNote } from "../../components/money/rates-note";
+import { boardSearchParams } from "../../components/saved-searches/search-params";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
@@ -53,6 +54,7 @@ const PAGE_SIZE = BOARD_PAGE_SIZE;
 const HEADER_PX = 64;
 
 const LoadsMap = lazy(() => import("../../components/map/loads-map"));
+const SavedSearchTools = lazy(() => import("../../components/saved-searches/saved-searches"));
 
 const savedOrigin = (me: TPublicUser): TPoint | null =>
   me.location ? { latitude: me.location.latitude, longitude: me.location.longitude } : null;
@@ -244,7 +246,7 @@ function LoadBoardPage() {
         <StatCard icon={Globe} label={<Trans>From external boards</Trans>} value={s ? formatNumber(s.external) : "…"} />
       </div>
       <RatesNote className="-mt-2 mb-3" />
-      <div className="mb-3 flex items-center gap-2">
+      <div className="mb-3 flex flex-wrap items-center gap-2">
         <Button
           size="sm"
           variant="outline"
@@ -276,6 +278,21 @@ function LoadBoardPage() {
             </option>
           </NativeSelect>
         </div>
+        <Suspense fallback={null}>
+          <SavedSearchTools
+            onOpen={(board) => void navigate({ search: board })}
+            search={boardSearchParams({ ...filtersToInput(rest, units), ...(origin ?? {}) }, sort)}
+            originName={point && filters.origin ? filters.origin : null}
+            destinationName={
+              filters.destinationLatitude !== undefined && filters.destination ? filters.destination : null
+            }
+            suggestedName={
+              origin || filters.destination
+                ? `${filters.origin || (origin ? t({ message: "My position", comment: "A saved search's suggested name when its origin is the user's own position" }) : t({ message: "Anywhere", comment: "A saved search's suggested name when it has no origin or no destination: loads from or to anywhere" }))} → ${filters.destination || t({ message: "Anywhere", comment: "A saved search's suggested name when it has no origin or no destination: loads from or to anywhere" })}`
+                : t({ message: "My search", comment: "Suggested name of a saved load search with no places in it" })
+            }
+          />
+        </Suspense>
         <div className="ml-auto flex gap-1 sm:gap-2" role="group" aria-label={t`Show the results as`}>
           <Button
             size="sm"
