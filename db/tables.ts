@@ -43,6 +43,9 @@ export const {
   payments,
   billingEvents,
   apiTokens,
+  freightPayments,
+  freightPaymentEvents,
+  ledgerEntries,
 } = active;
 
 export type {
@@ -50,7 +53,9 @@ export type {
   Bid,
   EcommerceIntegration,
   EcommerceOrder,
+  FreightPayment,
   Job,
+  LedgerEntry,
   LiveEvent,
   Load,
   LoadAlert,

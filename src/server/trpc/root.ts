@@ -11,6 +11,7 @@ import { loadAlertsRouter, loadsRouter } from "../modules/loads/router";
 import { mailRouter } from "../modules/mail/router";
 import { messagesRouter } from "../modules/messages/router";
 import { notificationsRouter } from "../modules/notifications/router";
+import { paymentsRouter } from "../modules/payments/router";
 import { placesRouter } from "../modules/places/router";
 import { platformRouter } from "../modules/platform/router";
 import { shippingRouter } from "../modules/shipping/router";
@@ -40,6 +41,7 @@ export const appRouter = createTRPCRouter({
   boards: boardsRouter,
   stores: storesRouter,
   billing: billingRouter,
+  payments: paymentsRouter,
   mail: mailRouter,
   tokens: tokensRouter,
 });

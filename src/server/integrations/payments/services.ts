@@ -4,6 +4,8 @@ import type { TChapaAdapter, TStripeAdapter } from "./types";
 export type TPaymentServices = {
   stripe: TStripeAdapter | null;
   chapa: TChapaAdapter | null;
+  /** The platform's fee on a freight payment, in percent of the agreed amount (PLATFORM_FEE_PERCENT). */
+  platformFeePercent: number;
   states: () => { id: "stripe" | "chapa"; name: string; state: "active" | "sandbox" | "not_configured" }[];
 };
 
@@ -11,6 +13,7 @@ export type TPaymentServices = {
 export const noPayments: TPaymentServices = {
   stripe: null,
   chapa: null,
+  platformFeePercent: 3,
   states: () => [
     { id: "stripe", name: "Stripe", state: "not_configured" },
     { id: "chapa", name: "Chapa", state: "not_configured" },
