@@ -3,7 +3,11 @@ import { startPaymentEmulators } from "../../../emulators/payments/server";
 import { signChapaPayload } from "../integrations/payments/chapa";
 import { paymentsFromEnv } from "../integrations/payments/registry";
 import { signStripePayload } from "../integrations/payments/stripe";
+import { bindJobs, runWorker } from "../jobs/worker";
+import { logger } from "../logger";
+import { PAYMENTS_JOBS } from "../modules/payments/jobs";
 import { checkLedger } from "../modules/payments/ledger";
+import { autoCompleteDeliveries } from "../modules/trips/trip";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.
@@ -261,5 +265,91 @@ describe("who may fund, and what is refused", () => {
     expect(emu.controls.stripe.requests.filter((r) => r.path === "/v1/checkout/sessions")).toHaveLength(0);
     const [n] = await t.rows<{ n: number }>("select CAST(count(*) AS INTEGER) n from freight_payments");
     expect(n!.n).toBe(0);
+  });
+});
+
+/** Awarded and funded through Stripe's page; the charge's id. */
+const fundedWithStripe = async (amount = 900) => {
+  const loadId = await awarded(amount, "USD");
+  const res = await shipper.post(`/api/loads/${loadId}/payment`, { provider: "stripe" });
+  const paid = await emu.controls.stripe.payPayment(lastPart(res.json.url));
+  await emu.controls.stripe.settled();
+  expect((await shipper.get(`/api/loads/${loadId}/payment`)).json.payment.state).toBe("funded");
+  return { loadId, chargeId: paid.chargeId };
+};
+const worker = () =>
+  runWorker({
+    db: t.db,
+    log: logger,
+    handlers: bindJobs(PAYMENTS_JOBS, t.services, "http://localhost"),
+    schedules: [],
+    autoStart: false,
+  });
+const stateOf = async (loadId: number) => (await shipper.get(`/api/loads/${loadId}/payment`)).json.payment.state;
+const txns = async () =>
+  (await t.rows<{ txn: string }>("select distinct txn from ledger_entries order by txn")).map((r) => r.txn);
+
+describe("the trip moves the money", () => {
+  test("cancelled before pickup: refunded in full in the ledger at once, at Stripe by the outbox job, once", async () => {
+    const { loadId, chargeId } = await fundedWithStripe();
+    const cancel = await shipper.post(`/api/loads/${loadId}/cancel`, { reason: "Plans changed" });
+    expect(cancel.status).toBe(200);
+    expect(await stateOf(loadId)).toBe("refunded");
+    const rows = await t.rows<{ account: string; amount_minor: number; provider_object: string | null }>(
+      "select account, amount_minor, provider_object from ledger_entries where txn like 'refund:%' order by id",
+    );
+    expect(rows.map((r) => [r.account, Number(r.amount_minor)])).toEqual([
+      ["shipper", 92700],
+      ["escrow", -90000],
+      ["platform_fees", -2700],
+    ]);
+    // No provider call inside the cancellation: the refund waits for the worker.
+    expect(emu.controls.stripe.requests.filter((r) => r.path === "/v1/refunds")).toHaveLength(0);
+    await worker().runOnce();
+    const refunds = emu.controls.stripe.requests.filter((r) => r.path === "/v1/refunds");
+    expect(refunds).toHaveLength(1);
+    expect(Object.fromEntries(refunds[0]!.params)).toEqual({ charge: chargeId });
+    expect(refunds[0]!.headers["idempotency-key"]).toStartWith("freight-refund:");
+    const [entry] = await t.rows<{ provider_object: string }>(
+      "select provider_object from ledger_entries where txn like 'refund:%' limit 1",
+    );
+    expect(entry!.provider_object).toStartWith("re_");
+    expect(emu.controls.stripe.charge(chargeId)!.amount_refunded).toBe(92700);
+    // Nothing more to run, and the refund's events (charge.refunded) change nothing.
+    await emu.controls.stripe.settled();
+    expect(await worker().runOnce()).toBe(0);
+    expect(await stateOf(loadId)).toBe("refunded");
+  });
+
+  test("disputed: held; accepted after the dispute: released to the driver in the ledger", async () => {
+    const { loadId } = await fundedWithStripe();
+    expect((await driver.post(`/api/loads/${loadId}/pickup`)).status).toBe(200);
+    expect((await driver.post(`/api/loads/${loadId}/deliver`)).status).toBe(200);
+    expect((await shipper.post(`/api/loads/${loadId}/pod/dispute`, { reason: "Two pallets missing" })).status).toBe(
+      200,
+    );
+    expect(await stateOf(loadId)).toBe("disputed");
+    expect(await txns()).toEqual([expect.stringMatching(/^fund:/)]);
+    expect((await shipper.post(`/api/loads/${loadId}/pod/accept`)).status).toBe(200);
+    expect(await stateOf(loadId)).toBe("released");
+    const release = await t.rows<{ account: string; amount_minor: number }>(
+      "select account, amount_minor from ledger_entries where txn like 'release:%' order by id",
+    );
+    expect(release.map((r) => [r.account, Number(r.amount_minor)])).toEqual([
+      ["escrow", -90000],
+      ["driver", 90000],
+    ]);
+    const history = (await driver.get("/api/payments")).json[0].history.map((h: { state: string }) => h.state);
+    expect(history).toEqual(["awaiting_payment", "funded", "disputed", "released"]);
+  });
+
+  test("48 hours after delivery without an answer: completed by the job, released once", async () => {
+    const { loadId } = await fundedWithStripe(250);
+    await driver.post(`/api/loads/${loadId}/pickup`);
+    await driver.post(`/api/loads/${loadId}/deliver`);
+    expect(await autoCompleteDeliveries(t.db, Date.now() + 49 * 3600_000)).toEqual([loadId]);
+    expect(await autoCompleteDeliveries(t.db, Date.now() + 50 * 3600_000)).toEqual([]);
+    expect(await stateOf(loadId)).toBe("released");
+    expect((await txns()).length).toBe(2);
   });
 });

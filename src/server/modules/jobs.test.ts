@@ -11,6 +11,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping and 
     "billing_reminders",
     "board_sync",
     "board_sync_due",
+    "freight_refund",
     "housekeeping",
     "load_alerts",
     "notify",

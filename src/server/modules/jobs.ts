@@ -12,6 +12,7 @@ import { BILLING_JOBS } from "./billing/jobs";
 import { BOARDS_JOBS } from "./boards/jobs";
 import { LOADS_JOBS } from "./loads/jobs";
 import { NOTIFICATIONS_JOBS } from "./notifications/jobs";
+import { PAYMENTS_JOBS } from "./payments/jobs";
 import { PLATFORM_JOBS } from "./platform/jobs";
 import { STORES_JOBS } from "./stores/jobs";
 import { TRIPS_JOBS } from "./trips/jobs";
@@ -25,6 +26,7 @@ export const JOBS: TAnyJob[] = [
   ...NOTIFICATIONS_JOBS,
   ...ACCOUNTS_JOBS,
   ...TRIPS_JOBS,
+  ...PAYMENTS_JOBS,
 ];
 
 /** Every kind, bound to the process's services and its public origin. */

@@ -424,7 +424,12 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
     },
 
     async refund(r) {
-      const body = await call("POST", "/v1/refunds", { payment_intent: r.paymentIntent }, r.idempotencyKey);
+      const body = await call(
+        "POST",
+        "/v1/refunds",
+        { payment_intent: r.paymentIntent, charge: r.charge, amount: r.amountMinor },
+        r.idempotencyKey,
+      );
       const refund = parseWire(PROVIDER, ZRefund, body);
       return {
         id: refund.id,

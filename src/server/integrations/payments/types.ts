@@ -81,8 +81,11 @@ export type TStripeAdapter = {
   setCancelAtPeriodEnd: (id: string, cancel: boolean) => Promise<TStripeSubscription>;
   /** Cancels now (DELETE /v1/subscriptions/{id}). */
   cancelNow: (id: string) => Promise<TStripeSubscription>;
+  /** Refunds a payment intent or a charge (whole, or `amountMinor` of it). */
   refund: (r: {
-    paymentIntent: string;
+    paymentIntent?: string;
+    charge?: string;
+    amountMinor?: number;
     idempotencyKey: string;
   }) => Promise<{ id: string; status: string; amountMinor: number; currency: string }>;
   createPortalSession: (customerId: string, returnUrl: string) => Promise<{ url: string }>;
