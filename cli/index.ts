@@ -6,6 +6,7 @@ import { AppError, describeError } from "../src/server/errors";
 import { db } from "./commands/db";
 import { ecommerce } from "./commands/ecommerce";
 import { jobs } from "./commands/jobs";
+import { ledger } from "./commands/ledger";
 import { marketplaces, sync } from "./commands/marketplaces";
 import { notify } from "./commands/notify";
 import { rates, track } from "./commands/shipping";
@@ -38,6 +39,7 @@ const program = new Command()
   .addCommand(track)
   .addCommand(rates)
   .addCommand(jobs)
+  .addCommand(ledger)
   .addCommand(notify)
   .addCommand(marketplaces)
   .addCommand(sync)

@@ -126,6 +126,13 @@ describe("funding a load with Stripe (USD)", () => {
       ["platform_fees", 2700, paid.chargeId],
     ]);
 
+    // The check sees a tampered entry, and names it.
+    await t.rows("update ledger_entries set amount_minor = amount_minor + 1 where account = 'escrow'");
+    const broken = await checkLedger(t.db);
+    expect(broken.problems.map((p) => p.kind)).toContain("unbalanced");
+    expect(broken.problems[0]!.detail).toContain("sums to 1 in USD");
+    await t.rows("update ledger_entries set amount_minor = amount_minor - 1 where account = 'escrow'");
+
     // Funded already: 409.
     const again = await shipper.post(`/api/loads/${loadId}/payment`, { provider: "stripe" });
     expect(again.status).toBe(409);

@@ -1,9 +1,10 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { ZFreightPayment, ZFundLoadInput, ZFundLoadResult, ZLoadPayment } from "../../../shared/schemas/payments";
-import { authedProcedure, shipperProcedure } from "../../trpc/init";
+import { authedProcedure, shipperProcedure, systemProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { listFreightPayments, loadPayment, startFunding } from "./freight";
+import { checkLedger } from "./ledger";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
 
@@ -47,4 +48,21 @@ export const paymentsRouter = {
     )
     .output(z.array(ZFreightPayment))
     .query(({ ctx }) => listFreightPayments(ctx.db, ctx.actor)),
+  /** The operator's proof that the ledger balances (`mytess ledger check`). */
+  ledgerCheck: systemProcedure
+    .output(
+      z.object({
+        entries: z.number(),
+        payments: z.number(),
+        problems: z.array(
+          z.object({
+            kind: z.string(),
+            paymentId: z.number().nullable(),
+            txn: z.string().nullable(),
+            detail: z.string(),
+          }),
+        ),
+      }),
+    )
+    .query(({ ctx }) => checkLedger(ctx.db)),
 } satisfies TRPCRouterRecord;
