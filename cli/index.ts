@@ -7,6 +7,7 @@ import { db } from "./commands/db";
 import { ecommerce } from "./commands/ecommerce";
 import { fx } from "./commands/fx";
 import { jobs } from "./commands/jobs";
+import { ledger } from "./commands/ledger";
 import { marketplaces, sync } from "./commands/marketplaces";
 import { notify } from "./commands/notify";
 import { rates, track } from "./commands/shipping";
@@ -40,6 +41,7 @@ const program = new Command()
   .addCommand(rates)
   .addCommand(jobs)
   .addCommand(fx)
+  .addCommand(ledger)
   .addCommand(notify)
   .addCommand(marketplaces)
   .addCommand(sync)

@@ -1034,3 +1034,86 @@ export const savedSearchMatches = sqliteTable(
     index("saved_search_matches_at_idx").on(t.savedSearchId, t.matchedAt),
   ],
 );
+
+/**
+ * Freight payments (escrow): one row per load, from the shipper's first checkout on. Amounts are minor units of
+ * `currency` (the agreed bid's): the driver's share `agreedMinor`, the platform's fee `feeMinor`, and what the shipper
+ * is charged, their sum. `providerRef` is the latest checkout (Stripe session id, Chapa tx_ref); `chargeRef` the paid
+ * charge (Stripe `ch_…`, Chapa's reference), which transfers name as their source.
+ */
+export const freightPayments = sqliteTable(
+  "freight_payments",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    shipperId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    driverId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text({ enum: ["stripe", "chapa"] }).notNull(),
+    providerRef: text().notNull(),
+    chargeRef: text(),
+    state: text({
+      enum: ["awaiting_payment", "funded", "released", "paid_out", "refunded", "disputed", "failed"],
+    }).notNull(),
+    currency: text().notNull(),
+    agreedMinor: integer().notNull(),
+    feeMinor: integer().notNull(),
+    note: text(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("freight_payments_load_idx").on(t.loadId),
+    uniqueIndex("freight_payments_ref_idx").on(t.provider, t.providerRef),
+    index("freight_payments_shipper_idx").on(t.shipperId, t.id),
+    index("freight_payments_driver_idx").on(t.driverId, t.id),
+  ],
+);
+export type FreightPayment = typeof freightPayments.$inferSelect;
+
+/** A freight payment's history: each state it entered, when, and a small JSON detail (provider object, reason). */
+export const freightPaymentEvents = sqliteTable(
+  "freight_payment_events",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    paymentId: integer()
+      .notNull()
+      .references(() => freightPayments.id, { onDelete: "cascade" }),
+    state: text().notNull(),
+    detail: text({ mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("freight_payment_events_payment_idx").on(t.paymentId, t.id)],
+);
+
+/**
+ * The ledger: double-entry, one row per account of a transaction (`txn`, e.g. `fund:<payment id>`), minor units
+ * signed (money into an account is positive), per currency; the entries of one transaction sum to zero. Accounts:
+ * shipper, escrow, platform_fees, driver, provider_fees. `providerObject` is the provider's id of the money movement
+ * (charge, transfer, refund). A transaction is written once (unique txn and account).
+ */
+export const ledgerEntries = sqliteTable(
+  "ledger_entries",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    txn: text().notNull(),
+    paymentId: integer()
+      .notNull()
+      .references(() => freightPayments.id, { onDelete: "cascade" }),
+    loadId: integer().notNull(),
+    account: text({ enum: ["shipper", "escrow", "platform_fees", "driver", "provider_fees"] }).notNull(),
+    currency: text().notNull(),
+    amountMinor: integer().notNull(),
+    providerObject: text(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [
+    uniqueIndex("ledger_entries_txn_idx").on(t.txn, t.account),
+    index("ledger_entries_payment_idx").on(t.paymentId),
+  ],
+);
+export type LedgerEntry = typeof ledgerEntries.$inferSelect;

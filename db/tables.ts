@@ -47,6 +47,9 @@ export const {
   apiTokens,
   savedSearches,
   savedSearchMatches,
+  freightPayments,
+  freightPaymentEvents,
+  ledgerEntries,
 } = active;
 
 export type {
@@ -55,7 +58,9 @@ export type {
   BidCounter,
   EcommerceIntegration,
   EcommerceOrder,
+  FreightPayment,
   Job,
+  LedgerEntry,
   LiveEvent,
   Load,
   LoadAlert,

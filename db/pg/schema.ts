@@ -959,3 +959,75 @@ export const savedSearchMatches = pgTable(
     index("saved_search_matches_at_idx").on(t.savedSearchId, t.matchedAt),
   ],
 );
+/** Freight payments (escrow): see db/schema.ts. */
+export const freightPayments = pgTable(
+  "freight_payments",
+  {
+    id: id(),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    shipperId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    driverId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text({ enum: ["stripe", "chapa"] }).notNull(),
+    providerRef: text().notNull(),
+    chargeRef: text(),
+    state: text({
+      enum: ["awaiting_payment", "funded", "released", "paid_out", "refunded", "disputed", "failed"],
+    }).notNull(),
+    currency: text().notNull(),
+    agreedMinor: bigint({ mode: "number" }).notNull(),
+    feeMinor: bigint({ mode: "number" }).notNull(),
+    note: text(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("freight_payments_load_idx").on(t.loadId),
+    uniqueIndex("freight_payments_ref_idx").on(t.provider, t.providerRef),
+    index("freight_payments_shipper_idx").on(t.shipperId, t.id),
+    index("freight_payments_driver_idx").on(t.driverId, t.id),
+  ],
+);
+export type FreightPayment = typeof freightPayments.$inferSelect;
+
+/** A freight payment's history: see db/schema.ts. */
+export const freightPaymentEvents = pgTable(
+  "freight_payment_events",
+  {
+    id: id(),
+    paymentId: integer()
+      .notNull()
+      .references(() => freightPayments.id, { onDelete: "cascade" }),
+    state: text().notNull(),
+    detail: jsonb().$type<Record<string, unknown>>(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("freight_payment_events_payment_idx").on(t.paymentId, t.id)],
+);
+
+/** The ledger: see db/schema.ts. */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: id(),
+    txn: text().notNull(),
+    paymentId: integer()
+      .notNull()
+      .references(() => freightPayments.id, { onDelete: "cascade" }),
+    loadId: integer().notNull(),
+    account: text({ enum: ["shipper", "escrow", "platform_fees", "driver", "provider_fees"] }).notNull(),
+    currency: text().notNull(),
+    amountMinor: bigint({ mode: "number" }).notNull(),
+    providerObject: text(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    uniqueIndex("ledger_entries_txn_idx").on(t.txn, t.account),
+    index("ledger_entries_payment_idx").on(t.paymentId),
+  ],
+);
+export type LedgerEntry = typeof ledgerEntries.$inferSelect;

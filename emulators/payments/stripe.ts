@@ -106,6 +106,11 @@ type TPrice = { id: string; currency: string; unit_amount: number; product: stri
 type TSession = {
   id: string;
   url: string;
+  mode: "subscription" | "payment";
+  /** Payment mode: the payment intent created when paid, its transfer_group and metadata (payment_intent_data). */
+  payment_intent: string | null;
+  transfer_group: string | null;
+  intent_metadata: Record<string, string>;
   status: "open" | "complete" | "expired";
   payment_status: "unpaid" | "paid" | "no_payment_required";
   price: TPrice;
@@ -165,6 +170,8 @@ type TIntent = {
   amount: number;
   currency: string;
   customer: string;
+  transfer_group?: string | null;
+  metadata?: Record<string, string>;
   status: "succeeded" | "requires_payment_method";
   latest_charge: string;
   created: number;
@@ -427,6 +434,8 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       enqueue(event(type, object, previousAttributes)),
     /** Pays an open Checkout Session as the page's "Pay" does; resolves once its events were delivered. */
     pay: (sessionId: string) => pay(sessionId),
+    /** Pays an open Checkout Session in payment mode as the page's "Pay" does; resolves once its events were delivered. */
+    payPayment: (sessionId: string) => payPayment(sessionId),
     /** Abandons a session as the page's "Cancel" does: nothing changes; the cancel_url (or null). */
     cancel: (sessionId: string) => {
       const s = sessions.get(sessionId);
@@ -492,7 +501,8 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
   const renderSession = (s: TSession) => ({
     id: s.id,
     object: "checkout.session",
-    mode: "subscription",
+    mode: s.mode,
+    payment_intent: s.payment_intent,
     status: s.status,
     payment_status: s.payment_status,
     url: s.status === "open" ? s.url : null,
@@ -670,6 +680,21 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     livemode: false,
   });
 
+  const renderIntent = (i: TIntent) => ({
+    id: i.id,
+    object: "payment_intent",
+    amount: i.amount,
+    amount_received: i.status === "succeeded" ? i.amount : 0,
+    currency: i.currency,
+    customer: i.customer,
+    latest_charge: i.latest_charge,
+    status: i.status,
+    transfer_group: i.transfer_group ?? null,
+    metadata: i.metadata ?? {},
+    created: i.created,
+    livemode: false,
+  });
+
   const renderRefund = (r: TRefund) => ({
     id: r.id,
     object: "refund",
@@ -844,6 +869,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       customer = { id: rid("cus_", 14), email: s.customer_email, created: now };
       customers.set(customer.id, customer);
     }
+    if (s.mode === "payment") throw new Error(`The checkout session ${sessionId} is in payment mode: payPayment`);
     const trial = s.trial_end !== null && s.trial_end > now;
     const sub: TSub = {
       id: rid("sub_"),
@@ -883,6 +909,35 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       successUrl: s.success_url.replaceAll("{CHECKOUT_SESSION_ID}", s.id),
       subscriptionId: sub.id,
       customerId: customer.id,
+      deliveries,
+    };
+  };
+
+  /** Pays an open Checkout Session in payment mode (a one-off payment): a payment intent and its charge. */
+  const payPayment = async (sessionId: string) => {
+    const s = sessions.get(sessionId);
+    if (!s) throw new Error(`No such checkout.session: ${sessionId}`);
+    if (s.status !== "open") throw new Error(`The checkout session ${sessionId} is ${s.status}`);
+    if (s.mode !== "payment") throw new Error(`The checkout session ${sessionId} is in subscription mode: pay`);
+    let customer = s.customer ? customers.get(s.customer) : undefined;
+    if (!customer) {
+      customer = { id: rid("cus_", 14), email: s.customer_email, created: nowSec() };
+      customers.set(customer.id, customer);
+    }
+    // checkout.session.completed, payment_intent.succeeded and charge.succeeded, in no promised order.
+    const intent = charge(customer.id, s.price.unit_amount * s.quantity, s.price.currency, true);
+    intent.transfer_group = s.transfer_group;
+    intent.metadata = { ...s.intent_metadata };
+    Object.assign(s, { status: "complete", payment_status: "paid", customer: customer.id, payment_intent: intent.id });
+    const deliveries = await enqueueBatch([
+      event("checkout.session.completed", renderSession(s)),
+      event("payment_intent.succeeded", renderIntent(intent)),
+      event("charge.succeeded", renderCharge(charges.get(intent.latest_charge)!)),
+    ]);
+    return {
+      successUrl: s.success_url.replaceAll("{CHECKOUT_SESSION_ID}", s.id),
+      paymentIntentId: intent.id,
+      chargeId: intent.latest_charge,
       deliveries,
     };
   };
@@ -960,6 +1015,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       "customer_email",
       "client_reference_id",
       "subscription_data",
+      "payment_intent_data",
       "metadata",
       "expand",
       "allow_promotion_codes",
@@ -971,23 +1027,55 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     ]);
     const mode = p.required("mode");
     if (!["payment", "setup", "subscription"].includes(mode)) throw invalid(`Invalid mode: ${mode}`, "mode");
-    if (mode !== "subscription") throw invalid(`This emulator only supports mode=subscription, not ${mode}.`, "mode");
+    if (mode === "setup")
+      throw invalid("This emulator supports mode=subscription and mode=payment, not setup.", "mode");
+    const paymentMode = mode === "payment";
+    if (paymentMode && p.entries.some(([k]) => k.startsWith("subscription_data")))
+      throw invalid("You can not pass `subscription_data` in `payment` mode.", "subscription_data");
+    if (!paymentMode && p.entries.some(([k]) => k.startsWith("payment_intent_data")))
+      throw invalid("You can not pass `payment_intent_data` in `subscription` mode.", "payment_intent_data");
     for (const [k] of p.entries) {
       const m = /^line_items\[(\d+)\]\[(\w+)\]/.exec(k);
       if (k.startsWith("line_items") && !m) throw invalid(`Invalid array: ${k}`, "line_items");
       if (m && m[1] !== "0") throw invalid("This emulator accepts exactly one line item.", "line_items");
-      if (m && !["price", "quantity"].includes(m[2]))
+      if (m && !["price", "quantity", "price_data"].includes(m[2]))
         throw invalid(`Received unknown parameter: line_items[0][${m[2]}]`, `line_items[0][${m[2]}]`);
     }
-    if (!p.has("line_items[0][price]"))
+    if (!p.has("line_items[0][price]") && !p.has("line_items[0][price_data][currency]"))
       throw invalid("Missing required param: line_items.", "line_items", "parameter_missing");
-    const priceId = p.required("line_items[0][price]");
-    const price = prices.get(priceId);
-    if (!price)
-      throw new StripeError(400, `No such price: '${priceId}'`, {
-        code: "resource_missing",
-        param: "line_items[0][price]",
-      });
+    let price: TPrice;
+    if (p.has("line_items[0][price_data][currency]")) {
+      // An inline price (price_data): one-off, for payment mode here (a recurring one would need price_data[recurring]).
+      if (!paymentMode)
+        throw invalid("price_data without recurring is only allowed in payment mode.", "line_items[0][price_data]");
+      const currency = p.required("line_items[0][price_data][currency]").toLowerCase();
+      if (!["usd", "eur", "etb", "gbp"].includes(currency))
+        throw invalid(`Invalid currency: ${currency}.`, "line_items[0][price_data][currency]");
+      const unitText = p.required("line_items[0][price_data][unit_amount]");
+      const unit = Number(unitText);
+      if (!Number.isInteger(unit) || unit < 1)
+        throw invalid(`Invalid positive integer: ${unitText}`, "line_items[0][price_data][unit_amount]");
+      // Stripe's minimum charge in USD and EUR is 0.50.
+      if (unit < 50)
+        throw invalid(
+          "The Checkout Session's total amount due must add up to at least $0.50 usd",
+          "line_items[0][price_data][unit_amount]",
+          "amount_too_small",
+        );
+      const name = p.required("line_items[0][price_data][product_data][name]");
+      price = { id: rid("price_"), currency, unit_amount: unit, product: rid("prod_", 14), nickname: name };
+    } else {
+      const priceId = p.required("line_items[0][price]");
+      const known = prices.get(priceId);
+      if (!known)
+        throw new StripeError(400, `No such price: '${priceId}'`, {
+          code: "resource_missing",
+          param: "line_items[0][price]",
+        });
+      if (paymentMode)
+        throw invalid("You must provide a one-time price (price_data) in payment mode.", "line_items[0][price]");
+      price = known;
+    }
     const quantityText = p.get("line_items[0][quantity]");
     if (quantityText === undefined)
       throw invalid(
@@ -1047,6 +1135,10 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     const s: TSession = {
       id,
       url: `${base}/checkout/${id}`,
+      mode: paymentMode ? "payment" : "subscription",
+      payment_intent: null,
+      transfer_group: p.get("payment_intent_data[transfer_group]") ?? null,
+      intent_metadata: p.map("payment_intent_data[metadata]"),
       status: "open",
       payment_status: "unpaid",
       price,
@@ -1144,6 +1236,12 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       const s = sessions.get(session[1]);
       if (!s) throw missing("checkout.session", session[1]);
       return renderSession(s);
+    }
+    const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+    if (method === "GET" && intentPath) {
+      const i = intents.get(decodeURIComponent(intentPath[1]));
+      if (!i) throw missing("payment_intent", intentPath[1]);
+      return renderIntent(i);
     }
     const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
     if (subscription) {
@@ -1286,7 +1384,9 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     const email = s.customer ? customers.get(s.customer)?.email : s.customer_email;
     return page(
       title,
-      `<p>MyTess subscription, billed monthly</p>` +
+      (s.mode === "payment"
+        ? `<p data-testid="product">${esc(s.price.nickname)}</p>`
+        : `<p>MyTess subscription, billed monthly</p>`) +
         `<p class="amount" data-testid="amount">${esc(money(s.price.unit_amount * s.quantity, s.price.currency))}</p>` +
         (s.trial_end
           ? `<p data-testid="trial">Free until ${esc(new Date(s.trial_end * 1000).toISOString().slice(0, 10))}; nothing is charged today.</p>`
@@ -1347,7 +1447,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
         return s.cancel_url ? redirect(s.cancel_url) : page("Cancelled", "<p>Payment cancelled.</p>");
       if (m[2] === "pay" && req.method === "POST") {
         if (s.status !== "open") return checkoutPage(s);
-        return redirect((await pay(s.id)).successUrl);
+        return redirect((s.mode === "payment" ? await payPayment(s.id) : await pay(s.id)).successUrl);
       }
     }
     m = /^\/portal\/([^/]+)(?:\/subscriptions\/([^/]+)\/(cancel|renew))?$/.exec(url.pathname);

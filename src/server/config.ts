@@ -346,6 +346,8 @@ export type TConfig = {
   };
   payments: {
     timeoutMs: number;
+    /** The platform's fee on a freight payment, in percent of the agreed amount (PLATFORM_FEE_PERCENT, default 3). */
+    platformFeePercent: number;
     stripe: {
       secretKey: string | null;
       webhookSecret: string | null;
@@ -589,6 +591,15 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
     },
     payments: {
       timeoutMs: ms("PAYMENT_TIMEOUT_MS", 10_000),
+      platformFeePercent:
+        p.check(
+          "PLATFORM_FEE_PERCENT",
+          z.coerce
+            .number({ error: "must be a number from 0 to 50" })
+            .min(0, { message: "must be a number from 0 to 50" })
+            .max(50, { message: "must be a number from 0 to 50" }),
+          v("PLATFORM_FEE_PERCENT"),
+        ) ?? 3,
       stripe: {
         secretKey: v("STRIPE_SECRET_KEY") ?? null,
         webhookSecret: v("STRIPE_WEBHOOK_SECRET") ?? null,

@@ -22,6 +22,12 @@ import { logger } from "../logger";
 import { readCookie, resolveSession } from "../modules/accounts/sessions";
 import { applyChapaWebhook, applyStripeEvent, confirmChapa } from "../modules/billing/billing";
 import { shareCard, shareCardTags, shareLanguage } from "../modules/loads/share-card";
+import {
+  applyFreightStripeEvent,
+  confirmFreightChapa,
+  isFreightStripeEvent,
+  isFreightTxRef,
+} from "../modules/payments/freight";
 import { receiveWebhook } from "../modules/stores/orders";
 import { createServices, type TServices } from "../services";
 import { SIGN_IN_REQUIRED } from "../trpc/init";
@@ -331,6 +337,13 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
         try {
           const raw = await request.text();
           const event = await stripe.verifyWebhook(raw, request.headers.get("stripe-signature"));
+          // Freight payments name themselves in their metadata; everything else is the subscription's.
+          if (isFreightStripeEvent(event)) {
+            const freight = await applyFreightStripeEvent(db, services.payments, event);
+            if (freight.refused)
+              logger.warn("stripe freight payment refused", { event: event.id, reason: freight.refused });
+            return json({ received: true, ...freight });
+          }
           const applied = await applyStripeEvent(db, event, stripe);
           if (applied.refused)
             logger.warn("stripe invoice bought nothing", { event: event.id, reason: applied.refused });
@@ -352,7 +365,15 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
       async ({ request }) => {
         if (!services.payments.chapa) return notFound(request);
         try {
-          const r = await applyChapaWebhook(db, services.payments, await request.text(), request.headers);
+          const raw = await request.text();
+          const hook = services.payments.chapa.verifyWebhook(raw, request.headers);
+          if (hook.kind === "transaction" && isFreightTxRef(hook.txRef)) {
+            const freight = await confirmFreightChapa(db, services.payments, hook.txRef);
+            if ("refused" in freight)
+              logger.warn("chapa freight payment refused", { txRef: hook.txRef, reason: freight.refused });
+            return json({ received: true, status: freight.status });
+          }
+          const r = await applyChapaWebhook(db, services.payments, raw, request.headers);
           if ("refused" in r)
             logger.warn("chapa payment bought nothing", { txRef: r.payment.providerRef, reason: r.refused });
           if ("ignored" in r) logger.info("chapa webhook ignored", { reason: r.ignored });
@@ -369,6 +390,10 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
       const txRef = q.get("trx_ref") ?? q.get("tx_ref");
       if (!txRef) return notFound(request);
       try {
+        if (isFreightTxRef(txRef)) {
+          const freight = await confirmFreightChapa(db, services.payments, txRef);
+          return json({ received: true, status: freight.status });
+        }
         const r = await confirmChapa(db, services.payments, txRef);
         if ("refused" in r) logger.warn("chapa payment bought nothing", { txRef, reason: r.refused });
         return json({ received: true, status: r.status });

@@ -13,6 +13,7 @@ import { BOARDS_JOBS } from "./boards/jobs";
 import { FX_JOBS } from "./fx/jobs";
 import { LOADS_JOBS } from "./loads/jobs";
 import { NOTIFICATIONS_JOBS } from "./notifications/jobs";
+import { PAYMENTS_JOBS } from "./payments/jobs";
 import { PLATFORM_JOBS } from "./platform/jobs";
 import { SAVED_SEARCHES_JOBS } from "./saved-searches/jobs";
 import { STORES_JOBS } from "./stores/jobs";
@@ -29,6 +30,7 @@ export const JOBS: TAnyJob[] = [
   ...NOTIFICATIONS_JOBS,
   ...ACCOUNTS_JOBS,
   ...TRIPS_JOBS,
+  ...PAYMENTS_JOBS,
 ];
 
 /** Every kind, bound to the process's services and its public origin. */

@@ -12,6 +12,7 @@ import { loadAlertsRouter, loadsRouter } from "../modules/loads/router";
 import { mailRouter } from "../modules/mail/router";
 import { messagesRouter } from "../modules/messages/router";
 import { notificationsRouter } from "../modules/notifications/router";
+import { paymentsRouter } from "../modules/payments/router";
 import { placesRouter } from "../modules/places/router";
 import { platformRouter } from "../modules/platform/router";
 import { savedSearchesRouter } from "../modules/saved-searches/router";
@@ -44,6 +45,7 @@ export const appRouter = createTRPCRouter({
   boards: boardsRouter,
   stores: storesRouter,
   billing: billingRouter,
+  payments: paymentsRouter,
   mail: mailRouter,
   tokens: tokensRouter,
 });

@@ -11,6 +11,7 @@ import { EquipmentLabel } from "../components/loads/equipment-label";
 import { LoadCard, shareContentFor } from "../components/loads/load-card";
 import { PlaceName } from "../components/loads/place-name";
 import { ShareMenu } from "../components/loads/share-menu";
+import { LoadPayment } from "../components/payments/load-payment";
 import { TrackSummary } from "../components/tracking/track-summary";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
@@ -172,6 +173,7 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
       {(l.isMine || l.isAssignedToMe) && ["assigned", "in_transit", "delivered"].includes(l.status) && (
         <TrackSummary loadId={l.id} />
       )}
+      {(l.isMine || l.isAssignedToMe) && l.status !== "posted" && <LoadPayment loadId={l.id} />}
       <Card>
         <CardContent className="grid gap-2 pt-5 text-sm">
           <div>

@@ -31,6 +31,7 @@ GET /api/loads/:id/bids
 GET /api/loads/:id/conversations
 GET /api/loads/:id/documents
 GET /api/loads/:id/messages
+GET /api/loads/:id/payment
 GET /api/loads/:id/preview
 GET /api/loads/:id/timeline
 GET /api/loads/:id/track
@@ -43,6 +44,7 @@ GET /api/messaging/load-alerts
 GET /api/messaging/preferences
 GET /api/notifications
 GET /api/notifications/unread-count
+GET /api/payments
 GET /api/places
 GET /api/platform-stats
 GET /api/push/notifications
@@ -79,6 +81,7 @@ POST /api/loads/:id/complete
 POST /api/loads/:id/deliver
 POST /api/loads/:id/delivery
 POST /api/loads/:id/messages
+POST /api/loads/:id/payment
 POST /api/loads/:id/pickup
 POST /api/loads/:id/pod/accept
 POST /api/loads/:id/pod/dispute

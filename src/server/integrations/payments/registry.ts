@@ -17,6 +17,7 @@ export type TPaymentRegistry = {
   stripe: TStripeAdapter | null;
   chapa: TChapaAdapter | null;
   premiumPriceEtb: number | null;
+  platformFeePercent: number;
   states: () => { id: TPaymentProviderId; name: string; state: TPaymentProviderState }[];
 };
 
@@ -47,6 +48,7 @@ export const paymentsFrom = (c: TConfig["payments"]): TPaymentRegistry => {
     stripe,
     chapa,
     premiumPriceEtb: c.premiumPriceEtb,
+    platformFeePercent: c.platformFeePercent,
     states: () => [
       { id: "stripe", name: PAYMENT_PROVIDER_NAMES.stripe, state: state(stripe) },
       { id: "chapa", name: PAYMENT_PROVIDER_NAMES.chapa, state: state(chapa) },

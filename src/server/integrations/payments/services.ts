@@ -6,6 +6,8 @@ export type TPaymentServices = {
   chapa: TChapaAdapter | null;
   /** Premium's monthly price in birr as the operator set it (PREMIUM_PRICE_ETB); unset: derived from the day's rate. */
   premiumPriceEtb?: number | null;
+  /** The platform's fee on a freight payment, in percent of the agreed amount (PLATFORM_FEE_PERCENT). */
+  platformFeePercent: number;
   states: () => { id: "stripe" | "chapa"; name: string; state: "active" | "sandbox" | "not_configured" }[];
 };
 
@@ -13,6 +15,7 @@ export type TPaymentServices = {
 export const noPayments: TPaymentServices = {
   stripe: null,
   chapa: null,
+  platformFeePercent: 3,
   states: () => [
     { id: "stripe", name: "Stripe", state: "not_configured" },
     { id: "chapa", name: "Chapa", state: "not_configured" },

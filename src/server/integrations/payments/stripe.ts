@@ -38,7 +38,13 @@ import {
   type TFormValue,
   webhookRefused,
 } from "./http";
-import type { TStripeAdapter, TStripeEvent, TStripeSettings, TStripeSubscription } from "./types";
+import type {
+  TStripeAdapter,
+  TStripeCheckoutSession,
+  TStripeEvent,
+  TStripeSettings,
+  TStripeSubscription,
+} from "./types";
 
 /** The API version every request names: the one stripe-node v22 pins. */
 export const STRIPE_API_VERSION = "2026-07-29.dahlia";
@@ -197,6 +203,40 @@ export const stripeEventRefs = (e: Pick<TStripeEvent, "type" | "object">): TStri
 const ZSession = z.object({ id: z.string(), url: z.string() });
 const ZRefund = z.object({ id: z.string(), status: z.string().nullish(), amount: z.number(), currency: z.string() });
 const ZPortal = z.object({ url: z.string() });
+const ZMetadata = z.record(z.string(), z.string()).nullish();
+const ZCheckoutSession = z.object({
+  id: z.string(),
+  status: z.string().nullish(),
+  payment_status: z.string(),
+  amount_total: z.number().nullish(),
+  currency: z.string().nullish(),
+  payment_intent: ZId.nullish(),
+  metadata: ZMetadata,
+});
+const ZPaymentIntent = z.object({
+  id: z.string(),
+  status: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  latest_charge: ZId.nullish(),
+  metadata: ZMetadata,
+});
+
+/** A Checkout Session (an API answer or an event's object) in our terms; null when it is not one. */
+export const mapStripeCheckoutSession = (obj: unknown): TStripeCheckoutSession | null => {
+  const r = ZCheckoutSession.safeParse(obj);
+  if (!r.success) return null;
+  const c = r.data;
+  return {
+    id: c.id,
+    status: c.status ?? "open",
+    paymentStatus: c.payment_status,
+    amountTotal: c.amount_total ?? null,
+    currency: c.currency ? c.currency.toUpperCase() : null,
+    paymentIntent: idOf(c.payment_intent),
+    metadata: c.metadata ?? {},
+  };
+};
 const ZEvent = z.object({
   id: z.string(),
   type: z.string(),
@@ -384,7 +424,12 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
     },
 
     async refund(r) {
-      const body = await call("POST", "/v1/refunds", { payment_intent: r.paymentIntent }, r.idempotencyKey);
+      const body = await call(
+        "POST",
+        "/v1/refunds",
+        { payment_intent: r.paymentIntent, charge: r.charge, amount: r.amountMinor },
+        r.idempotencyKey,
+      );
       const refund = parseWire(PROVIDER, ZRefund, body);
       return {
         id: refund.id,
@@ -402,6 +447,58 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
         crypto.randomUUID(),
       );
       return { url: parseWire(PROVIDER, ZPortal, body).url };
+    },
+
+    async createPaymentCheckout(r) {
+      const body = await call(
+        "POST",
+        "/v1/checkout/sessions",
+        {
+          mode: "payment",
+          line_items: [
+            {
+              price_data: {
+                currency: r.currency.toLowerCase(),
+                unit_amount: r.amountMinor,
+                product_data: { name: r.productName },
+              },
+              quantity: 1,
+            },
+          ],
+          success_url: r.successUrl,
+          cancel_url: r.cancelUrl,
+          customer_email: r.email,
+          metadata: r.metadata,
+          // Separate charges and transfers: the transfer to the driver later names this group and the charge.
+          payment_intent_data: { transfer_group: r.transferGroup, metadata: r.metadata },
+        },
+        r.idempotencyKey,
+      );
+      const session = parseWire(PROVIDER, ZSession, body);
+      return { id: session.id, url: session.url };
+    },
+
+    async retrieveCheckoutSession(id) {
+      const body = await call("GET", `/v1/checkout/sessions/${encodeURIComponent(id)}`, {});
+      const session = mapStripeCheckoutSession(body);
+      if (!session) throw serviceUnreadable(PROVIDER, "checkout.session");
+      return session;
+    },
+
+    async retrievePaymentIntent(id) {
+      const pi = parseWire(
+        PROVIDER,
+        ZPaymentIntent,
+        await call("GET", `/v1/payment_intents/${encodeURIComponent(id)}`, {}),
+      );
+      return {
+        id: pi.id,
+        status: pi.status,
+        amount: pi.amount,
+        currency: pi.currency.toUpperCase(),
+        latestCharge: idOf(pi.latest_charge),
+        metadata: pi.metadata ?? {},
+      };
     },
 
     verifyWebhook: (raw, signatureHeader, now) => verifyStripeWebhook(raw, signatureHeader, s.webhookSecret, now),

@@ -33,6 +33,27 @@ export type TStripeEvent = {
   object: Record<string, unknown>;
 };
 
+export type TStripeCheckoutSession = {
+  id: string;
+  /** open, complete or expired. */
+  status: string;
+  /** paid, unpaid or no_payment_required. */
+  paymentStatus: string;
+  amountTotal: number | null;
+  currency: string | null;
+  paymentIntent: string | null;
+  metadata: Record<string, string>;
+};
+
+export type TStripePaymentIntent = {
+  id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  latestCharge: string | null;
+  metadata: Record<string, string>;
+};
+
 export type TStripeAdapter = {
   sandbox: boolean;
   /** Which currencies have a Price configured. */
@@ -60,11 +81,33 @@ export type TStripeAdapter = {
   setCancelAtPeriodEnd: (id: string, cancel: boolean) => Promise<TStripeSubscription>;
   /** Cancels now (DELETE /v1/subscriptions/{id}). */
   cancelNow: (id: string) => Promise<TStripeSubscription>;
+  /** Refunds a payment intent or a charge (whole, or `amountMinor` of it). */
   refund: (r: {
-    paymentIntent: string;
+    paymentIntent?: string;
+    charge?: string;
+    amountMinor?: number;
     idempotencyKey: string;
   }) => Promise<{ id: string; status: string; amountMinor: number; currency: string }>;
   createPortalSession: (customerId: string, returnUrl: string) => Promise<{ url: string }>;
+  /**
+   * Checkout in payment mode for one freight payment: one inline line item (price_data) of `amountMinor`, the
+   * payment intent tagged with `transferGroup` and `metadata` (so its events name the payment on their own).
+   */
+  createPaymentCheckout: (r: {
+    amountMinor: number;
+    currency: "USD" | "EUR";
+    productName: string;
+    email: string;
+    successUrl: string;
+    cancelUrl: string;
+    transferGroup: string;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }) => Promise<{ id: string; url: string }>;
+  /** A Checkout Session as Stripe has it now (events may come in any order: the session is the truth). */
+  retrieveCheckoutSession: (id: string) => Promise<TStripeCheckoutSession>;
+  /** A payment intent: its status, amount and charge (the charge is what transfers name as source_transaction). */
+  retrievePaymentIntent: (id: string) => Promise<TStripePaymentIntent>;
   /** Checks Stripe-Signature (t=…,v1=…; HMAC-SHA256 of "t.raw" with the webhook secret, 300 s tolerance). */
   verifyWebhook: (raw: string, signatureHeader: string | null, now?: number) => Promise<TStripeEvent>;
 };

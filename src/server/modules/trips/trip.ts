@@ -8,6 +8,7 @@ import { closeOpenCounters } from "../bids/counter-state";
 import { proofDocuments } from "../documents/documents";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
+import { holdForLoad, refundForLoad, releaseForLoad } from "../payments/escrow";
 import { recordActivity } from "../platform/activity";
 import { recordTripEvent } from "./events";
 
@@ -71,6 +72,10 @@ const move = (db: TDb, actor: User | null, loadId: number, m: TMove, now: number
       .returning();
     if (!updated) throw notAllowed(load, m.to, m.from);
     for (const kind of m.events) await recordTripEvent(tx, load.id, kind, actor?.id ?? null, now, m.detail ?? null);
+    // The load's payment follows its trip in this same transaction: completed releases, disputed holds.
+    if (m.to === "completed") await releaseForLoad(tx, load.id, now);
+    if (m.to === "disputed")
+      await holdForLoad(tx, load.id, typeof m.detail?.reason === "string" ? m.detail.reason : null, now);
     if (m.to === "completed" && load.assignedDriverId) {
       await tx
         .update(users)
@@ -262,6 +267,8 @@ export const cancelLoad = (db: TDb, shipper: User, loadId: number, reason: strin
       .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
       .returning();
     if (!updated) throw notAllowed(load, "cancelled", ["posted", "assigned"]);
+    // Cancelled before pickup: a funded payment goes back to the shipper in full.
+    if (load.status === "assigned") await refundForLoad(tx, load.id, now);
     const pending = await tx
       .select({ driverId: bids.driverId })
       .from(bids)

@@ -6,6 +6,7 @@ import { LanguageSelect } from "../../components/layout/language-select";
 import { PageHeader } from "../../components/layout/page-header";
 import { UnitsSelect } from "../../components/layout/units-select";
 import { PushPanel } from "../../components/notifications/push-panel";
+import { PaymentsPanel } from "../../components/payments/payments-panel";
 import { ApiTokensPanel } from "../../components/tokens/api-tokens-panel";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label } from "../../components/ui/input";
@@ -55,6 +56,7 @@ function SettingsPage() {
         </Card>
         <CalendarCard />
         <UnitsCard />
+        <PaymentsPanel />
         <PushPanel />
         <ApiTokensPanel />
       </div>

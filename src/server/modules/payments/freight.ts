@@ -1,0 +1,445 @@
+// Freight payments (escrow): the shipper funds an awarded load through the provider of its currency (Stripe Checkout
+// in payment mode for USD and EUR, Chapa's hosted page for ETB); the money waits in the platform's escrow until the
+// trip ends. Nothing is believed from the browser's return or from a webhook's body alone: funding is confirmed by
+// asking the provider (Stripe's session and payment intent, Chapa's verify), and the state change, its history row and
+// its ledger transaction are one database transaction, conditional on the state read, so a webhook sent twice, late,
+// or beside the callback funds a load once.
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, inArray, or } from "drizzle-orm";
+import type { TDb, TTx } from "../../../../db/client";
+import {
+  type FreightPayment,
+  freightPaymentEvents,
+  freightPayments,
+  type Load,
+  loads,
+  type User,
+} from "../../../../db/tables";
+import { fromMinor } from "../../../shared/money";
+import {
+  providerForCurrency,
+  type TFreightPayment,
+  type TFreightPaymentState,
+  type TFreightProvider,
+  type TFreightQuote,
+} from "../../../shared/schemas/payments";
+import { AppError } from "../../errors";
+import type { TPaymentServices } from "../../integrations/payments/services";
+import type { TStripeEvent } from "../../integrations/payments/types";
+import { LOAD_NOT_FOUND } from "../loads/errors";
+import { postTxn } from "./ledger";
+
+/** The metadata key naming a freight payment on Stripe's session and payment intent. */
+export const FREIGHT_STRIPE_KEY = "mytess_freight_payment";
+/** Chapa tx_refs of freight payments start with this (subscriptions' start with `mytess-<user>-`). */
+export const FREIGHT_CHAPA_PREFIX = "mytess-load-";
+
+/** States after which the escrow holds (or held) the money: the load cannot be funded again. */
+const FUNDED_STATES: TFreightPaymentState[] = ["funded", "released", "paid_out", "refunded", "disputed"];
+
+/**
+ * The agreed amount of an awarded load, as the award stored it on the load, and who is paid it. Read through this one
+ * function, so that where the agreed amount is kept can change in one place.
+ */
+export const agreedAmount = async (
+  _db: TDb | TTx,
+  load: Pick<Load, "acceptedBidId" | "agreedAmountMinor" | "agreedCurrency" | "assignedDriverId">,
+) => {
+  // The award stores the agreed amount on the load (the accepted bid's, or an accepted counter-offer's).
+  if (!load.acceptedBidId || load.agreedAmountMinor == null || !load.agreedCurrency || !load.assignedDriverId)
+    return null;
+  return {
+    amountMinor: Number(load.agreedAmountMinor),
+    currency: load.agreedCurrency,
+    driverId: load.assignedDriverId,
+  };
+};
+
+/** The platform's fee on an agreed amount, in minor units (rounded half up). */
+export const feeOf = (agreedMinor: number, percent: number) => Math.round((agreedMinor * percent) / 100);
+
+/**
+ * The check funding waits for: an account must have a verified email or phone number before it pays. MyTess keeps no
+ * record of a verified contact yet, so every signed-in shipper passes; when the accounts module gains one, this is the
+ * one call to change.
+ */
+export const requireVerifiedContactBeforeFunding = (_user: User) => {};
+
+const notAwarded = () =>
+  new AppError(
+    "CONFLICT",
+    /*i18n*/ { id: "error.freight.notAwarded", message: "This load has no accepted bid yet, so it cannot be funded" },
+  );
+
+const statusBlocks = (status: Load["status"]) => status === "posted" || status === "cancelled";
+
+/** Reads the load for one of its parties; another account's (or a missing) load is 404. */
+const loadFor = async (db: TDb | TTx, user: User, loadId: number, who: "shipper" | "party") => {
+  const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
+  const mine = load && (load.shipperId === user.id || (who === "party" && load.assignedDriverId === user.id));
+  if (!load || !mine) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  return load;
+};
+
+const quoteOf = (
+  services: TPaymentServices,
+  agreed: { amountMinor: number; currency: string },
+): TFreightQuote & { feeMinor: number } => {
+  const percent = services.platformFeePercent;
+  const feeMinor = feeOf(agreed.amountMinor, percent);
+  const provider = providerForCurrency(agreed.currency);
+  return {
+    currency: agreed.currency,
+    agreed: fromMinor(agreed.amountMinor, agreed.currency),
+    fee: fromMinor(feeMinor, agreed.currency),
+    feePercent: percent,
+    total: fromMinor(agreed.amountMinor + feeMinor, agreed.currency),
+    provider,
+    available: provider === "stripe" ? !!services.stripe : provider === "chapa" ? !!services.chapa : false,
+    feeMinor,
+  };
+};
+
+const historyOf = async (db: TDb, ids: number[]) => {
+  if (!ids.length) return new Map<number, TFreightPayment["history"]>();
+  const rows = await db
+    .select()
+    .from(freightPaymentEvents)
+    .where(inArray(freightPaymentEvents.paymentId, ids))
+    .orderBy(freightPaymentEvents.id);
+  const out = new Map<number, TFreightPayment["history"]>();
+  for (const r of rows)
+    out.set(r.paymentId, [
+      ...(out.get(r.paymentId) ?? []),
+      { state: r.state, at: new Date(Number(r.createdAt)).toISOString(), detail: r.detail ?? null },
+    ]);
+  return out;
+};
+
+const toPublic = (
+  p: FreightPayment,
+  title: string,
+  reader: User,
+  history: TFreightPayment["history"],
+): TFreightPayment => ({
+  id: p.id,
+  loadId: p.loadId,
+  loadTitle: title,
+  role: p.shipperId === reader.id ? "shipper" : "driver",
+  provider: p.provider,
+  state: p.state,
+  currency: p.currency,
+  agreed: fromMinor(Number(p.agreedMinor), p.currency),
+  fee: p.shipperId === reader.id ? fromMinor(Number(p.feeMinor), p.currency) : 0,
+  total:
+    p.shipperId === reader.id
+      ? fromMinor(Number(p.agreedMinor) + Number(p.feeMinor), p.currency)
+      : fromMinor(Number(p.agreedMinor), p.currency),
+  note: p.note,
+  createdAt: new Date(Number(p.createdAt)).toISOString(),
+  updatedAt: new Date(Number(p.updatedAt)).toISOString(),
+  history,
+});
+
+/** Writes a state change's history row (inside the caller's transaction). */
+export const recordPaymentEvent = (
+  tx: TTx,
+  paymentId: number,
+  state: string,
+  detail: Record<string, unknown> | null,
+  now: number,
+) => tx.insert(freightPaymentEvents).values({ paymentId, state, detail, createdAt: now });
+
+/**
+ * A load's payment for one of its parties: the quote (shipper only, once awarded) and the payment, if there is one.
+ */
+export const loadPayment = async (db: TDb, services: TPaymentServices, user: User, loadId: number) => {
+  const load = await loadFor(db, user, loadId, "party");
+  const [p] = await db.select().from(freightPayments).where(eq(freightPayments.loadId, load.id));
+  const agreed = load.shipperId === user.id && !statusBlocks(load.status) ? await agreedAmount(db, load) : null;
+  let quote: TFreightQuote | null = null;
+  if (agreed) {
+    const { feeMinor: _fee, ...q } = quoteOf(services, agreed);
+    quote = q;
+  }
+  const history = p ? ((await historyOf(db, [p.id])).get(p.id) ?? []) : [];
+  return { quote, payment: p ? toPublic(p, load.title, user, history) : null };
+};
+
+/** Every payment the user is a party of, newest first, with its history. */
+export const listFreightPayments = async (db: TDb, user: User) => {
+  const rows = await db
+    .select({ p: freightPayments, title: loads.title })
+    .from(freightPayments)
+    .innerJoin(loads, eq(loads.id, freightPayments.loadId))
+    .where(or(eq(freightPayments.shipperId, user.id), eq(freightPayments.driverId, user.id)))
+    .orderBy(desc(freightPayments.id))
+    .limit(200);
+  const history = await historyOf(
+    db,
+    rows.map((r) => r.p.id),
+  );
+  return rows.map((r) => toPublic(r.p, r.title, user, history.get(r.p.id) ?? []));
+};
+
+const providerNotConfigured = (provider: TFreightProvider) =>
+  new AppError(
+    "SERVICE_UNAVAILABLE",
+    /*i18n*/ {
+      id: "error.freight.providerNotConfigured",
+      message: "{provider} payments are not set up on this server",
+      values: { provider: provider === "stripe" ? "Stripe" : "Chapa" },
+    },
+  );
+
+/**
+ * The shipper funds an awarded load: a hosted checkout for the agreed amount plus the platform's fee, with the
+ * provider of the agreed currency. Another account's load is 404; a load without an accepted bid, or already funded,
+ * 409; a provider that does not take the currency, 400 naming `provider`. A second request before paying opens a new
+ * checkout for the same payment (the older page, if paid, still funds it: both name the payment).
+ */
+export const startFunding = async (
+  db: TDb,
+  services: TPaymentServices,
+  user: User,
+  input: { loadId: number; provider: TFreightProvider },
+  baseUrl: string,
+  now = Date.now(),
+) => {
+  const load = await loadFor(db, user, input.loadId, "shipper");
+  requireVerifiedContactBeforeFunding(user);
+  if (statusBlocks(load.status) || !load.assignedDriverId) throw notAwarded();
+  const agreed = await agreedAmount(db, load);
+  if (!agreed) throw notAwarded();
+  const quote = quoteOf(services, agreed);
+  if (quote.provider !== input.provider) {
+    const message = /*i18n*/ {
+      id: "error.freight.wrongProvider",
+      message: "provider must be {expected} for a payment in {currency}",
+      values: { expected: quote.provider ?? "-", currency: agreed.currency },
+    };
+    throw new AppError("BAD_REQUEST", message, { issues: [{ path: "provider", message }] });
+  }
+  const [existing] = await db.select().from(freightPayments).where(eq(freightPayments.loadId, load.id));
+  if (existing && FUNDED_STATES.includes(existing.state))
+    throw new AppError(
+      "CONFLICT",
+      /*i18n*/ { id: "error.freight.alreadyFunded", message: "This load is already funded" },
+    );
+  const totalMinor = agreed.amountMinor + quote.feeMinor;
+  // The row exists before the provider is asked, so its id names the checkout; its reference is set after.
+  const placeholder = `pending-${load.id}-${now}-${randomBytes(4).toString("hex")}`;
+  const payment =
+    existing ??
+    (
+      await db
+        .insert(freightPayments)
+        .values({
+          loadId: load.id,
+          shipperId: user.id,
+          driverId: load.assignedDriverId,
+          provider: input.provider,
+          providerRef: placeholder,
+          state: "awaiting_payment",
+          currency: agreed.currency,
+          agreedMinor: agreed.amountMinor,
+          feeMinor: quote.feeMinor,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing()
+        .returning()
+    )[0] ??
+    (await db.select().from(freightPayments).where(eq(freightPayments.loadId, load.id)))[0]!;
+  const title = `MyTess load #${load.id}: ${load.title}`.slice(0, 120);
+  let url: string;
+  let ref: string;
+  if (input.provider === "stripe") {
+    const stripe = services.stripe;
+    if (!stripe) throw providerNotConfigured("stripe");
+    const session = await stripe.createPaymentCheckout({
+      amountMinor: totalMinor,
+      currency: agreed.currency as "USD" | "EUR",
+      productName: title,
+      email: user.email,
+      successUrl: `${baseUrl}/loads/${load.id}?payment=success`,
+      cancelUrl: `${baseUrl}/loads/${load.id}?payment=cancelled`,
+      transferGroup: `load-${load.id}`,
+      metadata: { [FREIGHT_STRIPE_KEY]: String(payment.id), load: String(load.id) },
+      // A second click in the same minute gets the same session.
+      idempotencyKey: `freight-checkout:${payment.id}:${totalMinor}:${Math.floor(now / 60_000)}`,
+    });
+    url = session.url;
+    ref = session.id;
+  } else {
+    const chapa = services.chapa;
+    if (!chapa) throw providerNotConfigured("chapa");
+    ref = `${FREIGHT_CHAPA_PREFIX}${payment.id}-${now.toString(36)}-${randomBytes(3).toString("hex")}`;
+    const r = await chapa.initialize({
+      amount: fromMinor(totalMinor, "ETB"),
+      currency: "ETB",
+      txRef: ref,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      callbackUrl: `${baseUrl}/api/webhooks/chapa/callback`,
+      returnUrl: `${baseUrl}/loads/${load.id}?payment=return`,
+      title: "MyTess freight",
+      description: title,
+    });
+    url = r.checkoutUrl;
+  }
+  await db
+    .update(freightPayments)
+    .set({ providerRef: ref, provider: input.provider, state: "awaiting_payment", note: null, updatedAt: now })
+    .where(and(eq(freightPayments.id, payment.id), inArray(freightPayments.state, ["awaiting_payment", "failed"])));
+  await db.transaction(async (tx) => {
+    await recordPaymentEvent(tx, payment.id, "awaiting_payment", { provider: input.provider, checkout: ref }, now);
+  });
+  const { feeMinor: _fee, ...publicQuote } = quote;
+  return { url, paymentId: payment.id, quote: publicQuote };
+};
+
+/**
+ * Funds a payment once the provider confirmed what was paid: awaiting_payment (or failed, when the shipper paid on
+ * a second try) becomes funded, with its history row and the ledger's `fund` transaction (the shipper paid the total;
+ * escrow holds the agreed amount; the platform's fee is earned), in one transaction. A payment already funded, or one
+ * whose paid amount or currency differs from what was asked, changes nothing (the latter is kept failed with why).
+ */
+export const fundPayment = async (
+  db: TDb,
+  paymentId: number,
+  paid: { amountMinor: number; currency: string; chargeRef: string; providerRef: string },
+  now = Date.now(),
+): Promise<{ status: TFreightPaymentState; funded: boolean; refused?: string }> =>
+  db.transaction(async (tx) => {
+    await db.q.lockKeys(tx, [`freight-payment:${paymentId}`]);
+    const [p] = await tx.select().from(freightPayments).where(eq(freightPayments.id, paymentId));
+    if (!p) return { status: "failed" as const, funded: false, refused: `no payment ${paymentId}` };
+    if (p.state !== "awaiting_payment" && p.state !== "failed") return { status: p.state, funded: false };
+    const total = Number(p.agreedMinor) + Number(p.feeMinor);
+    if (paid.currency !== p.currency || paid.amountMinor !== total) {
+      const refused = `paid ${paid.amountMinor} ${paid.currency}, asked ${total} ${p.currency}`;
+      await tx
+        .update(freightPayments)
+        .set({ state: "failed", note: refused, updatedAt: now })
+        .where(eq(freightPayments.id, p.id));
+      await recordPaymentEvent(tx, p.id, "failed", { reason: refused, charge: paid.chargeRef }, now);
+      return { status: "failed" as const, funded: false, refused };
+    }
+    await tx
+      .update(freightPayments)
+      .set({ state: "funded", chargeRef: paid.chargeRef, note: null, updatedAt: now })
+      .where(eq(freightPayments.id, p.id));
+    await recordPaymentEvent(tx, p.id, "funded", { charge: paid.chargeRef, checkout: paid.providerRef }, now);
+    await postTxn(
+      tx,
+      { txn: `fund:${p.id}`, paymentId: p.id, loadId: p.loadId, currency: p.currency, providerObject: paid.chargeRef },
+      [
+        { account: "shipper", amountMinor: -total },
+        { account: "escrow", amountMinor: Number(p.agreedMinor) },
+        { account: "platform_fees", amountMinor: Number(p.feeMinor) },
+      ],
+      now,
+    );
+    return { status: "funded" as const, funded: true };
+  });
+
+/** Whether a verified Stripe event is about freight payments (the rest belongs to the subscription). */
+export const isFreightStripeEvent = (e: TStripeEvent) => {
+  const meta = e.object.metadata as Record<string, unknown> | undefined;
+  return typeof meta?.[FREIGHT_STRIPE_KEY] === "string";
+};
+
+/**
+ * A Stripe event of a freight payment. Whatever the event says, the session and payment intent are read back from
+ * Stripe, so the order and number of deliveries do not matter: the first that finds the payment intent succeeded
+ * funds the payment; the others find it funded.
+ */
+export const applyFreightStripeEvent = async (
+  db: TDb,
+  services: TPaymentServices,
+  e: TStripeEvent,
+  now = Date.now(),
+): Promise<{ applied: boolean; ignored?: string; refused?: string }> => {
+  const stripe = services.stripe;
+  if (!stripe) return { applied: false, ignored: "Stripe is not configured" };
+  const paymentId = Number((e.object.metadata as Record<string, string>)[FREIGHT_STRIPE_KEY]);
+  const [p] = await db.select().from(freightPayments).where(eq(freightPayments.id, paymentId));
+  if (!p) return { applied: false, ignored: `no freight payment ${paymentId}` };
+  if (p.state !== "awaiting_payment" && p.state !== "failed") return { applied: false, ignored: `already ${p.state}` };
+  let intentId: string | null = null;
+  let sessionId: string = p.providerRef;
+  if (e.type.startsWith("checkout.session.")) {
+    const session = await stripe.retrieveCheckoutSession(String(e.object.id));
+    if (session.paymentStatus !== "paid") return { applied: false, ignored: `session ${session.paymentStatus}` };
+    intentId = session.paymentIntent;
+    sessionId = session.id;
+  } else if (e.type.startsWith("payment_intent.")) intentId = String(e.object.id);
+  else if (e.type.startsWith("charge.") && typeof e.object.payment_intent === "string")
+    intentId = e.object.payment_intent;
+  if (!intentId) return { applied: false, ignored: `${e.type} names no payment intent` };
+  const intent = await stripe.retrievePaymentIntent(intentId);
+  if (intent.metadata[FREIGHT_STRIPE_KEY] !== String(p.id))
+    return { applied: false, ignored: `payment intent ${intent.id} is not payment ${p.id}'s` };
+  if (intent.status !== "succeeded" || !intent.latestCharge)
+    return { applied: false, ignored: `payment intent ${intent.status}` };
+  const r = await fundPayment(
+    db,
+    p.id,
+    { amountMinor: intent.amount, currency: intent.currency, chargeRef: intent.latestCharge, providerRef: sessionId },
+    now,
+  );
+  return { applied: r.funded, ...(r.refused ? { refused: r.refused } : {}) };
+};
+
+/** Whether a Chapa tx_ref is a freight payment's. */
+export const isFreightTxRef = (txRef: string) => txRef.startsWith(FREIGHT_CHAPA_PREFIX);
+
+/**
+ * Confirms a Chapa freight payment with Chapa's verify call (from the signed webhook, the callback or the return):
+ * success funds it once, with the amount Chapa reports; failed or cancelled is recorded (the shipper may try again).
+ */
+export const confirmFreightChapa = async (db: TDb, services: TPaymentServices, txRef: string, now = Date.now()) => {
+  const chapa = services.chapa;
+  if (!chapa) throw providerNotConfigured("chapa");
+  const [p] = await db
+    .select()
+    .from(freightPayments)
+    .where(and(eq(freightPayments.provider, "chapa"), eq(freightPayments.providerRef, txRef)));
+  const id = p?.id ?? Number(/^mytess-load-(\d+)-/.exec(txRef)?.[1]);
+  if (!p && !id) return { status: "ignored" as const, ignored: `no freight payment has tx_ref ${txRef}` };
+  const [row] = p ? [p] : await db.select().from(freightPayments).where(eq(freightPayments.id, id));
+  if (!row) return { status: "ignored" as const, ignored: `no freight payment has tx_ref ${txRef}` };
+  if (row.state !== "awaiting_payment" && row.state !== "failed") return { status: row.state };
+  const t = await chapa.verify(txRef);
+  if (t.txRef !== txRef) return { status: row.state, refused: `Chapa answered for ${t.txRef}` };
+  if (t.status === "success") {
+    const r = await fundPayment(
+      db,
+      row.id,
+      {
+        amountMinor: Math.round(t.amount * 100),
+        currency: t.currency,
+        chargeRef: t.reference ?? txRef,
+        providerRef: txRef,
+      },
+      now,
+    );
+    return { status: r.status, ...(r.refused ? { refused: r.refused } : {}) };
+  }
+  if (
+    (t.status === "failed" || t.status === "cancelled") &&
+    row.providerRef === txRef &&
+    row.state === "awaiting_payment"
+  )
+    await db.transaction(async (tx) => {
+      const [changed] = await tx
+        .update(freightPayments)
+        .set({ state: "failed", note: `Chapa: ${t.status}`, updatedAt: now })
+        .where(and(eq(freightPayments.id, row.id), eq(freightPayments.state, "awaiting_payment")))
+        .returning();
+      if (changed) await recordPaymentEvent(tx, row.id, "failed", { reason: t.status, txRef }, now);
+    });
+  return { status: t.status === "success" ? "funded" : "failed" };
+};

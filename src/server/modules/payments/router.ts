@@ -1,0 +1,68 @@
+import type { TRPCRouterRecord } from "@trpc/server";
+import { z } from "zod";
+import { ZFreightPayment, ZFundLoadInput, ZFundLoadResult, ZLoadPayment } from "../../../shared/schemas/payments";
+import { authedProcedure, shipperProcedure, systemProcedure } from "../../trpc/init";
+import { rest } from "../../trpc/rest-meta";
+import { listFreightPayments, loadPayment, startFunding } from "./freight";
+import { checkLedger } from "./ledger";
+
+const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
+
+/** Where a payment page sends the payer back: the request's public origin, else the process's. */
+const originOf = (ctx: { http: { origin: string } | null; services: { publicOrigin?: string } }) =>
+  ctx.http?.origin ?? ctx.services.publicOrigin ?? "http://localhost:3000";
+
+/** Freight payments: funding an awarded load, a load's payment, and every payment of the reader. */
+export const paymentsRouter = {
+  fund: shipperProcedure
+    .meta(
+      rest("POST", "/api/loads/:id/payment", {
+        summary: "Fund an awarded load (the provider's hosted page)",
+        tags: ["Payments"],
+        scope: "billing:write",
+        params: { id: "loadId" },
+      }),
+    )
+    .input(ZFundLoadInput)
+    .output(ZFundLoadResult)
+    .mutation(({ ctx, input }) => startFunding(ctx.db, ctx.services.payments, ctx.actor, input, originOf(ctx))),
+  forLoad: authedProcedure
+    .meta(
+      rest("GET", "/api/loads/:id/payment", {
+        summary: "A load's payment and, for its shipper, what funding it costs",
+        tags: ["Payments"],
+        scope: "billing:read",
+        params: { id: "loadId" },
+      }),
+    )
+    .input(ZLoadId)
+    .output(ZLoadPayment)
+    .query(({ ctx, input }) => loadPayment(ctx.db, ctx.services.payments, ctx.actor, input.loadId)),
+  list: authedProcedure
+    .meta(
+      rest("GET", "/api/payments", {
+        summary: "The reader's freight payments",
+        tags: ["Payments"],
+        scope: "billing:read",
+      }),
+    )
+    .output(z.array(ZFreightPayment))
+    .query(({ ctx }) => listFreightPayments(ctx.db, ctx.actor)),
+  /** The operator's proof that the ledger balances (`mytess ledger check`). */
+  ledgerCheck: systemProcedure
+    .output(
+      z.object({
+        entries: z.number(),
+        payments: z.number(),
+        problems: z.array(
+          z.object({
+            kind: z.string(),
+            paymentId: z.number().nullable(),
+            txn: z.string().nullable(),
+            detail: z.string(),
+          }),
+        ),
+      }),
+    )
+    .query(({ ctx }) => checkLedger(ctx.db)),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,74 @@
+import { z } from "zod";
+
+/** Freight payments: the providers, the states a load's payment goes through, the ledger's accounts. */
+export const FREIGHT_PROVIDERS = ["stripe", "chapa"] as const;
+export type TFreightProvider = (typeof FREIGHT_PROVIDERS)[number];
+
+export const FREIGHT_PAYMENT_STATES = [
+  "awaiting_payment",
+  "funded",
+  "released",
+  "paid_out",
+  "refunded",
+  "disputed",
+  "failed",
+] as const;
+export type TFreightPaymentState = (typeof FREIGHT_PAYMENT_STATES)[number];
+
+export const LEDGER_ACCOUNTS = ["shipper", "escrow", "platform_fees", "driver", "provider_fees"] as const;
+export type TLedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
+
+/** The provider that takes a currency: Chapa for birr, Stripe for dollars and euros. */
+export const providerForCurrency = (currency: string): TFreightProvider | null =>
+  currency === "ETB" ? "chapa" : currency === "USD" || currency === "EUR" ? "stripe" : null;
+
+export const ZFundLoadInput = z.object({
+  loadId: z.number({ error: "loadId must be a number" }).int().positive(),
+  provider: z.enum(FREIGHT_PROVIDERS, { error: `provider must be one of ${FREIGHT_PROVIDERS.join(", ")}` }),
+});
+export type TFundLoadInput = z.infer<typeof ZFundLoadInput>;
+
+/** What funding a load costs, shown before paying: the agreed amount, the platform's fee, their sum (decimals). */
+export const ZFreightQuote = z.object({
+  currency: z.string(),
+  agreed: z.number(),
+  fee: z.number(),
+  feePercent: z.number(),
+  total: z.number(),
+  /** The provider that takes the currency, or null when none does. */
+  provider: z.enum(FREIGHT_PROVIDERS).nullable(),
+  /** Whether that provider is configured here. */
+  available: z.boolean(),
+});
+export type TFreightQuote = z.infer<typeof ZFreightQuote>;
+
+export const ZFreightPaymentEvent = z.object({
+  state: z.string(),
+  at: z.string(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export const ZFreightPayment = z.object({
+  id: z.number(),
+  loadId: z.number(),
+  loadTitle: z.string(),
+  /** The reader's side of the payment. */
+  role: z.enum(["shipper", "driver"]),
+  provider: z.enum(FREIGHT_PROVIDERS),
+  state: z.enum(FREIGHT_PAYMENT_STATES),
+  currency: z.string(),
+  agreed: z.number(),
+  fee: z.number(),
+  total: z.number(),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  history: z.array(ZFreightPaymentEvent),
+});
+export type TFreightPayment = z.infer<typeof ZFreightPayment>;
+
+/** A load's payment as its two parties see it: the quote (the shipper's, before paying) and the payment, if any. */
+export const ZLoadPayment = z.object({ quote: ZFreightQuote.nullable(), payment: ZFreightPayment.nullable() });
+export type TLoadPayment = z.infer<typeof ZLoadPayment>;
+
+export const ZFundLoadResult = z.object({ url: z.string(), paymentId: z.number(), quote: ZFreightQuote });

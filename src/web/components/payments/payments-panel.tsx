@@ -1,0 +1,66 @@
+import { Trans } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { usePreferences } from "../../lib/preferences";
+import { errorInfo, trpc } from "../../lib/trpc";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
+import { PaymentStateBadge, usePaymentStateLabel } from "./payment-state";
+
+/** The reader's freight payments (as shipper or driver), each with its state and history. */
+export function PaymentsPanel() {
+  const { formatOriginal, formatDate } = usePreferences();
+  const label = usePaymentStateLabel();
+  const q = useQuery(trpc.payments.list.queryOptions());
+  return (
+    <Card data-testid="freight-payments">
+      <CardHeader>
+        <CardTitle>
+          <Trans comment="Settings card title: payments for loads (not the subscription)">Load payments</Trans>
+        </CardTitle>
+        <CardDescription>
+          <Trans>Payments for your loads, held by MyTess until the delivery is accepted.</Trans>
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {q.isPending ? (
+          <p className="text-sm text-muted-foreground" role="status">
+            <Trans>Loading payments…</Trans>
+          </p>
+        ) : q.isError ? (
+          <p className="text-sm text-destructive" role="alert">
+            <Trans>Payments could not be loaded.</Trans> {errorInfo(q.error).message}
+          </p>
+        ) : q.data.length === 0 ? (
+          <p className="text-sm text-muted-foreground" data-testid="freight-payments-empty">
+            <Trans>No load payments yet.</Trans>
+          </p>
+        ) : (
+          <ul className="grid gap-3">
+            {q.data.map((p) => (
+              <li key={p.id} className="grid gap-1 rounded-md border p-3" data-testid="freight-payment">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <Link
+                    to="/loads/$id"
+                    params={{ id: String(p.loadId) }}
+                    className="inline-flex min-h-11 items-center font-medium underline-offset-4 hover:underline"
+                  >
+                    {p.loadTitle}
+                  </Link>
+                  <PaymentStateBadge state={p.state} />
+                </div>
+                <p className="text-sm">{formatOriginal(p.total, p.currency)}</p>
+                <ol className="text-xs text-muted-foreground">
+                  {p.history.map((h, i) => (
+                    <li key={i}>
+                      {formatDate(h.at, { dateStyle: "medium", timeStyle: "short" })}: {label(h.state)}
+                    </li>
+                  ))}
+                </ol>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
