@@ -18,6 +18,7 @@ export const {
   tripEvents,
   loadDocuments,
   tripAlerts,
+  trackingLinks,
   ratings,
   activityEvents,
   loginFailures,

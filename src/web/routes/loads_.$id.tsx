@@ -12,6 +12,7 @@ import { LoadCard, shareContentFor } from "../components/loads/load-card";
 import { PlaceName } from "../components/loads/place-name";
 import { ShareMenu } from "../components/loads/share-menu";
 import { TrackSummary } from "../components/tracking/track-summary";
+import { TrackingLinkControl } from "../components/tracking/tracking-link-control";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
 import { loginHref } from "../lib/auth";
@@ -171,6 +172,9 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
       </Suspense>
       {(l.isMine || l.isAssignedToMe) && ["assigned", "in_transit", "delivered"].includes(l.status) && (
         <TrackSummary loadId={l.id} />
+      )}
+      {l.isMine && ["assigned", "in_transit", "delivered", "disputed", "completed"].includes(l.status) && (
+        <TrackingLinkControl loadId={l.id} />
       )}
       <Card>
         <CardContent className="grid gap-2 pt-5 text-sm">
