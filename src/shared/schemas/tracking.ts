@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { dateTime, LOAD_STATUSES } from "./loads";
 
+/** Within this distance of the pickup or delivery point the driver has arrived there (500 m). */
+export const ARRIVAL_MILES = 500 / 1609.344;
+
 /** The most points one call may carry: a phone's queue sends what it gathered offline in batches of this size. */
 export const MAX_POSITIONS_PER_CALL = 100;
 
