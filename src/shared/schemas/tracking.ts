@@ -112,3 +112,14 @@ export const ZSharedTrack = z.object({
   expiresAt: z.string().nullable(),
 });
 export type TSharedTrack = z.infer<typeof ZSharedTrack>;
+
+/** One point of a live location a chat app (Telegram) relays for the driver. */
+export const ZLiveLocationInput = ZPosition;
+
+/** Which trip a live location feeds, and what became of the point. */
+export const ZLiveLocationResult = z.object({
+  loadId: z.number(),
+  from: z.string(),
+  to: z.string(),
+  stored: z.number(),
+});

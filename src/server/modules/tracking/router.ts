@@ -1,6 +1,8 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import {
+  ZLiveLocationInput,
+  ZLiveLocationResult,
   ZPositionsInput,
   ZPositionsResult,
   ZRevokeTrackingLinkResult,
@@ -13,6 +15,7 @@ import {
 import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { createTrackingLink, revokeTrackingLink, sharedTrack, trackingLinkState } from "./links";
+import { recordLiveLocation } from "./live-location";
 import { recordPositions, trackForParty } from "./positions";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
@@ -46,6 +49,11 @@ export const trackingRouter = {
     .input(ZLoadId)
     .output(ZTrack)
     .query(({ ctx, input }) => trackForParty(ctx.db, ctx.actor, input.loadId)),
+  /** A point of the driver's live location relayed by a chat bot (Telegram): it joins their current trip. */
+  liveLocation: driverProcedure
+    .input(ZLiveLocationInput)
+    .output(ZLiveLocationResult)
+    .mutation(({ ctx, input }) => recordLiveLocation(ctx.db, ctx.actor, input)),
   createLink: shipperProcedure
     .meta(
       rest("POST", "/api/loads/:id/tracking-link", {
