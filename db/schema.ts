@@ -315,6 +315,20 @@ export const tripAlerts = sqliteTable(
 );
 
 /**
+ * The consignee's tracking link of a load: one live link per load (a new one replaces the old, revoking deletes it).
+ * Only the SHA-256 of the link's token is kept; the link expires 7 days after the delivery (`TRACKING_LINK_TTL_MS`).
+ */
+export const trackingLinks = sqliteTable("tracking_links", {
+  id: integer().primaryKey({ autoIncrement: true }),
+  loadId: integer()
+    .notNull()
+    .unique()
+    .references(() => loads.id, { onDelete: "cascade" }),
+  tokenHash: text().notNull().unique(),
+  createdAt: integer().notNull(),
+});
+
+/**
  * A load's trip after the award, one row per step (awarded, rate confirmation accepted, picked up, delivered, POD
  * accepted, disputed, completed), written in the same transaction as the status it records. `actorId` is null for the
  * system (a completion after 48 hours without an answer).

@@ -20,6 +20,7 @@ export const {
   tripEvents,
   loadDocuments,
   tripAlerts,
+  trackingLinks,
   ratings,
   activityEvents,
   loginFailures,

@@ -327,6 +327,17 @@ export const tripAlerts = pgTable(
   ],
 );
 
+/** The consignee's tracking link of a load (see db/schema.ts). */
+export const trackingLinks = pgTable("tracking_links", {
+  id: id(),
+  loadId: integer()
+    .notNull()
+    .unique()
+    .references(() => loads.id, { onDelete: "cascade" }),
+  tokenHash: text().notNull().unique(),
+  createdAt: ms().notNull(),
+});
+
 /** A load's trip after the award, one row per step (see db/schema.ts). */
 export const tripEvents = pgTable(
   "trip_events",

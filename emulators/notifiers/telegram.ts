@@ -82,6 +82,8 @@ export const createTelegramEmulator = (opts: { token: string }) => {
   /** Sends to a chat in "hold" mode wait here until its mode changes (a slow Telegram, as tests need one). */
   const held = new Map<number, (() => void)[]>();
   const deliveries = new Set<Promise<unknown>>();
+  /** Live locations shared, by message id: who shared them, when, for how long. */
+  const liveLocations = new Map<number, { chatId: number; date: number; livePeriod: number }>();
 
   const now = () => Math.floor(Date.now() / 1000);
   const chatOf = (u: TUser) => ({ id: u.id, type: "private" as const, first_name: u.first_name, username: u.username });
@@ -135,6 +137,64 @@ export const createTelegramEmulator = (opts: { token: string }) => {
         ...(command ? { entities: [{ type: "bot_command", offset: 0, length: command[0].length }] } : {}),
       };
       return push({ message });
+    },
+    /**
+     * The user shares a live location (a `message` whose `location` has `live_period`, seconds from the message's
+     * date); returns the message id its moves edit.
+     */
+    userSharesLiveLocation: (
+      chatId: number,
+      at: { latitude: number; longitude: number; horizontalAccuracy?: number },
+      livePeriod = 3600,
+    ) => {
+      const from = users.get(chatId) ?? control.addUser({ id: chatId, firstName: `User ${chatId}` });
+      const message_id = nextMessageId++;
+      const date = now();
+      liveLocations.set(message_id, { chatId, date, livePeriod });
+      push({
+        message: {
+          message_id,
+          from,
+          chat: chatOf(from),
+          date,
+          location: {
+            latitude: at.latitude,
+            longitude: at.longitude,
+            ...(at.horizontalAccuracy != null ? { horizontal_accuracy: at.horizontalAccuracy } : {}),
+            live_period: livePeriod,
+          },
+        },
+      });
+      return message_id;
+    },
+    /**
+     * The live location moves: an `edited_message` with `edit_date` (seconds; `editDate` lets a test set it). When the
+     * user stops sharing, Telegram's last edit carries no `live_period` (`stopped`).
+     */
+    userMovesLiveLocation: (
+      chatId: number,
+      messageId: number,
+      at: { latitude: number; longitude: number; heading?: number },
+      opts: { editDate?: number; stopped?: boolean } = {},
+    ) => {
+      const from = users.get(chatId);
+      const live = liveLocations.get(messageId);
+      if (!from || !live || live.chatId !== chatId) throw new Error(`no live location ${messageId} in chat ${chatId}`);
+      push({
+        edited_message: {
+          message_id: messageId,
+          from,
+          chat: chatOf(from),
+          date: live.date,
+          edit_date: opts.editDate ?? now(),
+          location: {
+            latitude: at.latitude,
+            longitude: at.longitude,
+            ...(opts.stopped ? {} : { live_period: live.livePeriod }),
+            ...(at.heading != null && !opts.stopped ? { heading: at.heading } : {}),
+          },
+        },
+      });
     },
     /** The user presses an inline button under one of the bot's messages; returns the callback query id. */
     pressButton: (chatId: number, messageId: number, data: string) => {

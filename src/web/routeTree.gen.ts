@@ -32,6 +32,7 @@ import { Route as AuthedShipperRouteImport } from "./routes/_authed/shipper"
 import { Route as AuthedShippingRouteImport } from "./routes/_authed/shipping"
 import { Route as DevMailRouteImport } from "./routes/dev.mail"
 import { Route as LoadsIdRouteImport } from "./routes/loads_.$id"
+import { Route as TrackTokenRouteImport } from "./routes/track.$token"
 
 const IndexRoute = IndexRouteImport.update({
   id: "/",
@@ -147,6 +148,11 @@ const LoadsIdRoute = LoadsIdRouteImport.update({
   path: "/loads/$id",
   getParentRoute: () => rootRouteImport,
 } as any)
+const TrackTokenRoute = TrackTokenRouteImport.update({
+  id: "/track/$token",
+  path: "/track/$token",
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   "/": typeof IndexRoute
@@ -171,6 +177,7 @@ export interface FileRoutesByFullPath {
   "/shipping": typeof AuthedShippingRoute
   "/dev/mail": typeof DevMailRoute
   "/loads/$id": typeof LoadsIdRoute
+  "/track/$token": typeof TrackTokenRoute
 }
 export interface FileRoutesByTo {
   "/": typeof IndexRoute
@@ -195,6 +202,7 @@ export interface FileRoutesByTo {
   "/shipping": typeof AuthedShippingRoute
   "/dev/mail": typeof DevMailRoute
   "/loads/$id": typeof LoadsIdRoute
+  "/track/$token": typeof TrackTokenRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -221,6 +229,7 @@ export interface FileRoutesById {
   "/_authed/shipping": typeof AuthedShippingRoute
   "/dev/mail": typeof DevMailRoute
   "/loads_/$id": typeof LoadsIdRoute
+  "/track/$token": typeof TrackTokenRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -247,6 +256,7 @@ export interface FileRouteTypes {
     | "/shipping"
     | "/dev/mail"
     | "/loads/$id"
+    | "/track/$token"
   fileRoutesByTo: FileRoutesByTo
   to:
     | "/"
@@ -271,6 +281,7 @@ export interface FileRouteTypes {
     | "/shipping"
     | "/dev/mail"
     | "/loads/$id"
+    | "/track/$token"
   id:
     | "__root__"
     | "/"
@@ -296,6 +307,7 @@ export interface FileRouteTypes {
     | "/_authed/shipping"
     | "/dev/mail"
     | "/loads_/$id"
+    | "/track/$token"
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -313,6 +325,7 @@ export interface RootRouteChildren {
   TermsRoute: typeof TermsRoute
   DevMailRoute: typeof DevMailRoute
   LoadsIdRoute: typeof LoadsIdRoute
+  TrackTokenRoute: typeof TrackTokenRoute
 }
 
 declare module "@tanstack/react-router" {
@@ -478,6 +491,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof LoadsIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    "/track/$token": {
+      id: "/track/$token"
+      path: "/track/$token"
+      fullPath: "/track/$token"
+      preLoaderRoute: typeof TrackTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -523,6 +543,7 @@ const rootRouteChildren: RootRouteChildren = {
   TermsRoute: TermsRoute,
   DevMailRoute: DevMailRoute,
   LoadsIdRoute: LoadsIdRoute,
+  TrackTokenRoute: TrackTokenRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -274,3 +274,43 @@ export const trackCommand = async (
     return { text: errorText(err, u.language) };
   }
 };
+
+/** One point of a live location a driver shares in a chat: where, when (epoch seconds), and what the phone said of it. */
+export type TLiveFix = { latitude: number; longitude: number; at: number; accuracy?: number; heading?: number };
+
+/**
+ * A driver's live location joins the trip they are on, as the app's positions do (same checks, a point stored once).
+ * The first point is answered (on, for which trip, how to stop); the moves that follow are silent, and a move that
+ * cannot be stored is only logged, since the chat would otherwise fill with errors every few seconds.
+ */
+export const liveLocationCommand = async (
+  deps: TBotDeps,
+  u: TBotUser,
+  channel: TChannel,
+  fix: TLiveFix,
+  first: boolean,
+): Promise<TBotReply | null> => {
+  try {
+    const r = await callerFor(deps, u, channel).tracking.liveLocation({
+      latitude: fix.latitude,
+      longitude: fix.longitude,
+      recordedAt: new Date(fix.at * 1000).toISOString(),
+      accuracy: fix.accuracy ?? null,
+      heading: fix.heading ?? null,
+    });
+    if (!first) return null;
+    i18n.activate(u.language);
+    return {
+      text: i18n._({
+        id: "bot.live.on",
+        message:
+          "Location sharing is on: your live location now shows on the trip of load #{id} ({from} → {to}), which the shipper sees. To stop, open the live location in this chat and tap Stop sharing.",
+        values: { id: r.loadId, from: r.from, to: r.to },
+      }),
+    };
+  } catch (err) {
+    if (first) return { text: errorText(err, u.language) };
+    deps.services.log.info("telegram live location point not stored", { userId: u.user.id, error: String(err) });
+    return null;
+  }
+};

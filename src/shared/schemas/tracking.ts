@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { dateTime, LOAD_STATUSES } from "./loads";
 
+/** Within this distance of the pickup or delivery point the driver has arrived there (500 m). */
+export const ARRIVAL_MILES = 500 / 1609.344;
+
 /** The most points one call may carry: a phone's queue sends what it gathered offline in batches of this size. */
 export const MAX_POSITIONS_PER_CALL = 100;
 
@@ -71,3 +74,52 @@ export const ZPositionsResult = z.object({
   lastPosition: ZTrackPoint.nullable(),
 });
 export type TPositionsResult = z.infer<typeof ZPositionsResult>;
+
+/** A new tracking link, shown once (only its hash is kept): open-ended (`expiresAt` null) until the delivery. */
+export const ZTrackingLink = z.object({ url: z.string(), token: z.string(), expiresAt: z.string().nullable() });
+export type TTrackingLink = z.infer<typeof ZTrackingLink>;
+
+/** Whether a load has a live tracking link, for its shipper (the link itself cannot be shown again). */
+export const ZTrackingLinkState = z.object({
+  link: z.object({ createdAt: z.string(), expiresAt: z.string().nullable() }).nullable(),
+});
+export type TTrackingLinkState = z.infer<typeof ZTrackingLinkState>;
+
+export const ZRevokeTrackingLinkResult = z.object({ revoked: z.boolean() });
+
+/** A tracking link's token: 32 random bytes in base64url. */
+export const ZTrackingToken = z.object({
+  token: z.string({ error: "token is required" }).regex(/^[A-Za-z0-9_-]{43}$/, "token is not a tracking link's token"),
+});
+
+/** What the consignee's link shows: the trip's stage, not the load's business (a dispute reads as delivered). */
+export const SHARED_TRIP_STAGES = ["awaiting_pickup", "in_transit", "delivered"] as const;
+export type TSharedTripStage = (typeof SHARED_TRIP_STAGES)[number];
+
+const ZSharedPlace = z.object({ label: z.string(), latitude: z.number(), longitude: z.number() });
+
+/** The consignee's view of a trip: places, track, ETA and stage, and nothing of the parties, the price or the ids. */
+export const ZSharedTrack = z.object({
+  stage: z.enum(SHARED_TRIP_STAGES),
+  pickup: ZSharedPlace,
+  delivery: ZSharedPlace,
+  positions: z.array(ZTrackPoint),
+  lastPosition: ZTrackPoint.nullable(),
+  remainingMiles: z.number().nullable(),
+  eta: z.string().nullable(),
+  etaComputedAt: z.string(),
+  deliveredAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+});
+export type TSharedTrack = z.infer<typeof ZSharedTrack>;
+
+/** One point of a live location a chat app (Telegram) relays for the driver. */
+export const ZLiveLocationInput = ZPosition;
+
+/** Which trip a live location feeds, and what became of the point. */
+export const ZLiveLocationResult = z.object({
+  loadId: z.number(),
+  from: z.string(),
+  to: z.string(),
+  stored: z.number(),
+});

@@ -35,14 +35,22 @@ const read = <T>(key: string, fallback: T): T => {
   }
 };
 
+/** The device's newest position while a trip is shared (not kept across reloads): the trip card asks about arrival. */
+export type TFix = { latitude: number; longitude: number; at: number };
+
 let choices: Record<string, TChoice> = read(CHOICES_KEY, {});
 let points: Record<string, TWire[]> = read(POINTS_KEY, {});
+let lastFix: TFix | null = null;
 const listeners = new Set<() => void>();
 const changed = () => {
-  snapshot = { choices, points };
+  snapshot = { choices, points, lastFix };
   for (const l of listeners) l();
 };
-let snapshot = { choices, points };
+let snapshot: { choices: Record<string, TChoice>; points: Record<string, TWire[]>; lastFix: TFix | null } = {
+  choices,
+  points,
+  lastFix,
+};
 
 const savePoints = (next: Record<string, TWire[]>) => {
   points = next;
@@ -193,8 +201,10 @@ export const watchTrips = (
         speed: p.coords.speed ?? null,
         heading: p.coords.heading == null || Number.isNaN(p.coords.heading) ? null : p.coords.heading,
       };
+      lastFix = { latitude: fix.latitude, longitude: fix.longitude, at: fix.recordedAt };
       let kept = false;
       for (const loadId of loadIds) kept = keepFix(loadId, fix) || kept;
+      if (!kept) changed();
       if (kept) flushPoints().catch(() => {});
     },
     (err) => onState(err.code === err.PERMISSION_DENIED ? "denied" : "unavailable"),

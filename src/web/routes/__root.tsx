@@ -83,7 +83,12 @@ function usePageTitle() {
       titles[path] ??
       (/^\/loads\/\d+$/.test(path)
         ? t({ message: "Shared load", comment: "Browser tab title of a load page opened from a shared link" })
-        : t`Page not found`);
+        : path.startsWith("/track/")
+          ? t({
+              message: "Trip tracking",
+              comment: "Browser tab title of the page a consignee opens from a trip's tracking link",
+            })
+          : t`Page not found`);
     document.title = `${page} · MyTess`;
   }, [path, t]);
 }

@@ -13,6 +13,7 @@ import { PlaceName } from "../components/loads/place-name";
 import { ShareMenu } from "../components/loads/share-menu";
 import { LoadPayment } from "../components/payments/load-payment";
 import { TrackSummary } from "../components/tracking/track-summary";
+import { TrackingLinkControl } from "../components/tracking/tracking-link-control";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
 import { loginHref } from "../lib/auth";
@@ -174,6 +175,9 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
         <TrackSummary loadId={l.id} />
       )}
       {(l.isMine || l.isAssignedToMe) && l.status !== "posted" && <LoadPayment loadId={l.id} />}
+      {l.isMine && ["assigned", "in_transit", "delivered", "disputed", "completed"].includes(l.status) && (
+        <TrackingLinkControl loadId={l.id} />
+      )}
       <Card>
         <CardContent className="grid gap-2 pt-5 text-sm">
           <div>

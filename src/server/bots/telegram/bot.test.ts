@@ -319,6 +319,140 @@ describe("commands through the app's router", () => {
   });
 });
 
+describe("live location", () => {
+  /** A load from Addis Ababa to Adama awarded to the driver an hour ago (so points from now on lie in the trip). */
+  const awarded = async (pickedUp: boolean) => {
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    const bid = (await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" })).json.bid;
+    expect((await shipper.post(`/api/bids/${bid.id}/accept`)).status).toBe(200);
+    await t.rows("UPDATE bids SET updated_at = ? WHERE id = ?", Date.now() - 3600_000, bid.id);
+    if (pickedUp) expect((await driver.post(`/api/loads/${loadId}/pickup`)).status).toBe(200);
+    return loadId;
+  };
+  const points = async (loadId: number) =>
+    t.rows<{ latitude: number; recorded_at: number; accuracy: number | null; heading: number | null }>(
+      "SELECT latitude, recorded_at, accuracy, heading FROM trip_points WHERE load_id = ? ORDER BY recorded_at",
+      loadId,
+    );
+  const until = async (check: () => Promise<boolean>) => {
+    const end = Date.now() + 8000;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error("timed out waiting");
+      await Bun.sleep(40);
+    }
+  };
+  const stored = async (loadId: number, n: number) => {
+    await until(async () => (await points(loadId)).length === n);
+    await until(async () => emu.telegram.pendingUpdates() === 0);
+  };
+  /** The user shares a live location; resolves with the bot's answer. */
+  const share = async (chatId: number, at: { latitude: number; longitude: number }, livePeriod = 3600) => {
+    const before = emu.telegram.sent(chatId).length;
+    const messageId = emu.telegram.userSharesLiveLocation(chatId, { ...at, horizontalAccuracy: 25 }, livePeriod);
+    const answer = await waitFor(() => emu.telegram.sent(chatId)[before]);
+    return { messageId, answer };
+  };
+
+  test("a driver's live location feeds the trip in transit: the first point is answered, the moves are silent and stored once", async () => {
+    const loadId = await awarded(true);
+    const chatId = chat();
+    await link(driver, chatId, "Dawit");
+    const { messageId, answer } = await share(chatId, { latitude: 8.88, longitude: 38.8 });
+    expect(answer.text).toContain("Location sharing is on");
+    expect(answer.text).toContain(`#${loadId}`);
+    expect(answer.text).toContain("Addis Ababa");
+    expect(answer.text).toContain("Stop sharing");
+    expect(await points(loadId)).toMatchObject([{ latitude: 8.88, accuracy: 25 }]);
+    const sent = emu.telegram.sent(chatId).length;
+    const start = Math.floor(Date.now() / 1000);
+    emu.telegram.userMovesLiveLocation(
+      chatId,
+      messageId,
+      { latitude: 8.86, longitude: 38.84, heading: 120 },
+      { editDate: start + 5 },
+    );
+    // The same edit again (a redelivered update): stored once.
+    emu.telegram.userMovesLiveLocation(
+      chatId,
+      messageId,
+      { latitude: 8.86, longitude: 38.84, heading: 120 },
+      { editDate: start + 5 },
+    );
+    emu.telegram.userMovesLiveLocation(
+      chatId,
+      messageId,
+      { latitude: 8.84, longitude: 38.88 },
+      { editDate: start + 10 },
+    );
+    await stored(loadId, 3);
+    const three = await points(loadId);
+    expect(three.map((p) => p.latitude)).toEqual([8.88, 8.86, 8.84]);
+    expect(three[1]).toMatchObject({ heading: 120 });
+    // Each point's time is the edit's (PostgreSQL's raw bigint comes back as text).
+    expect(Number(three[1].recorded_at)).toBe((start + 5) * 1000);
+    // The shipper's track shows them, and the driver's position follows.
+    expect((await shipper.get(`/api/loads/${loadId}/track`)).json.lastPosition).toMatchObject({ latitude: 8.84 });
+    // Stopping (an edit without live_period) and a point in the future are not stored; nothing is said in the chat.
+    emu.telegram.userMovesLiveLocation(
+      chatId,
+      messageId,
+      { latitude: 8.8, longitude: 38.9 },
+      { editDate: start + 15, stopped: true },
+    );
+    emu.telegram.userMovesLiveLocation(
+      chatId,
+      messageId,
+      { latitude: 8.79, longitude: 38.91 },
+      { editDate: start + 3600 },
+    );
+    emu.telegram.userMovesLiveLocation(
+      chatId,
+      messageId,
+      { latitude: 8.78, longitude: 38.92 },
+      { editDate: start + 20 },
+    );
+    await stored(loadId, 4);
+    expect((await points(loadId)).map((p) => p.latitude)).toEqual([8.88, 8.86, 8.84, 8.78]);
+    expect(emu.telegram.sent(chatId)).toHaveLength(sent);
+  });
+
+  test("before pickup it feeds the awarded load; past the chosen period the moves are not stored", async () => {
+    const loadId = await awarded(false);
+    const chatId = chat();
+    await link(driver, chatId, "Dawit");
+    const { messageId, answer } = await share(chatId, { latitude: 8.95, longitude: 38.75 }, 60);
+    expect(answer.text).toContain(`#${loadId}`);
+    const date = Math.floor(Date.now() / 1000);
+    emu.telegram.userMovesLiveLocation(
+      chatId,
+      messageId,
+      { latitude: 8.94, longitude: 38.76 },
+      { editDate: date + 600 },
+    );
+    emu.telegram.userMovesLiveLocation(chatId, messageId, { latitude: 8.93, longitude: 38.77 }, { editDate: date + 1 });
+    await stored(loadId, 2);
+    expect((await points(loadId)).map((p) => p.latitude)).toEqual([8.95, 8.93]);
+  });
+
+  test("no trip under way, a shipper, an unlinked chat: told why, in their language, and nothing is stored", async () => {
+    const chatId = chat();
+    await link(driver, chatId, "Dawit");
+    expect((await share(chatId, { latitude: 8.9, longitude: 38.8 })).answer.text).toBe(
+      "You have no trip under way, so your location is not recorded",
+    );
+    const shipperChat = chat();
+    expect((await shipper.put("/api/user/language", { language: "am" })).status).toBe(200);
+    await link(shipper, shipperChat, "Selam");
+    const refused = (await share(shipperChat, { latitude: 8.9, longitude: 38.8 })).answer.text;
+    expect(refused).not.toContain("Location sharing is on");
+    expect(refused).not.toBe("Only drivers can do this");
+    const stranger = chat();
+    emu.telegram.addUser({ id: stranger, firstName: "Someone" });
+    expect((await share(stranger, { latitude: 8.9, longitude: 38.8 })).answer.text).toContain("MyTess");
+    expect(await t.rows("SELECT id FROM trip_points")).toEqual([]);
+  });
+});
+
 test("dates in the bot follow the account's calendar and language: the Ethiopian calendar in Amharic", async () => {
   const { formatDate } = await import("../../../shared/dates");
   expect((await driver.put("/api/user/calendar", { calendar: "ethiopic" })).status).toBe(200);

@@ -19,6 +19,7 @@ import {
   callerFor,
   errorText,
   helpText,
+  liveLocationCommand,
   loadsCommand,
   notLinkedText,
   type TBotDeps,
@@ -255,6 +256,37 @@ export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
       return;
     }
     await ctx.answerCallbackQuery();
+  });
+
+  // A live location: the first message carries `live_period` (seconds from its date), each move arrives as an edit of
+  // it. A location without `live_period` is a one-off pin, or (an edit) the end of sharing; neither feeds the trip,
+  // nor does an edit past the period the user chose.
+  bot.on(["message:location", "edited_message:location"], async (ctx) => {
+    const message = ctx.editedMessage ?? ctx.message;
+    const location = message?.location;
+    if (!message || !location?.live_period) return;
+    const at = message.edit_date ?? message.date;
+    if (at > message.date + location.live_period) return;
+    const first = ctx.editedMessage === undefined;
+    const u = await linked(ctx);
+    if (!u) {
+      if (first) await reply(ctx, { text: notLinkedText(guessLanguage(ctx), "telegram") });
+      return;
+    }
+    const answer = await liveLocationCommand(
+      deps,
+      u,
+      "telegram",
+      {
+        latitude: location.latitude,
+        longitude: location.longitude,
+        at,
+        accuracy: location.horizontal_accuracy,
+        heading: location.heading,
+      },
+      first,
+    );
+    if (answer) await reply(ctx, answer);
   });
 
   bot.on("message:text", async (ctx) => {

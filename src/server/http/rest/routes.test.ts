@@ -9,6 +9,7 @@ import { REST_ROUTES, restRoutesOf } from "./routes";
 const PATHS = `
 DELETE /api/bids/:id
 DELETE /api/ecommerce/integrations/:id
+DELETE /api/loads/:id/tracking-link
 DELETE /api/marketplaces/:id
 DELETE /api/marketplaces/lanes/:id
 DELETE /api/push/subscribe
@@ -35,6 +36,7 @@ GET /api/loads/:id/payment
 GET /api/loads/:id/preview
 GET /api/loads/:id/timeline
 GET /api/loads/:id/track
+GET /api/loads/:id/tracking-link
 GET /api/loads/shipper
 GET /api/loads/stats
 GET /api/marketplaces
@@ -60,6 +62,7 @@ GET /api/subscription/prices
 GET /api/subscription/status
 GET /api/sync/status
 GET /api/tokens
+GET /api/track/:token
 POST /api/auth/login
 POST /api/auth/password/forgot
 POST /api/auth/password/reset
@@ -87,6 +90,7 @@ POST /api/loads/:id/pod/accept
 POST /api/loads/:id/pod/dispute
 POST /api/loads/:id/positions
 POST /api/loads/:id/rating
+POST /api/loads/:id/tracking-link
 POST /api/marketplaces
 POST /api/marketplaces/:id/connect
 POST /api/marketplaces/:id/search

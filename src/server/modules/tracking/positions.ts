@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
 import { bids, type Load, loads, tripAlerts, tripPoints, type User, users } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
-import type { TPosition, TTrack } from "../../../shared/schemas/tracking";
+import { ARRIVAL_MILES, type TPosition, type TTrack } from "../../../shared/schemas/tracking";
 import { AppError, type TAppIssue } from "../../errors";
 import { publishLive } from "../../live/publish";
 import { moveLoadAlerts } from "../loads/alerts";
@@ -154,8 +154,6 @@ const afterStored = async (tx: TTx, driverId: number, load: TTrackable, stored: 
   await publishLive(tx, [load.shipperId], "load", { loadId: load.id });
 };
 
-/** Within this distance of the pickup or delivery point the driver has arrived there (500 m). */
-export const ARRIVAL_MILES = 500 / 1609.344;
 /** A delay is told again only when the ETA slips this much past the one told last. */
 export const DELAY_STEP_MS = 60 * 60_000;
 

@@ -16,6 +16,7 @@ import { DriverMessagesDialog } from "../../components/loads/messages-dialog";
 import { PlaceName } from "../../components/loads/place-name";
 import { RateDialog } from "../../components/loads/rate-dialog";
 import { RatesNote } from "../../components/money/rates-note";
+import { ArrivalPrompt } from "../../components/tracking/arrival-prompt";
 import { TripSharing } from "../../components/tracking/trip-sharing";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
@@ -295,6 +296,12 @@ function DriverHome() {
               {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom="shipper" />}
               <DriverMessagesDialog loadId={l.id} title={l.title} />
             </div>
+            <ArrivalPrompt
+              trip={l}
+              busy={pickup.isPending || deliver.isPending}
+              onPickedUp={() => pickup.mutate({ loadId: l.id })}
+              onDelivered={() => deliver.mutate({ loadId: l.id })}
+            />
             <TripSharing loadId={l.id} status={l.status} />
           </Card>
         ))}
