@@ -15,6 +15,7 @@ import { DriverMessagesDialog } from "../../components/loads/messages-dialog";
 import { PlaceName } from "../../components/loads/place-name";
 import { RateDialog } from "../../components/loads/rate-dialog";
 import { TripSharing } from "../../components/tracking/trip-sharing";
+import { PendingPod, PodDialog } from "../../components/trip/pod-dialog";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
@@ -22,6 +23,7 @@ import { Label } from "../../components/ui/input";
 import { Switch } from "../../components/ui/switch";
 import { currentPosition } from "../../lib/geolocation";
 import { useOfflineQueue } from "../../lib/offline-queue";
+import { usePendingPods } from "../../lib/pod-queue";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
@@ -120,10 +122,10 @@ function DriverHome() {
         }),
     }),
   );
-  const tripAction = (kind: "pickup" | "deliver") =>
-    trpc.loads[kind].mutationOptions({
+  const pickup = useMutation(
+    trpc.loads.pickup.mutationOptions({
       onSuccess: async () => {
-        toast({ title: kind === "pickup" ? t`Marked as picked up` : t`Marked as delivered`, variant: "success" });
+        toast({ title: t`Marked as picked up`, variant: "success" });
         await refresh();
       },
       onError: (err) => {
@@ -134,9 +136,9 @@ function DriverHome() {
             variant: "destructive",
           });
       },
-    });
-  const pickup = useMutation(tripAction("pickup"));
-  const deliver = useMutation(tripAction("deliver"));
+    }),
+  );
+  const pods = usePendingPods();
 
   const s = stats.data;
   return (
@@ -282,16 +284,13 @@ function DriverHome() {
                   <Trans>Mark picked up</Trans>
                 </Button>
               )}
-              {l.status === "in_transit" && (
-                <Button size="sm" disabled={deliver.isPending} onClick={() => deliver.mutate({ loadId: l.id })}>
-                  <Trans comment="Button on the driver's trip: record that the load arrived at its delivery place">
-                    Mark delivered
-                  </Trans>
-                </Button>
+              {l.status === "in_transit" && !pods.some((p) => p.loadId === l.id && !p.refused) && (
+                <PodDialog loadId={l.id} title={l.title} />
               )}
               {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom="shipper" />}
               <DriverMessagesDialog loadId={l.id} title={l.title} />
             </div>
+            <PendingPod loadId={l.id} />
             <TripSharing loadId={l.id} status={l.status} />
           </Card>
         ))}
