@@ -110,6 +110,9 @@ test("a proof of delivery taken offline is sent when the network returns, and th
   await shipper.goto("/shipper");
   const myLoad = shipper.locator(`[data-testid="my-load"][data-load-id="${loadId}"]`);
   await expect(myLoad.getByTestId("load-status")).toHaveText("Delivered");
+  // After the award the card shows the price agreed, not a best bid.
+  await expect(myLoad.getByTestId("agreed-price")).toHaveText("Agreed price: $550.00");
+  await expect(myLoad.getByTestId("best-bid")).toHaveCount(0);
   const review = myLoad.getByTestId("review-delivery");
   expect((await review.boundingBox())?.height).toBeGreaterThanOrEqual(44);
   await review.click();

@@ -182,8 +182,8 @@ export const shipperLoads = async (db: TDb, shipper: User) =>
   );
 
 /**
- * Bids waiting (how many, and the lowest in US dollars, as the bid's own amount and currency), unread messages, the
- * driver, the last position and whether the shipper rated, for each load.
+ * Bids waiting (how many, and the lowest in US dollars, as the bid's own amount and currency), the agreed price after
+ * the award, unread messages, the driver, the last position and whether the shipper rated, for each load.
  */
 const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
   const ids = rows.map((r) => r.id);
@@ -207,6 +207,18 @@ const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
     const b = best.get(loadId);
     return b ? { amount: b.amount, currency: b.currency } : null;
   };
+  // After the award the price is the accepted bid's, in its own currency; pending bids are gone with the award.
+  const acceptedIds = rows.map((r) => r.acceptedBidId).filter((b): b is number => b != null);
+  const agreed = new Map(
+    acceptedIds.length
+      ? (
+          await db
+            .select({ loadId: bids.loadId, amountMinor: bids.amountMinor, currency: bids.currency })
+            .from(bids)
+            .where(inArray(bids.id, acceptedIds))
+        ).map((b) => [b.loadId, { amount: fromMinor(b.amountMinor, b.currency), currency: b.currency }])
+      : [],
+  );
   const unread = await unreadByLoad(db, shipper, ids);
   const positions = await lastPositions(
     db,
@@ -237,6 +249,7 @@ const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
     ...toPublicLoad(l),
     pendingBids: bidCounts.get(l.id) ?? 0,
     bestBid: bestOf(l.id),
+    agreedPrice: agreed.get(l.id) ?? null,
     unreadMessages: unread.get(l.id) ?? 0,
     assignedDriverName: l.assignedDriverId ? (drivers.get(l.assignedDriverId) ?? null) : null,
     lastPosition: positions.get(l.id) ?? null,

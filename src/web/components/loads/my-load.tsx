@@ -64,8 +64,22 @@ export function MyLoadFacts({ load }: { load: TMyLoad }) {
   );
 }
 
-/** The lowest bid waiting, in the viewer's currency (and the bid's own beneath when they differ). */
-export function BestBid({ bid }: { bid: TMyLoad["bestBid"] }) {
+/**
+ * The lowest bid waiting, in the viewer's currency (and the bid's own beneath when they differ); after the award, the
+ * agreed price instead.
+ */
+export function BestBid({ bid, agreed }: { bid: TMyLoad["bestBid"]; agreed?: TMyLoad["agreedPrice"] }) {
+  if (agreed)
+    return (
+      <div data-testid="agreed-price">
+        <BudgetAmount amount={agreed.amount} currency={agreed.currency} className="text-sm" />
+        <div className="text-xs text-muted-foreground">
+          <Trans comment="Under a price in the shipper's load table: the price agreed with the driver at the award">
+            agreed
+          </Trans>
+        </div>
+      </div>
+    );
   if (!bid) return <span className="text-muted-foreground">—</span>;
   return <BudgetAmount amount={bid.amount} currency={bid.currency} className="text-sm" testId="best-bid" />;
 }
@@ -90,6 +104,13 @@ export function MyLoadCard({ load }: { load: TMyLoad }) {
         </div>
         <div className="text-right">
           <BudgetAmount amount={load.budgetAmount} currency={load.budgetCurrency} />
+          {load.agreedPrice && (
+            <div className="mt-1 text-xs text-muted-foreground" data-testid="agreed-price">
+              <Trans comment="Shipper's load card: the price agreed with the driver at the award">
+                Agreed price: {formatAmount(load.agreedPrice.amount, load.agreedPrice.currency)}
+              </Trans>
+            </div>
+          )}
           {best && (
             <div className="mt-1 text-xs text-muted-foreground" data-testid="best-bid">
               <Trans comment="Shipper's load card: the best price offer (bid) so far">Best bid: {best}</Trans>
