@@ -115,14 +115,31 @@ test("the whole story: post, find nearby, bid, award, pick up, deliver, complete
   await driverCtx.setGeolocation({ latitude: 8.7, longitude: 39.0 });
   await driver.getByTestId("update-location").click();
   await expect(toast(driver)).toContainText("Location Updated");
-  await trip.getByRole("button", { name: "Mark delivered" }).click();
+  // The receiver signs on the driver's screen.
+  await trip.getByRole("button", { name: "Record delivery" }).click();
+  const pod = driver.getByTestId("pod-dialog");
+  const pad = (await pod.getByTestId("signature-pad").boundingBox())!;
+  await driver.mouse.move(pad.x + 20, pad.y + 40);
+  await driver.mouse.down();
+  await driver.mouse.move(pad.x + 120, pad.y + 90, { steps: 8 });
+  await driver.mouse.move(pad.x + 220, pad.y + 30, { steps: 8 });
+  await driver.mouse.up();
+  await pod.getByLabel("Receiver's name").fill("Tigist Alemu");
+  await pod.getByRole("button", { name: "Continue" }).click();
+  await expect(pod).toContainText("Record the delivery to Tigist Alemu with their signature?");
+  await pod.getByRole("button", { name: "Send proof of delivery" }).click();
+  await expect(toast(driver)).toContainText("Delivery recorded");
   await expect(trip.getByTestId("load-status")).toHaveText("Delivered");
 
   // The shipper saw the last position, confirms the delivery and rates the driver.
   await shipper.reload();
   // As a place, not coordinates: 8.7, 39.0 is just south of Bishoftu.
   await expect(myLoad.getByTestId("last-position")).toContainText("4 mi south of Bishoftu");
-  await myLoad.getByTestId("confirm-delivery").click();
+  await myLoad.getByRole("button", { name: "Review delivery" }).click();
+  const review = shipper.getByTestId("pod-review");
+  await expect(review.getByTestId("pod-receiver")).toHaveText("Tigist Alemu");
+  await expect(review.getByTestId("pod-signature")).toBeVisible();
+  await review.getByRole("button", { name: "Accept delivery" }).click();
   await expect(myLoad.getByTestId("load-status")).toHaveText("Completed");
   await myLoad.getByRole("button", { name: "Rate the driver" }).click();
   await shipper.getByRole("radio", { name: "5 stars" }).click();

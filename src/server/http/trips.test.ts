@@ -138,6 +138,18 @@ describe("accepting or disputing a delivery", () => {
     expect(await status()).toBe("completed");
   });
 
+  test("after the award the shipper's list shows the agreed price, not a best bid", async () => {
+    const before = (await shipper.get("/api/loads/shipper")).json.find((l: { id: number }) => l.id === loadId);
+    expect(before).toMatchObject({ pendingBids: 1, bestBid: { amount: 900, currency: "USD" }, agreedPrice: null });
+    await deliver();
+    const after = (await shipper.get("/api/loads/shipper")).json.find((l: { id: number }) => l.id === loadId);
+    expect(after).toMatchObject({ pendingBids: 0, bestBid: null, agreedPrice: { amount: 900, currency: "USD" } });
+    const page = await shipper.get(`/trpc/loads.minePage?input=${encodeURIComponent(JSON.stringify({}))}`);
+    expect(page.json.result.data.items[0].agreedPrice).toEqual({ amount: 900, currency: "USD" });
+    // Another shipper's list does not hold it.
+    expect((await otherShipper.get("/api/loads/shipper")).json).toEqual([]);
+  });
+
   test("the disputed status is a filter of the shipper's list", async () => {
     await deliver();
     await shipper.post(`/api/loads/${loadId}/pod/dispute`, { reason: "Damaged" });

@@ -185,8 +185,8 @@ export const shipperLoads = async (db: TDb, shipper: User) =>
   );
 
 /**
- * Bids waiting (how many, and the lowest in US dollars, as the bid's own amount and currency), unread messages, the
- * driver, the last position and whether the shipper rated, for each load.
+ * Bids waiting (how many, and the lowest in US dollars, as the bid's own amount and currency), the agreed price after
+ * the award, unread messages, the driver, the last position and whether the shipper rated, for each load.
  */
 const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
   const ids = rows.map((r) => r.id);
@@ -210,6 +210,12 @@ const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
     const b = best.get(loadId);
     return b ? { amount: b.amount, currency: b.currency } : null;
   };
+  // After the award the price is the agreed one the award stored on the load (the accepted bid's or an accepted
+  // counter-offer's), in its own currency; pending bids are gone with the award.
+  const agreedOf = (l: (typeof rows)[number]) =>
+    l.agreedAmountMinor != null && l.agreedCurrency
+      ? { amount: fromMinor(Number(l.agreedAmountMinor), l.agreedCurrency), currency: l.agreedCurrency }
+      : null;
   const unread = await unreadByLoad(db, shipper, ids);
   const positions = await lastPositions(
     db,
@@ -240,6 +246,7 @@ const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
     ...toPublicLoad(l),
     pendingBids: bidCounts.get(l.id) ?? 0,
     bestBid: bestOf(l.id),
+    agreedPrice: agreedOf(l),
     unreadMessages: unread.get(l.id) ?? 0,
     assignedDriverName: l.assignedDriverId ? (drivers.get(l.assignedDriverId) ?? null) : null,
     lastPosition: positions.get(l.id) ?? null,

@@ -11,6 +11,7 @@ import {
   useOfflineQueue,
 } from "../../lib/offline-queue";
 import { useOnline } from "../../lib/online";
+import { sendPendingPods } from "../../lib/pod-queue";
 import { toast } from "../../lib/toast";
 
 /** What a queued write was, in the user's words. */
@@ -64,6 +65,10 @@ export function QueueStatus() {
       if (result.sent.length || result.refused.length) await queryClient.invalidateQueries();
     };
     void replay();
+    // Proofs of delivery wait in their own store (photos are too big for the queue's local storage).
+    sendPendingPods()
+      .then((r) => (r.sent || r.refused.length ? queryClient.invalidateQueries() : undefined))
+      .catch(() => {});
     const onMessage = (e: MessageEvent) => {
       if (e.data?.type === "replay-queue") void replay();
     };

@@ -1,11 +1,8 @@
-import { Trans, useLingui } from "@lingui/react/macro";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Trans } from "@lingui/react/macro";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../../server/trpc/root";
 import { usePreferences } from "../../lib/preferences";
-import { toast } from "../../lib/toast";
-import { isQueued, trpc } from "../../lib/trpc";
-import { Button } from "../ui/button";
+import { PodReviewDialog } from "../trip/pod-review";
 import { Card } from "../ui/card";
 import { LoadStatusBadge } from "./badges";
 import { BidsDialog } from "./bids-dialog";
@@ -21,51 +18,15 @@ import { RateDialog } from "./rate-dialog";
 
 export type TMyLoad = inferRouterOutputs<AppRouter>["loads"]["minePage"]["items"][number];
 
-/** The shipper confirms a delivered load, which completes it. */
-function ConfirmDeliveryButton({ loadId }: { loadId: number }) {
-  const { t } = useLingui();
-  const queryClient = useQueryClient();
-  const complete = useMutation(
-    trpc.loads.complete.mutationOptions({
-      onSuccess: async () => {
-        toast({
-          title: t({ message: "Delivery confirmed", comment: "Notice title after the shipper confirmed the delivery" }),
-          description: t`The load is completed. Rate your driver.`,
-          variant: "success",
-        });
-        await queryClient.invalidateQueries();
-      },
-      onError: (err) => {
-        if (!isQueued(err))
-          toast({
-            title: t`Error`,
-            description: t`The load could not be completed. Please try again.`,
-            variant: "destructive",
-          });
-      },
-    }),
-  );
-  return (
-    <Button
-      size="sm"
-      disabled={complete.isPending}
-      onClick={() => complete.mutate({ loadId })}
-      data-testid="confirm-delivery"
-    >
-      <Trans comment="Button on the shipper's load: confirm the load arrived (after the driver marked it delivered)">
-        Confirm delivery
-      </Trans>
-    </Button>
-  );
-}
-
-/** What the shipper can do with the load now: bids, messages, confirm the delivery, rate the driver, cancel. */
+/** What the shipper can do with the load now: bids, messages, review the proof of delivery, rate the driver, cancel. */
 export function MyLoadActions({ load }: { load: TMyLoad }) {
   return (
     <>
       <BidsDialog loadId={load.id} title={load.title} pending={load.pendingBids} canAward={load.status === "posted"} />
       <ShipperMessagesDialog loadId={load.id} title={load.title} unread={load.unreadMessages} />
-      {load.status === "delivered" && <ConfirmDeliveryButton loadId={load.id} />}
+      {(load.status === "delivered" || load.status === "disputed") && (
+        <PodReviewDialog loadId={load.id} status={load.status} />
+      )}
       {load.status === "completed" && !load.hasRated && <RateDialog loadId={load.id} whom="driver" />}
       {(load.status === "posted" || load.status === "assigned") && (
         <CancelLoadDialog loadId={load.id} assigned={load.status === "assigned"} />
@@ -103,8 +64,22 @@ export function MyLoadFacts({ load }: { load: TMyLoad }) {
   );
 }
 
-/** The lowest bid waiting, in the viewer's currency (and the bid's own beneath when they differ). */
-export function BestBid({ bid }: { bid: TMyLoad["bestBid"] }) {
+/**
+ * The lowest bid waiting, in the viewer's currency (and the bid's own beneath when they differ); after the award, the
+ * agreed price instead.
+ */
+export function BestBid({ bid, agreed }: { bid: TMyLoad["bestBid"]; agreed?: TMyLoad["agreedPrice"] }) {
+  if (agreed)
+    return (
+      <div data-testid="agreed-price">
+        <BudgetAmount amount={agreed.amount} currency={agreed.currency} className="text-sm" />
+        <div className="text-xs text-muted-foreground">
+          <Trans comment="Under a price in the shipper's load table: the price agreed with the driver at the award">
+            agreed
+          </Trans>
+        </div>
+      </div>
+    );
   if (!bid) return <span className="text-muted-foreground">—</span>;
   return <BudgetAmount amount={bid.amount} currency={bid.currency} className="text-sm" testId="best-bid" />;
 }
@@ -129,6 +104,13 @@ export function MyLoadCard({ load }: { load: TMyLoad }) {
         </div>
         <div className="text-right">
           <BudgetAmount amount={load.budgetAmount} currency={load.budgetCurrency} />
+          {load.agreedPrice && (
+            <div className="mt-1 text-xs text-muted-foreground" data-testid="agreed-price">
+              <Trans comment="Shipper's load card: the price agreed with the driver at the award">
+                Agreed price: {formatAmount(load.agreedPrice.amount, load.agreedPrice.currency)}
+              </Trans>
+            </div>
+          )}
           {best && (
             <div className="mt-1 text-xs text-muted-foreground" data-testid="best-bid">
               <Trans comment="Shipper's load card: the best price offer (bid) so far">Best bid: {best}</Trans>

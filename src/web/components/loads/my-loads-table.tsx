@@ -106,10 +106,10 @@ export function MyLoadsTable({ loads, queued }: { loads: TMyLoad[]; queued: { id
               </TableCell>
               <TableCell>{formatDate(l.pickupDate, { dateStyle: "medium" })}</TableCell>
               <TableCell end className="tabular-nums" data-testid="pending-bids">
-                {formatNumber(l.pendingBids)}
+                {l.agreedPrice ? <span className="text-muted-foreground">—</span> : formatNumber(l.pendingBids)}
               </TableCell>
               <TableCell end>
-                <BestBid bid={l.bestBid} />
+                <BestBid bid={l.bestBid} agreed={l.agreedPrice} />
               </TableCell>
               <TableCell end>
                 <BudgetAmount amount={l.budgetAmount} currency={l.budgetCurrency} className="text-sm" />

@@ -18,6 +18,7 @@ import { RateDialog } from "../../components/loads/rate-dialog";
 import { RatesNote } from "../../components/money/rates-note";
 import { ArrivalPrompt } from "../../components/tracking/arrival-prompt";
 import { TripSharing } from "../../components/tracking/trip-sharing";
+import { PendingPod, PodDialog } from "../../components/trip/pod-dialog";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
@@ -25,6 +26,7 @@ import { Label } from "../../components/ui/input";
 import { Switch } from "../../components/ui/switch";
 import { currentPosition } from "../../lib/geolocation";
 import { useOfflineQueue } from "../../lib/offline-queue";
+import { usePendingPods } from "../../lib/pod-queue";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
@@ -123,10 +125,12 @@ function DriverHome() {
         }),
     }),
   );
-  const tripAction = (kind: "pickup" | "deliver") =>
-    trpc.loads[kind].mutationOptions({
+  // The trip whose proof-of-delivery dialog is open (its button, or the arrival prompt's "Yes, delivered").
+  const [podFor, setPodFor] = useState<number | null>(null);
+  const pickup = useMutation(
+    trpc.loads.pickup.mutationOptions({
       onSuccess: async () => {
-        toast({ title: kind === "pickup" ? t`Marked as picked up` : t`Marked as delivered`, variant: "success" });
+        toast({ title: t`Marked as picked up`, variant: "success" });
         await refresh();
       },
       onError: (err) => {
@@ -137,9 +141,9 @@ function DriverHome() {
             variant: "destructive",
           });
       },
-    });
-  const pickup = useMutation(tripAction("pickup"));
-  const deliver = useMutation(tripAction("deliver"));
+    }),
+  );
+  const pods = usePendingPods();
 
   const s = stats.data;
   return (
@@ -286,22 +290,24 @@ function DriverHome() {
                   <Trans>Mark picked up</Trans>
                 </Button>
               )}
-              {l.status === "in_transit" && (
-                <Button size="sm" disabled={deliver.isPending} onClick={() => deliver.mutate({ loadId: l.id })}>
-                  <Trans comment="Button on the driver's trip: record that the load arrived at its delivery place">
-                    Mark delivered
-                  </Trans>
-                </Button>
+              {l.status === "in_transit" && !pods.some((p) => p.loadId === l.id && !p.refused) && (
+                <PodDialog
+                  loadId={l.id}
+                  title={l.title}
+                  open={podFor === l.id}
+                  onOpenChange={(o) => setPodFor(o ? l.id : null)}
+                />
               )}
               {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom="shipper" />}
               <DriverMessagesDialog loadId={l.id} title={l.title} />
             </div>
             <ArrivalPrompt
               trip={l}
-              busy={pickup.isPending || deliver.isPending}
+              busy={pickup.isPending}
               onPickedUp={() => pickup.mutate({ loadId: l.id })}
-              onDelivered={() => deliver.mutate({ loadId: l.id })}
+              onDelivered={() => setPodFor(l.id)}
             />
+            <PendingPod loadId={l.id} />
             <TripSharing loadId={l.id} status={l.status} />
           </Card>
         ))}
