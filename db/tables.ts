@@ -22,6 +22,7 @@ export const {
   activityEvents,
   loginFailures,
   passwordResets,
+  phoneCodes,
   shipments,
   idempotencyKeys,
   jobs,

@@ -1,11 +1,14 @@
 // One context for every door: a bot or the worker calls the same procedures as the web with createContext and no
 // HTTP parts; what needs HTTP (a session cookie) refuses cleanly instead of running on placeholders.
+
 import { afterEach, expect, test } from "bun:test";
 import { openTestDb } from "../../../db/client";
 import { users } from "../../../db/tables";
+import { loadConfig } from "../config";
 import { carriersFromEnv } from "../integrations/carriers/registry";
 import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { noPayments } from "../integrations/payments/services";
+import { smsFrom } from "../integrations/sms/registry";
 import { storeServicesFrom } from "../integrations/stores/services";
 import { logger } from "../logger";
 import { storageFrom } from "../storage/storage";
@@ -36,6 +39,7 @@ test("a non-HTTP door (a bot) acts as its user through the same procedures; sign
     stores: storeServicesFrom(boards, {}),
     payments: noPayments,
     mail: { mailer: null, sandboxDir: null },
+    sms: smsFrom(loadConfig({})),
     secrets: boards.secrets,
     storage: t.services.storage,
     log: logger,
@@ -74,6 +78,7 @@ test("the CLI's context is the system's, without HTTP parts", async () => {
           stores: storeServicesFrom(testBoardServices(), {}),
           payments: noPayments,
           mail: { mailer: null, sandboxDir: null },
+          sms: smsFrom(loadConfig({})),
           secrets: testBoardServices().secrets,
           storage: storageFrom({ kind: "local", dir: testStorageDir() }),
           log: logger,

@@ -14,6 +14,7 @@ import { notificationsRouter } from "../modules/notifications/router";
 import { placesRouter } from "../modules/places/router";
 import { platformRouter } from "../modules/platform/router";
 import { shippingRouter } from "../modules/shipping/router";
+import { smsRouter } from "../modules/sms/router";
 import { storesRouter } from "../modules/stores/router";
 import { tokensRouter } from "../modules/tokens/router";
 import { trackingRouter } from "../modules/tracking/router";
@@ -41,6 +42,7 @@ export const appRouter = createTRPCRouter({
   stores: storesRouter,
   billing: billingRouter,
   mail: mailRouter,
+  sms: smsRouter,
   tokens: tokensRouter,
 });
 
