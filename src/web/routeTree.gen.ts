@@ -31,6 +31,7 @@ import { Route as AuthedSettingsRouteImport } from "./routes/_authed/settings"
 import { Route as AuthedShipperRouteImport } from "./routes/_authed/shipper"
 import { Route as AuthedShippingRouteImport } from "./routes/_authed/shipping"
 import { Route as DevMailRouteImport } from "./routes/dev.mail"
+import { Route as DevSmsRouteImport } from "./routes/dev.sms"
 import { Route as LoadsIdRouteImport } from "./routes/loads_.$id"
 
 const IndexRoute = IndexRouteImport.update({
@@ -142,6 +143,11 @@ const DevMailRoute = DevMailRouteImport.update({
   path: "/dev/mail",
   getParentRoute: () => rootRouteImport,
 } as any)
+const DevSmsRoute = DevSmsRouteImport.update({
+  id: "/dev/sms",
+  path: "/dev/sms",
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LoadsIdRoute = LoadsIdRouteImport.update({
   id: "/loads_/$id",
   path: "/loads/$id",
@@ -170,6 +176,7 @@ export interface FileRoutesByFullPath {
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
   "/dev/mail": typeof DevMailRoute
+  "/dev/sms": typeof DevSmsRoute
   "/loads/$id": typeof LoadsIdRoute
 }
 export interface FileRoutesByTo {
@@ -194,6 +201,7 @@ export interface FileRoutesByTo {
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
   "/dev/mail": typeof DevMailRoute
+  "/dev/sms": typeof DevSmsRoute
   "/loads/$id": typeof LoadsIdRoute
 }
 export interface FileRoutesById {
@@ -220,6 +228,7 @@ export interface FileRoutesById {
   "/_authed/shipper": typeof AuthedShipperRoute
   "/_authed/shipping": typeof AuthedShippingRoute
   "/dev/mail": typeof DevMailRoute
+  "/dev/sms": typeof DevSmsRoute
   "/loads_/$id": typeof LoadsIdRoute
 }
 export interface FileRouteTypes {
@@ -246,6 +255,7 @@ export interface FileRouteTypes {
     | "/shipper"
     | "/shipping"
     | "/dev/mail"
+    | "/dev/sms"
     | "/loads/$id"
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -270,6 +280,7 @@ export interface FileRouteTypes {
     | "/shipper"
     | "/shipping"
     | "/dev/mail"
+    | "/dev/sms"
     | "/loads/$id"
   id:
     | "__root__"
@@ -295,6 +306,7 @@ export interface FileRouteTypes {
     | "/_authed/shipper"
     | "/_authed/shipping"
     | "/dev/mail"
+    | "/dev/sms"
     | "/loads_/$id"
   fileRoutesById: FileRoutesById
 }
@@ -312,6 +324,7 @@ export interface RootRouteChildren {
   SubscribeRoute: typeof SubscribeRoute
   TermsRoute: typeof TermsRoute
   DevMailRoute: typeof DevMailRoute
+  DevSmsRoute: typeof DevSmsRoute
   LoadsIdRoute: typeof LoadsIdRoute
 }
 
@@ -471,6 +484,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof DevMailRouteImport
       parentRoute: typeof rootRouteImport
     }
+    "/dev/sms": {
+      id: "/dev/sms"
+      path: "/dev/sms"
+      fullPath: "/dev/sms"
+      preLoaderRoute: typeof DevSmsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     "/loads_/$id": {
       id: "/loads_/$id"
       path: "/loads/$id"
@@ -522,6 +542,7 @@ const rootRouteChildren: RootRouteChildren = {
   SubscribeRoute: SubscribeRoute,
   TermsRoute: TermsRoute,
   DevMailRoute: DevMailRoute,
+  DevSmsRoute: DevSmsRoute,
   LoadsIdRoute: LoadsIdRoute,
 }
 export const routeTree = rootRouteImport
