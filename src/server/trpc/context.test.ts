@@ -6,6 +6,7 @@ import { openTestDb } from "../../../db/client";
 import { users } from "../../../db/tables";
 import { loadConfig } from "../config";
 import { carriersFromEnv } from "../integrations/carriers/registry";
+import { fxSourceFrom } from "../integrations/fx/registry";
 import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { noPayments } from "../integrations/payments/services";
 import { smsFrom } from "../integrations/sms/registry";
@@ -42,6 +43,7 @@ test("a non-HTTP door (a bot) acts as its user through the same procedures; sign
     sms: smsFrom(loadConfig({})),
     secrets: boards.secrets,
     storage: t.services.storage,
+    fx: t.services.fx,
     log: logger,
   };
   const bot = createCaller(createContext({ db, channel: "telegram", locale: "am", services, actor: user! }));
@@ -81,6 +83,7 @@ test("the CLI's context is the system's, without HTTP parts", async () => {
           sms: smsFrom(loadConfig({})),
           secrets: testBoardServices().secrets,
           storage: storageFrom({ kind: "local", dir: testStorageDir() }),
+          fx: fxSourceFrom(loadConfig({}).fx),
           log: logger,
         },
       }),

@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZFxRate } from "../../../shared/schemas/fx";
 import { publicProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { receivedBidsDemo } from "./bids-demo";
@@ -21,6 +22,7 @@ export const platformRouter = {
 
   fxRates: publicProcedure
     .meta(rest("GET", "/api/fx-rates", { summary: "Exchange rates", tags: ["Platform"], scope: "public" }))
+    .output(z.array(ZFxRate))
     .query(async ({ ctx }) =>
       (await listFxRates(ctx.db)).map((r) => ({
         code: r.currency,
@@ -28,6 +30,8 @@ export const platformRouter = {
         symbol: r.symbol,
         exchangeRate: r.ratePerUsd,
         locale: r.locale,
+        rateDate: r.rateDate,
+        source: r.source,
       })),
     ),
 } satisfies TRPCRouterRecord;
