@@ -14,6 +14,8 @@ export const users = sqliteTable(
     id: integer().primaryKey({ autoIncrement: true }),
     email: text().notNull(),
     passwordHash: text(),
+    // E.164, proven by a code sent to it (unique across accounts); null until one is added.
+    phone: text(),
     oidcIssuer: text(),
     oidcSubject: text(),
     firstName: text().notNull(),
@@ -56,6 +58,7 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex("users_email_idx").on(t.email),
+    uniqueIndex("users_phone_idx").on(t.phone),
     uniqueIndex("users_oidc_idx").on(t.oidcIssuer, t.oidcSubject),
     index("users_type_idx").on(t.userType),
   ],
@@ -469,6 +472,36 @@ export const passwordResets = sqliteTable(
     uniqueIndex("password_resets_job_idx").on(t.jobKey),
     uniqueIndex("password_resets_token_idx").on(t.tokenHash),
     index("password_resets_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * One-time codes sent by SMS (password reset, proving a number added to an account): one row per SMS job (its key, so
+ * a retried send finds the row it made and sends nothing once `sentAt` is set), the code only as an HMAC with the
+ * server key, single use, 30 minutes, at most 5 tries counted before each comparison. Rows also count the sends per
+ * number per hour and per deployment per day.
+ */
+export const phoneCodes = sqliteTable(
+  "phone_codes",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    phone: text().notNull(),
+    purpose: text({ enum: ["reset", "add_phone"] }).notNull(),
+    userId: integer().references(() => users.id, { onDelete: "cascade" }),
+    jobKey: text().notNull(),
+    codeHash: text().notNull(),
+    attempts: integer().notNull().default(0),
+    expiresAt: integer().notNull(),
+    usedAt: integer(),
+    sentAt: integer(),
+    provider: text(),
+    providerMessageId: text(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [
+    uniqueIndex("phone_codes_job_idx").on(t.jobKey),
+    index("phone_codes_phone_idx").on(t.phone, t.createdAt),
+    index("phone_codes_created_idx").on(t.createdAt),
   ],
 );
 

@@ -25,6 +25,7 @@ export const {
   activityEvents,
   loginFailures,
   passwordResets,
+  phoneCodes,
   shipments,
   idempotencyKeys,
   jobs,

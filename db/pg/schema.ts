@@ -33,6 +33,8 @@ export const users = pgTable(
     id: id(),
     email: text().notNull(),
     passwordHash: text(),
+    // E.164, proven by a code sent to it (unique across accounts); null until one is added.
+    phone: text(),
     oidcIssuer: text(),
     oidcSubject: text(),
     firstName: text().notNull(),
@@ -75,6 +77,7 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex("users_email_idx").on(t.email),
+    uniqueIndex("users_phone_idx").on(t.phone),
     uniqueIndex("users_oidc_idx").on(t.oidcIssuer, t.oidcSubject),
     index("users_type_idx").on(t.userType),
   ],
@@ -468,6 +471,36 @@ export const passwordResets = pgTable(
     uniqueIndex("password_resets_job_idx").on(t.jobKey),
     uniqueIndex("password_resets_token_idx").on(t.tokenHash),
     index("password_resets_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * One-time codes sent by SMS (password reset, proving a number added to an account): one row per SMS job (its key, so
+ * a retried send finds the row it made and sends nothing once `sentAt` is set), the code only as an HMAC with the
+ * server key, single use, 30 minutes, at most 5 tries counted before each comparison. Rows also count the sends per
+ * number per hour and per deployment per day.
+ */
+export const phoneCodes = pgTable(
+  "phone_codes",
+  {
+    id: id(),
+    phone: text().notNull(),
+    purpose: text({ enum: ["reset", "add_phone"] }).notNull(),
+    userId: integer().references(() => users.id, { onDelete: "cascade" }),
+    jobKey: text().notNull(),
+    codeHash: text().notNull(),
+    attempts: integer().notNull().default(0),
+    expiresAt: ms().notNull(),
+    usedAt: ms(),
+    sentAt: ms(),
+    provider: text(),
+    providerMessageId: text(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    uniqueIndex("phone_codes_job_idx").on(t.jobKey),
+    index("phone_codes_phone_idx").on(t.phone, t.createdAt),
+    index("phone_codes_created_idx").on(t.createdAt),
   ],
 );
 

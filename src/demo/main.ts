@@ -1,5 +1,5 @@
 // The demo launcher (`bun run demo`): starts the local emulators of every outside system the environment does not
-// configure (load boards, stores, Stripe and Chapa, Telegram and WhatsApp, the parcel carriers), points MyTess at them
+// configure (load boards, stores, Stripe and Chapa, Telegram and WhatsApp, the parcel carriers, mail and SMS), points MyTess at them
 // through the environment, prepares the demo data (the demo accounts and loads on an empty database, a Sandbox board of
 // each kind for every demo driver, a Sandbox Shopify store for every demo shopper), then starts the server exactly as
 // `bun run start` does. The interface labels the emulated systems "Sandbox". The production server
@@ -13,6 +13,7 @@ import { startNbeEmulator } from "../../emulators/fx/nbe";
 import { startMailCatcher } from "../../emulators/mail/catcher";
 import { startNotifyEmulators } from "../../emulators/notifiers/server";
 import { startPaymentEmulators } from "../../emulators/payments/server";
+import { startSmsEmulators } from "../../emulators/sms/server";
 import { startStoreEmulators } from "../../emulators/stores/server";
 import { ConfigError, loadConfig } from "../server/config";
 import { logger } from "../server/logger";
@@ -102,6 +103,15 @@ if (!config.mail.smtpUrl) {
   env.SMTP_URL = catcher.url;
   env.MAIL_SANDBOX_DIR = dir;
   logger.info("demo: mail catcher started", { smtp: catcher.url, inbox: "/dev/mail" });
+}
+
+// SMS: without a provider of the operator's, the Twilio and AfroMessage Sandboxes take every code; /dev/sms shows them.
+if (!config.sms.twilio.accountSid && !config.sms.afromessage.token) {
+  const dir = join(dirname(config.databasePath), "sms-sandbox");
+  const sms = startSmsEmulators({ dir });
+  for (const [key, value] of Object.entries(sms.env())) env[key] = value;
+  env.SMS_SANDBOX_DIR = dir;
+  logger.info("demo: SMS emulators started", { ...sms.urls, inbox: "/dev/sms" });
 }
 
 env.MYTESS_DEMO = "1";

@@ -221,6 +221,8 @@ export const WHATSAPP_GRAPH_VERSION = "v23.0";
 export const WHATSAPP_WEB_BRIDGE_URL = "http://127.0.0.1:3901";
 export const STRIPE_API_BASE = "https://api.stripe.com";
 export const CHAPA_API_BASE = "https://api.chapa.co";
+export const TWILIO_API_BASE = "https://api.twilio.com";
+export const AFROMESSAGE_API_BASE = "https://api.afromessage.com";
 /** The National Bank of Ethiopia's rates API (daily reference rates in birr per unit of each foreign currency). */
 export const FX_SOURCE_URL = "https://api.nbe.gov.et";
 /**
@@ -342,6 +344,15 @@ export type TConfig = {
     /** The sender of every mail (MAIL_FROM). */
     from: string;
     /** Demo mode: the folder the launcher's mail catcher writes what it receives to (MAIL_SANDBOX_DIR). */
+    sandboxDir: string | null;
+  };
+  sms: {
+    twilio: { accountSid: string | null; authToken: string | null; from: string | null; apiBase: string };
+    afromessage: { token: string | null; identifierId: string | null; sender: string | null; apiBase: string };
+    /** SMS codes the whole deployment sends in any 24 hours, at most (SMS_DAILY_LIMIT): a bound on the bill. */
+    dailyLimit: number;
+    timeoutMs: number;
+    /** Demo mode: the folder the launcher's SMS emulators write what they receive to (SMS_SANDBOX_DIR). */
     sandboxDir: string | null;
   };
   payments: {
@@ -589,6 +600,30 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
         ) ?? "MyTess <no-reply@localhost>",
       sandboxDir: v("MAIL_SANDBOX_DIR") ?? null,
     },
+    sms: {
+      twilio: {
+        accountSid: v("TWILIO_ACCOUNT_SID") ?? null,
+        authToken: v("TWILIO_AUTH_TOKEN") ?? null,
+        from:
+          p.check(
+            "TWILIO_FROM",
+            z.string().regex(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, {
+              message: "must be a Twilio number in E.164 (+15005550006) or a Messaging Service SID (MG…)",
+            }),
+            v("TWILIO_FROM"),
+          ) ?? null,
+        apiBase: (url("TWILIO_API_BASE") ?? TWILIO_API_BASE).replace(/\/+$/, ""),
+      },
+      afromessage: {
+        token: v("AFROMESSAGE_TOKEN") ?? null,
+        identifierId: v("AFROMESSAGE_IDENTIFIER_ID") ?? null,
+        sender: v("AFROMESSAGE_SENDER") ?? null,
+        apiBase: (url("AFROMESSAGE_API_BASE") ?? AFROMESSAGE_API_BASE).replace(/\/+$/, ""),
+      },
+      dailyLimit: p.check("SMS_DAILY_LIMIT", wholeNumber(0), v("SMS_DAILY_LIMIT")) ?? 500,
+      timeoutMs: ms("SMS_TIMEOUT_MS", 10_000),
+      sandboxDir: v("SMS_SANDBOX_DIR") ?? null,
+    },
     payments: {
       timeoutMs: ms("PAYMENT_TIMEOUT_MS", 10_000),
       platformFeePercent:
@@ -641,6 +676,16 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
     },
     testRun: v("NODE_ENV") === "test",
   };
+  // SMS credentials come together: one without the others would send nothing and say nothing.
+  const twilioGiven = ["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM"].filter((n) => v(n));
+  if (twilioGiven.length > 0 && twilioGiven.length < 3)
+    p.add(
+      `${["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM"].filter((n) => !v(n)).join(", ")}: Twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM together`,
+    );
+  if (Boolean(v("AFROMESSAGE_TOKEN")) !== Boolean(v("AFROMESSAGE_IDENTIFIER_ID")))
+    p.add(
+      `${v("AFROMESSAGE_TOKEN") ? "AFROMESSAGE_IDENTIFIER_ID" : "AFROMESSAGE_TOKEN"}: AfroMessage needs AFROMESSAGE_TOKEN and AFROMESSAGE_IDENTIFIER_ID together`,
+    );
   if (p.list.length) throw new ConfigError(p.list.join("\n"));
   return config;
 };
@@ -660,6 +705,7 @@ export const withIntegrationsOf = (config: TConfig, other: TConfig): TConfig => 
   webPush: other.webPush,
   notifyTimeoutMs: other.notifyTimeoutMs,
   mail: other.mail,
+  sms: other.sms,
   payments: other.payments,
   fx: other.fx,
 });

@@ -11,6 +11,7 @@ import { notifiersFrom, type TNotifierRegistry, vapidKeyFileFor } from "./integr
 import { whatsappWebSecretFileFor } from "./integrations/notifiers/whatsapp-web";
 import { paymentsFrom } from "./integrations/payments/registry";
 import type { TPaymentServices } from "./integrations/payments/services";
+import { smsFrom, type TSmsServices } from "./integrations/sms/registry";
 import { storeServicesFor, type TStoreServices } from "./integrations/stores/services";
 import { logger, type TLogger } from "./logger";
 import { createSecretBox, secretKeyFileFor, secretKeyFrom, type TSecretBox } from "./secrets";
@@ -31,6 +32,8 @@ export type TServices = {
   fx: TFxSource;
   /** Mail through SMTP (null: SMTP_URL unset, nothing is sent); demo mode's mail catcher folder for /dev/mail. */
   mail: { mailer: TMailer | null; sandboxDir: string | null };
+  /** SMS providers (Twilio, AfroMessage for +251), the deployment's daily limit, demo mode's SMS folder for /dev/sms. */
+  sms: TSmsServices;
   /** The server key's box (the boards' one): HMACs of one-time codes and tokens derived from stored ids. */
   secrets: TSecretBox;
   /** Uploaded files (load documents): a folder beside the database, or an S3-compatible bucket. */
@@ -65,6 +68,7 @@ export const createServices = (config: TConfig, overrides: Partial<TServices> = 
     payments: overrides.payments ?? paymentsFrom(config.payments),
     fx: overrides.fx ?? fxSourceFrom(config.fx),
     mail: overrides.mail ?? { mailer: mailerFrom(config), sandboxDir: config.demo ? config.mail.sandboxDir : null },
+    sms: overrides.sms ?? smsFrom(config),
     secrets: overrides.secrets ?? boards.secrets,
     storage: overrides.storage ?? storageFrom(config.storage),
     log: overrides.log ?? logger,

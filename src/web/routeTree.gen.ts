@@ -31,6 +31,7 @@ import { Route as AuthedSettingsRouteImport } from "./routes/_authed/settings"
 import { Route as AuthedShipperRouteImport } from "./routes/_authed/shipper"
 import { Route as AuthedShippingRouteImport } from "./routes/_authed/shipping"
 import { Route as DevMailRouteImport } from "./routes/dev.mail"
+import { Route as DevSmsRouteImport } from "./routes/dev.sms"
 import { Route as LoadsIdRouteImport } from "./routes/loads_.$id"
 import { Route as TrackTokenRouteImport } from "./routes/track.$token"
 
@@ -143,6 +144,11 @@ const DevMailRoute = DevMailRouteImport.update({
   path: "/dev/mail",
   getParentRoute: () => rootRouteImport,
 } as any)
+const DevSmsRoute = DevSmsRouteImport.update({
+  id: "/dev/sms",
+  path: "/dev/sms",
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LoadsIdRoute = LoadsIdRouteImport.update({
   id: "/loads_/$id",
   path: "/loads/$id",
@@ -176,6 +182,7 @@ export interface FileRoutesByFullPath {
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
   "/dev/mail": typeof DevMailRoute
+  "/dev/sms": typeof DevSmsRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
 }
@@ -201,6 +208,7 @@ export interface FileRoutesByTo {
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
   "/dev/mail": typeof DevMailRoute
+  "/dev/sms": typeof DevSmsRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
 }
@@ -228,6 +236,7 @@ export interface FileRoutesById {
   "/_authed/shipper": typeof AuthedShipperRoute
   "/_authed/shipping": typeof AuthedShippingRoute
   "/dev/mail": typeof DevMailRoute
+  "/dev/sms": typeof DevSmsRoute
   "/loads_/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
 }
@@ -255,6 +264,7 @@ export interface FileRouteTypes {
     | "/shipper"
     | "/shipping"
     | "/dev/mail"
+    | "/dev/sms"
     | "/loads/$id"
     | "/track/$token"
   fileRoutesByTo: FileRoutesByTo
@@ -280,6 +290,7 @@ export interface FileRouteTypes {
     | "/shipper"
     | "/shipping"
     | "/dev/mail"
+    | "/dev/sms"
     | "/loads/$id"
     | "/track/$token"
   id:
@@ -306,6 +317,7 @@ export interface FileRouteTypes {
     | "/_authed/shipper"
     | "/_authed/shipping"
     | "/dev/mail"
+    | "/dev/sms"
     | "/loads_/$id"
     | "/track/$token"
   fileRoutesById: FileRoutesById
@@ -324,6 +336,7 @@ export interface RootRouteChildren {
   SubscribeRoute: typeof SubscribeRoute
   TermsRoute: typeof TermsRoute
   DevMailRoute: typeof DevMailRoute
+  DevSmsRoute: typeof DevSmsRoute
   LoadsIdRoute: typeof LoadsIdRoute
   TrackTokenRoute: typeof TrackTokenRoute
 }
@@ -484,6 +497,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof DevMailRouteImport
       parentRoute: typeof rootRouteImport
     }
+    "/dev/sms": {
+      id: "/dev/sms"
+      path: "/dev/sms"
+      fullPath: "/dev/sms"
+      preLoaderRoute: typeof DevSmsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     "/loads_/$id": {
       id: "/loads_/$id"
       path: "/loads/$id"
@@ -542,6 +562,7 @@ const rootRouteChildren: RootRouteChildren = {
   SubscribeRoute: SubscribeRoute,
   TermsRoute: TermsRoute,
   DevMailRoute: DevMailRoute,
+  DevSmsRoute: DevSmsRoute,
   LoadsIdRoute: LoadsIdRoute,
   TrackTokenRoute: TrackTokenRoute,
 }

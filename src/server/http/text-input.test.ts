@@ -364,10 +364,13 @@ const SAMPLES: Record<string, TSample> = {
   },
   "GET /api/places": { who: "driver", query: { q: "Adama", limit: "5" } },
   "POST /api/tokens": { who: "driver", body: { name: "Our TMS", scopes: ["loads:read"] } },
-  "POST /api/auth/password/forgot": { who: "anonymous", body: { email: "nobody@example.com" } },
+  // Both ways at once are refused as such, but only once every field is storable text: each field is still named.
+  "POST /api/auth/password/forgot": { who: "anonymous", body: { email: "nobody@example.com", phone: "+251911234567" } },
+  "POST /api/user/phone": { who: "driver", body: { phone: "+251911234567" } },
+  "POST /api/user/phone/verify": { who: "driver", body: { phone: "+251911234567", code: "123456" } },
   "POST /api/auth/password/reset": {
     who: "anonymous",
-    body: { token: "A".repeat(43), password: "correct-horse-battery" },
+    body: { token: "A".repeat(43), code: "123456", phone: "+251911234567", password: "correct-horse-battery" },
   },
 };
 

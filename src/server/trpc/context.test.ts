@@ -9,6 +9,7 @@ import { carriersFromEnv } from "../integrations/carriers/registry";
 import { fxSourceFrom } from "../integrations/fx/registry";
 import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { noPayments } from "../integrations/payments/services";
+import { smsFrom } from "../integrations/sms/registry";
 import { storeServicesFrom } from "../integrations/stores/services";
 import { logger } from "../logger";
 import { storageFrom } from "../storage/storage";
@@ -39,6 +40,7 @@ test("a non-HTTP door (a bot) acts as its user through the same procedures; sign
     stores: storeServicesFrom(boards, {}),
     payments: noPayments,
     mail: { mailer: null, sandboxDir: null },
+    sms: smsFrom(loadConfig({})),
     secrets: boards.secrets,
     storage: t.services.storage,
     fx: t.services.fx,
@@ -78,6 +80,7 @@ test("the CLI's context is the system's, without HTTP parts", async () => {
           stores: storeServicesFrom(testBoardServices(), {}),
           payments: noPayments,
           mail: { mailer: null, sandboxDir: null },
+          sms: smsFrom(loadConfig({})),
           secrets: testBoardServices().secrets,
           storage: storageFrom({ kind: "local", dir: testStorageDir() }),
           fx: fxSourceFrom(loadConfig({}).fx),

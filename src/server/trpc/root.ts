@@ -17,6 +17,7 @@ import { placesRouter } from "../modules/places/router";
 import { platformRouter } from "../modules/platform/router";
 import { savedSearchesRouter } from "../modules/saved-searches/router";
 import { shippingRouter } from "../modules/shipping/router";
+import { smsRouter } from "../modules/sms/router";
 import { storesRouter } from "../modules/stores/router";
 import { tokensRouter } from "../modules/tokens/router";
 import { trackingRouter } from "../modules/tracking/router";
@@ -47,6 +48,7 @@ export const appRouter = createTRPCRouter({
   billing: billingRouter,
   payments: paymentsRouter,
   mail: mailRouter,
+  sms: smsRouter,
   tokens: tokensRouter,
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DISPLAY_CURRENCY_CODES, LANGUAGE_CODES, PASSWORD_MIN_LENGTH, USER_TYPES } from "../constants";
 import { CALENDARS } from "../dates";
+import { normalizePhone } from "../phone";
 import { UNIT_SYSTEMS } from "../units";
 import { isStorableText, STORABLE_TEXT, zText } from "./text";
 
@@ -30,16 +31,59 @@ const ZNewPassword = zText({ error: "password is required" })
   .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(200, "password must be at most 200 characters");
 
-export const ZForgotPasswordInput = z.object({ email: ZEmail });
+/** A phone number as typed (0911 23 45 67, +251 911 234 567, +1 415 555 0100), read as E.164. */
+export const ZPhone = zText({ error: "phone is required" }).transform((v, ctx) => {
+  const e164 = normalizePhone(v);
+  if (e164) return e164;
+  ctx.addIssue({ code: "custom", message: "phone must be a phone number such as +251911234567 or 0911234567" });
+  return z.NEVER;
+});
+
+/** The 6 digits of an SMS code. */
+export const ZSmsCode = zText({ error: "code is required" })
+  .trim()
+  .regex(/^\d{6}$/, "code must be the 6 digits from the SMS");
+
+/** A reset link by mail ({email}) or a code by SMS ({phone}), one of the two. */
+export const ZForgotPasswordInput = z
+  .object({ email: ZEmail.optional(), phone: ZPhone.optional() })
+  .superRefine((v, ctx) => {
+    if (v.email === undefined && v.phone === undefined)
+      ctx.addIssue({ code: "custom", path: ["email"], message: "email or phone is required" });
+    if (v.email !== undefined && v.phone !== undefined)
+      ctx.addIssue({ code: "custom", path: ["phone"], message: "give email or phone, not both" });
+  });
 export type TForgotPasswordInput = z.infer<typeof ZForgotPasswordInput>;
 
-export const ZResetPasswordInput = z.object({
-  token: zText({ error: "token is required" })
-    .trim()
-    .regex(/^[A-Za-z0-9_-]{43}$/, "token must be the one from the reset link"),
-  password: ZNewPassword,
-});
+/** A new password with the reset link's token, or with the SMS code and the number it was sent to. */
+export const ZResetPasswordInput = z
+  .object({
+    token: zText({ error: "token is required" })
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{43}$/, "token must be the one from the reset link")
+      .optional(),
+    code: ZSmsCode.optional(),
+    phone: ZPhone.optional(),
+    password: ZNewPassword,
+  })
+  .superRefine((v, ctx) => {
+    if (v.token === undefined && v.code === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["token"],
+        message: "token (from the link) or code (from the SMS) is required",
+      });
+    if (v.token !== undefined && v.code !== undefined)
+      ctx.addIssue({ code: "custom", path: ["code"], message: "give token or code, not both" });
+    if (v.code !== undefined && v.phone === undefined)
+      ctx.addIssue({ code: "custom", path: ["phone"], message: "phone is required with a code" });
+  });
 export type TResetPasswordInput = z.infer<typeof ZResetPasswordInput>;
+
+export const ZAddPhoneInput = z.object({ phone: ZPhone });
+export const ZConfirmPhoneInput = z.object({ phone: ZPhone, code: ZSmsCode });
+/** An answer that says the request was taken (202): the SMS or mail follows from a job. */
+export const ZAccepted = z.object({ ok: z.literal(true) });
 
 export const ZLoginInput = z.object({
   email: zText({ error: "email is required" }).trim().toLowerCase().min(1, "email is required"),
@@ -67,6 +111,7 @@ export type TUpdateUnitsInput = z.infer<typeof ZUpdateUnitsInput>;
 export const ZPublicUser = z.looseObject({
   id: z.number(),
   email: z.string(),
+  phone: z.string().nullable(),
   firstName: z.string(),
   lastName: z.string(),
   profileImageUrl: z.string().nullable(),

@@ -1,7 +1,8 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation } from "@tanstack/react-query";
-import { createFileRoute, Link } from "@tanstack/react-router";
+import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
+import { normalizePhone } from "../../shared/phone";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { FieldError, TextField } from "../components/ui/input";
@@ -15,16 +16,22 @@ export const Route = createFileRoute("/forgot-password")({
   component: ForgotPasswordPage,
 });
 
-/** "Forgot password?": asks for a reset link by mail. The answer never says whether the address has an account. */
+/**
+ * "Forgot password?": asks for a reset link by mail, or a code by SMS for an account with a phone number (then the
+ * code is typed on /reset-password). The answer never says whether the address or number has an account.
+ */
 function ForgotPasswordPage() {
   const { t } = useLingui();
-  const [errors, setErrors] = useState<{ email?: string; form?: string }>({});
+  const navigate = useNavigate();
+  const [mode, setMode] = useState<"email" | "phone">("email");
+  const [errors, setErrors] = useState<{ email?: string; phone?: string; form?: string }>({});
   const [sentTo, setSentTo] = useState<string | null>(null);
   const forgot = useMutation(
     trpc.auth.forgotPassword.mutationOptions({
       onError: (err) => {
         const info = errorInfo(err);
-        if (info.status === 400 && info.issues.length) setErrors({ email: info.issues[0]!.message });
+        if (info.status === 400 && info.issues.length)
+          setErrors({ [info.issues[0]!.path === "phone" ? "phone" : "email"]: info.issues[0]!.message });
         else if (info.status === 429) setErrors({ form: info.message });
         else if (info.status === 0)
           setErrors({ form: t`Could not reach MyTess. Check your connection and try again.` });
@@ -32,6 +39,20 @@ function ForgotPasswordPage() {
       },
     }),
   );
+  const submitPhone = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const phone = normalizePhone(String(new FormData(e.currentTarget).get("phone") ?? ""));
+    if (!phone) {
+      setErrors({ phone: t`Enter a phone number such as 0911 23 45 67 or +251 911 234 567` });
+      return;
+    }
+    setErrors({});
+    forgot.mutate({ phone }, { onSuccess: () => navigate({ to: "/reset-password", search: { phone } }) });
+  };
+  const switchTo = (next: "email" | "phone") => {
+    setErrors({});
+    setMode(next);
+  };
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const email = String(new FormData(e.currentTarget).get("email") ?? "").trim();
@@ -50,11 +71,42 @@ function ForgotPasswordPage() {
             <Trans>Forgot your password?</Trans>
           </CardTitle>
           <CardDescription>
-            <Trans>Enter the email of your account. We will send you a link to choose a new password.</Trans>
+            {mode === "email" ? (
+              <Trans>Enter the email of your account. We will send you a link to choose a new password.</Trans>
+            ) : (
+              <Trans>
+                Enter the phone number of your account. We will send a 6-digit code by SMS to choose a new password.
+              </Trans>
+            )}
           </CardDescription>
         </CardHeader>
         <CardContent>
-          {sentTo ? (
+          {mode === "phone" ? (
+            <form className="grid gap-4" onSubmit={submitPhone} noValidate>
+              <TextField
+                id="forgot-phone"
+                label={
+                  <Trans comment="Label of the phone number field on the forgotten password page">Phone number</Trans>
+                }
+                name="phone"
+                type="tel"
+                inputMode="tel"
+                autoComplete="tel"
+                error={errors.phone}
+              />
+              <FieldError>{errors.form}</FieldError>
+              <Button type="submit" disabled={forgot.isPending}>
+                {forgot.isPending ? (
+                  <Trans comment="Button while the reset link is being asked for">Sending...</Trans>
+                ) : (
+                  <Trans comment="Button that asks for a password reset code by SMS">Send code</Trans>
+                )}
+              </Button>
+              <Button type="button" variant="ghost" className="min-h-11" onClick={() => switchTo("email")}>
+                <Trans>Use my email instead</Trans>
+              </Button>
+            </form>
+          ) : sentTo ? (
             <div className="grid gap-4" role="status">
               <p>
                 <Trans>
@@ -83,6 +135,9 @@ function ForgotPasswordPage() {
                 ) : (
                   <Trans comment="Button that asks for a password reset link by mail">Send link</Trans>
                 )}
+              </Button>
+              <Button type="button" variant="ghost" className="min-h-11" onClick={() => switchTo("phone")}>
+                <Trans>No email? Get a code by SMS</Trans>
               </Button>
             </form>
           )}

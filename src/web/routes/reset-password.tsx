@@ -9,22 +9,27 @@ import { FieldError, TextField } from "../components/ui/input";
 import { loadAppMessages } from "../lib/i18n";
 import { errorInfo, trpc } from "../lib/trpc";
 
-type TSearch = { token?: string };
+type TSearch = { token?: string; phone?: string };
 
 export const Route = createFileRoute("/reset-password")({
   validateSearch: (raw: Record<string, unknown>): TSearch => ({
     token: typeof raw.token === "string" ? raw.token : undefined,
+    phone: typeof raw.phone === "string" ? raw.phone : undefined,
   }),
   beforeLoad: () => loadAppMessages(),
   component: ResetPasswordPage,
 });
 
-type TErrors = { password?: string; confirm?: string; token?: string; form?: string };
+type TErrors = { password?: string; confirm?: string; token?: string; code?: string; phone?: string; form?: string };
 
-/** The page a reset mail links to: a new password, then the user is signed in here and signed out everywhere else. */
+/**
+ * The page a reset mail links to, and where a code sent by SMS is typed (`?phone=`): a new password, then the user is
+ * signed in here and signed out everywhere else.
+ */
 function ResetPasswordPage() {
   const { t } = useLingui();
-  const { token } = Route.useSearch();
+  const { token, phone } = Route.useSearch();
+  const byCode = !token && Boolean(phone);
   const queryClient = useQueryClient();
   const [errors, setErrors] = useState<TErrors>({});
   const reset = useMutation(
@@ -50,15 +55,19 @@ function ResetPasswordPage() {
     const f = new FormData(e.currentTarget);
     const password = String(f.get("password") ?? "");
     const confirm = String(f.get("confirm") ?? "");
+    const code = String(f.get("code") ?? "").trim();
     const next: TErrors = {};
+    if (byCode && !/^\d{6}$/.test(code)) next.code = t`Enter the 6 digits from the SMS`;
     if (password.length < PASSWORD_MIN_LENGTH) next.password = t`Use at least ${PASSWORD_MIN_LENGTH} characters`;
     else if (confirm !== password) next.confirm = t`The two passwords are not the same`;
     setErrors(next);
-    if (Object.keys(next).length === 0 && token) reset.mutate({ token, password });
+    if (Object.keys(next).length > 0) return;
+    if (token) reset.mutate({ token, password });
+    else if (byCode && phone) reset.mutate({ phone, code, password });
   };
   const askAgain = (
     <Link to="/forgot-password" className="inline-flex min-h-11 items-center text-brand underline">
-      <Trans>Ask for a new link</Trans>
+      {byCode ? <Trans>Ask for a new code</Trans> : <Trans>Ask for a new link</Trans>}
     </Link>
   );
   return (
@@ -73,7 +82,12 @@ function ResetPasswordPage() {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          {!token ? (
+          {byCode ? (
+            <p className="mb-4 text-sm" role="status">
+              <Trans>If an account uses {phone}, a 6-digit code is on its way by SMS. It works for 30 minutes.</Trans>
+            </p>
+          ) : null}
+          {!token && !byCode ? (
             <div className="grid gap-2" role="alert">
               <p>
                 <Trans>This reset link is incomplete. Open the link from the mail again, or ask for a new one.</Trans>
@@ -82,6 +96,17 @@ function ResetPasswordPage() {
             </div>
           ) : (
             <form className="grid gap-4" onSubmit={submit} noValidate>
+              {byCode ? (
+                <TextField
+                  id="reset-code"
+                  label={<Trans comment="Label of the field for the 6-digit code sent by SMS">Code from the SMS</Trans>}
+                  name="code"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  error={errors.code ?? errors.phone}
+                />
+              ) : null}
               <TextField
                 id="reset-password"
                 label={<Trans comment="Label of the new password field on the reset page">New password</Trans>}

@@ -20,6 +20,7 @@ GET /api/auth/user
 GET /api/bids/driver
 GET /api/dashboard
 GET /api/dev/mail
+GET /api/dev/sms
 GET /api/drivers/stats
 GET /api/drivers/trips
 GET /api/ecommerce/integrations
@@ -114,6 +115,8 @@ POST /api/subscription/confirm
 POST /api/subscription/portal
 POST /api/sync/manual
 POST /api/tokens
+POST /api/user/phone
+POST /api/user/phone/verify
 PUT /api/drivers/availability
 PUT /api/ecommerce/integrations/:id
 PUT /api/marketplaces/:id

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineJob } from "../../jobs/queue";
 import { sendPasswordResetMail } from "./password-reset";
+import { sendPhoneCode } from "./phone-codes";
 
 /**
  * A password reset mail. The job's unique key (random, made by the request) is the mail's idempotency key: the link's
@@ -23,4 +24,29 @@ export const PASSWORD_RESET_MAIL = defineJob({
   },
 });
 
-export const ACCOUNTS_JOBS = [PASSWORD_RESET_MAIL];
+/**
+ * An SMS with a one-time code. The job's unique key (random, made by the request) derives the code, so an attempt
+ * after a failure sends the same code; once the provider took the SMS the row records it and no attempt sends again.
+ */
+export const PHONE_CODE_SMS = defineJob({
+  kind: "phone_code_sms",
+  schema: z.object({
+    phone: z.string().regex(/^\+[1-9]\d{7,14}$/),
+    purpose: z.enum(["reset", "add_phone"]),
+    userId: z.number().int().positive().optional(),
+  }),
+  // Few and quick (30 s, 1, 2, 4 min): the code lives 30 minutes.
+  maxAttempts: 5,
+  needs: ["sms", "secrets"],
+  handler: (payload, ctx) => {
+    if (!ctx.job.uniqueKey) throw new Error("an SMS code needs its job's unique key");
+    return sendPhoneCode(
+      ctx.db,
+      { sms: ctx.services.sms, secrets: ctx.services.secrets, log: ctx.log },
+      payload,
+      ctx.job.uniqueKey,
+    );
+  },
+});
+
+export const ACCOUNTS_JOBS = [PASSWORD_RESET_MAIL, PHONE_CODE_SMS];

@@ -17,6 +17,7 @@ import type { TSecretBox } from "../../secrets";
 import { composeMail, messageIdFor } from "../mail/compose";
 import { PASSWORD_RESET_MAIL } from "./jobs";
 import { hashPassword } from "./password";
+import { enqueuePhoneCode } from "./phone-codes";
 import { hashToken } from "./sessions";
 import { findUserByEmail } from "./users";
 
@@ -43,8 +44,9 @@ const tooManyRequests = (retryAfterMs: number) => {
 };
 
 /**
- * POST /api/auth/password/forgot {email}: counts the request against the client address (under its lock, shared by
- * every process), then enqueues the reset mail's job under a random key. Nothing here depends on the account.
+ * POST /api/auth/password/forgot {email} or {phone}: counts the request against the client address (under its lock,
+ * shared by every process), then enqueues the reset mail's or SMS code's job under a random key. Nothing here depends
+ * on the account.
  */
 export const requestPasswordReset = async (db: TDb, input: TForgotPasswordInput, ip: string, now = Date.now()) =>
   db.transaction(async (tx) => {
@@ -57,8 +59,12 @@ export const requestPasswordReset = async (db: TDb, input: TForgotPasswordInput,
       .orderBy(loginFailures.at);
     if (recent.length >= FORGOT_PER_ADDRESS) throw tooManyRequests(recent[0]!.at + FORGOT_WINDOW_MS - now);
     await tx.insert(loginFailures).values({ key, at: now });
+    if (input.phone !== undefined) {
+      await enqueuePhoneCode(tx, { phone: input.phone, purpose: "reset" }, now);
+      return;
+    }
     const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
-    await enqueue(tx, PASSWORD_RESET_MAIL, { email: input.email }, { uniqueKey: `password-reset:${nonce}` }, now);
+    await enqueue(tx, PASSWORD_RESET_MAIL, { email: input.email! }, { uniqueKey: `password-reset:${nonce}` }, now);
   });
 
 /** The link's token for a job key: 256 bits from the server key, so only this server can make it. */
@@ -168,7 +174,11 @@ export const RESET_LINK_INVALID = /*i18n*/ {
  * POST /api/auth/password/reset {token, password}: takes the link (a conditional update, so two uses at once get one
  * success), sets the password, ends every session of the account and every other link it has. Returns the account.
  */
-export const resetPasswordWithToken = async (db: TDb, input: TResetPasswordInput, now = Date.now()) => {
+export const resetPasswordWithToken = async (
+  db: TDb,
+  input: Pick<TResetPasswordInput, "password"> & { token: string },
+  now = Date.now(),
+) => {
   // Hashed first, so a wrong token answers no faster than a right one.
   const passwordHash = await hashPassword(input.password);
   const tokenHash = hashToken(input.token);

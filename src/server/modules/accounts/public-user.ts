@@ -6,6 +6,8 @@ import type { TUnits } from "../../../shared/units";
 export const toPublicUser = (u: User) => ({
   id: u.id,
   email: u.email,
+  /** E.164, once proven by a code. */
+  phone: u.phone,
   firstName: u.firstName,
   lastName: u.lastName,
   profileImageUrl: u.profileImageUrl,

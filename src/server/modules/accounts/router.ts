@@ -1,6 +1,9 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { accountDefaults } from "../../../shared/region";
 import {
+  ZAccepted,
+  ZAddPhoneInput,
+  ZConfirmPhoneInput,
   ZForgotPasswordInput,
   ZLoginInput,
   ZRegisterInput,
@@ -19,6 +22,7 @@ import { rest } from "../../trpc/rest-meta";
 import { subscriptionOf } from "../billing/premium";
 import { authenticate, registerUser } from "./auth";
 import { requestPasswordReset, resetPasswordWithToken } from "./password-reset";
+import { confirmPhone, requestPhoneCode, resetPasswordWithCode } from "./phone-codes";
 import { toPublicUser } from "./public-user";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "./sessions";
 import { updateUser } from "./users";
@@ -91,13 +95,13 @@ export const authRouter = {
     }),
 
   /**
-   * Asks for a reset link by mail. Answered the same whether or not an account uses the address (REST: 202); the job
-   * it enqueues sends the link, if there is an account to send it to.
+   * Asks for a reset link by mail ({email}) or a 6-digit code by SMS ({phone}). Answered the same whether or not an
+   * account uses the address or number (REST: 202); the job it enqueues sends the link or code, if there is an account.
    */
   forgotPassword: publicProcedure
     .meta(
       rest("POST", "/api/auth/password/forgot", {
-        summary: "Ask for a password reset link by mail",
+        summary: "Ask for a password reset link by mail or a code by SMS",
         tags: ["Account"],
         scope: "public",
         status: 202,
@@ -105,25 +109,37 @@ export const authRouter = {
       }),
     )
     .input(ZForgotPasswordInput)
+    .output(ZAccepted)
     .mutation(async ({ ctx, input }) => {
       await requestPasswordReset(ctx.db, input, httpOf(ctx).ip);
       return { ok: true as const };
     }),
 
-  /** Sets a new password with a reset link's token: every session of the account ends, this browser is signed in. */
+  /**
+   * Sets a new password with a reset link's token, or with an SMS code and its number: every session of the account
+   * ends, this browser is signed in.
+   */
   resetPassword: publicProcedure
     .meta(
       rest("POST", "/api/auth/password/reset", {
-        summary: "Set a new password with a reset link's token and sign in",
+        summary: "Set a new password with a reset link's token or an SMS code, and sign in",
         tags: ["Account"],
         scope: "public",
         anonymousBody: true,
       }),
     )
     .input(ZResetPasswordInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => {
       httpOf(ctx);
-      const user = await resetPasswordWithToken(ctx.db, input);
+      const user =
+        input.token !== undefined
+          ? await resetPasswordWithToken(ctx.db, { token: input.token, password: input.password })
+          : await resetPasswordWithCode(ctx.db, ctx.services.secrets, {
+              phone: input.phone!,
+              code: input.code!,
+              password: input.password,
+            });
       await startSession(ctx, user.id);
       ctx.services.log.info("password reset", { userId: user.id });
       return { user: toPublicUser(user) };
@@ -205,6 +221,38 @@ export const userRouter = {
     .input(ZUpdateProfileInput)
     .mutation(async ({ ctx, input }) => ({
       user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, input)),
+    })),
+
+  /** Sends a code by SMS to a number the signed-in account wants to add (REST: 202); the number is not saved yet. */
+  addPhone: authedProcedure
+    .meta(
+      rest("POST", "/api/user/phone", {
+        summary: "Send a code to a phone number to add it to the account",
+        tags: ["Account"],
+        scope: "account:write",
+        status: 202,
+      }),
+    )
+    .input(ZAddPhoneInput)
+    .output(ZAccepted)
+    .mutation(async ({ ctx, input }) => {
+      await requestPhoneCode(ctx.db, ctx.actor.id, input.phone);
+      return { ok: true as const };
+    }),
+
+  /** The number becomes the account's once the code sent to it is typed back. */
+  confirmPhone: authedProcedure
+    .meta(
+      rest("POST", "/api/user/phone/verify", {
+        summary: "Confirm a phone number with the code sent to it",
+        tags: ["Account"],
+        scope: "account:write",
+      }),
+    )
+    .input(ZConfirmPhoneInput)
+    .output(ZUserAnswer)
+    .mutation(async ({ ctx, input }) => ({
+      user: toPublicUser(await confirmPhone(ctx.db, ctx.services.secrets, ctx.actor.id, input)),
     })),
 
   subscriptionStatus: authedProcedure.query(({ ctx }) => subscriptionOf(ctx.actor)),

@@ -1,6 +1,13 @@
 import { lt } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { ecommerceWebhooks, idempotencyKeys, loginFailures, passwordResets, sessions } from "../../../../db/tables";
+import {
+  ecommerceWebhooks,
+  idempotencyKeys,
+  loginFailures,
+  passwordResets,
+  phoneCodes,
+  sessions,
+} from "../../../../db/tables";
 import { IDEMPOTENCY_TTL_MS } from "../../../shared/constants";
 import { LOGIN_LIMITS } from "../accounts/rate-limit";
 import { pruneChatRecords } from "../notifications/inbound-updates";
@@ -8,7 +15,8 @@ import { pruneChatRecords } from "../notifications/inbound-updates";
 /**
  * Clears what has expired: sessions, sign-in attempts past their window, stored answers older than a day, store webhook
  * ids older than a week, chat records (delivery ids, WhatsApp codes, Telegram link tokens) past their use, password
- * reset links after a day (they work 30 minutes; the hourly limit counts the last hour's).
+ * reset links and SMS codes after a day (they work 30 minutes; the hourly and daily limits count the last hour's and
+ * day's).
  */
 export const housekeeping = async (db: TDb, now = Date.now()) => ({
   sessions: (await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.idHash })).length,
@@ -37,5 +45,12 @@ export const housekeeping = async (db: TDb, now = Date.now()) => ({
       .delete(passwordResets)
       .where(lt(passwordResets.createdAt, now - 24 * 60 * 60 * 1000))
       .returning({ id: passwordResets.id })
+  ).length,
+  // The deployment's daily SMS limit counts the last 24 hours' rows: they go once past it.
+  smsCodes: (
+    await db
+      .delete(phoneCodes)
+      .where(lt(phoneCodes.createdAt, now - 25 * 60 * 60 * 1000))
+      .returning({ id: phoneCodes.id })
   ).length,
 });

@@ -1,5 +1,6 @@
 import { Trans } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
+import { PhonePanel } from "../../components/account/phone-panel";
 import { CalendarSelect } from "../../components/layout/calendar-select";
 import { CurrencySelect } from "../../components/layout/currency-select";
 import { LanguageSelect } from "../../components/layout/language-select";
@@ -57,6 +58,7 @@ function SettingsPage() {
         <CalendarCard />
         <UnitsCard />
         <PaymentsPanel />
+        <PhonePanel />
         <PushPanel />
         <ApiTokensPanel />
       </div>
