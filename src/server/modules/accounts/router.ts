@@ -1,5 +1,7 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { accountDefaults } from "../../../shared/region";
+import { ZAuthMeAnswer } from "../../../shared/schemas/answers/accounts";
+import { ZOkAnswer } from "../../../shared/schemas/answers/common";
 import {
   ZForgotPasswordInput,
   ZLoginInput,
@@ -54,6 +56,7 @@ export const authRouter = {
         answer: { kind: "wrap", name: "user", nullIsUnauthorized: true },
       }),
     )
+    .output(ZAuthMeAnswer)
     .query(({ ctx }) => (ctx.actor ? toPublicUser(ctx.actor) : null)),
 
   register: publicProcedure
@@ -67,6 +70,7 @@ export const authRouter = {
       }),
     )
     .input(ZRegisterInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => {
       const http = httpOf(ctx); // before the account is made: nothing half-done outside HTTP
       const user = await registerUser(
@@ -84,6 +88,7 @@ export const authRouter = {
       rest("POST", "/api/auth/login", { summary: "Sign in", tags: ["Account"], scope: "public", anonymousBody: true }),
     )
     .input(ZLoginInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => {
       const user = await authenticate(ctx.db, input, httpOf(ctx).ip);
       await startSession(ctx, user.id);
@@ -105,6 +110,7 @@ export const authRouter = {
       }),
     )
     .input(ZForgotPasswordInput)
+    .output(ZOkAnswer)
     .mutation(async ({ ctx, input }) => {
       await requestPasswordReset(ctx.db, input, httpOf(ctx).ip);
       return { ok: true as const };
@@ -121,6 +127,7 @@ export const authRouter = {
       }),
     )
     .input(ZResetPasswordInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => {
       httpOf(ctx);
       const user = await resetPasswordWithToken(ctx.db, input);
@@ -148,6 +155,7 @@ export const userRouter = {
       }),
     )
     .input(ZUpdateLanguageInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => ({
       user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { language: input.language })),
     })),
@@ -161,6 +169,7 @@ export const userRouter = {
       }),
     )
     .input(ZUpdateCurrencyInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => ({
       user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { currency: input.currency })),
     })),
@@ -174,6 +183,7 @@ export const userRouter = {
       }),
     )
     .input(ZUpdateCalendarInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => ({
       user: toPublicUser(
         await updateUser(ctx.db, ctx.actor.id, {
@@ -203,6 +213,7 @@ export const userRouter = {
       rest("PUT", "/api/user/profile", { summary: "Update the profile", tags: ["Account"], scope: "account:write" }),
     )
     .input(ZUpdateProfileInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => ({
       user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, input)),
     })),
