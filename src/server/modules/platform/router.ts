@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZPlatformFxRatesAnswer, ZPlatformStatsAnswer } from "../../../shared/schemas/answers/platform";
 import { publicProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { receivedBidsDemo } from "./bids-demo";
@@ -10,6 +11,7 @@ export const platformRouter = {
     .meta(
       rest("GET", "/api/platform-stats", { summary: "The marketplace's figures", tags: ["Platform"], scope: "public" }),
     )
+    .output(ZPlatformStatsAnswer)
     .query(({ ctx }) => platformStats(ctx.db)),
 
   sampleLoads: publicProcedure
@@ -21,6 +23,7 @@ export const platformRouter = {
 
   fxRates: publicProcedure
     .meta(rest("GET", "/api/fx-rates", { summary: "Exchange rates", tags: ["Platform"], scope: "public" }))
+    .output(ZPlatformFxRatesAnswer)
     .query(async ({ ctx }) =>
       (await listFxRates(ctx.db)).map((r) => ({
         code: r.currency,
