@@ -1,5 +1,13 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import {
+  ZBidsAcceptAnswer,
+  ZBidsForLoadAnswer,
+  ZBidsMineAnswer,
+  ZBidsPlaceAnswer,
+  ZBidsRejectAnswer,
+  ZBidsWithdrawAnswer,
+} from "../../../shared/schemas/answers/bids";
 import { ZPlaceBidInput } from "../../../shared/schemas/loads";
 import { driverProcedure, shipperProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
@@ -22,12 +30,14 @@ export const bidsRouter = {
     )
     .use(premium)
     .input(ZLoadId.extend(ZPlaceBidInput.shape))
+    .output(ZBidsPlaceAnswer)
     .mutation(({ ctx, input }) => {
       const { loadId, ...bid } = input;
       return placeBid(ctx.db, ctx.actor, loadId, bid);
     }),
   mine: driverProcedure
     .meta(rest("GET", "/api/bids/driver", { summary: "The driver's bids", tags: ["Bids"], scope: "bids:read" }))
+    .output(ZBidsMineAnswer)
     .query(({ ctx }) => listDriverBids(ctx.db, ctx.actor)),
   forLoad: shipperProcedure
     .meta(
@@ -39,6 +49,7 @@ export const bidsRouter = {
       }),
     )
     .input(ZLoadId)
+    .output(ZBidsForLoadAnswer)
     .query(({ ctx, input }) => listLoadBids(ctx.db, ctx.actor, input.loadId)),
   accept: shipperProcedure
     .meta(
@@ -50,6 +61,7 @@ export const bidsRouter = {
       }),
     )
     .input(ZBidId)
+    .output(ZBidsAcceptAnswer)
     .mutation(({ ctx, input }) => acceptBid(ctx.db, ctx.actor, input.bidId)),
   reject: shipperProcedure
     .meta(
@@ -61,6 +73,7 @@ export const bidsRouter = {
       }),
     )
     .input(ZBidId)
+    .output(ZBidsRejectAnswer)
     .mutation(({ ctx, input }) => rejectBid(ctx.db, ctx.actor, input.bidId)),
   withdraw: driverProcedure
     .meta(
@@ -72,5 +85,6 @@ export const bidsRouter = {
       }),
     )
     .input(ZBidId)
+    .output(ZBidsWithdrawAnswer)
     .mutation(({ ctx, input }) => withdrawBid(ctx.db, ctx.actor, input.bidId)),
 } satisfies TRPCRouterRecord;
