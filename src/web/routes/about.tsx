@@ -49,11 +49,11 @@ function AboutPage() {
             <Trans>
               Loads in progress, bids and messages are seen only by the people they concern, and we do not sell your
               data. Read our{" "}
-              <Link to="/privacy" className="text-brand hover:underline">
+              <Link to="/privacy" className="text-brand underline underline-offset-2">
                 privacy notice
               </Link>{" "}
               and{" "}
-              <Link to="/terms" className="text-brand hover:underline">
+              <Link to="/terms" className="text-brand underline underline-offset-2">
                 terms of use
               </Link>
               .

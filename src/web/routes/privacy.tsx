@@ -69,7 +69,7 @@ function PrivacyPage() {
             <Trans>
               You can see and correct your profile at any time. To get a copy of your data or have your account deleted,
               write to us through the{" "}
-              <Link to="/contact" className="text-brand hover:underline">
+              <Link to="/contact" className="text-brand underline underline-offset-2">
                 contact page
               </Link>
               ; we answer within 30 days.

@@ -71,7 +71,7 @@ function TermsPage() {
           body: (
             <Trans>
               We announce changes to these terms in the app before they apply. Questions: write to us through the{" "}
-              <Link to="/contact" className="text-brand hover:underline">
+              <Link to="/contact" className="text-brand underline underline-offset-2">
                 contact page
               </Link>
               .

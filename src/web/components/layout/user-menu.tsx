@@ -18,6 +18,7 @@ export const initials = (u: Pick<TPublicUser, "firstName" | "lastName">) =>
 
 export function UserMenu({ user }: { user: TPublicUser }) {
   const { t } = useLingui();
+  const userInitials = initials(user);
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -26,15 +27,16 @@ export function UserMenu({ user }: { user: TPublicUser }) {
           size="icon"
           className="rounded-full bg-teal-100 text-teal-900"
           aria-label={t({
-            message: "Account menu",
-            comment: "Screen-reader label of the round account button in the header that opens the account menu",
+            message: `Account menu: ${userInitials}`,
+            comment:
+              "Screen-reader label of the round account button in the header that opens the account menu; the button shows the user's initials, named here too so the spoken name contains what is seen",
           })}
           data-testid="user-menu"
         >
           {user.profileImageUrl ? (
             <img src={user.profileImageUrl} alt="" className="size-9 rounded-full object-cover" />
           ) : (
-            <span className="text-sm font-semibold">{initials(user)}</span>
+            <span className="text-sm font-semibold">{userInitials}</span>
           )}
         </Button>
       </DropdownMenuTrigger>
