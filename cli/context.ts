@@ -34,14 +34,9 @@ export const openSystem = async () => {
   const config = cliConfig();
   const handle = await openConfiguredDb(config.databasePath);
   await migrateDb(handle.db);
-  const ctx = createContext({
-    db: handle.db,
-    system: true,
-    channel: "cli",
-    locale: cliLocale(),
-    services: createServices(config, { log: { ...logger, info: () => {} } }),
-  });
-  return { config, handle, caller: createCaller(ctx) };
+  const services = createServices(config, { log: { ...logger, info: () => {} } });
+  const ctx = createContext({ db: handle.db, system: true, channel: "cli", locale: cliLocale(), services });
+  return { config, handle, services, caller: createCaller(ctx) };
 };
 
 export class CliError extends Error {}

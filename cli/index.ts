@@ -5,6 +5,7 @@ import { ConfigError } from "../src/server/config";
 import { AppError, describeError } from "../src/server/errors";
 import { db } from "./commands/db";
 import { ecommerce } from "./commands/ecommerce";
+import { fx } from "./commands/fx";
 import { jobs } from "./commands/jobs";
 import { marketplaces, sync } from "./commands/marketplaces";
 import { notify } from "./commands/notify";
@@ -28,7 +29,7 @@ try {
 const program = new Command()
   .name("mytess")
   .description(
-    "MyTess operator tools: database, accounts, parcel carriers, jobs, notifications, load boards, stores and WhatsApp Web",
+    "MyTess operator tools: database, accounts, parcel carriers, jobs, exchange rates, notifications, load boards, stores and WhatsApp Web",
   )
   .version("0.1.0")
   .showHelpAfterError()
@@ -38,6 +39,7 @@ const program = new Command()
   .addCommand(track)
   .addCommand(rates)
   .addCommand(jobs)
+  .addCommand(fx)
   .addCommand(notify)
   .addCommand(marketplaces)
   .addCommand(sync)

@@ -85,7 +85,31 @@ export const fxRates = sqliteTable("fx_rates", {
   ratePerUsd: real().notNull(),
   locale: text().notNull(),
   updatedAt: integer().notNull(),
+  // The day (YYYY-MM-DD) the rate in use was published for, and where it came from: "seed" (the first-start
+  // fallback, no day), "source" (the configured rates API) or "operator" (an override).
+  rateDate: text(),
+  source: text({ enum: ["seed", "source", "operator"] })
+    .notNull()
+    .default("seed"),
 });
+
+/**
+ * Every rate ever fetched (source "source", one per currency and day) and every operator override (source "operator",
+ * the day it was set, valid through `validUntil` inclusive, or until replaced when null).
+ */
+export const fxRateHistory = sqliteTable(
+  "fx_rate_history",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    currency: text().notNull(),
+    day: text().notNull(),
+    ratePerUsd: real().notNull(),
+    source: text({ enum: ["source", "operator"] }).notNull(),
+    validUntil: text(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [uniqueIndex("fx_rate_history_currency_day_source_idx").on(t.currency, t.day, t.source)],
+);
 
 export const loads = sqliteTable(
   "loads",

@@ -11,6 +11,7 @@ export const {
   users,
   sessions,
   fxRates,
+  fxRateHistory,
   loads,
   bids,
   messages,

@@ -104,7 +104,25 @@ export const fxRates = pgTable("fx_rates", {
   ratePerUsd: doublePrecision().notNull(),
   locale: text().notNull(),
   updatedAt: ms().notNull(),
+  rateDate: text(),
+  source: text({ enum: ["seed", "source", "operator"] })
+    .notNull()
+    .default("seed"),
 });
+
+export const fxRateHistory = pgTable(
+  "fx_rate_history",
+  {
+    id: id(),
+    currency: text().notNull(),
+    day: text().notNull(),
+    ratePerUsd: doublePrecision().notNull(),
+    source: text({ enum: ["source", "operator"] }).notNull(),
+    validUntil: text(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [uniqueIndex("fx_rate_history_currency_day_source_idx").on(t.currency, t.day, t.source)],
+);
 
 export const loads = pgTable(
   "loads",

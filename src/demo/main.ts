@@ -9,12 +9,14 @@ import { migrateDb, openConfiguredDb } from "../../db/client";
 import { isDatabaseEmpty, seedDemo } from "../../db/seed/demo";
 import { startBoardEmulators } from "../../emulators/boards/server";
 import { emulatorEnv, startCarrierEmulators } from "../../emulators/carriers/server";
+import { startNbeEmulator } from "../../emulators/fx/nbe";
 import { startMailCatcher } from "../../emulators/mail/catcher";
 import { startNotifyEmulators } from "../../emulators/notifiers/server";
 import { startPaymentEmulators } from "../../emulators/payments/server";
 import { startStoreEmulators } from "../../emulators/stores/server";
 import { ConfigError, loadConfig } from "../server/config";
 import { logger } from "../server/logger";
+import { syncRates } from "../server/modules/fx/rates";
 import { createServices } from "../server/services";
 import { ensureDemoBoards } from "./boards";
 import { demoSecretsFileFor, loadDemoSecrets } from "./secrets";
@@ -48,6 +50,13 @@ if (!config.payments.stripe.secretKey && !config.payments.chapa.secretKey) {
   pay.controls.stripe.setWebhookUrl(`${self}/api/webhooks/stripe`);
   pay.controls.chapa.setWebhookUrl(`${self}/api/webhooks/chapa`);
   logger.info("demo: payment emulators started", pay.urls);
+}
+
+// Exchange rates: the National Bank of Ethiopia's Sandbox, unless FX_SOURCE_URL names a source.
+if (!env.FX_SOURCE_URL?.trim()) {
+  const nbe = startNbeEmulator();
+  env.FX_SOURCE_URL = nbe.url;
+  logger.info("demo: exchange-rate emulator started", { url: nbe.url });
 }
 
 const stores = startStoreEmulators({}, { shopifyClientSecret: secrets.shopifyClientSecret });
@@ -114,6 +123,10 @@ const configured = await ensureDemoBoards(
 if (configured.created) logger.info("demo: sandbox load boards configured", configured);
 const shops = await ensureDemoStores(handle.db, services.stores, stores.urls, secrets.shopifyClientSecret);
 if (shops.created) logger.info("demo: sandbox Shopify stores configured", shops);
+// The day's rates before the first page, so the demo converts at them from the start (the hourly job keeps them).
+await syncRates(handle.db, services.fx).catch((err) =>
+  logger.warn("demo: exchange rates not fetched; the first-start rates are used", { error: String(err) }),
+);
 await handle.close();
 
 // The server itself, as `bun run start` runs it, in this process (the emulators keep answering from here).

@@ -221,6 +221,8 @@ export const WHATSAPP_GRAPH_VERSION = "v23.0";
 export const WHATSAPP_WEB_BRIDGE_URL = "http://127.0.0.1:3901";
 export const STRIPE_API_BASE = "https://api.stripe.com";
 export const CHAPA_API_BASE = "https://api.chapa.co";
+/** The National Bank of Ethiopia's rates API (daily reference rates in birr per unit of each foreign currency). */
+export const FX_SOURCE_URL = "https://api.nbe.gov.et";
 /**
  * A new USPS app may make about 60 requests an hour across every v3 endpoint, token requests included (USPS grants
  * more on request); USPS_HOURLY_QUOTA says what this app has.
@@ -351,7 +353,11 @@ export type TConfig = {
       apiBase: string;
     };
     chapa: { secretKey: string | null; webhookSecret: string | null; apiBase: string };
+    /** Premium's monthly price in birr as the operator sets it (PREMIUM_PRICE_ETB); null: derived from the day's rate. */
+    premiumPriceEtb: number | null;
   };
+  /** Exchange rates: the National Bank of Ethiopia's API or a service answering in its shape (FX_SOURCE_URL). */
+  fx: { sourceUrl: string; timeoutMs: number };
   cli: {
     language: (typeof LANGUAGES)[number];
     calendar: "gregorian" | "ethiopic";
@@ -597,6 +603,11 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
         webhookSecret: v("CHAPA_WEBHOOK_SECRET") ?? null,
         apiBase: url("CHAPA_API_BASE") ?? CHAPA_API_BASE,
       },
+      premiumPriceEtb: p.check("PREMIUM_PRICE_ETB", wholeNumber(1, 10_000_000), v("PREMIUM_PRICE_ETB")) ?? null,
+    },
+    fx: {
+      sourceUrl: (url("FX_SOURCE_URL") ?? FX_SOURCE_URL).replace(/\/+$/, ""),
+      timeoutMs: ms("FX_TIMEOUT_MS", 10_000),
     },
     cli: {
       language: (LANGUAGES as readonly string[]).includes(cliLanguage)
@@ -639,6 +650,7 @@ export const withIntegrationsOf = (config: TConfig, other: TConfig): TConfig => 
   notifyTimeoutMs: other.notifyTimeoutMs,
   mail: other.mail,
   payments: other.payments,
+  fx: other.fx,
 });
 
 /**

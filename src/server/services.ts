@@ -4,6 +4,8 @@
 import type { TConfig } from "./config";
 import { boardServicesFrom, type TBoardServices } from "./integrations/boards/services";
 import { carriersFrom, type TCarrierRegistry } from "./integrations/carriers/registry";
+import type { TFxSource } from "./integrations/fx/nbe";
+import { fxSourceFrom } from "./integrations/fx/registry";
 import { mailerFrom, type TMailer } from "./integrations/mail/smtp";
 import { notifiersFrom, type TNotifierRegistry, vapidKeyFileFor } from "./integrations/notifiers/registry";
 import { whatsappWebSecretFileFor } from "./integrations/notifiers/whatsapp-web";
@@ -25,6 +27,8 @@ export type TServices = {
   stores: TStoreServices;
   /** Stripe and Chapa, as configured. */
   payments: TPaymentServices;
+  /** Where the day's exchange rates come from (FX_SOURCE_URL). */
+  fx: TFxSource;
   /** Mail through SMTP (null: SMTP_URL unset, nothing is sent); demo mode's mail catcher folder for /dev/mail. */
   mail: { mailer: TMailer | null; sandboxDir: string | null };
   /** The server key's box (the boards' one): HMACs of one-time codes and tokens derived from stored ids. */
@@ -59,6 +63,7 @@ export const createServices = (config: TConfig, overrides: Partial<TServices> = 
     boards,
     stores: overrides.stores ?? storeServicesFor(boards, config.stores),
     payments: overrides.payments ?? paymentsFrom(config.payments),
+    fx: overrides.fx ?? fxSourceFrom(config.fx),
     mail: overrides.mail ?? { mailer: mailerFrom(config), sandboxDir: config.demo ? config.mail.sandboxDir : null },
     secrets: overrides.secrets ?? boards.secrets,
     storage: overrides.storage ?? storageFrom(config.storage),

@@ -15,6 +15,11 @@ export const CURRENCIES = [
   { code: "EUR", name: "Euro", symbol: "€", exchangeRate: 0.85, locale: "de-DE" },
   { code: "ETB", name: "Ethiopian Birr", symbol: "Br", exchangeRate: 60.5, locale: "am-ET" },
 ] as const;
+/**
+ * The first-start rates (units per USD), used only until the rate source has answered once (and for a currency it
+ * never publishes).
+ */
+export const FX_SEED_RATES: Record<string, number> = { USD: 1, EUR: 0.85, ETB: 60.5, GBP: 0.79, CAD: 1.37 };
 export const DISPLAY_CURRENCY_CODES = ["USD", "EUR", "ETB"] as const;
 export type TDisplayCurrency = (typeof DISPLAY_CURRENCY_CODES)[number];
 /** Currencies a load budget or a bid may be written in. */

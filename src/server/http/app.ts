@@ -21,6 +21,7 @@ import { createLiveHub, liveStream } from "../live/hub";
 import { logger } from "../logger";
 import { readCookie, resolveSession } from "../modules/accounts/sessions";
 import { applyChapaWebhook, applyStripeEvent, confirmChapa } from "../modules/billing/billing";
+import { shareCard, shareCardTags, shareLanguage } from "../modules/loads/share-card";
 import { receiveWebhook } from "../modules/stores/orders";
 import { createServices, type TServices } from "../services";
 import { SIGN_IN_REQUIRED } from "../trpc/init";
@@ -40,7 +41,7 @@ import { compressResponse } from "./compress";
 import { errorResponse, json, toHttpError } from "./errors";
 import { fileResponse } from "./file-response";
 import { IDEMPOTENCY_HEADER, withIdempotency } from "./idempotency";
-import { requestLocale } from "./locale";
+import { requestLocale, requestRegion } from "./locale";
 import { bearerToken, contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 import { assertTokenMay, REST_ROUTES } from "./rest/routes";
 import { applySecurityHeaders, contentSecurityPolicy, isCrossSiteWrite } from "./security";
@@ -76,6 +77,18 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
   const boardCallback = boardConnectCallback(db, services.boards);
   const serveStatic = createStaticHandler(config.webDist, {
     bootQueries: (req, route, resHeaders) => bootQueries(req, route, resHeaders),
+    headTags: async (req, route) => {
+      const url = new URL(req.url);
+      const loadId = route === "/loads/$id" ? Number(url.pathname.split("/")[2]) : null;
+      const card = await shareCard(db, {
+        loadId: loadId != null && Number.isSafeInteger(loadId) && loadId > 0 ? loadId : null,
+        language: shareLanguage(url, requestLocale(req)),
+        region: requestRegion(req),
+        origin: config.publicUrl ? new URL(config.publicUrl).origin : url.origin,
+        path: url.pathname,
+      });
+      return shareCardTags(card);
+    },
   });
   const metaOf = (
     server: { requestIP?: (r: Request) => { address: string } | null } | null,

@@ -3,7 +3,8 @@ import { startPaymentEmulators } from "../../../emulators/payments/server";
 import { signChapaPayload } from "../integrations/payments/chapa";
 import { paymentsFromEnv } from "../integrations/payments/registry";
 import { signStripePayload } from "../integrations/payments/stripe";
-import { sendRenewalReminders } from "../modules/billing/billing";
+import { cleanBirr, sendRenewalReminders } from "../modules/billing/billing";
+import { setOverride } from "../modules/fx/rates";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.
@@ -563,7 +564,7 @@ describe("Chapa", () => {
       "select provider_ref, CAST(amount_minor AS INTEGER) amount_minor, status from payments",
     );
     const [rate] = await t.rows<{ r: number }>("select rate_per_usd r from fx_rates where currency = 'ETB'");
-    expect(p!.amount_minor).toBe(Math.round(29 * rate!.r) * 100);
+    expect(p!.amount_minor).toBe(cleanBirr(29 * rate!.r) * 100);
     expect(p!.status).toBe("pending");
     await emu.controls.chapa.pay(p!.provider_ref);
     await emu.controls.chapa.settled();
@@ -580,6 +581,56 @@ describe("Chapa", () => {
     const stranger = createClient(t, "10.0.0.8");
     await registerUser(stranger, "driver");
     expect((await stranger.post("/api/subscription/confirm", { txRef: p!.provider_ref })).status).toBe(404);
+  });
+
+  test("the birr price follows the day's rate, rounded; a change never alters a payment already started or a running subscription", async () => {
+    await endTrial();
+    const etbMonth = async () =>
+      (await user.get("/api/subscription/prices")).json.prices.find(
+        (p: { currency: string; period: string }) => p.currency === "ETB" && p.period === "month",
+      ).amount as number;
+    await setOverride(t.db, { currency: "ETB", ratePerUsd: 157.227 });
+    // 29 × 157.227 = 4,559.58 birr: quoted as 4,550.
+    expect(await etbMonth()).toBe(4550);
+    const res = await user.post("/api/subscription/checkout", { currency: "ETB" });
+    const [p] = await t.rows<{ provider_ref: string; amount_minor: number }>(
+      "select provider_ref, CAST(amount_minor AS INTEGER) amount_minor from payments",
+    );
+    expect(res.status).toBe(200);
+    expect(p!.amount_minor).toBe(455_000);
+    // The rate moves before the buyer pays: new checkouts get the new price, this one keeps its own.
+    await setOverride(t.db, { currency: "ETB", ratePerUsd: 170 });
+    expect(await etbMonth()).toBe(4950);
+    await emu.controls.chapa.pay(p!.provider_ref);
+    await emu.controls.chapa.settled();
+    const s = await status();
+    expect(s).toMatchObject({ subscriptionStatus: "active", provider: "chapa" });
+    const until = await paidUntil();
+    expect((await user.get("/api/subscription/payments")).json[0]).toMatchObject({ amount: 4550, status: "paid" });
+    // Another change of rate leaves the month already bought exactly as it was.
+    await setOverride(t.db, { currency: "ETB", ratePerUsd: 120 });
+    expect(await etbMonth()).toBe(3500);
+    expect(await paidUntil()).toBe(until);
+    expect((await user.get("/api/subscription/payments")).json[0]).toMatchObject({ amount: 4550, status: "paid" });
+  });
+
+  test("an operator's PREMIUM_PRICE_ETB is the birr price whatever the rate (a year is ten months' price)", async () => {
+    const fixed = await createTestApp({}, undefined, undefined, undefined, {
+      ...paymentsFromEnv(emu.env()),
+      premiumPriceEtb: 3000,
+    });
+    const c = createClient(fixed);
+    await registerUser(c, "driver");
+    await setOverride(fixed.db, { currency: "ETB", ratePerUsd: 157.227 });
+    const prices = (await c.get("/api/subscription/prices")).json.prices as {
+      currency: string;
+      period: string;
+      amount: number;
+    }[];
+    expect(prices.filter((p) => p.currency === "ETB").map((p) => [p.period, p.amount])).toEqual([
+      ["month", 3000],
+      ["year", 30000],
+    ]);
   });
 
   test("a year in birr: twelve months for the price of ten, offered in ETB only", async () => {

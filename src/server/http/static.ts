@@ -36,6 +36,8 @@ export type TBootQuery = { path: string; input?: unknown; data: unknown };
 export type TStaticOptions = {
   /** For a signed-in visitor: the first answers of the page at `route` (the current user, the rates, its first data). */
   bootQueries?: (req: Request, route: string, resHeaders: Headers) => Promise<TBootQuery[]>;
+  /** The page's `<title>` and link-preview `<meta>` elements (Open Graph, Twitter), in place of index.html's own. */
+  headTags?: (req: Request, route: string) => Promise<string>;
 };
 
 /** JSON inside a <script> element: nothing in it can close the element or open a comment. */
@@ -92,7 +94,14 @@ export const createStaticHandler = (root: string, opts: TStaticOptions = {}) => 
       ...(preload.routes[route] ?? []),
     ].filter(Boolean);
     const links = files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join("");
-    let html = indexHtml.replace("</head>", `${links}</head>`);
+    const head = opts.headTags ? await opts.headTags(req, route).catch(() => null) : null;
+    let html = indexHtml;
+    if (head)
+      html = html
+        .replace(/<title>[^<]*<\/title>/, "")
+        .replace(/<meta name="description"[^>]*>/, "")
+        .replace("</head>", () => `${head}</head>`);
+    html = html.replace("</head>", `${links}</head>`);
     // A signed-in visitor's first answers come with the page (the app seeds its query cache from them): on a slow phone
     // each would otherwise be a round trip after the code has arrived. A failure leaves the app to ask as usual.
     const boot = signedIn && opts.bootQueries ? await opts.bootQueries(req, route, resHeaders).catch(() => []) : [];

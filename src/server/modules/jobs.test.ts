@@ -4,13 +4,14 @@ import { expect, test } from "bun:test";
 import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { JOBS, jobHandlers } from "./jobs";
 
-test("every kind is defined once, and the schedules are hourly housekeeping and reminders, each minute's sync look, ten-minute completions", () => {
+test("every kind is defined once, and the schedules are hourly housekeeping, reminders and exchange rates, each minute's sync look, ten-minute completions", () => {
   const kinds = JOBS.map((j) => j.kind);
   expect(new Set(kinds).size).toBe(kinds.length);
   expect(kinds.sort()).toEqual([
     "billing_reminders",
     "board_sync",
     "board_sync_due",
+    "fx_rates",
     "housekeeping",
     "load_alerts",
     "notify",
@@ -23,6 +24,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping and 
   expect(scheduled.sort()).toEqual([
     ["billing_reminders", 3_600_000, 3],
     ["board_sync_due", 60_000, 3],
+    ["fx_rates", 3_600_000, 3],
     ["housekeeping", 3_600_000, 3],
     ["store_sync_due", 60_000, 3],
     ["trip_auto_complete", 600_000, 3],

@@ -10,6 +10,7 @@ import type { TServices } from "../services";
 import { ACCOUNTS_JOBS } from "./accounts/jobs";
 import { BILLING_JOBS } from "./billing/jobs";
 import { BOARDS_JOBS } from "./boards/jobs";
+import { FX_JOBS } from "./fx/jobs";
 import { LOADS_JOBS } from "./loads/jobs";
 import { NOTIFICATIONS_JOBS } from "./notifications/jobs";
 import { PLATFORM_JOBS } from "./platform/jobs";
@@ -18,6 +19,7 @@ import { TRIPS_JOBS } from "./trips/jobs";
 
 export const JOBS: TAnyJob[] = [
   ...PLATFORM_JOBS,
+  ...FX_JOBS,
   ...LOADS_JOBS,
   ...BOARDS_JOBS,
   ...STORES_JOBS,

@@ -1,9 +1,12 @@
 // One context for every door: a bot or the worker calls the same procedures as the web with createContext and no
 // HTTP parts; what needs HTTP (a session cookie) refuses cleanly instead of running on placeholders.
+
 import { afterEach, expect, test } from "bun:test";
 import { openTestDb } from "../../../db/client";
 import { users } from "../../../db/tables";
+import { loadConfig } from "../config";
 import { carriersFromEnv } from "../integrations/carriers/registry";
+import { fxSourceFrom } from "../integrations/fx/registry";
 import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { noPayments } from "../integrations/payments/services";
 import { storeServicesFrom } from "../integrations/stores/services";
@@ -38,6 +41,7 @@ test("a non-HTTP door (a bot) acts as its user through the same procedures; sign
     mail: { mailer: null, sandboxDir: null },
     secrets: boards.secrets,
     storage: t.services.storage,
+    fx: t.services.fx,
     log: logger,
   };
   const bot = createCaller(createContext({ db, channel: "telegram", locale: "am", services, actor: user! }));
@@ -76,6 +80,7 @@ test("the CLI's context is the system's, without HTTP parts", async () => {
           mail: { mailer: null, sandboxDir: null },
           secrets: testBoardServices().secrets,
           storage: storageFrom({ kind: "local", dir: testStorageDir() }),
+          fx: fxSourceFrom(loadConfig({}).fx),
           log: logger,
         },
       }),

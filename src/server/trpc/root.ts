@@ -7,6 +7,7 @@ import { billingRouter } from "../modules/billing/router";
 import { boardsRouter } from "../modules/boards/router";
 import { dashboardRouter } from "../modules/dashboards/router";
 import { documentsRouter } from "../modules/documents/router";
+import { fxRouter } from "../modules/fx/router";
 import { loadAlertsRouter, loadsRouter } from "../modules/loads/router";
 import { mailRouter } from "../modules/mail/router";
 import { messagesRouter } from "../modules/messages/router";
@@ -25,6 +26,7 @@ export const appRouter = createTRPCRouter({
   user: userRouter,
   platform: platformRouter,
   admin: adminRouter,
+  fx: fxRouter,
   // A load's trip steps keep their `loads.*` paths (loads.pickup, …): the web app's offline queue replays them.
   loads: { ...loadsRouter, ...tripsRouter },
   bids: bidsRouter,

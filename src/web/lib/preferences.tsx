@@ -36,6 +36,11 @@ type TPreferences = {
   formatAmount: (amount: number, from?: string, compact?: boolean) => string;
   /** Formats an amount in its own currency for the interface language. */
   formatOriginal: (amount: number, currency: string) => string;
+  /**
+   * The day (YYYY-MM-DD) of the rates conversions into the display currency use; null while only the first-start
+   * rates are known. Every converted amount is an estimate at these rates.
+   */
+  ratesDay: string | null;
   /** Dates in the chosen calendar (and Ethiopian time of day, if chosen), in the interface language. */
   formatDate: (d: string | number | Date, opts?: Pick<TDateFormat, "dateStyle" | "timeStyle">) => string;
   calendar: TCalendar;
@@ -218,6 +223,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
           compact,
         ),
       formatOriginal: (amount, code) => formatMoney(amount, code, formatLocale),
+      ratesDay: rates?.find((r) => r.code === currency)?.rateDate ?? null,
       formatDate: (d, opts = { dateStyle: "medium" }) =>
         formatDate(d, { language, calendar, ethiopianTime, dateStyle: opts.dateStyle, timeStyle: opts.timeStyle }),
       calendar,

@@ -11,6 +11,7 @@ import { PaymentsList } from "../components/billing/payments-list";
 import { isPaid, subscriptionStatusOptions, type TSubscription } from "../components/billing/shared";
 import { SubscriptionStatusCard } from "../components/billing/status-card";
 import { PageHeader } from "../components/layout/page-header";
+import { RatesNote } from "../components/money/rates-note";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { loginHref } from "../lib/auth";
@@ -126,6 +127,7 @@ function SubscribePage() {
           <CardDescription>
             <span className="text-3xl font-bold text-slate-900">{price}</span>{" "}
             <Trans comment="Subscription page: after the price, “per month”">per month</Trans>
+            <RatesNote className="mt-1" />
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">

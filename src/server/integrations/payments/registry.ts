@@ -16,6 +16,7 @@ export type TPaymentProviderState = "active" | "sandbox" | "not_configured";
 export type TPaymentRegistry = {
   stripe: TStripeAdapter | null;
   chapa: TChapaAdapter | null;
+  premiumPriceEtb: number | null;
   states: () => { id: TPaymentProviderId; name: string; state: TPaymentProviderState }[];
 };
 
@@ -45,6 +46,7 @@ export const paymentsFrom = (c: TConfig["payments"]): TPaymentRegistry => {
   return {
     stripe,
     chapa,
+    premiumPriceEtb: c.premiumPriceEtb,
     states: () => [
       { id: "stripe", name: PAYMENT_PROVIDER_NAMES.stripe, state: state(stripe) },
       { id: "chapa", name: PAYMENT_PROVIDER_NAMES.chapa, state: state(chapa) },

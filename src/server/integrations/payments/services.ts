@@ -4,6 +4,8 @@ import type { TChapaAdapter, TStripeAdapter } from "./types";
 export type TPaymentServices = {
   stripe: TStripeAdapter | null;
   chapa: TChapaAdapter | null;
+  /** Premium's monthly price in birr as the operator set it (PREMIUM_PRICE_ETB); unset: derived from the day's rate. */
+  premiumPriceEtb?: number | null;
   states: () => { id: "stripe" | "chapa"; name: string; state: "active" | "sandbox" | "not_configured" }[];
 };
 

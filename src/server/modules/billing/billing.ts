@@ -39,12 +39,23 @@ const addMonths = (at: number, months: number) => {
 const money = (minor: number, currency: string) => `${fromMinor(minor, currency).toFixed(2)} ${currency}`;
 
 /**
- * What premium costs in each currency offered: USD at the list price, EUR and ETB at the admin's rates. Birr also has a
+ * A price in birr as people quote one: to 10 birr below 1,000, to 50 below 10,000, else to 100. The day's rate has
+ * four decimals; a price of 4,558.83 birr would change every day and read like a conversion, not a price.
+ */
+export const cleanBirr = (amount: number) => {
+  const step = amount < 1000 ? 10 : amount < 10_000 ? 50 : 100;
+  return Math.max(step, Math.round(amount / step) * step);
+};
+
+/**
+ * What premium costs in each currency offered: USD at the list price, EUR at the day's rate, ETB as the operator set it
+ * (PREMIUM_PRICE_ETB) or at the day's rate rounded to a clean figure. A payment records the price it was asked at, and
+ * a Chapa payment is checked against that record, so a price that changes later never changes what a payment bought. Birr also has a
  * yearly price (twelve months for PREMIUM_YEAR_PRICE_MONTHS), since Chapa cannot renew a month by itself.
  */
 export const premiumPrices = async (db: TDb, services: TPaymentServices) => {
   const rates = await loadRates(db);
-  const etbMonth = Math.round(fromUsd(rates, PREMIUM_PRICE_USD, "ETB"));
+  const etbMonth = services.premiumPriceEtb ?? cleanBirr(fromUsd(rates, PREMIUM_PRICE_USD, "ETB"));
   const all = [
     {
       currency: "USD" as const,

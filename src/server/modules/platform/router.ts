@@ -1,6 +1,7 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { ZPlatformFxRatesAnswer, ZPlatformStatsAnswer } from "../../../shared/schemas/answers/platform";
+import { ZPlatformStatsAnswer } from "../../../shared/schemas/answers/platform";
+import { ZFxRate } from "../../../shared/schemas/fx";
 import { publicProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { receivedBidsDemo } from "./bids-demo";
@@ -23,7 +24,7 @@ export const platformRouter = {
 
   fxRates: publicProcedure
     .meta(rest("GET", "/api/fx-rates", { summary: "Exchange rates", tags: ["Platform"], scope: "public" }))
-    .output(ZPlatformFxRatesAnswer)
+    .output(z.array(ZFxRate))
     .query(async ({ ctx }) =>
       (await listFxRates(ctx.db)).map((r) => ({
         code: r.currency,
@@ -31,6 +32,8 @@ export const platformRouter = {
         symbol: r.symbol,
         exchangeRate: r.ratePerUsd,
         locale: r.locale,
+        rateDate: r.rateDate,
+        source: r.source,
       })),
     ),
 } satisfies TRPCRouterRecord;

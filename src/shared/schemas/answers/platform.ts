@@ -8,6 +8,3 @@ export const ZPlatformStatsAnswer = z.object({
   avgRating: z.number(),
   totalRevenue: z.number(),
 });
-export const ZPlatformFxRatesAnswer = z.array(
-  z.object({ code: z.string(), name: z.string(), symbol: z.string(), exchangeRate: z.number(), locale: z.string() }),
-);

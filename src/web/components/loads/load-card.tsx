@@ -1,3 +1,4 @@
+import { i18n } from "@lingui/core";
 import { Trans } from "@lingui/react/macro";
 import { ArrowRight, Calendar, Mail, Phone, Truck, Weight } from "lucide-react";
 import type { ReactNode } from "react";
@@ -14,7 +15,8 @@ import { ShareMenu } from "./share-menu";
 export const shareContentFor = (load: Pick<TPublicLoad, "id" | "title" | "pickupLocation" | "deliveryLocation">) => ({
   title: `${load.title} · MyTess`,
   description: `${load.pickupLocation} → ${load.deliveryLocation}`,
-  url: `${window.location.origin}/loads/${load.id}`,
+  // The link's language: the card a chat app shows for it (server-rendered tags) is in the sharer's language.
+  url: `${window.location.origin}/loads/${load.id}?lang=${i18n.locale || "en"}`,
   hashtags: ["MyTess", "freight", "loadboard"],
 });
 

@@ -14,6 +14,7 @@ import { DEFAULT_FILTERS, filtersToInput, LoadFilters, type TBoardFilters } from
 import { DriverMessagesDialog } from "../../components/loads/messages-dialog";
 import { PlaceName } from "../../components/loads/place-name";
 import { RateDialog } from "../../components/loads/rate-dialog";
+import { RatesNote } from "../../components/money/rates-note";
 import { TripSharing } from "../../components/tracking/trip-sharing";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
@@ -184,6 +185,7 @@ function DriverHome() {
           label={<Trans>This month's earnings</Trans>}
           value={s ? formatAmount(s.monthlyEarnings.amount, s.monthlyEarnings.currency) : "…"}
           testId="stat-earnings"
+          hint={<RatesNote />}
         />
         <StatCard
           icon={Gavel}

@@ -34,6 +34,7 @@ import {
 } from "../../components/loads/load-filters";
 import { LoadTable, loadKey } from "../../components/loads/load-table";
 import { shareMenuPart } from "../../components/loads/share-menu";
+import { RatesNote } from "../../components/money/rates-note";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
@@ -242,6 +243,7 @@ function LoadBoardPage() {
         />
         <StatCard icon={Globe} label={<Trans>From external boards</Trans>} value={s ? formatNumber(s.external) : "…"} />
       </div>
+      <RatesNote className="-mt-2 mb-3" />
       <div className="mb-3 flex items-center gap-2">
         <Button
           size="sm"
