@@ -32,6 +32,14 @@ import { receiveWebhook } from "../modules/stores/orders";
 import { createServices, type TServices } from "../services";
 import { SIGN_IN_REQUIRED } from "../trpc/init";
 import { appRouter, createCaller } from "../trpc/root";
+import {
+  API_DOCS_INIT_PATH,
+  API_DOCS_SCRIPT_PATH,
+  apiDocsInit,
+  apiDocsPage,
+  apiDocsRenderer,
+  openApiJson,
+} from "./api-docs";
 import { createAuthRoutes } from "./auth-routes";
 import { boardConnectCallback } from "./board-connect";
 import { declaresTooLargeBody, readCapped, readJsonBody, readMultipartBody, tooLarge } from "./body";
@@ -260,6 +268,16 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
     .get("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)))
     .post("/api/logout", ({ request, server }) => auth.logout(request, metaOf(server, request)), { parse: "none" })
     .get("/api/health", () => json({ ok: true }))
+    .get(
+      "/api/openapi.json",
+      () =>
+        new Response(openApiJson(config.publicUrl ?? `http://localhost:${config.port}`), {
+          headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" },
+        }),
+    )
+    .get("/api/docs", () => new Response(apiDocsPage(), { headers: { "Content-Type": "text/html; charset=utf-8" } }))
+    .get(API_DOCS_SCRIPT_PATH, apiDocsRenderer)
+    .get(API_DOCS_INIT_PATH, apiDocsInit)
     .get(LB123_CALLBACK_PATH, async ({ request }) => boardCallback(request, await actorOf(request)))
     .post("/api/telegram/webhook", ({ request }) => (telegramWebhook ? telegramWebhook(request) : notFound(request)), {
       parse: "none",

@@ -124,6 +124,8 @@ export const ZPublicUser = z.looseObject({
   rating: z.number(),
   totalRatings: z.number(),
   totalTrips: z.number(),
+  /** The account's own last known position (drivers share it), null when it has none. */
+  location: z.object({ latitude: z.number(), longitude: z.number(), updatedAt: z.string().nullable() }).nullable(),
   createdAt: z.string(),
 });
 /** What a change of the account's settings answers: the account as it now is. */

@@ -18,6 +18,12 @@ export type TRestRequest = {
 
 export type TRestEndpoint = Omit<TRestRouteParsed, "params" | "answer" | "status"> & {
   status: number;
+  /** The path parameters, each with the input field it fills. */
+  params: { name: string; input: string; type: "id" | "text" }[];
+  /** How the REST answer is taken from the procedure's, when it differs. */
+  answerKind: TRestRouteParsed["answer"];
+  /** The procedure's output schema (zod), for the OpenAPI document; null for a procedure without one. */
+  outputSchema: z.ZodType | null;
   /** The procedure's path in the router (`loads.search`). */
   procedure: string;
   /** The procedure's input schema (zod), for the OpenAPI document. */
@@ -110,9 +116,13 @@ const endpointOf = (path: string, proc: AnyProcedure, route: TRestRouteParsed): 
   const inputSchema = inputSchemaOf(proc);
   const readQuery = queryReader(inputSchema);
   const fromQuery = route.method === "GET";
+  const output = (proc._def as { output?: unknown }).output;
   return {
     ...rest,
     status: status ?? 200,
+    params,
+    answerKind: answer,
+    outputSchema: output instanceof z.ZodType ? output : null,
     procedure: path,
     inputSchema,
     input: (req) => {

@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { accountDefaults } from "../../../shared/region";
+import { ZAuthMeAnswer } from "../../../shared/schemas/answers/accounts";
 import {
   ZAccepted,
   ZAddPhoneInput,
@@ -58,6 +59,7 @@ export const authRouter = {
         answer: { kind: "wrap", name: "user", nullIsUnauthorized: true },
       }),
     )
+    .output(ZAuthMeAnswer)
     .query(({ ctx }) => (ctx.actor ? toPublicUser(ctx.actor) : null)),
 
   register: publicProcedure
@@ -71,6 +73,7 @@ export const authRouter = {
       }),
     )
     .input(ZRegisterInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => {
       const http = httpOf(ctx); // before the account is made: nothing half-done outside HTTP
       const user = await registerUser(
@@ -88,6 +91,7 @@ export const authRouter = {
       rest("POST", "/api/auth/login", { summary: "Sign in", tags: ["Account"], scope: "public", anonymousBody: true }),
     )
     .input(ZLoginInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => {
       const user = await authenticate(ctx.db, input, httpOf(ctx).ip);
       await startSession(ctx, user.id);
@@ -164,6 +168,7 @@ export const userRouter = {
       }),
     )
     .input(ZUpdateLanguageInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => ({
       user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { language: input.language })),
     })),
@@ -177,6 +182,7 @@ export const userRouter = {
       }),
     )
     .input(ZUpdateCurrencyInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => ({
       user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, { currency: input.currency })),
     })),
@@ -190,6 +196,7 @@ export const userRouter = {
       }),
     )
     .input(ZUpdateCalendarInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => ({
       user: toPublicUser(
         await updateUser(ctx.db, ctx.actor.id, {
@@ -219,6 +226,7 @@ export const userRouter = {
       rest("PUT", "/api/user/profile", { summary: "Update the profile", tags: ["Account"], scope: "account:write" }),
     )
     .input(ZUpdateProfileInput)
+    .output(ZUserAnswer)
     .mutation(async ({ ctx, input }) => ({
       user: toPublicUser(await updateUser(ctx.db, ctx.actor.id, input)),
     })),

@@ -1,5 +1,13 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import {
+  ZBidsAcceptAnswer,
+  ZBidsForLoadAnswer,
+  ZBidsMineAnswer,
+  ZBidsPlaceAnswer,
+  ZBidsRejectAnswer,
+  ZBidsWithdrawAnswer,
+} from "../../../shared/schemas/answers/bids";
 import { ZCounterAcceptResult, ZCounterOfferInput, ZCounterResult } from "../../../shared/schemas/bids";
 import { ZPlaceBidInput } from "../../../shared/schemas/loads";
 import { authedProcedure, driverProcedure, shipperProcedure } from "../../trpc/init";
@@ -24,12 +32,14 @@ export const bidsRouter = {
     )
     .use(premium)
     .input(ZLoadId.extend(ZPlaceBidInput.shape))
+    .output(ZBidsPlaceAnswer)
     .mutation(({ ctx, input }) => {
       const { loadId, ...bid } = input;
       return placeBid(ctx.db, ctx.actor, loadId, bid);
     }),
   mine: driverProcedure
     .meta(rest("GET", "/api/bids/driver", { summary: "The driver's bids", tags: ["Bids"], scope: "bids:read" }))
+    .output(ZBidsMineAnswer)
     .query(({ ctx }) => listDriverBidsWithOffers(ctx.db, ctx.actor)),
   forLoad: shipperProcedure
     .meta(
@@ -41,6 +51,7 @@ export const bidsRouter = {
       }),
     )
     .input(ZLoadId)
+    .output(ZBidsForLoadAnswer)
     .query(({ ctx, input }) => listLoadBids(ctx.db, ctx.actor, input.loadId)),
   accept: shipperProcedure
     .meta(
@@ -52,6 +63,7 @@ export const bidsRouter = {
       }),
     )
     .input(ZBidId)
+    .output(ZBidsAcceptAnswer)
     .mutation(({ ctx, input }) => acceptBid(ctx.db, ctx.actor, input.bidId)),
   reject: shipperProcedure
     .meta(
@@ -63,6 +75,7 @@ export const bidsRouter = {
       }),
     )
     .input(ZBidId)
+    .output(ZBidsRejectAnswer)
     .mutation(({ ctx, input }) => rejectBid(ctx.db, ctx.actor, input.bidId)),
   withdraw: driverProcedure
     .meta(
@@ -74,6 +87,7 @@ export const bidsRouter = {
       }),
     )
     .input(ZBidId)
+    .output(ZBidsWithdrawAnswer)
     .mutation(({ ctx, input }) => withdrawBid(ctx.db, ctx.actor, input.bidId)),
   // Counter-offers: the load's shipper, or the bidder answering the shipper's offer, proposes an amount; the other
   // side accepts (the load is awarded at it) or declines. Anyone else gets the bid's 404.

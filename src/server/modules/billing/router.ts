@@ -3,6 +3,15 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { TDb } from "../../../../db/client";
 import { payments, users } from "../../../../db/tables";
+import {
+  ZBillingCancelAnswer,
+  ZBillingCheckoutAnswer,
+  ZBillingConfirmAnswer,
+  ZBillingPaymentsAnswer,
+  ZBillingPortalAnswer,
+  ZBillingPricesAnswer,
+} from "../../../shared/schemas/answers/billing";
+import { ZSubscription } from "../../../shared/schemas/answers/common";
 import { zText } from "../../../shared/schemas/text";
 import { AppError } from "../../errors";
 import { authedProcedure, systemProcedure } from "../../trpc/init";
@@ -49,6 +58,7 @@ export const billingRouter = {
         scope: "billing:read",
       }),
     )
+    .output(ZSubscription)
     .query(({ ctx }) => subscriptionOf(ctx.actor)),
   /** What premium costs in each currency a configured provider takes, and the providers' states. */
   prices: authedProcedure
@@ -59,6 +69,7 @@ export const billingRouter = {
         scope: "billing:read",
       }),
     )
+    .output(ZBillingPricesAnswer)
     .query(async ({ ctx }) => ({
       prices: await premiumPrices(ctx.db, ctx.services.payments),
       providers: ctx.services.payments.states(),
@@ -72,6 +83,7 @@ export const billingRouter = {
       }),
     )
     .input(ZCheckout)
+    .output(ZBillingCheckoutAnswer)
     .mutation(({ ctx, input }) =>
       startCheckout(ctx.db, ctx.services.payments, ctx.actor, input.currency, originOf(ctx), Date.now(), input.period),
     ),
@@ -85,6 +97,7 @@ export const billingRouter = {
       }),
     )
     .input(z.object({ txRef: zText().trim().min(1, "txRef is required").max(100) }))
+    .output(ZBillingConfirmAnswer)
     .mutation(async ({ ctx, input }) => {
       // Another account's payment is not found, and nothing is asked of Chapa for it.
       const [own] = await ctx.db
@@ -113,6 +126,7 @@ export const billingRouter = {
         .object({ refund: z.boolean({ error: "refund must be true or false" }).default(false) })
         .default({ refund: false }),
     )
+    .output(ZBillingCancelAnswer)
     .mutation(({ ctx, input }) => cancelSubscription(ctx.db, ctx.services.payments, ctx.actor, input.refund)),
   payments: authedProcedure
     .meta(
@@ -122,6 +136,7 @@ export const billingRouter = {
         scope: "billing:read",
       }),
     )
+    .output(ZBillingPaymentsAnswer)
     .query(({ ctx }) => listPayments(ctx.db, ctx.actor)),
   portal: authedProcedure
     .meta(
@@ -131,6 +146,7 @@ export const billingRouter = {
         scope: "billing:write",
       }),
     )
+    .output(ZBillingPortalAnswer)
     .mutation(({ ctx }) => billingPortal(ctx.services.payments, ctx.actor, originOf(ctx))),
 
   /** Operator (CLI): an account's subscription and payments. */

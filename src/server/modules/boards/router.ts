@@ -3,6 +3,17 @@ import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { marketplaceConfigs, users } from "../../../../db/tables";
 import {
+  ZBoardsConnectAnswer,
+  ZBoardsHistoryAnswer,
+  ZBoardsLanesAnswer,
+  ZBoardsListAnswer,
+  ZBoardsSearchAnswer,
+  ZBoardsSyncManualAnswer,
+  ZBoardsSyncStatusAnswer,
+  ZBoardsTestAnswer,
+} from "../../../shared/schemas/answers/boards";
+import { ZBoardConfig, ZLane, ZSuccessAnswer } from "../../../shared/schemas/answers/common";
+import {
   ZCreateMarketplaceInput,
   ZMarketplaceSearchInput,
   ZUpdateMarketplaceInput,
@@ -35,6 +46,7 @@ export const boardsRouter = {
     .meta(
       rest("GET", "/api/marketplaces", { summary: "Connected load boards", tags: ["Boards"], scope: "boards:read" }),
     )
+    .output(ZBoardsListAnswer)
     .query(async ({ ctx }) => (await listMarketplaces(ctx.db, ctx.actor.id)).map(toPublicMarketplace)),
 
   create: authedProcedure
@@ -48,6 +60,7 @@ export const boardsRouter = {
     )
     .use(premium)
     .input(ZCreateMarketplaceInput)
+    .output(ZBoardConfig)
     .mutation(async ({ ctx, input }) =>
       toPublicMarketplace(await createMarketplace(ctx.db, ctx.services.boards, ctx.actor, input)),
     ),
@@ -61,6 +74,7 @@ export const boardsRouter = {
       }),
     )
     .input(ZId.extend(ZUpdateMarketplaceInput.shape))
+    .output(ZBoardConfig)
     .mutation(async ({ ctx, input: { id, ...changes } }) =>
       toPublicMarketplace(await updateMarketplace(ctx.db, ctx.services.boards, ctx.actor, id, changes)),
     ),
@@ -74,6 +88,7 @@ export const boardsRouter = {
       }),
     )
     .input(ZId)
+    .output(ZSuccessAnswer)
     .mutation(({ ctx, input }) => deleteMarketplace(ctx.db, ctx.actor, input.id)),
 
   test: authedProcedure
@@ -85,6 +100,7 @@ export const boardsRouter = {
       }),
     )
     .input(ZId)
+    .output(ZBoardsTestAnswer)
     .mutation(async ({ ctx, input }) => {
       const r = await testMarketplace(ctx.db, ctx.services.boards, ctx.actor, input.id);
       return { ...r, message: "Successfully connected to the marketplace API." };
@@ -103,6 +119,7 @@ export const boardsRouter = {
       }),
     )
     .input(ZId)
+    .output(ZBoardsConnectAnswer)
     .mutation(({ ctx, input }) =>
       startConnect(
         ctx.db,
@@ -123,6 +140,7 @@ export const boardsRouter = {
       }),
     )
     .input(ZId.and(ZMarketplaceSearchInput))
+    .output(ZBoardsSearchAnswer)
     .mutation(({ ctx, input: { id, ...q } }) =>
       searchMarketplace(ctx.db, ctx.services.boards, ctx.actor, id, q as z.infer<typeof ZMarketplaceSearchInput>),
     ),
@@ -130,6 +148,7 @@ export const boardsRouter = {
   /** Saved lanes: what sync searches besides the last location. Each is its owner's: others get 404. */
   lanes: authedProcedure
     .meta(rest("GET", "/api/marketplaces/lanes", { summary: "Saved lanes", tags: ["Boards"], scope: "boards:read" }))
+    .output(ZBoardsLanesAnswer)
     .query(async ({ ctx }) => (await listLanes(ctx.db, ctx.actor.id)).map(toPublicLane)),
 
   // Adding a lane is premium, as connecting the boards it is searched on is; reading, changing and removing what one
@@ -145,6 +164,7 @@ export const boardsRouter = {
     )
     .use(premium)
     .input(ZSavedLaneInput)
+    .output(ZLane)
     .mutation(async ({ ctx, input }) => toPublicLane(await createLane(ctx.db, ctx.actor, input))),
 
   updateLane: authedProcedure
@@ -156,6 +176,7 @@ export const boardsRouter = {
       }),
     )
     .input(ZId.extend(ZUpdateSavedLaneInput.shape))
+    .output(ZLane)
     .mutation(async ({ ctx, input: { id, ...changes } }) =>
       toPublicLane(await updateLane(ctx.db, ctx.actor, id, changes)),
     ),
@@ -169,6 +190,7 @@ export const boardsRouter = {
       }),
     )
     .input(ZId)
+    .output(ZSuccessAnswer)
     .mutation(({ ctx, input }) => deleteLane(ctx.db, ctx.actor, input.id)),
 
   /** Demo mode: the emulators' addresses (credentials "sandbox"), so a new user can connect a Sandbox board; else null. */
@@ -178,11 +200,13 @@ export const boardsRouter = {
     .meta(
       rest("GET", "/api/sync/status", { summary: "The boards' sync state", tags: ["Boards"], scope: "boards:read" }),
     )
+    .output(ZBoardsSyncStatusAnswer)
     .query(({ ctx }) => syncStatus(ctx.db, ctx.actor)),
 
   syncManual: authedProcedure
     .meta(rest("POST", "/api/sync/manual", { summary: "Sync the boards now", tags: ["Boards"], scope: "boards:write" }))
     .input(z.object({ marketplaceId: z.number().int().positive().optional() }).default({}))
+    .output(ZBoardsSyncManualAnswer)
     .mutation(({ ctx, input }) => startManualSync(ctx.db, ctx.actor, input.marketplaceId)),
 
   history: authedProcedure
@@ -194,6 +218,7 @@ export const boardsRouter = {
       }),
     )
     .input(z.object({ marketplaceId: z.number().int().positive().optional() }).default({}))
+    .output(ZBoardsHistoryAnswer)
     .query(({ ctx, input }) => syncHistory(ctx.db, ctx.actor, input.marketplaceId)),
 
   /** Operator view (CLI): every configuration, with its owner; credentials as set / not set only. */

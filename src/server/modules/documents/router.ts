@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZDocumentsListAnswer } from "../../../shared/schemas/answers/documents";
 import { ZDocumentUploadInput } from "../../../shared/schemas/documents";
 import { AppError } from "../../errors";
 import { authedProcedure } from "../../trpc/init";
@@ -24,6 +25,7 @@ export const documentsRouter = {
       }),
     )
     .input(z.object({ loadId: id("loadId") }))
+    .output(ZDocumentsListAnswer)
     .query(({ ctx, input }) => documentsOf(ctx.db, ctx.actor, input.loadId)),
   /** Multipart: served by its explicit route in http/app.ts. */
   upload: authedProcedure

@@ -1,6 +1,13 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { ZLoadAlertsInput } from "../../../shared/schemas/alerts";
+import { ZBoardPage, ZLoad, ZLoadAlertSettings } from "../../../shared/schemas/answers/common";
+import {
+  ZLoadsByIdAnswer,
+  ZLoadsMineAnswer,
+  ZLoadsPreviewAnswer,
+  ZLoadsStatsAnswer,
+} from "../../../shared/schemas/answers/loads";
 import { LOAD_STATUSES, ZCreateLoadInput, ZLoadSearchInput } from "../../../shared/schemas/loads";
 import { zText } from "../../../shared/schemas/text";
 import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } from "../../trpc/init";
@@ -21,6 +28,7 @@ export const loadsRouter = {
     .meta(rest("POST", "/api/loads", { summary: "Post a load", tags: ["Loads"], scope: "loads:write", status: 201 }))
     .use(premium)
     .input(ZCreateLoadInput)
+    .output(ZLoad)
     .mutation(async ({ ctx, input }) => toPublicLoad(await createLoad(ctx.db, ctx.actor, input))),
 
   /** The board: MyTess loads, the caller's synced board loads, and live results of the caller's other boards. */
@@ -34,12 +42,14 @@ export const loadsRouter = {
       }),
     )
     .input(ZLoadSearchInput)
+    .output(ZBoardPage)
     .query(({ ctx, input }) => searchBoard(ctx.db, ctx.services.boards, input, ctx.actor)),
 
   /** The board's figures, live boards' loads included (their answers are shared with the list for a minute). */
   stats: authedProcedure
     .meta(rest("GET", "/api/loads/stats", { summary: "The board's figures", tags: ["Loads"], scope: "loads:read" }))
     .input(ZLoadSearchInput)
+    .output(ZLoadsStatsAnswer)
     .query(({ ctx, input }) => boardStatsWithLive(ctx.db, ctx.services.boards, input, ctx.actor)),
 
   /** One load in full, for a signed-in viewer who may see it; the two parties also get its track and ratings. */
@@ -53,6 +63,7 @@ export const loadsRouter = {
       }),
     )
     .input(ZLoadId)
+    .output(ZLoadsByIdAnswer)
     .query(async ({ ctx, input }) => {
       const load = await getVisibleLoad(ctx.db, input.loadId, ctx.actor);
       const from =
@@ -81,10 +92,12 @@ export const loadsRouter = {
       }),
     )
     .input(ZLoadId)
+    .output(ZLoadsPreviewAnswer)
     .query(({ ctx, input }) => publicPreview(ctx.db, input.loadId)),
 
   mine: shipperProcedure
     .meta(rest("GET", "/api/loads/shipper", { summary: "The shipper's loads", tags: ["Loads"], scope: "loads:read" }))
+    .output(ZLoadsMineAnswer)
     .query(({ ctx }) => shipperLoads(ctx.db, ctx.actor)),
 
   /** My Loads with paging, a status filter and a search in titles and places. */
@@ -115,6 +128,7 @@ export const loadAlertsRouter = {
         scope: "notifications:read",
       }),
     )
+    .output(ZLoadAlertSettings)
     .query(({ ctx }) => getLoadAlerts(ctx.db, ctx.actor)),
   save: driverProcedure
     .meta(
@@ -125,5 +139,6 @@ export const loadAlertsRouter = {
       }),
     )
     .input(ZLoadAlertsInput)
+    .output(ZLoadAlertSettings)
     .mutation(({ ctx, input }) => saveLoadAlerts(ctx.db, ctx.actor, input)),
 } satisfies TRPCRouterRecord;

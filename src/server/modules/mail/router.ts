@@ -1,4 +1,5 @@
 import type { TRPCRouterRecord } from "@trpc/server";
+import { ZMailSandboxInboxAnswer } from "../../../shared/schemas/answers/mail";
 import { publicProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { sandboxInbox } from "./sandbox";
@@ -7,5 +8,6 @@ import { sandboxInbox } from "./sandbox";
 export const mailRouter = {
   sandboxInbox: publicProcedure
     .meta(rest("GET", "/api/dev/mail", { summary: "Demo mode's mail inbox", tags: ["Demo"], scope: "public" }))
+    .output(ZMailSandboxInboxAnswer)
     .query(({ ctx }) => ({ mails: sandboxInbox(ctx.services.mail.sandboxDir) })),
 } satisfies TRPCRouterRecord;

@@ -1,5 +1,7 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZMessage } from "../../../shared/schemas/answers/common";
+import { ZMessagesConversationsAnswer, ZMessagesListAnswer } from "../../../shared/schemas/answers/messages";
 import { ZMessageInput } from "../../../shared/schemas/loads";
 import { authedProcedure, shipperProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
@@ -18,6 +20,7 @@ export const messagesRouter = {
       }),
     )
     .input(ZLoadId.extend({ driverId: z.number({ error: "driverId must be a number" }).int().positive().optional() }))
+    .output(ZMessagesListAnswer)
     .query(({ ctx, input }) => listMessages(ctx.db, ctx.actor, input.loadId, input.driverId)),
   send: authedProcedure
     .meta(
@@ -30,6 +33,7 @@ export const messagesRouter = {
       }),
     )
     .input(ZLoadId.extend(ZMessageInput.shape))
+    .output(ZMessage)
     .mutation(({ ctx, input }) => sendMessage(ctx.db, ctx.actor, input.loadId, input.body, input.driverId)),
   conversations: shipperProcedure
     .meta(
@@ -41,5 +45,6 @@ export const messagesRouter = {
       }),
     )
     .input(ZLoadId)
+    .output(ZMessagesConversationsAnswer)
     .query(({ ctx, input }) => listConversations(ctx.db, ctx.actor, input.loadId)),
 } satisfies TRPCRouterRecord;

@@ -1,5 +1,20 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZMessagingSettings, ZPushSettings } from "../../../shared/schemas/answers/common";
+import {
+  ZNotificationsHistoryAnswer,
+  ZNotificationsListAnswer,
+  ZNotificationsMarkAllReadAnswer,
+  ZNotificationsMarkReadAnswer,
+  ZNotificationsSubscribePushAnswer,
+  ZNotificationsTelegramTestAnswer,
+  ZNotificationsTestPushAnswer,
+  ZNotificationsUnreadCountAnswer,
+  ZNotificationsUnsubscribePushAnswer,
+  ZNotificationsVapidKeyAnswer,
+  ZNotificationsWhatsappSendCodeAnswer,
+  ZNotificationsWhatsappTestAnswer,
+} from "../../../shared/schemas/answers/notifications";
 import {
   ZMessagingPreferences,
   ZTelegramTestInput,
@@ -56,6 +71,7 @@ export const notificationsRouter = {
         .object({ page: queryInt("page", 1, 10_000, 1), pageSize: queryInt("pageSize", 1, 50, 20) })
         .default({ page: 1, pageSize: 20 }),
     )
+    .output(ZNotificationsListAnswer)
     .query(({ ctx, input }) => listInbox(ctx.db, ctx.actor.id, input)),
   unreadCount: authedProcedure
     .meta(
@@ -65,6 +81,7 @@ export const notificationsRouter = {
         scope: "notifications:read",
       }),
     )
+    .output(ZNotificationsUnreadCountAnswer)
     .query(async ({ ctx }) => ({ unread: await unreadCount(ctx.db, ctx.actor.id) })),
   markRead: authedProcedure
     .meta(
@@ -87,6 +104,7 @@ export const notificationsRouter = {
           .max(200, "ids may name at most 200 notifications"),
       }),
     )
+    .output(ZNotificationsMarkReadAnswer)
     .mutation(({ ctx, input }) => markRead(ctx.db, ctx.actor.id, input.ids)),
   markAllRead: authedProcedure
     .meta(
@@ -96,12 +114,14 @@ export const notificationsRouter = {
         scope: "notifications:write",
       }),
     )
+    .output(ZNotificationsMarkAllReadAnswer)
     .mutation(({ ctx }) => markRead(ctx.db, ctx.actor.id, "all")),
 
   // Web push.
   /** The applicationServerKey browsers subscribe with; `sandbox` when the push service is a local emulator. */
   vapidKey: publicProcedure
     .meta(rest("GET", "/api/push/vapid-key", { summary: "The web push public key", tags: ["Push"], scope: "public" }))
+    .output(ZNotificationsVapidKeyAnswer)
     .query(({ ctx }) => {
       const publicKey = ctx.services.notifiers.vapidPublicKey;
       if (!publicKey)
@@ -125,6 +145,7 @@ export const notificationsRouter = {
       }),
     )
     .input(ZPushSubscribeInput)
+    .output(ZNotificationsSubscribePushAnswer)
     .mutation(({ ctx, input }) => subscribe(ctx.db, ctx.services.notifiers, ctx.actor.id, input)),
   unsubscribePush: authedProcedure
     .meta(
@@ -135,10 +156,12 @@ export const notificationsRouter = {
       }),
     )
     .input(ZPushUnsubscribeInput)
+    .output(ZNotificationsUnsubscribePushAnswer)
     .mutation(({ ctx, input }) => unsubscribe(ctx.db, ctx.actor.id, input.endpoint)),
   testPush: authedProcedure
     .meta(rest("POST", "/api/push/test", { summary: "Send a test push", tags: ["Push"], scope: "notifications:write" }))
     .input(ZPushTestInput)
+    .output(ZNotificationsTestPushAnswer)
     .mutation(({ ctx, input }) => sendTest(ctx.db, ctx.services.notifiers, ctx.actor.id, input, null)),
   pushPreferences: authedProcedure
     .meta(
@@ -148,6 +171,7 @@ export const notificationsRouter = {
         scope: "notifications:read",
       }),
     )
+    .output(ZPushSettings)
     .query(({ ctx }) => preferencesView(ctx.db, ctx.actor.id)),
   savePushPreferences: authedProcedure
     .meta(
@@ -158,12 +182,14 @@ export const notificationsRouter = {
       }),
     )
     .input(ZPushPreferences)
+    .output(ZPushSettings)
     .mutation(({ ctx, input }) => savePreferences(ctx.db, ctx.actor.id, input)),
   /** What was sent to the caller, on every channel, newest first. */
   history: authedProcedure
     .meta(
       rest("GET", "/api/push/notifications", { summary: "Pushes sent", tags: ["Push"], scope: "notifications:read" }),
     )
+    .output(ZNotificationsHistoryAnswer)
     .query(async ({ ctx }) =>
       (await listNotifications(ctx.db, ctx.actor.id)).map((n) => ({
         id: n.id,
@@ -187,6 +213,7 @@ export const notificationsRouter = {
         scope: "notifications:read",
       }),
     )
+    .output(ZMessagingSettings)
     .query(({ ctx }) => messagingView(ctx.db, deps(ctx.services), ctx.actor.id)),
   saveMessagingPreferences: authedProcedure
     .meta(
@@ -197,6 +224,7 @@ export const notificationsRouter = {
       }),
     )
     .input(ZMessagingPreferences)
+    .output(ZMessagingSettings)
     .mutation(({ ctx, input }) => {
       // Chat alerts (Telegram, WhatsApp) are premium; switching them off is always allowed.
       if (input.telegramEnabled || input.whatsappEnabled) requirePremium(ctx.actor);
@@ -212,6 +240,7 @@ export const notificationsRouter = {
     )
     .use(premium)
     .input(ZWhatsAppTestInput)
+    .output(ZNotificationsWhatsappTestAnswer)
     .mutation(({ ctx, input }) =>
       sendTestMessage(ctx.db, ctx.services.notifiers, ctx.actor.id, { channel: "whatsapp", phone: input.phoneNumber }),
     ),
@@ -225,6 +254,7 @@ export const notificationsRouter = {
     )
     .use(premium)
     .input(ZTelegramTestInput)
+    .output(ZNotificationsTelegramTestAnswer)
     .mutation(({ ctx, input }) =>
       sendTestMessage(ctx.db, ctx.services.notifiers, ctx.actor.id, { channel: "telegram", chatId: input.chatId }),
     ),
@@ -239,6 +269,7 @@ export const notificationsRouter = {
     )
     .use(premium)
     .input(ZWhatsAppCodeInput)
+    .output(ZNotificationsWhatsappSendCodeAnswer)
     .mutation(({ ctx, input }) => sendWhatsAppCode(ctx.db, deps(ctx.services), ctx.actor.id, input.phoneNumber)),
   /** The code typed back: its number becomes the user's verified WhatsApp number. */
   whatsappVerify: authedProcedure
@@ -250,5 +281,6 @@ export const notificationsRouter = {
       }),
     )
     .input(ZWhatsAppVerifyInput)
+    .output(ZMessagingSettings)
     .mutation(({ ctx, input }) => verifyWhatsAppCode(ctx.db, deps(ctx.services), ctx.actor.id, input.code)),
 } satisfies TRPCRouterRecord;

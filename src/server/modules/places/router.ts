@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZPlacesSearchAnswer } from "../../../shared/schemas/answers/places";
 import { zText } from "../../../shared/schemas/text";
 import { authedProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
@@ -15,6 +16,7 @@ export const placesRouter = {
         limit: z.number().int().min(1).max(20).default(8),
       }),
     )
+    .output(ZPlacesSearchAnswer)
     .query(({ input }) => searchPlaces(input.q, input.limit)),
 
   /** A position as people say it: the nearest known town, how far and which way. */

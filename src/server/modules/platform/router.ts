@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZPlatformStatsAnswer } from "../../../shared/schemas/answers/platform";
 import { ZFxRate } from "../../../shared/schemas/fx";
 import { publicProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
@@ -11,6 +12,7 @@ export const platformRouter = {
     .meta(
       rest("GET", "/api/platform-stats", { summary: "The marketplace's figures", tags: ["Platform"], scope: "public" }),
     )
+    .output(ZPlatformStatsAnswer)
     .query(({ ctx }) => platformStats(ctx.db)),
 
   sampleLoads: publicProcedure

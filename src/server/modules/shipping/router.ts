@@ -1,5 +1,13 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZShipment } from "../../../shared/schemas/answers/common";
+import {
+  ZShippingCarriersAnswer,
+  ZShippingDeleteShipmentAnswer,
+  ZShippingRatesAnswer,
+  ZShippingShipmentsAnswer,
+  ZShippingTrackAnswer,
+} from "../../../shared/schemas/answers/shipping";
 import {
   ZPackage,
   ZRatesInput,
@@ -33,10 +41,12 @@ export const shippingRouter = {
         scope: "shipping:read",
       }),
     )
+    .output(ZShippingCarriersAnswer)
     .query(({ ctx }) => ctx.services.carriers.states(ctx.locale)),
   rates: userOrSystemProcedure
     .meta(rest("POST", "/api/shipping/rates", { summary: "Parcel rates", tags: ["Shipping"], scope: "shipping:read" }))
     .input(ZRatesInput)
+    .output(ZShippingRatesAnswer)
     .mutation(({ ctx, input }) => shopRates(ctx.services.carriers, input, ctx.locale)),
   track: userOrSystemProcedure
     .meta(
@@ -64,6 +74,7 @@ export const shippingRouter = {
       ),
     )
     .input(ZTrackInput)
+    .output(ZShippingTrackAnswer)
     .query(async ({ ctx, input }) => ({
       tracking: await trackPackage(ctx.services.carriers, input.trackingNumber, input.carrier),
     })),
@@ -84,6 +95,7 @@ export const shippingRouter = {
         packages: z.array(ZPackage).min(1).max(25),
       }),
     )
+    .output(ZShipment)
     .mutation(({ ctx, input }) => saveShipment(ctx.db, ctx.actor, input)),
   shipments: authedProcedure
     .meta(
@@ -93,6 +105,7 @@ export const shippingRouter = {
         scope: "shipping:read",
       }),
     )
+    .output(ZShippingShipmentsAnswer)
     .query(({ ctx }) => listShipments(ctx.db, ctx.actor)),
   deleteShipment: authedProcedure
     .meta(
@@ -103,5 +116,6 @@ export const shippingRouter = {
       }),
     )
     .input(z.object({ id: z.number().int().positive() }))
+    .output(ZShippingDeleteShipmentAnswer)
     .mutation(({ ctx, input }) => deleteShipment(ctx.db, ctx.actor, input.id)),
 } satisfies TRPCRouterRecord;

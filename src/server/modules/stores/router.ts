@@ -2,6 +2,15 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { ecommerceIntegrations, users } from "../../../../db/tables";
+import { ZStoreIntegration, ZSuccessAnswer } from "../../../shared/schemas/answers/common";
+import {
+  ZStoresConvertAnswer,
+  ZStoresIntegrationsAnswer,
+  ZStoresOrderDraftAnswer,
+  ZStoresOrdersAnswer,
+  ZStoresSyncIntegrationAnswer,
+  ZStoresTestIntegrationAnswer,
+} from "../../../shared/schemas/answers/stores";
 import { ZCreateLoadInput } from "../../../shared/schemas/loads";
 import { ZCreateIntegrationInput, ZOrderListInput, ZUpdateIntegrationInput } from "../../../shared/schemas/stores";
 import { translate } from "../../i18n";
@@ -34,6 +43,7 @@ export const storesRouter = {
         scope: "stores:read",
       }),
     )
+    .output(ZStoresIntegrationsAnswer)
     .query(async ({ ctx }) => (await listIntegrations(ctx.db, ctx.actor.id)).map(toPublicIntegration)),
   createIntegration: authedProcedure
     .meta(
@@ -46,6 +56,7 @@ export const storesRouter = {
     )
     .use(premium)
     .input(ZCreateIntegrationInput)
+    .output(ZStoreIntegration)
     .mutation(async ({ ctx, input }) =>
       toPublicIntegration(await createIntegration(ctx.db, ctx.services.stores, ctx.actor, input)),
     ),
@@ -58,6 +69,7 @@ export const storesRouter = {
       }),
     )
     .input(ZId.extend(ZUpdateIntegrationInput.shape))
+    .output(ZStoreIntegration)
     .mutation(async ({ ctx, input: { id, ...changes } }) =>
       toPublicIntegration(await updateIntegration(ctx.db, ctx.services.stores, ctx.actor, id, changes)),
     ),
@@ -70,6 +82,7 @@ export const storesRouter = {
       }),
     )
     .input(ZId)
+    .output(ZSuccessAnswer)
     .mutation(({ ctx, input }) => deleteIntegration(ctx.db, ctx.actor, input.id)),
   testIntegration: authedProcedure
     .meta(
@@ -80,6 +93,7 @@ export const storesRouter = {
       }),
     )
     .input(ZId)
+    .output(ZStoresTestIntegrationAnswer)
     .mutation(({ ctx, input }) => testIntegration(ctx.db, ctx.services.stores, ctx.actor, input.id)),
   syncIntegration: authedProcedure
     .meta(
@@ -90,6 +104,7 @@ export const storesRouter = {
       }),
     )
     .input(ZId)
+    .output(ZStoresSyncIntegrationAnswer)
     .mutation(async ({ ctx, input }) => {
       const r = await syncIntegration(ctx.db, ctx.services.stores, ctx.actor, input.id);
       const values = { created: r.created, updated: r.updated };
@@ -120,6 +135,7 @@ export const storesRouter = {
   orders: authedProcedure
     .meta(rest("GET", "/api/ecommerce/orders", { summary: "Store orders", tags: ["Stores"], scope: "stores:read" }))
     .input(ZOrderListInput)
+    .output(ZStoresOrdersAnswer)
     .query(({ ctx, input }) => listOrders(ctx.db, ctx.actor, input)),
   /** The load an order would become, for the Post New Load dialog when its city cannot be placed. */
   orderDraft: authedProcedure
@@ -131,6 +147,7 @@ export const storesRouter = {
       }),
     )
     .input(ZId)
+    .output(ZStoresOrderDraftAnswer)
     .query(({ ctx, input }) => orderDraft(ctx.db, ctx.actor, input.id)),
   convert: authedProcedure
     .meta(
@@ -142,6 +159,7 @@ export const storesRouter = {
     )
     .use(premium)
     .input(ZId.extend({ load: ZCreateLoadInput.optional() }))
+    .output(ZStoresConvertAnswer)
     .mutation(({ ctx, input }) => convertOrder(ctx.db, ctx.actor, input.id, input.load)),
   /** Demo mode: the store emulators' addresses (credentials "sandbox"); else null. */
   sandbox: authedProcedure.query(({ ctx }) => ctx.services.stores.sandboxUrls),

@@ -1,5 +1,7 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZOkAnswer } from "../../../shared/schemas/answers/common";
+import { ZTokensCreateAnswer, ZTokensListAnswer } from "../../../shared/schemas/answers/tokens";
 import { ZCreateTokenInput } from "../../../shared/schemas/tokens";
 import { AppError } from "../../errors";
 import { authedProcedure } from "../../trpc/init";
@@ -16,6 +18,7 @@ const sessionOnly = authedProcedure.use(({ ctx, next }) => {
 export const tokensRouter = {
   list: sessionOnly
     .meta(rest("GET", "/api/tokens", { summary: "Your API tokens", tags: ["API tokens"], scope: "session" }))
+    .output(ZTokensListAnswer)
     .query(({ ctx }) => listTokens(ctx.db, ctx.actor)),
   create: sessionOnly
     .meta(
@@ -27,9 +30,11 @@ export const tokensRouter = {
       }),
     )
     .input(ZCreateTokenInput)
+    .output(ZTokensCreateAnswer)
     .mutation(({ ctx, input }) => createToken(ctx.db, ctx.actor, input)),
   revoke: sessionOnly
     .meta(rest("DELETE", "/api/tokens/:id", { summary: "Revoke an API token", tags: ["API tokens"], scope: "session" }))
     .input(z.object({ id: z.number({ error: "id must be a number" }).int().positive() }))
+    .output(ZOkAnswer)
     .mutation(({ ctx, input }) => revokeToken(ctx.db, ctx.actor, input.id)),
 } satisfies TRPCRouterRecord;

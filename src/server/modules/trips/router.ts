@@ -1,5 +1,13 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZDriverStats, ZLoad } from "../../../shared/schemas/answers/common";
+import {
+  ZDriversSetAvailabilityAnswer,
+  ZDriversTripsAnswer,
+  ZDriversUpdateLocationAnswer,
+  ZLoadsRateAnswer,
+  ZLoadsTimelineAnswer,
+} from "../../../shared/schemas/answers/trips";
 import { ZDeliveryInput } from "../../../shared/schemas/documents";
 import { ZCancelLoadInput, ZLocationInput, ZRatingInput } from "../../../shared/schemas/loads";
 import { ZDisputeInput } from "../../../shared/schemas/trips";
@@ -37,6 +45,7 @@ export const tripsRouter = {
       }),
     )
     .input(ZLoadId)
+    .output(ZLoad)
     .mutation(async ({ ctx, input }) => toPublicLoad(await markPickedUp(ctx.db, ctx.actor, input.loadId))),
   deliver: driverProcedure
     .meta(
@@ -48,6 +57,7 @@ export const tripsRouter = {
       }),
     )
     .input(ZLoadId)
+    .output(ZLoad)
     .mutation(async ({ ctx, input }) => toPublicLoad(await markDelivered(ctx.db, ctx.actor, input.loadId))),
   /** Delivered with its proof: the receiver's name and the photos or signature already uploaded. */
   deliverWithProof: driverProcedure
@@ -60,6 +70,7 @@ export const tripsRouter = {
       }),
     )
     .input(ZDeliveryInput)
+    .output(ZLoad)
     .mutation(async ({ ctx, input }) => toPublicLoad(await deliverWithProof(ctx.db, ctx.actor, input))),
   /** Accepting the proof of delivery; `complete` is the older name the offline queue may still hold. */
   complete: shipperProcedure
@@ -72,6 +83,7 @@ export const tripsRouter = {
       }),
     )
     .input(ZLoadId)
+    .output(ZLoad)
     .mutation(async ({ ctx, input }) => toPublicLoad(await acceptDelivery(ctx.db, ctx.actor, input.loadId))),
   acceptDelivery: shipperProcedure
     .meta(
@@ -83,6 +95,7 @@ export const tripsRouter = {
       }),
     )
     .input(ZLoadId)
+    .output(ZLoad)
     .mutation(async ({ ctx, input }) => toPublicLoad(await acceptDelivery(ctx.db, ctx.actor, input.loadId))),
   disputeDelivery: shipperProcedure
     .meta(
@@ -94,6 +107,7 @@ export const tripsRouter = {
       }),
     )
     .input(ZLoadId.extend(ZDisputeInput.shape))
+    .output(ZLoad)
     .mutation(async ({ ctx, input }) =>
       toPublicLoad(await disputeDelivery(ctx.db, ctx.actor, input.loadId, input.reason)),
     ),
@@ -107,6 +121,7 @@ export const tripsRouter = {
       }),
     )
     .input(ZLoadId)
+    .output(ZLoadsTimelineAnswer)
     .query(({ ctx, input }) => timelineOf(ctx.db, ctx.actor, input.loadId)),
   cancel: shipperProcedure
     .meta(
@@ -118,6 +133,7 @@ export const tripsRouter = {
       }),
     )
     .input(ZLoadId.extend(ZCancelLoadInput.shape))
+    .output(ZLoad)
     .mutation(async ({ ctx, input }) => toPublicLoad(await cancelLoad(ctx.db, ctx.actor, input.loadId, input.reason))),
   rate: authedProcedure
     .meta(
@@ -129,6 +145,7 @@ export const tripsRouter = {
       }),
     )
     .input(ZLoadId.extend(ZRatingInput.shape))
+    .output(ZLoadsRateAnswer)
     .mutation(({ ctx, input }) => rateLoad(ctx.db, ctx.actor, input.loadId, input.score)),
 } satisfies TRPCRouterRecord;
 
@@ -143,6 +160,7 @@ export const driversRouter = {
       }),
     )
     .input(ZLocationInput)
+    .output(ZDriversUpdateLocationAnswer)
     .mutation(({ ctx, input }) => updateDriverLocation(ctx.db, ctx.actor, input.latitude, input.longitude)),
   setAvailability: driverProcedure
     .meta(
@@ -153,6 +171,7 @@ export const driversRouter = {
       }),
     )
     .input(z.object({ isAvailable: z.boolean({ error: "isAvailable must be true or false" }) }))
+    .output(ZDriversSetAvailabilityAnswer)
     .mutation(async ({ ctx, input }) => ({
       isAvailable: (await setDriverAvailability(ctx.db, ctx.actor, input.isAvailable)).isAvailable,
     })),
@@ -160,8 +179,10 @@ export const driversRouter = {
     .meta(
       rest("GET", "/api/drivers/stats", { summary: "The driver's figures", tags: ["Drivers"], scope: "loads:read" }),
     )
+    .output(ZDriverStats)
     .query(({ ctx }) => driverStats(ctx.db, ctx.actor)),
   trips: driverProcedure
     .meta(rest("GET", "/api/drivers/trips", { summary: "The driver's trips", tags: ["Drivers"], scope: "loads:read" }))
+    .output(ZDriversTripsAnswer)
     .query(({ ctx }) => driverTrips(ctx.db, ctx.actor)),
 } satisfies TRPCRouterRecord;

@@ -4,17 +4,26 @@ import type { ReactNode } from "react";
 import { CalendarSelect } from "./calendar-select";
 import { UnitsSelect } from "./units-select";
 
+/** A link of the app, or (`href`) a page the server serves itself, as the API reference. */
+type TFooterLink = { to: LinkProps["to"]; label: ReactNode } | { href: string; label: ReactNode };
+
 /** A footer column: a heading over a list of links. */
-function LinkColumn({ title, links }: { title: ReactNode; links: { to: LinkProps["to"]; label: ReactNode }[] }) {
+function LinkColumn({ title, links }: { title: ReactNode; links: TFooterLink[] }) {
   return (
     <div>
       <h2 className="text-sm font-semibold">{title}</h2>
       <ul className="mt-2 space-y-1 text-sm">
         {links.map((l) => (
-          <li key={l.to}>
-            <Link to={l.to} className="hover:underline">
-              {l.label}
-            </Link>
+          <li key={"href" in l ? l.href : l.to}>
+            {"href" in l ? (
+              <a href={l.href} className="hover:underline">
+                {l.label}
+              </a>
+            ) : (
+              <Link to={l.to} className="hover:underline">
+                {l.label}
+              </Link>
+            )}
           </li>
         ))}
       </ul>
@@ -78,6 +87,10 @@ export function Footer() {
               ),
             },
             { to: "/promotion", label: <Trans>Spread the word</Trans> },
+            {
+              href: "/api/docs",
+              label: <Trans comment="Link to the API's reference documentation page">API reference</Trans>,
+            },
           ]}
         />
         <LinkColumn

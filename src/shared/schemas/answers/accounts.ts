@@ -1,0 +1,3 @@
+import { ZPublicUser } from "../auth";
+
+export const ZAuthMeAnswer = ZPublicUser.nullable();

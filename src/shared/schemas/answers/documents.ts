@@ -1,0 +1,4 @@
+import { z } from "zod";
+import { ZLoadDocument } from "./common";
+
+export const ZDocumentsListAnswer = z.array(ZLoadDocument);

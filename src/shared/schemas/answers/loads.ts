@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { LOAD_STATUSES } from "../loads";
+import { ZTrackPoint } from "../tracking";
+import { ZLoad } from "./common";
+
+export const ZLoadsStatsAnswer = z.object({
+  total: z.number(),
+  urgent: z.number(),
+  external: z.number(),
+  avgRatePerMileUsd: z.number().nullable(),
+});
+export const ZLoadsByIdAnswer = ZLoad.extend({
+  isMine: z.boolean(),
+  isAssignedToMe: z.boolean(),
+  track: z.object({ lastPosition: ZTrackPoint.nullable(), points: z.array(ZTrackPoint) }).nullable(),
+  cancelReason: z.string().nullable(),
+  ratedBy: z.array(z.number()),
+});
+export const ZLoadsPreviewAnswer = z.object({
+  id: z.number(),
+  title: z.string(),
+  pickupLocation: z.string(),
+  deliveryLocation: z.string(),
+  pickupDate: z.string(),
+  deliveryDate: z.string(),
+  equipmentType: z.string(),
+  weight: z.number(),
+  budgetAmount: z.number(),
+  budgetCurrency: z.string(),
+  tripMiles: z.number(),
+  isUrgent: z.boolean(),
+  status: z.enum(LOAD_STATUSES),
+});
+export const ZLoadsMineAnswer = z.array(
+  ZLoad.extend({
+    pendingBids: z.number(),
+    bestBid: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+    unreadMessages: z.number(),
+    assignedDriverName: z.string().nullable(),
+    lastPosition: ZTrackPoint.nullable(),
+    cancelReason: z.string().nullable(),
+    hasRated: z.boolean(),
+  }),
+);
