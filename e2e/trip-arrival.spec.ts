@@ -70,7 +70,7 @@ test("the trip card asks about arrival near the pickup and the delivery point", 
   const yes = prompt.getByRole("button", { name: "Yes, picked up" });
   expect((await yes.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   await yes.click();
-  await expect(trip.getByRole("button", { name: "Mark delivered" })).toBeVisible();
+  await expect(trip.getByRole("button", { name: "Record delivery" })).toBeVisible();
   expect((await (await shipper.request.get(`/api/loads/${loadId}/track`)).json()).status).toBe("in_transit");
   // In transit, near the pickup point, nothing is asked.
   await expect(prompt).toHaveCount(0);
@@ -86,11 +86,22 @@ test("the trip card asks about arrival near the pickup and the delivery point", 
   await driverCtx.setGeolocation({ latitude: DELIVERY.latitude, longitude: DELIVERY.longitude + 0.001, accuracy: 15 });
   await expect(trip.getByTestId("trip-sharing")).toHaveAttribute("data-sharing", "on");
   await expect(prompt).toHaveCount(0);
-  // Opened again, it asks again, and the answer records the delivery.
+  // Opened again, it asks again, and the answer opens the proof of delivery, which records the delivery.
   await driver.reload();
   await driverCtx.setGeolocation({ latitude: DELIVERY.latitude, longitude: DELIVERY.longitude + 0.002, accuracy: 15 });
   await expect(prompt.getByRole("heading", { name: "Arrived at delivery?" })).toBeVisible({ timeout: 15_000 });
   await prompt.getByRole("button", { name: "Yes, delivered" }).click();
+  const pod = driver.getByTestId("pod-dialog");
+  await expect(pod).toBeVisible();
+  const pad = (await pod.getByTestId("signature-pad").boundingBox())!;
+  await driver.mouse.move(pad.x + 20, pad.y + 40);
+  await driver.mouse.down();
+  await driver.mouse.move(pad.x + 120, pad.y + 90, { steps: 8 });
+  await driver.mouse.move(pad.x + 220, pad.y + 30, { steps: 8 });
+  await driver.mouse.up();
+  await pod.getByLabel("Receiver's name").fill("Tigist Alemu");
+  await pod.getByRole("button", { name: "Continue" }).click();
+  await pod.getByRole("button", { name: "Send proof of delivery" }).click();
   await expect
     .poll(async () => (await (await shipper.request.get(`/api/loads/${loadId}/track`)).json()).status)
     .toBe("delivered");

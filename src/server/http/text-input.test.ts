@@ -364,6 +364,17 @@ const SAMPLES: Record<string, TSample> = {
   },
   "GET /api/places": { who: "driver", query: { q: "Adama", limit: "5" } },
   "POST /api/tokens": { who: "driver", body: { name: "Our TMS", scopes: ["loads:read"] } },
+  "GET /api/track/:token": { who: "anonymous", params: { token: "a".repeat(43) } },
+  "POST /api/saved-searches": {
+    who: "driver",
+    body: {
+      name: "Addis to Djibouti",
+      search: { equipment: ["flatbed", "dry_van"], q: "cement" },
+      originName: "Addis Ababa",
+      destinationName: "Djibouti",
+    },
+  },
+  "PUT /api/saved-searches/:id": { who: "driver", params: { id: "1" }, body: { name: "Addis to Adama" } },
   // Both ways at once are refused as such, but only once every field is storable text: each field is still named.
   "POST /api/auth/password/forgot": { who: "anonymous", body: { email: "nobody@example.com", phone: "+251911234567" } },
   "POST /api/user/phone": { who: "driver", body: { phone: "+251911234567" } },

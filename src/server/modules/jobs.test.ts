@@ -17,6 +17,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping, rem
     "load_alerts",
     "notify",
     "password_reset_mail",
+    "phone_code_sms",
     "saved_search_alerts",
     "store_sync",
     "store_sync_due",

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { zText } from "./text";
 
 /** A day as the rates API and the operator write it (YYYY-MM-DD). */
-export const ZFxDay = z
-  .string()
+export const ZFxDay = zText()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date such as 2026-12-31")
   .refine(
     (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
@@ -12,8 +12,7 @@ export const ZFxDay = z
   );
 
 export const ZFxOverrideInput = z.object({
-  currency: z
-    .string()
+  currency: zText()
     .trim()
     .regex(/^[A-Za-z]{3}$/, "currency must be a three-letter code such as ETB")
     .transform((c) => c.toUpperCase()),

@@ -20,7 +20,7 @@ const value = z.union([zText(), z.number(), z.boolean(), z.array(zText())], {
  * `search.<parameter>`). Kept as query text, blanks and paging left out.
  */
 export const ZSavedSearchParams = z
-  .record(z.string(), value.nullable(), { error: "search must be an object of the board's parameters" })
+  .record(zText(), value.nullable(), { error: "search must be an object of the board's parameters" })
   .superRefine((raw, ctx) => {
     const parsed = ZLoadSearchInput.safeParse(raw);
     if (parsed.success) return;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dateTime, LOAD_STATUSES } from "./loads";
+import { zText } from "./text";
 
 /** Within this distance of the pickup or delivery point the driver has arrived there (500 m). */
 export const ARRIVAL_MILES = 500 / 1609.344;
@@ -89,7 +90,7 @@ export const ZRevokeTrackingLinkResult = z.object({ revoked: z.boolean() });
 
 /** A tracking link's token: 32 random bytes in base64url. */
 export const ZTrackingToken = z.object({
-  token: z.string({ error: "token is required" }).regex(/^[A-Za-z0-9_-]{43}$/, "token is not a tracking link's token"),
+  token: zText({ error: "token is required" }).regex(/^[A-Za-z0-9_-]{43}$/, "token is not a tracking link's token"),
 });
 
 /** What the consignee's link shows: the trip's stage, not the load's business (a dispute reads as delivered). */

@@ -35,6 +35,7 @@ export const ZLoadsMineAnswer = z.array(
   ZLoad.extend({
     pendingBids: z.number(),
     bestBid: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+    agreedPrice: z.object({ amount: z.number(), currency: z.string() }).nullable(),
     unreadMessages: z.number(),
     assignedDriverName: z.string().nullable(),
     lastPosition: ZTrackPoint.nullable(),
