@@ -30,7 +30,9 @@ export const timelineOf = async (db: TDb, actor: User, loadId: number): Promise<
     .select()
     .from(tripEvents)
     .where(eq(tripEvents.loadId, loadId))
-    .orderBy(asc(tripEvents.createdAt), asc(tripEvents.id));
+    // The order they were recorded in: each step is written under the load's lock, so ids follow the steps; a step's
+    // time is read when its request starts, before it waits for the lock, so two at once may carry swapped times.
+    .orderBy(asc(tripEvents.id));
   const actorIds = [...new Set(rows.map((r) => r.actorId).filter((a): a is number => a != null))];
   const names = new Map(
     actorIds.length
