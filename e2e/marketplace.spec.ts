@@ -209,7 +209,7 @@ test("the load board: filters, sort, quick bid for drivers only, sharing, highli
   await first.getByTestId("share-button").click();
   await page.getByRole("menuitem", { name: "Copy link" }).click();
   await expect(page.getByTestId("toast")).toContainText("Link Copied!");
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/loads/${id}$`));
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`/loads/${id}\\?lang=en$`));
   const popup = page.waitForEvent("popup");
   await first.getByTestId("share-button").click();
   await page.getByRole("menuitem", { name: "WhatsApp" }).click();
