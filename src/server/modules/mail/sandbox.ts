@@ -15,15 +15,14 @@ const ZCaught = z.object({
 });
 export type TSandboxMail = z.infer<typeof ZCaught>;
 
-/** How many of the newest mails the page shows. */
+/** How many of the newest items a demo inbox shows. */
 const INBOX_SIZE = 50;
 
-export const sandboxInbox = (dir: string | null): TSandboxMail[] => {
-  if (!dir)
-    throw new AppError(
-      "NOT_FOUND",
-      /*i18n*/ { id: "error.mail.noSandbox", message: "The demo inbox exists in demo mode only" },
-    );
+/**
+ * The newest items a demo emulator wrote to `dir`, one JSON file each, newest first; a file that does not parse as
+ * `schema` is left out. Shared by the demo mail and SMS inboxes.
+ */
+export const newestSandboxItems = <T>(dir: string, schema: z.ZodType<T>): T[] => {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(".json"));
@@ -37,9 +36,18 @@ export const sandboxInbox = (dir: string | null): TSandboxMail[] => {
     .reverse()
     .flatMap((n) => {
       try {
-        return [ZCaught.parse(JSON.parse(readFileSync(join(dir, n), "utf8")))];
+        return [schema.parse(JSON.parse(readFileSync(join(dir, n), "utf8")))];
       } catch {
         return [];
       }
     });
+};
+
+export const sandboxInbox = (dir: string | null): TSandboxMail[] => {
+  if (!dir)
+    throw new AppError(
+      "NOT_FOUND",
+      /*i18n*/ { id: "error.mail.noSandbox", message: "The demo inbox exists in demo mode only" },
+    );
+  return newestSandboxItems(dir, ZCaught);
 };
