@@ -173,6 +173,8 @@ export const loads = sqliteTable(
     pickedUpAt: integer(),
     deliveredAt: integer(),
     completedAt: integer(),
+    // When the trip's track was cut down to its outline, 90 days after the trip ended (docs/design-notes.md).
+    trackPrunedAt: integer(),
     ...timestamps,
   },
   (t) => [

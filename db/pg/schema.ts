@@ -186,6 +186,8 @@ export const loads = pgTable(
     pickedUpAt: ms(),
     deliveredAt: ms(),
     completedAt: ms(),
+    // When the trip's track was cut down to its outline, 90 days after the trip ended (docs/design-notes.md).
+    trackPrunedAt: ms(),
     ...timestamps,
   },
   (t) => [

@@ -1,0 +1,1 @@
+ALTER TABLE `loads` ADD `track_pruned_at` integer;

@@ -1,0 +1,1 @@
+ALTER TABLE "loads" ADD COLUMN "track_pruned_at" bigint;
