@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
 import { bids, type Load, loads, tripAlerts, tripPoints, type User, users } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
@@ -240,8 +240,9 @@ export const trackForParty = async (db: TDb, actor: Pick<User, "id">, loadId: nu
 
 /**
  * The trip's points in time order: all of them when there are at most `max`, otherwise `max` points evenly spread
- * (the first and the last always among them, the same points `thin` would pick). The database numbers the points over
- * the (load, time) index and hands back only the chosen ones, so a long trip is never read whole.
+ * (the first and the last always among them, the points `thin` picks). The database numbers the points over the
+ * (load, time) index, keeps the picked numbers with whole-number arithmetic (no list of wanted numbers to test each
+ * row against) and joins back for their positions, so a long trip is never read whole.
  */
 export const thinnedPoints = async (
   db: Pick<TDb, "select">,
@@ -252,24 +253,27 @@ export const thinnedPoints = async (
   const [{ n }] = await db.select({ n: count() }).from(tripPoints).where(eq(tripPoints.loadId, loadId));
   if (n <= max)
     return db.select(columns).from(tripPoints).where(eq(tripPoints.loadId, loadId)).orderBy(asc(tripPoints.recordedAt));
-  const step = (n - 1) / (max - 1);
-  const wanted = Array.from({ length: max }, (_, i) => Math.round(i * step));
+  const m = n - 1;
+  const k = max - 1;
   const numbered = db
     .select({
-      recordedAt: tripPoints.recordedAt,
+      at: sql<number>`${tripPoints.recordedAt}`.as("at"),
       rn: sql<number>`row_number() over (order by ${tripPoints.recordedAt}) - 1`.as("rn"),
     })
     .from(tripPoints)
     .where(eq(tripPoints.loadId, loadId))
     .as("numbered");
-  const times = (await db.select({ at: numbered.recordedAt }).from(numbered).where(inArray(numbered.rn, wanted))).map(
-    (r) => Number(r.at),
-  );
-  return db
+  const picked = db
+    .select({ at: numbered.at })
+    .from(numbered)
+    .where(sql`(${numbered.rn} * CAST(${k} AS BIGINT)) % CAST(${m} AS BIGINT) < CAST(${k} AS BIGINT)`)
+    .as("picked");
+  const rows = await db
     .select(columns)
     .from(tripPoints)
-    .where(and(eq(tripPoints.loadId, loadId), inArray(tripPoints.recordedAt, times)))
+    .innerJoin(picked, and(eq(tripPoints.loadId, loadId), eq(tripPoints.recordedAt, picked.at)))
     .orderBy(asc(tripPoints.recordedAt));
+  return rows.map((r) => ({ ...r, recordedAt: Number(r.recordedAt) }));
 };
 
 /**
