@@ -94,6 +94,38 @@ export const notLinkedText = (locale: TLanguage, channel: "telegram" | "whatsapp
 
 const PAGE = 5;
 
+/** "Call: +1 312 555 0100 · Email: ops@example.com" for an external load, as its board gives the poster's contact. */
+const posterContactLine = (
+  contact: { name?: string | null; company?: string | null; phone?: string | null; email?: string | null } | null,
+) => {
+  const who = [contact?.company, contact?.name].filter(Boolean).join(" · ");
+  const parts = [
+    who || null,
+    contact?.phone
+      ? i18n._({
+          id: "bot.loads.call",
+          comment: "Bot load list, a load from an outside board: the poster's phone number to call ({phone})",
+          message: "Call: {phone}",
+          values: { phone: contact.phone },
+        })
+      : null,
+    contact?.email
+      ? i18n._({
+          id: "bot.loads.email",
+          comment: "Bot load list, a load from an outside board: the poster's email address ({email})",
+          message: "Email: {email}",
+          values: { email: contact.email },
+        })
+      : null,
+  ].filter(Boolean);
+  return parts.length
+    ? parts.join(" · ")
+    : i18n._({
+        id: "bot.loads.externalNoContact",
+        message: "From an outside board: book it with the poster through that board.",
+      });
+};
+
 /** loads: the nearest posted loads to the driver's last known position, each with a Bid button. */
 export const loadsCommand = async (deps: TBotDeps, u: TBotUser, channel: TChannel): Promise<TBotReply> => {
   i18n.activate(u.language);
@@ -145,7 +177,11 @@ export const loadsCommand = async (deps: TBotDeps, u: TBotUser, channel: TChanne
       ]
         .filter(Boolean)
         .join(" · "),
-    ].join("\n"),
+      // An external load is booked with its poster, not bid on: the board's contact instead of a Bid button.
+      l.source.type === "external" ? posterContactLine(l.source.contact) : null,
+    ]
+      .filter(Boolean)
+      .join("\n"),
   );
   const header = i18n._({ id: "bot.loads.header", message: "Posted loads near you:" });
   const footer = i18n._({
@@ -154,15 +190,17 @@ export const loadsCommand = async (deps: TBotDeps, u: TBotUser, channel: TChanne
   });
   return {
     text: [header, ...lines, footer].join("\n\n"),
-    buttons: page.items.map((l) => ({
-      label: i18n._({
-        id: "bot.loads.bidButton",
-        comment: "Button under a load in the Telegram bot: place a bid (price offer) on load number #{id}",
-        message: "Bid on #{id}",
-        values: { id: l.id },
-      }),
-      data: `bid:${l.id}`,
-    })),
+    buttons: page.items
+      .filter((l) => l.source.type !== "external")
+      .map((l) => ({
+        label: i18n._({
+          id: "bot.loads.bidButton",
+          comment: "Button under a load in the Telegram bot: place a bid (price offer) on load number #{id}",
+          message: "Bid on #{id}",
+          values: { id: l.id },
+        }),
+        data: `bid:${l.id}`,
+      })),
   };
 };
 

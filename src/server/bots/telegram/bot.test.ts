@@ -230,6 +230,37 @@ describe("commands through the app's router", () => {
     expect(hasButtons()).toBe(false);
   });
 
+  test("/loads shows an external load with its board's contact and no Bid button", async () => {
+    const driverChat = chat();
+    await link(driver, driverChat, "Abebe");
+    expect((await driver.post("/api/drivers/location", { latitude: 8.95, longitude: 38.76 })).status).toBe(200);
+    const ours = (await shipper.post("/api/loads", loadInput({ title: "Teff, 10 t" }))).json.id as number;
+    const theirs = (await shipper.post("/api/loads", loadInput({ title: "Coffee from a board" }))).json.id as number;
+    // A load synced from the driver's own board: theirs alone, booked by calling its poster.
+    const contact = {
+      company: "Abay Freight",
+      name: "Hana",
+      phone: "+251 911 000 111",
+      email: "hana@abay.example",
+      mcNumber: null,
+    };
+    await t.rows(
+      "UPDATE loads SET source_type = 'external', source_owner_id = ?, source_contact = ?, shipper_id = NULL WHERE id = ?",
+      ids.driver,
+      JSON.stringify(contact),
+      theirs,
+    );
+    const list = await say(driverChat, "/loads");
+    expect(list.text).toContain(`#${theirs} Coffee from a board`);
+    expect(list.text).toContain("Call: +251 911 000 111 · Email: hana@abay.example");
+    const buttons = list.reply_markup?.inline_keyboard.flat().map((b) => b.callback_data) ?? [];
+    expect(buttons).toContain(`bid:${ours}`);
+    expect(buttons).not.toContain(`bid:${theirs}`);
+    // Typed anyway: refused with the reason, nothing stored.
+    expect((await say(driverChat, `/bid ${theirs} 900 usd`)).text).toContain("external boards");
+    expect(await t.rows("SELECT id FROM bids WHERE load_id = ?", theirs)).toEqual([]);
+  });
+
   test("a counter-offer reaches the driver's chat with Accept / Decline; Accept awards the load at the offer", async () => {
     const driverChat = chat();
     await link(driver, driverChat, "Abebe");
