@@ -36,6 +36,8 @@ type TPreferences = {
   formatAmount: (amount: number, from?: string, compact?: boolean) => string;
   /** Formats an amount in its own currency for the interface language. */
   formatOriginal: (amount: number, currency: string) => string;
+  /** A currency's units per USD at the rates the conversions use (the first-start rates until the server's arrive). */
+  rateOf: (code: string) => number;
   /**
    * The day (YYYY-MM-DD) of the rates conversions into the display currency use; null while only the first-start
    * rates are known. Every converted amount is an estimate at these rates.
@@ -217,6 +219,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
           compact,
         ),
       formatOriginal: (amount, code) => formatMoney(amount, code, formatLocale),
+      rateOf,
       ratesDay: rates?.find((r) => r.code === currency)?.rateDate ?? null,
       formatDate: (d, opts = { dateStyle: "medium" }) =>
         formatDate(d, { language, calendar, ethiopianTime, dateStyle: opts.dateStyle, timeStyle: opts.timeStyle }),
