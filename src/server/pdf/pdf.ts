@@ -61,7 +61,7 @@ export type TPdf = {
   space: (lines?: number) => void;
   money: (minor: number, currency: string) => string;
   date: (value: Date | string | number, withTime?: boolean) => string;
-  finish: () => Promise<Uint8Array>;
+  finish: () => Promise<Uint8Array<ArrayBuffer>>;
 };
 
 export const createPdf = (reader: TPdfReader, info: { title: string; author?: string }): TPdf => {
@@ -78,7 +78,7 @@ export const createPdf = (reader: TPdfReader, info: { title: string; author?: st
   for (const [name, file] of Object.entries(FONT_FILES)) doc.registerFont(name, join(FONTS_DIR, file));
   const chunks: Uint8Array[] = [];
   doc.on("data", (c: Uint8Array) => chunks.push(c));
-  const done = new Promise<Uint8Array>((resolve, reject) => {
+  const done = new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
     doc.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))));
     doc.on("error", reject);
   });
