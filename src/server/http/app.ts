@@ -47,7 +47,7 @@ import { compressResponse } from "./compress";
 import { errorResponse, json, toHttpError } from "./errors";
 import { fileResponse } from "./file-response";
 import { IDEMPOTENCY_HEADER, withIdempotency } from "./idempotency";
-import { requestLocale, requestRegion } from "./locale";
+import { requestLocale, requestRegion, requestTimeZone } from "./locale";
 import { bearerToken, contextFromRequest, isSecureRequest, type TRequestMeta } from "./request-context";
 import { assertTokenMay, REST_ROUTES } from "./rest/routes";
 import { applySecurityHeaders, contentSecurityPolicy, isCrossSiteWrite } from "./security";
@@ -452,6 +452,19 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
       explicit(async (caller, _request, params) =>
         fileResponse(await caller.documents.open({ documentId: pathId(params) })),
       ),
+    )
+    // An awarded load's rate confirmation as a PDF, in the reader's language, calendar and time zone.
+    .get(
+      "/api/loads/:id/rate-confirmation.pdf",
+      explicit(async (caller, request, params) => {
+        const file = await caller.rateConfirmations.pdf({ loadId: pathId(params), timeZone: requestTimeZone(request) });
+        return fileResponse({
+          fileName: file.fileName,
+          contentType: "application/pdf",
+          size: file.bytes.byteLength,
+          stream: new Blob([file.bytes]).stream(),
+        });
+      }),
     )
     .get("/api/live", async ({ request }) => {
       const actor = await actorOf(request);

@@ -47,3 +47,6 @@ export const requestRegion = (req: Request): string | null =>
     timeZone: cookieValue(req, TIME_ZONE_COOKIE),
     languages: (req.headers.get("accept-language") ?? "").split(","),
   });
+
+/** The time zone the web app put in its cookie (the device's), or null. */
+export const requestTimeZone = (req: Request): string | null => cookieValue(req, TIME_ZONE_COOKIE);

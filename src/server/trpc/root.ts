@@ -15,6 +15,7 @@ import { notificationsRouter } from "../modules/notifications/router";
 import { paymentsRouter } from "../modules/payments/router";
 import { placesRouter } from "../modules/places/router";
 import { platformRouter } from "../modules/platform/router";
+import { rateConfirmationsRouter } from "../modules/rate-confirmations/router";
 import { savedSearchesRouter } from "../modules/saved-searches/router";
 import { shippingRouter } from "../modules/shipping/router";
 import { smsRouter } from "../modules/sms/router";
@@ -39,6 +40,7 @@ export const appRouter = createTRPCRouter({
   dashboard: dashboardRouter,
   messages: messagesRouter,
   documents: documentsRouter,
+  rateConfirmations: rateConfirmationsRouter,
   places: placesRouter,
   shipping: shippingRouter,
   notifications: notificationsRouter,

@@ -14,6 +14,7 @@ import { ShareMenu } from "../components/loads/share-menu";
 import { LoadPayment } from "../components/payments/load-payment";
 import { TrackSummary } from "../components/tracking/track-summary";
 import { TrackingLinkControl } from "../components/tracking/tracking-link-control";
+import { TripPanel } from "../components/trip/trip-panel";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
 import { loginHref } from "../lib/auth";
@@ -160,6 +161,7 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
           track={l.track?.points}
         />
       </Suspense>
+      {(l.isMine || l.isAssignedToMe) && l.assignedDriverId != null && <TripPanel loadId={l.id} title={l.title} />}
       {(l.isMine || l.isAssignedToMe) && ["assigned", "in_transit", "delivered"].includes(l.status) && (
         <TrackSummary loadId={l.id} />
       )}

@@ -452,6 +452,24 @@ const HAND_ROUTES: THandRoute[] = [
   },
   {
     method: "GET",
+    path: "/api/loads/{id}/rate-confirmation.pdf",
+    operationId: "rateConfirmations.pdf",
+    summary: "An awarded load's rate confirmation as a PDF",
+    description:
+      "Browser session only. For the load's shipper and awarded driver, in the caller's language, calendar and time zone; 409 before the award.",
+    tags: ["Trips"],
+    security: [{ session: [] }],
+    parameters: [idParam("id", "The load")],
+    responses: {
+      "200": {
+        description: "The PDF",
+        content: { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } },
+      },
+      ...errorResponses([400, 401, 404, 409]),
+    },
+  },
+  {
+    method: "GET",
     path: "/api/live",
     operationId: "live",
     summary: "Live updates for the signed-in user (server-sent events)",

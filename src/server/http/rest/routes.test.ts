@@ -36,6 +36,7 @@ GET /api/loads/:id/documents
 GET /api/loads/:id/messages
 GET /api/loads/:id/payment
 GET /api/loads/:id/preview
+GET /api/loads/:id/rate-confirmation
 GET /api/loads/:id/timeline
 GET /api/loads/:id/track
 GET /api/loads/:id/tracking-link
@@ -93,6 +94,7 @@ POST /api/loads/:id/pickup
 POST /api/loads/:id/pod/accept
 POST /api/loads/:id/pod/dispute
 POST /api/loads/:id/positions
+POST /api/loads/:id/rate-confirmation/accept
 POST /api/loads/:id/rating
 POST /api/loads/:id/tracking-link
 POST /api/marketplaces

@@ -11,7 +11,7 @@ import { publicPreview } from "./loads";
  * equipment, weight, budget) and nothing else; any other page gets the site's card. Its language is the link's own
  * (`?lang=am`, which the app's share button adds) or the reader's (cookie, Accept-Language).
  */
-const EQUIPMENT: Record<TEquipmentType, { id: string; message: string; comment: string }> = {
+export const EQUIPMENT_WORDS: Record<TEquipmentType, { id: string; message: string; comment: string }> = {
   dry_van: /*i18n*/ {
     id: "share.equipment.dry_van",
     message: "Dry van",
@@ -87,7 +87,7 @@ export const shareCard = async (
   if (!load)
     return { title: "MyTess", description: translate(p.language, SITE_DESCRIPTION), url, image, language: p.language };
   const format = unitFormatFor(defaultUnits({ language: p.language, region: p.region }), p.language);
-  const equipment = EQUIPMENT[load.equipmentType as TEquipmentType];
+  const equipment = EQUIPMENT_WORDS[load.equipmentType as TEquipmentType];
   return {
     title: translate(p.language, LOAD_TITLE, { title: load.title }),
     description: translate(p.language, LOAD_DESCRIPTION, {

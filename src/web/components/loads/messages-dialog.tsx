@@ -12,7 +12,7 @@ import { Button } from "../ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "../ui/dialog";
 import { Input } from "../ui/input";
 
-function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
+export function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
   const { t } = useLingui();
   const { formatDate } = usePreferences();
   const queryClient = useQueryClient();
