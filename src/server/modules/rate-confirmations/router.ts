@@ -1,6 +1,7 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { ZRateConfirmationAnswer } from "../../../shared/schemas/answers/rate-confirmations";
+import { zText } from "../../../shared/schemas/text";
 import { AppError } from "../../errors";
 import { authedProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
@@ -41,7 +42,7 @@ export const rateConfirmationsRouter = {
     .output(ZRateConfirmationAnswer)
     .mutation(({ ctx, input }) => acceptRateConfirmation(ctx.db, ctx.actor, input.loadId)),
   /** The PDF itself: served by its explicit route in http/app.ts, not over tRPC's JSON. */
-  pdf: authedProcedure.input(ZLoadId.extend({ timeZone: z.string().max(64).nullish() })).query(({ ctx, input }) => {
+  pdf: authedProcedure.input(ZLoadId.extend({ timeZone: zText().max(64).nullish() })).query(({ ctx, input }) => {
     if (ctx.channel !== "rest")
       throw new AppError(
         "NOT_FOUND",
