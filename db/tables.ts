@@ -52,6 +52,9 @@ export const {
   freightPayments,
   freightPaymentEvents,
   ledgerEntries,
+  operators,
+  verifications,
+  verificationFiles,
 } = active;
 
 export type {
@@ -79,4 +82,6 @@ export type {
   SyncRun,
   TripEvent,
   User,
+  Verification,
+  VerificationFile,
 } from "./schema";

@@ -64,6 +64,8 @@ GET /api/subscription/status
 GET /api/sync/status
 GET /api/tokens
 GET /api/track/:token
+GET /api/verification
+GET /api/verification/submissions
 POST /api/auth/login
 POST /api/auth/password/forgot
 POST /api/auth/password/reset
@@ -117,6 +119,9 @@ POST /api/sync/manual
 POST /api/tokens
 POST /api/user/phone
 POST /api/user/phone/verify
+POST /api/verification
+POST /api/verification/submissions/:id/approve
+POST /api/verification/submissions/:id/reject
 PUT /api/drivers/availability
 PUT /api/ecommerce/integrations/:id
 PUT /api/marketplaces/:id
