@@ -4,6 +4,8 @@ import { operators } from "../../../db/tables";
 import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { logger } from "../logger";
 import { jobHandlers, startWorker } from "../modules/jobs";
+import { remindExpiringInsurance } from "../modules/verification/insurance";
+import { badgesFor } from "../modules/verification/verification";
 import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 
 setDefaultTimeout(60_000);
@@ -66,8 +68,9 @@ const submitEthiopian = async (who: TClient, over: Record<string, unknown> = {})
   });
 };
 
-const runJobs = async () => {
+const runJobs = async (clock = Date.now) => {
   const w = startWorker({
+    clock,
     db: t.db,
     log: logger,
     handlers: jobHandlers({
@@ -307,5 +310,33 @@ describe("operator review", () => {
     const again = await submitEthiopian(shipper);
     expect(again.status).toBe(201);
     expect(again.json.status).toBe("pending");
+  });
+});
+
+describe("insurance lapsing", () => {
+  test("14 days before its last day the owner is told once; after it the badge says the insurance lapsed, the rest holds", async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const mine = await submitEthiopian(shipper, { insuranceExpiresOn: "2099-03-01" });
+    await operator.post(`/api/verification/submissions/${mine.json.id}/approve`);
+    await runJobs();
+    const before = await bell(shipper);
+    // Addis Ababa's 2099-02-14 (UTC+3): 15 days before; nothing yet.
+    const at = (day: string) => Date.parse(`${day}T09:00:00+03:00`);
+    expect(await remindExpiringInsurance(t.db, at("2099-02-14"))).toBe(0);
+    expect(await remindExpiringInsurance(t.db, at("2099-02-15"))).toBe(1);
+    expect(await remindExpiringInsurance(t.db, at("2099-02-16"))).toBe(0);
+    await runJobs(() => at("2099-02-16"));
+    expect((await bell(shipper)).filter((n) => !before.includes(n))).toEqual([
+      "Your insurance expires soon: Your insurance certificate expires on 2099-03-01. Submit the new certificate so your badge keeps showing insurance.",
+    ]);
+    const badgeOn = async (ms: number) => (await badgesFor(t.db, [shipperId], ms)).get(shipperId);
+    expect(await badgeOn(at("2099-03-01"))).toMatchObject({ insuranceLapsed: false, tradeLicence: true, tin: true });
+    expect(await badgeOn(at("2099-03-01") + DAY)).toMatchObject({
+      insuranceUntil: "2099-03-01",
+      insuranceLapsed: true,
+      tradeLicence: true,
+      tin: true,
+    });
+    expect(at("2099-03-01") + DAY).toBeGreaterThan(Date.now());
   });
 });
