@@ -55,6 +55,9 @@ export const {
   operators,
   verifications,
   verificationFiles,
+  webhookEndpoints,
+  webhookDeliveries,
+  webhookAttempts,
 } = active;
 
 export type {
@@ -84,4 +87,6 @@ export type {
   User,
   Verification,
   VerificationFile,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from "./schema";

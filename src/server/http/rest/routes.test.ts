@@ -16,6 +16,7 @@ DELETE /api/push/subscribe
 DELETE /api/saved-searches/:id
 DELETE /api/shipping/shipments/:id
 DELETE /api/tokens/:id
+DELETE /api/webhook-endpoints/:id
 GET /api/auth/user
 GET /api/bids/driver
 GET /api/dashboard
@@ -66,6 +67,8 @@ GET /api/tokens
 GET /api/track/:token
 GET /api/verification
 GET /api/verification/submissions
+GET /api/webhook-endpoints
+GET /api/webhook-endpoints/:id/deliveries
 POST /api/auth/login
 POST /api/auth/password/forgot
 POST /api/auth/password/reset
@@ -122,6 +125,8 @@ POST /api/user/phone/verify
 POST /api/verification
 POST /api/verification/submissions/:id/approve
 POST /api/verification/submissions/:id/reject
+POST /api/webhook-deliveries/:id/resend
+POST /api/webhook-endpoints
 PUT /api/drivers/availability
 PUT /api/ecommerce/integrations/:id
 PUT /api/marketplaces/:id
