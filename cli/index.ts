@@ -13,6 +13,7 @@ import { notify } from "./commands/notify";
 import { rates, track } from "./commands/shipping";
 import { subscription } from "./commands/subscription";
 import { user } from "./commands/user";
+import { verify } from "./commands/verify";
 import { whatsapp } from "./commands/whatsapp";
 import { CliError, cliLocale, i18n } from "./context";
 
@@ -30,7 +31,7 @@ try {
 const program = new Command()
   .name("mytess")
   .description(
-    "MyTess operator tools: database, accounts, parcel carriers, jobs, exchange rates, notifications, load boards, stores and WhatsApp Web",
+    "MyTess operator tools: database, accounts, parcel carriers, jobs, exchange rates, notifications, load boards, stores, WhatsApp Web and verification",
   )
   .version("0.1.0")
   .showHelpAfterError()
@@ -47,7 +48,8 @@ const program = new Command()
   .addCommand(sync)
   .addCommand(ecommerce)
   .addCommand(subscription)
-  .addCommand(whatsapp);
+  .addCommand(whatsapp)
+  .addCommand(verify);
 
 try {
   await program.parseAsync(process.argv);

@@ -1173,6 +1173,85 @@ export const ledgerEntries = sqliteTable(
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
 
 /**
+ * Operators on the web: accounts an operator named from the CLI (`mytess user operator <email>`), who review
+ * verification submissions on the web page. The CLI itself is always the operator.
+ */
+export const operators = sqliteTable("operators", {
+  userId: integer()
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  grantedAt: integer().notNull(),
+});
+
+/**
+ * A verification submission about a subject: today always an account (`subjectType` "user", `subjectId` its id); a
+ * company can be a subject later without a new table. `submittedBy` is the account that sent it (for a user subject,
+ * the subject itself), so deleting the account takes its submissions with it. Ethiopian businesses give a trade
+ * licence and TIN, US carriers an MC and/or DOT number; insurance (certificate and expiry) and a driver's licence
+ * are optional parts. pending → approved | rejected (with a reason); a new submission may follow any but a pending one.
+ */
+export const verifications = sqliteTable(
+  "verifications",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    subjectType: text({ enum: ["user"] }).notNull(),
+    subjectId: integer().notNull(),
+    submittedBy: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text({ enum: ["pending", "approved", "rejected"] }).notNull(),
+    country: text({ enum: ["ET", "US"] }).notNull(),
+    tradeLicenceNumber: text(),
+    tin: text(),
+    mcNumber: text(),
+    dotNumber: text(),
+    /** The insurance certificate's last day (YYYY-MM-DD), when one was given. */
+    insuranceExpiresOn: text(),
+    /** When the owner was told the insurance is about to expire (once per submission). */
+    insuranceReminderAt: integer(),
+    reason: text(),
+    reviewedBy: integer().references(() => users.id, { onDelete: "set null" }),
+    reviewedAt: integer(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [
+    index("verifications_subject_idx").on(t.subjectType, t.subjectId, t.id),
+    index("verifications_status_idx").on(t.status, t.id),
+    // One submission under review per subject: two sent at once cannot both be pending.
+    uniqueIndex("verifications_one_pending_idx").on(t.subjectType, t.subjectId).where(sql`status = 'pending'`),
+  ],
+);
+export type Verification = typeof verifications.$inferSelect;
+
+/**
+ * The files of verification submissions, stored like load documents (`verification/<subject>/<uuid>.<ext>`). A file is
+ * uploaded first (no `verificationId`) and taken by the submission that names it.
+ */
+export const verificationFiles = sqliteTable(
+  "verification_files",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    subjectType: text({ enum: ["user"] }).notNull(),
+    subjectId: integer().notNull(),
+    uploadedBy: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    verificationId: integer().references(() => verifications.id, { onDelete: "cascade" }),
+    kind: text({ enum: ["trade_licence", "tin", "mc_dot", "insurance", "drivers_licence"] }).notNull(),
+    fileName: text().notNull(),
+    contentType: text().notNull(),
+    size: integer().notNull(),
+    storageKey: text().notNull(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [
+    index("verification_files_subject_idx").on(t.subjectType, t.subjectId, t.id),
+    index("verification_files_verification_idx").on(t.verificationId),
+  ],
+);
+export type VerificationFile = typeof verificationFiles.$inferSelect;
+
+/**
  * A user's webhook endpoint: an https URL that receives the events named in `events` (space-separated), signed with a
  * secret kept sealed by the server key (`secretSealed`, shown to the user once).
  */

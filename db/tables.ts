@@ -52,6 +52,9 @@ export const {
   freightPayments,
   freightPaymentEvents,
   ledgerEntries,
+  operators,
+  verifications,
+  verificationFiles,
   webhookEndpoints,
   webhookDeliveries,
   webhookAttempts,
@@ -82,6 +85,8 @@ export type {
   SyncRun,
   TripEvent,
   User,
+  Verification,
+  VerificationFile,
   WebhookDelivery,
   WebhookEndpoint,
 } from "./schema";

@@ -83,4 +83,30 @@ const list = new Command("list")
     }
   });
 
-export const user = new Command("user").description("Accounts").addCommand(create).addCommand(list);
+const operator = new Command("operator")
+  .description("Make an account an operator on the web (the verification review page), or --off no longer one")
+  .argument("<email>", "the account's email")
+  .option("--off", "take the operator's access away")
+  .action(async (email: string, o: { off?: boolean }) => {
+    const { caller, handle } = await openSystem();
+    try {
+      const r = await caller.admin.setOperator({ email, operator: !o.off });
+      console.log(
+        r.operator
+          ? i18n._({ id: "cli.user.operatorOn", message: "{email} is now an operator.", values: { email: r.email } })
+          : i18n._({
+              id: "cli.user.operatorOff",
+              message: "{email} is no longer an operator.",
+              values: { email: r.email },
+            }),
+      );
+    } finally {
+      await handle.close();
+    }
+  });
+
+export const user = new Command("user")
+  .description("Accounts")
+  .addCommand(create)
+  .addCommand(list)
+  .addCommand(operator);

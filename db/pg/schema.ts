@@ -1083,6 +1083,69 @@ export const ledgerEntries = pgTable(
 );
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
 
+/** Operators on the web (see db/schema.ts). */
+export const operators = pgTable("operators", {
+  userId: integer()
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  grantedAt: ms().notNull(),
+});
+
+/** Verification submissions about a subject (see db/schema.ts). */
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: id(),
+    subjectType: text({ enum: ["user"] }).notNull(),
+    subjectId: integer().notNull(),
+    submittedBy: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text({ enum: ["pending", "approved", "rejected"] }).notNull(),
+    country: text({ enum: ["ET", "US"] }).notNull(),
+    tradeLicenceNumber: text(),
+    tin: text(),
+    mcNumber: text(),
+    dotNumber: text(),
+    insuranceExpiresOn: text(),
+    insuranceReminderAt: ms(),
+    reason: text(),
+    reviewedBy: integer().references(() => users.id, { onDelete: "set null" }),
+    reviewedAt: ms(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    index("verifications_subject_idx").on(t.subjectType, t.subjectId, t.id),
+    index("verifications_status_idx").on(t.status, t.id),
+    // One submission under review per subject: two sent at once cannot both be pending.
+    uniqueIndex("verifications_one_pending_idx").on(t.subjectType, t.subjectId).where(sql`status = 'pending'`),
+  ],
+);
+
+/** The files of verification submissions (see db/schema.ts). */
+export const verificationFiles = pgTable(
+  "verification_files",
+  {
+    id: id(),
+    subjectType: text({ enum: ["user"] }).notNull(),
+    subjectId: integer().notNull(),
+    uploadedBy: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    verificationId: integer().references(() => verifications.id, { onDelete: "cascade" }),
+    kind: text({ enum: ["trade_licence", "tin", "mc_dot", "insurance", "drivers_licence"] }).notNull(),
+    fileName: text().notNull(),
+    contentType: text().notNull(),
+    size: integer().notNull(),
+    storageKey: text().notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    index("verification_files_subject_idx").on(t.subjectType, t.subjectId, t.id),
+    index("verification_files_verification_idx").on(t.verificationId),
+  ],
+);
+
 /** A user's webhook endpoint: see db/schema.ts. */
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",

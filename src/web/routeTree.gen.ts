@@ -30,10 +30,12 @@ import { Route as AuthedProfileRouteImport } from "./routes/_authed/profile"
 import { Route as AuthedSettingsRouteImport } from "./routes/_authed/settings"
 import { Route as AuthedShipperRouteImport } from "./routes/_authed/shipper"
 import { Route as AuthedShippingRouteImport } from "./routes/_authed/shipping"
+import { Route as AuthedVerificationRouteImport } from "./routes/_authed/verification"
 import { Route as DevMailRouteImport } from "./routes/dev.mail"
 import { Route as DevSmsRouteImport } from "./routes/dev.sms"
 import { Route as LoadsIdRouteImport } from "./routes/loads_.$id"
 import { Route as TrackTokenRouteImport } from "./routes/track.$token"
+import { Route as AuthedOperatorVerificationRouteImport } from "./routes/_authed/operator.verification"
 
 const IndexRoute = IndexRouteImport.update({
   id: "/",
@@ -139,6 +141,11 @@ const AuthedShippingRoute = AuthedShippingRouteImport.update({
   path: "/shipping",
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedVerificationRoute = AuthedVerificationRouteImport.update({
+  id: "/verification",
+  path: "/verification",
+  getParentRoute: () => AuthedRoute,
+} as any)
 const DevMailRoute = DevMailRouteImport.update({
   id: "/dev/mail",
   path: "/dev/mail",
@@ -159,6 +166,12 @@ const TrackTokenRoute = TrackTokenRouteImport.update({
   path: "/track/$token",
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthedOperatorVerificationRoute =
+  AuthedOperatorVerificationRouteImport.update({
+    id: "/operator/verification",
+    path: "/operator/verification",
+    getParentRoute: () => AuthedRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   "/": typeof IndexRoute
@@ -181,10 +194,12 @@ export interface FileRoutesByFullPath {
   "/settings": typeof AuthedSettingsRoute
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
+  "/verification": typeof AuthedVerificationRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
+  "/operator/verification": typeof AuthedOperatorVerificationRoute
 }
 export interface FileRoutesByTo {
   "/": typeof IndexRoute
@@ -207,10 +222,12 @@ export interface FileRoutesByTo {
   "/settings": typeof AuthedSettingsRoute
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
+  "/verification": typeof AuthedVerificationRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
+  "/operator/verification": typeof AuthedOperatorVerificationRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -235,10 +252,12 @@ export interface FileRoutesById {
   "/_authed/settings": typeof AuthedSettingsRoute
   "/_authed/shipper": typeof AuthedShipperRoute
   "/_authed/shipping": typeof AuthedShippingRoute
+  "/_authed/verification": typeof AuthedVerificationRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
   "/loads_/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
+  "/_authed/operator/verification": typeof AuthedOperatorVerificationRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -263,10 +282,12 @@ export interface FileRouteTypes {
     | "/settings"
     | "/shipper"
     | "/shipping"
+    | "/verification"
     | "/dev/mail"
     | "/dev/sms"
     | "/loads/$id"
     | "/track/$token"
+    | "/operator/verification"
   fileRoutesByTo: FileRoutesByTo
   to:
     | "/"
@@ -289,10 +310,12 @@ export interface FileRouteTypes {
     | "/settings"
     | "/shipper"
     | "/shipping"
+    | "/verification"
     | "/dev/mail"
     | "/dev/sms"
     | "/loads/$id"
     | "/track/$token"
+    | "/operator/verification"
   id:
     | "__root__"
     | "/"
@@ -316,10 +339,12 @@ export interface FileRouteTypes {
     | "/_authed/settings"
     | "/_authed/shipper"
     | "/_authed/shipping"
+    | "/_authed/verification"
     | "/dev/mail"
     | "/dev/sms"
     | "/loads_/$id"
     | "/track/$token"
+    | "/_authed/operator/verification"
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -490,6 +515,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AuthedShippingRouteImport
       parentRoute: typeof AuthedRoute
     }
+    "/_authed/verification": {
+      id: "/_authed/verification"
+      path: "/verification"
+      fullPath: "/verification"
+      preLoaderRoute: typeof AuthedVerificationRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     "/dev/mail": {
       id: "/dev/mail"
       path: "/dev/mail"
@@ -518,6 +550,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof TrackTokenRouteImport
       parentRoute: typeof rootRouteImport
     }
+    "/_authed/operator/verification": {
+      id: "/_authed/operator/verification"
+      path: "/operator/verification"
+      fullPath: "/operator/verification"
+      preLoaderRoute: typeof AuthedOperatorVerificationRouteImport
+      parentRoute: typeof AuthedRoute
+    }
   }
 }
 
@@ -531,6 +570,8 @@ interface AuthedRouteChildren {
   AuthedSettingsRoute: typeof AuthedSettingsRoute
   AuthedShipperRoute: typeof AuthedShipperRoute
   AuthedShippingRoute: typeof AuthedShippingRoute
+  AuthedVerificationRoute: typeof AuthedVerificationRoute
+  AuthedOperatorVerificationRoute: typeof AuthedOperatorVerificationRoute
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
@@ -543,6 +584,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedSettingsRoute: AuthedSettingsRoute,
   AuthedShipperRoute: AuthedShipperRoute,
   AuthedShippingRoute: AuthedShippingRoute,
+  AuthedVerificationRoute: AuthedVerificationRoute,
+  AuthedOperatorVerificationRoute: AuthedOperatorVerificationRoute,
 }
 
 const AuthedRouteWithChildren =

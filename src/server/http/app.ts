@@ -5,6 +5,7 @@ import type { User } from "../../../db/tables";
 import { boardStatsInput, firstBoardPage } from "../../shared/board";
 import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import { MAX_DOCUMENT_BYTES } from "../../shared/schemas/documents";
+import { MAX_VERIFICATION_FILE_BYTES } from "../../shared/schemas/verification";
 import { telegramWebhookFor } from "../bots/telegram/webhook";
 import { answerWhatsApp } from "../bots/whatsapp/inbound";
 import { isSignedByBridge, WHATSAPP_WEB_INBOUND_PATH, ZWhatsAppWebInbound } from "../bots/whatsapp/web-inbound";
@@ -189,7 +190,7 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
     );
 
   const csp = contentSecurityPolicy(config.mapOrigins);
-  const UPLOAD_PATH = /^\/api\/loads\/[^/]+\/documents$/;
+  const UPLOAD_PATH = /^\/api\/(loads\/[^/]+\/documents|verification\/files)$/;
   /**
    * A route outside the generated REST adapter (a form body, a file answer): the same context, caller and error
    * answers, the procedure still doing all the checking.
@@ -465,6 +466,21 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
           stream: new Blob([file.bytes]).stream(),
         });
       }),
+    )
+    // Verification files: a multipart upload (as load documents) and the file, for its owner and operators.
+    .post(
+      "/api/verification/files",
+      explicit(async (caller, request) => {
+        const body = await readMultipartBody(request, MAX_VERIFICATION_FILE_BYTES + 64 * 1024);
+        return json(await caller.verification.upload(body as never), 201);
+      }),
+      { parse: "none" },
+    )
+    .get(
+      "/api/verification/files/:id",
+      explicit(async (caller, _request, params) =>
+        fileResponse(await caller.verification.open({ id: pathId(params) })),
+      ),
     )
     .get("/api/live", async ({ request }) => {
       const actor = await actorOf(request);

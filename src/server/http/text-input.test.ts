@@ -382,6 +382,23 @@ const SAMPLES: Record<string, TSample> = {
   // Both ways at once are refused as such, but only once every field is storable text: each field is still named.
   "POST /api/auth/password/forgot": { who: "anonymous", body: { email: "nobody@example.com", phone: "+251911234567" } },
   "POST /api/user/phone": { who: "driver", body: { phone: "+251911234567" } },
+  "POST /api/verification": {
+    who: "shipper",
+    body: {
+      country: "ET",
+      tradeLicenceNumber: "AA/14/1234",
+      tin: "0012345678",
+      mcNumber: "123456",
+      dotNumber: "1234567",
+      insuranceExpiresOn: "2099-03-01",
+      fileIds: [],
+    },
+  },
+  "POST /api/verification/submissions/:id/reject": {
+    who: "driver",
+    params: { id: "1" },
+    body: { reason: "The licence copy is unreadable" },
+  },
   "POST /api/user/phone/verify": { who: "driver", body: { phone: "+251911234567", code: "123456" } },
   "POST /api/auth/password/reset": {
     who: "anonymous",

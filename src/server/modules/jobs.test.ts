@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { notifiersFromEnv } from "../integrations/notifiers/registry";
 import { JOBS, jobHandlers } from "./jobs";
 
-test("every kind is defined once, and the schedules are hourly housekeeping, reminders and exchange rates, each minute's sync look, ten-minute completions", () => {
+test("every kind is defined once, and the schedules are hourly housekeeping, reminders and exchange rates, daily insurance reminders, each minute's sync look, ten-minute completions", () => {
   const kinds = JOBS.map((j) => j.kind);
   expect(new Set(kinds).size).toBe(kinds.length);
   expect(kinds.sort()).toEqual([
@@ -14,6 +14,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping, rem
     "freight_refund",
     "fx_rates",
     "housekeeping",
+    "insurance_reminders",
     "load_alerts",
     "notify",
     "password_reset_mail",
@@ -22,6 +23,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping, rem
     "store_sync",
     "store_sync_due",
     "trip_auto_complete",
+    "webhook_delivery",
   ]);
   const scheduled = JOBS.filter((j) => j.schedule).map((j) => [j.kind, j.schedule!.everyMs, j.maxAttempts]);
   expect(scheduled.sort()).toEqual([
@@ -29,6 +31,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping, rem
     ["board_sync_due", 60_000, 3],
     ["fx_rates", 3_600_000, 3],
     ["housekeeping", 3_600_000, 3],
+    ["insurance_reminders", 86_400_000, 3],
     ["store_sync_due", 60_000, 3],
     ["trip_auto_complete", 600_000, 3],
   ]);
@@ -41,6 +44,7 @@ test("a worker given only the notifiers runs no board or store sync; one without
     "billing_reminders",
     "board_sync_due",
     "housekeeping",
+    "insurance_reminders",
     "load_alerts",
     "notify",
     "saved_search_alerts",

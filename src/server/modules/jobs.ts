@@ -18,6 +18,7 @@ import { PLATFORM_JOBS } from "./platform/jobs";
 import { SAVED_SEARCHES_JOBS } from "./saved-searches/jobs";
 import { STORES_JOBS } from "./stores/jobs";
 import { TRIPS_JOBS } from "./trips/jobs";
+import { VERIFICATION_JOBS } from "./verification/jobs";
 import { WEBHOOKS_JOBS } from "./webhooks/jobs";
 
 export const JOBS: TAnyJob[] = [
@@ -32,6 +33,7 @@ export const JOBS: TAnyJob[] = [
   ...ACCOUNTS_JOBS,
   ...TRIPS_JOBS,
   ...PAYMENTS_JOBS,
+  ...VERIFICATION_JOBS,
   ...WEBHOOKS_JOBS,
 ];
 

@@ -23,6 +23,7 @@ import { storesRouter } from "../modules/stores/router";
 import { tokensRouter } from "../modules/tokens/router";
 import { trackingRouter } from "../modules/tracking/router";
 import { driversRouter, tripsRouter } from "../modules/trips/router";
+import { verificationRouter } from "../modules/verification/router";
 import { webhooksRouter } from "../modules/webhooks/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
 
@@ -53,6 +54,7 @@ export const appRouter = createTRPCRouter({
   mail: mailRouter,
   sms: smsRouter,
   tokens: tokensRouter,
+  verification: verificationRouter,
   webhooks: webhooksRouter,
 });
 

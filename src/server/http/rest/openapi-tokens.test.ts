@@ -131,7 +131,12 @@ describe("every documented operation, called with API tokens", () => {
       const res = await call(token, method, path);
       // Routes outside the generated adapter that read a user take no token at all; signing out and the board's
       // OAuth return only act on the cookie they are sent with.
-      if (op.operationId.startsWith("documents.") || ["live", "rateConfirmations.pdf"].includes(op.operationId))
+      if (
+        op.operationId.startsWith("documents.") ||
+        op.operationId === "verification.upload" ||
+        op.operationId === "verification.open" ||
+        ["live", "rateConfirmations.pdf"].includes(op.operationId)
+      )
         expect([401, 403], `${method} ${path}`).toContain(res.status);
       else if (op.operationId !== "logout" && op.operationId !== "loadboard123Callback")
         expect(res.json?.messageId, `${method} ${path}`).toBe("error.tokens.sessionOnly");

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { API_SCOPES, type TApiScope } from "../../../shared/api-scopes";
 import { SESSION_COOKIE } from "../../../shared/constants";
 import * as common from "../../../shared/schemas/answers/common";
+import { ZVerificationFile, ZVerifiedBadge } from "../../../shared/schemas/answers/verification";
 import { ZPublicUser, ZUserAnswer } from "../../../shared/schemas/auth";
 import { ZPositionsResult, ZTrack, ZTrackPoint, ZTripAlert } from "../../../shared/schemas/tracking";
 import { WHATSAPP_WEB_INBOUND_PATH } from "../../bots/whatsapp/web-inbound";
@@ -24,6 +25,8 @@ const shared: Record<string, z.ZodType> = {
   TrackPoint: ZTrackPoint,
   TripAlert: ZTripAlert,
   PositionsResult: ZPositionsResult,
+  VerificationFile: ZVerificationFile,
+  VerifiedBadge: ZVerifiedBadge,
   ...Object.fromEntries(
     (Object.entries(common) as [string, unknown][])
       .filter((e): e is [string, z.ZodType] => e[0].startsWith("Z") && e[1] instanceof z.ZodType)
@@ -451,6 +454,55 @@ const HAND_ROUTES: THandRoute[] = [
     },
   },
   {
+    method: "POST",
+    path: "/api/verification/files",
+    operationId: "verification.upload",
+    summary: "Upload a file for your next verification submission",
+    description:
+      "Browser session only. A multipart form of at most 10 MB (JPEG, PNG, WebP or PDF); images are re-encoded without their metadata. Readable by you and operators only.",
+    tags: ["Verification"],
+    security: [{ session: [] }],
+    requestBody: {
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: {
+            type: "object",
+            properties: {
+              kind: { type: "string", enum: ["trade_licence", "tin", "mc_dot", "insurance", "drivers_licence"] },
+              file: { type: "string", contentMediaType: "application/octet-stream" },
+            },
+            required: ["kind", "file"],
+          },
+        },
+      },
+    },
+    responses: {
+      "201": { description: "Stored", content: jsonContent(ref("VerificationFile")) },
+      ...errorResponses([400, 401, 429]),
+      "413": { description: "Larger than 10 MB", content: jsonContent({ $ref: "#/components/schemas/Error" }) },
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/verification/files/{id}",
+    operationId: "verification.open",
+    summary: "A verification file",
+    description: "Browser session only. The stored file with its type, for its owner and operators.",
+    tags: ["Verification"],
+    security: [{ session: [] }],
+    parameters: [idParam("id", "The verification file")],
+    responses: {
+      "200": {
+        description: "The file",
+        content: {
+          "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } },
+        },
+      },
+      ...errorResponses([400, 401, 404]),
+    },
+  },
+  {
     method: "GET",
     path: "/api/loads/{id}/rate-confirmation.pdf",
     operationId: "rateConfirmations.pdf",
@@ -493,6 +545,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Drivers: "A driver's position, availability and trips.",
   Messages: "A load's conversation between shipper and driver.",
   Documents: "Bills of lading, proofs of delivery and photos on a load.",
+  Verification: "Verification of a business (trade licence, TIN, MC/DOT, insurance) and its review by operators.",
   Places: "Place search.",
   Shipping: "Parcel rates, tracking and saved shipments.",
   Notifications: "In-app notifications, push and messaging settings.",

@@ -66,6 +66,8 @@ GET /api/subscription/status
 GET /api/sync/status
 GET /api/tokens
 GET /api/track/:token
+GET /api/verification
+GET /api/verification/submissions
 GET /api/webhook-endpoints
 GET /api/webhook-endpoints/:id/deliveries
 POST /api/auth/login
@@ -122,6 +124,9 @@ POST /api/sync/manual
 POST /api/tokens
 POST /api/user/phone
 POST /api/user/phone/verify
+POST /api/verification
+POST /api/verification/submissions/:id/approve
+POST /api/verification/submissions/:id/reject
 POST /api/webhook-deliveries/:id/resend
 POST /api/webhook-endpoints
 PUT /api/drivers/availability

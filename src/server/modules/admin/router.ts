@@ -9,6 +9,7 @@ import { registerUser } from "../accounts/auth";
 import { toPublicUser } from "../accounts/public-user";
 import { listUsers } from "../accounts/users";
 import { broadcast } from "../notifications/notify";
+import { setOperator } from "./operators";
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
 const toPublicJob = (j: Job) => ({
@@ -56,6 +57,16 @@ export const adminRouter = {
       }),
     )
     .mutation(({ ctx, input }) => broadcast(ctx.db, input)),
+
+  /** Makes an account an operator on the web (the verification review page), or no longer one. */
+  setOperator: systemProcedure
+    .input(
+      z.object({
+        email: zText({ error: "email is required" }).trim().min(1, "email is required").max(254),
+        operator: z.boolean({ error: "operator must be true or false" }),
+      }),
+    )
+    .mutation(({ ctx, input }) => setOperator(ctx.db, input.email, input.operator)),
 
   retryJob: systemProcedure
     .input(z.object({ id: z.number({ error: "id must be a job number" }).int().positive("id must be a job number") }))

@@ -30,6 +30,10 @@ export const NOTIFY_EVENTS = [
   // Billing: a payment confirmed by the provider; premium bought in birr ending in three days.
   "payment_received",
   "premium_ending",
+  // Verification: the owner's submission approved or rejected (with the reason); their insurance ending in 14 days.
+  "verification_approved",
+  "verification_rejected",
+  "insurance_expiring",
 ] as const;
 export type TNotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
@@ -68,6 +72,8 @@ export const ZNotifyPayload = z.object({
   heldId: id.optional(),
   /** Billing events: the amount paid (formatted with its currency) and the end of the paid period (ISO). */
   billing: z.object({ amount: z.string(), until: z.string() }).optional(),
+  /** Verification events: the operator's reason for a rejection; the insurance's last day (YYYY-MM-DD). */
+  verification: z.object({ reason: z.string().optional(), until: z.string().optional() }).optional(),
 });
 export type TNotifyPayload = z.infer<typeof ZNotifyPayload>;
 

@@ -23,7 +23,11 @@ import { notifyJob, type TNotifyEvent, type TNotifyPayload, type TSendChannel } 
 import { markTelegramBlocked, messagingPreferencesOf, template } from "./messaging-preferences";
 import { preferencesOf, quietUntil, recordNotification, sendToSubscriptions, subscriptionsOf } from "./push";
 
-type TLoadEvent = Exclude<TNotifyEvent, "system_alert" | "announcement" | "payment_received" | "premium_ending">;
+type TVerificationEvent = "verification_approved" | "verification_rejected" | "insurance_expiring";
+type TLoadEvent = Exclude<
+  TNotifyEvent,
+  "system_alert" | "announcement" | "payment_received" | "premium_ending" | TVerificationEvent
+>;
 
 /** The notification type each event belongs to: an award is loadAssigned, everything else loadUpdates. */
 export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
@@ -47,6 +51,9 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   announcement: "marketing",
   payment_received: "paymentReceived",
   premium_ending: "systemAlerts",
+  verification_approved: "systemAlerts",
+  verification_rejected: "systemAlerts",
+  insurance_expiring: "systemAlerts",
 };
 
 /** A counter-offer's amount, as it travels in a notify job and is formatted for each recipient. */
@@ -277,6 +284,45 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
           }),
           path: "/subscribe",
         };
+  }
+  if (p.event === "verification_approved" || p.event === "verification_rejected" || p.event === "insurance_expiring") {
+    i18n.activate(locale);
+    const path = "/verification";
+    if (p.event === "verification_approved")
+      return {
+        title: i18n._({
+          id: "notify.verificationApproved.title",
+          comment: "Notification title: an operator checked the user's documents and approved them",
+          message: "You are verified",
+        }),
+        body: i18n._({
+          id: "notify.verificationApproved.body",
+          message: "Your verification was approved: your loads and bids now show the Verified badge.",
+        }),
+        path,
+      };
+    if (p.event === "verification_rejected")
+      return {
+        title: i18n._({ id: "notify.verificationRejected.title", message: "Verification not approved" }),
+        body: i18n._({
+          id: "notify.verificationRejected.body",
+          comment: "{reason} is the operator's own words, not translated",
+          message: "Your verification was not approved: {reason}. You can correct it and submit again.",
+          values: { reason: p.verification?.reason ?? "" },
+        }),
+        path,
+      };
+    return {
+      title: i18n._({ id: "notify.insuranceExpiring.title", message: "Your insurance expires soon" }),
+      body: i18n._({
+        id: "notify.insuranceExpiring.body",
+        comment: "{until} is a date such as 2027-03-01",
+        message:
+          "Your insurance certificate expires on {until}. Submit the new certificate so your badge keeps showing insurance.",
+        values: { until: p.verification?.until ?? "" },
+      }),
+      path,
+    };
   }
   if (p.loadId === null || p.event === "system_alert" || p.event === "announcement")
     return { title: p.text?.title ?? "MyTess", body: p.text?.body ?? "", path: p.loadId ? `/loads/${p.loadId}` : "/" };
@@ -610,6 +656,17 @@ export const enqueueBillingNotice = (
     { uniqueKey: `notify:${event}:${ref}` },
     now,
   );
+
+/** A verification notice to its owner (the bell and their channels), once per `ref`. */
+export const enqueueVerificationNotice = (
+  tx: Pick<TDb, "insert">,
+  userId: number,
+  event: TVerificationEvent,
+  verification: { reason?: string; until?: string },
+  ref: string,
+  now = Date.now(),
+) =>
+  enqueue(tx, notifyJob, { userId, event, loadId: null, verification }, { uniqueKey: `notify:${event}:${ref}` }, now);
 
 /**
  * An operator's message to every user (or every driver or shipper): one job per user, each fanning out to the bell and

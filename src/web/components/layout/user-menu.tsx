@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
-import { LogOut, Settings, User } from "lucide-react";
+import { BadgeCheck, LogOut, Settings, User } from "lucide-react";
 import type { TPublicUser } from "../../lib/api-types";
 import { clearPersistedQueries } from "../../lib/persist";
 import { Button } from "../ui/button";
@@ -53,6 +53,14 @@ export function UserMenu({ user }: { user: TPublicUser }) {
             <User className="size-4" />
             <Trans comment="Account menu item and page title: the user's own details (name, account type)">
               Profile
+            </Trans>
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/verification">
+            <BadgeCheck className="size-4" />
+            <Trans comment="Account menu item and page title: the user's business verification (documents checked by MyTess)">
+              Verification
             </Trans>
           </Link>
         </DropdownMenuItem>
