@@ -52,6 +52,7 @@ export const {
   freightPayments,
   freightPaymentEvents,
   ledgerEntries,
+  payoutMethods,
 } = active;
 
 export type {
@@ -73,6 +74,7 @@ export type {
   NewLoad,
   Notification,
   Payment,
+  PayoutMethod,
   PushSubscription,
   SavedLane,
   SavedSearch,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { startPaymentEmulators } from "../../../../emulators/payments/server";
 import { API_SCOPES, type TApiScope } from "../../../shared/api-scopes";
+import { paymentsFromEnv } from "../../integrations/payments/registry";
 import { createClient, createTestApp, registerUser, type TTestApp } from "../../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -25,8 +27,11 @@ const makeToken = async (client: ReturnType<typeof createClient>, scopes: readon
   return (res.json as { token: string }).token;
 };
 
+// The payment providers' Sandboxes, so that routes which ask them (payout onboarding, Chapa's banks) answer for real.
+const emu = startPaymentEmulators();
+
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, undefined, undefined, undefined, paymentsFromEnv(emu.env()));
   const shipper = createClient(t, "10.92.0.1");
   const driver = createClient(t, "10.92.0.2");
   const other = createClient(t, "10.92.0.3");
@@ -45,7 +50,10 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   doc = res.json as TDoc;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  emu.stop();
+});
 
 /** A request as an outside system sends it: the bearer token, no cookie; ids of records that do not exist. */
 const call = async (token: string, method: string, path: string) => {
