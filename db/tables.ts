@@ -53,6 +53,9 @@ export const {
   freightPaymentEvents,
   ledgerEntries,
   payoutMethods,
+  webhookEndpoints,
+  webhookDeliveries,
+  webhookAttempts,
 } = active;
 
 export type {
@@ -81,4 +84,6 @@ export type {
   SyncRun,
   TripEvent,
   User,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from "./schema";

@@ -18,10 +18,11 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react"
 import { BOARD_PAGE_SIZE, boardStatsInput, firstBoardPage } from "../../../shared/board";
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import { ratePerDistance, type TUnits } from "../../../shared/units";
+import { BidAction } from "../../components/bids/bid-action";
 import { PageHeader } from "../../components/layout/page-header";
 import { StaleNotice } from "../../components/layout/stale-notice";
 import { StatCard } from "../../components/layout/stat-card";
-import { bidDialogPart, DeferredBidDialog } from "../../components/loads/deferred-bid-dialog";
+import { bidDialogPart } from "../../components/loads/deferred-bid-dialog";
 import { LoadCard } from "../../components/loads/load-card";
 import {
   activeFilterCount,
@@ -192,17 +193,15 @@ function LoadBoardPage() {
     budgetCurrency: string;
     pickupLocation: string;
     deliveryLocation: string;
-  }) =>
-    isDriver && load.status === "posted" && load.source.type !== "external" ? (
-      <DeferredBidDialog
-        load={load}
-        trigger={
-          <Button size="sm" data-testid="quick-bid">
-            <Trans comment="Button on a load of the load board: offer a price (place a bid) quickly">Quick Bid</Trans>
-          </Button>
-        }
-      />
-    ) : null;
+  }) => (
+    <BidAction
+      load={load}
+      isDriver={isDriver}
+      deferred
+      testId="quick-bid"
+      label={<Trans comment="Button on a load of the load board: offer a price (place a bid) quickly">Quick Bid</Trans>}
+    />
+  );
 
   const s = stats.data;
   const avgRate = s?.avgRatePerMileUsd;

@@ -12,6 +12,7 @@ import { PayoutSetup } from "../../components/payouts/payout-setup";
 import { ApiTokensPanel } from "../../components/tokens/api-tokens-panel";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label } from "../../components/ui/input";
+import { WebhooksPanel } from "../../components/webhooks/webhooks-panel";
 import { useMe } from "../../lib/auth";
 import { usePreferences } from "../../lib/preferences";
 
@@ -65,6 +66,7 @@ function SettingsPage() {
         <PhonePanel />
         <PushPanel />
         <ApiTokensPanel />
+        <WebhooksPanel />
       </div>
     </div>
   );
