@@ -1319,3 +1319,35 @@ export const webhookAttempts = sqliteTable(
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+
+/**
+ * Where a driver is paid: one row per provider. Stripe: the Connect account MyTess created for the driver and what
+ * Stripe last said of it (read back from Stripe on each `account.updated`, so events in any order leave the newest
+ * truth). Chapa: the bank or mobile-money wallet (Chapa's bank id from its `GET /v1/banks`, never a code of ours), the
+ * account number and the account holder's name the driver confirmed.
+ */
+export const payoutMethods = sqliteTable(
+  "payout_methods",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text({ enum: ["stripe", "chapa"] }).notNull(),
+    stripeAccountId: text(),
+    payoutsEnabled: integer({ mode: "boolean" }).notNull().default(false),
+    detailsSubmitted: integer({ mode: "boolean" }).notNull().default(false),
+    requirementsDue: text({ mode: "json" }).$type<string[]>(),
+    bankCode: integer(),
+    bankName: text(),
+    mobileMoney: integer({ mode: "boolean" }).notNull().default(false),
+    accountNumber: text(),
+    accountName: text(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("payout_methods_user_idx").on(t.userId, t.provider),
+    uniqueIndex("payout_methods_stripe_idx").on(t.stripeAccountId),
+  ],
+);
+export type PayoutMethod = typeof payoutMethods.$inferSelect;

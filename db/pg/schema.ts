@@ -1204,3 +1204,30 @@ export const webhookAttempts = pgTable(
   },
   (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId)],
 );
+
+/** Where a driver is paid: see db/schema.ts. */
+export const payoutMethods = pgTable(
+  "payout_methods",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text({ enum: ["stripe", "chapa"] }).notNull(),
+    stripeAccountId: text(),
+    payoutsEnabled: boolean().notNull().default(false),
+    detailsSubmitted: boolean().notNull().default(false),
+    requirementsDue: jsonb().$type<string[]>(),
+    bankCode: integer(),
+    bankName: text(),
+    mobileMoney: boolean().notNull().default(false),
+    accountNumber: text(),
+    accountName: text(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("payout_methods_user_idx").on(t.userId, t.provider),
+    uniqueIndex("payout_methods_stripe_idx").on(t.stripeAccountId),
+  ],
+);
+export type PayoutMethod = typeof payoutMethods.$inferSelect;

@@ -6,6 +6,11 @@
 //        → {message: "Hosted Link", status: "success", data: {checkout_url: "<emulator>/checkout/<tx_ref>"}}
 //   GET  /v1/transaction/verify/{tx_ref}   → {message: "Payment details", status: "success", data: {…, status}}
 //   POST /v1/refund/{reference}            form (or JSON): reason, amount (a refund of the rest when absent)
+//   GET  /v1/banks                         → {message: "Banks retrieved", data: [{id, swift, name, acct_length,
+//                                          is_mobilemoney, is_rtgs, currency, …}]} (wallets are banks; no `status`)
+//   POST /v1/transfers                     JSON: account_name, account_number, amount, currency, reference, bank_code
+//        → {message: "Transfer Queued Successfully", status: "success", data: "<reference>"}
+//   GET  /v1/transfers/verify/{reference}  → {message: "Transfer details", status: "success", data: {status, …}}
 //   GET  /checkout/{tx_ref}                the hosted page: "Pay" and "Cancel" (forms POSTing to …/pay, …/cancel)
 //
 // Auth: `Authorization: Bearer <secret key>` (default "CHASECK_TEST-sandbox"), else 401 {"message": "Invalid API Key",
@@ -20,6 +25,12 @@
 // (control.fail) marks it failed (charge.failed); the page's "Cancel" marks it cancelled (charge.cancelled, and
 // verify says "cancelled"). Deliveries go through control.fetchImpl, one at a time; control.settled() waits for those
 // sent after an API answer (refunds).
+//
+// Transfers are queued, as on Chapa: control.transfers says what happens next ("success" or "failed", each sending
+// its payout.* webhook after the answer, or "manual": they wait for control.settleTransfer). A reference used before
+// is refused; an account number of the wrong length for its bank is a field error; a wallet or account whose holder
+// is known to the emulator (control.holders) and whose name differs fails the transfer ("Account name mismatch").
+// The payout webhook is flat: {event: "payout.success", type: "Payout", reference, chapa_reference, charge, …}.
 //
 // One webhook URL gets every event of the account, as on Chapa: besides the transactions MyTess created, others the
 // account made elsewhere (control.otherTransaction: a payment link, another shop on the same account) and transfers
@@ -48,6 +59,31 @@ type TTx = {
   failure_reason: string | null;
   charge: number;
   refunded: number;
+  created_at: string;
+  updated_at: string;
+};
+
+/** The banks (and wallets) the emulator lists: the ids Chapa's own list uses. */
+export const CHAPA_EMULATOR_BANKS = [
+  { id: 946, swift: "CBETETAA", name: "Commercial Bank of Ethiopia (CBE)", acct_length: 13, is_mobilemoney: 0 },
+  { id: 656, swift: "AWINETAA", name: "Awash Bank", acct_length: 14, is_mobilemoney: 0 },
+  { id: 855, swift: null, name: "telebirr", acct_length: 10, is_mobilemoney: 1 },
+  { id: 128, swift: null, name: "CBEBirr", acct_length: 10, is_mobilemoney: 1 },
+  { id: 266, swift: null, name: "M-Pesa", acct_length: 10, is_mobilemoney: 1 },
+  { id: 893, swift: null, name: "Coopay-Ebirr", acct_length: 10, is_mobilemoney: 1 },
+];
+
+type TTransfer = {
+  reference: string;
+  chapa_transfer_id: string;
+  account_name: string;
+  account_number: string;
+  bank_code: number;
+  amount: number;
+  charge: number;
+  currency: string;
+  status: "queued" | "success" | "failed";
+  failure_reason: string | null;
   created_at: string;
   updated_at: string;
 };
@@ -107,6 +143,7 @@ export type TChapaControl = ReturnType<typeof createChapaEmulator>["control"];
 
 export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
   const txs = new Map<string, TTx>();
+  const transfers = new Map<string, TTransfer>();
   let queue: Promise<unknown> = Promise.resolve();
 
   const control = {
@@ -192,8 +229,20 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
     /** Sends an arbitrary signed webhook body. */
     deliver: (body: Record<string, unknown>) => enqueue(String(body.event ?? ""), JSON.stringify(body)),
     transaction: (txRef: string) => structuredClone(txs.get(txRef)),
+    /** What a queued transfer does next: succeed, fail (each with its webhook), or wait for settleTransfer. */
+    transfers: "success" as "success" | "failed" | "manual",
+    /** Known account holders, `<bank_code>:<account_number>` → name: a transfer naming someone else fails. */
+    holders: new Map<string, string>(),
+    transfer: (reference: string) => structuredClone(transfers.get(reference)),
+    allTransfers: () => [...transfers.values()].map((t) => structuredClone(t)),
+    /** Finishes a queued transfer and sends its webhook; resolves to the delivery. */
+    settleTransfer: (reference: string, status: "success" | "failed", reason = "Transfer failed at the bank") =>
+      finishTransfer(reference, status, reason),
     reset: () => {
       txs.clear();
+      transfers.clear();
+      control.transfers = "success";
+      control.holders = new Map();
       control.secretKey = o.secretKey ?? CHAPA_SANDBOX.secretKey;
       control.webhookSecret = o.webhookSecret ?? CHAPA_SANDBOX.webhookSecret;
       control.webhookUrl = o.webhookUrl ?? null;
@@ -402,6 +451,79 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
     });
   };
 
+  const transferBody = (t: TTransfer, event: string) => ({
+    event,
+    type: "Payout",
+    account_name: t.account_name,
+    account_number: t.account_number,
+    bank_id: t.bank_code,
+    bank_name: CHAPA_EMULATOR_BANKS.find((b) => b.id === t.bank_code)?.name ?? null,
+    amount: decimal(t.amount),
+    charge: decimal(t.charge),
+    currency: t.currency,
+    status: t.status,
+    failure_reason: t.failure_reason,
+    reference: t.reference,
+    chapa_reference: t.chapa_transfer_id,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+  });
+
+  const finishTransfer = (reference: string, status: "success" | "failed", reason: string | null) => {
+    const t = transfers.get(reference);
+    if (!t) throw new Error(`No such transfer: ${reference}`);
+    if (t.status !== "queued") throw new Error(`The transfer ${reference} is already ${t.status}`);
+    t.status = status;
+    t.failure_reason = status === "failed" ? reason : null;
+    t.updated_at = new Date().toISOString();
+    const event = status === "success" ? "payout.success" : "payout.failed";
+    return enqueue(event, JSON.stringify(transferBody(t, event)));
+  };
+
+  const createTransfer = (b: Record<string, unknown>) => {
+    const errors: Record<string, string[]> = {};
+    for (const k of ["account_name", "account_number", "amount", "currency", "reference", "bank_code"])
+      if (!str(b[k])) errors[k] = [`The ${k.replace("_", " ")} field is required.`];
+    const amount = Number(str(b.amount));
+    if (!errors.amount && (!Number.isFinite(amount) || amount <= 0))
+      errors.amount = ["The amount must be greater than 0."];
+    const bankCode = Number(str(b.bank_code));
+    const bank = CHAPA_EMULATOR_BANKS.find((x) => x.id === bankCode);
+    if (!errors.bank_code && !bank) errors.bank_code = ["The selected bank code is invalid."];
+    const number = str(b.account_number);
+    if (!errors.account_number && bank && (!/^\d+$/.test(number) || number.length !== bank.acct_length))
+      errors.account_number = [`The account number must be ${bank.acct_length} digits.`];
+    if (!errors.currency && str(b.currency).toUpperCase() !== "ETB")
+      errors.currency = ["The selected currency is invalid."];
+    if (Object.keys(errors).length) return failed(errors, 400);
+    const reference = str(b.reference);
+    if (transfers.has(reference)) return failed("The reference has already been taken.", 400);
+    const now = new Date().toISOString();
+    const name = str(b.account_name);
+    const holder = control.holders.get(`${bankCode}:${number}`);
+    const t: TTransfer = {
+      reference,
+      chapa_transfer_id: rid("CHTR", 10),
+      account_name: name,
+      account_number: number,
+      bank_code: bankCode,
+      amount: Math.round(amount * 100) / 100,
+      // Chapa's transfer fee, reported on the transfer.
+      charge: Math.max(5, Math.round(amount * 0.5) / 100),
+      currency: "ETB",
+      status: "queued",
+      failure_reason: null,
+      created_at: now,
+      updated_at: now,
+    };
+    transfers.set(reference, t);
+    if (holder && holder.toLowerCase() !== name.toLowerCase())
+      void finishTransfer(reference, "failed", "Account name mismatch");
+    else if (control.transfers !== "manual")
+      void finishTransfer(reference, control.transfers, "Transfer failed at the bank");
+    return json({ message: "Transfer Queued Successfully", status: "success", data: reference });
+  };
+
   const handleApi = async (req: Request, url: URL) => {
     const text = req.method === "GET" ? "" : await req.text();
     control.calls++;
@@ -421,6 +543,32 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
       const t = txs.get(decodeURIComponent(verify[1]));
       if (!t) return failed("Invalid transaction or Transaction not found", 404);
       return json({ message: "Payment details", status: "success", data: verifyData(t) });
+    }
+    if (req.method === "GET" && url.pathname === "/v1/banks")
+      return json({
+        message: "Banks retrieved",
+        data: CHAPA_EMULATOR_BANKS.map((x) => ({
+          ...x,
+          slug: x.name.toLowerCase().replace(/[^a-z0-9]+/g, "_"),
+          country_id: 1,
+          is_rtgs: x.is_mobilemoney ? null : 1,
+          is_active: 1,
+          is_24hrs: x.is_mobilemoney ? 1 : null,
+          active: 1,
+          currency: "ETB",
+        })),
+      });
+    if (req.method === "POST" && url.pathname === "/v1/transfers") return createTransfer(body);
+    const verifyTransfer = /^\/v1\/transfers\/verify\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "GET" && verifyTransfer) {
+      const t = transfers.get(decodeURIComponent(verifyTransfer[1]));
+      if (!t) return failed("Transfer not found", 404);
+      const { reference, ...rest } = transferBody(t, "");
+      return json({
+        message: "Transfer details",
+        status: "success",
+        data: { ...rest, event: undefined, type: undefined, tx_ref: reference, reference },
+      });
     }
     const refundPath = /^\/v1\/refund\/([^/]+)$/.exec(url.pathname);
     if (req.method === "POST" && refundPath) return refund(decodeURIComponent(refundPath[1]), body);

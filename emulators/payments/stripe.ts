@@ -8,7 +8,16 @@
 //   DELETE /v1/subscriptions/{id}
 //   POST   /v1/refunds                         payment_intent=pi_… | charge=ch_…, amount, reason
 //   POST   /v1/billing_portal/sessions         customer=cus_…, return_url
+//   POST   /v1/accounts                        Connect: controller[…], capabilities[transfers][requested], country,
+//                                              email, metadata (type=express is accepted but legacy)
+//   GET    /v1/accounts/{id}
+//   POST   /v1/account_links                   account, type=account_onboarding, refresh_url, return_url
+//   POST   /v1/transfers                       amount, currency, destination, source_transaction, transfer_group,
+//                                              metadata
+//   GET    /v1/transfers/{id}
 //   GET    /checkout/{id}                      the hosted page: "Pay" and "Cancel" (forms POSTing to …/pay, …/cancel)
+//   GET    /connect/onboarding/{link}          the hosted onboarding: "Submit details" (payouts enabled), "Leave";
+//                                              a link works once and for 5 minutes (then the refresh_url)
 //   GET    /portal/{id}                        the billing portal: cancel at period end, return
 //
 // Auth: `Authorization: Bearer <secret key>` (default "sk_test_sandbox"), else Stripe's 401. Prices:
@@ -34,6 +43,14 @@
 // checkout.session.completed, customer.subscription.created and invoice.paid, signed (`Stripe-Signature: t=…,v1=…`)
 // with the webhook secret (default "whsec_sandbox"), before the redirect (303) to success_url with
 // {CHECKOUT_SESSION_ID} replaced.
+//
+// Connect: a new account has nothing enabled and requirements.currently_due listing what onboarding asks; submitting
+// the onboarding page (or control.completeOnboarding) enables charges and payouts and sends account.updated, an event
+// that names the connected account at its top level (`account`), as Connect events do. control.requireMore puts an
+// account back to needing information (payouts off, account.updated). A transfer needs a destination whose transfers
+// capability is active (else Stripe's insufficient_capabilities_for_transfer), the source charge's currency and at most
+// what is left of it (balance_insufficient); it answers at once and sends transfer.created. control.failTransfers makes
+// the next transfers fail as Stripe does when the platform's balance cannot cover them.
 //
 // Deliveries, as Stripe makes them: no order is promised and an event may come twice. The events one action causes
 // go out as a batch, shuffled, some of them sent a second time (control.delivery: shuffle, duplicateRate, and a seed
@@ -197,9 +214,49 @@ type TRefund = {
 };
 type TPortal = { id: string; customer: string; return_url: string | null; url: string; created: number };
 
+type TAccount = {
+  id: string;
+  email: string | null;
+  country: string;
+  controller: TObj;
+  metadata: Record<string, string>;
+  onboarded: boolean;
+  /** What Stripe still asks when onboarding is not done. */
+  currently_due: string[];
+  created: number;
+};
+type TAccountLink = {
+  id: string;
+  account: string;
+  refresh_url: string;
+  return_url: string;
+  expires_at: number;
+  used: boolean;
+};
+type TTransfer = {
+  id: string;
+  amount: number;
+  currency: string;
+  destination: string;
+  source_transaction: string | null;
+  transfer_group: string | null;
+  metadata: Record<string, string>;
+  created: number;
+};
+const ONBOARDING_DUE = [
+  "business_profile.url",
+  "external_account",
+  "individual.dob.day",
+  "individual.first_name",
+  "individual.last_name",
+  "tos_acceptance.date",
+];
+
 export type TStripeEmuEvent = {
   id: string;
   object: "event";
+  /** The connected account a Connect event is about. */
+  account?: string;
   api_version: string;
   created: number;
   data: { object: TObj; previous_attributes?: TObj };
@@ -389,6 +446,9 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
   const charges = new Map<string, TCharge>();
   const refunds = new Map<string, TRefund>();
   const portals = new Map<string, TPortal>();
+  const accounts = new Map<string, TAccount>();
+  const accountLinks = new Map<string, TAccountLink>();
+  const transfers = new Map<string, TTransfer>();
   const idempotency = new Map<string, { fingerprint: string; status: number; body: string }>();
   let queue: Promise<unknown> = Promise.resolve();
   let random = seeded(STRIPE_DELIVERY_DEFAULT.seed);
@@ -460,6 +520,15 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     subscriptions: () => [...subs.values()].map((s) => structuredClone(s)),
     charge: (id: string) => structuredClone(charges.get(id)),
     intent: (id: string) => structuredClone(intents.get(id)),
+    account: (id: string) => structuredClone(accounts.get(id)),
+    accounts: () => [...accounts.values()].map((a) => structuredClone(a)),
+    transfers: () => [...transfers.values()].map((t) => structuredClone(t)),
+    /** Onboarding submitted (as the hosted page's "Submit details"): payouts on, account.updated sent. */
+    completeOnboarding: (accountId: string) => setOnboarded(accountId, true),
+    /** Stripe asks for more information: payouts off, account.updated sent. */
+    requireMore: (accountId: string) => setOnboarded(accountId, false),
+    /** How many of the next transfers fail with balance_insufficient (the platform's balance cannot cover them). */
+    failTransfers: 0,
     refundsOf: (paymentIntent: string) =>
       [...refunds.values()].filter((r) => r.payment_intent === paymentIntent).map((r) => ({ ...r })),
     /** Forgets everything: objects, keys, logs; modes off, default secrets, no webhook URL. */
@@ -474,6 +543,10 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       randomSeed = control.delivery.seed;
       control.outage = false;
       control.delayMs = 0;
+      control.failTransfers = 0;
+      accounts.clear();
+      accountLinks.clear();
+      transfers.clear();
       control.calls = 0;
       control.requests = [];
       control.events = [];
@@ -706,6 +779,194 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     status: "succeeded",
     created: r.created,
   });
+
+  const renderAccount = (a: TAccount) => ({
+    id: a.id,
+    object: "account",
+    business_type: null,
+    capabilities: { transfers: a.onboarded ? "active" : "inactive" },
+    charges_enabled: a.onboarded,
+    controller: a.controller,
+    country: a.country,
+    created: a.created,
+    default_currency: a.country === "US" ? "usd" : "eur",
+    details_submitted: a.onboarded,
+    email: a.email,
+    metadata: a.metadata,
+    payouts_enabled: a.onboarded,
+    requirements: {
+      currently_due: a.onboarded ? [] : a.currently_due,
+      eventually_due: a.onboarded ? [] : a.currently_due,
+      past_due: [],
+      disabled_reason: a.onboarded ? null : "requirements.past_due",
+    },
+    type: "express",
+  });
+
+  const renderTransfer = (t: TTransfer) => ({
+    id: t.id,
+    object: "transfer",
+    amount: t.amount,
+    amount_reversed: 0,
+    currency: t.currency,
+    destination: t.destination,
+    source_transaction: t.source_transaction,
+    transfer_group: t.transfer_group,
+    metadata: t.metadata,
+    reversed: false,
+    created: t.created,
+    livemode: false,
+  });
+
+  const accountEvent = (a: TAccount) => {
+    const e = event("account.updated", renderAccount(a));
+    e.account = a.id;
+    return e;
+  };
+
+  const setOnboarded = (accountId: string, onboarded: boolean) => {
+    const a = accounts.get(accountId);
+    if (!a) throw new Error(`No such account: ${accountId}`);
+    a.onboarded = onboarded;
+    if (!onboarded) a.currently_due = ["individual.verification.document"];
+    return enqueueBatch([accountEvent(a)]);
+  };
+
+  const createAccount = (p: Params) => {
+    p.only(["type", "controller", "capabilities", "country", "email", "metadata", "business_type", "expand"]);
+    const type = p.get("type");
+    const controller = {
+      stripe_dashboard: { type: p.get("controller[stripe_dashboard][type]") ?? null },
+      requirement_collection: p.get("controller[requirement_collection]") ?? null,
+      fees: { payer: p.get("controller[fees][payer]") ?? null },
+      losses: { payments: p.get("controller[losses][payments]") ?? null },
+    };
+    if (type && p.has("controller[stripe_dashboard][type]"))
+      throw invalid("You cannot specify both `type` and `controller`.", "type");
+    if (!type && !p.has("controller[stripe_dashboard][type]"))
+      throw invalid("You must specify either `type` or `controller` when creating an account.", "controller");
+    if (controller.requirement_collection === "application" && controller.stripe_dashboard.type !== "none")
+      throw invalid(
+        "requirement_collection=application requires stripe_dashboard[type]=none.",
+        "controller[requirement_collection]",
+      );
+    const country = (p.get("country") ?? "US").toUpperCase();
+    if (!/^[A-Z]{2}$/.test(country)) throw invalid(`Invalid country: ${country}`, "country");
+    const a: TAccount = {
+      id: rid("acct_", 16),
+      email: p.get("email") ?? null,
+      country,
+      controller,
+      metadata: p.map("metadata"),
+      onboarded: false,
+      currently_due: [...ONBOARDING_DUE],
+      created: nowSec(),
+    };
+    accounts.set(a.id, a);
+    return renderAccount(a);
+  };
+
+  const createAccountLink = (p: Params, base: string) => {
+    p.only(["account", "type", "refresh_url", "return_url", "collect", "collection_options"]);
+    const account = p.required("account");
+    if (!accounts.has(account)) throw missing("account", account, "account");
+    const type = p.required("type");
+    if (type === "account_update")
+      throw invalid("You cannot create `account_update` type Account Links for this account.", "type");
+    if (type !== "account_onboarding") throw invalid(`Invalid type: ${type}`, "type");
+    const link: TAccountLink = {
+      id: rid("aclink_", 16),
+      account,
+      refresh_url: validUrl(p.required("refresh_url"), "refresh_url"),
+      return_url: validUrl(p.required("return_url"), "return_url"),
+      expires_at: nowSec() + 300,
+      used: false,
+    };
+    accountLinks.set(link.id, link);
+    return {
+      object: "account_link",
+      created: nowSec(),
+      expires_at: link.expires_at,
+      url: `${base}/connect/onboarding/${link.id}`,
+    };
+  };
+
+  const createTransfer = (p: Params) => {
+    p.only([
+      "amount",
+      "currency",
+      "destination",
+      "source_transaction",
+      "transfer_group",
+      "metadata",
+      "description",
+      "expand",
+    ]);
+    const amountText = p.required("amount");
+    const amount = Number(amountText);
+    if (!Number.isInteger(amount) || amount < 1) throw invalid(`Invalid positive integer: ${amountText}`, "amount");
+    const currency = p.required("currency").toLowerCase();
+    const destination = p.required("destination");
+    const a = accounts.get(destination);
+    if (!a) throw missing("account", destination, "destination");
+    if (!a.onboarded)
+      throw new StripeError(
+        400,
+        "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments",
+        { code: "insufficient_capabilities_for_transfer", param: "destination" },
+      );
+    const source = p.get("source_transaction") ?? null;
+    if (source) {
+      const ch = charges.get(source);
+      if (!ch) throw missing("charge", source, "source_transaction");
+      if (ch.currency !== currency)
+        throw invalid(
+          `The currency of source_transaction's balance transaction (${ch.currency}) must be the same as the transfer currency (${currency})`,
+          "currency",
+        );
+      const used = [...transfers.values()]
+        .filter((t) => t.source_transaction === source)
+        .reduce((sum, t) => sum + t.amount, 0);
+      if (amount > ch.amount - ch.amount_refunded - used)
+        throw new StripeError(400, `Transfer amount exceeds the available amount of source_transaction ${source}.`, {
+          code: "balance_insufficient",
+          param: "amount",
+        });
+    }
+    if (control.failTransfers > 0) {
+      control.failTransfers--;
+      throw new StripeError(
+        400,
+        "You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card.",
+        { code: "balance_insufficient" },
+      );
+    }
+    const t: TTransfer = {
+      id: rid("tr_"),
+      amount,
+      currency,
+      destination,
+      source_transaction: source,
+      transfer_group: p.get("transfer_group") ?? null,
+      metadata: p.map("metadata"),
+      created: nowSec(),
+    };
+    transfers.set(t.id, t);
+    void enqueueBatch([event("transfer.created", renderTransfer(t))]);
+    return renderTransfer(t);
+  };
+
+  const onboardingPage = (link: TAccountLink) => {
+    const a = accounts.get(link.account)!;
+    const path = `/connect/onboarding/${esc(link.id)}`;
+    return page(
+      "MyTess Sandbox · Stripe Connect onboarding",
+      `<p>Payouts for ${esc(a.email ?? a.id)} (${esc(a.country)})</p>` +
+        `<p>Test mode: no identity is checked.</p>` +
+        `<form method="post" action="${path}/submit"><button type="submit">Submit details</button></form>` +
+        `<form method="post" action="${path}/leave"><button class="secondary" type="submit">Leave</button></form>`,
+    );
+  };
 
   const renderPortal = (p: TPortal) => ({
     id: p.id,
@@ -1273,6 +1534,21 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
         return renderSub(sub, shape, expand);
       }
     }
+    if (method === "POST" && path === "/v1/accounts") return createAccount(p);
+    const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(path);
+    if (method === "GET" && accountPath) {
+      const a = accounts.get(decodeURIComponent(accountPath[1]));
+      if (!a) throw missing("account", accountPath[1]);
+      return renderAccount(a);
+    }
+    if (method === "POST" && path === "/v1/account_links") return createAccountLink(p, base);
+    if (method === "POST" && path === "/v1/transfers") return createTransfer(p);
+    const transferPath = /^\/v1\/transfers\/([^/]+)$/.exec(path);
+    if (method === "GET" && transferPath) {
+      const t = transfers.get(decodeURIComponent(transferPath[1]));
+      if (!t) throw missing("transfer", transferPath[1]);
+      return renderTransfer(t);
+    }
     if (method === "POST" && path === "/v1/refunds") return refund(p);
     if (method === "POST" && path === "/v1/billing_portal/sessions") return portal(p, base);
     throw new StripeError(
@@ -1448,6 +1724,22 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       if (m[2] === "pay" && req.method === "POST") {
         if (s.status !== "open") return checkoutPage(s);
         return redirect((s.mode === "payment" ? await payPayment(s.id) : await pay(s.id)).successUrl);
+      }
+    }
+    m = /^\/connect\/onboarding\/([^/]+)(?:\/(submit|leave))?$/.exec(url.pathname);
+    if (m) {
+      const link = accountLinks.get(m[1]);
+      if (!link) return page("Not found", "<p>No such account link.</p>", 404);
+      // Single use and short-lived, as Stripe's: an expired or used link goes to the platform's refresh_url.
+      if (!m[2] && req.method === "GET") {
+        if (link.used || link.expires_at < nowSec()) return redirect(link.refresh_url);
+        link.used = true;
+        return onboardingPage(link);
+      }
+      if (m[2] === "leave" && req.method === "POST") return redirect(link.return_url);
+      if (m[2] === "submit" && req.method === "POST") {
+        await setOnboarded(link.account, true);
+        return redirect(link.return_url);
       }
     }
     m = /^\/portal\/([^/]+)(?:\/subscriptions\/([^/]+)\/(cancel|renew))?$/.exec(url.pathname);

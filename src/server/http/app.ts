@@ -29,6 +29,7 @@ import {
   isFreightStripeEvent,
   isFreightTxRef,
 } from "../modules/payments/freight";
+import { applyStripeAccountEvent, isPayoutAccountEvent } from "../modules/payouts/payouts";
 import { receiveWebhook } from "../modules/stores/orders";
 import { createServices, type TServices } from "../services";
 import { SIGN_IN_REQUIRED } from "../trpc/init";
@@ -356,6 +357,13 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
         try {
           const raw = await request.text();
           const event = await stripe.verifyWebhook(raw, request.headers.get("stripe-signature"));
+          // Drivers' Connect accounts: payouts enabled or not.
+          if (isPayoutAccountEvent(event)) {
+            const payout = await applyStripeAccountEvent(db, services.payments, event);
+            if (payout.ignored)
+              logger.info("stripe account event ignored", { event: event.id, reason: payout.ignored });
+            return json({ received: true, ...payout });
+          }
           // Freight payments name themselves in their metadata; everything else is the subscription's.
           if (isFreightStripeEvent(event)) {
             const freight = await applyFreightStripeEvent(db, services.payments, event);

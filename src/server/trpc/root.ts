@@ -13,6 +13,7 @@ import { mailRouter } from "../modules/mail/router";
 import { messagesRouter } from "../modules/messages/router";
 import { notificationsRouter } from "../modules/notifications/router";
 import { paymentsRouter } from "../modules/payments/router";
+import { payoutsRouter } from "../modules/payouts/router";
 import { placesRouter } from "../modules/places/router";
 import { platformRouter } from "../modules/platform/router";
 import { rateConfirmationsRouter } from "../modules/rate-confirmations/router";
@@ -51,6 +52,7 @@ export const appRouter = createTRPCRouter({
   stores: storesRouter,
   billing: billingRouter,
   payments: paymentsRouter,
+  payouts: payoutsRouter,
   mail: mailRouter,
   sms: smsRouter,
   tokens: tokensRouter,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { startPaymentEmulators } from "../../../../emulators/payments/server";
 import { API_SCOPES, type TApiScope } from "../../../shared/api-scopes";
+import { paymentsFromEnv } from "../../integrations/payments/registry";
 import { MAX_TOKENS_PER_USER } from "../../modules/tokens/tokens";
 import { createClient, createTestApp, registerUser, type TTestApp } from "../../testing";
 
@@ -26,8 +28,11 @@ const makeToken = async (client: ReturnType<typeof createClient>, scopes: readon
   return (res.json as { token: string }).token;
 };
 
+// The payment providers' Sandboxes, so that routes which ask them (payout onboarding, Chapa's banks) answer for real.
+const emu = startPaymentEmulators();
+
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, undefined, undefined, undefined, paymentsFromEnv(emu.env()));
   // An account holds at most MAX_TOKENS_PER_USER tokens, fewer than the scopes: each kind of user is several accounts.
   let ip = 0;
   const accounts = (kind: "shipper" | "driver") => {
@@ -58,7 +63,10 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   doc = res.json as TDoc;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  emu.stop();
+});
 
 /** A request as an outside system sends it: the bearer token, no cookie; ids of records that do not exist. */
 const call = async (token: string, method: string, path: string) => {

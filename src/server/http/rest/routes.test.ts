@@ -50,6 +50,8 @@ GET /api/messaging/preferences
 GET /api/notifications
 GET /api/notifications/unread-count
 GET /api/payments
+GET /api/payouts/account
+GET /api/payouts/banks
 GET /api/places
 GET /api/platform-stats
 GET /api/push/notifications
@@ -110,6 +112,7 @@ POST /api/messaging/whatsapp/send
 POST /api/messaging/whatsapp/verify
 POST /api/notifications/read
 POST /api/notifications/read-all
+POST /api/payouts/account
 POST /api/push/subscribe
 POST /api/push/test
 POST /api/saved-searches
@@ -135,6 +138,7 @@ PUT /api/marketplaces/:id
 PUT /api/marketplaces/lanes/:id
 PUT /api/messaging/load-alerts
 PUT /api/messaging/preferences
+PUT /api/payouts/method
 PUT /api/push/preferences
 PUT /api/saved-searches/:id
 PUT /api/user/calendar

@@ -5,7 +5,18 @@
 //        → {message: "Hosted Link", status: "success", data: {checkout_url}}
 //   GET  /v1/transaction/verify/{tx_ref}                     → {message, status, data: {tx_ref, reference, status, …}}
 //   POST /v1/refund/{reference}                              form: reason=…&amount=…
+//   GET  /v1/banks                                           → {message, data: [{id, name, acct_length, is_mobilemoney, …}]}
+//   POST /v1/transfers                                       JSON {account_name, account_number, amount: "900.00",
+//                                                            currency, reference, bank_code} → {status, data: reference}
+//   GET  /v1/transfers/verify/{reference}                    → {status, data: {status, chapa_transfer_id, charge, …}}
 //   Authorization: Bearer CHASECK_…
+//
+// Banks: mobile-money wallets (telebirr, CBE Birr, M-Pesa…) are banks in the list, with the wallet's phone number as the
+// account number; their ids are read from the list each time, never written into our code. The list's answer may come
+// without a `status`, so its envelope is not required to say "success" (a refusal is still an HTTP error).
+// Transfers are queued: the answer names the reference only; the payout webhook (payout.success | payout.failed) or
+// verify says how it ended. Our reference is unique per payment: sending it again is refused by Chapa, so a retried job
+// asks verify instead of sending money twice.
 //
 // Refunds: Chapa's refund page documents a form-encoded body (`reason`, optional `amount` as a string; no amount means
 // the whole transaction), so that is what we send. The path takes Chapa's reference for the payment (the `reference`
@@ -69,6 +80,38 @@ const ZVerified = z.object({
     email: z.string().nullish(),
   }),
 });
+const ZBanks = z.object({
+  data: z.array(
+    z.looseObject({
+      id: z.union([z.number(), z.string()]),
+      name: z.string(),
+      swift: z.string().nullish(),
+      acct_length: z.union([z.number(), z.string()]).nullish(),
+      is_mobilemoney: z.union([z.number(), z.boolean()]).nullish(),
+      currency: z.string().nullish(),
+      is_active: z.union([z.number(), z.boolean()]).nullish(),
+    }),
+  ),
+});
+const ZTransferQueued = z.object({
+  data: z.union([z.string(), z.object({ reference: z.string().nullish() }).loose()]).nullish(),
+});
+const ZTransferVerified = z.object({
+  data: z.looseObject({
+    status: z.string(),
+    reference: z.string().nullish(),
+    tx_ref: z.string().nullish(),
+    chapa_transfer_id: z.string().nullish(),
+    charge: z.union([z.number(), z.string()]).nullish(),
+    amount: z.union([z.number(), z.string()]).nullish(),
+  }),
+});
+const numberOrNull = (v: number | string | null | undefined) => {
+  if (v === null || v === undefined || v === "") return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+};
+const truthy = (v: number | boolean | null | undefined) => v === true || v === 1;
 const ZRefunded = z.object({ data: z.object({ status: z.string().nullish() }).nullish() });
 /** A transfer's webhook: flat, "type": "Payout", no tx_ref (events payout.success, payout.failed, …). */
 const ZPayoutWebhook = z.looseObject({
@@ -91,7 +134,12 @@ export const isChapaSandbox = (s: Pick<TChapaSettings, "baseUrl" | "secretKey">)
 export const createChapaAdapter = (s: TChapaSettings): TChapaAdapter => {
   const base = trimBase(s.baseUrl);
 
-  const call = async (method: "GET" | "POST", path: string, body?: { json: unknown } | { form: string }) => {
+  const call = async (
+    method: "GET" | "POST",
+    path: string,
+    body?: { json: unknown } | { form: string },
+    o: { statusOptional?: boolean } = {},
+  ) => {
     const headers: Record<string, string> = { Authorization: `Bearer ${s.secretKey}`, Accept: "application/json" };
     let payload: string | undefined;
     if (body && "json" in body) {
@@ -108,6 +156,7 @@ export const createChapaAdapter = (s: TChapaSettings): TChapaAdapter => {
     failOnStatus(PROVIDER, res, reason);
     const json = readJson(PROVIDER, res);
     // Chapa reports some failures in a 2xx answer with status "failed".
+    if (o.statusOptional && (json as { status?: unknown } | null)?.status === undefined) return json;
     const envelope = parseWire(PROVIDER, ZEnvelope, json);
     if (envelope.status.toLowerCase() !== "success") throw serviceFailed(PROVIDER, reason ?? envelope.status);
     return json;
@@ -154,6 +203,49 @@ export const createChapaAdapter = (s: TChapaSettings): TChapaAdapter => {
       });
       const d = parseWire(PROVIDER, ZRefunded, body).data;
       return { status: d?.status?.toLowerCase() || "success" };
+    },
+
+    async listBanks() {
+      const body = await call("GET", "/v1/banks", undefined, { statusOptional: true });
+      return parseWire(PROVIDER, ZBanks, body)
+        .data.filter((b) => b.is_active === undefined || b.is_active === null || truthy(b.is_active))
+        .map((b) => ({
+          id: Number(b.id),
+          name: b.name,
+          swift: b.swift || null,
+          acctLength: numberOrNull(b.acct_length),
+          mobileMoney: truthy(b.is_mobilemoney),
+          currency: (b.currency ?? "ETB").toUpperCase(),
+        }))
+        .filter((b) => Number.isSafeInteger(b.id) && b.id > 0);
+    },
+
+    async transfer(r) {
+      const body = await call("POST", "/v1/transfers", {
+        json: {
+          account_name: r.accountName,
+          account_number: r.accountNumber,
+          amount: chapaAmount(r.amount),
+          currency: r.currency,
+          reference: r.reference,
+          bank_code: r.bankCode,
+        },
+      });
+      const d = parseWire(PROVIDER, ZTransferQueued, body).data;
+      const reference = typeof d === "string" ? d : (d?.reference ?? r.reference);
+      return { reference: reference || r.reference };
+    },
+
+    async verifyTransfer(reference) {
+      const body = await call("GET", `/v1/transfers/verify/${encodeURIComponent(reference)}`);
+      const d = parseWire(PROVIDER, ZTransferVerified, body).data;
+      return {
+        reference: d.reference ?? d.tx_ref ?? reference,
+        status: d.status.toLowerCase(),
+        chapaTransferId: d.chapa_transfer_id ?? null,
+        charge: numberOrNull(d.charge),
+        amount: numberOrNull(d.amount),
+      };
     },
 
     verifyWebhook(raw, headers) {

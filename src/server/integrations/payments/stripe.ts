@@ -39,11 +39,13 @@ import {
   webhookRefused,
 } from "./http";
 import type {
+  TStripeAccount,
   TStripeAdapter,
   TStripeCheckoutSession,
   TStripeEvent,
   TStripeSettings,
   TStripeSubscription,
+  TStripeTransfer,
 } from "./types";
 
 /** The API version every request names: the one stripe-node v22 pins. */
@@ -213,6 +215,58 @@ const ZCheckoutSession = z.object({
   payment_intent: ZId.nullish(),
   metadata: ZMetadata,
 });
+const ZAccount = z.object({
+  id: z.string(),
+  charges_enabled: z.boolean().nullish(),
+  payouts_enabled: z.boolean().nullish(),
+  details_submitted: z.boolean().nullish(),
+  requirements: z
+    .object({ currently_due: z.array(z.string()).nullish(), disabled_reason: z.string().nullish() })
+    .nullish(),
+  metadata: ZMetadata,
+});
+const ZAccountLink = z.object({ url: z.string(), expires_at: z.number() });
+const ZTransfer = z.object({
+  id: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  destination: ZId,
+  source_transaction: ZId.nullish(),
+  metadata: ZMetadata,
+  reversed: z.boolean().nullish(),
+});
+
+/** A Connect account (an API answer or an event's object) in our terms; null when it is not one. */
+export const mapStripeAccount = (obj: unknown): TStripeAccount | null => {
+  const r = ZAccount.safeParse(obj);
+  if (!r.success) return null;
+  const a = r.data;
+  return {
+    id: a.id,
+    chargesEnabled: a.charges_enabled ?? false,
+    payoutsEnabled: a.payouts_enabled ?? false,
+    detailsSubmitted: a.details_submitted ?? false,
+    currentlyDue: a.requirements?.currently_due ?? [],
+    disabledReason: a.requirements?.disabled_reason ?? null,
+    metadata: a.metadata ?? {},
+  };
+};
+
+/** A transfer (an API answer or an event's object) in our terms; null when it is not one. */
+export const mapStripeTransfer = (obj: unknown): TStripeTransfer | null => {
+  const r = ZTransfer.safeParse(obj);
+  if (!r.success) return null;
+  const t = r.data;
+  return {
+    id: t.id,
+    amount: t.amount,
+    currency: t.currency.toUpperCase(),
+    destination: idOf(t.destination)!,
+    sourceTransaction: idOf(t.source_transaction),
+    metadata: t.metadata ?? {},
+    reversed: t.reversed ?? false,
+  };
+};
 const ZPaymentIntent = z.object({
   id: z.string(),
   status: z.string(),
@@ -241,6 +295,7 @@ const ZEvent = z.object({
   id: z.string(),
   type: z.string(),
   created: z.number(),
+  account: z.string().nullish(),
   data: z.object({ object: z.record(z.string(), z.unknown()) }),
 });
 
@@ -315,7 +370,7 @@ export const verifyStripeWebhook = async (
       },
     );
   const e = event.data;
-  return { id: e.id, type: e.type, created: e.created * 1000, object: e.data.object };
+  return { id: e.id, type: e.type, created: e.created * 1000, object: e.data.object, account: e.account ?? null };
 };
 
 // The adapter ------------------------------------------------------------------------------------------------------
@@ -361,6 +416,16 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
       );
     }
     return sub;
+  };
+  const account = (body: unknown) => {
+    const a = mapStripeAccount(body);
+    if (!a) throw serviceUnreadable(PROVIDER, "account");
+    return a;
+  };
+  const transfer = (body: unknown) => {
+    const t = mapStripeTransfer(body);
+    if (!t) throw serviceUnreadable(PROVIDER, "transfer");
+    return t;
   };
   const subPath = (id: string) => `/v1/subscriptions/${encodeURIComponent(id)}`;
 
@@ -502,5 +567,67 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
     },
 
     verifyWebhook: (raw, signatureHeader, now) => verifyStripeWebhook(raw, signatureHeader, s.webhookSecret, now),
+
+    async createConnectedAccount(r) {
+      const body = await call(
+        "POST",
+        "/v1/accounts",
+        {
+          // `type: express` is legacy: the controller properties say the same thing explicitly.
+          controller: {
+            stripe_dashboard: { type: "express" },
+            requirement_collection: "stripe",
+            fees: { payer: "application" },
+            losses: { payments: "application" },
+          },
+          capabilities: { transfers: { requested: true } },
+          country: r.country,
+          email: r.email,
+          metadata: r.metadata,
+        },
+        r.idempotencyKey,
+      );
+      return account(body);
+    },
+
+    async retrieveAccount(id) {
+      return account(await call("GET", `/v1/accounts/${encodeURIComponent(id)}`, {}));
+    },
+
+    async createAccountLink(r) {
+      // No idempotency key: each link is single-use, and a new one is what a second click needs.
+      const link = parseWire(
+        PROVIDER,
+        ZAccountLink,
+        await call("POST", "/v1/account_links", {
+          account: r.account,
+          type: "account_onboarding",
+          refresh_url: r.refreshUrl,
+          return_url: r.returnUrl,
+        }),
+      );
+      return { url: link.url, expiresAt: link.expires_at * 1000 };
+    },
+
+    async createTransfer(r) {
+      const body = await call(
+        "POST",
+        "/v1/transfers",
+        {
+          amount: r.amountMinor,
+          currency: r.currency.toLowerCase(),
+          destination: r.destination,
+          source_transaction: r.sourceTransaction,
+          transfer_group: r.transferGroup,
+          metadata: r.metadata,
+        },
+        r.idempotencyKey,
+      );
+      return transfer(body);
+    },
+
+    async retrieveTransfer(id) {
+      return transfer(await call("GET", `/v1/transfers/${encodeURIComponent(id)}`, {}));
+    },
   };
 };

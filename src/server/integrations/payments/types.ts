@@ -31,6 +31,32 @@ export type TStripeEvent = {
   /** Epoch ms of the event's `created`. */
   created: number;
   object: Record<string, unknown>;
+  /** The connected account an event is about (Connect events carry it at the top level), else null. */
+  account?: string | null;
+};
+
+/** A Connect account as Stripe has it now (`account.updated` is only a prompt to read it again). */
+export type TStripeAccount = {
+  id: string;
+  chargesEnabled: boolean;
+  payoutsEnabled: boolean;
+  detailsSubmitted: boolean;
+  /** requirements.currently_due: what the driver still has to give Stripe. */
+  currentlyDue: string[];
+  /** requirements.disabled_reason, when Stripe says why payouts are off. */
+  disabledReason: string | null;
+  metadata: Record<string, string>;
+};
+
+/** A transfer to a connected account (separate charges and transfers). */
+export type TStripeTransfer = {
+  id: string;
+  amount: number;
+  currency: string;
+  destination: string;
+  sourceTransaction: string | null;
+  metadata: Record<string, string>;
+  reversed: boolean;
 };
 
 export type TStripeCheckoutSession = {
@@ -110,6 +136,34 @@ export type TStripeAdapter = {
   retrievePaymentIntent: (id: string) => Promise<TStripePaymentIntent>;
   /** Checks Stripe-Signature (t=…,v1=…; HMAC-SHA256 of "t.raw" with the webhook secret, 300 s tolerance). */
   verifyWebhook: (raw: string, signatureHeader: string | null, now?: number) => Promise<TStripeEvent>;
+  /**
+   * A Connect account for a driver, with `controller` settings (Stripe-hosted Express dashboard, Stripe collects the
+   * requirements, the platform pays the fees and carries the losses), the transfers capability requested.
+   */
+  createConnectedAccount: (r: {
+    email: string;
+    country: string;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }) => Promise<TStripeAccount>;
+  retrieveAccount: (id: string) => Promise<TStripeAccount>;
+  /** A single-use onboarding link (type account_onboarding), expiring within minutes. */
+  createAccountLink: (r: {
+    account: string;
+    refreshUrl: string;
+    returnUrl: string;
+  }) => Promise<{ url: string; expiresAt: number }>;
+  /** Moves `amountMinor` to a connected account, paid from the charge `sourceTransaction` once its funds settle. */
+  createTransfer: (r: {
+    amountMinor: number;
+    currency: string;
+    destination: string;
+    sourceTransaction: string;
+    transferGroup: string;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }) => Promise<TStripeTransfer>;
+  retrieveTransfer: (id: string) => Promise<TStripeTransfer>;
 };
 
 export type TChapaSettings = {
@@ -138,8 +192,42 @@ export type TChapaWebhook =
   | { kind: "payout"; reference: string | null; status: string | null; event: string | null }
   | { kind: "unreadable" };
 
+/** A bank in Chapa's list (mobile-money wallets are banks too); `id` is the bank_code transfers name. */
+export type TChapaBank = {
+  id: number;
+  name: string;
+  swift: string | null;
+  /** How many digits its account numbers have (a wallet's is the 10-digit phone number), when Chapa says. */
+  acctLength: number | null;
+  mobileMoney: boolean;
+  currency: string;
+};
+
+/** A transfer as Chapa's verify reports it. */
+export type TChapaTransfer = {
+  reference: string;
+  /** Chapa's words, lower case: success, failed, pending, … */
+  status: string;
+  chapaTransferId: string | null;
+  /** Chapa's fee for the transfer, in birr, when it reports one. */
+  charge: number | null;
+  amount: number | null;
+};
+
 export type TChapaAdapter = {
   sandbox: boolean;
+  /** GET /v1/banks: the banks and wallets transfers may go to. */
+  listBanks: () => Promise<TChapaBank[]>;
+  /** POST /v1/transfers: queued; the result comes by the payout webhook or verifyTransfer. */
+  transfer: (r: {
+    accountName: string;
+    accountNumber: string;
+    amount: number;
+    currency: "ETB";
+    reference: string;
+    bankCode: number;
+  }) => Promise<{ reference: string }>;
+  verifyTransfer: (reference: string) => Promise<TChapaTransfer>;
   initialize: (r: {
     /** Birr, as a decimal (the adapter sends it as a string, as Chapa wants). */
     amount: number;

@@ -8,15 +8,18 @@ import { PageHeader } from "../../components/layout/page-header";
 import { UnitsSelect } from "../../components/layout/units-select";
 import { PushPanel } from "../../components/notifications/push-panel";
 import { PaymentsPanel } from "../../components/payments/payments-panel";
+import { PayoutSetup } from "../../components/payouts/payout-setup";
 import { ApiTokensPanel } from "../../components/tokens/api-tokens-panel";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label } from "../../components/ui/input";
 import { WebhooksPanel } from "../../components/webhooks/webhooks-panel";
+import { useMe } from "../../lib/auth";
 import { usePreferences } from "../../lib/preferences";
 
 export const Route = createFileRoute("/_authed/settings")({ component: SettingsPage });
 
 function SettingsPage() {
+  const me = useMe();
   return (
     <div className="max-w-2xl">
       <PageHeader
@@ -59,6 +62,7 @@ function SettingsPage() {
         <CalendarCard />
         <UnitsCard />
         <PaymentsPanel />
+        {me.data?.userType === "driver" ? <PayoutSetup /> : null}
         <PhonePanel />
         <PushPanel />
         <ApiTokensPanel />
