@@ -64,9 +64,12 @@ GET /api/subscription/status
 GET /api/sync/status
 GET /api/tokens
 GET /api/track/:token
+POST /api/auth/email/verify
 POST /api/auth/login
 POST /api/auth/password/forgot
 POST /api/auth/password/reset
+POST /api/auth/phone/start
+POST /api/auth/phone/verify
 POST /api/auth/register
 POST /api/bids/:id/accept
 POST /api/bids/:id/counter
@@ -115,6 +118,7 @@ POST /api/subscription/confirm
 POST /api/subscription/portal
 POST /api/sync/manual
 POST /api/tokens
+POST /api/user/email
 POST /api/user/phone
 POST /api/user/phone/verify
 PUT /api/drivers/availability

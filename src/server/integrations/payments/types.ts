@@ -62,7 +62,8 @@ export type TStripeAdapter = {
   prices: { USD?: string; EUR?: string };
   createCheckoutSession: (r: {
     currency: "USD" | "EUR";
-    email: string;
+    /** Null for an account with a phone number only: Stripe's page asks for one. */
+    email: string | null;
     clientReferenceId: string;
     /** An existing Stripe customer of the account, reused when known. */
     customerId: string | null;
@@ -97,7 +98,8 @@ export type TStripeAdapter = {
     amountMinor: number;
     currency: "USD" | "EUR";
     productName: string;
-    email: string;
+    /** Null for an account with a phone number only: Stripe's page asks for one. */
+    email: string | null;
     successUrl: string;
     cancelUrl: string;
     transferGroup: string;
@@ -145,7 +147,8 @@ export type TChapaAdapter = {
     amount: number;
     currency: "ETB";
     txRef: string;
-    email: string;
+    /** Optional at Chapa: null for an account with a phone number only. */
+    email: string | null;
     firstName: string;
     lastName: string;
     callbackUrl: string;
