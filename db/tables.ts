@@ -53,6 +53,9 @@ export const {
   freightPayments,
   freightPaymentEvents,
   ledgerEntries,
+  webhookEndpoints,
+  webhookDeliveries,
+  webhookAttempts,
 } = active;
 
 export type {
@@ -80,4 +83,6 @@ export type {
   SyncRun,
   TripEvent,
   User,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from "./schema";
