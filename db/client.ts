@@ -126,7 +126,19 @@ export const openDb = async (path: string): Promise<DbHandle> => {
   base.transaction = ((fn, config) =>
     gate.hold(() => transaction(fn, { behavior: "immediate", ...config }))) as typeof base.transaction;
   const db = Object.assign(base, { q: createSqliteQueries(sqlite, gate) });
-  migrators.set(db, async () => migrate(drizzleSync({ client: sqlite }), { migrationsFolder: MIGRATIONS_FOLDER }));
+  // Foreign keys are off while migrating: a migration that rebuilds a table (SQLite cannot drop a NOT NULL in place)
+  // drops the old one, and with them on that drop would cascade into every referencing table. The migrator's own
+  // transaction makes a PRAGMA inside a migration a no-op, so it is set here, and the references are checked after.
+  migrators.set(db, async () => {
+    sqlite.exec("PRAGMA foreign_keys = OFF;");
+    try {
+      migrate(drizzleSync({ client: sqlite }), { migrationsFolder: MIGRATIONS_FOLDER });
+      const broken = sqlite.query("PRAGMA foreign_key_check").all();
+      if (broken.length) throw new Error(`migrating left ${broken.length} broken references`);
+    } finally {
+      sqlite.exec("PRAGMA foreign_keys = ON;");
+    }
+  });
   return { db, engine: "sqlite", sqlite, pg: null, close: async () => sqlite.close() };
 };
 

@@ -12,8 +12,11 @@ export const users = sqliteTable(
   "users",
   {
     id: integer().primaryKey({ autoIncrement: true }),
-    email: text().notNull(),
+    // Null for an account made with a phone number only (drivers without email); unique among the rest.
+    email: text(),
     passwordHash: text(),
+    // When the email was proven by a link sent to it; null until then (the account works meanwhile).
+    emailVerifiedAt: integer(),
     // E.164, proven by a code sent to it (unique across accounts); null until one is added.
     phone: text(),
     oidcIssuer: text(),
@@ -459,6 +462,31 @@ export const loginFailures = sqliteTable(
 );
 
 /**
+ * A link mailed to prove an email address: the one an account signed up with, or one added to an account made with a
+ * phone number. Only the token's SHA-256 is kept; a link works once, until it expires.
+ */
+export const emailVerifications = sqliteTable(
+  "email_verifications",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text().notNull(),
+    jobKey: text().notNull(),
+    tokenHash: text().notNull(),
+    expiresAt: integer().notNull(),
+    usedAt: integer(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [
+    uniqueIndex("email_verifications_job_idx").on(t.jobKey),
+    uniqueIndex("email_verifications_token_idx").on(t.tokenHash),
+    index("email_verifications_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
  * Password reset links sent by mail: the SHA-256 of the token (never the token), one row per reset mail (its job's
  * key, so a retried send finds the row it made), single use (`usedAt`), 30 minutes.
  */
@@ -493,7 +521,7 @@ export const phoneCodes = sqliteTable(
   {
     id: integer().primaryKey({ autoIncrement: true }),
     phone: text().notNull(),
-    purpose: text({ enum: ["reset", "add_phone"] }).notNull(),
+    purpose: text({ enum: ["reset", "add_phone", "signin"] }).notNull(),
     userId: integer().references(() => users.id, { onDelete: "cascade" }),
     jobKey: text().notNull(),
     codeHash: text().notNull(),

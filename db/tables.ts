@@ -25,6 +25,7 @@ export const {
   activityEvents,
   loginFailures,
   passwordResets,
+  emailVerifications,
   phoneCodes,
   shipments,
   idempotencyKeys,

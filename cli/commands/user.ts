@@ -48,7 +48,8 @@ const list = new Command("list")
       }
       const rows = users.map((u) => [
         String(u.id),
-        u.email,
+        // An account made with a phone number has no email: its number stands in the column.
+        u.email ?? u.phone ?? "",
         `${u.firstName} ${u.lastName}`,
         u.userType,
         cliDate(u.createdAt),

@@ -31,8 +31,11 @@ export const users = pgTable(
   "users",
   {
     id: id(),
-    email: text().notNull(),
+    // Null for an account made with a phone number only (drivers without email); unique among the rest.
+    email: text(),
     passwordHash: text(),
+    // When the email was proven by a link sent to it; null until then (the account works meanwhile).
+    emailVerifiedAt: ms(),
     // E.164, proven by a code sent to it (unique across accounts); null until one is added.
     phone: text(),
     oidcIssuer: text(),
@@ -458,6 +461,31 @@ export const loginFailures = pgTable(
 );
 
 /**
+ * A link mailed to prove an email address: the one an account signed up with, or one added to an account made with a
+ * phone number. Only the token's SHA-256 is kept; a link works once, until it expires.
+ */
+export const emailVerifications = pgTable(
+  "email_verifications",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text().notNull(),
+    jobKey: text().notNull(),
+    tokenHash: text().notNull(),
+    expiresAt: ms().notNull(),
+    usedAt: ms(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    uniqueIndex("email_verifications_job_idx").on(t.jobKey),
+    uniqueIndex("email_verifications_token_idx").on(t.tokenHash),
+    index("email_verifications_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
  * Password reset links sent by mail: the SHA-256 of the token (never the token), one row per reset mail (its job's
  * key, so a retried send finds the row it made), single use (`usedAt`), 30 minutes.
  */
@@ -492,7 +520,7 @@ export const phoneCodes = pgTable(
   {
     id: id(),
     phone: text().notNull(),
-    purpose: text({ enum: ["reset", "add_phone"] }).notNull(),
+    purpose: text({ enum: ["reset", "add_phone", "signin"] }).notNull(),
     userId: integer().references(() => users.id, { onDelete: "cascade" }),
     jobKey: text().notNull(),
     codeHash: text().notNull(),

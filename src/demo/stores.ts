@@ -65,7 +65,7 @@ export const ensureDemoStores = async (
     .where(and(inArray(users.email, emails), eq(users.userType, "shipper")));
   let created = 0;
   for (const s of shippers) {
-    const warehouse = WAREHOUSES[s.email];
+    const warehouse = s.email ? WAREHOUSES[s.email] : undefined;
     if (!warehouse) continue;
     const have = await db.select().from(ecommerceIntegrations).where(eq(ecommerceIntegrations.userId, s.id));
     const sandbox = have.find(

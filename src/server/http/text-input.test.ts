@@ -382,6 +382,11 @@ const SAMPLES: Record<string, TSample> = {
   // Both ways at once are refused as such, but only once every field is storable text: each field is still named.
   "POST /api/auth/password/forgot": { who: "anonymous", body: { email: "nobody@example.com", phone: "+251911234567" } },
   "POST /api/user/phone": { who: "driver", body: { phone: "+251911234567" } },
+  "POST /api/payouts/account": { who: "driver", body: { country: "ET" } },
+  "PUT /api/payouts/method": {
+    who: "driver",
+    body: { bankCode: 1, accountNumber: "0911234567", accountName: "Abebe Kebede", accountNameConfirmed: true },
+  },
   "POST /api/verification": {
     who: "shipper",
     body: {
@@ -399,6 +404,13 @@ const SAMPLES: Record<string, TSample> = {
     params: { id: "1" },
     body: { reason: "The licence copy is unreadable" },
   },
+  "POST /api/auth/phone/start": { who: "anonymous", body: { phone: "+251911234567" } },
+  "POST /api/auth/phone/verify": {
+    who: "anonymous",
+    body: { phone: "+251911234567", code: "123456", firstName: "Abebe", lastName: "Kebede", userType: "driver" },
+  },
+  "POST /api/auth/email/verify": { who: "anonymous", body: { token: "A".repeat(43) } },
+  "POST /api/user/email": { who: "driver", body: { email: "new.address@example.com" } },
   "POST /api/user/phone/verify": { who: "driver", body: { phone: "+251911234567", code: "123456" } },
   "POST /api/auth/password/reset": {
     who: "anonymous",

@@ -81,6 +81,27 @@ export const ZResetPasswordInput = z
 export type TResetPasswordInput = z.infer<typeof ZResetPasswordInput>;
 
 export const ZAddPhoneInput = z.object({ phone: ZPhone });
+
+/** Asking for a sign-in code by SMS (answered 202 whether or not the number has an account). */
+export const ZPhoneStartInput = z.object({ phone: ZPhone });
+/** The code sent to the number; a number without an account also gives the new account's name and role. */
+export const ZPhoneVerifyInput = z.object({
+  phone: ZPhone,
+  code: ZSmsCode,
+  firstName: name("firstName").optional(),
+  lastName: name("lastName").optional(),
+  userType: z.enum(USER_TYPES, { error: 'userType must be "driver" or "shipper"' }).optional(),
+});
+export type TPhoneVerifyInput = z.infer<typeof ZPhoneVerifyInput>;
+
+/** An email address to prove with a mailed link (added to an account made with a phone number). */
+export const ZAddEmailInput = z.object({ email: ZEmail });
+/** The token of a link that proves an email address. */
+export const ZConfirmEmailInput = z.object({
+  token: zText({ error: "token is required" })
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "token must be the one from the link in the mail"),
+});
 export const ZConfirmPhoneInput = z.object({ phone: ZPhone, code: ZSmsCode });
 /** An answer that says the request was taken (202): the SMS or mail follows from a job. */
 export const ZAccepted = z.object({ ok: z.literal(true) });
@@ -110,7 +131,8 @@ export type TUpdateUnitsInput = z.infer<typeof ZUpdateUnitsInput>;
 /** The account as the API shows it (fields added later pass through: this names what callers rely on). */
 export const ZPublicUser = z.looseObject({
   id: z.number(),
-  email: z.string(),
+  /** Null for an account made with a phone number (then `phone` is set). */
+  email: z.string().nullable(),
   phone: z.string().nullable(),
   firstName: z.string(),
   lastName: z.string(),

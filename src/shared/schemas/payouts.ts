@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { zText } from "./text";
 
 /** Driver payouts: where a driver's share is sent (Stripe Connect for USD and EUR, Chapa for birr). */
 
@@ -45,8 +46,7 @@ export type TPayoutSetup = z.infer<typeof ZPayoutSetup>;
 export const ZStartStripePayoutsInput = z
   .object({
     /** The driver's country, two letters (ISO 3166-1), for the Connect account; US unless said. */
-    country: z
-      .string({ error: "country must be two letters" })
+    country: zText({ error: "country must be two letters" })
       .regex(/^[A-Za-z]{2}$/, { error: "country must be two letters" })
       .optional(),
   })
@@ -55,12 +55,10 @@ export const ZStartStripePayoutsResult = z.object({ url: z.string(), accountId: 
 
 export const ZSaveChapaMethodInput = z.object({
   bankCode: z.number({ error: "bankCode must be a bank's id from the list" }).int().positive(),
-  accountNumber: z
-    .string({ error: "accountNumber is required" })
+  accountNumber: zText({ error: "accountNumber is required" })
     .trim()
     .regex(/^\d{6,20}$/, { error: "accountNumber must be 6 to 20 digits" }),
-  accountName: z
-    .string({ error: "accountName is required" })
+  accountName: zText({ error: "accountName is required" })
     .trim()
     .min(3, { error: "accountName must be the account holder's full name" })
     .max(100, { error: "accountName must be at most 100 characters" }),

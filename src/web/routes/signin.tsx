@@ -4,6 +4,7 @@ import { createFileRoute, Link, redirect } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { PASSWORD_MIN_LENGTH, type TUserType } from "../../shared/constants";
 import { safeReturnTo } from "../../shared/return-to";
+import { PhoneSignInForm } from "../components/account/phone-sign-in-form";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { FieldError, TextField } from "../components/ui/input";
@@ -32,6 +33,8 @@ type TErrors = Partial<Record<"email" | "password" | "firstName" | "lastName" | 
 function SignInPage() {
   const search = Route.useSearch();
   const [tab, setTab] = useState(search.mode ?? (search.userType ? "register" : "signin"));
+  // Drivers without email sign up and in with their phone number and a code by SMS.
+  const [byPhone, setByPhone] = useState(false);
   const queryClient = useQueryClient();
   const done = async () => {
     await queryClient.resetQueries();
@@ -59,15 +62,44 @@ function SignInPage() {
               </TabsTrigger>
             </TabsList>
             <TabsContent value="signin">
-              <SignInForm onDone={done} />
+              {byPhone ? (
+                <PhoneSignInForm signUp={false} onDone={done} onUseEmail={() => setByPhone(false)} />
+              ) : (
+                <>
+                  <SignInForm onDone={done} />
+                  <UsePhoneButton onClick={() => setByPhone(true)} />
+                </>
+              )}
             </TabsContent>
             <TabsContent value="register">
-              <RegisterForm initialType={search.userType} onDone={done} />
+              {byPhone ? (
+                <PhoneSignInForm
+                  signUp
+                  initialType={search.userType}
+                  onDone={done}
+                  onUseEmail={() => setByPhone(false)}
+                />
+              ) : (
+                <>
+                  <RegisterForm initialType={search.userType} onDone={done} />
+                  <UsePhoneButton onClick={() => setByPhone(true)} />
+                </>
+              )}
             </TabsContent>
           </Tabs>
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+function UsePhoneButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button type="button" variant="ghost" className="mt-2 min-h-11 w-full" onClick={onClick}>
+      <Trans comment="Button on the sign-in and sign-up forms: use a phone number and an SMS code instead of email">
+        Use phone number
+      </Trans>
+    </Button>
   );
 }
 

@@ -72,9 +72,12 @@ GET /api/verification
 GET /api/verification/submissions
 GET /api/webhook-endpoints
 GET /api/webhook-endpoints/:id/deliveries
+POST /api/auth/email/verify
 POST /api/auth/login
 POST /api/auth/password/forgot
 POST /api/auth/password/reset
+POST /api/auth/phone/start
+POST /api/auth/phone/verify
 POST /api/auth/register
 POST /api/bids/:id/accept
 POST /api/bids/:id/counter
@@ -125,6 +128,7 @@ POST /api/subscription/confirm
 POST /api/subscription/portal
 POST /api/sync/manual
 POST /api/tokens
+POST /api/user/email
 POST /api/user/phone
 POST /api/user/phone/verify
 POST /api/verification

@@ -171,7 +171,7 @@ export const createChapaAdapter = (s: TChapaSettings): TChapaAdapter => {
           amount: chapaAmount(r.amount),
           currency: r.currency,
           tx_ref: r.txRef,
-          email: r.email,
+          ...(r.email ? { email: r.email } : {}),
           first_name: r.firstName,
           last_name: r.lastName,
           callback_url: r.callbackUrl,

@@ -455,7 +455,7 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
           cancel_url: r.cancelUrl,
           client_reference_id: r.clientReferenceId,
           // Stripe takes one or the other: a known customer keeps their payment methods and portal.
-          ...(r.customerId ? { customer: r.customerId } : { customer_email: r.email }),
+          ...(r.customerId ? { customer: r.customerId } : r.email ? { customer_email: r.email } : {}),
           // The subscription carries the account too, so that customer.subscription.* events and its invoices name it
           // on their own. A trial end bills from then (Stripe takes it only 48 hours or more ahead).
           subscription_data: {
@@ -532,7 +532,7 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
           ],
           success_url: r.successUrl,
           cancel_url: r.cancelUrl,
-          customer_email: r.email,
+          ...(r.email ? { customer_email: r.email } : {}),
           metadata: r.metadata,
           // Separate charges and transfers: the transfer to the driver later names this group and the charge.
           payment_intent_data: { transfer_group: r.transferGroup, metadata: r.metadata },
@@ -582,7 +582,7 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
           },
           capabilities: { transfers: { requested: true } },
           country: r.country,
-          email: r.email,
+          ...(r.email ? { email: r.email } : {}),
           metadata: r.metadata,
         },
         r.idempotencyKey,

@@ -88,7 +88,8 @@ export type TStripeAdapter = {
   prices: { USD?: string; EUR?: string };
   createCheckoutSession: (r: {
     currency: "USD" | "EUR";
-    email: string;
+    /** Null for an account with a phone number only: Stripe's page asks for one. */
+    email: string | null;
     clientReferenceId: string;
     /** An existing Stripe customer of the account, reused when known. */
     customerId: string | null;
@@ -123,7 +124,8 @@ export type TStripeAdapter = {
     amountMinor: number;
     currency: "USD" | "EUR";
     productName: string;
-    email: string;
+    /** Null for an account with a phone number only: Stripe's page asks for one. */
+    email: string | null;
     successUrl: string;
     cancelUrl: string;
     transferGroup: string;
@@ -141,7 +143,8 @@ export type TStripeAdapter = {
    * requirements, the platform pays the fees and carries the losses), the transfers capability requested.
    */
   createConnectedAccount: (r: {
-    email: string;
+    // Optional at Stripe: an account signed up with a phone number has none.
+    email: string | null;
     country: string;
     metadata: Record<string, string>;
     idempotencyKey: string;
@@ -233,7 +236,8 @@ export type TChapaAdapter = {
     amount: number;
     currency: "ETB";
     txRef: string;
-    email: string;
+    /** Optional at Chapa: null for an account with a phone number only. */
+    email: string | null;
     firstName: string;
     lastName: string;
     callbackUrl: string;

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { LANGUAGE_CODES } from "../../../shared/constants";
 import { defineJob } from "../../jobs/queue";
+import { sendEmailLink } from "./email-verification";
 import { sendPasswordResetMail } from "./password-reset";
 import { sendPhoneCode } from "./phone-codes";
 
@@ -32,8 +34,9 @@ export const PHONE_CODE_SMS = defineJob({
   kind: "phone_code_sms",
   schema: z.object({
     phone: z.string().regex(/^\+[1-9]\d{7,14}$/),
-    purpose: z.enum(["reset", "add_phone"]),
+    purpose: z.enum(["reset", "add_phone", "signin"]),
     userId: z.number().int().positive().optional(),
+    language: z.enum(LANGUAGE_CODES).optional(),
   }),
   // Few and quick (30 s, 1, 2, 4 min): the code lives 30 minutes.
   maxAttempts: 5,
@@ -49,4 +52,21 @@ export const PHONE_CODE_SMS = defineJob({
   },
 });
 
-export const ACCOUNTS_JOBS = [PASSWORD_RESET_MAIL, PHONE_CODE_SMS];
+/** A link proving an email address (at sign-up, or added to a phone account); its token derives from the job's key. */
+export const EMAIL_VERIFICATION_MAIL = defineJob({
+  kind: "email_verification_mail",
+  schema: z.object({ userId: z.number().int().positive(), email: z.string().min(1) }),
+  maxAttempts: 5,
+  needs: ["mail", "secrets"],
+  handler: (payload, ctx) => {
+    if (!ctx.job.uniqueKey) throw new Error("an email link needs its job's unique key");
+    return sendEmailLink(
+      ctx.db,
+      { mailer: ctx.services.mail.mailer, secrets: ctx.services.secrets, log: ctx.log, baseUrl: ctx.baseUrl },
+      payload,
+      ctx.job.uniqueKey,
+    );
+  },
+});
+
+export const ACCOUNTS_JOBS = [PASSWORD_RESET_MAIL, PHONE_CODE_SMS, EMAIL_VERIFICATION_MAIL];

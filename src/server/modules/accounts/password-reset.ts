@@ -3,7 +3,7 @@
 // link's token is derived from the job's random key with the server key, so a retried send mails the same link; the
 // database keeps only its SHA-256. A link works once, for 30 minutes; using it sets the password and ends every
 // session of the account (the browser that used it gets a new one).
-import { and, count, eq, gt, gte, isNull } from "drizzle-orm";
+import { and, count, eq, gt, gte, inArray, isNull } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
 import { loginFailures, passwordResets, sessions, users } from "../../../../db/tables";
 import type { TLanguage } from "../../../shared/constants";
@@ -18,6 +18,7 @@ import { composeMail, messageIdFor } from "../mail/compose";
 import { PASSWORD_RESET_MAIL } from "./jobs";
 import { hashPassword } from "./password";
 import { enqueuePhoneCode } from "./phone-codes";
+import { signInKeysOf } from "./rate-limit";
 import { hashToken } from "./sessions";
 import { findUserByEmail } from "./users";
 
@@ -155,9 +156,7 @@ export const sendPasswordResetMail = async (
   if (row.usedAt !== null || row.expiresAt <= now) return { sent: false as const, reason: "expired" };
   const locale = isLanguage(user.language) ? user.language : "en";
   const link = `${deps.baseUrl.replace(/\/$/, "")}/reset-password?token=${token}`;
-  const result = await deps.mailer.send(
-    passwordResetMail(locale, user.email, link, messageIdFor(jobKey, deps.baseUrl)),
-  );
+  const result = await deps.mailer.send(passwordResetMail(locale, email, link, messageIdFor(jobKey, deps.baseUrl)));
   if (result.status === "refused") {
     deps.log.warn("the mail server refused a password reset mail", { userId: user.id, reason: result.reason });
     return { sent: false as const, reason: "refused" };
@@ -205,7 +204,7 @@ export const resetPasswordWithToken = async (
       .returning();
     await tx.delete(sessions).where(eq(sessions.userId, taken.userId));
     // The owner proved the mailbox: the account's sign-in backoff from guessers is forgotten.
-    await tx.delete(loginFailures).where(eq(loginFailures.key, `a:${user!.email}`));
+    await tx.delete(loginFailures).where(inArray(loginFailures.key, signInKeysOf(user!)));
     return first([user])!;
   });
 };

@@ -17,7 +17,7 @@ import type { TLogger } from "../../logger";
 import type { TSecretBox } from "../../secrets";
 import { PHONE_CODE_SMS } from "./jobs";
 import { hashPassword } from "./password";
-import { LOGIN_LIMITS } from "./rate-limit";
+import { LOGIN_LIMITS, signInKeysOf } from "./rate-limit";
 
 /** How long a code works. */
 export const CODE_TTL_MS = 30 * 60_000;
@@ -28,7 +28,7 @@ export const CODE_TRIES = 5;
 const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;
 
-export type TCodePurpose = "reset" | "add_phone";
+export type TCodePurpose = "reset" | "add_phone" | "signin";
 
 /** The 6-digit code of a job key: only this server can make it, and a retry makes the same one. */
 export const codeFor = (secrets: TSecretBox, jobKey: string) =>
@@ -41,10 +41,14 @@ const codeHashOf = (secrets: TSecretBox, phone: string, purpose: TCodePurpose, c
 const sameHex = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
 
+/** A code's job: the number, what the code is for, the account that asked (adding a number) and, for a sign-in code
+ * to a number that may have no account yet, the language of the page that asked. */
+export type TPhoneCodePayload = { phone: string; purpose: TCodePurpose; userId?: number; language?: TLanguage };
+
 /** Enqueues the SMS of a new code under a random key, in the caller's transaction. */
 export const enqueuePhoneCode = async (
   tx: Parameters<typeof enqueue>[0],
-  payload: { phone: string; purpose: TCodePurpose; userId?: number },
+  payload: TPhoneCodePayload,
   now = Date.now(),
 ) => {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
@@ -53,53 +57,64 @@ export const enqueuePhoneCode = async (
 
 /** The SMS's text in the account's language. */
 export const phoneCodeText = (locale: TLanguage, purpose: TCodePurpose, code: string) =>
-  purpose === "reset"
+  purpose === "signin"
     ? translate(
         locale,
         /*i18n*/ {
-          id: "sms.passwordReset",
-          message:
-            "MyTess password reset code: {code}. It works for 30 minutes. If you did not ask for it, ignore this message.",
+          id: "sms.signIn",
+          message: "MyTess sign-in code: {code}. It works for 30 minutes. Do not share it.",
         },
         { code },
       )
-    : translate(
-        locale,
-        /*i18n*/ {
-          id: "sms.confirmPhone",
-          message: "MyTess code to confirm this phone number: {code}. It works for 30 minutes. Do not share it.",
-        },
-        { code },
-      );
+    : purpose === "reset"
+      ? translate(
+          locale,
+          /*i18n*/ {
+            id: "sms.passwordReset",
+            message:
+              "MyTess password reset code: {code}. It works for 30 minutes. If you did not ask for it, ignore this message.",
+          },
+          { code },
+        )
+      : translate(
+          locale,
+          /*i18n*/ {
+            id: "sms.confirmPhone",
+            message: "MyTess code to confirm this phone number: {code}. It works for 30 minutes. Do not share it.",
+          },
+          { code },
+        );
 
 export type TPhoneCodeDeps = { sms: TSmsServices; secrets: TSecretBox; log: TLogger };
 
 /**
- * The job: finds the account (a reset: by its number; adding a number: the account that asked), records the code once
- * per job key within the number's hourly and the deployment's daily limits, and sends it unless this job already did.
+ * The job: finds the account (a reset or a sign-in: by its number; adding a number: the account that asked), records the
+ * code once per job key within the number's hourly and the deployment's daily limits, and sends it unless this job
+ * already did. A sign-in code goes out whether or not the number has an account: with one it signs in, without one it
+ * makes the account (the same SMS either way, so it tells nobody which numbers have accounts).
  */
 export const sendPhoneCode = async (
   db: TDb,
   deps: TPhoneCodeDeps,
-  payload: { phone: string; purpose: TCodePurpose; userId?: number },
+  payload: TPhoneCodePayload,
   jobKey: string,
   now = Date.now(),
 ) => {
   const { phone, purpose } = payload;
   const user =
-    purpose === "reset"
-      ? first(await db.select().from(users).where(eq(users.phone, phone)).limit(1))
-      : first(
+    purpose === "add_phone"
+      ? first(
           await db
             .select()
             .from(users)
             .where(eq(users.id, payload.userId ?? 0))
             .limit(1),
-        );
-  if (!user) return { sent: false as const, reason: "no account" };
+        )
+      : first(await db.select().from(users).where(eq(users.phone, phone)).limit(1));
+  if (!user && purpose !== "signin") return { sent: false as const, reason: "no account" };
   const sender = deps.sms.senderFor(phone);
   if (!sender) {
-    deps.log.warn("an SMS code was asked for but no SMS provider reaches the number", { userId: user.id });
+    deps.log.warn("an SMS code was asked for but no SMS provider reaches the number", { userId: user?.id });
     return { sent: false as const, reason: "no provider" };
   }
   const row = await db.transaction(async (tx) => {
@@ -121,7 +136,7 @@ export const sendPhoneCode = async (
       .values({
         phone,
         purpose,
-        userId: user.id,
+        userId: user?.id ?? null,
         jobKey,
         codeHash: codeHashOf(deps.secrets, phone, purpose, codeFor(deps.secrets, jobKey)),
         expiresAt: now + CODE_TTL_MS,
@@ -131,17 +146,18 @@ export const sendPhoneCode = async (
     return made!;
   });
   if (typeof row === "string") {
-    deps.log.warn(`SMS codes reached the ${row}`, { userId: user.id });
+    deps.log.warn(`SMS codes reached the ${row}`, { userId: user?.id });
     return { sent: false as const, reason: row };
   }
   // Sent before (the worker stopped after the provider took it): never a second SMS.
   if (row.sentAt !== null) return { sent: true as const, again: false };
   if (row.usedAt !== null || row.expiresAt <= now) return { sent: false as const, reason: "expired" };
-  const locale = isLanguage(user.language) ? user.language : "en";
+  const language = user?.language ?? payload.language;
+  const locale = language && isLanguage(language) ? language : "en";
   const result = await sender.send({ to: phone, body: phoneCodeText(locale, purpose, codeFor(deps.secrets, jobKey)) });
   if (result.status === "refused") {
     deps.log.warn("the SMS provider refused a code", {
-      userId: user.id,
+      userId: user?.id,
       provider: result.provider,
       reason: result.reason,
     });
@@ -159,14 +175,14 @@ export const CODE_INVALID = /*i18n*/ {
   id: "error.auth.codeInvalid",
   message: "This code is wrong, used or expired. Check the SMS or ask for a new code.",
 };
-const codeInvalid = () =>
+export const codeInvalid = () =>
   new AppError("BAD_REQUEST", CODE_INVALID, { issues: [{ path: "code", message: CODE_INVALID }] });
 
 /**
  * Counts one try on every live code of the number (only those with tries left, in one conditional update, committed
  * on its own so a wrong code's try stays counted) and answers the id of the one that matches, if any.
  */
-const tryCode = async (
+export const tryCode = async (
   db: TDb,
   secrets: TSecretBox,
   where: { phone: string; purpose: TCodePurpose; userId?: number },
@@ -205,7 +221,7 @@ const tryCode = async (
 };
 
 /** Takes a matched code (a conditional update: of two uses at once one wins) and ends the number's other codes. */
-const takeCode = async (tx: Parameters<Parameters<TDb["transaction"]>[0]>[0], id: number, now: number) => {
+export const takeCode = async (tx: Parameters<Parameters<TDb["transaction"]>[0]>[0], id: number, now: number) => {
   const [taken] = await tx
     .update(phoneCodes)
     .set({ usedAt: now })
@@ -243,7 +259,7 @@ export const resetPasswordWithCode = async (
     if (!user) throw codeInvalid();
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
     // The owner proved the phone: the account's sign-in backoff from guessers is forgotten.
-    await tx.delete(loginFailures).where(eq(loginFailures.key, `a:${user.email}`));
+    await tx.delete(loginFailures).where(inArray(loginFailures.key, signInKeysOf(user)));
     return user;
   });
 };

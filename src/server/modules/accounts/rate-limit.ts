@@ -24,6 +24,10 @@ const normal = (email: string) => email.trim().toLowerCase();
 const keysOf = (email: string, ip: string) =>
   ({ pair: `p:${normal(email)}|${ip}`, address: `i:${ip}`, account: `a:${normal(email)}` }) as const;
 
+/** The per-account backoff keys of an account: its email's and its phone number's (either may sign in). */
+export const signInKeysOf = (u: { email: string | null; phone: string | null }) =>
+  [u.email, u.phone].filter((v): v is string => !!v).map((v) => keysOf(v, "").account);
+
 const refuse = (retryAfterMs: number) => {
   const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new AppError(

@@ -3,10 +3,14 @@ import { accountDefaults } from "../../../shared/region";
 import { ZAuthMeAnswer } from "../../../shared/schemas/answers/accounts";
 import {
   ZAccepted,
+  ZAddEmailInput,
   ZAddPhoneInput,
+  ZConfirmEmailInput,
   ZConfirmPhoneInput,
   ZForgotPasswordInput,
   ZLoginInput,
+  ZPhoneStartInput,
+  ZPhoneVerifyInput,
   ZRegisterInput,
   ZResetPasswordInput,
   ZUpdateCalendarInput,
@@ -22,8 +26,10 @@ import { authedProcedure, publicProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { subscriptionOf } from "../billing/premium";
 import { authenticate, registerUser } from "./auth";
+import { confirmEmail, requestEmailLink } from "./email-verification";
 import { requestPasswordReset, resetPasswordWithToken } from "./password-reset";
 import { confirmPhone, requestPhoneCode, resetPasswordWithCode } from "./phone-codes";
+import { startPhoneSignIn, verifyPhoneSignIn } from "./phone-sign-in";
 import { toPublicUser } from "./public-user";
 import { clearedSessionCookie, createSession, deleteSession, sessionCookie } from "./sessions";
 import { updateUser } from "./users";
@@ -149,6 +155,73 @@ export const authRouter = {
       return { user: toPublicUser(user) };
     }),
 
+  /**
+   * Asks for a sign-in code by SMS. Answered the same whether or not an account has the number (REST: 202): with one,
+   * the code signs in; without one, it makes the account (see phoneVerify).
+   */
+  phoneStart: publicProcedure
+    .meta(
+      rest("POST", "/api/auth/phone/start", {
+        summary: "Send a sign-in code to a phone number",
+        tags: ["Account"],
+        scope: "public",
+        status: 202,
+        anonymousBody: true,
+      }),
+    )
+    .input(ZPhoneStartInput)
+    .output(ZAccepted)
+    .mutation(async ({ ctx, input }) => {
+      await startPhoneSignIn(ctx.db, input.phone, httpOf(ctx).ip, ctx.locale);
+      return { ok: true as const };
+    }),
+
+  /**
+   * Signs in with the code sent to the number; a number without an account gets one when firstName, lastName and
+   * userType come with the code (else a 400 naming the missing field, and the code stays usable).
+   */
+  phoneVerify: publicProcedure
+    .meta(
+      rest("POST", "/api/auth/phone/verify", {
+        summary: "Sign in (or sign up) with the code sent to a phone number",
+        tags: ["Account"],
+        scope: "public",
+        anonymousBody: true,
+      }),
+    )
+    .input(ZPhoneVerifyInput)
+    .output(ZUserAnswer)
+    .mutation(async ({ ctx, input }) => {
+      const http = httpOf(ctx);
+      const { user, created } = await verifyPhoneSignIn(
+        ctx.db,
+        ctx.services.secrets,
+        input,
+        http.ip,
+        accountDefaults({ language: ctx.locale, region: http.region ?? null }),
+      );
+      await startSession(ctx, user.id);
+      if (created) ctx.services.log.info("user registered", { userId: user.id, userType: user.userType, by: "phone" });
+      return { user: toPublicUser(user) };
+    }),
+
+  /** Proves an email address with the link mailed to it (the link is the proof: no session needed). */
+  confirmEmail: publicProcedure
+    .meta(
+      rest("POST", "/api/auth/email/verify", {
+        summary: "Confirm an email address with the link mailed to it",
+        tags: ["Account"],
+        scope: "public",
+        anonymousBody: true,
+      }),
+    )
+    .input(ZConfirmEmailInput)
+    .output(ZAccepted)
+    .mutation(async ({ ctx, input }) => {
+      await confirmEmail(ctx.db, input.token);
+      return { ok: true as const };
+    }),
+
   logout: authedProcedure.mutation(async ({ ctx }) => {
     const http = httpOf(ctx);
     if (http.sessionHash) await deleteSession(ctx.db, http.sessionHash);
@@ -262,6 +335,23 @@ export const userRouter = {
     .mutation(async ({ ctx, input }) => ({
       user: toPublicUser(await confirmPhone(ctx.db, ctx.services.secrets, ctx.actor.id, input)),
     })),
+
+  /** Mails a link to an email address the signed-in account wants (REST: 202); it becomes the account's once used. */
+  addEmail: authedProcedure
+    .meta(
+      rest("POST", "/api/user/email", {
+        summary: "Mail a link to an email address to add it to the account",
+        tags: ["Account"],
+        scope: "account:write",
+        status: 202,
+      }),
+    )
+    .input(ZAddEmailInput)
+    .output(ZAccepted)
+    .mutation(async ({ ctx, input }) => {
+      await requestEmailLink(ctx.db, ctx.actor.id, input.email);
+      return { ok: true as const };
+    }),
 
   subscriptionStatus: authedProcedure.query(({ ctx }) => subscriptionOf(ctx.actor)),
 } satisfies TRPCRouterRecord;

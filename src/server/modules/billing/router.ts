@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { TDb } from "../../../../db/client";
 import { payments, users } from "../../../../db/tables";
+import { normalizePhone } from "../../../shared/phone";
 import {
   ZBillingCancelAnswer,
   ZBillingCheckoutAnswer,
@@ -38,8 +39,13 @@ const ZCheckout = z.object({
 const originOf = (ctx: { http: { origin: string } | null; services: { publicOrigin?: string } }) =>
   ctx.http?.origin ?? ctx.services.publicOrigin ?? "http://localhost:3000";
 
+/** The operator names an account by its email, or by its phone number (accounts made with a phone have no email). */
 const byEmail = async (db: TDb, email: string) => {
-  const [u] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
+  const phone = email.includes("@") ? null : normalizePhone(email);
+  const [u] = await db
+    .select()
+    .from(users)
+    .where(phone ? eq(users.phone, phone) : eq(users.email, email.trim().toLowerCase()));
   if (!u)
     throw new AppError(
       "NOT_FOUND",

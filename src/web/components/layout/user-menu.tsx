@@ -45,7 +45,7 @@ export function UserMenu({ user }: { user: TPublicUser }) {
           <div className="font-medium">
             {user.firstName} {user.lastName}
           </div>
-          <div className="text-xs text-muted-foreground">{user.email}</div>
+          <div className="text-xs text-muted-foreground">{user.email ?? user.phone}</div>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         <DropdownMenuItem asChild>
