@@ -52,12 +52,18 @@ export const {
   freightPayments,
   freightPaymentEvents,
   ledgerEntries,
+  companies,
+  companyMembers,
+  companyInvitations,
 } = active;
 
 export type {
   ActivityEvent,
   Bid,
   BidCounter,
+  Company,
+  CompanyInvitation,
+  CompanyMember,
   EcommerceIntegration,
   EcommerceOrder,
   FreightPayment,

@@ -1075,3 +1075,66 @@ export const ledgerEntries = pgTable(
   ],
 );
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
+
+/** Companies: see db/schema.ts. */
+export const companies = pgTable(
+  "companies",
+  {
+    id: id(),
+    kind: text({ enum: ["carrier", "shipper"] }).notNull(),
+    name: text().notNull(),
+    country: text().notNull(),
+    createdById: integer().references(() => users.id, { onDelete: "set null" }),
+    ratingSum: integer().notNull().default(0),
+    totalRatings: integer().notNull().default(0),
+    totalTrips: integer().notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index("companies_kind_idx").on(t.kind)],
+);
+
+/** Company members: see db/schema.ts. */
+export const companyMembers = pgTable(
+  "company_members",
+  {
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text({ enum: ["owner", "dispatcher", "driver", "staff"] }).notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [uniqueIndex("company_members_user_idx").on(t.userId), index("company_members_company_idx").on(t.companyId)],
+);
+
+/** Company invitations: see db/schema.ts. */
+export const companyInvitations = pgTable(
+  "company_invitations",
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    email: text(),
+    phone: text(),
+    role: text({ enum: ["owner", "dispatcher", "driver", "staff"] }).notNull(),
+    language: text().notNull(),
+    invitedById: integer().references(() => users.id, { onDelete: "set null" }),
+    jobKey: text().notNull(),
+    tokenHash: text().notNull(),
+    expiresAt: ms().notNull(),
+    acceptedById: integer().references(() => users.id, { onDelete: "set null" }),
+    usedAt: ms(),
+    revokedAt: ms(),
+    // When the provider or the mail server took it, so a retried job sends nothing twice.
+    sentAt: ms(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    uniqueIndex("company_invitations_job_idx").on(t.jobKey),
+    uniqueIndex("company_invitations_token_idx").on(t.tokenHash),
+    index("company_invitations_company_idx").on(t.companyId, t.createdAt),
+  ],
+);

@@ -10,6 +10,7 @@ import type { TServices } from "../services";
 import { ACCOUNTS_JOBS } from "./accounts/jobs";
 import { BILLING_JOBS } from "./billing/jobs";
 import { BOARDS_JOBS } from "./boards/jobs";
+import { COMPANIES_JOBS } from "./companies/jobs";
 import { FX_JOBS } from "./fx/jobs";
 import { LOADS_JOBS } from "./loads/jobs";
 import { NOTIFICATIONS_JOBS } from "./notifications/jobs";
@@ -31,6 +32,7 @@ export const JOBS: TAnyJob[] = [
   ...ACCOUNTS_JOBS,
   ...TRIPS_JOBS,
   ...PAYMENTS_JOBS,
+  ...COMPANIES_JOBS,
 ];
 
 /** Every kind, bound to the process's services and its public origin. */

@@ -8,6 +8,7 @@ import { REST_ROUTES, restRoutesOf } from "./routes";
 // procedures' metadata must give exactly these.
 const PATHS = `
 DELETE /api/bids/:id
+DELETE /api/companies/:id/members/:userId
 DELETE /api/ecommerce/integrations/:id
 DELETE /api/loads/:id/tracking-link
 DELETE /api/marketplaces/:id
@@ -18,6 +19,7 @@ DELETE /api/shipping/shipments/:id
 DELETE /api/tokens/:id
 GET /api/auth/user
 GET /api/bids/driver
+GET /api/companies/mine
 GET /api/dashboard
 GET /api/dev/mail
 GET /api/dev/sms
@@ -73,11 +75,14 @@ POST /api/bids/:id/counter
 POST /api/bids/:id/counter/accept
 POST /api/bids/:id/counter/decline
 POST /api/bids/:id/reject
+POST /api/companies
+POST /api/companies/:id/invitations
 POST /api/drivers/location
 POST /api/ecommerce/integrations
 POST /api/ecommerce/integrations/:id/sync
 POST /api/ecommerce/integrations/:id/test
 POST /api/ecommerce/orders/:id/convert
+POST /api/invitations/:token/accept
 POST /api/loads
 POST /api/loads/:id/bids
 POST /api/loads/:id/cancel
@@ -117,6 +122,7 @@ POST /api/sync/manual
 POST /api/tokens
 POST /api/user/phone
 POST /api/user/phone/verify
+PUT /api/companies/:id/members/:userId
 PUT /api/drivers/availability
 PUT /api/ecommerce/integrations/:id
 PUT /api/marketplaces/:id
