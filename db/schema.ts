@@ -163,6 +163,8 @@ export const loads = sqliteTable(
     sourceSeenAt: integer(),
     assignedDriverId: integer().references(() => users.id, { onDelete: "set null" }),
     acceptedBidId: integer(),
+    // The carrier company the load was awarded to (the accepted bid's), whose owners and dispatchers assign its driver.
+    carrierCompanyId: integer(),
     // What the award agreed: the accepted bid's amount, or the accepted counter-offer's. Trips and payments read it
     // here (docs/design-notes.md, "Counter-offers and the agreed amount"); null until the load is awarded.
     agreedAmountMinor: integer(),
@@ -193,6 +195,8 @@ export const bids = sqliteTable(
     driverId: integer()
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    // The carrier company an owner or dispatcher bid for; null for a bid of one's own.
+    companyId: integer(),
     amountMinor: integer().notNull(),
     currency: text().notNull().default("USD"),
     proposedPickupDate: integer(),

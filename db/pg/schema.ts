@@ -176,6 +176,8 @@ export const loads = pgTable(
     sourceSeenAt: ms(),
     assignedDriverId: integer().references(() => users.id, { onDelete: "set null" }),
     acceptedBidId: integer(),
+    // The carrier company the load was awarded to (the accepted bid's), whose owners and dispatchers assign its driver.
+    carrierCompanyId: integer(),
     // What the award agreed: the accepted bid's amount, or the accepted counter-offer's. Trips and payments read it
     // here (docs/design-notes.md, "Counter-offers and the agreed amount"); null until the load is awarded.
     agreedAmountMinor: bigint({ mode: "number" }),
@@ -206,6 +208,8 @@ export const bids = pgTable(
     driverId: integer()
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    // The carrier company an owner or dispatcher bid for; null for a bid of one's own.
+    companyId: integer(),
     amountMinor: bigint({ mode: "number" }).notNull(),
     currency: text().notNull().default("USD"),
     proposedPickupDate: ms(),

@@ -50,6 +50,9 @@ export const ZInviteInput = z.object(inviteFields).superRefine(oneContact);
 export const ZInviteRequest = ZCompanyId.extend(inviteFields).superRefine(oneContact);
 export type TInviteInput = z.infer<typeof ZInviteInput>;
 
+/** POST /api/loads/:id/assign-driver {driverId}. */
+export const ZAssignDriverInput = z.object({ loadId: ZId("loadId"), driverId: ZId("driverId") });
+
 export const ZChangeRoleInput = z.object({ role: ZRole });
 
 export const ZInvitationToken = z.object({

@@ -84,6 +84,7 @@ POST /api/ecommerce/integrations/:id/test
 POST /api/ecommerce/orders/:id/convert
 POST /api/invitations/:token/accept
 POST /api/loads
+POST /api/loads/:id/assign-driver
 POST /api/loads/:id/bids
 POST /api/loads/:id/cancel
 POST /api/loads/:id/complete

@@ -1,6 +1,8 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { ZLoad } from "../../../shared/schemas/answers/common";
 import {
+  ZAssignDriverInput,
   ZChangeRoleInput,
   ZCompanyInvitation,
   ZCompanyMemberRef,
@@ -11,8 +13,10 @@ import {
 } from "../../../shared/schemas/companies";
 import { authedProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
+import { toPublicLoad } from "../loads/serialize";
 import { changeMemberRole, createCompany, myCompany, removeMember } from "./companies";
 import { acceptInvitation, inviteToCompany } from "./invitations";
+import { assignDriver } from "./work";
 
 const tags = ["Companies"];
 const member = { id: "id", userId: "userId" } as const;
@@ -98,4 +102,19 @@ export const companiesRouter = {
     .input(ZCompanyMemberRef)
     .output(z.object({ removed: z.literal(true) }))
     .mutation(({ ctx, input }) => removeMember(ctx.db, ctx.actor, input.id, input.userId)),
+
+  assignDriver: authedProcedure
+    .meta(
+      rest("POST", "/api/loads/:id/assign-driver", {
+        summary: "Give a load awarded to your carrier company to one of its drivers (owners and dispatchers)",
+        tags,
+        scope: "loads:write",
+        params: { id: "loadId" },
+      }),
+    )
+    .input(ZAssignDriverInput)
+    .output(ZLoad)
+    .mutation(async ({ ctx, input }) =>
+      toPublicLoad(await assignDriver(ctx.db, ctx.actor, input.loadId, input.driverId)),
+    ),
 } satisfies TRPCRouterRecord;

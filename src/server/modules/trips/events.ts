@@ -3,6 +3,7 @@ import type { TDb, TTx } from "../../../../db/client";
 import { loads, tripEvents, type User, users } from "../../../../db/tables";
 import type { TTripEvent, TTripEventKind } from "../../../shared/schemas/trips";
 import { AppError } from "../../errors";
+import { isTripParty } from "../companies/work";
 import { LOAD_NOT_FOUND } from "../loads/errors";
 
 /**
@@ -21,11 +22,14 @@ export const recordTripEvent = (
 /** The trip's steps, oldest first, for the load's shipper and assigned driver only (404 for everyone else). */
 export const timelineOf = async (db: TDb, actor: User, loadId: number): Promise<TTripEvent[]> => {
   const [load] = await db
-    .select({ shipperId: loads.shipperId, assignedDriverId: loads.assignedDriverId })
+    .select({
+      shipperId: loads.shipperId,
+      assignedDriverId: loads.assignedDriverId,
+      carrierCompanyId: loads.carrierCompanyId,
+    })
     .from(loads)
     .where(eq(loads.id, loadId));
-  if (!load || (load.shipperId !== actor.id && load.assignedDriverId !== actor.id))
-    throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  if (!load || !(await isTripParty(db, load, actor))) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   const rows = await db
     .select()
     .from(tripEvents)
