@@ -55,6 +55,9 @@ export const {
   companies,
   companyMembers,
   companyInvitations,
+  webhookEndpoints,
+  webhookDeliveries,
+  webhookAttempts,
 } = active;
 
 export type {
@@ -85,4 +88,6 @@ export type {
   SyncRun,
   TripEvent,
   User,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from "./schema";

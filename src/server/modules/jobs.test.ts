@@ -23,6 +23,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping, rem
     "store_sync",
     "store_sync_due",
     "trip_auto_complete",
+    "webhook_delivery",
   ]);
   const scheduled = JOBS.filter((j) => j.schedule).map((j) => [j.kind, j.schedule!.everyMs, j.maxAttempts]);
   expect(scheduled.sort()).toEqual([

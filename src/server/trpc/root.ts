@@ -23,6 +23,7 @@ import { storesRouter } from "../modules/stores/router";
 import { tokensRouter } from "../modules/tokens/router";
 import { trackingRouter } from "../modules/tracking/router";
 import { driversRouter, tripsRouter } from "../modules/trips/router";
+import { webhooksRouter } from "../modules/webhooks/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
 
 export const appRouter = createTRPCRouter({
@@ -52,6 +53,7 @@ export const appRouter = createTRPCRouter({
   sms: smsRouter,
   tokens: tokensRouter,
   companies: companiesRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -17,6 +17,7 @@ DELETE /api/push/subscribe
 DELETE /api/saved-searches/:id
 DELETE /api/shipping/shipments/:id
 DELETE /api/tokens/:id
+DELETE /api/webhook-endpoints/:id
 GET /api/auth/user
 GET /api/bids/driver
 GET /api/companies/mine
@@ -66,6 +67,8 @@ GET /api/subscription/status
 GET /api/sync/status
 GET /api/tokens
 GET /api/track/:token
+GET /api/webhook-endpoints
+GET /api/webhook-endpoints/:id/deliveries
 POST /api/auth/login
 POST /api/auth/password/forgot
 POST /api/auth/password/reset
@@ -123,6 +126,8 @@ POST /api/sync/manual
 POST /api/tokens
 POST /api/user/phone
 POST /api/user/phone/verify
+POST /api/webhook-deliveries/:id/resend
+POST /api/webhook-endpoints
 PUT /api/companies/:id/members/:userId
 PUT /api/drivers/availability
 PUT /api/ecommerce/integrations/:id

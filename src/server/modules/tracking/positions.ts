@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
 import { bids, type Load, loads, tripAlerts, tripPoints, type User, users } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
@@ -9,6 +9,7 @@ import { isTripParty } from "../companies/work";
 import { moveLoadAlerts } from "../loads/alerts";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
+import { emitWebhookEvent } from "../webhooks/emit";
 import { RECENT_SPEED_WINDOW_MS, remainingRoadMiles, thin, tripSpeedMph } from "./eta";
 
 /** A phone's clock may run a little ahead of ours: a point up to this far in the future is taken as now. */
@@ -106,7 +107,7 @@ export const recordPositions = async (
     const kept = positions.filter((p) => load.deliveredAt == null || p.recordedAt <= load.deliveredAt);
     const stored = kept.length ? await insertPoints(tx, kept, load.id) : [];
     if (stored.length) {
-      await afterStored(tx, driver.id, load, stored);
+      await afterStored(tx, driver.id, load, stored, now);
       await noticeArrivalAndDelay(tx, load, stored, now);
     }
     const newest = stored.reduce<(typeof stored)[number] | null>(
@@ -142,8 +143,9 @@ const insertPoints = (tx: TTx, points: TPosition[], loadId: number): Promise<TSt
     .returning({ latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt });
 
 /** The driver's own position follows the trip's newest point, unless a newer one is already known. */
-const afterStored = async (tx: TTx, driverId: number, load: TTrackable, stored: TStored[]) => {
+const afterStored = async (tx: TTx, driverId: number, load: TTrackable, stored: TStored[], now: number) => {
   const newest = stored.reduce((a, p) => (a.recordedAt >= p.recordedAt ? a : p));
+  await emitPosition(tx, load, newest, now);
   const [moved] = await tx.select({ at: users.locationUpdatedAt }).from(users).where(eq(users.id, driverId));
   if (moved?.at == null || moved.at < newest.recordedAt) {
     await tx
@@ -223,13 +225,40 @@ const noticeArrivalAndDelay = async (tx: TTx, load: Load, stored: TStored[], now
 };
 
 /** Adds one point (the driver's own position update) to the tracks of their loads in transit; a repeat adds nothing. */
-export const addPointToTrips = async (tx: TTx, loadIds: number[], point: TStored) => {
+export const addPointToTrips = async (tx: TTx, loadIds: number[], point: TStored, now = point.recordedAt) => {
   if (!loadIds.length) return;
-  await tx
+  const added = await tx
     .insert(tripPoints)
     .values(loadIds.map((loadId) => ({ loadId, ...point })))
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ loadId: tripPoints.loadId });
+  if (!added.length) return;
+  const parties = await tx
+    .select({ id: loads.id, shipperId: loads.shipperId, assignedDriverId: loads.assignedDriverId })
+    .from(loads)
+    .where(
+      inArray(
+        loads.id,
+        added.map((a) => a.loadId),
+      ),
+    );
+  for (const load of parties) await emitPosition(tx, load, point, now);
 };
+
+/** A new newest point of a trip, to the webhooks of its shipper and driver (coalesced: see webhooks/emit.ts). */
+const emitPosition = (
+  tx: TTx,
+  load: { id: number; shipperId: number | null; assignedDriverId: number | null },
+  point: TStored,
+  now: number,
+) =>
+  emitWebhookEvent(tx, {
+    event: "load.position",
+    loadId: load.id,
+    to: [load.shipperId, load.assignedDriverId],
+    data: { latitude: point.latitude, longitude: point.longitude, recordedAt: iso(point.recordedAt) },
+    now,
+  });
 
 /** The track of a load the caller is a party to; 404 for everyone else. */
 export const trackForParty = async (db: TDb, actor: Pick<User, "id">, loadId: number, now = Date.now()) => {

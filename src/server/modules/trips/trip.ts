@@ -10,6 +10,7 @@ import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
 import { holdForLoad, refundForLoad, releaseForLoad } from "../payments/escrow";
 import { recordActivity } from "../platform/activity";
+import { emitWebhookEvent } from "../webhooks/emit";
 import { recordTripEvent } from "./events";
 
 type TStatus = Load["status"];
@@ -290,6 +291,13 @@ export const cancelLoad = (db: TDb, shipper: User, loadId: number, reason: strin
       event: "load_cancelled",
       loadId: load.id,
       actorId: shipper.id,
+    });
+    await emitWebhookEvent(tx, {
+      event: "load.cancelled",
+      loadId: load.id,
+      to: [shipper.id, load.assignedDriverId, ...pending.map((p) => p.driverId)],
+      data: { status: "cancelled", reason },
+      now,
     });
     return updated;
   });
