@@ -175,6 +175,8 @@ export const loads = sqliteTable(
     pickedUpAt: integer(),
     deliveredAt: integer(),
     completedAt: integer(),
+    // When the trip's track was cut down to its outline, 90 days after the trip ended (docs/design-notes.md).
+    trackPrunedAt: integer(),
     ...timestamps,
   },
   (t) => [
@@ -384,9 +386,14 @@ export const loadDocuments = sqliteTable(
     contentType: text().notNull(),
     size: integer().notNull(),
     storageKey: text().notNull(),
+    // The uploader's Idempotency-Key: a phone that lost the answer sends the file again and gets the same document.
+    clientKey: text(),
     createdAt: integer().notNull(),
   },
-  (t) => [index("load_documents_load_idx").on(t.loadId, t.id)],
+  (t) => [
+    index("load_documents_load_idx").on(t.loadId, t.id),
+    uniqueIndex("load_documents_client_key_idx").on(t.uploaderId, t.clientKey),
+  ],
 );
 
 export type LoadDocument = typeof loadDocuments.$inferSelect;

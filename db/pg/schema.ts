@@ -188,6 +188,8 @@ export const loads = pgTable(
     pickedUpAt: ms(),
     deliveredAt: ms(),
     completedAt: ms(),
+    // When the trip's track was cut down to its outline, 90 days after the trip ended (docs/design-notes.md).
+    trackPrunedAt: ms(),
     ...timestamps,
   },
   (t) => [
@@ -385,9 +387,14 @@ export const loadDocuments = pgTable(
     contentType: text().notNull(),
     size: integer().notNull(),
     storageKey: text().notNull(),
+    // The uploader's Idempotency-Key: a phone that lost the answer sends the file again and gets the same document.
+    clientKey: text(),
     createdAt: ms().notNull(),
   },
-  (t) => [index("load_documents_load_idx").on(t.loadId, t.id)],
+  (t) => [
+    index("load_documents_load_idx").on(t.loadId, t.id),
+    uniqueIndex("load_documents_client_key_idx").on(t.uploaderId, t.clientKey),
+  ],
 );
 
 /** One rating per side per completed load. */
