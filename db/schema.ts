@@ -166,6 +166,8 @@ export const loads = sqliteTable(
     sourceSeenAt: integer(),
     assignedDriverId: integer().references(() => users.id, { onDelete: "set null" }),
     acceptedBidId: integer(),
+    // The carrier company the load was awarded to (the accepted bid's), whose owners and dispatchers assign its driver.
+    carrierCompanyId: integer(),
     // What the award agreed: the accepted bid's amount, or the accepted counter-offer's. Trips and payments read it
     // here (docs/design-notes.md, "Counter-offers and the agreed amount"); null until the load is awarded.
     agreedAmountMinor: integer(),
@@ -198,6 +200,8 @@ export const bids = sqliteTable(
     driverId: integer()
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    // The carrier company an owner or dispatcher bid for; null for a bid of one's own.
+    companyId: integer(),
     amountMinor: integer().notNull(),
     currency: text().notNull().default("USD"),
     proposedPickupDate: integer(),
@@ -1379,3 +1383,78 @@ export const payoutMethods = sqliteTable(
   ],
 );
 export type PayoutMethod = typeof payoutMethods.$inferSelect;
+
+/**
+ * Companies: a carrier (fleet) or a shipper business whose members act for it. Ratings and completed trips of the
+ * company's work are counted here, beside its members' own.
+ */
+export const companies = sqliteTable(
+  "companies",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    kind: text({ enum: ["carrier", "shipper"] }).notNull(),
+    name: text().notNull(),
+    // ISO 3166-1 alpha-2.
+    country: text().notNull(),
+    createdById: integer().references(() => users.id, { onDelete: "set null" }),
+    ratingSum: integer().notNull().default(0),
+    totalRatings: integer().notNull().default(0),
+    totalTrips: integer().notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index("companies_kind_idx").on(t.kind)],
+);
+export type Company = typeof companies.$inferSelect;
+
+/** Who belongs to a company, and as what. A person belongs to at most one company (the unique user). */
+export const companyMembers = sqliteTable(
+  "company_members",
+  {
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Carriers: owner, dispatcher, driver; shippers: owner, staff.
+    role: text({ enum: ["owner", "dispatcher", "driver", "staff"] }).notNull(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [uniqueIndex("company_members_user_idx").on(t.userId), index("company_members_company_idx").on(t.companyId)],
+);
+export type CompanyMember = typeof companyMembers.$inferSelect;
+
+/**
+ * Invitations to a company, by email or by phone (E.164), for one role. The link's token is derived from the row's
+ * random job key with the server key and only its SHA-256 is kept; it works once, until `expiresAt`.
+ */
+export const companyInvitations = sqliteTable(
+  "company_invitations",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    email: text(),
+    phone: text(),
+    role: text({ enum: ["owner", "dispatcher", "driver", "staff"] }).notNull(),
+    // The language the invitation is sent in.
+    language: text().notNull(),
+    invitedById: integer().references(() => users.id, { onDelete: "set null" }),
+    jobKey: text().notNull(),
+    tokenHash: text().notNull(),
+    expiresAt: integer().notNull(),
+    acceptedById: integer().references(() => users.id, { onDelete: "set null" }),
+    usedAt: integer(),
+    revokedAt: integer(),
+    // When the provider or the mail server took it, so a retried job sends nothing twice.
+    sentAt: integer(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [
+    uniqueIndex("company_invitations_job_idx").on(t.jobKey),
+    uniqueIndex("company_invitations_token_idx").on(t.tokenHash),
+    index("company_invitations_company_idx").on(t.companyId, t.createdAt),
+  ],
+);
+export type CompanyInvitation = typeof companyInvitations.$inferSelect;

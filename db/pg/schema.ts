@@ -179,6 +179,8 @@ export const loads = pgTable(
     sourceSeenAt: ms(),
     assignedDriverId: integer().references(() => users.id, { onDelete: "set null" }),
     acceptedBidId: integer(),
+    // The carrier company the load was awarded to (the accepted bid's), whose owners and dispatchers assign its driver.
+    carrierCompanyId: integer(),
     // What the award agreed: the accepted bid's amount, or the accepted counter-offer's. Trips and payments read it
     // here (docs/design-notes.md, "Counter-offers and the agreed amount"); null until the load is awarded.
     agreedAmountMinor: bigint({ mode: "number" }),
@@ -211,6 +213,8 @@ export const bids = pgTable(
     driverId: integer()
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    // The carrier company an owner or dispatcher bid for; null for a bid of one's own.
+    companyId: integer(),
     amountMinor: bigint({ mode: "number" }).notNull(),
     currency: text().notNull().default("USD"),
     proposedPickupDate: ms(),
@@ -1259,3 +1263,66 @@ export const payoutMethods = pgTable(
   ],
 );
 export type PayoutMethod = typeof payoutMethods.$inferSelect;
+
+/** Companies: see db/schema.ts. */
+export const companies = pgTable(
+  "companies",
+  {
+    id: id(),
+    kind: text({ enum: ["carrier", "shipper"] }).notNull(),
+    name: text().notNull(),
+    country: text().notNull(),
+    createdById: integer().references(() => users.id, { onDelete: "set null" }),
+    ratingSum: integer().notNull().default(0),
+    totalRatings: integer().notNull().default(0),
+    totalTrips: integer().notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index("companies_kind_idx").on(t.kind)],
+);
+
+/** Company members: see db/schema.ts. */
+export const companyMembers = pgTable(
+  "company_members",
+  {
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text({ enum: ["owner", "dispatcher", "driver", "staff"] }).notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [uniqueIndex("company_members_user_idx").on(t.userId), index("company_members_company_idx").on(t.companyId)],
+);
+
+/** Company invitations: see db/schema.ts. */
+export const companyInvitations = pgTable(
+  "company_invitations",
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    email: text(),
+    phone: text(),
+    role: text({ enum: ["owner", "dispatcher", "driver", "staff"] }).notNull(),
+    language: text().notNull(),
+    invitedById: integer().references(() => users.id, { onDelete: "set null" }),
+    jobKey: text().notNull(),
+    tokenHash: text().notNull(),
+    expiresAt: ms().notNull(),
+    acceptedById: integer().references(() => users.id, { onDelete: "set null" }),
+    usedAt: ms(),
+    revokedAt: ms(),
+    // When the provider or the mail server took it, so a retried job sends nothing twice.
+    sentAt: ms(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    uniqueIndex("company_invitations_job_idx").on(t.jobKey),
+    uniqueIndex("company_invitations_token_idx").on(t.tokenHash),
+    index("company_invitations_company_idx").on(t.companyId, t.createdAt),
+  ],
+);

@@ -383,6 +383,13 @@ const SAMPLES: Record<string, TSample> = {
   "POST /api/auth/password/forgot": { who: "anonymous", body: { email: "nobody@example.com", phone: "+251911234567" } },
   "POST /api/user/phone": { who: "driver", body: { phone: "+251911234567" } },
   "POST /api/payouts/account": { who: "driver", body: { country: "ET" } },
+  "POST /api/companies": { who: "driver", body: { kind: "carrier", name: "Abay Trucking", country: "ET" } },
+  "POST /api/companies/:id/invitations": {
+    who: "driver",
+    params: { id: "1" },
+    body: { email: "dispatch@example.com", phone: "+251911234567", role: "dispatcher" },
+  },
+  "POST /api/invitations/:token/accept": { who: "driver", params: { token: "abcdefghijklmnopqrstuvwxyz" } },
   "PUT /api/payouts/method": {
     who: "driver",
     body: { bankCode: 1, accountNumber: "0911234567", accountName: "Abebe Kebede", accountNameConfirmed: true },

@@ -11,6 +11,8 @@ test("every kind is defined once, and the schedules are hourly housekeeping, rem
     "billing_reminders",
     "board_sync",
     "board_sync_due",
+    "company_invitation",
+    "email_verification_mail",
     "freight_refund",
     "fx_rates",
     "housekeeping",

@@ -10,6 +10,7 @@ import type { TServices } from "../services";
 import { ACCOUNTS_JOBS } from "./accounts/jobs";
 import { BILLING_JOBS } from "./billing/jobs";
 import { BOARDS_JOBS } from "./boards/jobs";
+import { COMPANIES_JOBS } from "./companies/jobs";
 import { FX_JOBS } from "./fx/jobs";
 import { LOADS_JOBS } from "./loads/jobs";
 import { NOTIFICATIONS_JOBS } from "./notifications/jobs";
@@ -34,6 +35,7 @@ export const JOBS: TAnyJob[] = [
   ...TRIPS_JOBS,
   ...PAYMENTS_JOBS,
   ...VERIFICATION_JOBS,
+  ...COMPANIES_JOBS,
   ...WEBHOOKS_JOBS,
 ];
 

@@ -5,6 +5,7 @@ import { adminRouter } from "../modules/admin/router";
 import { bidsRouter } from "../modules/bids/router";
 import { billingRouter } from "../modules/billing/router";
 import { boardsRouter } from "../modules/boards/router";
+import { companiesRouter } from "../modules/companies/router";
 import { dashboardRouter } from "../modules/dashboards/router";
 import { documentsRouter } from "../modules/documents/router";
 import { fxRouter } from "../modules/fx/router";
@@ -57,6 +58,7 @@ export const appRouter = createTRPCRouter({
   sms: smsRouter,
   tokens: tokensRouter,
   verification: verificationRouter,
+  companies: companiesRouter,
   webhooks: webhooksRouter,
 });
 

@@ -8,6 +8,7 @@ import { REST_ROUTES, restRoutesOf } from "./routes";
 // procedures' metadata must give exactly these.
 const PATHS = `
 DELETE /api/bids/:id
+DELETE /api/companies/:id/members/:userId
 DELETE /api/ecommerce/integrations/:id
 DELETE /api/loads/:id/tracking-link
 DELETE /api/marketplaces/:id
@@ -19,6 +20,7 @@ DELETE /api/tokens/:id
 DELETE /api/webhook-endpoints/:id
 GET /api/auth/user
 GET /api/bids/driver
+GET /api/companies/mine
 GET /api/dashboard
 GET /api/dev/mail
 GET /api/dev/sms
@@ -84,12 +86,16 @@ POST /api/bids/:id/counter
 POST /api/bids/:id/counter/accept
 POST /api/bids/:id/counter/decline
 POST /api/bids/:id/reject
+POST /api/companies
+POST /api/companies/:id/invitations
 POST /api/drivers/location
 POST /api/ecommerce/integrations
 POST /api/ecommerce/integrations/:id/sync
 POST /api/ecommerce/integrations/:id/test
 POST /api/ecommerce/orders/:id/convert
+POST /api/invitations/:token/accept
 POST /api/loads
+POST /api/loads/:id/assign-driver
 POST /api/loads/:id/bids
 POST /api/loads/:id/cancel
 POST /api/loads/:id/complete
@@ -136,6 +142,7 @@ POST /api/verification/submissions/:id/approve
 POST /api/verification/submissions/:id/reject
 POST /api/webhook-deliveries/:id/resend
 POST /api/webhook-endpoints
+PUT /api/companies/:id/members/:userId
 PUT /api/drivers/availability
 PUT /api/ecommerce/integrations/:id
 PUT /api/marketplaces/:id

@@ -6,6 +6,7 @@ import { fromMinor, toMinor } from "../../../shared/money";
 import type { TPlaceBidInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
 import { publishLive } from "../../live/publish";
+import { biddingCompanyOf } from "../companies/work";
 import { BID_STATUS_WORD, LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { findLoad } from "../loads/loads";
 import { toPublicLoad } from "../loads/serialize";
@@ -60,6 +61,8 @@ export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBid
       );
     }
     const values = {
+      // An owner or dispatcher of a carrier bids for it.
+      companyId: await biddingCompanyOf(tx, driver),
       amountMinor: toMinor(input.amount, input.currency),
       currency: input.currency,
       proposedPickupDate: input.proposedPickupDate ?? null,
@@ -260,6 +263,8 @@ export const awardBid = async (
       status: "assigned",
       assignedDriverId: bid.driverId,
       acceptedBidId: bid.id,
+      // A company's bid awards the load to the company: its dispatchers assign the driver and follow the trip.
+      carrierCompanyId: bid.companyId,
       agreedAmountMinor: agreed.amountMinor,
       agreedCurrency: agreed.currency,
       updatedAt: now,

@@ -4,6 +4,7 @@ import { bids, type Load, loads, ratings, type User, users } from "../../../../d
 import { fromMinor } from "../../../shared/money";
 import { toPublicUser } from "../accounts/public-user";
 import { pendingBidCount } from "../bids/bids";
+import { biddingCompanyOf } from "../companies/work";
 import { toPublicLoad } from "../loads/serialize";
 import { unreadByLoad } from "../messages/messages";
 import { listActivity } from "../platform/activity";
@@ -56,12 +57,16 @@ export const driverStats = async (db: TDb, driver: User, now = Date.now()) => {
 
 /** The loads assigned to a driver that are not finished, with what the driver must do next. */
 export const driverTrips = async (db: TDb, driver: User) => {
+  // An owner or dispatcher of a carrier also follows the company's trips, whichever of its drivers runs them.
+  const companyId = await biddingCompanyOf(db, driver);
   const rows = await db
     .select()
     .from(loads)
     .where(
       and(
-        eq(loads.assignedDriverId, driver.id),
+        companyId === null
+          ? eq(loads.assignedDriverId, driver.id)
+          : or(eq(loads.assignedDriverId, driver.id), eq(loads.carrierCompanyId, companyId)),
         inArray(loads.status, ["assigned", "in_transit", "delivered", "disputed", "completed"]),
       ),
     )

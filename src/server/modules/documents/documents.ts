@@ -4,6 +4,7 @@ import { type Load, type LoadDocument, loadDocuments, loads, type User } from ".
 import type { TDocumentUploadInput, TLoadDocument } from "../../../shared/schemas/documents";
 import { AppError } from "../../errors";
 import type { TStorage } from "../../storage/storage";
+import { isTripParty } from "../companies/work";
 import { LOAD_NOT_FOUND } from "../loads/errors";
 import { prepareFile } from "./files";
 
@@ -19,8 +20,7 @@ const EXTENSION: Record<string, string> = {
 /** The load, for its shipper or assigned driver; anyone else gets the answer a missing load gets. */
 export const loadForParty = async (db: TDb, actor: User, loadId: number): Promise<Load> => {
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  if (!load || (load.shipperId !== actor.id && load.assignedDriverId !== actor.id))
-    throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  if (!load || !(await isTripParty(db, load, actor))) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   return load;
 };
 
@@ -119,8 +119,7 @@ export const uploadDocument = async (
 export const openDocument = async (db: TDb, storage: TStorage, actor: User, documentId: number) => {
   const [doc] = await db.select().from(loadDocuments).where(eq(loadDocuments.id, documentId));
   const [load] = doc ? await db.select().from(loads).where(eq(loads.id, doc.loadId)) : [];
-  if (!doc || !load || (load.shipperId !== actor.id && load.assignedDriverId !== actor.id))
-    throw new AppError("NOT_FOUND", DOCUMENT_NOT_FOUND);
+  if (!doc || !load || !(await isTripParty(db, load, actor))) throw new AppError("NOT_FOUND", DOCUMENT_NOT_FOUND);
   const object = await storage.stream(doc.storageKey);
   if (!object) throw new AppError("NOT_FOUND", DOCUMENT_NOT_FOUND);
   return { fileName: doc.fileName, contentType: doc.contentType, size: object.size, stream: object.stream };

@@ -6,6 +6,7 @@ import { toMinor } from "../../../shared/money";
 import type { TCreateLoadInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
 import { enqueue } from "../../jobs/queue";
+import { dispatchesLoad } from "../companies/work";
 import { recordActivity } from "../platform/activity";
 import { savedSearchAlertsJob } from "../saved-searches/jobs";
 import { LOAD_NOT_FOUND } from "./errors";
@@ -75,7 +76,8 @@ export const canSeeLoad = (load: Load, viewer: User) =>
 
 export const getVisibleLoad = async (db: TDb, id: number, viewer: User) => {
   const load = await findLoad(db, id);
-  if (!load || !canSeeLoad(load, viewer)) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  if (!load || !(canSeeLoad(load, viewer) || (await dispatchesLoad(db, load, viewer))))
+    throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   return load;
 };
 

@@ -14,6 +14,7 @@ import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } f
 import { rest } from "../../trpc/rest-meta";
 import { premium } from "../billing/middleware";
 import { boardStatsWithLive, searchBoard } from "../boards/search";
+import { isTripParty } from "../companies/work";
 import { shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
 import { ratingsOf, trackOf } from "../trips/trip";
 import { getLoadAlerts, saveLoadAlerts } from "./alerts";
@@ -70,7 +71,7 @@ export const loadsRouter = {
         ctx.actor.latitude != null && ctx.actor.longitude != null
           ? { latitude: ctx.actor.latitude, longitude: ctx.actor.longitude }
           : null;
-      const isParty = load.shipperId === ctx.actor.id || load.assignedDriverId === ctx.actor.id;
+      const isParty = await isTripParty(ctx.db, load, ctx.actor);
       return {
         ...toPublicLoad(load, from),
         isMine: load.shipperId === ctx.actor.id,

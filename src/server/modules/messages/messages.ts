@@ -49,16 +49,27 @@ const conversation = async (db: TDb, viewer: User, loadId: number, driverId?: nu
         ? /*i18n*/ { id: "error.message.driverNotBidder", message: "This driver has not bid on the load" }
         : LOAD_NOT_FOUND,
     );
-  return { load, driverId: driver, isShipper, closed: closedReason(load, driver) };
+  // A company's trip goes on with both its bidder (the dispatcher) and the driver the company assigned.
+  const awardedBidder =
+    load.carrierCompanyId != null && load.acceptedBidId != null
+      ? ((await db.select({ driverId: bids.driverId }).from(bids).where(eq(bids.id, load.acceptedBidId)))[0]
+          ?.driverId ?? null)
+      : null;
+  return { load, driverId: driver, isShipper, closed: closedReason(load, driver, awardedBidder) };
 };
 
 /**
  * After the award the conversation goes on with the assigned driver only; the other bidders' conversations, and all of
  * a cancelled load's, stay readable but take no new messages.
  */
-const closedReason = (load: typeof loads.$inferSelect, driverId: number): "awarded_to_other" | "cancelled" | null => {
+const closedReason = (
+  load: typeof loads.$inferSelect,
+  driverId: number,
+  awardedBidder: number | null,
+): "awarded_to_other" | "cancelled" | null => {
   if (load.status === "cancelled") return "cancelled";
-  if (load.assignedDriverId != null && load.assignedDriverId !== driverId) return "awarded_to_other";
+  if (load.assignedDriverId != null && load.assignedDriverId !== driverId && awardedBidder !== driverId)
+    return "awarded_to_other";
   return null;
 };
 

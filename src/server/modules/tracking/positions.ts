@@ -5,6 +5,7 @@ import { haversineMiles } from "../../../shared/geo";
 import { ARRIVAL_MILES, type TPosition, type TTrack } from "../../../shared/schemas/tracking";
 import { AppError, type TAppIssue } from "../../errors";
 import { publishLive } from "../../live/publish";
+import { isTripParty } from "../companies/work";
 import { moveLoadAlerts } from "../loads/alerts";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
@@ -262,8 +263,7 @@ const emitPosition = (
 /** The track of a load the caller is a party to; 404 for everyone else. */
 export const trackForParty = async (db: TDb, actor: Pick<User, "id">, loadId: number, now = Date.now()) => {
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  if (!load || (load.shipperId !== actor.id && load.assignedDriverId !== actor.id))
-    throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  if (!load || !(await isTripParty(db, load, actor))) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   return trackOf(db, load, now);
 };
 

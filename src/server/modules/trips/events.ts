@@ -5,6 +5,7 @@ import { fromMinor } from "../../../shared/money";
 import type { TTripEvent, TTripEventKind } from "../../../shared/schemas/trips";
 import type { TWebhookEvent } from "../../../shared/schemas/webhooks";
 import { AppError } from "../../errors";
+import { isTripParty } from "../companies/work";
 import { LOAD_NOT_FOUND } from "../loads/errors";
 import { emitWebhookEvent } from "../webhooks/emit";
 
@@ -59,11 +60,14 @@ const webhookDetail = (detail: Record<string, unknown> | null) => {
 /** The trip's steps, oldest first, for the load's shipper and assigned driver only (404 for everyone else). */
 export const timelineOf = async (db: TDb, actor: User, loadId: number): Promise<TTripEvent[]> => {
   const [load] = await db
-    .select({ shipperId: loads.shipperId, assignedDriverId: loads.assignedDriverId })
+    .select({
+      shipperId: loads.shipperId,
+      assignedDriverId: loads.assignedDriverId,
+      carrierCompanyId: loads.carrierCompanyId,
+    })
     .from(loads)
     .where(eq(loads.id, loadId));
-  if (!load || (load.shipperId !== actor.id && load.assignedDriverId !== actor.id))
-    throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  if (!load || !(await isTripParty(db, load, actor))) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   const rows = await db
     .select()
     .from(tripEvents)
