@@ -173,6 +173,8 @@ export const loads = sqliteTable(
     pickedUpAt: integer(),
     deliveredAt: integer(),
     completedAt: integer(),
+    // When the trip's track was cut down to its outline, 90 days after the trip ended (docs/design-notes.md).
+    trackPrunedAt: integer(),
     ...timestamps,
   },
   (t) => [
@@ -380,9 +382,14 @@ export const loadDocuments = sqliteTable(
     contentType: text().notNull(),
     size: integer().notNull(),
     storageKey: text().notNull(),
+    // The uploader's Idempotency-Key: a phone that lost the answer sends the file again and gets the same document.
+    clientKey: text(),
     createdAt: integer().notNull(),
   },
-  (t) => [index("load_documents_load_idx").on(t.loadId, t.id)],
+  (t) => [
+    index("load_documents_load_idx").on(t.loadId, t.id),
+    uniqueIndex("load_documents_client_key_idx").on(t.uploaderId, t.clientKey),
+  ],
 );
 
 export type LoadDocument = typeof loadDocuments.$inferSelect;
@@ -1164,3 +1171,72 @@ export const ledgerEntries = sqliteTable(
   ],
 );
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
+
+/**
+ * A user's webhook endpoint: an https URL that receives the events named in `events` (space-separated), signed with a
+ * secret kept sealed by the server key (`secretSealed`, shown to the user once).
+ */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    url: text().notNull(),
+    events: text().notNull(),
+    secretSealed: text().notNull(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("webhook_endpoints_user_idx").on(t.userId)],
+);
+
+/**
+ * One event for one endpoint: the body exactly as it is signed and sent, its state (`pending` until an attempt gets a
+ * 2xx, `failed` after the last retry) and its attempts. A `load.position` not sent yet is replaced in place by the next
+ * position of the same load (`coalesceKey`).
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    endpointId: integer()
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    event: text().notNull(),
+    eventId: text().notNull(),
+    body: text().notNull(),
+    status: text({ enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
+    coalesceKey: text(),
+    attempts: integer().notNull().default(0),
+    lastStatusCode: integer(),
+    createdAt: integer().notNull(),
+    updatedAt: integer().notNull(),
+  },
+  (t) => [
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.id),
+    index("webhook_deliveries_coalesce_idx").on(t.coalesceKey, t.status),
+  ],
+);
+
+/** Each request made for a delivery: the answer's status (null when none came), how long it took, the error. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    deliveryId: integer()
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    statusCode: integer(),
+    durationMs: integer().notNull(),
+    error: text(),
+    resend: integer({ mode: "boolean" }).notNull().default(false),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId)],
+);
+
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;

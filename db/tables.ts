@@ -52,6 +52,9 @@ export const {
   freightPayments,
   freightPaymentEvents,
   ledgerEntries,
+  webhookEndpoints,
+  webhookDeliveries,
+  webhookAttempts,
 } = active;
 
 export type {
@@ -79,4 +82,6 @@ export type {
   SyncRun,
   TripEvent,
   User,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from "./schema";

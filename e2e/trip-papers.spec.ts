@@ -128,6 +128,10 @@ test("a proof of delivery taken offline is sent when the network returns, and th
     )
     .toBeGreaterThan(0);
   await proof.getByTestId("accept-delivery").click();
+  // Asked once more: accepting completes the load.
+  await expect(proof.getByTestId("accept-delivery-question")).toContainText("cannot be undone");
+  await expect(myLoad.getByTestId("load-status")).not.toHaveText("Completed");
+  await proof.getByTestId("accept-delivery-confirm").click();
   await expect(proof).toBeHidden();
   await expect(myLoad.getByTestId("load-status")).toHaveText("Completed");
   const timeline = (await (await driver.request.get(`/api/loads/${loadId}/timeline`)).json()) as { kind: string }[];

@@ -186,6 +186,8 @@ export const loads = pgTable(
     pickedUpAt: ms(),
     deliveredAt: ms(),
     completedAt: ms(),
+    // When the trip's track was cut down to its outline, 90 days after the trip ended (docs/design-notes.md).
+    trackPrunedAt: ms(),
     ...timestamps,
   },
   (t) => [
@@ -381,9 +383,14 @@ export const loadDocuments = pgTable(
     contentType: text().notNull(),
     size: integer().notNull(),
     storageKey: text().notNull(),
+    // The uploader's Idempotency-Key: a phone that lost the answer sends the file again and gets the same document.
+    clientKey: text(),
     createdAt: ms().notNull(),
   },
-  (t) => [index("load_documents_load_idx").on(t.loadId, t.id)],
+  (t) => [
+    index("load_documents_load_idx").on(t.loadId, t.id),
+    uniqueIndex("load_documents_client_key_idx").on(t.uploaderId, t.clientKey),
+  ],
 );
 
 /** One rating per side per completed load. */
@@ -1075,3 +1082,62 @@ export const ledgerEntries = pgTable(
   ],
 );
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
+
+/** A user's webhook endpoint: see db/schema.ts. */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    url: text().notNull(),
+    events: text().notNull(),
+    secretSealed: text().notNull(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("webhook_endpoints_user_idx").on(t.userId)],
+);
+
+/** One event for one endpoint: see db/schema.ts. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    endpointId: integer()
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    event: text().notNull(),
+    eventId: text().notNull(),
+    body: text().notNull(),
+    status: text({ enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
+    coalesceKey: text(),
+    attempts: integer().notNull().default(0),
+    lastStatusCode: integer(),
+    createdAt: ms().notNull(),
+    updatedAt: ms().notNull(),
+  },
+  (t) => [
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.id),
+    index("webhook_deliveries_coalesce_idx").on(t.coalesceKey, t.status),
+  ],
+);
+
+/** Each request made for a delivery: see db/schema.ts. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: id(),
+    deliveryId: integer()
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    statusCode: integer(),
+    durationMs: integer().notNull(),
+    error: text(),
+    resend: boolean().notNull().default(false),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId)],
+);

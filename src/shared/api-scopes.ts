@@ -21,5 +21,7 @@ export const API_SCOPES = [
   "stores:write",
   "notifications:read",
   "notifications:write",
+  "webhooks:read",
+  "webhooks:write",
 ] as const;
 export type TApiScope = (typeof API_SCOPES)[number];

@@ -9,11 +9,11 @@ export const LANGUAGE_CODES = ["en", "am", "om"] as const;
 export type TLanguage = (typeof LANGUAGE_CODES)[number];
 export const DEFAULT_LANGUAGE: TLanguage = "en";
 
-/** Display currencies of the selector, with their first-start rates to USD (the server keeps the live table). */
+/** Display currencies of the selector (their first-start rates are FX_SEED_RATES; the server keeps the live table). */
 export const CURRENCIES = [
-  { code: "USD", name: "US Dollar", symbol: "$", exchangeRate: 1, locale: "en-US" },
-  { code: "EUR", name: "Euro", symbol: "€", exchangeRate: 0.85, locale: "de-DE" },
-  { code: "ETB", name: "Ethiopian Birr", symbol: "Br", exchangeRate: 60.5, locale: "am-ET" },
+  { code: "USD", name: "US Dollar", symbol: "$", locale: "en-US" },
+  { code: "EUR", name: "Euro", symbol: "€", locale: "de-DE" },
+  { code: "ETB", name: "Ethiopian Birr", symbol: "Br", locale: "am-ET" },
 ] as const;
 /**
  * The first-start rates (units per USD), used only until the rate source has answered once (and for a currency it

@@ -19,7 +19,19 @@ export type TBotReply = { text: string; buttons?: TNotifyButton[] };
 export type TBotDeps = { db: TDb; services: TServices; baseUrl: string };
 export type TBotUser = { user: User; language: TLanguage };
 
-export const COMMANDS = ["loads", "bid", "track", "language", "stop", "help", "start"] as const;
+export const COMMANDS = [
+  "loads",
+  "bid",
+  "offers",
+  "accept",
+  "counter",
+  "decline",
+  "track",
+  "language",
+  "stop",
+  "help",
+  "start",
+] as const;
 export type TCommand = (typeof COMMANDS)[number];
 
 /** "/bid@mytess_bot 12 500 etb" or "bid 12 500 etb" → { command: "bid", args: ["12", "500", "etb"] }. */
@@ -65,6 +77,17 @@ export const helpText = (locale: TLanguage, channel: "telegram" | "whatsapp") =>
       message: "{p}bid <load number> <amount> [USD|EUR|ETB]: place a bid",
       values: { p },
     }),
+    i18n._({
+      id: "bot.help.offers",
+      message: "{p}offers: your pending bids and the shipper's counter-offers on them",
+      values: { p },
+    }),
+    i18n._({
+      id: "bot.help.counterAnswers",
+      message:
+        "{p}accept <bid number>, {p}decline <bid number>, {p}counter <bid number> <amount> [USD|EUR|ETB]: answer a counter-offer",
+      values: { p },
+    }),
     i18n._({ id: "bot.help.track", message: "{p}track <tracking number>: where a parcel is", values: { p } }),
     ...(channel === "telegram"
       ? [
@@ -93,6 +116,38 @@ export const notLinkedText = (locale: TLanguage, channel: "telegram" | "whatsapp
 };
 
 const PAGE = 5;
+
+/** "Call: +1 312 555 0100 · Email: ops@example.com" for an external load, as its board gives the poster's contact. */
+const posterContactLine = (
+  contact: { name?: string | null; company?: string | null; phone?: string | null; email?: string | null } | null,
+) => {
+  const who = [contact?.company, contact?.name].filter(Boolean).join(" · ");
+  const parts = [
+    who || null,
+    contact?.phone
+      ? i18n._({
+          id: "bot.loads.call",
+          comment: "Bot load list, a load from an outside board: the poster's phone number to call ({phone})",
+          message: "Call: {phone}",
+          values: { phone: contact.phone },
+        })
+      : null,
+    contact?.email
+      ? i18n._({
+          id: "bot.loads.email",
+          comment: "Bot load list, a load from an outside board: the poster's email address ({email})",
+          message: "Email: {email}",
+          values: { email: contact.email },
+        })
+      : null,
+  ].filter(Boolean);
+  return parts.length
+    ? parts.join(" · ")
+    : i18n._({
+        id: "bot.loads.externalNoContact",
+        message: "From an outside board: book it with the poster through that board.",
+      });
+};
 
 /** loads: the nearest posted loads to the driver's last known position, each with a Bid button. */
 export const loadsCommand = async (deps: TBotDeps, u: TBotUser, channel: TChannel): Promise<TBotReply> => {
@@ -145,7 +200,11 @@ export const loadsCommand = async (deps: TBotDeps, u: TBotUser, channel: TChanne
       ]
         .filter(Boolean)
         .join(" · "),
-    ].join("\n"),
+      // An external load is booked with its poster, not bid on: the board's contact instead of a Bid button.
+      l.source.type === "external" ? posterContactLine(l.source.contact) : null,
+    ]
+      .filter(Boolean)
+      .join("\n"),
   );
   const header = i18n._({ id: "bot.loads.header", message: "Posted loads near you:" });
   const footer = i18n._({
@@ -154,15 +213,17 @@ export const loadsCommand = async (deps: TBotDeps, u: TBotUser, channel: TChanne
   });
   return {
     text: [header, ...lines, footer].join("\n\n"),
-    buttons: page.items.map((l) => ({
-      label: i18n._({
-        id: "bot.loads.bidButton",
-        comment: "Button under a load in the Telegram bot: place a bid (price offer) on load number #{id}",
-        message: "Bid on #{id}",
-        values: { id: l.id },
-      }),
-      data: `bid:${l.id}`,
-    })),
+    buttons: page.items
+      .filter((l) => l.source.type !== "external")
+      .map((l) => ({
+        label: i18n._({
+          id: "bot.loads.bidButton",
+          comment: "Button under a load in the Telegram bot: place a bid (price offer) on load number #{id}",
+          message: "Bid on #{id}",
+          values: { id: l.id },
+        }),
+        data: `bid:${l.id}`,
+      })),
   };
 };
 
@@ -198,6 +259,130 @@ export const bidCommand = async (
             message: "Bid placed: {amount} on load #{id}. You will hear here when the shipper answers.",
             values: { id: loadId, amount: formatMoney(amount, currency, INTL[u.language]) },
           }),
+    };
+  } catch (err) {
+    return { text: errorText(err, u.language) };
+  }
+};
+
+/**
+ * offers: the driver's pending bids, each with the shipper's open counter-offer if there is one and how to answer it
+ * (Telegram also gets Accept / Decline buttons, the same ones the counter-offer's alert carries).
+ */
+export const offersCommand = async (deps: TBotDeps, u: TBotUser, channel: TChannel): Promise<TBotReply> => {
+  i18n.activate(u.language);
+  if (u.user.userType !== "driver")
+    return { text: i18n._({ id: "bot.offers.driversOnly", message: "Only drivers have bids to answer here." }) };
+  const mine = (await callerFor(deps, u, channel).bids.mine()).filter((b) => b.status === "pending");
+  i18n.activate(u.language);
+  if (!mine.length) return { text: i18n._({ id: "bot.offers.none", message: "You have no pending bids." }) };
+  const money = (amount: number, currency: string) => formatMoney(amount, currency, INTL[u.language]);
+  const lines = mine.map((b) => {
+    const head = i18n._({
+      id: "bot.offers.bid",
+      comment: "Bot: one of the driver's pending bids; {bid} is the bid's number, {load} the load's number",
+      message: "Bid {bid} on load #{load} {title}: {amount}",
+      values: { bid: b.id, load: b.loadId, title: b.load.title, amount: money(b.amount, b.currency) },
+    });
+    const open = b.openCounter;
+    if (!open) return head;
+    return [
+      head,
+      open.side === "shipper"
+        ? i18n._({
+            id: "bot.offers.shipperOffers",
+            comment: "Bot: the shipper's open counter-offer on the driver's bid, then how to answer it",
+            message: "The shipper offers {amount}. Reply: accept {bid}, decline {bid} or counter {bid} <amount>",
+            values: { amount: money(open.amount, open.currency), bid: b.id },
+          })
+        : i18n._({
+            id: "bot.offers.yourOffer",
+            comment: "Bot: the driver's own counter-offer waits for the shipper's answer",
+            message: "Your counter-offer of {amount} waits for the shipper.",
+            values: { amount: money(open.amount, open.currency) },
+          }),
+    ].join("\n");
+  });
+  const answerable = mine.filter((b) => b.openCounter?.side === "shipper");
+  return {
+    text: [i18n._({ id: "bot.offers.header", message: "Your pending bids:" }), ...lines].join("\n\n"),
+    buttons: answerable.flatMap((b) => [
+      {
+        label: i18n._({
+          id: "bot.offers.acceptButton",
+          comment: "Bot button: accept the shipper's counter-offer on bid number {bid}",
+          message: "Accept offer on {bid}",
+          values: { bid: b.id },
+        }),
+        data: `caccept:${b.id}`,
+      },
+      {
+        label: i18n._({
+          id: "bot.offers.declineButton",
+          comment: "Bot button: decline the shipper's counter-offer on bid number {bid}",
+          message: "Decline offer on {bid}",
+          values: { bid: b.id },
+        }),
+        data: `cdecline:${b.id}`,
+      },
+    ]),
+  };
+};
+
+/**
+ * accept <bid> / decline <bid> / counter <bid> <amount> [currency]: answers the open counter-offer on a bid through
+ * the same procedures as the web app's buttons (the app decides whose turn it is and refuses the rest).
+ */
+export const counterAnswerCommand = async (
+  deps: TBotDeps,
+  u: TBotUser,
+  channel: TChannel,
+  action: "accept" | "decline" | "counter",
+  args: string[],
+): Promise<TBotReply> => {
+  i18n.activate(u.language);
+  const usage = i18n._({
+    id: "bot.counter.usage",
+    message: "Write it like this: accept 12, decline 12 or counter 12 850 ETB (bid number, then your amount)",
+  });
+  const [idText, amountText, currencyText] = args;
+  const bidId = Number(idText?.replace(/^#/, ""));
+  if (!Number.isSafeInteger(bidId) || bidId <= 0) return { text: usage };
+  const caller = callerFor(deps, u, channel);
+  try {
+    if (action === "accept") {
+      const out = await caller.bids.acceptCounter({ bidId });
+      i18n.activate(u.language);
+      return {
+        text: i18n._({
+          id: "bot.counter.acceptedAt",
+          message: "Offer accepted: load #{load} is yours at {amount}.",
+          values: { load: out.loadId, amount: formatMoney(out.agreedAmount, out.agreedCurrency, INTL[u.language]) },
+        }),
+      };
+    }
+    if (action === "decline") {
+      await caller.bids.declineCounter({ bidId });
+      i18n.activate(u.language);
+      return {
+        text: i18n._({
+          id: "bot.counter.declinedText",
+          message: "Offer declined. Your bid {bid} stays at its own amount.",
+          values: { bid: bidId },
+        }),
+      };
+    }
+    const amount = Number(amountText?.replace(/,/g, ""));
+    if (!Number.isFinite(amount) || amount <= 0) return { text: usage };
+    const currency = (currencyText ?? u.user.currency ?? "USD").toUpperCase();
+    await caller.bids.counter({ bidId, amount, currency } as never);
+    i18n.activate(u.language);
+    return {
+      text: i18n._({
+        id: "bot.counter.sent",
+        message: "Counter-offer sent: {amount} on bid {bid}. You will hear here when the shipper answers.",
+        values: { bid: bidId, amount: formatMoney(amount, currency, INTL[u.language]) },
+      }),
     };
   } catch (err) {
     return { text: errorText(err, u.language) };

@@ -435,13 +435,15 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
       { parse: "none" },
     )
     // Live updates for the signed-in user (server-sent events); see src/server/live/hub.ts.
-    // Load documents: a multipart upload (up to 10 MB, not kept for idempotent replay) and the file itself.
+    // Load documents: a multipart upload (up to 10 MB) and the file itself. The answer is not stored for a replay; an
+    // Idempotency-Key goes to the domain instead, which returns the document the key made before.
     .post(
       "/api/loads/:id/documents",
       explicit(async (caller, request, params) => {
         const loadId = pathId(params);
         const body = await readMultipartBody(request, MAX_DOCUMENT_BYTES + 64 * 1024);
-        return json(await caller.documents.upload({ ...body, loadId } as never), 201);
+        const clientKey = request.headers.get(IDEMPOTENCY_HEADER) ?? undefined;
+        return json(await caller.documents.upload({ ...body, loadId, clientKey } as never), 201);
       }),
       { parse: "none" },
     )

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import exifr from "exifr";
 import sharp from "sharp";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
@@ -37,6 +39,7 @@ const upload = async (
   who: TClient,
   id: number | string,
   fields: { type?: string; file?: { data: Uint8Array; name: string; type: string } },
+  key?: string,
 ) => {
   const form = new FormData();
   if (fields.type !== undefined) form.set("type", fields.type);
@@ -45,7 +48,11 @@ const upload = async (
   const res = await t.app.handle(
     new Request(`http://localhost/api/loads/${id}/documents`, {
       method: "POST",
-      headers: { ...(who.cookie ? { Cookie: who.cookie } : {}), "X-Forwarded-For": "10.0.0.1" },
+      headers: {
+        ...(who.cookie ? { Cookie: who.cookie } : {}),
+        ...(key ? { "Idempotency-Key": key } : {}),
+        "X-Forwarded-For": "10.0.0.1",
+      },
       body: form,
     }),
   );
@@ -134,6 +141,40 @@ describe("load documents", () => {
     ).toBe(401);
     expect((await download(anon, doc.id)).status).toBe(401);
     expect(await t.rows("SELECT id FROM load_documents")).toHaveLength(1);
+  });
+
+  test("a file sent again with its Idempotency-Key (the answer was lost) is stored once, also when both arrive at once", async () => {
+    const photo = { data: await photoWithGps(), name: "pod.jpg", type: "image/jpeg" };
+    const first = await upload(driver, loadId, { type: "photo", file: photo }, "q-photo-0001");
+    expect(first.status).toBe(201);
+    const again = await upload(driver, loadId, { type: "photo", file: photo }, "q-photo-0001");
+    expect(again.status).toBe(201);
+    expect(again.json).toEqual(first.json);
+    const [a, b] = await Promise.all([
+      upload(driver, loadId, { type: "photo", file: photo }, "q-photo-0002"),
+      upload(driver, loadId, { type: "photo", file: photo }, "q-photo-0002"),
+    ]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.json.id).toBe(b.json.id);
+    // Without a key every upload is its own document.
+    await upload(driver, loadId, { type: "photo", file: photo });
+    const list = (await driver.get(`/api/loads/${loadId}/documents`)).json;
+    expect(list.map((d: { id: number }) => d.id)).toEqual([first.json.id, a.json.id, expect.any(Number)]);
+    // Only the documents' files are in storage: the copy that lost the race took its file back out.
+    const dir = (t.config.storage as { dir: string }).dir;
+    const files = readdirSync(join(dir, "loads", String(loadId), "documents")).filter((f) => !f.endsWith(".meta.json"));
+    expect(files).toHaveLength(3);
+    // The key is the uploader's: the shipper may use the same one; on another load it is a 422 naming the header.
+    expect((await upload(shipper, loadId, { type: "photo", file: photo }, "q-photo-0001")).status).toBe(201);
+    const otherLoad = (await shipper.post("/api/loads", loadInput())).json.id;
+    const bid = (await driver.post(`/api/loads/${otherLoad}/bids`, { amount: 900 })).json.bid;
+    await shipper.post(`/api/bids/${bid.id}/accept`);
+    const reused = await upload(driver, otherLoad, { type: "photo", file: photo }, "q-photo-0001");
+    expect(reused.status).toBe(422);
+    expect(reused.json.issues[0].path).toBe("Idempotency-Key");
+    const badKey = await upload(driver, loadId, { type: "photo", file: photo }, "short");
+    expect(badKey.status).toBe(400);
+    expect(badKey.json.message).toContain("Idempotency-Key must be 8 to 128");
   });
 
   test("bad input is a 400 naming the field, and nothing is stored", async () => {

@@ -364,6 +364,10 @@ const SAMPLES: Record<string, TSample> = {
   },
   "GET /api/places": { who: "driver", query: { q: "Adama", limit: "5" } },
   "POST /api/tokens": { who: "driver", body: { name: "Our TMS", scopes: ["loads:read"] } },
+  "POST /api/webhook-endpoints": {
+    who: "driver",
+    body: { url: "https://hooks.example.com/mytess", events: ["load.awarded"] },
+  },
   "GET /api/track/:token": { who: "anonymous", params: { token: "a".repeat(43) } },
   "POST /api/saved-searches": {
     who: "driver",

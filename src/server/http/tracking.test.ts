@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { housekeeping } from "../modules/platform/housekeeping";
+import { thin } from "../modules/tracking/eta";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -206,6 +208,13 @@ describe("GET /api/loads/:id/track", () => {
     expect(res.json.positions[0].recordedAt).toBe(new Date(start).toISOString());
     expect(res.json.lastPosition.recordedAt).toBe(new Date(start + 699 * MIN).toISOString());
     expect(res.json.positions.at(-1)).toEqual(res.json.lastPosition);
+    // Exactly the points an even spread over all 700 picks (the database picks them), in time order.
+    const all = Array.from({ length: 700 }, (_, n) => new Date(start + n * MIN).toISOString());
+    const picked = thin(all, 500);
+    expect(res.json.positions.map((p: { recordedAt: string }) => p.recordedAt)).toEqual(picked);
+    // The load's page draws the same line over the whole trip, not the last 500 points.
+    const page = await shipper.get(`/api/loads/${loadId}`);
+    expect(page.json.track.points.map((p: { recordedAt: string }) => p.recordedAt)).toEqual(picked);
   });
 });
 
@@ -275,5 +284,48 @@ describe("arrival and delay", () => {
     expect(events.map((e: { kind: string }) => e.kind)).toEqual(["delayed", "delayed"]);
     expect(Date.parse(events[1].eta) - Date.parse(events[0].eta)).toBeGreaterThanOrEqual(60 * MIN);
     expect((await notes(shipper)).length).toBe(before + 2);
+  });
+});
+
+describe("pruning", () => {
+  const DAY = 24 * 60 * MIN;
+  /** A trip with `n` points a minute apart over the last hours, then marked completed `daysAgo` days ago. */
+  const endedTrip = async (n: number, daysAgo: number) => {
+    const loadId = await awarded();
+    const start = Date.now() - 20 * 60 * MIN;
+    for (let b = 0; b < n / 100; b++) {
+      const positions = Array.from({ length: 100 }, (_, i) => ({
+        latitude: 8.9 - (b * 100 + i) * 0.0005,
+        longitude: 38.77 + (b * 100 + i) * 0.0007,
+        recordedAt: new Date(start + (b * 100 + i) * MIN).toISOString(),
+      }));
+      expect((await driver.post(`/api/loads/${loadId}/positions`, { positions })).json.stored).toBe(100);
+    }
+    await t.rows(
+      "UPDATE loads SET status = 'completed', completed_at = ? WHERE id = ?",
+      Date.now() - daysAgo * DAY,
+      loadId,
+    );
+    return { loadId, start };
+  };
+
+  test("90 days after the trip ended its track is cut to a 100-point outline, once; a newer trip keeps every point", async () => {
+    const old = await endedTrip(300, 91);
+    const recent = await endedTrip(200, 89);
+    const first = await housekeeping(t.db);
+    expect(first.trackPoints).toBeGreaterThanOrEqual(200);
+    expect(await countPoints(old.loadId)).toBe(100);
+    expect(await countPoints(recent.loadId)).toBe(200);
+    // The outline still runs from the first point to the last, and the track answer draws it.
+    const res = await shipper.get(`/api/loads/${old.loadId}/track`);
+    expect(res.json.positions).toHaveLength(100);
+    expect(res.json.positions[0].recordedAt).toBe(new Date(old.start).toISOString());
+    expect(res.json.lastPosition.recordedAt).toBe(new Date(old.start + 299 * MIN).toISOString());
+    // Done once: a later run takes nothing more from it.
+    await housekeeping(t.db);
+    expect(await countPoints(old.loadId)).toBe(100);
+    // Two days later the newer trip is past 90 days too.
+    await housekeeping(t.db, Date.now() + 2 * DAY);
+    expect(await countPoints(recent.loadId)).toBe(100);
   });
 });

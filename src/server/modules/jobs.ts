@@ -18,6 +18,7 @@ import { PLATFORM_JOBS } from "./platform/jobs";
 import { SAVED_SEARCHES_JOBS } from "./saved-searches/jobs";
 import { STORES_JOBS } from "./stores/jobs";
 import { TRIPS_JOBS } from "./trips/jobs";
+import { WEBHOOKS_JOBS } from "./webhooks/jobs";
 
 export const JOBS: TAnyJob[] = [
   ...PLATFORM_JOBS,
@@ -31,6 +32,7 @@ export const JOBS: TAnyJob[] = [
   ...ACCOUNTS_JOBS,
   ...TRIPS_JOBS,
   ...PAYMENTS_JOBS,
+  ...WEBHOOKS_JOBS,
 ];
 
 /** Every kind, bound to the process's services and its public origin. */

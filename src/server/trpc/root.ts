@@ -22,6 +22,7 @@ import { storesRouter } from "../modules/stores/router";
 import { tokensRouter } from "../modules/tokens/router";
 import { trackingRouter } from "../modules/tracking/router";
 import { driversRouter, tripsRouter } from "../modules/trips/router";
+import { webhooksRouter } from "../modules/webhooks/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
 
 export const appRouter = createTRPCRouter({
@@ -50,6 +51,7 @@ export const appRouter = createTRPCRouter({
   mail: mailRouter,
   sms: smsRouter,
   tokens: tokensRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

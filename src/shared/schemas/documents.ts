@@ -29,6 +29,11 @@ export const ZDocumentUploadInput = z.object({
     },
     { error: "file is required" },
   ),
+  // The upload's Idempotency-Key (the REST route passes the header): the same key again returns the same document.
+  clientKey: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,128}$/, 'Idempotency-Key must be 8 to 128 letters, digits, "-" or "_"')
+    .optional(),
 });
 export type TDocumentUploadInput = z.infer<typeof ZDocumentUploadInput>;
 

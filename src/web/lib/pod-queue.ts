@@ -130,7 +130,7 @@ const classify = (status: number, text: string) => {
 };
 
 /** One file to the load's documents, with the upload's progress (0 to 1). */
-const upload = (loadId: number, file: TPodFile, onProgress: (fraction: number) => void) =>
+const upload = (loadId: number, key: string, file: TPodFile, onProgress: (fraction: number) => void) =>
   new Promise<number>((resolve, reject) => {
     const form = new FormData();
     form.append("type", file.type);
@@ -138,6 +138,8 @@ const upload = (loadId: number, file: TPodFile, onProgress: (fraction: number) =
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `/api/loads/${loadId}/documents`);
     xhr.withCredentials = true;
+    // The same key on every try: a photo whose answer was lost is not stored twice.
+    xhr.setRequestHeader("Idempotency-Key", key);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
@@ -165,7 +167,7 @@ export const onPodProgress = (cb: (p: TPodProgress) => void) => {
 const sendOne = async (pod: TPendingPod) => {
   for (const file of pod.files) {
     if (file.documentId) continue;
-    const documentId = await upload(pod.loadId, file, (fraction) => {
+    const documentId = await upload(pod.loadId, `${pod.id}-${file.key}`, file, (fraction) => {
       for (const l of progressListeners) l({ podId: pod.id, fileKey: file.key, fraction });
     });
     file.documentId = documentId;

@@ -2,8 +2,8 @@ import { useLingui } from "@lingui/react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import {
-  CURRENCIES,
   DISPLAY_CURRENCY_CODES,
+  FX_SEED_RATES,
   STORAGE_KEYS,
   type TDisplayCurrency,
   type TLanguage,
@@ -36,6 +36,8 @@ type TPreferences = {
   formatAmount: (amount: number, from?: string, compact?: boolean) => string;
   /** Formats an amount in its own currency for the interface language. */
   formatOriginal: (amount: number, currency: string) => string;
+  /** A currency's units per USD at the rates the conversions use (the first-start rates until the server's arrive). */
+  rateOf: (code: string) => number;
   /**
    * The day (YYYY-MM-DD) of the rates conversions into the display currency use; null while only the first-start
    * rates are known. Every converted amount is an estimate at these rates.
@@ -86,12 +88,6 @@ export const deviceHints = () => ({
       ? []
       : [...(navigator.languages ?? [navigator.language])].filter((l): l is string => typeof l === "string"),
 });
-
-const FALLBACK_RATES: Record<string, number> = {
-  ...Object.fromEntries(CURRENCIES.map((c) => [c.code, c.exchangeRate])),
-  GBP: 0.79,
-  CAD: 1.37,
-};
 
 /**
  * Language and currency: chosen locally (local storage) and, when signed in, kept on the server too. A choice made on
@@ -208,7 +204,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   const value = useMemo<TPreferences>(() => {
     const formatLocale = FORMAT_LOCALE[language] ?? "en-US";
     const unitFormat: TUnitFormat = { units, language, locale: formatLocale };
-    const rateOf = (code: string) => rates?.find((r) => r.code === code)?.exchangeRate ?? FALLBACK_RATES[code] ?? 1;
+    const rateOf = (code: string) => rates?.find((r) => r.code === code)?.exchangeRate ?? FX_SEED_RATES[code] ?? 1;
     return {
       language,
       setLanguage,
@@ -223,6 +219,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
           compact,
         ),
       formatOriginal: (amount, code) => formatMoney(amount, code, formatLocale),
+      rateOf,
       ratesDay: rates?.find((r) => r.code === currency)?.rateDate ?? null,
       formatDate: (d, opts = { dateStyle: "medium" }) =>
         formatDate(d, { language, calendar, ethiopianTime, dateStyle: opts.dateStyle, timeStyle: opts.timeStyle }),

@@ -3,9 +3,9 @@ import { useQuery } from "@tanstack/react-query";
 import { createFileRoute, Link } from "@tanstack/react-router";
 import { ArrowRight, Calendar, MapPin, Truck, Weight } from "lucide-react";
 import { lazy, Suspense } from "react";
+import { BidAction } from "../components/bids/bid-action";
 import { StaleNotice } from "../components/layout/stale-notice";
 import { LoadStatusBadge } from "../components/loads/badges";
-import { BidDialog } from "../components/loads/bid-dialog";
 import { BudgetAmount } from "../components/loads/budget-amount";
 import { EquipmentLabel } from "../components/loads/equipment-label";
 import { LoadCard, shareContentFor } from "../components/loads/load-card";
@@ -151,18 +151,7 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
       </div>
       <LoadCard
         load={l}
-        actions={
-          isDriver && l.status === "posted" && l.source.type !== "external" ? (
-            <BidDialog
-              load={l}
-              trigger={
-                <Button size="sm" data-testid="quick-bid">
-                  <Trans>Place Bid</Trans>
-                </Button>
-              }
-            />
-          ) : null
-        }
+        actions={<BidAction load={l} isDriver={isDriver} testId="quick-bid" label={<Trans>Place Bid</Trans>} />}
       />
       <Suspense fallback={<div className="h-[260px] animate-pulse rounded-lg bg-muted md:h-[320px]" />}>
         <RouteMap

@@ -230,6 +230,37 @@ describe("commands through the app's router", () => {
     expect(hasButtons()).toBe(false);
   });
 
+  test("/loads shows an external load with its board's contact and no Bid button", async () => {
+    const driverChat = chat();
+    await link(driver, driverChat, "Abebe");
+    expect((await driver.post("/api/drivers/location", { latitude: 8.95, longitude: 38.76 })).status).toBe(200);
+    const ours = (await shipper.post("/api/loads", loadInput({ title: "Teff, 10 t" }))).json.id as number;
+    const theirs = (await shipper.post("/api/loads", loadInput({ title: "Coffee from a board" }))).json.id as number;
+    // A load synced from the driver's own board: theirs alone, booked by calling its poster.
+    const contact = {
+      company: "Abay Freight",
+      name: "Hana",
+      phone: "+251 911 000 111",
+      email: "hana@abay.example",
+      mcNumber: null,
+    };
+    await t.rows(
+      "UPDATE loads SET source_type = 'external', source_owner_id = ?, source_contact = ?, shipper_id = NULL WHERE id = ?",
+      ids.driver,
+      JSON.stringify(contact),
+      theirs,
+    );
+    const list = await say(driverChat, "/loads");
+    expect(list.text).toContain(`#${theirs} Coffee from a board`);
+    expect(list.text).toContain("Call: +251 911 000 111 · Email: hana@abay.example");
+    const buttons = list.reply_markup?.inline_keyboard.flat().map((b) => b.callback_data) ?? [];
+    expect(buttons).toContain(`bid:${ours}`);
+    expect(buttons).not.toContain(`bid:${theirs}`);
+    // Typed anyway: refused with the reason, nothing stored.
+    expect((await say(driverChat, `/bid ${theirs} 900 usd`)).text).toContain("external boards");
+    expect(await t.rows("SELECT id FROM bids WHERE load_id = ?", theirs)).toEqual([]);
+  });
+
   test("a counter-offer reaches the driver's chat with Accept / Decline; Accept awards the load at the offer", async () => {
     const driverChat = chat();
     await link(driver, driverChat, "Abebe");
@@ -261,6 +292,71 @@ describe("commands through the app's router", () => {
     await waitFor(() => emu.telegram.callbackAnswer(again)?.answered);
     expect(emu.telegram.callbackAnswer(again)).toMatchObject({ show_alert: true });
     expect(emu.telegram.callbackAnswer(again)?.text).toContain("no open counter-offer");
+  });
+
+  test("/offers shows the shipper's counter on the driver's bid; /counter answers it, /decline and /accept end the next ones", async () => {
+    const driverChat = chat();
+    await link(driver, driverChat, "Abebe");
+    expect((await say(driverChat, "/offers")).text).toContain("no pending bids");
+    const loadId = (await shipper.post("/api/loads", loadInput({ title: "Malt, 20 t" }))).json.id as number;
+    const bidId = (await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" })).json.bid
+      .id as number;
+    expect((await say(driverChat, "/offers")).text).toContain(`Bid ${bidId} on load #${loadId} Malt, 20 t: $900.00`);
+    expect((await shipper.post(`/api/bids/${bidId}/counter`, { amount: 800, currency: "USD" })).status).toBe(201);
+    const offers = await say(driverChat, "/offers");
+    expect(offers.text).toContain(`The shipper offers $800.00. Reply: accept ${bidId}, decline ${bidId}`);
+    expect(offers.reply_markup?.inline_keyboard.flat().map((b) => b.callback_data)).toEqual([
+      `caccept:${bidId}`,
+      `cdecline:${bidId}`,
+    ]);
+
+    // Bad input: the usage; the app's own field error for a bad currency.
+    expect((await say(driverChat, "/counter")).text).toContain("counter 12 850 ETB");
+    expect((await say(driverChat, `/counter ${bidId} 850 XYZ`)).text).toContain("urrency");
+    expect((await say(driverChat, `/counter ${bidId} 850`)).text).toContain("Counter-offer sent: $850.00");
+    const open = () =>
+      t.rows<{ side: string; amount_minor: number }>(
+        "SELECT side, amount_minor FROM bid_counters WHERE bid_id = ? AND status = 'open'",
+        bidId,
+      );
+    expect((await open()).map((c) => [c.side, Number(c.amount_minor)])).toEqual([["driver", 85000]]);
+    expect((await say(driverChat, "/offers")).text).toContain("Your counter-offer of $850.00 waits for the shipper.");
+    // Not the driver's turn: the app refuses, nothing moves.
+    expect((await say(driverChat, `/accept ${bidId}`)).text).not.toContain("Offer accepted");
+    expect((await open()).length).toBe(1);
+
+    // The shipper counters again; the driver declines, then accepts the one after.
+    expect((await shipper.post(`/api/bids/${bidId}/counter`, { amount: 820, currency: "USD" })).status).toBe(201);
+    expect((await say(driverChat, `/decline ${bidId}`)).text).toContain(`Offer declined. Your bid ${bidId} stays`);
+    expect(await open()).toEqual([]);
+    expect((await shipper.post(`/api/bids/${bidId}/counter`, { amount: 830, currency: "USD" })).status).toBe(201);
+    expect((await say(driverChat, `/accept ${bidId}`)).text).toContain(`load #${loadId} is yours at $830.00`);
+    const [load] = await t.rows<{ status: string; agreed_amount_minor: number }>(
+      "SELECT status, agreed_amount_minor FROM loads WHERE id = ?",
+      loadId,
+    );
+    expect({ ...load, agreed_amount_minor: Number(load.agreed_amount_minor) }).toEqual({
+      status: "assigned",
+      agreed_amount_minor: 83000,
+    });
+  });
+
+  test("another account's bid: /accept, /decline and /counter get the bid's not-found and change nothing", async () => {
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    const bidId = (await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" })).json.bid
+      .id as number;
+    expect((await shipper.post(`/api/bids/${bidId}/counter`, { amount: 800, currency: "USD" })).status).toBe(201);
+    const other = createClient(t);
+    await registerUser(other, "driver");
+    const otherChat = chat();
+    await link(other, otherChat, "Other");
+    for (const text of [`/accept ${bidId}`, `/decline ${bidId}`, `/counter ${bidId} 700`])
+      expect((await say(otherChat, text)).text).toContain("Bid not found");
+    const rows = await t.rows<{ status: string }>("SELECT status FROM bid_counters WHERE bid_id = ?", bidId);
+    expect(rows.map((r) => r.status)).toEqual(["open"]);
+    expect((await t.rows<{ status: string }>("SELECT status FROM loads WHERE id = ?", loadId))[0].status).toBe(
+      "posted",
+    );
   });
 
   test("another shipper's Accept is refused with the app's error; a driver cannot bid as a shipper", async () => {

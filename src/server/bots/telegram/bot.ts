@@ -17,11 +17,13 @@ import {
 import {
   bidCommand,
   callerFor,
+  counterAnswerCommand,
   errorText,
   helpText,
   liveLocationCommand,
   loadsCommand,
   notLinkedText,
+  offersCommand,
   type TBotDeps,
   type TBotReply,
   type TBotUser,
@@ -130,6 +132,25 @@ export const createTelegramBot = (s: TTelegramBotSettings, deps: TBotDeps) => {
       ),
     ),
   );
+  bot.command(
+    "offers",
+    withUser((u) => offersCommand(deps, u, "telegram")),
+  );
+  for (const action of ["accept", "decline", "counter"] as const)
+    bot.command(
+      action,
+      withUser((u, ctx) =>
+        counterAnswerCommand(
+          deps,
+          u,
+          "telegram",
+          action,
+          String(ctx.match ?? "")
+            .split(/\s+/)
+            .filter(Boolean),
+        ),
+      ),
+    );
   bot.command(
     "track",
     withUser((u, ctx) =>

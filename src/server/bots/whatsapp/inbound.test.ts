@@ -126,6 +126,30 @@ test("the text commands act for the account that verified the number; other numb
   expect((await t.rows<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM bids"))[0].n).toBe(1);
 });
 
+test("a counter-offer answered by text: offers, counter, accept, through the same procedures as the app", async () => {
+  const phone = number();
+  expect((await driver.put("/api/messaging/preferences", prefs(phone))).status).toBe(200);
+  await verifyWhatsApp(driver, phone, lastWhatsApp);
+  const loadId = (await shipper.post("/api/loads", loadInput({ title: "Barley, 30 t" }))).json.id as number;
+  const bidId = (await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" })).json.bid
+    .id as number;
+  expect((await shipper.post(`/api/bids/${bidId}/counter`, { amount: 800, currency: "USD" })).status).toBe(201);
+  expect((await say(phone, "help")).text).toContain("counter <bid number> <amount>");
+  expect((await say(phone, "offers")).text).toContain(`The shipper offers $800.00. Reply: accept ${bidId}`);
+  expect((await say(phone, `counter ${bidId} nope`)).text).toContain("counter 12 850 ETB");
+  expect((await say(phone, `counter ${bidId} 860`)).text).toContain("Counter-offer sent: $860.00");
+  expect((await shipper.post(`/api/bids/${bidId}/counter`, { amount: 840, currency: "USD" })).status).toBe(201);
+  expect((await say(phone, `accept ${bidId}`)).text).toContain(`load #${loadId} is yours at $840.00`);
+  const [load] = await t.rows<{ status: string; agreed_amount_minor: number }>(
+    "SELECT status, agreed_amount_minor FROM loads WHERE id = ?",
+    loadId,
+  );
+  expect({ ...load, agreed_amount_minor: Number(load.agreed_amount_minor) }).toEqual({
+    status: "assigned",
+    agreed_amount_minor: 84000,
+  });
+});
+
 test("answers in the messaging language", async () => {
   const phone = number();
   await driver.put("/api/messaging/preferences", prefs(phone, "am"));

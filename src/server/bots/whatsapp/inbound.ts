@@ -15,9 +15,11 @@ import { linkedAccount } from "../../modules/notifications/telegram-link";
 import type { TServices } from "../../services";
 import {
   bidCommand,
+  counterAnswerCommand,
   helpText,
   loadsCommand,
   notLinkedText,
+  offersCommand,
   parseCommand,
   type TBotReply,
   trackCommand,
@@ -68,6 +70,9 @@ export const answerWhatsApp = async (
   if (!u) text = notLinkedText("en", "whatsapp");
   else if (command === "loads") text = asText(await loadsCommand(deps, u, "whatsapp"));
   else if (command === "bid") text = asText(await bidCommand(deps, u, "whatsapp", args));
+  else if (command === "offers") text = asText(await offersCommand(deps, u, "whatsapp"));
+  else if (command === "accept" || command === "decline" || command === "counter")
+    text = asText(await counterAnswerCommand(deps, u, "whatsapp", command, args));
   else if (command === "track") text = asText(await trackCommand(deps, u, "whatsapp", args));
   else text = helpText(u.language, "whatsapp");
   if (!whatsapp) return { sent: false };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { API_SCOPES, type TApiScope } from "../../../shared/api-scopes";
+import { MAX_TOKENS_PER_USER } from "../../modules/tokens/tokens";
 import { createClient, createTestApp, registerUser, type TTestApp } from "../../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -27,17 +28,29 @@ const makeToken = async (client: ReturnType<typeof createClient>, scopes: readon
 
 beforeAll(async () => {
   t = await createTestApp();
-  const shipper = createClient(t, "10.92.0.1");
-  const driver = createClient(t, "10.92.0.2");
-  const other = createClient(t, "10.92.0.3");
-  await registerUser(shipper, "shipper");
-  await registerUser(driver, "driver");
-  await registerUser(other, "shipper");
+  // An account holds at most MAX_TOKENS_PER_USER tokens, fewer than the scopes: each kind of user is several accounts.
+  let ip = 0;
+  const accounts = (kind: "shipper" | "driver") => {
+    let client: ReturnType<typeof createClient> | null = null;
+    let held = 0;
+    return async () => {
+      if (!client || held === MAX_TOKENS_PER_USER) {
+        client = createClient(t, `10.92.1.${++ip}`);
+        await registerUser(client, kind);
+        held = 0;
+      }
+      held++;
+      return client;
+    };
+  };
+  const shipper = accounts("shipper");
+  const driver = accounts("driver");
+  const other = accounts("shipper");
   for (const scope of API_SCOPES) {
-    exact.shipper[scope] = await makeToken(shipper, [scope]);
-    exact.driver[scope] = await makeToken(driver, [scope]);
+    exact.shipper[scope] = await makeToken(await shipper(), [scope]);
+    exact.driver[scope] = await makeToken(await driver(), [scope]);
     allBut[scope] = await makeToken(
-      other,
+      await other(),
       API_SCOPES.filter((s) => s !== scope),
     );
   }

@@ -16,6 +16,7 @@ DELETE /api/push/subscribe
 DELETE /api/saved-searches/:id
 DELETE /api/shipping/shipments/:id
 DELETE /api/tokens/:id
+DELETE /api/webhook-endpoints/:id
 GET /api/auth/user
 GET /api/bids/driver
 GET /api/dashboard
@@ -64,6 +65,8 @@ GET /api/subscription/status
 GET /api/sync/status
 GET /api/tokens
 GET /api/track/:token
+GET /api/webhook-endpoints
+GET /api/webhook-endpoints/:id/deliveries
 POST /api/auth/login
 POST /api/auth/password/forgot
 POST /api/auth/password/reset
@@ -117,6 +120,8 @@ POST /api/sync/manual
 POST /api/tokens
 POST /api/user/phone
 POST /api/user/phone/verify
+POST /api/webhook-deliveries/:id/resend
+POST /api/webhook-endpoints
 PUT /api/drivers/availability
 PUT /api/ecommerce/integrations/:id
 PUT /api/marketplaces/:id

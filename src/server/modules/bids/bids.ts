@@ -13,6 +13,7 @@ import { enqueueNotify, type TOffer } from "../notifications/notify";
 import { recordActivity } from "../platform/activity";
 import { fromUsd, loadRates, toUsd } from "../platform/fx";
 import { recordTripEvent } from "../trips/events";
+import { emitWebhookEvent } from "../webhooks/emit";
 import { closeOpenCounters, negotiationsOf } from "./counter-state";
 
 export const BID_NOT_FOUND = /*i18n*/ { id: "error.bid.notFound", message: "Bid not found" };
@@ -87,6 +88,19 @@ export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBid
       actorId: driver.id,
       bidId: bid.id,
       ref: `${bid.id}.${now}`,
+    });
+    await emitWebhookEvent(tx, {
+      event: "load.bid_received",
+      loadId,
+      to: [load.shipperId],
+      data: {
+        bidId: bid.id,
+        driverId: driver.id,
+        amount: fromMinor(bid.amountMinor, bid.currency),
+        currency: bid.currency,
+        replaced: Boolean(pending),
+      },
+      now,
     });
     return { bid: toPublicBid(bid), replaced: Boolean(pending) };
   });

@@ -47,9 +47,29 @@ export const documentsOf = async (db: TDb, actor: User, loadId: number) => {
   return rows.map(toPublicDocument);
 };
 
+const KEY_REUSED = /*i18n*/ {
+  id: "error.document.keyReused",
+  message: "This Idempotency-Key was used for a file of another load",
+};
+
+/** The uploader's document sent earlier with this key: the same document again for the same load, 422 for another. */
+const sentBefore = async (db: Pick<TDb, "select">, actor: User, loadId: number, clientKey: string) => {
+  const [row] = await db
+    .select()
+    .from(loadDocuments)
+    .where(and(eq(loadDocuments.uploaderId, actor.id), eq(loadDocuments.clientKey, clientKey)));
+  if (row && row.loadId !== loadId)
+    throw new AppError("UNPROCESSABLE_CONTENT", KEY_REUSED, {
+      issues: [{ path: "Idempotency-Key", message: KEY_REUSED }],
+    });
+  return row;
+};
+
 /**
  * Stores a party's file for the load: checked and (for images) re-encoded first, written to storage, then recorded.
- * A record that cannot be written takes its file back out of storage, so nothing is left half-made.
+ * A record that cannot be written takes its file back out of storage, so nothing is left half-made. With a client
+ * key (the phone's Idempotency-Key), a file sent again after a lost answer returns the document made the first time,
+ * also when both copies arrive at once (the unique (uploader, key) index lets one in; the other's file is removed).
  */
 export const uploadDocument = async (
   db: TDb,
@@ -59,6 +79,10 @@ export const uploadDocument = async (
   now = Date.now(),
 ) => {
   const load = await loadForParty(db, actor, input.loadId);
+  if (input.clientKey) {
+    const earlier = await sentBefore(db, actor, load.id, input.clientKey);
+    if (earlier) return toPublicDocument(earlier);
+  }
   const file = await prepareFile(input.type, input.file.type, input.file.data);
   const key = `loads/${load.id}/documents/${crypto.randomUUID()}.${EXTENSION[file.contentType]}`;
   const stored = await storage.put(key, file.data, file.contentType);
@@ -74,10 +98,17 @@ export const uploadDocument = async (
         contentType: file.contentType,
         size: stored.size,
         storageKey: key,
+        clientKey: input.clientKey ?? null,
         createdAt: now,
       })
+      .onConflictDoNothing()
       .returning();
-    return toPublicDocument(row!);
+    if (row) return toPublicDocument(row);
+    // The same key won the race: this copy's file goes, the first one's document is the answer.
+    await storage.delete(key).catch(() => {});
+    const earlier = await sentBefore(db, actor, load.id, input.clientKey!);
+    if (!earlier) throw new Error("an upload's key conflicted but its document is gone");
+    return toPublicDocument(earlier);
   } catch (err) {
     await storage.delete(key).catch(() => {});
     throw err;

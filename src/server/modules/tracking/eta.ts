@@ -66,11 +66,16 @@ export const remainingRoadMiles = (from: TPoint, pickup: TPoint, delivery: TPoin
   return straight * roadFactorAt(delivery);
 };
 
-/** Evenly spaced points of a long track, the first and the last always among them. */
+/**
+ * Evenly spaced points of a long track, the first and the last always among them: the i-th is the point at
+ * ceil(i × (n − 1) / (max − 1)). In whole numbers, index r is picked when (r × (max − 1)) mod (n − 1) < max − 1, the
+ * rule the database applies in `thinnedPoints`, so both pick the same points.
+ */
 export const thin = <T>(points: T[], max: number): T[] => {
   if (points.length <= max) return points;
   const out: T[] = [];
-  const step = (points.length - 1) / (max - 1);
-  for (let i = 0; i < max; i++) out.push(points[Math.round(i * step)]);
+  const m = points.length - 1;
+  const k = max - 1;
+  for (let i = 0; i < max; i++) out.push(points[Math.ceil((i * m) / k)]);
   return out;
 };

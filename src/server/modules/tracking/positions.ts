@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
 import { bids, type Load, loads, tripAlerts, tripPoints, type User, users } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
@@ -8,6 +8,7 @@ import { publishLive } from "../../live/publish";
 import { moveLoadAlerts } from "../loads/alerts";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
+import { emitWebhookEvent } from "../webhooks/emit";
 import { RECENT_SPEED_WINDOW_MS, remainingRoadMiles, thin, tripSpeedMph } from "./eta";
 
 /** A phone's clock may run a little ahead of ours: a point up to this far in the future is taken as now. */
@@ -105,7 +106,7 @@ export const recordPositions = async (
     const kept = positions.filter((p) => load.deliveredAt == null || p.recordedAt <= load.deliveredAt);
     const stored = kept.length ? await insertPoints(tx, kept, load.id) : [];
     if (stored.length) {
-      await afterStored(tx, driver.id, load, stored);
+      await afterStored(tx, driver.id, load, stored, now);
       await noticeArrivalAndDelay(tx, load, stored, now);
     }
     const newest = stored.reduce<(typeof stored)[number] | null>(
@@ -141,8 +142,9 @@ const insertPoints = (tx: TTx, points: TPosition[], loadId: number): Promise<TSt
     .returning({ latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt });
 
 /** The driver's own position follows the trip's newest point, unless a newer one is already known. */
-const afterStored = async (tx: TTx, driverId: number, load: TTrackable, stored: TStored[]) => {
+const afterStored = async (tx: TTx, driverId: number, load: TTrackable, stored: TStored[], now: number) => {
   const newest = stored.reduce((a, p) => (a.recordedAt >= p.recordedAt ? a : p));
+  await emitPosition(tx, load, newest, now);
   const [moved] = await tx.select({ at: users.locationUpdatedAt }).from(users).where(eq(users.id, driverId));
   if (moved?.at == null || moved.at < newest.recordedAt) {
     await tx
@@ -222,13 +224,40 @@ const noticeArrivalAndDelay = async (tx: TTx, load: Load, stored: TStored[], now
 };
 
 /** Adds one point (the driver's own position update) to the tracks of their loads in transit; a repeat adds nothing. */
-export const addPointToTrips = async (tx: TTx, loadIds: number[], point: TStored) => {
+export const addPointToTrips = async (tx: TTx, loadIds: number[], point: TStored, now = point.recordedAt) => {
   if (!loadIds.length) return;
-  await tx
+  const added = await tx
     .insert(tripPoints)
     .values(loadIds.map((loadId) => ({ loadId, ...point })))
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ loadId: tripPoints.loadId });
+  if (!added.length) return;
+  const parties = await tx
+    .select({ id: loads.id, shipperId: loads.shipperId, assignedDriverId: loads.assignedDriverId })
+    .from(loads)
+    .where(
+      inArray(
+        loads.id,
+        added.map((a) => a.loadId),
+      ),
+    );
+  for (const load of parties) await emitPosition(tx, load, point, now);
 };
+
+/** A new newest point of a trip, to the webhooks of its shipper and driver (coalesced: see webhooks/emit.ts). */
+const emitPosition = (
+  tx: TTx,
+  load: { id: number; shipperId: number | null; assignedDriverId: number | null },
+  point: TStored,
+  now: number,
+) =>
+  emitWebhookEvent(tx, {
+    event: "load.position",
+    loadId: load.id,
+    to: [load.shipperId, load.assignedDriverId],
+    data: { latitude: point.latitude, longitude: point.longitude, recordedAt: iso(point.recordedAt) },
+    now,
+  });
 
 /** The track of a load the caller is a party to; 404 for everyone else. */
 export const trackForParty = async (db: TDb, actor: Pick<User, "id">, loadId: number, now = Date.now()) => {
@@ -239,16 +268,52 @@ export const trackForParty = async (db: TDb, actor: Pick<User, "id">, loadId: nu
 };
 
 /**
+ * The trip's points in time order: all of them when there are at most `max`, otherwise `max` points evenly spread
+ * (the first and the last always among them, the points `thin` picks). The database numbers the points over the
+ * (load, time) index, keeps the picked numbers with whole-number arithmetic (no list of wanted numbers to test each
+ * row against) and joins back for their positions, so a long trip is never read whole.
+ */
+export const thinnedPoints = async (
+  db: Pick<TDb, "select">,
+  loadId: number,
+  max = MAX_TRACK_POINTS,
+): Promise<TStored[]> => {
+  const columns = { latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt };
+  const [{ n }] = await db.select({ n: count() }).from(tripPoints).where(eq(tripPoints.loadId, loadId));
+  if (n <= max)
+    return db.select(columns).from(tripPoints).where(eq(tripPoints.loadId, loadId)).orderBy(asc(tripPoints.recordedAt));
+  const m = n - 1;
+  const k = max - 1;
+  const numbered = db
+    .select({
+      at: sql<number>`${tripPoints.recordedAt}`.as("at"),
+      rn: sql<number>`row_number() over (order by ${tripPoints.recordedAt}) - 1`.as("rn"),
+    })
+    .from(tripPoints)
+    .where(eq(tripPoints.loadId, loadId))
+    .as("numbered");
+  const picked = db
+    .select({ at: numbered.at })
+    .from(numbered)
+    .where(sql`(${numbered.rn} * CAST(${k} AS BIGINT)) % CAST(${m} AS BIGINT) < CAST(${k} AS BIGINT)`)
+    .as("picked");
+  const rows = await db
+    .select(columns)
+    .from(tripPoints)
+    .innerJoin(picked, and(eq(tripPoints.loadId, loadId), eq(tripPoints.recordedAt, picked.at)))
+    .orderBy(asc(tripPoints.recordedAt));
+  return rows.map((r) => ({ ...r, recordedAt: Number(r.recordedAt) }));
+};
+
+/**
  * The trip's track: at most MAX_TRACK_POINTS points spread over the whole trip, the last position, the road miles
  * left and the ETA at the trip's recent speed (with the time it was reckoned), and what the tracking told the shipper.
+ * It reads the thinned track and the last hour, never every point of a long trip.
  */
 export const trackOf = async (db: Pick<TDb, "select">, load: TTrackable, now = Date.now()): Promise<TTrack> => {
-  const all = await db
-    .select({ latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt })
-    .from(tripPoints)
-    .where(eq(tripPoints.loadId, load.id))
-    .orderBy(asc(tripPoints.recordedAt));
-  const last = all.at(-1) ?? null;
+  const points = await thinnedPoints(db, load.id);
+  const last = points.at(-1) ?? null;
+  const recent = last ? await recentPoints(db, load.id, last.recordedAt - RECENT_SPEED_WINDOW_MS) : [];
   const events = await db
     .select()
     .from(tripAlerts)
@@ -256,11 +321,11 @@ export const trackOf = async (db: Pick<TDb, "select">, load: TTrackable, now = D
     .orderBy(asc(tripAlerts.createdAt), asc(tripAlerts.id));
   const pickup = { latitude: load.pickupLatitude, longitude: load.pickupLongitude };
   const delivery = { latitude: load.deliveryLatitude, longitude: load.deliveryLongitude };
-  const { remainingMiles, eta } = reckon(load, all, now);
+  const { remainingMiles, eta } = reckon(load, points, now, recent);
   return {
     loadId: load.id,
     status: load.status,
-    positions: thin(all, MAX_TRACK_POINTS).map(toPoint),
+    positions: points.map(toPoint),
     lastPosition: last ? toPoint(last) : null,
     remainingMiles,
     eta: eta == null ? null : iso(eta),
@@ -273,8 +338,11 @@ export const trackOf = async (db: Pick<TDb, "select">, load: TTrackable, now = D
 
 const toPoint = (p: TStored) => ({ latitude: p.latitude, longitude: p.longitude, recordedAt: iso(p.recordedAt) });
 
-/** Road miles left and the ETA (epoch ms), from the points of the track in time order. */
-export const reckon = (load: TTrackable, points: TStored[], now: number) => {
+/**
+ * Road miles left and the ETA (epoch ms), from the points of the track in time order (the whole trip, possibly
+ * thinned, its last point the newest) and the last hour's points (read from the points when not given).
+ */
+export const reckon = (load: TTrackable, points: TStored[], now: number, recentOnes?: TStored[]) => {
   if (load.status === "delivered" || load.status === "completed")
     return { remainingMiles: 0, eta: load.deliveredAt ?? null };
   if (load.status !== "assigned" && load.status !== "in_transit") return { remainingMiles: null, eta: null };
@@ -283,7 +351,7 @@ export const reckon = (load: TTrackable, points: TStored[], now: number) => {
   const last = points.at(-1);
   if (!last) return { remainingMiles: round1(remainingRoadMiles(pickup, pickup, delivery, true)), eta: null };
   const miles = remainingRoadMiles(last, pickup, delivery, load.status === "in_transit");
-  const recent = points.filter((p) => p.recordedAt >= last.recordedAt - RECENT_SPEED_WINDOW_MS);
+  const recent = recentOnes ?? points.filter((p) => p.recordedAt >= last.recordedAt - RECENT_SPEED_WINDOW_MS);
   const speed = tripSpeedMph(recent, thin(points, MAX_TRACK_POINTS));
   return { remainingMiles: round1(miles), eta: Math.round(now + (miles / speed) * 3_600_000) };
 };

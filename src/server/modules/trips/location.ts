@@ -21,6 +21,7 @@ export const updateDriverLocation = (db: TDb, driver: User, latitude: number, lo
       tx,
       active.map((l) => l.id),
       { latitude, longitude, recordedAt: now },
+      now,
     );
     return {
       latitude: user.latitude!,

@@ -1,6 +1,6 @@
-import { and, desc, eq, lte, sql } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
-import { bids, type Load, loads, ratings, tripPoints, type User, users } from "../../../../db/tables";
+import { bids, type Load, loads, ratings, type User, users } from "../../../../db/tables";
 import type { TDeliveryInput } from "../../../shared/schemas/documents";
 import { POD_ANSWER_MS, type TTripEventKind } from "../../../shared/schemas/trips";
 import { AppError } from "../../errors";
@@ -10,6 +10,8 @@ import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
 import { holdForLoad, refundForLoad, releaseForLoad } from "../payments/escrow";
 import { recordActivity } from "../platform/activity";
+import { thinnedPoints } from "../tracking/positions";
+import { emitWebhookEvent } from "../webhooks/emit";
 import { recordTripEvent } from "./events";
 
 type TStatus = Load["status"];
@@ -291,6 +293,13 @@ export const cancelLoad = (db: TDb, shipper: User, loadId: number, reason: strin
       loadId: load.id,
       actorId: shipper.id,
     });
+    await emitWebhookEvent(tx, {
+      event: "load.cancelled",
+      loadId: load.id,
+      to: [shipper.id, load.assignedDriverId, ...pending.map((p) => p.driverId)],
+      data: { status: "cancelled", reason },
+      now,
+    });
     return updated;
   });
 
@@ -358,17 +367,15 @@ export const lastPositions = async (db: TDb, loadIds: number[]) =>
     ]),
   );
 
-/** The trip's last known position and its track, for the load's two parties. */
-export const trackOf = async (db: TDb, loadId: number, limit = 500) => {
-  const points = (
-    await db
-      .select()
-      .from(tripPoints)
-      .where(eq(tripPoints.loadId, loadId))
-      .orderBy(desc(tripPoints.recordedAt), desc(tripPoints.id))
-      .limit(limit)
-  )
-    .reverse()
-    .map((p) => ({ latitude: p.latitude, longitude: p.longitude, recordedAt: new Date(p.recordedAt).toISOString() }));
+/**
+ * The trip's last known position and its track for the load's two parties: the whole trip thinned to at most 500
+ * points (the tracking module's reading, so the load page and the track answer draw the same line).
+ */
+export const trackOf = async (db: TDb, loadId: number) => {
+  const points = (await thinnedPoints(db, loadId)).map((p) => ({
+    latitude: p.latitude,
+    longitude: p.longitude,
+    recordedAt: new Date(p.recordedAt).toISOString(),
+  }));
   return { lastPosition: points.at(-1) ?? null, points };
 };

@@ -97,7 +97,8 @@ export function LoadLine({ load: l, action }: { load: TTableLoad; action: ReactN
           </>
         )}
       </div>
-      <div className="flex shrink-0 items-center gap-1">
+      {/* A phone's touch target: the row's button is 44 px high whatever size it was made with. */}
+      <div className="flex shrink-0 items-center gap-1 [&_button]:min-h-11">
         <PendingBadge loadId={l.id} />
         {action}
       </div>

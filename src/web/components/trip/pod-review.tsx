@@ -105,10 +105,13 @@ export function PodReviewDialog({ loadId, status }: { loadId: number; status: "d
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [disputing, setDisputing] = useState(false);
+  // Accepting completes the load (and releases a funded payment): asked once more, like a withdrawal.
+  const [confirmingAccept, setConfirmingAccept] = useState(false);
   const [reasonError, setReasonError] = useState<string>();
   const done = async (title: string) => {
     setOpen(false);
     setDisputing(false);
+    setConfirmingAccept(false);
     toast({ title, variant: "success" });
     await queryClient.invalidateQueries();
   };
@@ -154,7 +157,10 @@ export function PodReviewDialog({ loadId, status }: { loadId: number; status: "d
       open={open}
       onOpenChange={(o) => {
         setOpen(o);
-        if (!o) setDisputing(false);
+        if (!o) {
+          setDisputing(false);
+          setConfirmingAccept(false);
+        }
       }}
     >
       <DialogTrigger asChild>
@@ -207,6 +213,27 @@ export function PodReviewDialog({ loadId, status }: { loadId: number; status: "d
               </Button>
             </DialogFooter>
           </form>
+        ) : confirmingAccept ? (
+          <div className="grid gap-3" role="alert" data-testid="accept-delivery-question">
+            <p className="text-sm">
+              <Trans>Accept this delivery? The load is then completed, and this cannot be undone.</Trans>
+            </p>
+            <DialogFooter>
+              <Button type="button" size="lg" variant="outline" onClick={() => setConfirmingAccept(false)}>
+                <Trans>Back</Trans>
+              </Button>
+              <Button
+                size="lg"
+                disabled={accept.isPending}
+                onClick={() => accept.mutate({ loadId })}
+                data-testid="accept-delivery-confirm"
+              >
+                <Trans comment="Button: yes, accept the proof of delivery and complete the load">
+                  Yes, accept delivery
+                </Trans>
+              </Button>
+            </DialogFooter>
+          </div>
         ) : (
           <DialogFooter>
             {mayDispute && (
@@ -214,12 +241,7 @@ export function PodReviewDialog({ loadId, status }: { loadId: number; status: "d
                 <Trans comment="Button: dispute the delivery (something is wrong with it)">Raise a problem</Trans>
               </Button>
             )}
-            <Button
-              size="lg"
-              disabled={accept.isPending}
-              onClick={() => accept.mutate({ loadId })}
-              data-testid="accept-delivery"
-            >
+            <Button size="lg" onClick={() => setConfirmingAccept(true)} data-testid="accept-delivery">
               <Trans comment="Button: accept the proof of delivery, which completes the load">Accept delivery</Trans>
             </Button>
           </DialogFooter>

@@ -4,12 +4,13 @@ import { createFileRoute } from "@tanstack/react-router";
 import { Banknote, Gavel, LocateFixed, MapPin, Star, Truck } from "lucide-react";
 import { useState } from "react";
 import { DEFAULT_RADIUS } from "../../../shared/constants";
+import { BidAction } from "../../components/bids/bid-action";
 import { Negotiation } from "../../components/bids/negotiation";
+import { WithdrawBidDialog } from "../../components/bids/withdraw-bid-dialog";
 import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
 import { WrongRole } from "../../components/layout/wrong-role";
 import { BidStatusBadge, LoadStatusBadge } from "../../components/loads/badges";
-import { BidDialog } from "../../components/loads/bid-dialog";
 import { LoadCard } from "../../components/loads/load-card";
 import { DEFAULT_FILTERS, filtersToInput, LoadFilters, type TBoardFilters } from "../../components/loads/load-filters";
 import { DriverMessagesDialog } from "../../components/loads/messages-dialog";
@@ -341,14 +342,14 @@ function DriverHome() {
               key={l.id}
               load={l}
               actions={
-                <BidDialog
+                <BidAction
                   load={l}
-                  trigger={
-                    <Button size="sm" data-testid="bid-button">
-                      <Trans comment="Button on a load in the driver's list: open the form to offer a price (place a bid) on it">
-                        Bid
-                      </Trans>
-                    </Button>
+                  isDriver
+                  testId="bid-button"
+                  label={
+                    <Trans comment="Button on a load in the driver's list: open the form to offer a price (place a bid) on it">
+                      Bid
+                    </Trans>
                   }
                 />
               }
@@ -378,14 +379,12 @@ function DriverHome() {
               <span className="font-semibold">{formatOriginal(b.amount, b.currency)}</span>
               <BidStatusBadge status={b.status} />
               {b.status === "pending" && (
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  disabled={withdraw.isPending}
-                  onClick={() => withdraw.mutate({ bidId: b.id })}
-                >
-                  <Trans comment="Button on the driver's pending bid: take back (withdraw) the bid">Withdraw</Trans>
-                </Button>
+                <WithdrawBidDialog
+                  amount={formatOriginal(b.amount, b.currency)}
+                  title={b.load.title}
+                  pending={withdraw.isPending}
+                  onConfirm={() => withdraw.mutate({ bidId: b.id })}
+                />
               )}
               {b.status !== "withdrawn" && <DriverMessagesDialog loadId={b.loadId} title={b.load.title} />}
             </div>

@@ -7,8 +7,9 @@ import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useStat
 import { BOARD_PAGE_SIZE, boardStatsInput, firstBoardPage } from "../../../shared/board";
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import { ratePerDistance, type TUnits } from "../../../shared/units";
+import { BidAction } from "../../components/bids/bid-action";
 import { StaleNotice } from "../../components/layout/stale-notice";
-import { bidDialogPart, DeferredBidDialog } from "../../components/loads/deferred-bid-dialog";
+import { bidDialogPart } from "../../components/loads/deferred-bid-dialog";
 import { LoadCard } from "../../components/loads/load-card";
 import { PosterCallLink } from "../../components/loads/load-cells";
 import {
@@ -181,17 +182,15 @@ function LoadBoardPage() {
     budgetCurrency: string;
     pickupLocation: string;
     deliveryLocation: string;
-  }) =>
-    isDriver && load.status === "posted" && load.source.type !== "external" ? (
-      <DeferredBidDialog
-        load={load}
-        trigger={
-          <Button size="sm" className="max-sm:h-11" data-testid="quick-bid">
-            <Trans comment="Button on a load of the load board: offer a price (place a bid) quickly">Quick Bid</Trans>
-          </Button>
-        }
-      />
-    ) : null;
+  }) => (
+    <BidAction
+      load={load}
+      isDriver={isDriver}
+      deferred
+      testId="quick-bid"
+      label={<Trans comment="Button on a load of the load board: offer a price (place a bid) quickly">Quick Bid</Trans>}
+    />
+  );
 
   const s = stats.data;
   const avgRate = s?.avgRatePerMileUsd;
@@ -409,10 +408,11 @@ function LoadBoardPage() {
                 key={loadKey(l)}
                 load={l}
                 action={
-                  quickBid(l) ??
-                  (l.source.type === "external" && l.source.contact ? (
+                  l.source.type === "external" && l.source.contact ? (
                     <PosterCallLink contact={l.source.contact} />
-                  ) : null)
+                  ) : (
+                    quickBid(l)
+                  )
                 }
               />
             ))}

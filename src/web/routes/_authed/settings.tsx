@@ -11,6 +11,7 @@ import { PaymentsPanel } from "../../components/payments/payments-panel";
 import { ApiTokensPanel } from "../../components/tokens/api-tokens-panel";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label } from "../../components/ui/input";
+import { WebhooksPanel } from "../../components/webhooks/webhooks-panel";
 import { usePreferences } from "../../lib/preferences";
 
 export const Route = createFileRoute("/_authed/settings")({ component: SettingsPage });
@@ -61,6 +62,7 @@ function SettingsPage() {
         <PhonePanel />
         <PushPanel />
         <ApiTokensPanel />
+        <WebhooksPanel />
       </div>
     </div>
   );

@@ -1,0 +1,81 @@
+import { expect, test } from "@playwright/test";
+import { DEMO, signIn, signUp, uniqueEmail } from "./helpers";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+test("a shipper adds a webhook endpoint on Settings, copies its secret once, sees a bid's delivery, resends and deletes it", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+  await ctx.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const page = await ctx.newPage();
+  await page.goto("/signin?mode=register&returnTo=/settings");
+  await signUp(page, { type: "Shipper", first: "Hana", last: "Alemu", email: uniqueEmail("hooks") });
+  const panel = page.getByTestId("webhooks");
+  await expect(panel.getByTestId("no-webhooks")).toBeVisible();
+
+  // An address is required; a private one is refused by the server, named at the field.
+  await panel.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(panel.getByRole("alert")).toContainText("Enter the https address");
+  await panel.getByLabel("Endpoint address").fill("https://10.0.0.5/hooks");
+  await panel.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(panel.getByRole("alert")).toContainText("public https address");
+
+  // A public address literal (nothing listens there from this machine: its deliveries fail and are logged).
+  await panel.getByLabel("Endpoint address").fill("https://192.0.43.10/mytess");
+  await panel.getByRole("checkbox", { name: "load.bid_received" }).check();
+  await panel.getByRole("button", { name: "Add endpoint" }).click();
+  const secret = (await panel.getByTestId("webhook-secret").textContent()) ?? "";
+  expect(secret).toMatch(/^whsec_/);
+  await panel.getByRole("button", { name: "Copy secret" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await panel.getByRole("button", { name: "Done" }).click();
+  await expect(panel.getByTestId("webhook-secret")).toHaveCount(0);
+  const row = panel.getByTestId("webhook-list").getByRole("listitem").first();
+  await expect(row).toContainText("https://192.0.43.10/mytess");
+  await expect(row).toContainText("load.bid_received, load.awarded");
+
+  // A driver bids on the shipper's load: a delivery appears in the endpoint's log.
+  const posted = await page.request.post("/api/loads", {
+    data: {
+      title: `Webhook load ${Date.now()}`,
+      equipmentType: "flatbed",
+      pickupAddress: "Kality Customs Terminal",
+      pickupCity: "Addis Ababa",
+      pickupCountry: "Ethiopia",
+      pickupLatitude: 8.9,
+      pickupLongitude: 38.77,
+      deliveryAddress: "Adama Industrial Park",
+      deliveryCity: "Adama",
+      deliveryCountry: "Ethiopia",
+      deliveryLatitude: 8.54,
+      deliveryLongitude: 39.27,
+      pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
+      deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
+      weight: 30000,
+      budgetAmount: 1000,
+      budgetCurrency: "USD",
+    },
+  });
+  expect(posted.status()).toBe(201);
+  const loadId = (await posted.json()).id as number;
+  const driverCtx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const driver = await driverCtx.newPage();
+  await signIn(driver, DEMO.driver);
+  expect((await driver.request.post(`/api/loads/${loadId}/bids`, { data: { amount: 900 } })).status()).toBe(201);
+
+  await row.getByRole("button", { name: "Deliveries" }).click();
+  const log = row.getByTestId("delivery-list").getByRole("listitem").first();
+  await expect(log).toContainText("load.bid_received");
+  await expect(log.getByTestId("delivery-status")).toContainText("Pending");
+  await log.getByRole("button", { name: "Resend" }).click();
+  await expect(page.getByTestId("toast").first()).toContainText("Sending again");
+
+  // Deleting asks first.
+  await row.getByTestId("delete-webhook").click();
+  await page.getByTestId("confirm-delete-webhook").click();
+  await expect(panel.getByTestId("no-webhooks")).toBeVisible();
+  await driverCtx.close();
+  await ctx.close();
+});

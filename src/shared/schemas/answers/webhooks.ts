@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENTS } from "../webhooks";
+
+export const ZWebhookEndpoint = z.object({
+  id: z.number(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  createdAt: z.string(),
+});
+export const ZWebhookEndpointsListAnswer = z.array(ZWebhookEndpoint);
+/** The endpoint with its signing secret: in the creation's answer only. */
+export const ZWebhookEndpointCreateAnswer = ZWebhookEndpoint.extend({ secret: z.string() });
+
+export const ZWebhookAttempt = z.object({
+  at: z.string(),
+  /** The receiver's HTTP status; null when no answer came (refused address, timeout, connection failure). */
+  statusCode: z.number().nullable(),
+  durationMs: z.number(),
+  error: z.string().nullable(),
+  /** Sent by hand (resend), not by the retries. */
+  resend: z.boolean(),
+});
+export const ZWebhookDelivery = z.object({
+  id: z.number(),
+  event: z.enum(WEBHOOK_EVENTS),
+  eventId: z.string(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastStatusCode: z.number().nullable(),
+  /** The body exactly as it was signed and sent. */
+  body: z.string(),
+  /** Newest first, at most 20. */
+  attempts: z.array(ZWebhookAttempt),
+});
+export const ZWebhookDeliveriesAnswer = z.array(ZWebhookDelivery);
+export const ZWebhookResendAnswer = z.object({ ok: z.literal(true), deliveryId: z.number() });
