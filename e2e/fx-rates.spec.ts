@@ -31,7 +31,7 @@ test("the board says its converted amounts are estimates and gives the day of th
   await expect(note).toHaveText(`የተቀየሩ መጠኖች ግምት ናቸው፤ የ${day} የምንዛሪ ተመን`);
   // On a phone the note stays above the first load.
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.getByTestId("load-card").first()).toBeVisible();
+  await expect(page.getByTestId("load-line").first()).toBeVisible();
   await expect(note).toBeInViewport();
   await ctx.close();
 });

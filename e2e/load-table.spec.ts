@@ -23,7 +23,7 @@ const numberIn = (text: string | null, pattern: RegExp) => {
   return m ? Number(m[1].replace(/,/g, "")) : null;
 };
 const perMileOf = (rows: Locator) =>
-  rows.getByTestId("rate-cell").evaluateAll((cells) => cells.map((c) => c.textContent ?? ""));
+  rows.getByTestId("rate-per-distance-cell").evaluateAll((cells) => cells.map((c) => c.textContent ?? ""));
 const distancesOf = (rows: Locator) =>
   rows.getByTestId("distance-badge").evaluateAll((badges) => badges.map((b) => b.textContent ?? ""));
 const descending = (xs: number[]) => xs.every((x, i) => i === 0 || xs[i - 1] >= x);
@@ -173,15 +173,17 @@ test("desktop: the table's header row fits at 1280 px in English, Amharic and Af
   await ctx.close();
 });
 
-test("phone: cards, not a table; the first load is on the first screen; the filters fold", async ({ browser }) => {
+test("phone: two-line rows, not a table; the first load is on the first screen; the filters fold", async ({
+  browser,
+}) => {
   const ctx = await contextAt(browser, SMALL_PHONE);
   const page = await ctx.newPage();
   await signIn(page, ABEBE, "/loads");
-  const first = page.getByTestId("load-results").getByTestId("load-card").first();
+  const first = page.getByTestId("load-results").getByTestId("load-line").first();
   await expect(first).toBeVisible();
   await expect(page.getByTestId("load-table")).toHaveCount(0);
   await expect(page.getByTestId("board-summary")).toHaveText(/^\d+ loads found · \d+ urgent$/);
-  // The whole first card, Quick Bid included, without scrolling.
+  // The whole first row, Quick Bid included, without scrolling.
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
   const box = (await first.boundingBox())!;
   expect(box.y).toBeGreaterThan(0);

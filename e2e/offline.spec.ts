@@ -149,12 +149,12 @@ test("a load opened before the connection went stays readable offline with its t
   await page.goto("/signin?mode=register&returnTo=/loads");
   await signUp(page, { type: "Driver", first: "Hawi", last: "Tolera", email: uniqueEmail("hawi") });
   const row = page
-    .getByTestId("load-card")
+    .getByTestId("load-line")
     .filter({ has: page.getByTestId("quick-bid") })
     .first();
   await expect(row).toBeVisible({ timeout: 20_000 });
   const loadId = Number(await row.getAttribute("data-load-id"));
-  const title = (await row.getByRole("link").first().textContent()) ?? "";
+  const title = (await row.getAttribute("data-title")) ?? "";
   await page.goto(`/loads/${loadId}`);
   await expect(page.getByTestId("load-card")).toContainText(title);
   await page.getByTestId("quick-bid").hover(); // the bid dialog's code arrives while online

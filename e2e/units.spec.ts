@@ -10,7 +10,7 @@ test("a driver signing up in Ethiopia reads kilometres and tonnes in Amharic, an
   const page = await ctx.newPage();
   await page.goto("/signin?mode=register&returnTo=/loads");
   await signUp(page, { type: "Driver", first: "Tigist", last: "Haile", email: uniqueEmail("tigist") });
-  const card = page.getByTestId("load-card").first();
+  const card = page.getByTestId("load-line").first();
   await expect(card).toBeVisible();
   // Created in Ethiopia: metric and birr on the account.
   const me = await (await page.request.get("/api/auth/user")).json();

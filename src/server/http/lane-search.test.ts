@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { loads } from "../../../db/tables";
+import { eq } from "drizzle-orm";
+import { loads, users } from "../../../db/tables";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // The board's lane search over REST: origin and destination with their radii, a pickup window, several equipment
@@ -159,6 +160,18 @@ describe("lane search", () => {
     expect(await titles(driver, { ...lane, sourceType: "external" })).toEqual([]);
     expect(await titles(other, lane)).toEqual(["Synced for other", "Soon flatbed", "Late van"]);
     expect(await titles(other, { ...lane, sourceType: "external" })).toEqual(["Synced for other"]);
+  });
+
+  test("each MyTess load names its shipper by first name and initial, with the rating, and nothing that reaches them", async () => {
+    const me = (await shipper.get("/api/auth/user")).json.user as { id: number };
+    const first = await driver.get(q({ ...ADDIS, ...ADAMA }));
+    expect(first.status).toBe(200);
+    expect(first.json.length).toBeGreaterThan(0);
+    for (const l of first.json) expect(l.shipper).toEqual({ name: "Hana A.", rating: null, ratings: 0 });
+    await t.db.update(users).set({ ratingSum: 14, totalRatings: 3 }).where(eq(users.id, me.id));
+    const rated = await driver.get(q({ ...ADDIS, ...ADAMA }));
+    for (const l of rated.json) expect(l.shipper).toEqual({ name: "Hana A.", rating: 4.7, ratings: 3 });
+    expect(JSON.stringify(rated.json)).not.toContain("@");
   });
 
   test("signed out: 401", async () => {

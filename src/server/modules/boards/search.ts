@@ -11,6 +11,7 @@ import { BOARD_NAMES, type TBoardLoad, type TBoardResult, type TBoardSearch } fr
 import { logger } from "../../logger";
 import { boardStats, searchLoads, type TLoadPage } from "../loads/search";
 import { toPublicLoad } from "../loads/serialize";
+import { boardShippers, type TBoardShipper } from "../loads/shippers";
 import { nearestPlace } from "../places/gazetteer";
 import { loadRates, type TRates, toUsd } from "../platform/fx";
 import { adapterOf, canSync, isSandboxBoardUrlOf, listMarketplaces, ownMarketplace, recordBoardError } from "./configs";
@@ -201,7 +202,10 @@ const comparator = (p: TLoadSearchInput, rates: TRates) => {
 /** How deep the merge reads the database: live answers are merged into at most this many first rows. */
 const MERGE_DEPTH = 1000;
 
-export type TBoardPage = Omit<TLoadPage, "items"> & { items: TBoardLoadItem[]; boards: TBoardAnswer[] };
+export type TBoardPage = Omit<TLoadPage, "items"> & {
+  items: (TBoardLoadItem & { shipper: TBoardShipper | null })[];
+  boards: TBoardAnswer[];
+};
 
 /**
  * The load board for a signed-in user: MyTess loads and the user's synced external loads from the database, merged
@@ -226,7 +230,10 @@ export const searchBoard = async (
     const page = await searchLoads(db, p, viewer.id, now);
     return {
       ...page,
-      items: page.items.map((l) => decorate(l, byId, false)),
+      items: await withShippers(
+        db,
+        page.items.map((l) => decorate(l, byId, false)),
+      ),
       boards: p.status === "posted" ? configs.map((c) => answerOf(c, stateOf(c))) : [],
     };
   }
@@ -243,12 +250,24 @@ export const searchBoard = async (
   const merged = [...dbPage.items.map((l) => decorate(l, byId, false)), ...live].sort(comparator(p, rates));
   const start = (p.page - 1) * p.pageSize;
   return {
-    items: merged.slice(start, start + p.pageSize),
+    items: await withShippers(db, merged.slice(start, start + p.pageSize)),
     page: p.page,
     pageSize: p.pageSize,
     hasMore: dbPage.hasMore || merged.length > depth,
     boards,
   };
+};
+
+/** Each MyTess load with its shipper and rating (one query for the page); an outside board's load has its contact. */
+const withShippers = async <T extends { shipperId: number | null; source: { type: string } }>(db: TDb, items: T[]) => {
+  const shippers = await boardShippers(
+    db,
+    items.map((l) => (l.source.type === "mytess" ? l.shipperId : null)),
+  );
+  return items.map((l) => ({
+    ...l,
+    shipper: l.source.type === "mytess" && l.shipperId != null ? (shippers.get(l.shipperId) ?? null) : null,
+  }));
 };
 
 /** Live results of the boards searched live, each within the deadline (answers kept a minute, so the list and its counters ask once). */

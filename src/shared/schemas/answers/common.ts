@@ -391,11 +391,13 @@ export const ZMessagingSettings = z.object({
   channels: z.object({ telegram: ZCarrierState, whatsapp: ZCarrierState }),
 });
 export type TMessagingSettings = z.infer<typeof ZMessagingSettings>;
+/** A MyTess load's shipper as the board shows it: first name and last initial, average rating (null: none yet). */
+export const ZBoardShipper = z.object({ name: z.string(), rating: z.number().nullable(), ratings: z.number() });
 export const ZBoardPage = z.object({
   page: z.number(),
   pageSize: z.number(),
   hasMore: z.boolean(),
-  items: z.array(ZLoad.extend({ board: ZLoadBoardTag.nullable() })),
+  items: z.array(ZLoad.extend({ board: ZLoadBoardTag.nullable(), shipper: ZBoardShipper.nullable() })),
   boards: z.array(ZBoardAnswer),
 });
 export type TBoardPage = z.infer<typeof ZBoardPage>;

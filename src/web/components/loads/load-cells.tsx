@@ -83,7 +83,7 @@ const DAY = 24 * HOUR;
  * How long ago a load was posted ("Posted 3 hours ago"), the exact time in the tooltip. Lingui plurals rather than
  * Intl.RelativeTimeFormat: browsers carry no Afaan Oromo data for it and fall back to English.
  */
-export function LoadAge({ iso, now = Date.now() }: { iso: string; now?: number }) {
+export function LoadAge({ iso, now = Date.now(), compact }: { iso: string; now?: number; compact?: boolean }) {
   const { formatDate } = usePreferences();
   const ago = Math.max(0, now - Date.parse(iso));
   const minutes = Math.floor(ago / MINUTE);
@@ -95,7 +95,17 @@ export function LoadAge({ iso, now = Date.now() }: { iso: string; now?: number }
       title={formatDate(iso, { dateStyle: "medium", timeStyle: "short" })}
       data-testid="load-age"
     >
-      {days > 0 ? (
+      {compact ? (
+        days > 0 ? (
+          <Plural value={days} one="# day" other="# days" />
+        ) : hours > 0 ? (
+          <Plural value={hours} one="# hr" other="# hrs" />
+        ) : minutes > 0 ? (
+          <Plural value={minutes} one="# min" other="# min" />
+        ) : (
+          <Trans comment="A load's age in the board's table: posted less than a minute ago">now</Trans>
+        )
+      ) : days > 0 ? (
         <Plural value={days} one="Posted # day ago" other="Posted # days ago" />
       ) : hours > 0 ? (
         <Plural value={hours} one="Posted # hour ago" other="Posted # hours ago" />
@@ -116,7 +126,7 @@ export function PosterCallLink({ contact }: { contact: NonNullable<TPublicLoad["
     .filter(Boolean)
     .join(" · ");
   const cls =
-    "inline-flex h-8 items-center gap-1.5 rounded-md border bg-white px-2.5 text-xs font-medium text-brand hover:bg-muted";
+    "inline-flex h-8 items-center gap-1.5 rounded-md border bg-white px-2.5 text-xs font-medium text-brand hover:bg-muted max-sm:h-11";
   // A phone is called, else an email written; the poster gets no other way (bids are not taken on external loads).
   const link = contact.phone
     ? {

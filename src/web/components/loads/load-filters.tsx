@@ -218,7 +218,10 @@ export function LoadFilters({
       className={cn(
         folded ? "hidden sm:grid" : "grid",
         "gap-3 sm:grid-cols-2",
-        compact ? "p-4 lg:grid-cols-7 lg:gap-2 lg:p-3" : "p-4 lg:grid-cols-6",
+        // Compact on a desktop: smaller labels and fields, so the board's table keeps fifteen rows on the first screen.
+        compact
+          ? "p-4 lg:grid-cols-7 lg:gap-x-2 lg:gap-y-1.5 lg:px-3 lg:py-2 lg:[&_.grid]:gap-0.5 lg:[&_input]:h-8 lg:[&_label]:text-xs lg:[&_select]:h-8 lg:[&_summary]:h-8 lg:[&_#f-equipment-label]:text-xs"
+          : "p-4 lg:grid-cols-6",
         className,
       )}
       data-testid="load-filters"

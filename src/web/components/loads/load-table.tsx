@@ -3,16 +3,17 @@ import { useNavigate } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import type { TBoardLoadItem, TPublicLoad } from "../../lib/api-types";
-import { Badge } from "../ui/badge";
+import { usePreferences } from "../../lib/preferences";
+import { cn } from "../../lib/utils";
 import { rowLinkProps, SortableHead, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
 import { DistanceBadge, LoadStatusBadge, SourceBadge } from "./badges";
 import { EquipmentLabel } from "./equipment-label";
 import { BoardBadges, shareContentFor } from "./load-card";
-import { LoadAge, LoadRate, LoadTitleLink, LoadWhen, PosterCallLink, TripMiles, WeightLbs } from "./load-cells";
+import { LoadAge, LoadTitleLink, PosterCallLink, WeightLbs } from "./load-cells";
 import { PendingBadge } from "./pending-badge";
 import { ShareMenu } from "./share-menu";
 
-export type TTableLoad = TPublicLoad & { board?: TBoardLoadItem["board"] };
+export type TTableLoad = TPublicLoad & { board?: TBoardLoadItem["board"]; shipper?: TBoardLoadItem["shipper"] };
 
 /** Which way each of the API's sorts runs (LOAD_SORTS): nearest, soonest and best paid first. */
 const SORT_DIRECTION: Record<TLoadSort, "ascending" | "descending"> = {
@@ -21,25 +22,33 @@ const SORT_DIRECTION: Record<TLoadSort, "ascending" | "descending"> = {
   rate: "descending",
 };
 
+// Fixed widths: long words (Afaan Oromo) wrap inside their header instead of pushing the actions out, and every cell
+// keeps to one line (truncated, the whole text in its tooltip) so a 1440×900 screen shows fifteen loads or more.
 const COLUMN_WIDTHS = [
+  ["age", "5%"],
+  ["pickup", "7%"],
   ["load", "11%"],
-  ["pickup", "12%"],
-  ["delivery", "11%"],
-  ["distance", "9%"],
-  ["equipment", "8%"],
-  ["weight", "8%"],
-  ["rate", "10%"],
-  ["source", "8%"],
-  ["status", "10%"],
-  ["actions", "13%"],
+  ["lane", "14%"],
+  ["distance", "7%"],
+  ["trip", "5%"],
+  ["equipment", "7%"],
+  ["weight", "7%"],
+  ["rate", "7%"],
+  ["per-distance", "7%"],
+  ["shipper", "8%"],
+  ["source", "6%"],
+  ["actions", "9%"],
 ] as const;
+
+const ONE_LINE = "truncate whitespace-nowrap";
 
 export const loadKey = (l: TTableLoad) => (l.id > 0 ? String(l.id) : `${l.source.configId}:${l.source.externalId}`);
 
 /**
- * The load board as a dense table (desktop widths): one row per load with the card's facts in columns, the sorts the
- * API offers on their column headers, and the card's actions. A row opens its load (click or Enter) when it has a page.
- * `stickyTop` is where the header row sticks: below the page's own sticky header and filters.
+ * The load board as a dense table (desktop widths): one line per load, the columns a dispatcher scans (age, pickup
+ * date, lane, distance to pickup, trip, equipment, weight, rate and rate per mile or km, shipper and rating, source), the
+ * sorts the API offers on their column headers, and the card's actions. A row opens its load (click or Enter) when it
+ * has a page. `stickyTop` is where the header row sticks: below the page's own sticky header and filters.
  */
 export function LoadTable({
   loads,
@@ -59,6 +68,7 @@ export function LoadTable({
 }) {
   const { t } = useLingui();
   const navigate = useNavigate();
+  const { units, formatDate, formatDistance, formatRatePerDistance } = usePreferences();
   const sorted = (s: TLoadSort) => (sort === s ? SORT_DIRECTION[s] : false);
   return (
     // overflow-clip, not hidden: hidden would make the box a scroll container and unstick the header row.
@@ -66,9 +76,8 @@ export function LoadTable({
       <Table
         aria-label={t({ message: "Loads", comment: "Screen-reader name of the load board table" })}
         data-testid="load-table"
-        className="table-fixed"
+        className="table-fixed [&_th]:[overflow-wrap:anywhere]"
       >
-        {/* Fixed widths: long words (Afaan Oromo) wrap inside their column instead of pushing the actions out. */}
         <colgroup>
           {COLUMN_WIDTHS.map(([name, width]) => (
             <col key={name} style={{ width }} />
@@ -76,8 +85,8 @@ export function LoadTable({
         </colgroup>
         <TableHeader className="sticky z-20" style={{ top: stickyTop }}>
           <tr>
-            <TableHead className="pl-4">
-              <Trans comment="Column header in load tables: the load (freight offer), its title and route">Load</Trans>
+            <TableHead className="pl-3">
+              <Trans comment="Column header on the load board: how long ago the load was posted">Age</Trans>
             </TableHead>
             <SortableHead sorted={sorted("date")} onSort={() => onSort("date")} testId="sort-by-date">
               <Trans comment="Column header and form section: the pickup place (where the load is put on the truck)">
@@ -85,8 +94,11 @@ export function LoadTable({
               </Trans>
             </SortableHead>
             <TableHead>
-              <Trans comment="Column header and form section: the delivery place (where the load is unloaded)">
-                Delivery
+              <Trans comment="Column header in load tables: the load (freight offer), its title and route">Load</Trans>
+            </TableHead>
+            <TableHead>
+              <Trans comment="Column header on the load board: where the load goes from and to (origin → destination)">
+                Lane
               </Trans>
             </TableHead>
             {canSortByDistance ? (
@@ -98,6 +110,9 @@ export function LoadTable({
                 <Trans>Distance</Trans>
               </TableHead>
             )}
+            <TableHead end>
+              <Trans comment="Column header on the load board: the trip's length from pickup to delivery">Trip</Trans>
+            </TableHead>
             <TableHead>
               <Trans>Equipment</Trans>
             </TableHead>
@@ -111,13 +126,22 @@ export function LoadTable({
                 Rate
               </Trans>
             </SortableHead>
+            <TableHead end>
+              {units === "metric" ? (
+                <Trans comment="Column header on the load board: the rate divided by the trip's kilometres">
+                  Per km
+                </Trans>
+              ) : (
+                <Trans comment="Column header on the load board: the rate divided by the trip's miles">Per mile</Trans>
+              )}
+            </TableHead>
+            <TableHead>
+              <Trans comment="Column header on the load board: who posted the load, with their rating">Shipper</Trans>
+            </TableHead>
             <TableHead>
               <Trans>Source</Trans>
             </TableHead>
-            <TableHead>
-              <Trans>Status</Trans>
-            </TableHead>
-            <TableHead end className="pr-4">
+            <TableHead end className="pr-3">
               <span className="sr-only">
                 <Trans comment="Screen-reader header of the load table's last column (buttons)">Actions</Trans>
               </span>
@@ -127,55 +151,109 @@ export function LoadTable({
         <TableBody>
           {loads.map((l) => {
             const external = l.source.type === "external";
-            const open =
+            const open: Partial<ReturnType<typeof rowLinkProps>> =
               l.id > 0 ? rowLinkProps(() => navigate({ to: "/loads/$id", params: { id: String(l.id) } })) : {};
+            const lane = `${l.pickupLocation} → ${l.deliveryLocation}`;
+            const when = formatDate(l.pickupDate, { dateStyle: "medium", timeStyle: "short" });
+            const poster = external
+              ? [l.source.contact?.company, l.source.contact?.name].filter(Boolean).join(" · ")
+              : null;
             return (
-              <TableRow key={loadKey(l)} data-testid="load-row" data-load-id={l.id} {...open}>
-                <TableCell className="pl-4">
-                  <LoadTitleLink load={l} className="line-clamp-2 font-semibold" />
+              <TableRow
+                key={loadKey(l)}
+                data-testid="load-row"
+                data-load-id={l.id}
+                {...open}
+                className={cn(
+                  open.className,
+                  "align-middle [&>td]:py-1 [&_[data-testid=call-poster]]:h-7 [&_button]:h-7",
+                )}
+              >
+                <TableCell className="pl-3 whitespace-nowrap">
+                  {l.status === "posted" ? (
+                    <LoadAge iso={l.createdAt} compact />
+                  ) : (
+                    <LoadStatusBadge status={l.status} />
+                  )}
                 </TableCell>
-                <TableCell>
-                  <div className="font-medium">{l.pickupLocation}</div>
-                  <LoadWhen iso={l.pickupDate} className="text-xs text-muted-foreground" />
+                <TableCell className={ONE_LINE} title={when}>
+                  {l.isUrgent && (
+                    <span
+                      className="mr-1 inline-block size-2 rounded-full bg-destructive align-middle"
+                      title={t`Urgent`}
+                      data-testid="urgent-mark"
+                    >
+                      <span className="sr-only">
+                        <Trans>Urgent</Trans>
+                      </span>
+                    </span>
+                  )}
+                  <span className="tabular-nums">{formatDate(l.pickupDate, { dateStyle: "medium" })}</span>
                 </TableCell>
-                <TableCell>
-                  <div>{l.deliveryLocation}</div>
-                  <LoadWhen iso={l.deliveryDate} className="text-xs text-muted-foreground" />
+                <TableCell className={ONE_LINE} title={l.title}>
+                  <LoadTitleLink load={l} className="font-semibold" />
                 </TableCell>
-                <TableCell>
+                <TableCell className={ONE_LINE} title={lane} data-testid="lane-cell">
+                  <span className="font-medium">{l.pickupCity}</span>
+                  <span aria-hidden className="px-1 text-muted-foreground">
+                    →
+                  </span>
+                  <span className="sr-only">
+                    <Trans comment="Screen-reader word between a load's origin and destination">to</Trans>
+                  </span>
+                  <span>{l.deliveryCity}</span>
+                </TableCell>
+                <TableCell className="whitespace-nowrap">
                   <DistanceBadge miles={l.distance} compact />
-                  <div className="mt-0.5 text-xs text-muted-foreground">
-                    <TripMiles tripMiles={l.tripMiles} />
-                  </div>
                 </TableCell>
-                <TableCell>
+                <TableCell end className="whitespace-nowrap tabular-nums text-muted-foreground">
+                  {formatDistance(l.tripMiles, 0)}
+                </TableCell>
+                <TableCell className={ONE_LINE}>
                   <EquipmentLabel type={l.equipmentType} />
                 </TableCell>
-                <TableCell end className="tabular-nums">
+                <TableCell end className="whitespace-nowrap tabular-nums">
                   <WeightLbs lbs={l.weight} />
                 </TableCell>
-                <TableCell end data-testid="rate-cell">
-                  <LoadRate load={l} className="text-base" />
+                <TableCell end className="whitespace-nowrap" data-testid="rate-cell">
+                  <LoadRateLine load={l} />
                 </TableCell>
-                <TableCell>
-                  <div className="flex flex-wrap items-center gap-1">
-                    <SourceBadge type={l.source.type} />
-                    {l.board && <BoardBadges board={l.board} />}
-                  </div>
+                <TableCell
+                  end
+                  className="truncate whitespace-nowrap tabular-nums text-muted-foreground"
+                  data-testid="rate-per-distance-cell"
+                >
+                  {external && l.budgetAmount === 0 ? null : (
+                    <span data-testid="load-rate-per-distance">
+                      {formatRatePerDistance(l.ratePerMile, l.budgetCurrency)}
+                    </span>
+                  )}
                 </TableCell>
-                <TableCell>
-                  <div className="flex flex-col items-start gap-1">
-                    {l.isUrgent && (
-                      <Badge variant="destructive">
-                        <Trans>Urgent</Trans>
-                      </Badge>
+                <TableCell className={ONE_LINE} data-testid="shipper-cell">
+                  {l.shipper ? (
+                    <ShipperWithRating shipper={l.shipper} />
+                  ) : poster ? (
+                    <span title={poster}>{poster}</span>
+                  ) : null}
+                </TableCell>
+                <TableCell className="overflow-hidden">
+                  <div className="flex flex-wrap items-center gap-1 text-[11px] [&_[data-slot=badge]]:px-1.5 [&_[data-slot=badge]]:py-0">
+                    {l.board ? (
+                      <>
+                        {/* The board's name says where the load is from; the word stays for screen readers. */}
+                        <span className="sr-only" data-testid="source-badge">
+                          EXTERNAL
+                        </span>
+                        <BoardBadges board={l.board} />
+                      </>
+                    ) : (
+                      <SourceBadge type={l.source.type} />
                     )}
-                    {l.status === "posted" ? <LoadAge iso={l.createdAt} /> : <LoadStatusBadge status={l.status} />}
-                    <PendingBadge loadId={l.id} />
                   </div>
                 </TableCell>
-                <TableCell className="pr-4">
+                <TableCell className="pr-3">
                   <div className="flex items-center justify-end gap-1 whitespace-nowrap">
+                    <PendingBadge loadId={l.id} />
                     {!external && <ShareMenu content={shareContentFor(l)} iconOnly />}
                     {external && l.source.contact && <PosterCallLink contact={l.source.contact} />}
                     {actions(l)}
@@ -187,5 +265,68 @@ export function LoadTable({
         </TableBody>
       </Table>
     </div>
+  );
+}
+
+/** A shipper's name and average rating ("Hana A. ★ 4.7 (3)"), or "new" before any rating. */
+export function ShipperWithRating({ shipper }: { shipper: NonNullable<TTableLoad["shipper"]> }) {
+  const { t } = useLingui();
+  const { formatNumber } = usePreferences();
+  const rating = shipper.rating;
+  const label =
+    rating == null
+      ? t({ message: "No ratings yet", comment: "Tooltip of a shipper on the load board who has not been rated" })
+      : t({
+          message: `Rated ${rating} of 5 by ${shipper.ratings}`,
+          comment: "Tooltip of a shipper's rating on the load board: the average (out of 5) and how many rated",
+        });
+  return (
+    <span title={`${shipper.name} · ${label}`}>
+      {shipper.name}
+      {rating != null && (
+        <span className="ml-1 text-amber-700" data-testid="shipper-rating">
+          <span aria-hidden>★</span>
+          <span className="sr-only">{label}</span>
+          <span aria-hidden>{formatNumber(rating)}</span>
+        </span>
+      )}
+    </span>
+  );
+}
+
+/**
+ * The rate on one line in the reader's currency. Converted from the load's own currency it carries "≈" and says in its
+ * tooltip the amount posted and that it is an estimate at the day's rates (the board's rates note says so as well).
+ */
+function LoadRateLine({ load }: { load: TTableLoad }) {
+  const { currency, formatAmount, formatOriginal, ratesDay, formatDate } = usePreferences();
+  const { t } = useLingui();
+  if (load.source.type === "external" && load.budgetAmount === 0)
+    return (
+      <span className="text-xs text-muted-foreground" data-testid="load-budget">
+        <Trans>Rate not posted</Trans>
+      </span>
+    );
+  const converted = load.budgetCurrency !== currency;
+  const original = formatOriginal(load.budgetAmount, load.budgetCurrency);
+  const day = ratesDay ? formatDate(`${ratesDay}T12:00:00Z`) : null;
+  const title = converted
+    ? day
+      ? t({
+          comment:
+            "Tooltip of a converted rate on the load board: the amount posted, then that the shown one is an estimate",
+          message: `${original} · estimate, rates of ${day}`,
+        })
+      : t({
+          comment: "Tooltip of a converted rate on the load board while no published rate has been fetched yet",
+          message: `${original} · estimate at fixed starting rates`,
+        })
+    : undefined;
+  return (
+    <span className="font-bold text-brand tabular-nums" title={title} data-testid="load-budget">
+      {converted && <span aria-hidden>≈ </span>}
+      {formatAmount(load.budgetAmount, load.budgetCurrency)}
+      {converted && <span className="sr-only">{` (${title})`}</span>}
+    </span>
   );
 }

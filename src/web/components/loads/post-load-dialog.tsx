@@ -72,7 +72,13 @@ function PlaceFields({
   return (
     <fieldset className="grid gap-3 rounded-md border p-3 sm:grid-cols-2">
       <legend className="px-1 text-sm font-semibold">
-        {prefix === "pickup" ? <Trans>Pickup</Trans> : <Trans>Delivery</Trans>}
+        {prefix === "pickup" ? (
+          <Trans>Pickup</Trans>
+        ) : (
+          <Trans comment="Column header and form section: the delivery place (where the load is unloaded)">
+            Delivery
+          </Trans>
+        )}
       </legend>
       <div className="grid gap-1.5">
         <Label htmlFor={`${prefix}-city`}>

@@ -2,28 +2,16 @@ import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
-import {
-  AlertTriangle,
-  ChevronLeft,
-  ChevronRight,
-  Globe,
-  List,
-  LocateFixed,
-  Map as MapIcon,
-  Package,
-  SlidersHorizontal,
-  TrendingUp,
-} from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { ChevronLeft, ChevronRight, List, LocateFixed, Map as MapIcon, SlidersHorizontal } from "lucide-react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { BOARD_PAGE_SIZE, boardStatsInput, firstBoardPage } from "../../../shared/board";
 import type { TLoadSort } from "../../../shared/schemas/loads";
 import { ratePerDistance, type TUnits } from "../../../shared/units";
 import { BidAction } from "../../components/bids/bid-action";
-import { PageHeader } from "../../components/layout/page-header";
 import { StaleNotice } from "../../components/layout/stale-notice";
-import { StatCard } from "../../components/layout/stat-card";
 import { bidDialogPart } from "../../components/loads/deferred-bid-dialog";
 import { LoadCard } from "../../components/loads/load-card";
+import { PosterCallLink } from "../../components/loads/load-cells";
 import {
   activeFilterCount,
   filtersToInput,
@@ -33,6 +21,7 @@ import {
   type TBoardFilters,
   ZBoardSearch,
 } from "../../components/loads/load-filters";
+import { LoadLine } from "../../components/loads/load-line";
 import { LoadTable, loadKey } from "../../components/loads/load-table";
 import { shareMenuPart } from "../../components/loads/share-menu";
 import { RatesNote } from "../../components/money/rates-note";
@@ -213,39 +202,33 @@ function LoadBoardPage() {
   };
   return (
     <div>
-      <PageHeader
-        title={
+      {/* One line of title and figures (four cards on a desktop would push the table's rows off the first screen). */}
+      <div className="mb-2 flex flex-wrap items-baseline gap-x-5 gap-y-1 sm:-mt-3 lg:-mt-5">
+        <h1 className="text-2xl font-bold tracking-tight">
           <Trans comment="Header link, page title and heading: the board that lists all posted loads (freight offers)">
             Load Board
           </Trans>
-        }
-        description={
-          <span className="hidden sm:inline">
-            <Trans>Browse posted loads from MyTess and external load boards.</Trans>
-          </span>
-        }
-      />
-      {/* A phone gets one line of figures instead of four cards, so the first load shows on the first screen. */}
-      <p className="-mt-3 mb-3 text-sm text-muted-foreground sm:hidden" data-testid="board-summary">
-        {s ? <BoardSummary total={s.total} urgent={s.urgent} /> : "…"}
-      </p>
-      <div className="mb-4 hidden grid-cols-2 gap-3 sm:grid lg:grid-cols-4">
-        <StatCard
-          icon={Package}
-          label={<Trans comment="Load board figure: how many loads the search found">Loads found</Trans>}
-          value={s ? formatNumber(s.total) : "…"}
-          testId="stat-total"
-        />
-        <StatCard icon={AlertTriangle} label={<Trans>Urgent</Trans>} value={s ? formatNumber(s.urgent) : "…"} />
-        <StatCard
-          icon={TrendingUp}
-          label={units === "metric" ? <Trans>Average rate per km</Trans> : <Trans>Average rate per mile</Trans>}
-          value={avgRate == null ? "—" : formatAmount(ratePerDistance(avgRate, units), "USD")}
-        />
-        <StatCard icon={Globe} label={<Trans>From external boards</Trans>} value={s ? formatNumber(s.external) : "…"} />
+        </h1>
+        <dl className="hidden flex-wrap gap-x-4 gap-y-1 text-sm sm:flex" data-testid="board-figures">
+          <BoardFigure
+            label={<Trans comment="Load board figure: how many loads the search found">Loads found</Trans>}
+            value={s ? formatNumber(s.total) : "…"}
+            testId="stat-total"
+          />
+          <BoardFigure label={<Trans>Urgent</Trans>} value={s ? formatNumber(s.urgent) : "…"} />
+          <BoardFigure
+            label={units === "metric" ? <Trans>Average rate per km</Trans> : <Trans>Average rate per mile</Trans>}
+            value={avgRate == null ? "—" : formatAmount(ratePerDistance(avgRate, units), "USD")}
+          />
+          <BoardFigure label={<Trans>From external boards</Trans>} value={s ? formatNumber(s.external) : "…"} />
+        </dl>
+        {/* A phone gets one short line of figures, so the first loads show on the first screen. */}
+        <p className="basis-full text-sm text-muted-foreground sm:hidden" data-testid="board-summary">
+          {s ? <BoardSummary total={s.total} urgent={s.urgent} /> : "…"}
+        </p>
+        <RatesNote className="basis-full sm:basis-auto" />
       </div>
-      <RatesNote className="-mt-2 mb-3" />
-      <div className="mb-3 flex flex-wrap items-center gap-2">
+      <div className="mb-2 flex flex-wrap items-center gap-2">
         <Button
           size="sm"
           variant="outline"
@@ -292,6 +275,39 @@ function LoadBoardPage() {
             }
           />
         </Suspense>
+        {/* Where distances are measured from: its own line on a phone, beside the tools on a desktop. */}
+        <div className="order-last flex basis-full items-center gap-2 text-xs text-muted-foreground sm:order-none sm:basis-auto sm:text-sm">
+          {origin ? (
+            <span data-testid="origin-note">
+              {point && filters.origin ? (
+                <Trans comment="Load board: distances are measured from the origin place the user picked">
+                  Distances from {filters.origin}.
+                </Trans>
+              ) : point ? (
+                <Trans>Distances from your current position.</Trans>
+              ) : (
+                <Trans>Distances from your last shared location.</Trans>
+              )}
+            </span>
+          ) : (
+            <span>
+              <Trans>Share your location to see distances and loads near you.</Trans>
+            </span>
+          )}
+          {/* Only the icon on a phone (the words stay the button's name), so the note and the button share a line. */}
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => void locate()}
+            disabled={locating}
+            title={t`Use my location`}
+          >
+            <LocateFixed />
+            <span className="sr-only sm:not-sr-only">
+              {locating ? <Trans>Locating...</Trans> : <Trans>Use my location</Trans>}
+            </span>
+          </Button>
+        </div>
         <div className="ml-auto flex gap-1 sm:gap-2" role="group" aria-label={t`Show the results as`}>
           <Button
             size="sm"
@@ -330,39 +346,8 @@ function LoadBoardPage() {
         // Kept in sight while a long table scrolls under it (the app's header is h-16).
         className="lg:sticky lg:top-16 lg:z-30"
       />
-      <div className="my-3 flex flex-wrap items-center gap-2 text-xs text-muted-foreground sm:my-4 sm:gap-3 sm:text-sm">
-        {origin ? (
-          <span data-testid="origin-note">
-            {point && filters.origin ? (
-              <Trans comment="Load board: distances are measured from the origin place the user picked">
-                Distances from {filters.origin}.
-              </Trans>
-            ) : point ? (
-              <Trans>Distances from your current position.</Trans>
-            ) : (
-              <Trans>Distances from your last shared location.</Trans>
-            )}
-          </span>
-        ) : (
-          <span>
-            <Trans>Share your location to see distances and loads near you.</Trans>
-          </span>
-        )}
-        {/* Only the icon on a phone (the words stay the button's name), so the note and the button share a line. */}
-        <Button
-          size="sm"
-          variant="outline"
-          onClick={() => void locate()}
-          disabled={locating}
-          title={t`Use my location`}
-        >
-          <LocateFixed />
-          <span className="sr-only sm:not-sr-only">
-            {locating ? <Trans>Locating...</Trans> : <Trans>Use my location</Trans>}
-          </span>
-        </Button>
-        {results.data && <BoardAnswers boards={results.data.boards} />}
-      </div>
+      {results.data && <BoardAnswers boards={results.data.boards} which="failed" className="mt-2" />}
+      <div className="h-2" />
       {highlighted.data && (
         <div className="mb-4">
           <h2 className="mb-2 text-sm font-semibold text-brand">
@@ -413,8 +398,28 @@ function LoadBoardPage() {
             stickyTop={stickyTop}
           />
         )}
-        {view === "list" && !desktop && items.map((l) => <LoadCard key={loadKey(l)} load={l} actions={quickBid(l)} />)}
+        {view === "list" && !desktop && items.length > 0 && (
+          <ul
+            className="divide-y overflow-hidden rounded-xl border bg-white"
+            aria-label={t({ message: "Loads", comment: "Screen-reader name of the load board table" })}
+          >
+            {items.map((l) => (
+              <LoadLine
+                key={loadKey(l)}
+                load={l}
+                action={
+                  l.source.type === "external" && l.source.contact ? (
+                    <PosterCallLink contact={l.source.contact} />
+                  ) : (
+                    quickBid(l)
+                  )
+                }
+              />
+            ))}
+          </ul>
+        )}
       </div>
+      {results.data && <BoardAnswers boards={results.data.boards} which="answered" className="mt-3" />}
       {results.data && results.data.items.length > 0 && (
         <div className="mt-4 flex flex-wrap items-center justify-center gap-3 text-sm" data-testid="board-paging">
           <span className="text-muted-foreground" data-testid="board-range">
@@ -434,6 +439,17 @@ function LoadBoardPage() {
           )}
         </div>
       )}
+    </div>
+  );
+}
+
+function BoardFigure({ label, value, testId }: { label: ReactNode; value: ReactNode; testId?: string }) {
+  return (
+    <div className="flex items-baseline gap-1.5" data-testid={testId}>
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="font-semibold tabular-nums" data-testid={testId ? `${testId}-value` : undefined}>
+        {value}
+      </dd>
     </div>
   );
 }
@@ -471,17 +487,27 @@ function PageRange({ page, shown, total }: { page: number; shown: number; total:
 
 /**
  * Which of the user's boards are in the list, and which did not answer (a slow or failing board never blocks the rest).
- * A phone shows only the boards that did not answer, to keep the first load on the first screen.
+ * The ones that failed show above the results on every screen; the ones that answered below them, on wider screens
+ * only, so the first loads stay on the first screen.
  */
-function BoardAnswers({ boards }: { boards: TBoardAnswer[] }) {
-  if (!boards.length) return null;
+function BoardAnswers({
+  boards,
+  which,
+  className,
+}: {
+  boards: TBoardAnswer[];
+  which: "failed" | "answered";
+  className?: string;
+}) {
   const failed = (b: TBoardAnswer) => b.state === "failed" || b.state === "timeout";
+  const shown = boards.filter((b) => failed(b) === (which === "failed"));
+  if (!shown.length) return null;
   return (
     <div
-      className={cn(boards.some(failed) ? "flex" : "hidden sm:flex", "flex-wrap gap-2 lg:ml-auto")}
+      className={cn(which === "failed" ? "flex" : "hidden sm:flex", "flex-wrap gap-2 text-xs sm:text-sm", className)}
       data-testid="board-answers"
     >
-      {boards.map((b) => (
+      {shown.map((b) => (
         <span
           key={b.configId}
           data-testid="board-answer"
@@ -490,7 +516,7 @@ function BoardAnswers({ boards }: { boards: TBoardAnswer[] }) {
           className={
             failed(b)
               ? "rounded-md bg-destructive/10 px-2 py-1 text-destructive"
-              : "hidden rounded-md bg-muted px-2 py-1 text-muted-foreground sm:inline"
+              : "rounded-md bg-muted px-2 py-1 text-muted-foreground"
           }
         >
           {b.state === "ok" && (
