@@ -95,8 +95,10 @@ type TMethod = "run" | "all" | "values" | "get";
 export const openDb = async (path: string): Promise<DbHandle> => {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Sqlite(path, { create: true, strict: true });
-  sqlite.exec("PRAGMA journal_mode = WAL;");
+  // The busy timeout first: switching to WAL takes a lock, and another process opening the file at the same moment
+  // (workers starting together) would otherwise make it fail at once with SQLITE_BUSY.
   sqlite.exec("PRAGMA busy_timeout = 5000;");
+  sqlite.exec("PRAGMA journal_mode = WAL;");
   sqlite.exec("PRAGMA foreign_keys = ON;");
   sqlite.exec("PRAGMA synchronous = NORMAL;");
   // 64 MiB of page cache (SQLite's default is 2 MB): the R*Trees of pickup points are written and read at random,

@@ -2,7 +2,9 @@
 // a 5xx, none may hang, and a refused request must leave the database as it was.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";
+import { startPaymentEmulators } from "../../../emulators/payments/server";
 import { carriersFromEnv } from "../integrations/carriers/registry";
+import { paymentsFromEnv } from "../integrations/payments/registry";
 import { createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 import { REST_ROUTES } from "./rest/routes";
 
@@ -127,11 +129,19 @@ const rng = (seed: number) => () => {
 
 let t: TTestApp;
 const emu = startCarrierEmulators();
+// The payment providers are set up too, so the payment and payout routes are fuzzed past their "not set up" answer.
+const payments = startPaymentEmulators();
 let actors: Record<"anonymous" | "driver" | "shipper", ReturnType<typeof createClient>>;
 let realIds: string[];
 
 beforeAll(async () => {
-  t = await createTestApp({}, carriersFromEnv(emulatorEnv(emu.urls)));
+  t = await createTestApp(
+    {},
+    carriersFromEnv(emulatorEnv(emu.urls)),
+    undefined,
+    undefined,
+    paymentsFromEnv(payments.env()),
+  );
   actors = {
     anonymous: createClient(t, "10.50.0.1"),
     driver: createClient(t, "10.50.0.2"),
@@ -145,6 +155,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   emu.stop();
+  payments.stop();
   await t.close();
 });
 

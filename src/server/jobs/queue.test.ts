@@ -205,10 +205,11 @@ describe("the worker", () => {
       .insert(sessions)
       .values({ idHash: "live", userId: user.id, expiresAt: now + 60_000, lastSeenAt: now, createdAt: now });
     await db.insert(loginFailures).values({ key: "i:10.0.0.9", at: now - 16 * 60_000 });
-    // The default schedules: hourly housekeeping and renewal reminders, the minute's looks for boards and stores due a
-    // sync (none here), and the ten-minute look for deliveries left unanswered for 48 hours (none here).
+    // The default schedules: hourly housekeeping and renewal reminders, the daily insurance reminders, the minute's
+    // looks for boards and stores due a sync (none here), and the ten-minute look for deliveries left unanswered for 48
+    // hours (none here).
     const worker = startWorker({ db, log: logger, autoStart: false });
-    expect(await worker.runOnce()).toBe(5);
+    expect(await worker.runOnce()).toBe(6);
     expect(await worker.runOnce()).toBe(0);
     expect((await db.select().from(sessions)).map((s) => s.idHash)).toEqual(["live"]);
     expect(await db.select().from(loginFailures)).toEqual([]);
@@ -216,6 +217,7 @@ describe("the worker", () => {
       ["billing_reminders", "done"],
       ["board_sync_due", "done"],
       ["housekeeping", "done"],
+      ["insurance_reminders", "done"],
       ["store_sync_due", "done"],
       ["trip_auto_complete", "done"],
     ]);
