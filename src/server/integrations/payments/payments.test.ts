@@ -433,6 +433,7 @@ describe("Stripe: webhook signatures", () => {
     expect(stripeSignatureHeader(raw, "whsec_x", t).startsWith(`${header},v0=`)).toBe(true);
     const e = await verifyStripeWebhook(raw, header, "whsec_x", now);
     expect(e).toEqual({
+      account: null,
       id: "evt_1",
       type: "invoice.paid",
       created: 1_760_000_000_000,
