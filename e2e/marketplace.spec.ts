@@ -140,6 +140,9 @@ test("the whole story: post, find nearby, bid, award, pick up, deliver, complete
   await expect(review.getByTestId("pod-receiver")).toHaveText("Tigist Alemu");
   await expect(review.getByTestId("pod-signature")).toBeVisible();
   await review.getByRole("button", { name: "Accept delivery" }).click();
+  // Asked once more: accepting completes the load and cannot be undone.
+  await expect(review.getByTestId("accept-delivery-question")).toContainText("cannot be undone");
+  await review.getByTestId("accept-delivery-confirm").click();
   await expect(myLoad.getByTestId("load-status")).toHaveText("Completed");
   await myLoad.getByRole("button", { name: "Rate the driver" }).click();
   await shipper.getByRole("radio", { name: "5 stars" }).click();
@@ -261,6 +264,8 @@ test("a bid after the session ended shows Unauthorized and goes to sign in", asy
   await row.getByTestId("quick-bid").click();
   await page.getByTestId("bid-dialog").getByLabel("Bid amount").fill("500");
   await page.getByTestId("bid-dialog").getByRole("button", { name: "Place Bid" }).click();
+  // A bid far from the budget is asked about once more ("Are you sure?"); this one is meant.
+  await page.getByTestId("bid-confirm-send").click();
   await expect(page.getByTestId("toast")).toContainText("You are logged out. Logging in again...");
   await expect(page).toHaveURL(/\/signin\?returnTo=%2Floads/);
   await ctx.close();

@@ -60,6 +60,8 @@ test("a server that stops answering while the browser says online: the app says 
   await row.getByTestId("quick-bid").click();
   await page.getByTestId("bid-dialog").getByLabel("Bid amount").fill("654");
   await page.getByTestId("bid-dialog").getByRole("button", { name: "Place Bid" }).click();
+  // A bid far from the budget is asked about once more ("Are you sure?"); this one is meant.
+  await page.getByTestId("bid-confirm-send").click();
   await expect(page.getByTestId("toast").filter({ hasText: "Offline - request queued for later" })).toBeVisible();
   await expect(page.getByTestId("offline-badge")).toBeVisible();
   await expect(row.getByTestId("pending-badge")).toHaveText("Bid waiting to send");

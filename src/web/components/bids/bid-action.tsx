@@ -2,7 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import type { ReactNode } from "react";
 import { type TMyBid, useMyBid } from "../../lib/my-bids";
 import { usePreferences } from "../../lib/preferences";
-import { BidDialog, type TBidLoad } from "../loads/bid-dialog";
+import type { TBidLoad } from "../loads/bid-dialog";
 import { DeferredBidDialog } from "../loads/deferred-bid-dialog";
 import { Button } from "../ui/button";
 
@@ -31,22 +31,20 @@ type TActionLoad = TBidLoad & { status: string; source: { type: string } };
 /**
  * What a load offers a driver, everywhere it is shown (board card and row, load page, dashboard): their own bid if
  * they made one, and the bid button, "Change your bid" while their bid is pending. An external load offers no bid
- * (its card shows the board's contact instead); a load no longer posted shows only the driver's bid.
+ * (its card shows the board's contact instead); a load no longer posted shows only the driver's bid. The dialog's code
+ * is loaded when the button is first pressed, so the pages that show this (the board first) never wait for it.
  */
 export function BidAction({
   load,
   isDriver,
   label,
   testId,
-  deferred = false,
 }: {
   load: TActionLoad;
   isDriver: boolean;
   /** The button's text before the driver has a pending bid on the load. */
   label: ReactNode;
   testId: string;
-  /** Load the dialog's code on demand (the board, which must show fast). */
-  deferred?: boolean;
 }) {
   const external = load.source.type === "external";
   const mine = useMyBid(load.id, isDriver && !external && load.id > 0);
@@ -66,12 +64,7 @@ export function BidAction({
   return (
     <>
       {mine && <YourBid bid={mine} />}
-      {load.status === "posted" &&
-        (deferred ? (
-          <DeferredBidDialog load={load} existing={pending} trigger={trigger} />
-        ) : (
-          <BidDialog load={load} existing={pending} trigger={trigger} />
-        ))}
+      {load.status === "posted" && <DeferredBidDialog load={load} existing={pending} trigger={trigger} />}
     </>
   );
 }

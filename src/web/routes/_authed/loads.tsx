@@ -186,7 +186,6 @@ function LoadBoardPage() {
     <BidAction
       load={load}
       isDriver={isDriver}
-      deferred
       testId="quick-bid"
       label={<Trans comment="Button on a load of the load board: offer a price (place a bid) quickly">Quick Bid</Trans>}
     />
