@@ -24,6 +24,8 @@ export const NOTIFY_EVENTS = [
   "driver_arrived_pickup",
   "driver_arrived_delivery",
   "load_delayed",
+  // The other party accepted the trip's rate confirmation in the app.
+  "rate_confirmation_accepted",
   // Operators' broadcasts (`mytess notify broadcast`): their own text, no load.
   "system_alert",
   "announcement",

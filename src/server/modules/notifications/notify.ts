@@ -47,6 +47,7 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   driver_arrived_pickup: "loadUpdates",
   driver_arrived_delivery: "loadUpdates",
   load_delayed: "loadUpdates",
+  rate_confirmation_accepted: "loadUpdates",
   system_alert: "systemAlerts",
   announcement: "marketing",
   payment_received: "paymentReceived",
@@ -209,6 +210,21 @@ export const renderNotification = (
         body: i18n._({
           id: "notify.arrivedDelivery.body",
           message: "{name} is within 500 m of the delivery point of {load}.",
+          values: v,
+        }),
+      };
+    case "rate_confirmation_accepted":
+      return {
+        title: i18n._({
+          id: "notify.rateConfirmationAccepted.title",
+          comment:
+            "Notification title: the other party of a trip accepted its rate confirmation (the agreed price and terms)",
+          message: "Rate confirmation accepted",
+        }),
+        body: i18n._({
+          id: "notify.rateConfirmationAccepted.body",
+          comment: "{name} is the shipper or the driver of the trip, {load} the load's title",
+          message: "{name} accepted the rate confirmation for {load}.",
           values: v,
         }),
       };
