@@ -60,14 +60,17 @@ const companyBadge = (owners: number[] | undefined, badges: Map<number, TVerifie
   return null;
 };
 
-/** MyTess loads each account posted, whatever became of them (one grouped count over the shipper index). */
+/**
+ * MyTess loads each account posted, whatever became of them: one grouped count read from the shipper index alone (an
+ * outside board's load has no shipper, so no other column needs reading).
+ */
 const loadsPostedBy = async (db: TReader, shipperIds: number[]) => {
   const out = new Map<number, number>();
   if (!shipperIds.length) return out;
   const rows = await db
     .select({ shipperId: loads.shipperId, n: count() })
     .from(loads)
-    .where(and(inArray(loads.shipperId, shipperIds), eq(loads.sourceType, "mytess")))
+    .where(inArray(loads.shipperId, shipperIds))
     .groupBy(loads.shipperId);
   for (const r of rows) if (r.shipperId != null) out.set(r.shipperId, Number(r.n));
   return out;
