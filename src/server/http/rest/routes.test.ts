@@ -20,6 +20,7 @@ DELETE /api/tokens/:id
 DELETE /api/webhook-endpoints/:id
 GET /api/auth/user
 GET /api/bids/driver
+GET /api/companies/:id
 GET /api/companies/mine
 GET /api/dashboard
 GET /api/dev/mail
