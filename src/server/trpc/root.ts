@@ -25,6 +25,7 @@ import { storesRouter } from "../modules/stores/router";
 import { tokensRouter } from "../modules/tokens/router";
 import { trackingRouter } from "../modules/tracking/router";
 import { driversRouter, tripsRouter } from "../modules/trips/router";
+import { trucksRouter } from "../modules/trucks/router";
 import { verificationRouter } from "../modules/verification/router";
 import { webhooksRouter } from "../modules/webhooks/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
@@ -60,6 +61,7 @@ export const appRouter = createTRPCRouter({
   verification: verificationRouter,
   companies: companiesRouter,
   webhooks: webhooksRouter,
+  trucks: trucksRouter,
 });
 
 export type AppRouter = typeof appRouter;
