@@ -473,6 +473,18 @@ describe("invitations to bid", () => {
     expect(bid.status).toBe(201);
   });
 
+  test("two invitations of the same truck to the same load at once: one is written, one notification", async () => {
+    const truck = (await driver.post("/api/trucks", truckInput())).json;
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    const answers = await Promise.all([
+      shipper.post(`/api/trucks/${truck.id}/invitations`, { loadId }),
+      shipper.post(`/api/trucks/${truck.id}/invitations`, { loadId }),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(await t.rows("SELECT id FROM truck_invitations")).toHaveLength(1);
+    expect(await t.rows("SELECT id FROM notifications WHERE user_id = ?", ids.driver)).toHaveLength(1);
+  });
+
   test("only the shipper's open load, and only a truck a search would show", async () => {
     const truck = (await driver.post("/api/trucks", truckInput())).json;
     const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
