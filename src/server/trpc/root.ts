@@ -25,6 +25,7 @@ import { storesRouter } from "../modules/stores/router";
 import { tokensRouter } from "../modules/tokens/router";
 import { trackingRouter } from "../modules/tracking/router";
 import { driversRouter, tripsRouter } from "../modules/trips/router";
+import { trucksRouter } from "../modules/trucks/router";
 import { trustRouter } from "../modules/trust/router";
 import { verificationRouter } from "../modules/verification/router";
 import { webhooksRouter } from "../modules/webhooks/router";
@@ -62,6 +63,7 @@ export const appRouter = createTRPCRouter({
   companies: companiesRouter,
   trust: trustRouter,
   webhooks: webhooksRouter,
+  trucks: trucksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -19,6 +19,8 @@ export const NOTIFY_EVENTS = [
   "load_nearby",
   // A new load matched one of the recipient's saved searches.
   "saved_search_match",
+  // A shipper who found the recipient's truck near their pickup invites them to bid on a load.
+  "truck_invitation",
   // The trip's tracking, to the shipper: the driver within 500 m of the pickup or the delivery point; the ETA past the
   // delivery date.
   "driver_arrived_pickup",

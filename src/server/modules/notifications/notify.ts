@@ -44,6 +44,7 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   message_received: "loadUpdates",
   load_nearby: "loadUpdates",
   saved_search_match: "loadUpdates",
+  truck_invitation: "loadUpdates",
   driver_arrived_pickup: "loadUpdates",
   driver_arrived_delivery: "loadUpdates",
   load_delayed: "loadUpdates",
@@ -192,6 +193,20 @@ export const renderNotification = (
           id: "notify.savedSearchMatch.body",
           comment: "Saved-search alert: {search} is the name the user gave the search, {route} origin → destination",
           message: "{search}: {load}, {route}.",
+          values: v,
+        }),
+      };
+    case "truck_invitation":
+      return {
+        title: i18n._({
+          id: "notify.truckInvitation.title",
+          comment: "Notification title to a driver: a shipper who saw their posted truck asks them to bid on a load",
+          message: "Invitation to bid",
+        }),
+        body: i18n._({
+          id: "notify.truckInvitation.body",
+          comment: "{name} is the shipper's first name, {route} the load's origin → destination",
+          message: "{name} invites you to bid on {route}.",
           values: v,
         }),
       };
