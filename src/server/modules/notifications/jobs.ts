@@ -34,6 +34,8 @@ export const NOTIFY_EVENTS = [
   // Billing: a payment confirmed by the provider; premium bought in birr ending in three days.
   "payment_received",
   "premium_ending",
+  // Freight payments: an operator settled a disputed payment (to both parties, each told their own part).
+  "payment_resolved",
   // Verification: the owner's submission approved or rejected (with the reason); their insurance ending in 14 days.
   "verification_approved",
   "verification_rejected",
