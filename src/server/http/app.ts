@@ -475,6 +475,19 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
         });
       }),
     )
+    // A freight payment's receipt as a PDF, for either party, in the reader's language, calendar and time zone.
+    .get(
+      "/api/payments/:id/receipt.pdf",
+      explicit(async (caller, request, params) => {
+        const file = await caller.payments.receipt({ paymentId: pathId(params), timeZone: requestTimeZone(request) });
+        return fileResponse({
+          fileName: file.fileName,
+          contentType: "application/pdf",
+          size: file.bytes.byteLength,
+          stream: new Blob([file.bytes]).stream(),
+        });
+      }),
+    )
     // Verification files: a multipart upload (as load documents) and the file, for its owner and operators.
     .post(
       "/api/verification/files",

@@ -143,7 +143,7 @@ describe("every documented operation, called with API tokens", () => {
         op.operationId.startsWith("documents.") ||
         op.operationId === "verification.upload" ||
         op.operationId === "verification.open" ||
-        ["live", "rateConfirmations.pdf"].includes(op.operationId)
+        ["live", "rateConfirmations.pdf", "payments.receipt"].includes(op.operationId)
       )
         expect([401, 403], `${method} ${path}`).toContain(res.status);
       else if (op.operationId !== "logout" && op.operationId !== "loadboard123Callback")

@@ -522,6 +522,24 @@ const HAND_ROUTES: THandRoute[] = [
   },
   {
     method: "GET",
+    path: "/api/payments/{id}/receipt.pdf",
+    operationId: "payments.receipt",
+    summary: "A freight payment's receipt as a PDF",
+    description:
+      "Browser session only. For the payment's shipper and driver, in the caller's language, calendar and time zone: parties, load, amounts, state and history, provider references.",
+    tags: ["Payments"],
+    security: [{ session: [] }],
+    parameters: [idParam("id", "The payment")],
+    responses: {
+      "200": {
+        description: "The PDF",
+        content: { "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } } },
+      },
+      ...errorResponses([400, 401, 404]),
+    },
+  },
+  {
+    method: "GET",
     path: "/api/live",
     operationId: "live",
     summary: "Live updates for the signed-in user (server-sent events)",

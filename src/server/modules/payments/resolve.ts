@@ -21,7 +21,7 @@ import { recordPaymentEvent } from "./freight";
 import { postTxn } from "./ledger";
 import { freightResolveRefundJob } from "./resolve-job";
 
-const PAYMENT_NOT_FOUND = /*i18n*/ { id: "error.freight.paymentNotFound", message: "Payment not found" };
+export const PAYMENT_NOT_FOUND = /*i18n*/ { id: "error.freight.paymentNotFound", message: "Payment not found" };
 
 const badAmount = (message: { id: string; message: string; values?: Record<string, unknown> }) =>
   new AppError("BAD_REQUEST", message, { issues: [{ path: "amount", message }] });

@@ -10,10 +10,13 @@ import {
   ZResolvePaymentInput,
   ZResolvePaymentResult,
 } from "../../../shared/schemas/payments";
+import { zText } from "../../../shared/schemas/text";
+import { AppError } from "../../errors";
 import { authedProcedure, shipperProcedure, systemProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { listFreightPayments, loadPayment, startFunding } from "./freight";
 import { checkLedger } from "./ledger";
+import { paymentReceiptPdf } from "./receipt";
 import { operatorPayments, resolvePayment } from "./resolve";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
@@ -58,6 +61,26 @@ export const paymentsRouter = {
     )
     .output(z.array(ZFreightPayment))
     .query(({ ctx }) => listFreightPayments(ctx.db, ctx.actor)),
+  /** A payment's receipt as a PDF: served by its explicit route in http/app.ts, not over tRPC's JSON. */
+  receipt: authedProcedure
+    .input(
+      z.object({
+        paymentId: z.number({ error: "paymentId must be a number" }).int().positive(),
+        timeZone: zText().max(64).nullish(),
+      }),
+    )
+    .query(({ ctx, input }) => {
+      if (ctx.channel !== "rest")
+        throw new AppError(
+          "NOT_FOUND",
+          /*i18n*/ {
+            id: "error.freight.receiptRestOnly",
+            message: "The receipt is served at /api/payments/{paymentId}/receipt.pdf",
+            values: { paymentId: input.paymentId },
+          },
+        );
+      return paymentReceiptPdf(ctx.db, ctx.actor, input.paymentId, { language: ctx.locale, timeZone: input.timeZone });
+    }),
   /** The operator's proof that the ledger balances (`mytess ledger check`). */
   ledgerCheck: systemProcedure
     .output(
