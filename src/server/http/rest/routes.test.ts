@@ -17,6 +17,7 @@ DELETE /api/push/subscribe
 DELETE /api/saved-searches/:id
 DELETE /api/shipping/shipments/:id
 DELETE /api/tokens/:id
+DELETE /api/user
 DELETE /api/webhook-endpoints/:id
 GET /api/auth/user
 GET /api/bids/driver
@@ -70,6 +71,7 @@ GET /api/subscription/status
 GET /api/sync/status
 GET /api/tokens
 GET /api/track/:token
+GET /api/user/export
 GET /api/verification
 GET /api/verification/submissions
 GET /api/webhook-endpoints
@@ -134,6 +136,7 @@ POST /api/subscription/confirm
 POST /api/subscription/portal
 POST /api/sync/manual
 POST /api/tokens
+POST /api/user/delete-code
 POST /api/user/email
 POST /api/user/phone
 POST /api/user/phone/verify
