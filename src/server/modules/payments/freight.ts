@@ -27,6 +27,7 @@ import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
 import type { TStripeEvent } from "../../integrations/payments/types";
 import { LOAD_NOT_FOUND } from "../loads/errors";
+import { enqueueFreightNotice } from "../notifications/notify";
 import { postTxn } from "./ledger";
 
 /** The metadata key naming a freight payment on Stripe's session and payment intent. */
@@ -340,6 +341,15 @@ export const fundPayment = async (
         { account: "escrow", amountMinor: Number(p.agreedMinor) },
         { account: "platform_fees", amountMinor: Number(p.feeMinor) },
       ],
+      now,
+    );
+    await enqueueFreightNotice(
+      tx,
+      p.driverId,
+      "freight_funded",
+      p.loadId,
+      { amountMinor: Number(p.agreedMinor), currency: p.currency },
+      `${p.id}`,
       now,
     );
     return { status: "funded" as const, funded: true };

@@ -71,6 +71,12 @@ const NEEDS: Record<string, string[]> = {
 };
 
 /**
+ * What a state may have besides: a paid-out payment the provider's fee on its transfer (`payout_fee`); a payment whose
+ * payout failed keeps its funding and release (the money is the driver's, waiting for a transfer that works).
+ */
+const MAY_HAVE: Record<string, string[]> = { paid_out: ["payout_fee"], failed: ["fund", "release"] };
+
+/**
  * Checks the whole ledger: every transaction balances per currency, every payment's entries sum to zero, each
  * payment has exactly the transactions its state needs, every provider object is on one transaction only, and a
  * paid-out payment's release names its transfer. Returns the problems (none: the ledger is sound).
@@ -112,13 +118,15 @@ export const checkLedger = async (db: TDb) => {
     for (const k of needs)
       if (!kinds.includes(k))
         problems.push({ kind: "missing", paymentId: p.id, txn: `${k}:${p.id}`, detail: `${p.state} without ${k}` });
+    if (p.state === "failed" && kinds.includes("release") !== kinds.includes("fund"))
+      problems.push({ kind: "missing", paymentId: p.id, txn: null, detail: "failed with only one of fund, release" });
     for (const k of kinds)
-      if (!needs.includes(k))
+      if (!needs.includes(k) && !(MAY_HAVE[p.state] ?? []).includes(k))
         problems.push({ kind: "unexpected", paymentId: p.id, txn: `${k}:${p.id}`, detail: `${p.state} with ${k}` });
     const total = entries.filter((e) => e.paymentId === p.id).reduce((s, e) => s + Number(e.amountMinor), 0);
     if (total !== 0)
       problems.push({ kind: "unbalanced", paymentId: p.id, txn: null, detail: `payment sums to ${total}` });
-    if (needs.length && !entries.some((e) => e.txn === `fund:${p.id}` && e.providerObject === p.chargeRef))
+    if (kinds.includes("fund") && !entries.some((e) => e.txn === `fund:${p.id}` && e.providerObject === p.chargeRef))
       problems.push({ kind: "object_missing", paymentId: p.id, txn: `fund:${p.id}`, detail: "fund names no charge" });
     if (p.state === "paid_out" && !entries.some((e) => e.txn === `release:${p.id}` && e.providerObject))
       problems.push({
