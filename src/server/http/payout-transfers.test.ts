@@ -339,6 +339,11 @@ describe("paying the driver with Chapa (ETB)", () => {
     const failed = await paymentOf(loadId);
     expect(failed.state).toBe("failed");
     expect(failed.note).toBe("Account name mismatch");
+    // The driver sees what to fix; the shipper sees the money still secured, and cannot pay a second time.
+    expect(failed).toMatchObject({ secured: true, payoutIssue: "account_name" });
+    const shipperView = (await shipper.get(`/api/loads/${loadId}/payment`)).json.payment;
+    expect(shipperView).toMatchObject({ state: "failed", secured: true, payoutIssue: null });
+    expect((await shipper.post(`/api/loads/${loadId}/payment`, { provider: "chapa" })).status).toBe(409);
     expect(failed.history.at(-1)).toMatchObject({
       state: "failed",
       detail: { stage: "payout", attempt: 0, fix: "account_name" },
@@ -362,6 +367,7 @@ describe("paying the driver with Chapa (ETB)", () => {
     const paid = await paymentOf(loadId);
     expect(paid.state).toBe("paid_out");
     expect(paid.note).toBeNull();
+    expect(paid.payoutIssue).toBeNull();
     const refs = emu.controls.chapa.allTransfers().map((x) => [x.reference, x.status]);
     expect(refs).toEqual([
       [chapaPayoutRef(paid.id, 0), "failed"],
@@ -377,7 +383,7 @@ describe("paying the driver with Chapa (ETB)", () => {
     const { loadId } = await releasedWithChapa(1_500);
     await worker().runOnce();
     expect(chapaTransferCalls()).toHaveLength(0);
-    expect((await paymentOf(loadId)).state).toBe("released");
+    expect(await paymentOf(loadId)).toMatchObject({ state: "released", secured: true, payoutIssue: "waiting_method" });
     expect((await driver.put("/api/payouts/method", TELEBIRR)).status).toBe(200);
     await worker().runOnce();
     await emu.controls.chapa.settled();
