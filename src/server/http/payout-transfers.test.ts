@@ -402,3 +402,36 @@ describe("paying the driver with Chapa (ETB)", () => {
     expect((await paymentOf(loadId)).state).toBe("paid_out");
   });
 });
+
+describe("many at once", () => {
+  test("loads in dollars and birr released together, two workers, webhooks shuffled and duplicated: each paid out once", async () => {
+    await stripeAccount();
+    expect((await driver.put("/api/payouts/method", TELEBIRR)).status).toBe(200);
+    emu.controls.stripe.delivery = { shuffle: true, duplicateRate: 1, seed: 23, retries: 3 };
+    emu.controls.chapa.payoutCopies = 2;
+    const loads: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      loads.push((await releasedWithStripe(100 + i)).loadId);
+      loads.push((await releasedWithChapa(1_000 + i)).loadId);
+    }
+    // Every payout job twice (a second worker's copy), then two workers drain the queue together.
+    const ids = (await t.rows<{ id: number }>("select id from freight_payments order by id")).map((r) => Number(r.id));
+    for (const id of ids) await enqueue(t.db, freightPayoutJob, { paymentId: id }, { uniqueKey: `copy:${id}` });
+    await Promise.all([worker().runOnce(), worker().runOnce()]);
+    await Promise.all([worker().runOnce(), worker().runOnce()]);
+    await emu.controls.stripe.settled();
+    await emu.controls.chapa.settled();
+    for (const loadId of loads) expect((await paymentOf(loadId)).state).toBe("paid_out");
+    // One transfer per payment at each provider: none twice, none missing.
+    const stripeTransfers = emu.controls.stripe.transfers().map((x) => x.metadata.mytess_freight_payment);
+    const chapaTransfers = emu.controls.chapa.allTransfers().map((x) => x.reference);
+    expect(stripeTransfers).toHaveLength(3);
+    expect(new Set(stripeTransfers).size).toBe(3);
+    expect(chapaTransfers).toHaveLength(3);
+    expect(new Set(chapaTransfers).size).toBe(3);
+    const paidOut = await t.rows<{ n: number }>(
+      "select CAST(count(*) AS INTEGER) n from freight_payment_events where state = 'paid_out'",
+    );
+    expect(Number(paidOut[0]!.n)).toBe(6);
+  });
+});
