@@ -21,6 +21,7 @@ import { Route as ResetPasswordRouteImport } from "./routes/reset-password"
 import { Route as SigninRouteImport } from "./routes/signin"
 import { Route as SubscribeRouteImport } from "./routes/subscribe"
 import { Route as TermsRouteImport } from "./routes/terms"
+import { Route as AuthedCompanyRouteImport } from "./routes/_authed/company"
 import { Route as AuthedDriverRouteImport } from "./routes/_authed/driver"
 import { Route as AuthedEcommerceRouteImport } from "./routes/_authed/ecommerce"
 import { Route as AuthedLoadsRouteImport } from "./routes/_authed/loads"
@@ -33,6 +34,7 @@ import { Route as AuthedShippingRouteImport } from "./routes/_authed/shipping"
 import { Route as AuthedVerificationRouteImport } from "./routes/_authed/verification"
 import { Route as DevMailRouteImport } from "./routes/dev.mail"
 import { Route as DevSmsRouteImport } from "./routes/dev.sms"
+import { Route as InvitationsTokenRouteImport } from "./routes/invitations.$token"
 import { Route as LoadsIdRouteImport } from "./routes/loads_.$id"
 import { Route as TrackTokenRouteImport } from "./routes/track.$token"
 import { Route as AuthedOperatorVerificationRouteImport } from "./routes/_authed/operator.verification"
@@ -96,6 +98,11 @@ const TermsRoute = TermsRouteImport.update({
   path: "/terms",
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthedCompanyRoute = AuthedCompanyRouteImport.update({
+  id: "/company",
+  path: "/company",
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedDriverRoute = AuthedDriverRouteImport.update({
   id: "/driver",
   path: "/driver",
@@ -156,6 +163,11 @@ const DevSmsRoute = DevSmsRouteImport.update({
   path: "/dev/sms",
   getParentRoute: () => rootRouteImport,
 } as any)
+const InvitationsTokenRoute = InvitationsTokenRouteImport.update({
+  id: "/invitations/$token",
+  path: "/invitations/$token",
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LoadsIdRoute = LoadsIdRouteImport.update({
   id: "/loads_/$id",
   path: "/loads/$id",
@@ -185,6 +197,7 @@ export interface FileRoutesByFullPath {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/company": typeof AuthedCompanyRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
   "/loads": typeof AuthedLoadsRoute
@@ -197,6 +210,7 @@ export interface FileRoutesByFullPath {
   "/verification": typeof AuthedVerificationRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
+  "/invitations/$token": typeof InvitationsTokenRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
   "/operator/verification": typeof AuthedOperatorVerificationRoute
@@ -213,6 +227,7 @@ export interface FileRoutesByTo {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/company": typeof AuthedCompanyRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
   "/loads": typeof AuthedLoadsRoute
@@ -225,6 +240,7 @@ export interface FileRoutesByTo {
   "/verification": typeof AuthedVerificationRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
+  "/invitations/$token": typeof InvitationsTokenRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
   "/operator/verification": typeof AuthedOperatorVerificationRoute
@@ -243,6 +259,7 @@ export interface FileRoutesById {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/_authed/company": typeof AuthedCompanyRoute
   "/_authed/driver": typeof AuthedDriverRoute
   "/_authed/ecommerce": typeof AuthedEcommerceRoute
   "/_authed/loads": typeof AuthedLoadsRoute
@@ -255,6 +272,7 @@ export interface FileRoutesById {
   "/_authed/verification": typeof AuthedVerificationRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
+  "/invitations/$token": typeof InvitationsTokenRoute
   "/loads_/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
   "/_authed/operator/verification": typeof AuthedOperatorVerificationRoute
@@ -273,6 +291,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/company"
     | "/driver"
     | "/ecommerce"
     | "/loads"
@@ -285,6 +304,7 @@ export interface FileRouteTypes {
     | "/verification"
     | "/dev/mail"
     | "/dev/sms"
+    | "/invitations/$token"
     | "/loads/$id"
     | "/track/$token"
     | "/operator/verification"
@@ -301,6 +321,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/company"
     | "/driver"
     | "/ecommerce"
     | "/loads"
@@ -313,6 +334,7 @@ export interface FileRouteTypes {
     | "/verification"
     | "/dev/mail"
     | "/dev/sms"
+    | "/invitations/$token"
     | "/loads/$id"
     | "/track/$token"
     | "/operator/verification"
@@ -330,6 +352,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/_authed/company"
     | "/_authed/driver"
     | "/_authed/ecommerce"
     | "/_authed/loads"
@@ -342,6 +365,7 @@ export interface FileRouteTypes {
     | "/_authed/verification"
     | "/dev/mail"
     | "/dev/sms"
+    | "/invitations/$token"
     | "/loads_/$id"
     | "/track/$token"
     | "/_authed/operator/verification"
@@ -362,6 +386,7 @@ export interface RootRouteChildren {
   TermsRoute: typeof TermsRoute
   DevMailRoute: typeof DevMailRoute
   DevSmsRoute: typeof DevSmsRoute
+  InvitationsTokenRoute: typeof InvitationsTokenRoute
   LoadsIdRoute: typeof LoadsIdRoute
   TrackTokenRoute: typeof TrackTokenRoute
 }
@@ -452,6 +477,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    "/_authed/company": {
+      id: "/_authed/company"
+      path: "/company"
+      fullPath: "/company"
+      preLoaderRoute: typeof AuthedCompanyRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     "/_authed/driver": {
       id: "/_authed/driver"
       path: "/driver"
@@ -536,6 +568,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof DevSmsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    "/invitations/$token": {
+      id: "/invitations/$token"
+      path: "/invitations/$token"
+      fullPath: "/invitations/$token"
+      preLoaderRoute: typeof InvitationsTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     "/loads_/$id": {
       id: "/loads_/$id"
       path: "/loads/$id"
@@ -561,6 +600,7 @@ declare module "@tanstack/react-router" {
 }
 
 interface AuthedRouteChildren {
+  AuthedCompanyRoute: typeof AuthedCompanyRoute
   AuthedDriverRoute: typeof AuthedDriverRoute
   AuthedEcommerceRoute: typeof AuthedEcommerceRoute
   AuthedLoadsRoute: typeof AuthedLoadsRoute
@@ -575,6 +615,7 @@ interface AuthedRouteChildren {
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
+  AuthedCompanyRoute: AuthedCompanyRoute,
   AuthedDriverRoute: AuthedDriverRoute,
   AuthedEcommerceRoute: AuthedEcommerceRoute,
   AuthedLoadsRoute: AuthedLoadsRoute,
@@ -606,6 +647,7 @@ const rootRouteChildren: RootRouteChildren = {
   TermsRoute: TermsRoute,
   DevMailRoute: DevMailRoute,
   DevSmsRoute: DevSmsRoute,
+  InvitationsTokenRoute: InvitationsTokenRoute,
   LoadsIdRoute: LoadsIdRoute,
   TrackTokenRoute: TrackTokenRoute,
 }
