@@ -7,7 +7,7 @@ import { trpc } from "../../lib/trpc";
 export function BiddingFor() {
   const mine = useQuery({ ...trpc.companies.mine.queryOptions(), staleTime: 60_000 });
   const m = mine.data;
-  if (!m || m.company.kind !== "carrier" || !(m.role === "owner" || m.role === "dispatcher")) return null;
+  if (m?.company.kind !== "carrier" || !(m.role === "owner" || m.role === "dispatcher")) return null;
   const companyName = m.company.name;
   return (
     <p className="flex items-start gap-2 rounded-md bg-teal-50 p-3 text-sm text-teal-900" data-testid="bid-for-company">
