@@ -21,6 +21,7 @@ import { Route as ResetPasswordRouteImport } from "./routes/reset-password"
 import { Route as SigninRouteImport } from "./routes/signin"
 import { Route as SubscribeRouteImport } from "./routes/subscribe"
 import { Route as TermsRouteImport } from "./routes/terms"
+import { Route as AuthedCompanyRouteImport } from "./routes/_authed/company"
 import { Route as AuthedDriverRouteImport } from "./routes/_authed/driver"
 import { Route as AuthedEcommerceRouteImport } from "./routes/_authed/ecommerce"
 import { Route as AuthedLoadsRouteImport } from "./routes/_authed/loads"
@@ -34,6 +35,7 @@ import { Route as AuthedVerificationRouteImport } from "./routes/_authed/verific
 import { Route as CompaniesIdRouteImport } from "./routes/companies.$id"
 import { Route as DevMailRouteImport } from "./routes/dev.mail"
 import { Route as DevSmsRouteImport } from "./routes/dev.sms"
+import { Route as InvitationsTokenRouteImport } from "./routes/invitations.$token"
 import { Route as LoadsIdRouteImport } from "./routes/loads_.$id"
 import { Route as TrackTokenRouteImport } from "./routes/track.$token"
 import { Route as AuthedOperatorVerificationRouteImport } from "./routes/_authed/operator.verification"
@@ -96,6 +98,11 @@ const TermsRoute = TermsRouteImport.update({
   id: "/terms",
   path: "/terms",
   getParentRoute: () => rootRouteImport,
+} as any)
+const AuthedCompanyRoute = AuthedCompanyRouteImport.update({
+  id: "/company",
+  path: "/company",
+  getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedDriverRoute = AuthedDriverRouteImport.update({
   id: "/driver",
@@ -162,6 +169,11 @@ const DevSmsRoute = DevSmsRouteImport.update({
   path: "/dev/sms",
   getParentRoute: () => rootRouteImport,
 } as any)
+const InvitationsTokenRoute = InvitationsTokenRouteImport.update({
+  id: "/invitations/$token",
+  path: "/invitations/$token",
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LoadsIdRoute = LoadsIdRouteImport.update({
   id: "/loads_/$id",
   path: "/loads/$id",
@@ -191,6 +203,7 @@ export interface FileRoutesByFullPath {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/company": typeof AuthedCompanyRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
   "/loads": typeof AuthedLoadsRoute
@@ -204,6 +217,7 @@ export interface FileRoutesByFullPath {
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
+  "/invitations/$token": typeof InvitationsTokenRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
   "/operator/verification": typeof AuthedOperatorVerificationRoute
@@ -220,6 +234,7 @@ export interface FileRoutesByTo {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/company": typeof AuthedCompanyRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
   "/loads": typeof AuthedLoadsRoute
@@ -233,6 +248,7 @@ export interface FileRoutesByTo {
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
+  "/invitations/$token": typeof InvitationsTokenRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
   "/operator/verification": typeof AuthedOperatorVerificationRoute
@@ -251,6 +267,7 @@ export interface FileRoutesById {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/_authed/company": typeof AuthedCompanyRoute
   "/_authed/driver": typeof AuthedDriverRoute
   "/_authed/ecommerce": typeof AuthedEcommerceRoute
   "/_authed/loads": typeof AuthedLoadsRoute
@@ -264,6 +281,7 @@ export interface FileRoutesById {
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
+  "/invitations/$token": typeof InvitationsTokenRoute
   "/loads_/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
   "/_authed/operator/verification": typeof AuthedOperatorVerificationRoute
@@ -282,6 +300,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/company"
     | "/driver"
     | "/ecommerce"
     | "/loads"
@@ -295,6 +314,7 @@ export interface FileRouteTypes {
     | "/companies/$id"
     | "/dev/mail"
     | "/dev/sms"
+    | "/invitations/$token"
     | "/loads/$id"
     | "/track/$token"
     | "/operator/verification"
@@ -311,6 +331,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/company"
     | "/driver"
     | "/ecommerce"
     | "/loads"
@@ -324,6 +345,7 @@ export interface FileRouteTypes {
     | "/companies/$id"
     | "/dev/mail"
     | "/dev/sms"
+    | "/invitations/$token"
     | "/loads/$id"
     | "/track/$token"
     | "/operator/verification"
@@ -341,6 +363,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/_authed/company"
     | "/_authed/driver"
     | "/_authed/ecommerce"
     | "/_authed/loads"
@@ -354,6 +377,7 @@ export interface FileRouteTypes {
     | "/companies/$id"
     | "/dev/mail"
     | "/dev/sms"
+    | "/invitations/$token"
     | "/loads_/$id"
     | "/track/$token"
     | "/_authed/operator/verification"
@@ -375,6 +399,7 @@ export interface RootRouteChildren {
   CompaniesIdRoute: typeof CompaniesIdRoute
   DevMailRoute: typeof DevMailRoute
   DevSmsRoute: typeof DevSmsRoute
+  InvitationsTokenRoute: typeof InvitationsTokenRoute
   LoadsIdRoute: typeof LoadsIdRoute
   TrackTokenRoute: typeof TrackTokenRoute
 }
@@ -464,6 +489,13 @@ declare module "@tanstack/react-router" {
       fullPath: "/terms"
       preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    "/_authed/company": {
+      id: "/_authed/company"
+      path: "/company"
+      fullPath: "/company"
+      preLoaderRoute: typeof AuthedCompanyRouteImport
+      parentRoute: typeof AuthedRoute
     }
     "/_authed/driver": {
       id: "/_authed/driver"
@@ -556,6 +588,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof DevSmsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    "/invitations/$token": {
+      id: "/invitations/$token"
+      path: "/invitations/$token"
+      fullPath: "/invitations/$token"
+      preLoaderRoute: typeof InvitationsTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     "/loads_/$id": {
       id: "/loads_/$id"
       path: "/loads/$id"
@@ -581,6 +620,7 @@ declare module "@tanstack/react-router" {
 }
 
 interface AuthedRouteChildren {
+  AuthedCompanyRoute: typeof AuthedCompanyRoute
   AuthedDriverRoute: typeof AuthedDriverRoute
   AuthedEcommerceRoute: typeof AuthedEcommerceRoute
   AuthedLoadsRoute: typeof AuthedLoadsRoute
@@ -595,6 +635,7 @@ interface AuthedRouteChildren {
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
+  AuthedCompanyRoute: AuthedCompanyRoute,
   AuthedDriverRoute: AuthedDriverRoute,
   AuthedEcommerceRoute: AuthedEcommerceRoute,
   AuthedLoadsRoute: AuthedLoadsRoute,
@@ -627,6 +668,7 @@ const rootRouteChildren: RootRouteChildren = {
   CompaniesIdRoute: CompaniesIdRoute,
   DevMailRoute: DevMailRoute,
   DevSmsRoute: DevSmsRoute,
+  InvitationsTokenRoute: InvitationsTokenRoute,
   LoadsIdRoute: LoadsIdRoute,
   TrackTokenRoute: TrackTokenRoute,
 }

@@ -417,6 +417,7 @@ const SAMPLES: Record<string, TSample> = {
     body: { email: "dispatch@example.com", phone: "+251911234567", role: "dispatcher" },
   },
   "POST /api/invitations/:token/accept": { who: "driver", params: { token: "abcdefghijklmnopqrstuvwxyz" } },
+  "GET /api/invitations/:token": { who: "anonymous", params: { token: "abcdefghijklmnopqrstuvwxyz" } },
   "PUT /api/payouts/method": {
     who: "driver",
     body: { bankCode: 1, accountNumber: "0911234567", accountName: "Abebe Kebede", accountNameConfirmed: true },

@@ -8,6 +8,7 @@ import { REST_ROUTES, restRoutesOf } from "./routes";
 // procedures' metadata must give exactly these.
 const PATHS = `
 DELETE /api/bids/:id
+DELETE /api/companies/:id/invitations/:invitationId
 DELETE /api/companies/:id/members/:userId
 DELETE /api/ecommerce/integrations/:id
 DELETE /api/loads/:id/tracking-link
@@ -33,6 +34,7 @@ GET /api/ecommerce/integrations
 GET /api/ecommerce/orders
 GET /api/ecommerce/orders/:id/draft
 GET /api/fx-rates
+GET /api/invitations/:token
 GET /api/loads
 GET /api/loads/:id
 GET /api/loads/:id/bids

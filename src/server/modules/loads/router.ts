@@ -14,7 +14,7 @@ import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } f
 import { rest } from "../../trpc/rest-meta";
 import { premium } from "../billing/middleware";
 import { boardStatsWithLive, searchBoard } from "../boards/search";
-import { isTripParty } from "../companies/work";
+import { dispatchesLoad, isTripParty } from "../companies/work";
 import { shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
 import { ratingsOf, trackOf } from "../trips/trip";
 import { shipperTrust } from "../trust/trust";
@@ -81,6 +81,7 @@ export const loadsRouter = {
         ...toPublicLoad(load, from),
         isMine: load.shipperId === ctx.actor.id,
         isAssignedToMe: load.assignedDriverId === ctx.actor.id,
+        dispatchedByMe: await dispatchesLoad(ctx.db, load, ctx.actor),
         track: isParty ? await trackOf(ctx.db, load.id) : null,
         cancelReason: isParty ? load.cancelReason : null,
         ratedBy: isParty ? (await ratingsOf(ctx.db, load.id)).map((r) => r.raterId) : [],

@@ -12,6 +12,8 @@ export const ZLoadsStatsAnswer = z.object({
 export const ZLoadsByIdAnswer = ZLoad.extend({
   isMine: z.boolean(),
   isAssignedToMe: z.boolean(),
+  /** True for an owner or dispatcher of the carrier company the load was awarded to: they assign its driver. */
+  dispatchedByMe: z.boolean(),
   track: z.object({ lastPosition: ZTrackPoint.nullable(), points: z.array(ZTrackPoint) }).nullable(),
   cancelReason: z.string().nullable(),
   ratedBy: z.array(z.number()),
