@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ZLoadAlertsInput } from "../../../shared/schemas/alerts";
 import { ZBoardPage, ZLoad, ZLoadAlertSettings } from "../../../shared/schemas/answers/common";
 import {
+  ZLoadPointsAnswer,
   ZLoadsByIdAnswer,
   ZLoadsMineAnswer,
   ZLoadsPreviewAnswer,
@@ -19,6 +20,7 @@ import { shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
 import { ratingsOf, trackOf } from "../trips/trip";
 import { getLoadAlerts, saveLoadAlerts } from "./alerts";
 import { createLoad, getVisibleLoad, publicPreview } from "./loads";
+import { loadPoints } from "./search";
 import { toPublicLoad } from "./serialize";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
@@ -45,6 +47,19 @@ export const loadsRouter = {
     .input(ZLoadSearchInput)
     .output(ZBoardPage)
     .query(({ ctx, input }) => searchBoard(ctx.db, ctx.services.boards, input, ctx.actor)),
+
+  /** Every load the board's filters match as points for the map (the page's filters, page and size ignored). */
+  points: authedProcedure
+    .meta(
+      rest("GET", "/api/loads/points", {
+        summary: "The board's matching loads as map points",
+        tags: ["Loads"],
+        scope: "loads:read",
+      }),
+    )
+    .input(ZLoadSearchInput)
+    .output(ZLoadPointsAnswer)
+    .query(({ ctx, input }) => loadPoints(ctx.db, input, ctx.actor.id)),
 
   /** The board's figures, live boards' loads included (their answers are shared with the list for a minute). */
   stats: authedProcedure
