@@ -224,6 +224,7 @@ const SAMPLES: Record<string, TSample> = {
   },
   "GET /api/loads": { who: "driver", query: searchQuery },
   "GET /api/loads/stats": { who: "driver", query: searchQuery },
+  "GET /api/loads/points": { who: "driver", query: searchQuery },
   "POST /api/loads": { who: "shipper", body: fullLoad() },
   "POST /api/loads/:id/cancel": { who: "shipper", params: { id: "LOAD" }, body: { reason: "Customer postponed" } },
   "POST /api/loads/:id/delivery": {

@@ -47,6 +47,7 @@ GET /api/loads/:id/rate-confirmation
 GET /api/loads/:id/timeline
 GET /api/loads/:id/track
 GET /api/loads/:id/tracking-link
+GET /api/loads/points
 GET /api/loads/shipper
 GET /api/loads/stats
 GET /api/marketplaces
@@ -60,6 +61,7 @@ GET /api/payments
 GET /api/payouts/account
 GET /api/payouts/banks
 GET /api/places
+GET /api/places/labels
 GET /api/platform-stats
 GET /api/push/notifications
 GET /api/push/preferences

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ZLoadAlertsInput } from "../../../shared/schemas/alerts";
 import { ZBoardPage, ZLoad, ZLoadAlertSettings } from "../../../shared/schemas/answers/common";
 import {
+  ZLoadPointsAnswer,
   ZLoadsByIdAnswer,
   ZLoadsMineAnswer,
   ZLoadsPreviewAnswer,
@@ -20,6 +21,7 @@ import { ratingsOf, trackOf } from "../trips/trip";
 import { shipperTrust } from "../trust/trust";
 import { getLoadAlerts, saveLoadAlerts } from "./alerts";
 import { createLoad, getVisibleLoad, publicPreview } from "./loads";
+import { loadPoints } from "./search";
 import { toPublicLoad } from "./serialize";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
@@ -46,6 +48,19 @@ export const loadsRouter = {
     .input(ZLoadSearchInput)
     .output(ZBoardPage)
     .query(({ ctx, input }) => searchBoard(ctx.db, ctx.services.boards, input, ctx.actor)),
+
+  /** Every load the board's filters match as points for the map (the page's filters, page and size ignored). */
+  points: authedProcedure
+    .meta(
+      rest("GET", "/api/loads/points", {
+        summary: "The board's matching loads as map points",
+        tags: ["Loads"],
+        scope: "loads:read",
+      }),
+    )
+    .input(ZLoadSearchInput)
+    .output(ZLoadPointsAnswer)
+    .query(({ ctx, input }) => loadPoints(ctx.db, input, ctx.actor.id)),
 
   /** The board's figures, live boards' loads included (their answers are shared with the list for a minute). */
   stats: authedProcedure

@@ -47,3 +47,13 @@ export const ZLoadsMineAnswer = z.array(
     hasRated: z.boolean(),
   }),
 );
+
+/** The board's matching loads as points for the map: ids and pickup coordinates only. */
+export const ZLoadPointsAnswer = z.object({
+  points: z.array(
+    z.object({ id: z.number().int(), latitude: z.number(), longitude: z.number(), external: z.boolean() }),
+  ),
+  /** More loads matched than `limit`: the nearest (or first in the board's order) `limit` are given. */
+  truncated: z.boolean(),
+  limit: z.number().int(),
+});
