@@ -21,6 +21,7 @@ import { Route as ResetPasswordRouteImport } from "./routes/reset-password"
 import { Route as SigninRouteImport } from "./routes/signin"
 import { Route as SubscribeRouteImport } from "./routes/subscribe"
 import { Route as TermsRouteImport } from "./routes/terms"
+import { Route as VerifyEmailRouteImport } from "./routes/verify-email"
 import { Route as AuthedDriverRouteImport } from "./routes/_authed/driver"
 import { Route as AuthedEcommerceRouteImport } from "./routes/_authed/ecommerce"
 import { Route as AuthedLoadsRouteImport } from "./routes/_authed/loads"
@@ -94,6 +95,11 @@ const SubscribeRoute = SubscribeRouteImport.update({
 const TermsRoute = TermsRouteImport.update({
   id: "/terms",
   path: "/terms",
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyEmailRoute = VerifyEmailRouteImport.update({
+  id: "/verify-email",
+  path: "/verify-email",
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthedDriverRoute = AuthedDriverRouteImport.update({
@@ -185,6 +191,7 @@ export interface FileRoutesByFullPath {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/verify-email": typeof VerifyEmailRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
   "/loads": typeof AuthedLoadsRoute
@@ -213,6 +220,7 @@ export interface FileRoutesByTo {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/verify-email": typeof VerifyEmailRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
   "/loads": typeof AuthedLoadsRoute
@@ -243,6 +251,7 @@ export interface FileRoutesById {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/verify-email": typeof VerifyEmailRoute
   "/_authed/driver": typeof AuthedDriverRoute
   "/_authed/ecommerce": typeof AuthedEcommerceRoute
   "/_authed/loads": typeof AuthedLoadsRoute
@@ -273,6 +282,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/verify-email"
     | "/driver"
     | "/ecommerce"
     | "/loads"
@@ -301,6 +311,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/verify-email"
     | "/driver"
     | "/ecommerce"
     | "/loads"
@@ -330,6 +341,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/verify-email"
     | "/_authed/driver"
     | "/_authed/ecommerce"
     | "/_authed/loads"
@@ -360,6 +372,7 @@ export interface RootRouteChildren {
   SigninRoute: typeof SigninRoute
   SubscribeRoute: typeof SubscribeRoute
   TermsRoute: typeof TermsRoute
+  VerifyEmailRoute: typeof VerifyEmailRoute
   DevMailRoute: typeof DevMailRoute
   DevSmsRoute: typeof DevSmsRoute
   LoadsIdRoute: typeof LoadsIdRoute
@@ -450,6 +463,13 @@ declare module "@tanstack/react-router" {
       path: "/terms"
       fullPath: "/terms"
       preLoaderRoute: typeof TermsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    "/verify-email": {
+      id: "/verify-email"
+      path: "/verify-email"
+      fullPath: "/verify-email"
+      preLoaderRoute: typeof VerifyEmailRouteImport
       parentRoute: typeof rootRouteImport
     }
     "/_authed/driver": {
@@ -604,6 +624,7 @@ const rootRouteChildren: RootRouteChildren = {
   SigninRoute: SigninRoute,
   SubscribeRoute: SubscribeRoute,
   TermsRoute: TermsRoute,
+  VerifyEmailRoute: VerifyEmailRoute,
   DevMailRoute: DevMailRoute,
   DevSmsRoute: DevSmsRoute,
   LoadsIdRoute: LoadsIdRoute,
