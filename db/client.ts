@@ -13,6 +13,7 @@ import { createPgQueries } from "./pg/queries";
 import * as pgSchema from "./pg/schema";
 import type { TQueries } from "./queries";
 import * as schema from "./schema";
+import { createSharedTransactions } from "./shared-transaction";
 import { createSqliteQueries } from "./sqlite/queries";
 
 export const MIGRATIONS_FOLDER = join(import.meta.dir, "migrations");
@@ -127,7 +128,9 @@ export const openDb = async (path: string): Promise<DbHandle> => {
   const transaction = base.transaction.bind(base);
   base.transaction = ((fn, config) =>
     gate.hold(() => transaction(fn, { behavior: "immediate", ...config }))) as typeof base.transaction;
-  const db = Object.assign(base, { q: createSqliteQueries(sqlite, gate) });
+  const db: TDb = Object.assign(base, {
+    q: { ...createSqliteQueries(sqlite, gate), sharedTransaction: createSharedTransactions<TTx>(base) },
+  });
   // Foreign keys are off while migrating: a migration that rebuilds a table (SQLite cannot drop a NOT NULL in place)
   // drops the old one, and with them on that drop would cascade into every referencing table. The migrator's own
   // transaction makes a PRAGMA inside a migration a no-op, so it is set here, and the references are checked after.
@@ -156,7 +159,12 @@ export const openPgDb = async (url: string): Promise<DbHandle> => {
   base.transaction = ((fn: Parameters<typeof transaction>[0]) => transaction(fn)) as typeof base.transaction;
   // Nearest-first searches go through a small pool of sessions with bitmap scans off (see db/pg/queries.ts).
   const nearest = new SQL(url, { max: 2, connection: { enable_bitmapscan: "off" } } as never);
-  const db = Object.assign(base, { q: createPgQueries(client, nearest) }) as unknown as TDb;
+  const db = Object.assign(base, {
+    q: {
+      ...createPgQueries(client, nearest),
+      sharedTransaction: (work: (tx: never) => Promise<unknown>) => base.transaction(work as never),
+    },
+  }) as unknown as TDb;
   // Machines starting at once migrate one at a time: a session advisory lock held on a connection of its own.
   migrators.set(db, async () => {
     const lock = await client.reserve();

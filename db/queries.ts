@@ -3,6 +3,7 @@
 // db/sqlite/queries.ts and db/pg/queries.ts both build a `TQueries`, so the two engines cannot offer different
 // functions or shapes: a change to one that the other lacks fails the type check.
 import type { TLoadSearchInput } from "../src/shared/schemas/loads";
+import type { TTx } from "./client";
 import type { Load, NewLoad } from "./schema";
 
 /** What a search page is made of: the page's loads in order, and whether another page exists. */
@@ -32,6 +33,12 @@ export type TQueries = {
    * locks taken through `tx`.
    */
   lockKeys: (tx: object, keys: string[]) => Promise<void>;
+  /**
+   * Runs `work` in a write transaction that other writes may share: on SQLite the writes that queue while one
+   * transaction runs are done together in the next one, each in its own savepoint and each answered after its COMMIT
+   * (db/shared-transaction.ts); on PostgreSQL a transaction of its own. For small, frequent writes (positions).
+   */
+  sharedTransaction: <T>(work: (tx: TTx) => Promise<T>) => Promise<T>;
   /** A select that claims the rows it reads, skipping rows another transaction has claimed. */
   skipLocked: <T>(query: T) => T;
   /** Board sync's writes: inserts, or updates of the row with the same (configuration, external id). */

@@ -153,7 +153,7 @@ const toLoad = (raw: Record<string, unknown>) =>
  * <@) and would otherwise read every load in the box through a bitmap and sort them (18 ms against 0.9 ms for the
  * ordered index scan that stops after one page, at 50k loads).
  */
-export const createPgQueries = (client: SQL, nearest: SQL): TQueries => {
+export const createPgQueries = (client: SQL, nearest: SQL): Omit<TQueries, "sharedTransaction"> => {
   const rows = <T>(text: string, values: unknown[]) => client.unsafe(text, values as never[]) as Promise<T[]>;
 
   const searchLoads = async (f: TLoadSearchInput, viewerId: number | null): Promise<TSearchRows> => {

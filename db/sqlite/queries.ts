@@ -208,7 +208,7 @@ const UPSERT_EXTERNAL = `INSERT INTO loads (${UPSERT_KEYS.map(snake).join(", ")}
     .map((k) => `${snake(k)} = excluded.${snake(k)}`)
     .join(", ")}`;
 
-export const createSqliteQueries = (sqlite: Database, gate: TGate): TQueries => {
+export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQueries, "sharedTransaction"> => {
   // Named parameters ($name), statements prepared once; through the gate like every statement of this process.
   const all = <T>(sql: string, args: Record<string, string | number> = {}) =>
     gate.run(() => sqlite.query<T, Record<string, string | number>>(sql).all(args));

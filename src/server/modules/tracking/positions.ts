@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
 import { bids, type Load, loads, tripAlerts, tripPoints, type User, users } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
@@ -10,7 +10,7 @@ import { moveLoadAlerts } from "../loads/alerts";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
 import { emitWebhookEvent } from "../webhooks/emit";
-import { RECENT_SPEED_WINDOW_MS, remainingRoadMiles, thin, tripSpeedMph } from "./eta";
+import { MIN_MOVING_MPH, RECENT_SPEED_WINDOW_MS, remainingRoadMiles, thin, tripSpeedMph } from "./eta";
 
 /** A phone's clock may run a little ahead of ours: a point up to this far in the future is taken as now. */
 export const CLOCK_SKEW_MS = 2 * 60_000;
@@ -33,6 +33,23 @@ type TTrackable = Pick<
 >;
 
 const TRACKED: Load["status"][] = ["assigned", "in_transit", "delivered", "completed"];
+
+/** What a batch and a track read of their load (the hottest paths there are: not the load's forty-odd columns). */
+const BATCH_COLUMNS = {
+  id: loads.id,
+  status: loads.status,
+  shipperId: loads.shipperId,
+  assignedDriverId: loads.assignedDriverId,
+  acceptedBidId: loads.acceptedBidId,
+  updatedAt: loads.updatedAt,
+  deliveredAt: loads.deliveredAt,
+  deliveryDate: loads.deliveryDate,
+  pickupLatitude: loads.pickupLatitude,
+  pickupLongitude: loads.pickupLongitude,
+  deliveryLatitude: loads.deliveryLatitude,
+  deliveryLongitude: loads.deliveryLongitude,
+};
+type TBatchLoad = TTrackable & Pick<Load, "deliveryDate">;
 
 /** When the trip began: the award (the accepted bid's last change), which is when the load became the driver's. */
 const tripStart = async (tx: Pick<TDb, "select">, load: TTrackable) => {
@@ -71,10 +88,12 @@ export const recordPositions = async (
   positions: TPosition[],
   now = Date.now(),
 ) =>
-  db.transaction(async (tx) => {
+  // A shared transaction: on SQLite, batches that arrive while one commits are written together (one COMMIT for many
+  // drivers' batches, each in its own savepoint), which is what lets thousands of drivers report at once.
+  db.q.sharedTransaction(async (tx) => {
     // The load's lock orders a batch with the load's status moves, and with another batch of the same trip.
     await db.q.lockKeys(tx, [`load:${loadId}`]);
-    const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
+    const [load] = await tx.select(BATCH_COLUMNS).from(loads).where(eq(loads.id, loadId));
     if (!load || load.assignedDriverId !== driver.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (!TRACKED.includes(load.status)) throw notTracked(load);
     const start = await tripStart(tx, load);
@@ -146,14 +165,14 @@ const insertPoints = (tx: TTx, points: TPosition[], loadId: number): Promise<TSt
 const afterStored = async (tx: TTx, driverId: number, load: TTrackable, stored: TStored[], now: number) => {
   const newest = stored.reduce((a, p) => (a.recordedAt >= p.recordedAt ? a : p));
   await emitPosition(tx, load, newest, now);
-  const [moved] = await tx.select({ at: users.locationUpdatedAt }).from(users).where(eq(users.id, driverId));
-  if (moved?.at == null || moved.at < newest.recordedAt) {
-    await tx
-      .update(users)
-      .set({ latitude: newest.latitude, longitude: newest.longitude, locationUpdatedAt: newest.recordedAt })
-      .where(eq(users.id, driverId));
-    await moveLoadAlerts(tx, driverId, newest.latitude, newest.longitude);
-  }
+  const moved = await tx
+    .update(users)
+    .set({ latitude: newest.latitude, longitude: newest.longitude, locationUpdatedAt: newest.recordedAt })
+    .where(
+      and(eq(users.id, driverId), or(isNull(users.locationUpdatedAt), lt(users.locationUpdatedAt, newest.recordedAt))),
+    )
+    .returning({ id: users.id });
+  if (moved.length) await moveLoadAlerts(tx, driverId, newest.latitude, newest.longitude);
   await publishLive(tx, [load.shipperId], "load", { loadId: load.id });
 };
 
@@ -168,7 +187,7 @@ const within = (p: TStored, lat: number, lng: number) =>
  * delivery point (in transit), told once each (a unique index keeps it once even for two batches at once), and, in
  * transit, an ETA past the delivery date, told once and again only when it slips another hour.
  */
-const noticeArrivalAndDelay = async (tx: TTx, load: Load, stored: TStored[], now: number) => {
+const noticeArrivalAndDelay = async (tx: TTx, load: TBatchLoad, stored: TStored[], now: number) => {
   const arrivals: {
     kind: "arrived_pickup" | "arrived_delivery";
     event: "driver_arrived_pickup" | "driver_arrived_delivery";
@@ -196,6 +215,11 @@ const noticeArrivalAndDelay = async (tx: TTx, load: Load, stored: TStored[], now
   }
   if (load.status !== "in_transit") return;
   const newest = stored.reduce((a, p) => (a.recordedAt >= p.recordedAt ? a : p));
+  // The reckoned speed is never below MIN_MOVING_MPH (slower reads as stopped and another speed is used), so when even
+  // that pace arrives in time the ETA cannot be late, and the last hour's points need not be read.
+  const delivery = { latitude: load.deliveryLatitude, longitude: load.deliveryLongitude };
+  const slowest = now + (remainingRoadMiles(newest, delivery, delivery, true) / MIN_MOVING_MPH) * 3_600_000;
+  if (slowest <= load.deliveryDate) return;
   const recent = await recentPoints(tx, load.id, newest.recordedAt - RECENT_SPEED_WINDOW_MS);
   const { eta } = reckon(load, recent, now);
   if (eta == null || eta <= load.deliveryDate) return;
@@ -262,7 +286,10 @@ const emitPosition = (
 
 /** The track of a load the caller is a party to; 404 for everyone else. */
 export const trackForParty = async (db: TDb, actor: Pick<User, "id">, loadId: number, now = Date.now()) => {
-  const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
+  const [load] = await db
+    .select({ ...BATCH_COLUMNS, carrierCompanyId: loads.carrierCompanyId })
+    .from(loads)
+    .where(eq(loads.id, loadId));
   if (!load || !(await isTripParty(db, load, actor))) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   return trackOf(db, load, now);
 };
@@ -279,9 +306,15 @@ export const thinnedPoints = async (
   max = MAX_TRACK_POINTS,
 ): Promise<TStored[]> => {
   const columns = { latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt };
+  // Most trips hold fewer points than that: one read of at most max + 1 points says so and is the answer.
+  const head = await db
+    .select(columns)
+    .from(tripPoints)
+    .where(eq(tripPoints.loadId, loadId))
+    .orderBy(asc(tripPoints.recordedAt))
+    .limit(max + 1);
+  if (head.length <= max) return head;
   const [{ n }] = await db.select({ n: count() }).from(tripPoints).where(eq(tripPoints.loadId, loadId));
-  if (n <= max)
-    return db.select(columns).from(tripPoints).where(eq(tripPoints.loadId, loadId)).orderBy(asc(tripPoints.recordedAt));
   const m = n - 1;
   const k = max - 1;
   const numbered = db
@@ -313,7 +346,13 @@ export const thinnedPoints = async (
 export const trackOf = async (db: Pick<TDb, "select">, load: TTrackable, now = Date.now()): Promise<TTrack> => {
   const points = await thinnedPoints(db, load.id);
   const last = points.at(-1) ?? null;
-  const recent = last ? await recentPoints(db, load.id, last.recordedAt - RECENT_SPEED_WINDOW_MS) : [];
+  // A track that was not thinned holds the last hour already; a thinned one has it read apart.
+  const since = last ? last.recordedAt - RECENT_SPEED_WINDOW_MS : 0;
+  const recent = !last
+    ? []
+    : points.length < MAX_TRACK_POINTS
+      ? points.filter((p) => p.recordedAt >= since)
+      : await recentPoints(db, load.id, since);
   const events = await db
     .select()
     .from(tripAlerts)
