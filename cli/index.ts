@@ -10,6 +10,7 @@ import { jobs } from "./commands/jobs";
 import { ledger } from "./commands/ledger";
 import { marketplaces, sync } from "./commands/marketplaces";
 import { notify } from "./commands/notify";
+import { payments } from "./commands/payments";
 import { rates, track } from "./commands/shipping";
 import { subscription } from "./commands/subscription";
 import { user } from "./commands/user";
@@ -31,7 +32,7 @@ try {
 const program = new Command()
   .name("mytess")
   .description(
-    "MyTess operator tools: database, accounts, parcel carriers, jobs, exchange rates, notifications, load boards, stores, WhatsApp Web and verification",
+    "MyTess operator tools: database, accounts, parcel carriers, jobs, exchange rates, freight payments, notifications, load boards, stores, WhatsApp Web and verification",
   )
   .version("0.1.0")
   .showHelpAfterError()
@@ -43,6 +44,7 @@ const program = new Command()
   .addCommand(jobs)
   .addCommand(fx)
   .addCommand(ledger)
+  .addCommand(payments)
   .addCommand(notify)
   .addCommand(marketplaces)
   .addCommand(sync)

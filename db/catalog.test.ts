@@ -21,6 +21,7 @@ const PG_ONLY_INDEXES = new Set([
   "loads_posted_earth_idx",
   "load_alerts_area_idx",
   "loads_lane_idx",
+  "trucks_origin_earth_idx",
 ]);
 
 type TColumn = { name: string; family: string; notNull: boolean; default: string | null; primary: boolean };

@@ -3,8 +3,9 @@
 // db/sqlite/queries.ts and db/pg/queries.ts both build a `TQueries`, so the two engines cannot offer different
 // functions or shapes: a change to one that the other lacks fails the type check.
 import type { TLoadSearchInput } from "../src/shared/schemas/loads";
+import type { TTruckSearchInput } from "../src/shared/schemas/trucks";
 import type { TTx } from "./client";
-import type { Load, NewLoad } from "./schema";
+import type { Load, NewLoad, Truck } from "./schema";
 
 /** What a search page is made of: the page's loads in order, and whether another page exists. */
 export type TSearchRows = { rows: Load[]; hasMore: boolean };
@@ -12,6 +13,9 @@ export type TBoardStatsRow = { total: number; urgent: number; avgUsdPerMile: num
 export type TLastPosition = { loadId: number; latitude: number; longitude: number; recordedAt: number };
 /** An alert whose box holds the point and that takes the equipment; the caller checks the exact circle. */
 export type TAlertCandidate = { userId: number; latitude: number; longitude: number; radiusMiles: number };
+
+/** A page of trucks found near a pickup, nearest first, each with its distance. */
+export type TTruckRows = { rows: (Truck & { distanceMiles: number })[]; hasMore: boolean };
 
 export type TQueries = {
   /** One page of the board: the loads the viewer may see that match the filters, in the order asked. */
@@ -23,6 +27,11 @@ export type TQueries = {
    * them, read through the load's primary key): saved searches' matching of a new load.
    */
   matchesLoad: (p: TLoadSearchInput, viewerId: number | null, loadId: number) => Promise<boolean>;
+  /**
+   * Trucks available near a pickup (`now` hides those past their available-to date), nearest first, through the
+   * engine's index of truck origins; the destination, window, equipment and capacity as the search asks.
+   */
+  searchTrucks: (p: TTruckSearchInput, now: number) => Promise<TTruckRows>;
   /** The newest recorded position of each of these loads, in one query. */
   lastPositions: (loadIds: number[]) => Promise<TLastPosition[]>;
   /** Load alerts of available drivers whose area's bounding box holds the point and that take the equipment. */

@@ -14,7 +14,7 @@
 // - the same enum values where a text column names them.
 //
 // Declared exceptions, written in the migrations' SQL rather than the schemas and so not compared here: SQLite's R*Tree
-// virtual tables over pickup points and alert areas (and the triggers that keep them), PostgreSQL's GiST indexes over
+// virtual tables over pickup points, alert areas and truck origins (and the triggers that keep them), PostgreSQL's GiST indexes over
 // earth points (cube + earthdistance). The PostgreSQL run also compares the migrated databases (db/catalog.test.ts).
 import { describe, expect, test } from "bun:test";
 import { type Column, getTableName, is, SQL } from "drizzle-orm";

@@ -1458,3 +1458,63 @@ export const companyInvitations = sqliteTable(
   ],
 );
 export type CompanyInvitation = typeof companyInvitations.$inferSelect;
+
+/**
+ * A driver's truck availability: where and from when to when it is free, where it would go (a point with a radius, or
+ * anywhere when the destination is NULL), its equipment and capacity. Shippers find it near their pickup through
+ * `trucks_origin_rtree` (migration, kept by triggers); past `available_end` it is hidden from search, and housekeeping
+ * removes it later.
+ */
+export const trucks = sqliteTable(
+  "trucks",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    driverId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    originName: text().notNull(),
+    originLatitude: real().notNull(),
+    originLongitude: real().notNull(),
+    availableStart: integer().notNull(),
+    availableEnd: integer().notNull(),
+    destinationName: text(),
+    destinationLatitude: real(),
+    destinationLongitude: real(),
+    destinationRadiusMiles: integer(),
+    equipmentType: text().notNull(),
+    capacityLbs: real().notNull(),
+    lengthFt: real(),
+    plate: text(),
+    note: text(),
+    createdAt: integer().notNull(),
+  },
+  (t) => [index("trucks_driver_idx").on(t.driverId, t.id), index("trucks_available_end_idx").on(t.availableEnd)],
+);
+export type Truck = typeof trucks.$inferSelect;
+
+/** A shipper's invitation to a truck's driver to bid on one of the shipper's open loads: at most one per truck and load. */
+export const truckInvitations = sqliteTable(
+  "truck_invitations",
+  {
+    id: integer().primaryKey({ autoIncrement: true }),
+    truckId: integer()
+      .notNull()
+      .references(() => trucks.id, { onDelete: "cascade" }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    shipperId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    driverId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer().notNull(),
+  },
+  (t) => [
+    uniqueIndex("truck_invitations_truck_load_idx").on(t.truckId, t.loadId),
+    index("truck_invitations_load_idx").on(t.loadId),
+    index("truck_invitations_driver_idx").on(t.driverId, t.loadId),
+  ],
+);
+export type TruckInvitation = typeof truckInvitations.$inferSelect;

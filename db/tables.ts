@@ -63,6 +63,8 @@ export const {
   webhookEndpoints,
   webhookDeliveries,
   webhookAttempts,
+  trucks,
+  truckInvitations,
 } = active;
 
 export type {
@@ -93,6 +95,8 @@ export type {
   SavedSearch,
   SyncRun,
   TripEvent,
+  Truck,
+  TruckInvitation,
   User,
   Verification,
   VerificationFile,

@@ -7,9 +7,10 @@ import type { SQL } from "bun";
 import { getTableColumns, sql } from "drizzle-orm";
 import { haversineMiles } from "../../src/shared/geo";
 import type { TLoadSearchInput } from "../../src/shared/schemas/loads";
-import type { TAlertCandidate, TBoardStatsRow, TLastPosition, TQueries, TSearchRows } from "../queries";
-import type { Load, NewLoad } from "../schema";
-import { loads } from "./schema";
+import type { TTruckSearchInput } from "../../src/shared/schemas/trucks";
+import type { TAlertCandidate, TBoardStatsRow, TLastPosition, TQueries, TSearchRows, TTruckRows } from "../queries";
+import type { Load, NewLoad, Truck } from "../schema";
+import { loads, trucks } from "./schema";
 
 const MILE_M = 1609.344;
 const snake = (k: string) => k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
@@ -147,6 +148,51 @@ const toLoad = (raw: Record<string, unknown>) =>
     LOAD_COLUMNS.map(([key, name, column]) => [key, raw[name] == null ? null : column.mapFromDriverValue(raw[name])]),
   ) as Load;
 
+const TRUCK_COLUMNS = Object.entries(getTableColumns(trucks)).map(
+  ([key, column]) => [key, snake(column.name), column] as const,
+);
+const toTruck = (raw: Record<string, unknown>) => ({
+  ...(Object.fromEntries(
+    TRUCK_COLUMNS.map(([key, name, column]) => [key, raw[name] == null ? null : column.mapFromDriverValue(raw[name])]),
+  ) as Truck),
+  distanceMiles: Number(raw.distance_miles),
+});
+
+/**
+ * Trucks near a pickup: the GiST index of origins answers the earth box around the point (drawn a little larger than
+ * the radius, as for loads), the haversine decides; nearest first by the same haversine as SQLite, then id.
+ */
+const truckSearch = (f: TTruckSearchInput, now: number) => {
+  const ps = params();
+  const { p } = ps;
+  const lat = p(f.latitude);
+  const lng = p(f.longitude);
+  const distance = `(2 * 3959 * asin(least(1, sqrt(
+    power(sin(radians(t.origin_latitude - ${lat}::float8) / 2), 2) +
+    cos(radians(${lat}::float8)) * cos(radians(t.origin_latitude)) *
+    power(sin(radians(t.origin_longitude - ${lng}::float8) / 2), 2)))))`;
+  const where = [
+    `earth_box(ll_to_earth(${lat}, ${lng}), ${p((f.radius * MILE_M) / 0.99)}) @> ll_to_earth(t.origin_latitude, t.origin_longitude)`,
+    `t.available_end >= ${p(now)}`,
+    `${distance} <= ${p(f.radius)}`,
+  ];
+  if (f.destinationLatitude !== undefined && f.destinationLongitude !== undefined) {
+    const dlat = p(f.destinationLatitude);
+    const dlng = p(f.destinationLongitude);
+    where.push(`(t.destination_latitude IS NULL OR (2 * 3959 * asin(least(1, sqrt(
+      power(sin(radians(t.destination_latitude - ${dlat}::float8) / 2), 2) +
+      cos(radians(${dlat}::float8)) * cos(radians(t.destination_latitude)) *
+      power(sin(radians(t.destination_longitude - ${dlng}::float8) / 2), 2))))) <= t.destination_radius_miles + ${p(f.destinationRadius)})`);
+  }
+  if (f.availableFrom !== undefined) where.push(`t.available_end >= ${p(f.availableFrom)}`);
+  if (f.availableTo !== undefined) where.push(`t.available_start <= ${p(f.availableTo)}`);
+  if (f.equipmentType?.length) where.push(`t.equipment_type = ANY(${p(f.equipmentType)}::text[])`);
+  if (f.minCapacityLbs !== undefined) where.push(`t.capacity_lbs >= ${p(f.minCapacityLbs)}`);
+  const text = `SELECT t.*, ${distance} AS distance_miles FROM trucks t WHERE ${where.join(" AND ")}
+    ORDER BY distance_miles ASC, t.id ASC LIMIT ${p(f.pageSize + 1)} OFFSET ${p((f.page - 1) * f.pageSize)}`;
+  return { text, values: ps.values };
+};
+
 /**
  * `client` is the pool for everything; `nearest` is a small pool whose sessions have bitmap scans off, for the
  * nearest-first search: the planner underestimates how many loads an earth box holds (a fixed guess for the cube's
@@ -218,6 +264,12 @@ export const createPgQueries = (client: SQL, nearest: SQL): Omit<TQueries, "shar
     return found.length > 0;
   };
 
+  const searchTrucks = async (f: TTruckSearchInput, now: number): Promise<TTruckRows> => {
+    const { text, values } = truckSearch(f, now);
+    const found = (await rows<Record<string, unknown>>(text, values)).map(toTruck);
+    return { rows: found.slice(0, f.pageSize), hasMore: found.length > f.pageSize };
+  };
+
   const lastPositions = async (loadIds: number[]): Promise<TLastPosition[]> => {
     if (!loadIds.length) return [];
     const ps = params();
@@ -275,6 +327,7 @@ export const createPgQueries = (client: SQL, nearest: SQL): Omit<TQueries, "shar
     searchLoads,
     boardStats,
     matchesLoad,
+    searchTrucks,
     lastPositions,
     alertCandidates,
     lockKeys,

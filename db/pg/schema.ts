@@ -1326,3 +1326,56 @@ export const companyInvitations = pgTable(
     index("company_invitations_company_idx").on(t.companyId, t.createdAt),
   ],
 );
+
+/** A driver's truck availability: see db/schema.ts. Found near a pickup through a GiST index of its origin's earth point. */
+export const trucks = pgTable(
+  "trucks",
+  {
+    id: id(),
+    driverId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    originName: text().notNull(),
+    originLatitude: doublePrecision().notNull(),
+    originLongitude: doublePrecision().notNull(),
+    availableStart: ms().notNull(),
+    availableEnd: ms().notNull(),
+    destinationName: text(),
+    destinationLatitude: doublePrecision(),
+    destinationLongitude: doublePrecision(),
+    destinationRadiusMiles: integer(),
+    equipmentType: text().notNull(),
+    capacityLbs: doublePrecision().notNull(),
+    lengthFt: doublePrecision(),
+    plate: text(),
+    note: text(),
+    createdAt: ms().notNull(),
+  },
+  (t) => [index("trucks_driver_idx").on(t.driverId, t.id), index("trucks_available_end_idx").on(t.availableEnd)],
+);
+
+/** A shipper's invitation to a truck's driver to bid on a load: see db/schema.ts. */
+export const truckInvitations = pgTable(
+  "truck_invitations",
+  {
+    id: id(),
+    truckId: integer()
+      .notNull()
+      .references(() => trucks.id, { onDelete: "cascade" }),
+    loadId: integer()
+      .notNull()
+      .references(() => loads.id, { onDelete: "cascade" }),
+    shipperId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    driverId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: ms().notNull(),
+  },
+  (t) => [
+    uniqueIndex("truck_invitations_truck_load_idx").on(t.truckId, t.loadId),
+    index("truck_invitations_load_idx").on(t.loadId),
+    index("truck_invitations_driver_idx").on(t.driverId, t.loadId),
+  ],
+);

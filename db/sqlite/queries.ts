@@ -4,9 +4,10 @@ import type { Database } from "bun:sqlite";
 import { getTableColumns } from "drizzle-orm";
 import { boundingBox, haversineMiles } from "../../src/shared/geo";
 import type { TLoadSearchInput } from "../../src/shared/schemas/loads";
+import type { TTruckSearchInput } from "../../src/shared/schemas/trucks";
 import type { TGate } from "../client";
-import type { TAlertCandidate, TBoardStatsRow, TLastPosition, TQueries, TSearchRows } from "../queries";
-import { type Load, loads, type NewLoad } from "../schema";
+import type { TAlertCandidate, TBoardStatsRow, TLastPosition, TQueries, TSearchRows, TTruckRows } from "../queries";
+import { type Load, loads, type NewLoad, trucks } from "../schema";
 
 // "Near me" reads the R*Tree of pickup points, never every load (CROSS JOIN keeps SQLite from driving the join from
 // the status index instead, which would visit every posted load). Sorted by distance, it widens a box around the point
@@ -200,6 +201,66 @@ const isLane = (p: TLoadSearchInput) => p.status === "posted" && p.destinationLa
 
 type TRow = Load & { usdPerMile?: number };
 
+const SELECT_TRUCK = Object.keys(getTableColumns(trucks))
+  .map((k) => `t.${snake(k)} AS "${k}"`)
+  .join(", ");
+const TRUCK_DISTANCE = haversine("t.origin_latitude", "t.origin_longitude");
+// A truck that would go somewhere takes a lane whose destination circle meets its own.
+const TRUCK_DESTINATION = haversine("t.destination_latitude", "t.destination_longitude", "$dlat", "$dlng");
+
+/**
+ * Trucks near a pickup: candidates from the R*Tree of truck origins (the radius's box, split at the antimeridian),
+ * then the exact distance and the other conditions on those rows only, nearest first.
+ */
+const truckSearch = (p: TTruckSearchInput, now: number) => {
+  const box = boundingBox(p.latitude, p.longitude, p.radius);
+  const params: Record<string, string | number> = {
+    lat: p.latitude,
+    lng: p.longitude,
+    radius: p.radius,
+    latMin: box.minLat,
+    latMax: box.maxLat,
+    now,
+    limit: p.pageSize + 1,
+    offset: (p.page - 1) * p.pageSize,
+  };
+  const ranges = lngRanges(box.minLng, box.maxLng)
+    .map(([a, b], i) => {
+      params[`lngMin${i}`] = a;
+      params[`lngMax${i}`] = b;
+      return `(r.max_lng >= $lngMin${i} AND r.min_lng <= $lngMax${i})`;
+    })
+    .join(" OR ");
+  const where = [`r.max_lat >= $latMin AND r.min_lat <= $latMax AND (${ranges})`, "t.available_end >= $now"];
+  where.push(`${TRUCK_DISTANCE} <= $radius`);
+  if (p.destinationLatitude !== undefined && p.destinationLongitude !== undefined) {
+    Object.assign(params, { dlat: p.destinationLatitude, dlng: p.destinationLongitude, dradius: p.destinationRadius });
+    where.push(`(t.destination_latitude IS NULL OR ${TRUCK_DESTINATION} <= t.destination_radius_miles + $dradius)`);
+  }
+  if (p.availableFrom !== undefined) {
+    where.push("t.available_end >= $from");
+    params.from = p.availableFrom;
+  }
+  if (p.availableTo !== undefined) {
+    where.push("t.available_start <= $to");
+    params.to = p.availableTo;
+  }
+  if (p.equipmentType?.length) {
+    where.push("t.equipment_type IN (SELECT value FROM json_each($equipmentTypes))");
+    params.equipmentTypes = JSON.stringify(p.equipmentType);
+  }
+  if (p.minCapacityLbs !== undefined) {
+    where.push("t.capacity_lbs >= $minCapacity");
+    params.minCapacity = p.minCapacityLbs;
+  }
+  return {
+    sql: `SELECT ${SELECT_TRUCK}, ${TRUCK_DISTANCE} AS "distanceMiles"
+          FROM trucks_origin_rtree r CROSS JOIN trucks t ON t.id = r.id
+          WHERE ${where.join(" AND ")} ORDER BY "distanceMiles" ASC, t.id ASC LIMIT $limit OFFSET $offset`,
+    params,
+  };
+};
+
 // Every column but the id, in one order, for the external loads' upsert; on conflict all but the row's identity change.
 const UPSERT_KEYS = Object.keys(getTableColumns(loads)).filter((k) => k !== "id") as (keyof NewLoad)[];
 const KEEP_ON_UPDATE = new Set(["createdAt", "sourceConfigId", "sourceExternalId", "shipperId"]);
@@ -392,6 +453,12 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQuerie
     return rows.length > 0;
   };
 
+  const searchTrucks = async (p: TTruckSearchInput, now: number): Promise<TTruckRows> => {
+    const { sql, params } = truckSearch(p, now);
+    const rows = await all<TTruckRows["rows"][number]>(sql, params);
+    return { rows: rows.slice(0, p.pageSize), hasMore: rows.length > p.pageSize };
+  };
+
   /** The newest recorded position of each of these loads, in one query. */
   const lastPositions = async (loadIds: number[]): Promise<TLastPosition[]> =>
     loadIds.length
@@ -445,6 +512,7 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQuerie
     searchLoads,
     boardStats,
     matchesLoad,
+    searchTrucks,
     lastPositions,
     alertCandidates,
     lockKeys,

@@ -9,6 +9,8 @@ export const API_SCOPES = [
   "loads:write",
   "bids:read",
   "bids:write",
+  "trucks:read",
+  "trucks:write",
   "messages:read",
   "messages:write",
   "tracking:read",

@@ -32,6 +32,7 @@ import { Route as AuthedSettingsRouteImport } from "./routes/_authed/settings"
 import { Route as AuthedShipperRouteImport } from "./routes/_authed/shipper"
 import { Route as AuthedShippingRouteImport } from "./routes/_authed/shipping"
 import { Route as AuthedVerificationRouteImport } from "./routes/_authed/verification"
+import { Route as CompaniesIdRouteImport } from "./routes/companies.$id"
 import { Route as DevMailRouteImport } from "./routes/dev.mail"
 import { Route as DevSmsRouteImport } from "./routes/dev.sms"
 import { Route as LoadsIdRouteImport } from "./routes/loads_.$id"
@@ -152,6 +153,11 @@ const AuthedVerificationRoute = AuthedVerificationRouteImport.update({
   path: "/verification",
   getParentRoute: () => AuthedRoute,
 } as any)
+const CompaniesIdRoute = CompaniesIdRouteImport.update({
+  id: "/companies/$id",
+  path: "/companies/$id",
+  getParentRoute: () => rootRouteImport,
+} as any)
 const DevMailRoute = DevMailRouteImport.update({
   id: "/dev/mail",
   path: "/dev/mail",
@@ -202,6 +208,7 @@ export interface FileRoutesByFullPath {
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
   "/verification": typeof AuthedVerificationRoute
+  "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
   "/loads/$id": typeof LoadsIdRoute
@@ -231,6 +238,7 @@ export interface FileRoutesByTo {
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
   "/verification": typeof AuthedVerificationRoute
+  "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
   "/loads/$id": typeof LoadsIdRoute
@@ -262,6 +270,7 @@ export interface FileRoutesById {
   "/_authed/shipper": typeof AuthedShipperRoute
   "/_authed/shipping": typeof AuthedShippingRoute
   "/_authed/verification": typeof AuthedVerificationRoute
+  "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
   "/loads_/$id": typeof LoadsIdRoute
@@ -293,6 +302,7 @@ export interface FileRouteTypes {
     | "/shipper"
     | "/shipping"
     | "/verification"
+    | "/companies/$id"
     | "/dev/mail"
     | "/dev/sms"
     | "/loads/$id"
@@ -322,6 +332,7 @@ export interface FileRouteTypes {
     | "/shipper"
     | "/shipping"
     | "/verification"
+    | "/companies/$id"
     | "/dev/mail"
     | "/dev/sms"
     | "/loads/$id"
@@ -352,6 +363,7 @@ export interface FileRouteTypes {
     | "/_authed/shipper"
     | "/_authed/shipping"
     | "/_authed/verification"
+    | "/companies/$id"
     | "/dev/mail"
     | "/dev/sms"
     | "/loads_/$id"
@@ -373,6 +385,7 @@ export interface RootRouteChildren {
   SubscribeRoute: typeof SubscribeRoute
   TermsRoute: typeof TermsRoute
   VerifyEmailRoute: typeof VerifyEmailRoute
+  CompaniesIdRoute: typeof CompaniesIdRoute
   DevMailRoute: typeof DevMailRoute
   DevSmsRoute: typeof DevSmsRoute
   LoadsIdRoute: typeof LoadsIdRoute
@@ -542,6 +555,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AuthedVerificationRouteImport
       parentRoute: typeof AuthedRoute
     }
+    "/companies/$id": {
+      id: "/companies/$id"
+      path: "/companies/$id"
+      fullPath: "/companies/$id"
+      preLoaderRoute: typeof CompaniesIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     "/dev/mail": {
       id: "/dev/mail"
       path: "/dev/mail"
@@ -625,6 +645,7 @@ const rootRouteChildren: RootRouteChildren = {
   SubscribeRoute: SubscribeRoute,
   TermsRoute: TermsRoute,
   VerifyEmailRoute: VerifyEmailRoute,
+  CompaniesIdRoute: CompaniesIdRoute,
   DevMailRoute: DevMailRoute,
   DevSmsRoute: DevSmsRoute,
   LoadsIdRoute: LoadsIdRoute,

@@ -105,6 +105,27 @@ describe("the rate confirmation", () => {
     expect(timeline[1].at).toBe(first.json.accepted.driver.at);
   });
 
+  test("the other party is told of an acceptance, once; nobody is told of their own", async () => {
+    await award();
+    type TNote = { title: string; body: string };
+    const told = async (who: TClient) =>
+      ((await who.get("/api/notifications")).json.items as TNote[]).filter(
+        (n) => n.title === "Rate confirmation accepted",
+      );
+    await driver.post(`${path()}/accept`);
+    await driver.post(`${path()}/accept`);
+    expect(await told(shipper)).toEqual([
+      expect.objectContaining({ body: "Dawit accepted the rate confirmation for Cement for Adama." }),
+    ]);
+    expect(await told(driver)).toEqual([]);
+    await shipper.post(`${path()}/accept`);
+    expect(await told(driver)).toEqual([
+      expect.objectContaining({ body: "Hana accepted the rate confirmation for Cement for Adama." }),
+    ]);
+    expect(await told(shipper)).toHaveLength(1);
+    expect(await told(otherShipper)).toEqual([]);
+  });
+
   test("two accepts at once by the same party write one event", async () => {
     await award();
     const answers = await Promise.all([1, 2, 3].map(() => driver.post(`${path()}/accept`)));

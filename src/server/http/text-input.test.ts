@@ -379,6 +379,33 @@ const SAMPLES: Record<string, TSample> = {
     },
   },
   "PUT /api/saved-searches/:id": { who: "driver", params: { id: "1" }, body: { name: "Addis to Adama" } },
+  "POST /api/trucks": {
+    who: "driver",
+    body: {
+      originName: "Adama, Ethiopia",
+      originLatitude: 8.54,
+      originLongitude: 39.27,
+      availableFrom: "2099-01-01",
+      availableTo: "2099-01-05",
+      destinationName: "Djibouti",
+      destinationLatitude: 11.59,
+      destinationLongitude: 43.15,
+      equipmentType: "flatbed",
+      capacityLbs: 40000,
+      plate: "3-A12345",
+      note: "Tarps on board",
+    },
+  },
+  "GET /api/trucks/search": {
+    who: "shipper",
+    query: {
+      latitude: "8.9",
+      longitude: "38.7",
+      availableFrom: "2099-01-01",
+      availableTo: "2099-01-05",
+      equipmentType: "flatbed",
+    },
+  },
   // Both ways at once are refused as such, but only once every field is storable text: each field is still named.
   "POST /api/auth/password/forgot": { who: "anonymous", body: { email: "nobody@example.com", phone: "+251911234567" } },
   "POST /api/user/phone": { who: "driver", body: { phone: "+251911234567" } },

@@ -14,6 +14,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping, rem
     "company_invitation",
     "email_verification_mail",
     "freight_refund",
+    "freight_resolve_refund",
     "fx_rates",
     "housekeeping",
     "insurance_reminders",

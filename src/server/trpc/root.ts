@@ -25,6 +25,8 @@ import { storesRouter } from "../modules/stores/router";
 import { tokensRouter } from "../modules/tokens/router";
 import { trackingRouter } from "../modules/tracking/router";
 import { driversRouter, tripsRouter } from "../modules/trips/router";
+import { trucksRouter } from "../modules/trucks/router";
+import { trustRouter } from "../modules/trust/router";
 import { verificationRouter } from "../modules/verification/router";
 import { webhooksRouter } from "../modules/webhooks/router";
 import { createCallerFactory, createTRPCRouter } from "./init";
@@ -59,7 +61,9 @@ export const appRouter = createTRPCRouter({
   tokens: tokensRouter,
   verification: verificationRouter,
   companies: companiesRouter,
+  trust: trustRouter,
   webhooks: webhooksRouter,
+  trucks: trucksRouter,
 });
 
 export type AppRouter = typeof appRouter;

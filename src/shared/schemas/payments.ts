@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { zText } from "./text";
 
 /** Freight payments: the providers, the states a load's payment goes through, the ledger's accounts. */
 export const FREIGHT_PROVIDERS = ["stripe", "chapa"] as const;
@@ -72,3 +73,46 @@ export const ZLoadPayment = z.object({ quote: ZFreightQuote.nullable(), payment:
 export type TLoadPayment = z.infer<typeof ZLoadPayment>;
 
 export const ZFundLoadResult = z.object({ url: z.string(), paymentId: z.number(), quote: ZFreightQuote });
+
+/** The operator's decision on a disputed payment: release it to the driver, or refund the shipper (all or part). */
+export const ZResolvePaymentInput = z.object({
+  paymentId: z.number({ error: "paymentId must be a number" }).int().positive(),
+  action: z.enum(["release", "refund"], { error: "action must be release or refund" }),
+  /**
+   * A partial refund: minor units as a whole number ("1250"), or a decimal with its point ("12.50"); the rest of the
+   * escrow is released to the driver. Absent: the whole payment, the platform's fee too.
+   */
+  amount: zText({ error: "amount must be text" }).trim().max(24, { error: "amount is too long" }).optional(),
+  /** Who decided (the operator's login on the CLI), for the audit line. */
+  by: zText({ error: "by must be text" }).trim().min(1, { error: "by must not be empty" }).max(120),
+});
+export type TResolvePaymentInput = z.infer<typeof ZResolvePaymentInput>;
+
+export const ZResolvePaymentResult = z.object({
+  paymentId: z.number(),
+  loadId: z.number(),
+  state: z.enum(FREIGHT_PAYMENT_STATES),
+  currency: z.string(),
+  /** What went back to the shipper and what went to the driver (decimals). */
+  refunded: z.number(),
+  released: z.number(),
+  by: z.string(),
+  at: z.string(),
+});
+export type TResolvePaymentResult = z.infer<typeof ZResolvePaymentResult>;
+
+/** A payment as the operator lists it (`mytess payments list`). */
+export const ZOperatorPayment = z.object({
+  id: z.number(),
+  loadId: z.number(),
+  loadTitle: z.string(),
+  shipperEmail: z.string(),
+  driverEmail: z.string(),
+  provider: z.enum(FREIGHT_PROVIDERS),
+  state: z.enum(FREIGHT_PAYMENT_STATES),
+  currency: z.string(),
+  agreed: z.number(),
+  fee: z.number(),
+  updatedAt: z.string(),
+});
+export type TOperatorPayment = z.infer<typeof ZOperatorPayment>;

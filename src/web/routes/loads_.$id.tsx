@@ -15,6 +15,7 @@ import { LoadPayment } from "../components/payments/load-payment";
 import { TrackSummary } from "../components/tracking/track-summary";
 import { TrackingLinkControl } from "../components/tracking/tracking-link-control";
 import { TripPanel } from "../components/trip/trip-panel";
+import { ShipperTrustCard } from "../components/trust/trust";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
 import { loginHref } from "../lib/auth";
@@ -154,6 +155,7 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
         load={l}
         actions={<BidAction load={l} isDriver={isDriver} testId="quick-bid" label={<Trans>Place Bid</Trans>} />}
       />
+      {l.shipper && <ShipperTrustCard shipper={l.shipper} />}
       <Suspense fallback={<div className="h-[260px] animate-pulse rounded-lg bg-muted md:h-[320px]" />}>
         <RouteMap
           pickup={{ lat: l.pickupLatitude, lng: l.pickupLongitude, label: l.pickupLocation }}

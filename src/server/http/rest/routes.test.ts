@@ -17,9 +17,11 @@ DELETE /api/push/subscribe
 DELETE /api/saved-searches/:id
 DELETE /api/shipping/shipments/:id
 DELETE /api/tokens/:id
+DELETE /api/trucks/:id
 DELETE /api/webhook-endpoints/:id
 GET /api/auth/user
 GET /api/bids/driver
+GET /api/companies/:id
 GET /api/companies/mine
 GET /api/dashboard
 GET /api/dev/mail
@@ -70,6 +72,9 @@ GET /api/subscription/status
 GET /api/sync/status
 GET /api/tokens
 GET /api/track/:token
+GET /api/trucks
+GET /api/trucks/invitations
+GET /api/trucks/search
 GET /api/verification
 GET /api/verification/submissions
 GET /api/webhook-endpoints
@@ -134,6 +139,8 @@ POST /api/subscription/confirm
 POST /api/subscription/portal
 POST /api/sync/manual
 POST /api/tokens
+POST /api/trucks
+POST /api/trucks/:id/invitations
 POST /api/user/email
 POST /api/user/phone
 POST /api/user/phone/verify

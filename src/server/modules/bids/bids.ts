@@ -14,6 +14,7 @@ import { enqueueNotify, type TOffer } from "../notifications/notify";
 import { recordActivity } from "../platform/activity";
 import { fromUsd, loadRates, toUsd } from "../platform/fx";
 import { recordTripEvent } from "../trips/events";
+import { carrierTrust } from "../trust/trust";
 import { emitWebhookEvent } from "../webhooks/emit";
 import { closeOpenCounters, negotiationsOf } from "./counter-state";
 
@@ -165,16 +166,22 @@ export const listLoadBids = async (db: TDb, shipper: User, loadId: number) => {
       isClosest: false,
     };
   });
-  const offers = await negotiationsOf(
-    db,
-    withDistance.map((b) => b.id),
-  );
+  const [offers, carriers] = await Promise.all([
+    negotiationsOf(
+      db,
+      withDistance.map((b) => b.id),
+    ),
+    carrierTrust(
+      db,
+      rows.map(({ bid }) => bid),
+    ),
+  ]);
   const known = withDistance.filter((b) => b.distance != null && b.status === "pending");
   if (known.length) {
     const min = Math.min(...known.map((b) => b.distance!));
     for (const b of known) if (b.distance === min) b.isClosest = true;
   }
-  return withDistance.map((b) => ({ ...b, ...offers.get(b.id)! }));
+  return withDistance.map((b) => ({ ...b, carrier: carriers.get(b.id)!, ...offers.get(b.id)! }));
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { TDb } from "../../../../db/client";
 import type { Load, MarketplaceConfig, User } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
+import type { TBoardShipper } from "../../../shared/schemas/answers/common";
 import type { TMarketplaceProvider, TMarketplaceSearchInput } from "../../../shared/schemas/boards";
 import type { TLoadSearchInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
@@ -11,9 +12,9 @@ import { BOARD_NAMES, type TBoardLoad, type TBoardResult, type TBoardSearch } fr
 import { logger } from "../../logger";
 import { boardStats, searchLoads, type TLoadPage } from "../loads/search";
 import { toPublicLoad } from "../loads/serialize";
-import { boardShippers, type TBoardShipper } from "../loads/shippers";
 import { nearestPlace } from "../places/gazetteer";
 import { loadRates, type TRates, toUsd } from "../platform/fx";
+import { shipperTrust } from "../trust/trust";
 import { adapterOf, canSync, isSandboxBoardUrlOf, listMarketplaces, ownMarketplace, recordBoardError } from "./configs";
 import { toLoadValues } from "./map";
 
@@ -258,9 +259,9 @@ export const searchBoard = async (
   };
 };
 
-/** Each MyTess load with its shipper and rating (one query for the page); an outside board's load has its contact. */
+/** Each MyTess load with its shipper's trust signals (batched for the page); an outside board's load has its contact. */
 const withShippers = async <T extends { shipperId: number | null; source: { type: string } }>(db: TDb, items: T[]) => {
-  const shippers = await boardShippers(
+  const shippers = await shipperTrust(
     db,
     items.map((l) => (l.source.type === "mytess" ? l.shipperId : null)),
   );

@@ -17,6 +17,7 @@ import { boardStatsWithLive, searchBoard } from "../boards/search";
 import { isTripParty } from "../companies/work";
 import { shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
 import { ratingsOf, trackOf } from "../trips/trip";
+import { shipperTrust } from "../trust/trust";
 import { getLoadAlerts, saveLoadAlerts } from "./alerts";
 import { createLoad, getVisibleLoad, publicPreview } from "./loads";
 import { toPublicLoad } from "./serialize";
@@ -72,6 +73,10 @@ export const loadsRouter = {
           ? { latitude: ctx.actor.latitude, longitude: ctx.actor.longitude }
           : null;
       const isParty = await isTripParty(ctx.db, load, ctx.actor);
+      const shipper =
+        load.sourceType === "mytess" && load.shipperId != null
+          ? ((await shipperTrust(ctx.db, [load.shipperId])).get(load.shipperId) ?? null)
+          : null;
       return {
         ...toPublicLoad(load, from),
         isMine: load.shipperId === ctx.actor.id,
@@ -79,6 +84,7 @@ export const loadsRouter = {
         track: isParty ? await trackOf(ctx.db, load.id) : null,
         cancelReason: isParty ? load.cancelReason : null,
         ratedBy: isParty ? (await ratingsOf(ctx.db, load.id)).map((r) => r.raterId) : [],
+        shipper,
       };
     }),
 

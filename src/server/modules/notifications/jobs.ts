@@ -19,17 +19,23 @@ export const NOTIFY_EVENTS = [
   "load_nearby",
   // A new load matched one of the recipient's saved searches.
   "saved_search_match",
+  // A shipper who found the recipient's truck near their pickup invites them to bid on a load.
+  "truck_invitation",
   // The trip's tracking, to the shipper: the driver within 500 m of the pickup or the delivery point; the ETA past the
   // delivery date.
   "driver_arrived_pickup",
   "driver_arrived_delivery",
   "load_delayed",
+  // The other party accepted the trip's rate confirmation in the app.
+  "rate_confirmation_accepted",
   // Operators' broadcasts (`mytess notify broadcast`): their own text, no load.
   "system_alert",
   "announcement",
   // Billing: a payment confirmed by the provider; premium bought in birr ending in three days.
   "payment_received",
   "premium_ending",
+  // Freight payments: an operator settled a disputed payment (to both parties, each told their own part).
+  "payment_resolved",
   // Verification: the owner's submission approved or rejected (with the reason); their insurance ending in 14 days.
   "verification_approved",
   "verification_rejected",

@@ -6,7 +6,16 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { type Job, loads, messages, notifications, pushSubscriptions, users } from "../../../../db/tables";
+import {
+  freightPayments,
+  type Job,
+  ledgerEntries,
+  loads,
+  messages,
+  notifications,
+  pushSubscriptions,
+  users,
+} from "../../../../db/tables";
 import type { TLanguage } from "../../../shared/constants";
 import { formatMoney, fromMinor } from "../../../shared/money";
 import { placeLabel } from "../../../shared/place";
@@ -26,7 +35,7 @@ import { preferencesOf, quietUntil, recordNotification, sendToSubscriptions, sub
 type TVerificationEvent = "verification_approved" | "verification_rejected" | "insurance_expiring";
 type TLoadEvent = Exclude<
   TNotifyEvent,
-  "system_alert" | "announcement" | "payment_received" | "premium_ending" | TVerificationEvent
+  "system_alert" | "announcement" | "payment_received" | "premium_ending" | "payment_resolved" | TVerificationEvent
 >;
 
 /** The notification type each event belongs to: an award is loadAssigned, everything else loadUpdates. */
@@ -44,13 +53,16 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   message_received: "loadUpdates",
   load_nearby: "loadUpdates",
   saved_search_match: "loadUpdates",
+  truck_invitation: "loadUpdates",
   driver_arrived_pickup: "loadUpdates",
   driver_arrived_delivery: "loadUpdates",
   load_delayed: "loadUpdates",
+  rate_confirmation_accepted: "loadUpdates",
   system_alert: "systemAlerts",
   announcement: "marketing",
   payment_received: "paymentReceived",
   premium_ending: "systemAlerts",
+  payment_resolved: "paymentReceived",
   verification_approved: "systemAlerts",
   verification_rejected: "systemAlerts",
   insurance_expiring: "systemAlerts",
@@ -194,6 +206,20 @@ export const renderNotification = (
           values: v,
         }),
       };
+    case "truck_invitation":
+      return {
+        title: i18n._({
+          id: "notify.truckInvitation.title",
+          comment: "Notification title to a driver: a shipper who saw their posted truck asks them to bid on a load",
+          message: "Invitation to bid",
+        }),
+        body: i18n._({
+          id: "notify.truckInvitation.body",
+          comment: "{name} is the shipper's first name, {route} the load's origin → destination",
+          message: "{name} invites you to bid on {route}.",
+          values: v,
+        }),
+      };
     case "driver_arrived_pickup":
       return {
         title: i18n._({ id: "notify.arrivedPickup.title", message: "Driver at the pickup point" }),
@@ -209,6 +235,21 @@ export const renderNotification = (
         body: i18n._({
           id: "notify.arrivedDelivery.body",
           message: "{name} is within 500 m of the delivery point of {load}.",
+          values: v,
+        }),
+      };
+    case "rate_confirmation_accepted":
+      return {
+        title: i18n._({
+          id: "notify.rateConfirmationAccepted.title",
+          comment:
+            "Notification title: the other party of a trip accepted its rate confirmation (the agreed price and terms)",
+          message: "Rate confirmation accepted",
+        }),
+        body: i18n._({
+          id: "notify.rateConfirmationAccepted.body",
+          comment: "{name} is the shipper or the driver of the trip, {load} the load's title",
+          message: "{name} accepted the rate confirmation for {load}.",
           values: v,
         }),
       };
@@ -253,6 +294,65 @@ const distanceFor = async (db: Pick<TDb, "select">, userId: number, miles: numbe
   return formatDistance(miles, unitFormatFor(u?.units, locale), 0);
 };
 
+/**
+ * An operator's settlement of a disputed payment, to one of its parties: what they get (read from the ledger when the
+ * job runs, so it says what was decided), or that the money went to the other party.
+ */
+const composeResolved = async (db: Pick<TDb, "select">, userId: number, loadId: number, locale: TLanguage) => {
+  const [load] = await db.select({ title: loads.title }).from(loads).where(eq(loads.id, loadId));
+  const [p] = await db.select().from(freightPayments).where(eq(freightPayments.loadId, loadId));
+  const entries = p
+    ? await db
+        .select({ txn: ledgerEntries.txn, account: ledgerEntries.account, amountMinor: ledgerEntries.amountMinor })
+        .from(ledgerEntries)
+        .where(eq(ledgerEntries.paymentId, p.id))
+    : [];
+  const shipper = p?.shipperId === userId;
+  const mineMinor = entries
+    .filter((e) =>
+      shipper
+        ? e.txn.startsWith("refund:") && e.account === "shipper"
+        : e.txn.startsWith("release:") && e.account === "driver",
+    )
+    .reduce((s, e) => s + Number(e.amountMinor), 0);
+  i18n.activate(locale);
+  const v = {
+    load: load?.title ?? `#${loadId}`,
+    amount: p ? formatMoney(fromMinor(mineMinor, p.currency), p.currency, MONEY_LOCALE[locale]) : "",
+  };
+  const title = i18n._({
+    id: "notify.paymentResolved.title",
+    comment: "Notification title: an operator decided a disputed freight payment",
+    message: "Payment dispute settled",
+  });
+  let body: string;
+  if (mineMinor > 0)
+    body = shipper
+      ? i18n._({
+          id: "notify.paymentResolved.refunded",
+          message: "An operator settled the payment dispute on {load}: {amount} is refunded to you.",
+          values: v,
+        })
+      : i18n._({
+          id: "notify.paymentResolved.released",
+          message: "An operator settled the payment dispute on {load}: {amount} is released to you.",
+          values: v,
+        });
+  else
+    body = shipper
+      ? i18n._({
+          id: "notify.paymentResolved.toDriver",
+          message: "An operator settled the payment dispute on {load}: the payment is released to the driver.",
+          values: v,
+        })
+      : i18n._({
+          id: "notify.paymentResolved.toShipper",
+          message: "An operator settled the payment dispute on {load}: the payment is refunded to the shipper.",
+          values: v,
+        });
+  return { title, body, path: "/settings" };
+};
+
 /** What the event says to one recipient, in `locale`, with the load's path. */
 const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLanguage) => {
   if (p.event === "payment_received" || p.event === "premium_ending") {
@@ -285,6 +385,7 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
           path: "/subscribe",
         };
   }
+  if (p.event === "payment_resolved" && p.loadId !== null) return composeResolved(db, p.userId, p.loadId, locale);
   if (p.event === "verification_approved" || p.event === "verification_rejected" || p.event === "insurance_expiring") {
     i18n.activate(locale);
     const path = "/verification";
@@ -656,6 +757,24 @@ export const enqueueBillingNotice = (
     { uniqueKey: `notify:${event}:${ref}` },
     now,
   );
+
+/** An operator's settlement of a disputed payment, to both its parties (the bell and their channels), once each. */
+export const enqueuePaymentResolvedNotice = async (
+  tx: Pick<TDb, "insert">,
+  userIds: number[],
+  loadId: number,
+  paymentId: number,
+  now = Date.now(),
+) => {
+  for (const userId of userIds)
+    await enqueue(
+      tx,
+      notifyJob,
+      { userId, event: "payment_resolved", loadId },
+      { uniqueKey: `notify:payment_resolved:${paymentId}:${userId}` },
+      now,
+    );
+};
 
 /** A verification notice to its owner (the bell and their channels), once per `ref`. */
 export const enqueueVerificationNotice = (

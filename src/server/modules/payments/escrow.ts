@@ -13,26 +13,37 @@ import { postTxn } from "./ledger";
 const paymentOf = async (tx: TTx, loadId: number) =>
   (await tx.select().from(freightPayments).where(eq(freightPayments.loadId, loadId)))[0];
 
-/** The load is completed (accepted, or 48 hours without an answer, or a dispute settled): escrow → driver. */
-export const releaseForLoad = async (tx: TTx, loadId: number, now: number) => {
+/**
+ * The load is completed (accepted, or 48 hours without an answer, or a dispute settled): escrow → driver. An
+ * operator's split of a dispute releases only `driverMinor` (the rest went back to the shipper in the same
+ * transaction); `detail` goes on the history row. True when this call released it.
+ */
+export const releaseForLoad = async (
+  tx: TTx,
+  loadId: number,
+  now: number,
+  o: { driverMinor?: number; detail?: Record<string, unknown> } = {},
+) => {
   const p = await paymentOf(tx, loadId);
-  if (!p || (p.state !== "funded" && p.state !== "disputed")) return;
+  if (!p || (p.state !== "funded" && p.state !== "disputed")) return false;
+  const driverMinor = o.driverMinor ?? Number(p.agreedMinor);
   const [moved] = await tx
     .update(freightPayments)
     .set({ state: "released", updatedAt: now })
     .where(and(eq(freightPayments.id, p.id), inArray(freightPayments.state, ["funded", "disputed"])))
     .returning();
-  if (!moved) return;
-  await recordPaymentEvent(tx, p.id, "released", null, now);
+  if (!moved) return false;
+  await recordPaymentEvent(tx, p.id, "released", o.detail ?? null, now);
   await postTxn(
     tx,
     { txn: `release:${p.id}`, paymentId: p.id, loadId, currency: p.currency, providerObject: null },
     [
-      { account: "escrow", amountMinor: -Number(p.agreedMinor) },
-      { account: "driver", amountMinor: Number(p.agreedMinor) },
+      { account: "escrow", amountMinor: -driverMinor },
+      { account: "driver", amountMinor: driverMinor },
     ],
     now,
   );
+  return true;
 };
 
 /** The delivery is disputed: the money stays in escrow until the shipper accepts or an operator decides. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { freightPayments } from "../../../../db/tables";
 import { defineJob } from "../../jobs/queue";
 import { attachProviderObject } from "./ledger";
+import { freightResolveRefundJob } from "./resolve-job";
 
 /**
  * The provider's refund of a payment whose ledger already says refunded (written with the cancellation). The
@@ -34,4 +35,4 @@ export const freightRefundJob = defineJob({
   },
 });
 
-export const PAYMENTS_JOBS = [freightRefundJob];
+export const PAYMENTS_JOBS = [freightRefundJob, freightResolveRefundJob];

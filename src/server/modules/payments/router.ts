@@ -1,10 +1,20 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { ZFreightPayment, ZFundLoadInput, ZFundLoadResult, ZLoadPayment } from "../../../shared/schemas/payments";
+import {
+  FREIGHT_PAYMENT_STATES,
+  ZFreightPayment,
+  ZFundLoadInput,
+  ZFundLoadResult,
+  ZLoadPayment,
+  ZOperatorPayment,
+  ZResolvePaymentInput,
+  ZResolvePaymentResult,
+} from "../../../shared/schemas/payments";
 import { authedProcedure, shipperProcedure, systemProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { listFreightPayments, loadPayment, startFunding } from "./freight";
 import { checkLedger } from "./ledger";
+import { operatorPayments, resolvePayment } from "./resolve";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
 
@@ -65,4 +75,22 @@ export const paymentsRouter = {
       }),
     )
     .query(({ ctx }) => checkLedger(ctx.db)),
+  /** The operator's list of payments (`mytess payments list [--state disputed]`). */
+  operatorList: systemProcedure
+    .input(
+      z
+        .object({
+          state: z
+            .enum(FREIGHT_PAYMENT_STATES, { error: `state must be one of ${FREIGHT_PAYMENT_STATES.join(", ")}` })
+            .optional(),
+        })
+        .optional(),
+    )
+    .output(z.array(ZOperatorPayment))
+    .query(({ ctx, input }) => operatorPayments(ctx.db, input)),
+  /** The operator settles a disputed payment (`mytess payments resolve`). */
+  resolve: systemProcedure
+    .input(ZResolvePaymentInput)
+    .output(ZResolvePaymentResult)
+    .mutation(({ ctx, input }) => resolvePayment(ctx.db, input)),
 } satisfies TRPCRouterRecord;

@@ -12,12 +12,14 @@ import { IDEMPOTENCY_TTL_MS } from "../../../shared/constants";
 import { LOGIN_LIMITS } from "../accounts/rate-limit";
 import { pruneChatRecords } from "../notifications/inbound-updates";
 import { pruneOldTracks } from "../tracking/prune";
+import { pruneExpiredTrucks } from "../trucks/trucks";
 
 /**
  * Clears what has expired: sessions, sign-in attempts past their window, stored answers older than a day, store webhook
  * ids older than a week, chat records (delivery ids, WhatsApp codes, Telegram link tokens) past their use, password
  * reset links and SMS codes after a day (they work 30 minutes; the hourly and daily limits count the last hour's and
- * day's), and the tracks of trips that ended 90 days ago, down to their outline.
+ * day's), the tracks of trips that ended 90 days ago, down to their outline, and trucks a week past their available-to
+ * date.
  */
 export const housekeeping = async (db: TDb, now = Date.now()) => ({
   sessions: (await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.idHash })).length,
@@ -55,4 +57,5 @@ export const housekeeping = async (db: TDb, now = Date.now()) => ({
       .returning({ id: phoneCodes.id })
   ).length,
   trackPoints: (await pruneOldTracks(db, now)).points,
+  trucks: await pruneExpiredTrucks(db, now),
 });

@@ -5,6 +5,7 @@ import { fromMinor } from "../../../shared/money";
 import type { TRateConfirmationAnswer, TTripParty } from "../../../shared/schemas/answers/rate-confirmations";
 import { AppError } from "../../errors";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
+import { enqueueNotify } from "../notifications/notify";
 import { agreedAmount } from "../payments/freight";
 import { recordTripEvent } from "../trips/events";
 
@@ -116,6 +117,13 @@ export const acceptRateConfirmation = async (db: TDb, actor: User, loadId: numbe
     if (already) return;
     if (load!.status === "cancelled") throw CANCELLED(load!);
     await recordTripEvent(tx, loadId, "rate_confirmation_accepted", actor.id, now, { role: you });
+    // The other side hears of it (the acting party is never told of their own step).
+    await enqueueNotify(
+      tx,
+      [load!.shipperId, load!.assignedDriverId],
+      { event: "rate_confirmation_accepted", loadId, actorId: actor.id },
+      now,
+    );
   });
   return rateConfirmationOf(db, actor, loadId);
 };

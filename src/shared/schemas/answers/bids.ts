@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZNegotiation } from "../bids";
-import { ZBid, ZLoad } from "./common";
+import { ZBid, ZBidCarrier, ZLoad } from "./common";
 
 export const ZBidsPlaceAnswer = z.object({ bid: ZBid, replaced: z.boolean() });
 export const ZBidsMineAnswer = z.array(
@@ -32,6 +32,7 @@ export const ZBidsForLoadAnswer = z.array(
       amountInViewerCurrency: z.number(),
       viewerCurrency: z.string(),
       isClosest: z.boolean(),
+      carrier: ZBidCarrier,
       id: z.number(),
       loadId: z.number(),
       driverId: z.number(),

@@ -6,6 +6,7 @@ import { MARKETPLACE_PROVIDERS } from "../boards";
 import { DOCUMENT_TYPES } from "../documents";
 import { LOAD_SIZES, LOAD_STATUSES } from "../loads";
 import { BUDGET_MODES, ECOMMERCE_PLATFORMS, IMPORTABLE_STATUSES, ORDER_STATUSES } from "../stores";
+import { ZVerifiedBadge } from "./verification";
 
 export const ZBoardContact = z.object({
   company: z.string().nullable(),
@@ -391,8 +392,32 @@ export const ZMessagingSettings = z.object({
   channels: z.object({ telegram: ZCarrierState, whatsapp: ZCarrierState }),
 });
 export type TMessagingSettings = z.infer<typeof ZMessagingSettings>;
-/** A MyTess load's shipper as the board shows it: first name and last initial, average rating (null: none yet). */
-export const ZBoardShipper = z.object({ name: z.string(), rating: z.number().nullable(), ratings: z.number() });
+/**
+ * A MyTess load's shipper as drivers weigh it: the company's name when the shipper posts as a member of one (else first
+ * name and last initial), the account's average rating (null: none yet) and count, loads posted, the Verified badge
+ * (null: never verified, or its insurance lapsed) and the median hours from delivery to the release of the money over
+ * the last 20 paid loads (null with fewer than 3). Nothing that reaches the person (email, phone) is in it.
+ */
+export const ZBoardShipper = z.object({
+  name: z.string(),
+  companyId: z.number().nullable(),
+  rating: z.number().nullable(),
+  ratings: z.number(),
+  loadsPosted: z.number(),
+  verified: ZVerifiedBadge.nullable(),
+  paysInHours: z.number().nullable(),
+});
+export type TBoardShipper = z.infer<typeof ZBoardShipper>;
+/** A bid's carrier: the company the bid was made for (null: the driver's own), the badge, the bidder's rating and trips. */
+export const ZBidCarrier = z.object({
+  companyId: z.number().nullable(),
+  companyName: z.string().nullable(),
+  verified: ZVerifiedBadge.nullable(),
+  rating: z.number().nullable(),
+  ratings: z.number(),
+  trips: z.number(),
+});
+export type TBidCarrier = z.infer<typeof ZBidCarrier>;
 export const ZBoardPage = z.object({
   page: z.number(),
   pageSize: z.number(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LOAD_STATUSES } from "../loads";
 import { ZTrackPoint } from "../tracking";
-import { ZLoad } from "./common";
+import { ZBoardShipper, ZLoad } from "./common";
 
 export const ZLoadsStatsAnswer = z.object({
   total: z.number(),
@@ -15,6 +15,8 @@ export const ZLoadsByIdAnswer = ZLoad.extend({
   track: z.object({ lastPosition: ZTrackPoint.nullable(), points: z.array(ZTrackPoint) }).nullable(),
   cancelReason: z.string().nullable(),
   ratedBy: z.array(z.number()),
+  /** Who posted it (a MyTess load; null for an outside board's). */
+  shipper: ZBoardShipper.nullable(),
 });
 export const ZLoadsPreviewAnswer = z.object({
   id: z.number(),

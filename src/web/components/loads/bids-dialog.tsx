@@ -5,6 +5,7 @@ import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Negotiation } from "../bids/negotiation";
+import { CarrierTrustLine } from "../trust/trust";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -151,6 +152,7 @@ export function BidsDialog({
                       </Badge>
                     )}
                   </div>
+                  <CarrierTrustLine carrier={b.carrier} />
                   <DriverBidFigures bid={b} className="text-xs" />
                   {b.notes && <div className="mt-1 text-sm">{b.notes}</div>}
                 </div>

@@ -3,6 +3,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
+import { VerifiedMark } from "../trust/trust";
 import { rowLinkProps } from "../ui/table";
 import { DistanceBadge, LoadStatusBadge } from "./badges";
 import { EquipmentLabel } from "./equipment-label";
@@ -67,6 +68,7 @@ export function LoadLine({ load: l, action }: { load: TTableLoad; action: ReactN
               {lane}
             </span>
           )}
+          {l.shipper && <VerifiedMark badge={l.shipper.verified} />}
           {l.status !== "posted" && <LoadStatusBadge status={l.status} />}
         </div>
         <div className="flex min-w-0 items-center gap-1.5 text-xs text-muted-foreground">

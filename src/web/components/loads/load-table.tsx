@@ -5,6 +5,7 @@ import type { TLoadSort } from "../../../shared/schemas/loads";
 import type { TBoardLoadItem, TPublicLoad } from "../../lib/api-types";
 import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
+import { TrustName, VerifiedMark } from "../trust/trust";
 import { rowLinkProps, SortableHead, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
 import { DistanceBadge, LoadStatusBadge, SourceBadge } from "./badges";
 import { EquipmentLabel } from "./equipment-label";
@@ -281,10 +282,11 @@ export function ShipperWithRating({ shipper }: { shipper: NonNullable<TTableLoad
           comment: "Tooltip of a shipper's rating on the load board: the average (out of 5) and how many rated",
         });
   return (
-    <span title={`${shipper.name} · ${label}`}>
-      {shipper.name}
+    <span className="inline-flex min-w-0 items-center gap-1" title={`${shipper.name} · ${label}`}>
+      <TrustName name={shipper.name} companyId={shipper.companyId} className="truncate" />
+      <VerifiedMark badge={shipper.verified} />
       {rating != null && (
-        <span className="ml-1 text-amber-700" data-testid="shipper-rating">
+        <span className="shrink-0 text-amber-700" data-testid="shipper-rating">
           <span aria-hidden>★</span>
           <span className="sr-only">{label}</span>
           <span aria-hidden>{formatNumber(rating)}</span>

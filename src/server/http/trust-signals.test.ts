@@ -1,0 +1,297 @@
+import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { freightPaymentEvents, freightPayments, loads, operators, users, verifications } from "../../../db/tables";
+import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
+
+setDefaultTimeout(60_000);
+afterEach(closeTestApps);
+
+type TClient = ReturnType<typeof createClient>;
+
+let t: TTestApp;
+let shipper: TClient;
+let driver: TClient;
+let operator: TClient;
+let anon: TClient;
+let shipperUser: { id: number; email: string };
+let driverUser: { id: number; email: string };
+
+const PDF = new TextEncoder().encode("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
+const HOUR = 60 * 60 * 1000;
+
+const uploadPdf = async (who: TClient, kind: string) => {
+  const form = new FormData();
+  form.set("kind", kind);
+  form.set("file", new File([PDF], `${kind}.pdf`, { type: "application/pdf" }));
+  const res = await t.app.handle(
+    new Request("http://localhost/api/verification/files", {
+      method: "POST",
+      headers: { Cookie: who.cookie!, "X-Forwarded-For": "10.0.0.1" },
+      body: form,
+    }),
+  );
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: number }).id;
+};
+
+/** An Ethiopian submission (trade licence, TIN, insurance) approved by the operator. */
+const verify = async (who: TClient) => {
+  const sent = await who.post("/api/verification", {
+    country: "ET",
+    tradeLicenceNumber: "AA/14/1234/2016",
+    tin: "0012345678",
+    insuranceExpiresOn: "2099-03-01",
+    fileIds: [await uploadPdf(who, "trade_licence"), await uploadPdf(who, "insurance")],
+  });
+  expect(sent.status).toBe(201);
+  expect((await operator.post(`/api/verification/submissions/${sent.json.id}/approve`)).status).toBe(200);
+  return sent.json.id as number;
+};
+
+const postLoad = async (who: TClient = shipper, over: Record<string, unknown> = {}) => {
+  const res = await who.post("/api/loads", loadInput(over));
+  expect(res.status).toBe(201);
+  return res.json.id as number;
+};
+
+const boardRow = async (loadId: number) => {
+  const res = await driver.get("/api/loads?latitude=8.9&longitude=38.77&radius=100&pageSize=50");
+  expect(res.status).toBe(200);
+  return (res.json as { id: number; shipper: Record<string, unknown> | null }[]).find((l) => l.id === loadId)!;
+};
+
+/** A delivered and paid load of the shipper's: delivered at `deliveredAt`, its money released `hours` later. */
+const paidLoad = async (shipperId: number, hours: number, deliveredAt: number) => {
+  const loadId = await postLoad();
+  await t.db
+    .update(loads)
+    .set({ status: "completed", assignedDriverId: driverUser.id, deliveredAt, completedAt: deliveredAt + hours * HOUR })
+    .where(eq(loads.id, loadId));
+  const [p] = await t.db
+    .insert(freightPayments)
+    .values({
+      loadId,
+      shipperId,
+      driverId: driverUser.id,
+      provider: "stripe",
+      providerRef: `cs_test_${loadId}`,
+      state: "released",
+      currency: "USD",
+      agreedMinor: 100_000,
+      feeMinor: 3_000,
+      createdAt: deliveredAt - 48 * HOUR,
+      updatedAt: deliveredAt + hours * HOUR,
+    })
+    .returning();
+  await t.db.insert(freightPaymentEvents).values([
+    { paymentId: p!.id, state: "funded", createdAt: deliveredAt - 48 * HOUR },
+    { paymentId: p!.id, state: "released", createdAt: deliveredAt + hours * HOUR },
+  ]);
+};
+
+beforeEach(async () => {
+  t = await createTestApp();
+  [shipper, driver, operator, anon] = [1, 2, 3, 4].map(() => createClient(t));
+  shipperUser = await registerUser(shipper, "shipper", { firstName: "Hana", lastName: "Alemu" });
+  driverUser = await registerUser(driver, "driver");
+  const op = await registerUser(operator, "shipper");
+  await t.db.insert(operators).values({ userId: op.id, grantedAt: Date.now() });
+});
+
+describe("the shipper's trust signals on the board and the load", () => {
+  test("an unverified shipper: short name, no rating yet, loads posted, no badge, no pay speed", async () => {
+    await postLoad();
+    const loadId = await postLoad();
+    const row = await boardRow(loadId);
+    expect(row.shipper).toEqual({
+      name: "Hana A.",
+      companyId: null,
+      rating: null,
+      ratings: 0,
+      loadsPosted: 2,
+      verified: null,
+      paysInHours: null,
+    });
+    const detail = await driver.get(`/api/loads/${loadId}`);
+    expect(detail.status).toBe(200);
+    expect(detail.json.shipper).toEqual(row.shipper);
+  });
+
+  test("approved verification shows the badge with what was verified, on the board and the load; nothing private leaks", async () => {
+    const loadId = await postLoad();
+    await t.db
+      .update(users)
+      .set({ ratingSum: 9, totalRatings: 2, phone: "+251911223344" })
+      .where(eq(users.id, shipperUser.id));
+    await verify(shipper);
+    const row = await boardRow(loadId);
+    expect(row.shipper).toMatchObject({
+      name: "Hana A.",
+      rating: 4.5,
+      ratings: 2,
+      verified: {
+        tradeLicence: true,
+        tin: true,
+        mc: false,
+        dot: false,
+        driversLicence: false,
+        insuranceUntil: "2099-03-01",
+        insuranceLapsed: false,
+      },
+    });
+    const detail = await driver.get(`/api/loads/${loadId}`);
+    expect(detail.json.shipper).toEqual(row.shipper);
+    for (const text of [JSON.stringify(row.shipper), JSON.stringify(detail.json.shipper)]) {
+      expect(text).not.toContain(shipperUser.email);
+      expect(text).not.toContain("+251911223344");
+      expect(text).not.toContain("Alemu");
+      expect(text).not.toContain("AA/14/1234/2016");
+      expect(text).not.toContain("0012345678");
+    }
+  });
+
+  test("a lapsed insurance takes the badge away", async () => {
+    const loadId = await postLoad();
+    const id = await verify(shipper);
+    expect((await boardRow(loadId)).shipper!.verified).not.toBeNull();
+    await t.db.update(verifications).set({ insuranceExpiresOn: "2020-01-31" }).where(eq(verifications.id, id));
+    expect((await boardRow(loadId)).shipper!.verified).toBeNull();
+    expect((await driver.get(`/api/loads/${loadId}`)).json.shipper.verified).toBeNull();
+  });
+
+  test("pay speed: the median hours from delivery to release over the newest 20 paid loads, only from 3 on", async () => {
+    const loadId = await postLoad();
+    const base = Date.now() - 400 * HOUR;
+    await paidLoad(shipperUser.id, 24, base);
+    await paidLoad(shipperUser.id, 72, base + HOUR);
+    expect((await boardRow(loadId)).shipper!.paysInHours).toBeNull();
+    await paidLoad(shipperUser.id, 48, base + 2 * HOUR);
+    expect((await boardRow(loadId)).shipper!.paysInHours).toBe(48);
+    // 20 newer loads paid in 6 hours push the three older ones out of the window.
+    for (let i = 0; i < 20; i++) await paidLoad(shipperUser.id, 6, base + (10 + i) * HOUR);
+    const row = await boardRow(loadId);
+    expect(row.shipper!.paysInHours).toBe(6);
+    expect(row.shipper!.loadsPosted).toBe(24);
+    expect((await driver.get(`/api/loads/${loadId}`)).json.shipper.paysInHours).toBe(6);
+  });
+
+  test("a shipper who belongs to a company posts as it, with the company's badge (its owner's)", async () => {
+    const company = await shipper.post("/api/companies", { kind: "shipper", name: "Abay Cement PLC", country: "ET" });
+    expect(company.status).toBe(201);
+    const companyId = company.json.company.id as number;
+    await verify(shipper);
+    const loadId = await postLoad();
+    const row = await boardRow(loadId);
+    expect(row.shipper).toMatchObject({ name: "Abay Cement PLC", companyId, verified: { tradeLicence: true } });
+  });
+
+  test("signed out: the shared preview names no shipper, the load itself is 401", async () => {
+    const loadId = await postLoad();
+    const preview = await anon.get(`/api/loads/${loadId}/preview`);
+    expect(preview.status).toBe(200);
+    expect(preview.json.shipper).toBeUndefined();
+    expect((await anon.get(`/api/loads/${loadId}`)).status).toBe(401);
+  });
+});
+
+describe("the carrier's trust signals on the shipper's bids", () => {
+  test("a driver's own bid: no company, the badge once verified, rating and trips", async () => {
+    const loadId = await postLoad();
+    await t.db.update(users).set({ ratingSum: 14, totalRatings: 3, totalTrips: 7 }).where(eq(users.id, driverUser.id));
+    expect((await driver.post(`/api/loads/${loadId}/bids`, { amount: 900 })).status).toBe(201);
+    let bids = await shipper.get(`/api/loads/${loadId}/bids`);
+    expect(bids.status).toBe(200);
+    expect(bids.json[0].carrier).toEqual({
+      companyId: null,
+      companyName: null,
+      verified: null,
+      rating: 4.7,
+      ratings: 3,
+      trips: 7,
+    });
+    const licence = await uploadPdf(driver, "drivers_licence");
+    const sent = await driver.post("/api/verification", { country: "US", dotNumber: "1234567", fileIds: [licence] });
+    expect(sent.status).toBe(201);
+    await operator.post(`/api/verification/submissions/${sent.json.id}/approve`);
+    bids = await shipper.get(`/api/loads/${loadId}/bids`);
+    expect(bids.json[0].carrier.verified).toMatchObject({ dot: true, driversLicence: true, tin: false });
+    expect(JSON.stringify(bids.json[0].carrier)).not.toContain(driverUser.email);
+  });
+
+  test("a fleet owner's bid carries the company's name and id", async () => {
+    const loadId = await postLoad();
+    const company = await driver.post("/api/companies", {
+      kind: "carrier",
+      name: "Rift Valley Haulage",
+      country: "ET",
+    });
+    expect(company.status).toBe(201);
+    expect((await driver.post(`/api/loads/${loadId}/bids`, { amount: 900 })).status).toBe(201);
+    const bids = await shipper.get(`/api/loads/${loadId}/bids`);
+    expect(bids.json[0].carrier).toMatchObject({
+      companyId: company.json.company.id,
+      companyName: "Rift Valley Haulage",
+      verified: null,
+    });
+  });
+
+  test("another shipper's load's bids are 404; signed out 401; a bad id 400 naming it", async () => {
+    const loadId = await postLoad();
+    const other = createClient(t);
+    await registerUser(other, "shipper");
+    expect((await other.get(`/api/loads/${loadId}/bids`)).status).toBe(404);
+    expect((await anon.get(`/api/loads/${loadId}/bids`)).status).toBe(401);
+    const bad = await shipper.get("/api/loads/abc/bids");
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toBe("id must be a positive integer");
+  });
+});
+
+describe("GET /api/companies/:id", () => {
+  test("anyone sees a company's public profile: name, kind, badge, figures summed over members, since", async () => {
+    const company = await driver.post("/api/companies", {
+      kind: "carrier",
+      name: "Rift Valley Haulage",
+      country: "ET",
+    });
+    const id = company.json.company.id as number;
+    await t.db.update(users).set({ ratingSum: 8, totalRatings: 2, totalTrips: 5 }).where(eq(users.id, driverUser.id));
+    let res = await anon.get(`/api/companies/${id}`);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      id,
+      name: "Rift Valley Haulage",
+      kind: "carrier",
+      country: "ET",
+      verified: null,
+      rating: 4,
+      ratings: 2,
+      trips: 5,
+      loadsPosted: 0,
+      members: 1,
+      since: expect.any(String),
+    });
+    await verify(driver);
+    res = await shipper.get(`/api/companies/${id}`);
+    expect(res.json.verified).toMatchObject({ tradeLicence: true, tin: true });
+    expect(JSON.stringify(res.json)).not.toContain(driverUser.email);
+    expect(JSON.stringify(res.json)).not.toContain("Dawit");
+  });
+
+  test("a shipper company counts its members' loads", async () => {
+    const company = await shipper.post("/api/companies", { kind: "shipper", name: "Abay Cement PLC", country: "ET" });
+    await postLoad();
+    await postLoad();
+    const res = await driver.get(`/api/companies/${company.json.company.id}`);
+    expect(res.json).toMatchObject({ kind: "shipper", loadsPosted: 2, members: 1 });
+  });
+
+  test("an unknown company is 404; an id that is not a number is 400 naming it", async () => {
+    const res = await anon.get("/api/companies/999999");
+    expect(res.status).toBe(404);
+    expect(res.json.message).toBe("Company not found");
+    const bad = await anon.get("/api/companies/abc");
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toBe("id must be a positive integer");
+  });
+});
