@@ -21,6 +21,7 @@ import { Route as ResetPasswordRouteImport } from "./routes/reset-password"
 import { Route as SigninRouteImport } from "./routes/signin"
 import { Route as SubscribeRouteImport } from "./routes/subscribe"
 import { Route as TermsRouteImport } from "./routes/terms"
+import { Route as VerifyEmailRouteImport } from "./routes/verify-email"
 import { Route as AuthedCompanyRouteImport } from "./routes/_authed/company"
 import { Route as AuthedDriverRouteImport } from "./routes/_authed/driver"
 import { Route as AuthedEcommerceRouteImport } from "./routes/_authed/ecommerce"
@@ -97,6 +98,11 @@ const SubscribeRoute = SubscribeRouteImport.update({
 const TermsRoute = TermsRouteImport.update({
   id: "/terms",
   path: "/terms",
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyEmailRoute = VerifyEmailRouteImport.update({
+  id: "/verify-email",
+  path: "/verify-email",
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthedCompanyRoute = AuthedCompanyRouteImport.update({
@@ -203,6 +209,7 @@ export interface FileRoutesByFullPath {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/verify-email": typeof VerifyEmailRoute
   "/company": typeof AuthedCompanyRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
@@ -234,6 +241,7 @@ export interface FileRoutesByTo {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/verify-email": typeof VerifyEmailRoute
   "/company": typeof AuthedCompanyRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
@@ -267,6 +275,7 @@ export interface FileRoutesById {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/verify-email": typeof VerifyEmailRoute
   "/_authed/company": typeof AuthedCompanyRoute
   "/_authed/driver": typeof AuthedDriverRoute
   "/_authed/ecommerce": typeof AuthedEcommerceRoute
@@ -300,6 +309,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/verify-email"
     | "/company"
     | "/driver"
     | "/ecommerce"
@@ -331,6 +341,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/verify-email"
     | "/company"
     | "/driver"
     | "/ecommerce"
@@ -363,6 +374,7 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/verify-email"
     | "/_authed/company"
     | "/_authed/driver"
     | "/_authed/ecommerce"
@@ -396,6 +408,7 @@ export interface RootRouteChildren {
   SigninRoute: typeof SigninRoute
   SubscribeRoute: typeof SubscribeRoute
   TermsRoute: typeof TermsRoute
+  VerifyEmailRoute: typeof VerifyEmailRoute
   CompaniesIdRoute: typeof CompaniesIdRoute
   DevMailRoute: typeof DevMailRoute
   DevSmsRoute: typeof DevSmsRoute
@@ -488,6 +501,13 @@ declare module "@tanstack/react-router" {
       path: "/terms"
       fullPath: "/terms"
       preLoaderRoute: typeof TermsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    "/verify-email": {
+      id: "/verify-email"
+      path: "/verify-email"
+      fullPath: "/verify-email"
+      preLoaderRoute: typeof VerifyEmailRouteImport
       parentRoute: typeof rootRouteImport
     }
     "/_authed/company": {
@@ -665,6 +685,7 @@ const rootRouteChildren: RootRouteChildren = {
   SigninRoute: SigninRoute,
   SubscribeRoute: SubscribeRoute,
   TermsRoute: TermsRoute,
+  VerifyEmailRoute: VerifyEmailRoute,
   CompaniesIdRoute: CompaniesIdRoute,
   DevMailRoute: DevMailRoute,
   DevSmsRoute: DevSmsRoute,
