@@ -224,6 +224,7 @@ const SAMPLES: Record<string, TSample> = {
   },
   "GET /api/loads": { who: "driver", query: searchQuery },
   "GET /api/loads/stats": { who: "driver", query: searchQuery },
+  "GET /api/loads/points": { who: "driver", query: searchQuery },
   "POST /api/loads": { who: "shipper", body: fullLoad() },
   "POST /api/loads/:id/cancel": { who: "shipper", params: { id: "LOAD" }, body: { reason: "Customer postponed" } },
   "POST /api/loads/:id/delivery": {
@@ -417,6 +418,7 @@ const SAMPLES: Record<string, TSample> = {
     body: { email: "dispatch@example.com", phone: "+251911234567", role: "dispatcher" },
   },
   "POST /api/invitations/:token/accept": { who: "driver", params: { token: "abcdefghijklmnopqrstuvwxyz" } },
+  "GET /api/invitations/:token": { who: "anonymous", params: { token: "abcdefghijklmnopqrstuvwxyz" } },
   "PUT /api/payouts/method": {
     who: "driver",
     body: { bankCode: 1, accountNumber: "0911234567", accountName: "Abebe Kebede", accountNameConfirmed: true },
@@ -446,6 +448,8 @@ const SAMPLES: Record<string, TSample> = {
   "POST /api/auth/email/verify": { who: "anonymous", body: { token: "A".repeat(43) } },
   "POST /api/user/email": { who: "driver", body: { email: "new.address@example.com" } },
   "POST /api/user/phone/verify": { who: "driver", body: { phone: "+251911234567", code: "123456" } },
+  // Both fields, so each can carry the bad text (the pair itself is refused, and the password is not the driver's).
+  "DELETE /api/user": { who: "driver", body: { password: "not-the-password", code: "123456" } },
   "POST /api/auth/password/reset": {
     who: "anonymous",
     body: { token: "A".repeat(43), code: "123456", phone: "+251911234567", password: "correct-horse-battery" },

@@ -8,6 +8,7 @@ import { REST_ROUTES, restRoutesOf } from "./routes";
 // procedures' metadata must give exactly these.
 const PATHS = `
 DELETE /api/bids/:id
+DELETE /api/companies/:id/invitations/:invitationId
 DELETE /api/companies/:id/members/:userId
 DELETE /api/ecommerce/integrations/:id
 DELETE /api/loads/:id/tracking-link
@@ -18,6 +19,7 @@ DELETE /api/saved-searches/:id
 DELETE /api/shipping/shipments/:id
 DELETE /api/tokens/:id
 DELETE /api/trucks/:id
+DELETE /api/user
 DELETE /api/webhook-endpoints/:id
 GET /api/auth/user
 GET /api/bids/driver
@@ -32,6 +34,7 @@ GET /api/ecommerce/integrations
 GET /api/ecommerce/orders
 GET /api/ecommerce/orders/:id/draft
 GET /api/fx-rates
+GET /api/invitations/:token
 GET /api/loads
 GET /api/loads/:id
 GET /api/loads/:id/bids
@@ -44,6 +47,7 @@ GET /api/loads/:id/rate-confirmation
 GET /api/loads/:id/timeline
 GET /api/loads/:id/track
 GET /api/loads/:id/tracking-link
+GET /api/loads/points
 GET /api/loads/shipper
 GET /api/loads/stats
 GET /api/marketplaces
@@ -57,6 +61,7 @@ GET /api/payments
 GET /api/payouts/account
 GET /api/payouts/banks
 GET /api/places
+GET /api/places/labels
 GET /api/platform-stats
 GET /api/push/notifications
 GET /api/push/preferences
@@ -75,6 +80,7 @@ GET /api/track/:token
 GET /api/trucks
 GET /api/trucks/invitations
 GET /api/trucks/search
+GET /api/user/export
 GET /api/verification
 GET /api/verification/submissions
 GET /api/webhook-endpoints
@@ -141,6 +147,7 @@ POST /api/sync/manual
 POST /api/tokens
 POST /api/trucks
 POST /api/trucks/:id/invitations
+POST /api/user/delete-code
 POST /api/user/email
 POST /api/user/phone
 POST /api/user/phone/verify

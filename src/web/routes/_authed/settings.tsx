@@ -1,6 +1,7 @@
 import { Trans } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
-import { PhonePanel } from "../../components/account/phone-panel";
+import { ContactPanel } from "../../components/account/contact-panel";
+import { YourDataPanel } from "../../components/account/your-data-panel";
 import { CalendarSelect } from "../../components/layout/calendar-select";
 import { CurrencySelect } from "../../components/layout/currency-select";
 import { LanguageSelect } from "../../components/layout/language-select";
@@ -31,6 +32,7 @@ function SettingsPage() {
         description={<Trans>Choices here are saved to your account and this device.</Trans>}
       />
       <div className="grid gap-4">
+        <ContactPanel />
         <Card>
           <CardHeader>
             <CardTitle>
@@ -63,10 +65,10 @@ function SettingsPage() {
         <UnitsCard />
         <PaymentsPanel />
         {me.data?.userType === "driver" ? <PayoutSetup /> : null}
-        <PhonePanel />
         <PushPanel />
         <ApiTokensPanel />
         <WebhooksPanel />
+        <YourDataPanel />
       </div>
     </div>
   );
