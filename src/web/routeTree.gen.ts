@@ -30,6 +30,7 @@ import { Route as AuthedProfileRouteImport } from "./routes/_authed/profile"
 import { Route as AuthedSettingsRouteImport } from "./routes/_authed/settings"
 import { Route as AuthedShipperRouteImport } from "./routes/_authed/shipper"
 import { Route as AuthedShippingRouteImport } from "./routes/_authed/shipping"
+import { Route as AuthedTrucksRouteImport } from "./routes/_authed/trucks"
 import { Route as AuthedVerificationRouteImport } from "./routes/_authed/verification"
 import { Route as CompaniesIdRouteImport } from "./routes/companies.$id"
 import { Route as DevMailRouteImport } from "./routes/dev.mail"
@@ -142,6 +143,11 @@ const AuthedShippingRoute = AuthedShippingRouteImport.update({
   path: "/shipping",
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedTrucksRoute = AuthedTrucksRouteImport.update({
+  id: "/trucks",
+  path: "/trucks",
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedVerificationRoute = AuthedVerificationRouteImport.update({
   id: "/verification",
   path: "/verification",
@@ -200,6 +206,7 @@ export interface FileRoutesByFullPath {
   "/settings": typeof AuthedSettingsRoute
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
+  "/trucks": typeof AuthedTrucksRoute
   "/verification": typeof AuthedVerificationRoute
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
@@ -229,6 +236,7 @@ export interface FileRoutesByTo {
   "/settings": typeof AuthedSettingsRoute
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
+  "/trucks": typeof AuthedTrucksRoute
   "/verification": typeof AuthedVerificationRoute
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
@@ -260,6 +268,7 @@ export interface FileRoutesById {
   "/_authed/settings": typeof AuthedSettingsRoute
   "/_authed/shipper": typeof AuthedShipperRoute
   "/_authed/shipping": typeof AuthedShippingRoute
+  "/_authed/trucks": typeof AuthedTrucksRoute
   "/_authed/verification": typeof AuthedVerificationRoute
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
@@ -291,6 +300,7 @@ export interface FileRouteTypes {
     | "/settings"
     | "/shipper"
     | "/shipping"
+    | "/trucks"
     | "/verification"
     | "/companies/$id"
     | "/dev/mail"
@@ -320,6 +330,7 @@ export interface FileRouteTypes {
     | "/settings"
     | "/shipper"
     | "/shipping"
+    | "/trucks"
     | "/verification"
     | "/companies/$id"
     | "/dev/mail"
@@ -350,6 +361,7 @@ export interface FileRouteTypes {
     | "/_authed/settings"
     | "/_authed/shipper"
     | "/_authed/shipping"
+    | "/_authed/trucks"
     | "/_authed/verification"
     | "/companies/$id"
     | "/dev/mail"
@@ -528,6 +540,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AuthedShippingRouteImport
       parentRoute: typeof AuthedRoute
     }
+    "/_authed/trucks": {
+      id: "/_authed/trucks"
+      path: "/trucks"
+      fullPath: "/trucks"
+      preLoaderRoute: typeof AuthedTrucksRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     "/_authed/verification": {
       id: "/_authed/verification"
       path: "/verification"
@@ -590,6 +609,7 @@ interface AuthedRouteChildren {
   AuthedSettingsRoute: typeof AuthedSettingsRoute
   AuthedShipperRoute: typeof AuthedShipperRoute
   AuthedShippingRoute: typeof AuthedShippingRoute
+  AuthedTrucksRoute: typeof AuthedTrucksRoute
   AuthedVerificationRoute: typeof AuthedVerificationRoute
   AuthedOperatorVerificationRoute: typeof AuthedOperatorVerificationRoute
 }
@@ -604,6 +624,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedSettingsRoute: AuthedSettingsRoute,
   AuthedShipperRoute: AuthedShipperRoute,
   AuthedShippingRoute: AuthedShippingRoute,
+  AuthedTrucksRoute: AuthedTrucksRoute,
   AuthedVerificationRoute: AuthedVerificationRoute,
   AuthedOperatorVerificationRoute: AuthedOperatorVerificationRoute,
 }

@@ -38,6 +38,17 @@ function useNavItems(role: TUserType) {
               "Header link for shippers and the post-load form's submit button: publish a new load for drivers to bid on",
           }),
         },
+    ...(role === "driver"
+      ? [
+          {
+            to: "/trucks",
+            label: t({
+              message: "My trucks",
+              comment: "Header link and page title: the driver's posted truck availabilities",
+            }),
+          },
+        ]
+      : []),
     {
       to: "/loads",
       label: t({
