@@ -57,6 +57,9 @@ export const users = sqliteTable(
     longitude: real(),
     locationUpdatedAt: integer(),
     isAvailable: integer({ mode: "boolean" }).notNull().default(true),
+    // When the owner deleted the account: the row stays, anonymised, for the other party of its trips, ratings and
+    // payments (docs/security.md, "Account deletion").
+    deletedAt: integer(),
     ...timestamps,
   },
   (t) => [
@@ -525,7 +528,7 @@ export const phoneCodes = sqliteTable(
   {
     id: integer().primaryKey({ autoIncrement: true }),
     phone: text().notNull(),
-    purpose: text({ enum: ["reset", "add_phone", "signin"] }).notNull(),
+    purpose: text({ enum: ["reset", "add_phone", "signin", "delete_account"] }).notNull(),
     userId: integer().references(() => users.id, { onDelete: "cascade" }),
     jobKey: text().notNull(),
     codeHash: text().notNull(),

@@ -76,6 +76,9 @@ export const users = pgTable(
     longitude: doublePrecision(),
     locationUpdatedAt: ms(),
     isAvailable: boolean().notNull().default(true),
+    // When the owner deleted the account: the row stays, anonymised, for the other party of its trips, ratings and
+    // payments (docs/security.md, "Account deletion").
+    deletedAt: ms(),
     ...timestamps,
   },
   (t) => [
@@ -524,7 +527,7 @@ export const phoneCodes = pgTable(
   {
     id: id(),
     phone: text().notNull(),
-    purpose: text({ enum: ["reset", "add_phone", "signin"] }).notNull(),
+    purpose: text({ enum: ["reset", "add_phone", "signin", "delete_account"] }).notNull(),
     userId: integer().references(() => users.id, { onDelete: "cascade" }),
     jobKey: text().notNull(),
     codeHash: text().notNull(),

@@ -30,7 +30,8 @@
 // its payout.* webhook after the answer, or "manual": they wait for control.settleTransfer). A reference used before
 // is refused; an account number of the wrong length for its bank is a field error; a wallet or account whose holder
 // is known to the emulator (control.holders) and whose name differs fails the transfer ("Account name mismatch").
-// The payout webhook is flat: {event: "payout.success", type: "Payout", reference, chapa_reference, charge, …}.
+// The payout webhook is flat: {event: "payout.success", type: "Payout", reference, chapa_reference, charge, …};
+// control.payoutCopies sends each one more than once, and control.transferFailure sets the bank's reason.
 //
 // One webhook URL gets every event of the account, as on Chapa: besides the transactions MyTess created, others the
 // account made elsewhere (control.otherTransaction: a payment link, another shop on the same account) and transfers
@@ -231,6 +232,10 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
     transaction: (txRef: string) => structuredClone(txs.get(txRef)),
     /** What a queued transfer does next: succeed, fail (each with its webhook), or wait for settleTransfer. */
     transfers: "success" as "success" | "failed" | "manual",
+    /** The bank's words when control.transfers fails a transfer. */
+    transferFailure: "Transfer failed at the bank",
+    /** How many times each payout webhook is sent (Chapa may deliver one more than once; the receiver dedupes). */
+    payoutCopies: 1,
     /** Known account holders, `<bank_code>:<account_number>` → name: a transfer naming someone else fails. */
     holders: new Map<string, string>(),
     transfer: (reference: string) => structuredClone(transfers.get(reference)),
@@ -242,6 +247,8 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
       txs.clear();
       transfers.clear();
       control.transfers = "success";
+      control.transferFailure = "Transfer failed at the bank";
+      control.payoutCopies = 1;
       control.holders = new Map();
       control.secretKey = o.secretKey ?? CHAPA_SANDBOX.secretKey;
       control.webhookSecret = o.webhookSecret ?? CHAPA_SANDBOX.webhookSecret;
@@ -477,7 +484,9 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
     t.failure_reason = status === "failed" ? reason : null;
     t.updated_at = new Date().toISOString();
     const event = status === "success" ? "payout.success" : "payout.failed";
-    return enqueue(event, JSON.stringify(transferBody(t, event)));
+    const body = JSON.stringify(transferBody(t, event));
+    for (let i = 1; i < control.payoutCopies; i++) void enqueue(event, body);
+    return enqueue(event, body);
   };
 
   const createTransfer = (b: Record<string, unknown>) => {
@@ -519,8 +528,7 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
     transfers.set(reference, t);
     if (holder && holder.toLowerCase() !== name.toLowerCase())
       void finishTransfer(reference, "failed", "Account name mismatch");
-    else if (control.transfers !== "manual")
-      void finishTransfer(reference, control.transfers, "Transfer failed at the bank");
+    else if (control.transfers !== "manual") void finishTransfer(reference, control.transfers, control.transferFailure);
     return json({ message: "Transfer Queued Successfully", status: "success", data: reference });
   };
 
@@ -567,7 +575,14 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
       return json({
         message: "Transfer details",
         status: "success",
-        data: { ...rest, event: undefined, type: undefined, tx_ref: reference, reference },
+        data: {
+          ...rest,
+          event: undefined,
+          type: undefined,
+          tx_ref: reference,
+          reference,
+          chapa_transfer_id: t.chapa_transfer_id,
+        },
       });
     }
     const refundPath = /^\/v1\/refund\/([^/]+)$/.exec(url.pathname);

@@ -29,6 +29,13 @@ import {
   isFreightStripeEvent,
   isFreightTxRef,
 } from "../modules/payments/freight";
+import {
+  applyChapaPayoutWebhook,
+  applyStripeTransferEvent,
+  isPayoutTransferEvent,
+  parseChapaPayoutRef,
+  payWaitingFor,
+} from "../modules/payments/payout-transfer";
 import { applyStripeAccountEvent, isPayoutAccountEvent } from "../modules/payouts/payouts";
 import { receiveWebhook } from "../modules/stores/orders";
 import { createServices, type TServices } from "../services";
@@ -360,9 +367,18 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
           // Drivers' Connect accounts: payouts enabled or not.
           if (isPayoutAccountEvent(event)) {
             const payout = await applyStripeAccountEvent(db, services.payments, event);
+            // Payouts just became possible: whatever waited for this account is sent now.
+            if (payout.enabledFor) await payWaitingFor(db, payout.enabledFor, "stripe");
             if (payout.ignored)
               logger.info("stripe account event ignored", { event: event.id, reason: payout.ignored });
             return json({ received: true, ...payout });
+          }
+          // Drivers' payouts: the transfer confirms the payout (read back from Stripe).
+          if (isPayoutTransferEvent(event)) {
+            const transfer = await applyStripeTransferEvent(db, services.payments, event);
+            if (transfer.ignored)
+              logger.info("stripe transfer event ignored", { event: event.id, reason: transfer.ignored });
+            return json({ received: true, ...transfer });
           }
           // Freight payments name themselves in their metadata; everything else is the subscription's.
           if (isFreightStripeEvent(event)) {
@@ -399,6 +415,11 @@ export const createApp = ({ db, config: given, services: made, env, ...overrides
             if ("refused" in freight)
               logger.warn("chapa freight payment refused", { txRef: hook.txRef, reason: freight.refused });
             return json({ received: true, status: freight.status });
+          }
+          // Drivers' payouts: the webhook is a prompt; the transfer is verified with Chapa.
+          if (hook.kind === "payout" && hook.reference && parseChapaPayoutRef(hook.reference)) {
+            const payout = await applyChapaPayoutWebhook(db, services.payments, hook.reference);
+            return json({ received: true, status: payout.status });
           }
           const r = await applyChapaWebhook(db, services.payments, raw, request.headers);
           if ("refused" in r)

@@ -446,6 +446,8 @@ const SAMPLES: Record<string, TSample> = {
   "POST /api/auth/email/verify": { who: "anonymous", body: { token: "A".repeat(43) } },
   "POST /api/user/email": { who: "driver", body: { email: "new.address@example.com" } },
   "POST /api/user/phone/verify": { who: "driver", body: { phone: "+251911234567", code: "123456" } },
+  // Both fields, so each can carry the bad text (the pair itself is refused, and the password is not the driver's).
+  "DELETE /api/user": { who: "driver", body: { password: "not-the-password", code: "123456" } },
   "POST /api/auth/password/reset": {
     who: "anonymous",
     body: { token: "A".repeat(43), code: "123456", phone: "+251911234567", password: "correct-horse-battery" },

@@ -13,6 +13,7 @@ test("every kind is defined once, and the schedules are hourly housekeeping, rem
     "board_sync_due",
     "company_invitation",
     "email_verification_mail",
+    "freight_payout",
     "freight_refund",
     "freight_resolve_refund",
     "fx_rates",

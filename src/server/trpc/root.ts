@@ -1,5 +1,6 @@
 // The one router every door calls: each feature's procedures under its name. A module's router is imported here and
 // nowhere else, so a procedure never reaches another module's router (it shares that module's domain functions).
+import { accountDataRouter } from "../modules/account-data/router";
 import { authRouter, userRouter } from "../modules/accounts/router";
 import { adminRouter } from "../modules/admin/router";
 import { bidsRouter } from "../modules/bids/router";
@@ -34,6 +35,7 @@ import { createCallerFactory, createTRPCRouter } from "./init";
 export const appRouter = createTRPCRouter({
   auth: authRouter,
   user: userRouter,
+  accountData: accountDataRouter,
   platform: platformRouter,
   admin: adminRouter,
   fx: fxRouter,

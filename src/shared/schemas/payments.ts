@@ -23,6 +23,10 @@ export type TLedgerAccount = (typeof LEDGER_ACCOUNTS)[number];
 export const providerForCurrency = (currency: string): TFreightProvider | null =>
   currency === "ETB" ? "chapa" : currency === "USD" || currency === "EUR" ? "stripe" : null;
 
+/** Why a driver's share is not paid out yet (see ZFreightPayment.payoutIssue). */
+export const PAYOUT_ISSUES = ["waiting_method", "account_name", "account_number", "bank"] as const;
+export type TPayoutIssue = (typeof PAYOUT_ISSUES)[number];
+
 export const ZFundLoadInput = z.object({
   loadId: z.number({ error: "loadId must be a number" }).int().positive(),
   provider: z.enum(FREIGHT_PROVIDERS, { error: `provider must be one of ${FREIGHT_PROVIDERS.join(", ")}` }),
@@ -62,6 +66,13 @@ export const ZFreightPayment = z.object({
   fee: z.number(),
   total: z.number(),
   note: z.string().nullable(),
+  /** The shipper's money is (or was) held: funded, whatever happened after; such a load is never funded again. */
+  secured: z.boolean(),
+  /**
+   * For the driver: why their share is not paid out yet. `waiting_method`: no payout method (or a Stripe account not
+   * enabled) yet; the others: the last transfer failed, and what to fix.
+   */
+  payoutIssue: z.enum(PAYOUT_ISSUES).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   history: z.array(ZFreightPaymentEvent),

@@ -18,6 +18,7 @@ DELETE /api/saved-searches/:id
 DELETE /api/shipping/shipments/:id
 DELETE /api/tokens/:id
 DELETE /api/trucks/:id
+DELETE /api/user
 DELETE /api/webhook-endpoints/:id
 GET /api/auth/user
 GET /api/bids/driver
@@ -75,6 +76,7 @@ GET /api/track/:token
 GET /api/trucks
 GET /api/trucks/invitations
 GET /api/trucks/search
+GET /api/user/export
 GET /api/verification
 GET /api/verification/submissions
 GET /api/webhook-endpoints
@@ -141,6 +143,7 @@ POST /api/sync/manual
 POST /api/tokens
 POST /api/trucks
 POST /api/trucks/:id/invitations
+POST /api/user/delete-code
 POST /api/user/email
 POST /api/user/phone
 POST /api/user/phone/verify

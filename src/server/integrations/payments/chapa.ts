@@ -104,6 +104,7 @@ const ZTransferVerified = z.object({
     chapa_transfer_id: z.string().nullish(),
     charge: z.union([z.number(), z.string()]).nullish(),
     amount: z.union([z.number(), z.string()]).nullish(),
+    failure_reason: z.string().nullish(),
   }),
 });
 const numberOrNull = (v: number | string | null | undefined) => {
@@ -245,6 +246,7 @@ export const createChapaAdapter = (s: TChapaSettings): TChapaAdapter => {
         chapaTransferId: d.chapa_transfer_id ?? null,
         charge: numberOrNull(d.charge),
         amount: numberOrNull(d.amount),
+        failureReason: d.failure_reason?.trim() || null,
       };
     },
 

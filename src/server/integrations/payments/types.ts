@@ -215,6 +215,8 @@ export type TChapaTransfer = {
   /** Chapa's fee for the transfer, in birr, when it reports one. */
   charge: number | null;
   amount: number | null;
+  /** Why a failed transfer failed, in Chapa's words, when it says. */
+  failureReason: string | null;
 };
 
 export type TChapaAdapter = {

@@ -34,7 +34,7 @@ export const PHONE_CODE_SMS = defineJob({
   kind: "phone_code_sms",
   schema: z.object({
     phone: z.string().regex(/^\+[1-9]\d{7,14}$/),
-    purpose: z.enum(["reset", "add_phone", "signin"]),
+    purpose: z.enum(["reset", "add_phone", "signin", "delete_account"]),
     userId: z.number().int().positive().optional(),
     language: z.enum(LANGUAGE_CODES).optional(),
   }),

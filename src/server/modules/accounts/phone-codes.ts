@@ -28,7 +28,7 @@ export const CODE_TRIES = 5;
 const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;
 
-export type TCodePurpose = "reset" | "add_phone" | "signin";
+export type TCodePurpose = "reset" | "add_phone" | "signin" | "delete_account";
 
 /** The 6-digit code of a job key: only this server can make it, and a retry makes the same one. */
 export const codeFor = (secrets: TSecretBox, jobKey: string) =>
@@ -76,14 +76,24 @@ export const phoneCodeText = (locale: TLanguage, purpose: TCodePurpose, code: st
           },
           { code },
         )
-      : translate(
-          locale,
-          /*i18n*/ {
-            id: "sms.confirmPhone",
-            message: "MyTess code to confirm this phone number: {code}. It works for 30 minutes. Do not share it.",
-          },
-          { code },
-        );
+      : purpose === "delete_account"
+        ? translate(
+            locale,
+            /*i18n*/ {
+              id: "sms.deleteAccount",
+              message:
+                "MyTess code to delete your account: {code}. It works for 30 minutes. If you did not ask for it, change your password.",
+            },
+            { code },
+          )
+        : translate(
+            locale,
+            /*i18n*/ {
+              id: "sms.confirmPhone",
+              message: "MyTess code to confirm this phone number: {code}. It works for 30 minutes. Do not share it.",
+            },
+            { code },
+          );
 
 export type TPhoneCodeDeps = { sms: TSmsServices; secrets: TSecretBox; log: TLogger };
 
@@ -102,7 +112,7 @@ export const sendPhoneCode = async (
 ) => {
   const { phone, purpose } = payload;
   const user =
-    purpose === "add_phone"
+    purpose === "add_phone" || purpose === "delete_account"
       ? first(
           await db
             .select()

@@ -387,17 +387,20 @@ export const rejectBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
   });
 
 export const withdrawBid = (db: TDb, driver: User, bidId: number, now = Date.now()) =>
-  db.transaction(async (tx) => {
-    const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
-    if (bid.driverId !== driver.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
-    if (bid.status !== "pending") throw notPending("withdraw", bid.status);
-    await updatePending(tx, bid.id, { status: "withdrawn", updatedAt: now });
-    await closeOpenCounters(tx, { bidIds: [bid.id] }, now);
-    await recordActivity(tx, [load.shipperId], "bid_withdrawn", load.id, driver.id, now);
-    // No notification for a withdrawal, but the shipper's open list of bids changes.
-    await publishLive(tx, [load.shipperId], "bid", { loadId: load.id, bidId: bid.id }, now);
-    return { bidId: bid.id, status: "withdrawn" as const };
-  });
+  db.transaction((tx) => withdrawBidIn(db, tx, driver, bidId, now));
+
+/** withdrawBid inside a transaction the caller holds (deleting an account withdraws its open bids in its own). */
+export const withdrawBidIn = async (db: TDb, tx: TTx, driver: User, bidId: number, now = Date.now()) => {
+  const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
+  if (bid.driverId !== driver.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
+  if (bid.status !== "pending") throw notPending("withdraw", bid.status);
+  await updatePending(tx, bid.id, { status: "withdrawn", updatedAt: now });
+  await closeOpenCounters(tx, { bidIds: [bid.id] }, now);
+  await recordActivity(tx, [load.shipperId], "bid_withdrawn", load.id, driver.id, now);
+  // No notification for a withdrawal, but the shipper's open list of bids changes.
+  await publishLive(tx, [load.shipperId], "bid", { loadId: load.id, bidId: bid.id }, now);
+  return { bidId: bid.id, status: "withdrawn" as const };
+};
 
 export const pendingBidCount = async (db: TDb, driverId: number) =>
   (

@@ -40,6 +40,13 @@ export const NOTIFY_EVENTS = [
   "verification_approved",
   "verification_rejected",
   "insurance_expiring",
+  // Freight payments, to the driver: the shipper funded the load, the money was released, sent to their bank or
+  // Stripe account, the transfer failed (with what to fix), or it waits for a payout method.
+  "freight_funded",
+  "freight_released",
+  "freight_paid_out",
+  "freight_payout_failed",
+  "freight_payout_needed",
 ] as const;
 export type TNotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
@@ -78,6 +85,10 @@ export const ZNotifyPayload = z.object({
   heldId: id.optional(),
   /** Billing events: the amount paid (formatted with its currency) and the end of the paid period (ISO). */
   billing: z.object({ amount: z.string(), until: z.string() }).optional(),
+  /** Freight events: the driver's share (minor units, currency); a failed payout's reason (a FREIGHT_PAYOUT_FIXES key). */
+  freight: z
+    .object({ amountMinor: z.number().int().nonnegative(), currency: z.string(), fix: z.string().optional() })
+    .optional(),
   /** Verification events: the operator's reason for a rejection; the insurance's last day (YYYY-MM-DD). */
   verification: z.object({ reason: z.string().optional(), until: z.string().optional() }).optional(),
 });

@@ -33,9 +33,21 @@ import { markTelegramBlocked, messagingPreferencesOf, template } from "./messagi
 import { preferencesOf, quietUntil, recordNotification, sendToSubscriptions, subscriptionsOf } from "./push";
 
 type TVerificationEvent = "verification_approved" | "verification_rejected" | "insurance_expiring";
+export type TFreightEvent =
+  | "freight_funded"
+  | "freight_released"
+  | "freight_paid_out"
+  | "freight_payout_failed"
+  | "freight_payout_needed";
 type TLoadEvent = Exclude<
   TNotifyEvent,
-  "system_alert" | "announcement" | "payment_received" | "premium_ending" | "payment_resolved" | TVerificationEvent
+  | "system_alert"
+  | "announcement"
+  | "payment_received"
+  | "premium_ending"
+  | "payment_resolved"
+  | TVerificationEvent
+  | TFreightEvent
 >;
 
 /** The notification type each event belongs to: an award is loadAssigned, everything else loadUpdates. */
@@ -66,6 +78,11 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   verification_approved: "systemAlerts",
   verification_rejected: "systemAlerts",
   insurance_expiring: "systemAlerts",
+  freight_funded: "paymentReceived",
+  freight_released: "paymentReceived",
+  freight_paid_out: "paymentReceived",
+  freight_payout_failed: "paymentReceived",
+  freight_payout_needed: "paymentReceived",
 };
 
 /** A counter-offer's amount, as it travels in a notify job and is formatted for each recipient. */
@@ -353,6 +370,107 @@ const composeResolved = async (db: Pick<TDb, "select">, userId: number, loadId: 
   return { title, body, path: "/settings" };
 };
 
+/** What to fix after a failed payout, in the driver's words; keyed by the reason the payments module gives. */
+const payoutFix = (fix: string | undefined) => {
+  switch (fix) {
+    case "account_name":
+      return i18n._({
+        id: "notify.freightPayout.fix.accountName",
+        message:
+          "the account holder's name does not match the bank's records: correct the name in your payout settings",
+      });
+    case "account_number":
+      return i18n._({
+        id: "notify.freightPayout.fix.accountNumber",
+        message: "the bank rejected the account number: check it in your payout settings",
+      });
+    default:
+      return i18n._({
+        id: "notify.freightPayout.fix.bank",
+        message: "the bank refused the transfer: check your payout details or choose another bank or wallet",
+      });
+  }
+};
+
+/** A freight payment's notice to its driver: the load's title, the driver's share, and what to do if anything. */
+const composeFreight = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLanguage) => {
+  const [load] = p.loadId ? await db.select({ title: loads.title }).from(loads).where(eq(loads.id, p.loadId)) : [];
+  i18n.activate(locale);
+  const v = {
+    load: load?.title ?? `#${p.loadId ?? ""}`,
+    amount: p.freight
+      ? formatMoney(fromMinor(p.freight.amountMinor, p.freight.currency), p.freight.currency, MONEY_LOCALE[locale])
+      : "",
+  };
+  const path = p.loadId ? `/loads/${p.loadId}` : "/payments";
+  switch (p.event) {
+    case "freight_funded":
+      return {
+        title: i18n._({
+          id: "notify.freightFunded.title",
+          comment: "Notification title to the driver: the shipper paid the load's price into MyTess's escrow",
+          message: "Payment secured",
+        }),
+        body: i18n._({
+          id: "notify.freightFunded.body",
+          message: "The shipper paid {amount} for {load}. You are paid when the delivery is accepted.",
+          values: v,
+        }),
+        path,
+      };
+    case "freight_released":
+      return {
+        title: i18n._({
+          id: "notify.freightReleased.title",
+          comment: "Notification title to the driver: the escrowed money is released to them",
+          message: "Payment released",
+        }),
+        body: i18n._({
+          id: "notify.freightReleased.body",
+          message: "{amount} for {load} is released to you and on its way to your payout account.",
+          values: v,
+        }),
+        path,
+      };
+    case "freight_paid_out":
+      return {
+        title: i18n._({
+          id: "notify.freightPaidOut.title",
+          comment: "Notification title to the driver: the money was sent to their bank account or wallet",
+          message: "Paid out",
+        }),
+        body: i18n._({
+          id: "notify.freightPaidOut.body",
+          message: "{amount} for {load} was sent to your payout account.",
+          values: v,
+        }),
+        path,
+      };
+    case "freight_payout_failed":
+      return {
+        title: i18n._({ id: "notify.freightPayoutFailed.title", message: "Your payout failed" }),
+        body: i18n._({
+          id: "notify.freightPayoutFailed.body",
+          comment: "{fix} says what went wrong and what to do, e.g. the bank rejected the account number",
+          message: "We could not send {amount} for {load}: {fix}. It is sent again once you save your payout details.",
+          values: { ...v, fix: payoutFix(p.freight?.fix) },
+        }),
+        path: "/settings",
+      };
+    default:
+      return {
+        title: i18n._({ id: "notify.freightPayoutNeeded.title", message: "Add a payout method to be paid" }),
+        body: i18n._({
+          id: "notify.freightPayoutNeeded.body",
+          message:
+            "{amount} for {load} is waiting for you. Add a bank account or wallet (or finish your Stripe setup) in your payout settings, and it is sent at once.",
+          values: v,
+        }),
+        path: "/settings",
+      };
+  }
+};
+
 /** What the event says to one recipient, in `locale`, with the load's path. */
 const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLanguage) => {
   if (p.event === "payment_received" || p.event === "premium_ending") {
@@ -425,6 +543,7 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
       path,
     };
   }
+  if (p.event.startsWith("freight_")) return composeFreight(db, p, locale);
   if (p.loadId === null || p.event === "system_alert" || p.event === "announcement")
     return { title: p.text?.title ?? "MyTess", body: p.text?.body ?? "", path: p.loadId ? `/loads/${p.loadId}` : "/" };
   const [load] = await db
@@ -775,6 +894,17 @@ export const enqueuePaymentResolvedNotice = async (
       now,
     );
 };
+
+/** A freight payment's notice to its driver (the bell and their channels), once per `ref`. */
+export const enqueueFreightNotice = (
+  tx: Pick<TDb, "insert">,
+  userId: number,
+  event: TFreightEvent,
+  loadId: number,
+  freight: { amountMinor: number; currency: string; fix?: string },
+  ref: string,
+  now = Date.now(),
+) => enqueue(tx, notifyJob, { userId, event, loadId, freight }, { uniqueKey: `notify:${event}:${ref}` }, now);
 
 /** A verification notice to its owner (the bell and their channels), once per `ref`. */
 export const enqueueVerificationNotice = (

@@ -6,9 +6,11 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { TTx } from "../../../../db/client";
 import { freightPayments } from "../../../../db/tables";
 import { enqueue } from "../../jobs/queue";
+import { enqueueFreightNotice } from "../notifications/notify";
 import { recordPaymentEvent } from "./freight";
 import { freightRefundJob } from "./jobs";
 import { postTxn } from "./ledger";
+import { enqueuePayout } from "./payout-transfer";
 
 const paymentOf = async (tx: TTx, loadId: number) =>
   (await tx.select().from(freightPayments).where(eq(freightPayments.loadId, loadId)))[0];
@@ -41,6 +43,17 @@ export const releaseForLoad = async (
       { account: "escrow", amountMinor: -driverMinor },
       { account: "driver", amountMinor: driverMinor },
     ],
+    now,
+  );
+  // The transfer to the driver is an outbox job of this same transaction: it runs once the release is committed.
+  await enqueuePayout(tx, p.id, now);
+  await enqueueFreightNotice(
+    tx,
+    p.driverId,
+    "freight_released",
+    loadId,
+    { amountMinor: driverMinor, currency: p.currency },
+    `${p.id}`,
     now,
   );
   return true;

@@ -22,11 +22,13 @@ import {
   type TFreightPaymentState,
   type TFreightProvider,
   type TFreightQuote,
+  type TPayoutIssue,
 } from "../../../shared/schemas/payments";
 import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
 import type { TStripeEvent } from "../../integrations/payments/types";
 import { LOAD_NOT_FOUND } from "../loads/errors";
+import { enqueueFreightNotice } from "../notifications/notify";
 import { postTxn } from "./ledger";
 
 /** The metadata key naming a freight payment on Stripe's session and payment intent. */
@@ -116,6 +118,17 @@ const historyOf = async (db: TDb, ids: number[]) => {
   return out;
 };
 
+/** Why the driver's share is not out yet, read from the payment's state and its latest history row. */
+const payoutIssueOf = (p: FreightPayment, history: TFreightPayment["history"]): TPayoutIssue | null => {
+  const last = history.at(-1);
+  if (p.state === "released" && last?.state === "payout_waiting") return "waiting_method";
+  if (p.state === "failed" && p.chargeRef && last?.state === "failed" && last.detail?.stage === "payout") {
+    const fix = last.detail.fix;
+    return fix === "account_name" || fix === "account_number" ? fix : "bank";
+  }
+  return null;
+};
+
 const toPublic = (
   p: FreightPayment,
   title: string,
@@ -136,6 +149,8 @@ const toPublic = (
       ? fromMinor(Number(p.agreedMinor) + Number(p.feeMinor), p.currency)
       : fromMinor(Number(p.agreedMinor), p.currency),
   note: p.note,
+  secured: !!p.chargeRef && p.state !== "refunded",
+  payoutIssue: p.driverId === reader.id ? payoutIssueOf(p, history) : null,
   createdAt: new Date(Number(p.createdAt)).toISOString(),
   updatedAt: new Date(Number(p.updatedAt)).toISOString(),
   history,
@@ -221,7 +236,8 @@ export const startFunding = async (
     throw new AppError("BAD_REQUEST", message, { issues: [{ path: "provider", message }] });
   }
   const [existing] = await db.select().from(freightPayments).where(eq(freightPayments.loadId, load.id));
-  if (existing && FUNDED_STATES.includes(existing.state))
+  // A payment whose payout failed is `failed` too, but its charge was taken: never funded twice.
+  if (existing && (FUNDED_STATES.includes(existing.state) || existing.chargeRef))
     throw new AppError(
       "CONFLICT",
       /*i18n*/ { id: "error.freight.alreadyFunded", message: "This load is already funded" },
@@ -316,7 +332,8 @@ export const fundPayment = async (
     await db.q.lockKeys(tx, [`freight-payment:${paymentId}`]);
     const [p] = await tx.select().from(freightPayments).where(eq(freightPayments.id, paymentId));
     if (!p) return { status: "failed" as const, funded: false, refused: `no payment ${paymentId}` };
-    if (p.state !== "awaiting_payment" && p.state !== "failed") return { status: p.state, funded: false };
+    if ((p.state !== "awaiting_payment" && p.state !== "failed") || p.chargeRef)
+      return { status: p.state, funded: false };
     const total = Number(p.agreedMinor) + Number(p.feeMinor);
     if (paid.currency !== p.currency || paid.amountMinor !== total) {
       const refused = `paid ${paid.amountMinor} ${paid.currency}, asked ${total} ${p.currency}`;
@@ -340,6 +357,15 @@ export const fundPayment = async (
         { account: "escrow", amountMinor: Number(p.agreedMinor) },
         { account: "platform_fees", amountMinor: Number(p.feeMinor) },
       ],
+      now,
+    );
+    await enqueueFreightNotice(
+      tx,
+      p.driverId,
+      "freight_funded",
+      p.loadId,
+      { amountMinor: Number(p.agreedMinor), currency: p.currency },
+      `${p.id}`,
       now,
     );
     return { status: "funded" as const, funded: true };

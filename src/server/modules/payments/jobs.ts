@@ -3,6 +3,7 @@ import { z } from "zod";
 import { freightPayments } from "../../../../db/tables";
 import { defineJob } from "../../jobs/queue";
 import { attachProviderObject } from "./ledger";
+import { freightPayoutJob } from "./payout-transfer";
 import { freightResolveRefundJob } from "./resolve-job";
 
 /**
@@ -35,4 +36,4 @@ export const freightRefundJob = defineJob({
   },
 });
 
-export const PAYMENTS_JOBS = [freightRefundJob, freightResolveRefundJob];
+export const PAYMENTS_JOBS = [freightRefundJob, freightResolveRefundJob, freightPayoutJob];

@@ -70,8 +70,16 @@ const NEEDS: Record<string, string[]> = {
   refunded: ["fund", "refund"],
 };
 
-/** What a state may have beyond its needs: a dispute an operator split refunded part before releasing the rest. */
-const MAY_HAVE: Record<string, string[]> = { released: ["refund"], paid_out: ["refund"] };
+/**
+ * What a state may have beyond its needs: a dispute an operator split refunded part before releasing the rest
+ * (`refund` beside the release); a paid-out payment the provider's fee on its transfer (`payout_fee`); a payment whose
+ * payout failed keeps its funding and release (the money is the driver's, waiting for a transfer that works).
+ */
+const MAY_HAVE: Record<string, string[]> = {
+  released: ["refund"],
+  paid_out: ["refund", "payout_fee"],
+  failed: ["fund", "release", "refund"],
+};
 
 /**
  * Checks the whole ledger: every transaction balances per currency, every payment's entries sum to zero, each
@@ -115,13 +123,15 @@ export const checkLedger = async (db: TDb) => {
     for (const k of needs)
       if (!kinds.includes(k))
         problems.push({ kind: "missing", paymentId: p.id, txn: `${k}:${p.id}`, detail: `${p.state} without ${k}` });
+    if (p.state === "failed" && kinds.includes("release") !== kinds.includes("fund"))
+      problems.push({ kind: "missing", paymentId: p.id, txn: null, detail: "failed with only one of fund, release" });
     for (const k of kinds)
-      if (!needs.includes(k) && !MAY_HAVE[p.state]?.includes(k))
+      if (!needs.includes(k) && !(MAY_HAVE[p.state] ?? []).includes(k))
         problems.push({ kind: "unexpected", paymentId: p.id, txn: `${k}:${p.id}`, detail: `${p.state} with ${k}` });
     const total = entries.filter((e) => e.paymentId === p.id).reduce((s, e) => s + Number(e.amountMinor), 0);
     if (total !== 0)
       problems.push({ kind: "unbalanced", paymentId: p.id, txn: null, detail: `payment sums to ${total}` });
-    if (needs.length && !entries.some((e) => e.txn === `fund:${p.id}` && e.providerObject === p.chargeRef))
+    if (kinds.includes("fund") && !entries.some((e) => e.txn === `fund:${p.id}` && e.providerObject === p.chargeRef))
       problems.push({ kind: "object_missing", paymentId: p.id, txn: `fund:${p.id}`, detail: "fund names no charge" });
     if (p.state === "paid_out" && !entries.some((e) => e.txn === `release:${p.id}` && e.providerObject))
       problems.push({

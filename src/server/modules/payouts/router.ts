@@ -9,6 +9,7 @@ import {
 } from "../../../shared/schemas/payouts";
 import { driverProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
+import { payWaitingFor } from "../payments/payout-transfer";
 import { payoutBanks, payoutSetup, saveChapaMethod, startStripeOnboarding } from "./payouts";
 
 /** Where a Stripe onboarding page sends the driver back: the request's public origin, else the process's. */
@@ -60,5 +61,10 @@ export const payoutsRouter = {
     )
     .input(ZSaveChapaMethodInput)
     .output(ZPayoutSetup)
-    .mutation(({ ctx, input }) => saveChapaMethod(ctx.db, ctx.services.payments, ctx.actor, input)),
+    .mutation(async ({ ctx, input }) => {
+      const setup = await saveChapaMethod(ctx.db, ctx.services.payments, ctx.actor, input);
+      // Birr that waited for a method (or failed at the old one) is sent to the new one.
+      await payWaitingFor(ctx.db, ctx.actor.id, "chapa");
+      return setup;
+    }),
 } satisfies TRPCRouterRecord;

@@ -250,58 +250,68 @@ export const autoCompleteDeliveries = async (db: TDb, now = Date.now()) => {
 
 /** A shipper cancels a posted load, or an assigned one with a reason; pending bids are rejected with it. */
 export const cancelLoad = (db: TDb, shipper: User, loadId: number, reason: string | null, now = Date.now()) =>
-  db.transaction(async (tx) => {
-    await lockLoad(db, tx, loadId);
-    const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
-    if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
-    if (load.status !== "posted" && load.status !== "assigned")
-      throw notAllowed(load, "cancelled", ["posted", "assigned"]);
-    if (load.status === "assigned" && !reason) {
-      const required = /*i18n*/ {
-        id: "error.load.cancelReasonRequired",
-        message: "reason is required to cancel an assigned load",
-      };
-      throw new AppError("BAD_REQUEST", required, { issues: [{ path: "reason", message: required }] });
-    }
-    const [updated] = await tx
-      .update(loads)
-      .set({ status: "cancelled", cancelledById: shipper.id, cancelReason: reason, cancelledAt: now, updatedAt: now })
-      .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
-      .returning();
-    if (!updated) throw notAllowed(load, "cancelled", ["posted", "assigned"]);
-    // Cancelled before pickup: a funded payment goes back to the shipper in full.
-    if (load.status === "assigned") await refundForLoad(tx, load.id, now);
-    const pending = await tx
-      .select({ driverId: bids.driverId })
-      .from(bids)
-      .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")));
-    await tx
-      .update(bids)
-      .set({ status: "rejected", updatedAt: now })
-      .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")));
-    await closeOpenCounters(tx, { loadId: load.id }, now);
-    await recordActivity(
-      tx,
-      [shipper.id, load.assignedDriverId, ...pending.map((p) => p.driverId)],
-      "load_cancelled",
-      load.id,
-      shipper.id,
-      now,
-    );
-    await enqueueNotify(tx, [load.assignedDriverId, ...pending.map((p) => p.driverId)], {
-      event: "load_cancelled",
-      loadId: load.id,
-      actorId: shipper.id,
-    });
-    await emitWebhookEvent(tx, {
-      event: "load.cancelled",
-      loadId: load.id,
-      to: [shipper.id, load.assignedDriverId, ...pending.map((p) => p.driverId)],
-      data: { status: "cancelled", reason },
-      now,
-    });
-    return updated;
+  db.transaction((tx) => cancelLoadIn(db, tx, shipper, loadId, reason, now));
+
+/** cancelLoad inside a transaction the caller holds (deleting an account cancels its open loads in its own). */
+export const cancelLoadIn = async (
+  db: TDb,
+  tx: TTx,
+  shipper: User,
+  loadId: number,
+  reason: string | null,
+  now = Date.now(),
+) => {
+  await lockLoad(db, tx, loadId);
+  const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
+  if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  if (load.status !== "posted" && load.status !== "assigned")
+    throw notAllowed(load, "cancelled", ["posted", "assigned"]);
+  if (load.status === "assigned" && !reason) {
+    const required = /*i18n*/ {
+      id: "error.load.cancelReasonRequired",
+      message: "reason is required to cancel an assigned load",
+    };
+    throw new AppError("BAD_REQUEST", required, { issues: [{ path: "reason", message: required }] });
+  }
+  const [updated] = await tx
+    .update(loads)
+    .set({ status: "cancelled", cancelledById: shipper.id, cancelReason: reason, cancelledAt: now, updatedAt: now })
+    .where(and(eq(loads.id, load.id), eq(loads.status, load.status)))
+    .returning();
+  if (!updated) throw notAllowed(load, "cancelled", ["posted", "assigned"]);
+  // Cancelled before pickup: a funded payment goes back to the shipper in full.
+  if (load.status === "assigned") await refundForLoad(tx, load.id, now);
+  const pending = await tx
+    .select({ driverId: bids.driverId })
+    .from(bids)
+    .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")));
+  await tx
+    .update(bids)
+    .set({ status: "rejected", updatedAt: now })
+    .where(and(eq(bids.loadId, load.id), eq(bids.status, "pending")));
+  await closeOpenCounters(tx, { loadId: load.id }, now);
+  await recordActivity(
+    tx,
+    [shipper.id, load.assignedDriverId, ...pending.map((p) => p.driverId)],
+    "load_cancelled",
+    load.id,
+    shipper.id,
+    now,
+  );
+  await enqueueNotify(tx, [load.assignedDriverId, ...pending.map((p) => p.driverId)], {
+    event: "load_cancelled",
+    loadId: load.id,
+    actorId: shipper.id,
   });
+  await emitWebhookEvent(tx, {
+    event: "load.cancelled",
+    loadId: load.id,
+    to: [shipper.id, load.assignedDriverId, ...pending.map((p) => p.driverId)],
+    data: { status: "cancelled", reason },
+    now,
+  });
+  return updated;
+};
 
 /** After completion each side rates the other once, 1 to 5. */
 export const rateLoad = (db: TDb, rater: User, loadId: number, score: number, now = Date.now()) =>

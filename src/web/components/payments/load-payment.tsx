@@ -8,9 +8,7 @@ import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
-import { PaymentStateBadge } from "./payment-state";
-
-const SECURED = ["funded", "released", "paid_out", "disputed"];
+import { PaymentStateBadge, PayoutIssueNote } from "./payment-state";
 
 /**
  * A load's payment on its page: for the shipper of an awarded load, what funding costs (agreed amount, the platform's
@@ -47,7 +45,7 @@ export function LoadPayment({ loadId }: { loadId: number }) {
       </p>
     );
   const { quote, payment } = q.data;
-  if (payment && SECURED.includes(payment.state))
+  if (payment?.secured)
     return (
       <Card data-testid="payment-secured">
         <CardContent className="flex flex-wrap items-center gap-3 pt-5">
@@ -56,8 +54,23 @@ export function LoadPayment({ loadId }: { loadId: number }) {
             <p className="font-medium">
               <Trans comment="Load page: the shipper's payment is held by MyTess until delivery">Payment secured</Trans>
             </p>
-            <p className="text-sm text-muted-foreground">
-              {payment.role === "driver" ? (
+            <p className="text-sm text-muted-foreground" data-testid="payment-secured-text">
+              {payment.state === "paid_out" ? (
+                payment.role === "driver" ? (
+                  <Trans>{formatOriginal(payment.agreed, payment.currency)} was sent to your payout account.</Trans>
+                ) : (
+                  <Trans>{formatOriginal(payment.agreed, payment.currency)} was paid to the driver.</Trans>
+                )
+              ) : payment.state === "released" || payment.state === "failed" ? (
+                payment.role === "driver" ? (
+                  <Trans>
+                    {formatOriginal(payment.agreed, payment.currency)} is released to you and sent to your payout
+                    account.
+                  </Trans>
+                ) : (
+                  <Trans>{formatOriginal(payment.agreed, payment.currency)} is released to the driver.</Trans>
+                )
+              ) : payment.role === "driver" ? (
                 <Trans>
                   {formatOriginal(payment.agreed, payment.currency)} is held by MyTess and paid to you when the delivery
                   is accepted.
@@ -71,8 +84,13 @@ export function LoadPayment({ loadId }: { loadId: number }) {
             </p>
           </div>
           <div className="ml-auto">
-            <PaymentStateBadge state={payment.state} />
+            <PaymentStateBadge state={payment.state} secured />
           </div>
+          {payment.payoutIssue && (
+            <div className="basis-full">
+              <PayoutIssueNote issue={payment.payoutIssue} />
+            </div>
+          )}
         </CardContent>
       </Card>
     );

@@ -1,5 +1,6 @@
-import { useLingui } from "@lingui/react/macro";
-import type { TFreightPaymentState } from "../../../shared/schemas/payments";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
+import type { TFreightPayment, TFreightPaymentState, TPayoutIssue } from "../../../shared/schemas/payments";
 import { Badge } from "../ui/badge";
 
 /** A freight payment's state as a word the reader understands. */
@@ -25,7 +26,65 @@ export function usePaymentStateLabel() {
   };
 }
 
-export function PaymentStateBadge({ state }: { state: TFreightPaymentState }) {
+/** A history row's label: the payout's own steps (waiting for a method, failed, sent again) read apart. */
+export function useHistoryLabel() {
+  const { t } = useLingui();
+  const label = usePaymentStateLabel();
+  return (h: TFreightPayment["history"][number]): string => {
+    if (h.state === "payout_waiting")
+      return t({
+        message: "Waiting for a payout method",
+        comment: "Freight payment history: the driver's share waits until they add a bank account, wallet or Stripe",
+      });
+    if (h.state === "failed" && h.detail?.stage === "payout")
+      return t({ message: "Payout failed", comment: "Freight payment history: the transfer to the driver failed" });
+    if (h.state === "released" && h.detail?.retry)
+      return t({
+        message: "Payout sent again",
+        comment: "Freight payment history: the transfer to the driver is retried",
+      });
+    return label(h.state);
+  };
+}
+
+/** For the driver: why their share is not paid out yet, what to do, and where. */
+export function PayoutIssueNote({ issue }: { issue: TPayoutIssue }) {
+  return (
+    <div className="grid gap-1 text-sm" role="status" data-testid="payout-issue">
+      <p className={issue === "waiting_method" ? "text-muted-foreground" : "text-destructive"}>
+        {issue === "waiting_method" ? (
+          <Trans>
+            Add a payout method to receive this money: a bank account or wallet for birr, or finish your Stripe setup
+            for dollars and euros. It is sent as soon as you do.
+          </Trans>
+        ) : issue === "account_name" ? (
+          <Trans>
+            The payout failed: the account holder's name does not match the bank's records. Correct it in your payout
+            settings and it is sent again.
+          </Trans>
+        ) : issue === "account_number" ? (
+          <Trans>
+            The payout failed: the bank rejected the account number. Check it in your payout settings and it is sent
+            again.
+          </Trans>
+        ) : (
+          <Trans>
+            The payout failed: the bank refused the transfer. Check your payout details, or choose another bank or
+            wallet, and it is sent again.
+          </Trans>
+        )}
+      </p>
+      <Link to="/settings" className="inline-flex min-h-11 items-center font-medium underline underline-offset-4">
+        <Trans comment="Link to the settings where the driver adds or corrects their bank account or wallet">
+          Payout settings
+        </Trans>
+      </Link>
+    </div>
+  );
+}
+
+export function PaymentStateBadge({ state, secured = false }: { state: TFreightPaymentState; secured?: boolean }) {
+  const { t } = useLingui();
   const label = usePaymentStateLabel();
   const variant =
     state === "failed"
@@ -37,7 +96,9 @@ export function PaymentStateBadge({ state }: { state: TFreightPaymentState }) {
           : "success";
   return (
     <Badge variant={variant} data-testid="payment-state">
-      {label(state)}
+      {state === "failed" && secured
+        ? t({ message: "Payout failed", comment: "Freight payment history: the transfer to the driver failed" })
+        : label(state)}
     </Badge>
   );
 }

@@ -4,12 +4,12 @@ import { Link } from "@tanstack/react-router";
 import { usePreferences } from "../../lib/preferences";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
-import { PaymentStateBadge, usePaymentStateLabel } from "./payment-state";
+import { PaymentStateBadge, PayoutIssueNote, useHistoryLabel } from "./payment-state";
 
 /** The reader's freight payments (as shipper or driver), each with its state and history. */
 export function PaymentsPanel() {
   const { formatOriginal, formatDate } = usePreferences();
-  const label = usePaymentStateLabel();
+  const label = useHistoryLabel();
   const q = useQuery(trpc.payments.list.queryOptions());
   return (
     <Card data-testid="freight-payments">
@@ -46,13 +46,14 @@ export function PaymentsPanel() {
                   >
                     {p.loadTitle}
                   </Link>
-                  <PaymentStateBadge state={p.state} />
+                  <PaymentStateBadge state={p.state} secured={p.secured} />
                 </div>
                 <p className="text-sm">{formatOriginal(p.total, p.currency)}</p>
+                {p.payoutIssue && <PayoutIssueNote issue={p.payoutIssue} />}
                 <ol className="text-xs text-muted-foreground">
                   {p.history.map((h, i) => (
                     <li key={i}>
-                      {formatDate(h.at, { dateStyle: "medium", timeStyle: "short" })}: {label(h.state)}
+                      {formatDate(h.at, { dateStyle: "medium", timeStyle: "short" })}: {label(h)}
                     </li>
                   ))}
                 </ol>

@@ -1,6 +1,7 @@
 import { Trans } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
 import { PhonePanel } from "../../components/account/phone-panel";
+import { YourDataPanel } from "../../components/account/your-data-panel";
 import { CalendarSelect } from "../../components/layout/calendar-select";
 import { CurrencySelect } from "../../components/layout/currency-select";
 import { LanguageSelect } from "../../components/layout/language-select";
@@ -67,6 +68,7 @@ function SettingsPage() {
         <PushPanel />
         <ApiTokensPanel />
         <WebhooksPanel />
+        <YourDataPanel />
       </div>
     </div>
   );

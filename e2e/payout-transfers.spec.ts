@@ -1,0 +1,88 @@
+import { expect, test } from "@playwright/test";
+import { signUp, uniqueEmail } from "./helpers";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+// Demo mode runs the Chapa Sandbox and the job worker: a shipper in Addis funds a load in birr on Chapa's page, the
+// driver (with a telebirr payout) delivers, the shipper accepts, and the driver sees "Paid out" on a phone.
+test("a birr load funded on the Chapa Sandbox is paid out to the driver's telebirr once the delivery is accepted", async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const title = `Teff ${Date.now()}`;
+
+  const shipperCtx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const shipper = await shipperCtx.newPage();
+  await shipper.goto("/signin?mode=register&returnTo=/shipper");
+  await signUp(shipper, { type: "Shipper", first: "Selam", last: "Tesfaye", email: uniqueEmail("selam") });
+  await expect(shipper.getByRole("heading", { name: "Shipper Dashboard" })).toBeVisible({ timeout: 20_000 });
+  const posted = await shipper.request.post("/api/loads", {
+    data: {
+      title,
+      equipmentType: "flatbed",
+      pickupAddress: "Merkato",
+      pickupCity: "Addis Ababa",
+      pickupCountry: "Ethiopia",
+      pickupLatitude: 9.03,
+      pickupLongitude: 38.74,
+      deliveryAddress: "Adama Industrial Park",
+      deliveryCity: "Adama",
+      deliveryCountry: "Ethiopia",
+      deliveryLatitude: 8.54,
+      deliveryLongitude: 39.27,
+      pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
+      deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
+      weight: 20000,
+      budgetAmount: 25000,
+      budgetCurrency: "ETB",
+    },
+  });
+  expect(posted.status()).toBe(201);
+  const loadId = (await posted.json()).id as number;
+
+  const driverCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+  const driver = await driverCtx.newPage();
+  await driver.goto("/signin?mode=register&returnTo=/driver");
+  await signUp(driver, { type: "Driver", first: "Abebe", last: "Kebede", email: uniqueEmail("abebe") });
+  await expect(driver.getByRole("heading", { name: "Driver Dashboard" })).toBeVisible({ timeout: 20_000 });
+  // The payout method (its own story is payouts.spec.ts) and the bid, through the API.
+  const method = await driver.request.put("/api/payouts/method", {
+    data: { bankCode: 855, accountNumber: "0911223344", accountName: "Abebe Kebede", accountNameConfirmed: true },
+  });
+  expect(method.status()).toBe(200);
+  const bid = await driver.request.post(`/api/loads/${loadId}/bids`, { data: { amount: 25000, currency: "ETB" } });
+  expect(bid.status()).toBe(201);
+  const bidId = (await bid.json()).bid.id as number;
+  expect((await shipper.request.post(`/api/bids/${bidId}/accept`)).status()).toBe(200);
+
+  // The shipper pays on Chapa's page and comes back to the load: secured.
+  await shipper.goto(`/loads/${loadId}`);
+  await shipper.getByTestId("fund-button").click();
+  await expect(shipper.getByText("MyTess Sandbox · Chapa Checkout")).toBeVisible();
+  await shipper.getByRole("button", { name: "Pay" }).click();
+  await expect(shipper).toHaveURL(new RegExp(`/loads/${loadId}`));
+  await expect(shipper.getByTestId("payment-secured")).toBeVisible({ timeout: 20_000 });
+
+  // The trip: picked up, delivered, accepted.
+  expect((await driver.request.post(`/api/loads/${loadId}/pickup`)).status()).toBe(200);
+  expect((await driver.request.post(`/api/loads/${loadId}/deliver`)).status()).toBe(200);
+  expect((await shipper.request.post(`/api/loads/${loadId}/pod/accept`)).status()).toBe(200);
+
+  // The worker transfers the driver's share; Chapa's webhook confirms it. The driver sees it on the load page…
+  await expect(async () => {
+    await driver.goto(`/loads/${loadId}`);
+    await expect(driver.getByTestId("payment-state")).toHaveText("Paid out", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(driver.getByTestId("payment-secured-text")).toHaveText("Br 25,000.00 was sent to your payout account.");
+  // …and in the payments panel, with the history.
+  await driver.goto("/settings");
+  const row = driver.getByTestId("freight-payment").filter({ hasText: title });
+  await expect(row.getByTestId("payment-state")).toHaveText("Paid out");
+  await expect(row).toContainText("Released to the driver");
+  // The shipper sees it paid to the driver.
+  await shipper.goto(`/loads/${loadId}`);
+  await expect(shipper.getByTestId("payment-state")).toHaveText("Paid out", { timeout: 20_000 });
+  await expect(shipper.getByTestId("payment-secured-text")).toHaveText("Br 25,000.00 was paid to the driver.");
+  await shipperCtx.close();
+  await driverCtx.close();
+});
