@@ -38,17 +38,6 @@ function useNavItems(role: TUserType) {
               "Header link for shippers and the post-load form's submit button: publish a new load for drivers to bid on",
           }),
         },
-    ...(role === "driver"
-      ? [
-          {
-            to: "/trucks",
-            label: t({
-              message: "My trucks",
-              comment: "Header link and page title: the driver's posted truck availabilities",
-            }),
-          },
-        ]
-      : []),
     {
       to: "/loads",
       label: t({
@@ -70,6 +59,18 @@ function useNavItems(role: TUserType) {
         comment: "Header link and page title: parcel shipping (compare FedEx, UPS, USPS prices, track parcels)",
       }),
     },
+    // Under More on a desktop: the bar has room for four links in every language.
+    ...(role === "driver"
+      ? [
+          {
+            to: "/trucks",
+            label: t({
+              message: "My trucks",
+              comment: "Header link and page title: the driver's posted truck availabilities",
+            }),
+          },
+        ]
+      : []),
     {
       to: "/marketplaces",
       label: t({
