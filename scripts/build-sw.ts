@@ -19,8 +19,13 @@ const files = walk(dist)
       p !== "/index.html" &&
       !/\.(map|br|gz)$/.test(p) &&
       // The map library (about 1.6 MB before compression) is fetched only when a map is opened, never installed ahead
-      // on a phone's data plan.
-      !/\/(maplibre-gl|maplibre-gl-worker|loads-map|route-map)-[^/]+\.(m?js|css)$/.test(p) &&
+      // on a phone's data plan; so is the maps' shared code and style (a chunk the bundler names after one of its
+      // modules, place-labels today).
+      !/\/(maplibre-gl|maplibre-gl-worker|loads-map|route-map|place-labels|basemap|maplibre)-[^/]+\.(m?js|css)$/.test(
+        p,
+      ) &&
+      // Nor the basemap's countries (about 230 KB compressed): fetched with the first map, then kept by the browser.
+      !/\/countries-50m-[^/]+\.json$/.test(p) &&
       p !== "/routes.json" &&
       !p.startsWith("/prerender/") &&
       p !== "/preload.json",

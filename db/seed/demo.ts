@@ -73,6 +73,8 @@ export const seedDemo = async (db: TDb, now = Date.now()) => {
         firstName: u.firstName,
         lastName: u.lastName,
         userType: u.userType,
+        // Demo accounts post many loads and fund them: their addresses count as proven.
+        emailVerifiedAt: joined,
         trialEndsAt: trialEnds.getTime(),
         createdAt: joined,
         updatedAt: joined,

@@ -21,6 +21,8 @@ import { Route as ResetPasswordRouteImport } from "./routes/reset-password"
 import { Route as SigninRouteImport } from "./routes/signin"
 import { Route as SubscribeRouteImport } from "./routes/subscribe"
 import { Route as TermsRouteImport } from "./routes/terms"
+import { Route as VerifyEmailRouteImport } from "./routes/verify-email"
+import { Route as AuthedCompanyRouteImport } from "./routes/_authed/company"
 import { Route as AuthedDriverRouteImport } from "./routes/_authed/driver"
 import { Route as AuthedEcommerceRouteImport } from "./routes/_authed/ecommerce"
 import { Route as AuthedLoadsRouteImport } from "./routes/_authed/loads"
@@ -35,6 +37,7 @@ import { Route as AuthedVerificationRouteImport } from "./routes/_authed/verific
 import { Route as CompaniesIdRouteImport } from "./routes/companies.$id"
 import { Route as DevMailRouteImport } from "./routes/dev.mail"
 import { Route as DevSmsRouteImport } from "./routes/dev.sms"
+import { Route as InvitationsTokenRouteImport } from "./routes/invitations.$token"
 import { Route as LoadsIdRouteImport } from "./routes/loads_.$id"
 import { Route as TrackTokenRouteImport } from "./routes/track.$token"
 import { Route as AuthedOperatorVerificationRouteImport } from "./routes/_authed/operator.verification"
@@ -97,6 +100,16 @@ const TermsRoute = TermsRouteImport.update({
   id: "/terms",
   path: "/terms",
   getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyEmailRoute = VerifyEmailRouteImport.update({
+  id: "/verify-email",
+  path: "/verify-email",
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AuthedCompanyRoute = AuthedCompanyRouteImport.update({
+  id: "/company",
+  path: "/company",
+  getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedDriverRoute = AuthedDriverRouteImport.update({
   id: "/driver",
@@ -168,6 +181,11 @@ const DevSmsRoute = DevSmsRouteImport.update({
   path: "/dev/sms",
   getParentRoute: () => rootRouteImport,
 } as any)
+const InvitationsTokenRoute = InvitationsTokenRouteImport.update({
+  id: "/invitations/$token",
+  path: "/invitations/$token",
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LoadsIdRoute = LoadsIdRouteImport.update({
   id: "/loads_/$id",
   path: "/loads/$id",
@@ -197,6 +215,8 @@ export interface FileRoutesByFullPath {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/verify-email": typeof VerifyEmailRoute
+  "/company": typeof AuthedCompanyRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
   "/loads": typeof AuthedLoadsRoute
@@ -211,6 +231,7 @@ export interface FileRoutesByFullPath {
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
+  "/invitations/$token": typeof InvitationsTokenRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
   "/operator/verification": typeof AuthedOperatorVerificationRoute
@@ -227,6 +248,8 @@ export interface FileRoutesByTo {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/verify-email": typeof VerifyEmailRoute
+  "/company": typeof AuthedCompanyRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
   "/loads": typeof AuthedLoadsRoute
@@ -241,6 +264,7 @@ export interface FileRoutesByTo {
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
+  "/invitations/$token": typeof InvitationsTokenRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
   "/operator/verification": typeof AuthedOperatorVerificationRoute
@@ -259,6 +283,8 @@ export interface FileRoutesById {
   "/signin": typeof SigninRoute
   "/subscribe": typeof SubscribeRoute
   "/terms": typeof TermsRoute
+  "/verify-email": typeof VerifyEmailRoute
+  "/_authed/company": typeof AuthedCompanyRoute
   "/_authed/driver": typeof AuthedDriverRoute
   "/_authed/ecommerce": typeof AuthedEcommerceRoute
   "/_authed/loads": typeof AuthedLoadsRoute
@@ -273,6 +299,7 @@ export interface FileRoutesById {
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
   "/dev/sms": typeof DevSmsRoute
+  "/invitations/$token": typeof InvitationsTokenRoute
   "/loads_/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
   "/_authed/operator/verification": typeof AuthedOperatorVerificationRoute
@@ -291,6 +318,8 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/verify-email"
+    | "/company"
     | "/driver"
     | "/ecommerce"
     | "/loads"
@@ -305,6 +334,7 @@ export interface FileRouteTypes {
     | "/companies/$id"
     | "/dev/mail"
     | "/dev/sms"
+    | "/invitations/$token"
     | "/loads/$id"
     | "/track/$token"
     | "/operator/verification"
@@ -321,6 +351,8 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/verify-email"
+    | "/company"
     | "/driver"
     | "/ecommerce"
     | "/loads"
@@ -335,6 +367,7 @@ export interface FileRouteTypes {
     | "/companies/$id"
     | "/dev/mail"
     | "/dev/sms"
+    | "/invitations/$token"
     | "/loads/$id"
     | "/track/$token"
     | "/operator/verification"
@@ -352,6 +385,8 @@ export interface FileRouteTypes {
     | "/signin"
     | "/subscribe"
     | "/terms"
+    | "/verify-email"
+    | "/_authed/company"
     | "/_authed/driver"
     | "/_authed/ecommerce"
     | "/_authed/loads"
@@ -366,6 +401,7 @@ export interface FileRouteTypes {
     | "/companies/$id"
     | "/dev/mail"
     | "/dev/sms"
+    | "/invitations/$token"
     | "/loads_/$id"
     | "/track/$token"
     | "/_authed/operator/verification"
@@ -384,9 +420,11 @@ export interface RootRouteChildren {
   SigninRoute: typeof SigninRoute
   SubscribeRoute: typeof SubscribeRoute
   TermsRoute: typeof TermsRoute
+  VerifyEmailRoute: typeof VerifyEmailRoute
   CompaniesIdRoute: typeof CompaniesIdRoute
   DevMailRoute: typeof DevMailRoute
   DevSmsRoute: typeof DevSmsRoute
+  InvitationsTokenRoute: typeof InvitationsTokenRoute
   LoadsIdRoute: typeof LoadsIdRoute
   TrackTokenRoute: typeof TrackTokenRoute
 }
@@ -476,6 +514,20 @@ declare module "@tanstack/react-router" {
       fullPath: "/terms"
       preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    "/verify-email": {
+      id: "/verify-email"
+      path: "/verify-email"
+      fullPath: "/verify-email"
+      preLoaderRoute: typeof VerifyEmailRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    "/_authed/company": {
+      id: "/_authed/company"
+      path: "/company"
+      fullPath: "/company"
+      preLoaderRoute: typeof AuthedCompanyRouteImport
+      parentRoute: typeof AuthedRoute
     }
     "/_authed/driver": {
       id: "/_authed/driver"
@@ -575,6 +627,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof DevSmsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    "/invitations/$token": {
+      id: "/invitations/$token"
+      path: "/invitations/$token"
+      fullPath: "/invitations/$token"
+      preLoaderRoute: typeof InvitationsTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     "/loads_/$id": {
       id: "/loads_/$id"
       path: "/loads/$id"
@@ -600,6 +659,7 @@ declare module "@tanstack/react-router" {
 }
 
 interface AuthedRouteChildren {
+  AuthedCompanyRoute: typeof AuthedCompanyRoute
   AuthedDriverRoute: typeof AuthedDriverRoute
   AuthedEcommerceRoute: typeof AuthedEcommerceRoute
   AuthedLoadsRoute: typeof AuthedLoadsRoute
@@ -615,6 +675,7 @@ interface AuthedRouteChildren {
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
+  AuthedCompanyRoute: AuthedCompanyRoute,
   AuthedDriverRoute: AuthedDriverRoute,
   AuthedEcommerceRoute: AuthedEcommerceRoute,
   AuthedLoadsRoute: AuthedLoadsRoute,
@@ -645,9 +706,11 @@ const rootRouteChildren: RootRouteChildren = {
   SigninRoute: SigninRoute,
   SubscribeRoute: SubscribeRoute,
   TermsRoute: TermsRoute,
+  VerifyEmailRoute: VerifyEmailRoute,
   CompaniesIdRoute: CompaniesIdRoute,
   DevMailRoute: DevMailRoute,
   DevSmsRoute: DevSmsRoute,
+  InvitationsTokenRoute: InvitationsTokenRoute,
   LoadsIdRoute: LoadsIdRoute,
   TrackTokenRoute: TrackTokenRoute,
 }

@@ -86,6 +86,9 @@ describe("a carrier company's trip", () => {
     const seen = await driver.c.get(`/api/loads/${loadId}`);
     expect(seen.status).toBe(200);
     expect(seen.json.isAssignedToMe).toBe(true);
+    // The load page offers "Assign driver" to the company's dispatchers only.
+    expect(seen.json.dispatchedByMe).toBe(false);
+    expect((await shipper.c.get(`/api/loads/${loadId}`)).json.dispatchedByMe).toBe(false);
     expect((await driver.c.get("/api/drivers/trips")).json.map((l: { id: number }) => l.id)).toContain(loadId);
     expect((await driver.c.post(`/api/loads/${loadId}/pickup`)).status).toBe(200);
     // The dispatcher is no longer the driver: the steps are not theirs.
@@ -95,7 +98,7 @@ describe("a carrier company's trip", () => {
     // The dispatcher follows the trip: the load, its timeline, its track, their trips list.
     const followed = await dispatcher.c.get(`/api/loads/${loadId}`);
     expect(followed.status).toBe(200);
-    expect(followed.json).toMatchObject({ status: "delivered", isAssignedToMe: false });
+    expect(followed.json).toMatchObject({ status: "delivered", isAssignedToMe: false, dispatchedByMe: true });
     const kinds = (await dispatcher.c.get(`/api/loads/${loadId}/timeline`)).json.map((e: { kind: string }) => e.kind);
     expect(kinds).toEqual(["awarded", "picked_up", "delivered"]);
     expect((await dispatcher.c.get(`/api/loads/${loadId}/track`)).status).toBe(200);

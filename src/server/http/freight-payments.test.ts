@@ -273,6 +273,32 @@ describe("who may fund, and what is refused", () => {
     const [n] = await t.rows<{ n: number }>("select CAST(count(*) AS INTEGER) n from freight_payments");
     expect(n!.n).toBe(0);
   });
+  test("a shipper without a proven email or phone is refused (403, translated, naming what to do) until one is proven", async () => {
+    const unproven = createClient(t, "10.0.6.1");
+    const me = await registerUser(unproven, "shipper", {}, { verified: false });
+    const loadId = (await unproven.post("/api/loads", loadInput({ budgetAmount: 900, budgetCurrency: "USD" }))).json
+      .id as number;
+    const bid = await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" });
+    expect((await unproven.post(`/api/bids/${bid.json.bid.id}/accept`)).status).toBe(200);
+    // Another account's load stays a 404 whatever its own contact: the load is looked up first.
+    expect((await otherShipper.post(`/api/loads/${loadId}/payment`, { provider: "stripe" })).status).toBe(404);
+    const refused = await unproven.post(`/api/loads/${loadId}/payment`, { provider: "stripe" });
+    expect(refused.status).toBe(403);
+    expect(refused.json.messageId).toBe("error.contact.requiredToFund");
+    expect(refused.json.message).toBe(
+      "Confirm your email or phone before you pay for a load. You can do it in Settings.",
+    );
+    expect((await unproven.put("/api/user/language", { language: "om" })).status).toBe(200);
+    const om = await unproven.post(`/api/loads/${loadId}/payment`, { provider: "stripe" });
+    expect(om.status).toBe(403);
+    expect(om.json.message).toStartWith("Fe'umsaaf kaffaluu");
+    expect(emu.controls.stripe.requests.filter((r) => r.path === "/v1/checkout/sessions")).toHaveLength(0);
+    // Proven (as the mailed link does: its own tests are in verified-contact.test.ts): the checkout opens.
+    await t.rows("UPDATE users SET email_verified_at = ? WHERE id = ?", Date.now(), me.id);
+    const ok = await unproven.post(`/api/loads/${loadId}/payment`, { provider: "stripe" });
+    expect(ok.status).toBe(200);
+    expect(ok.json.url).toStartWith(emu.urls.stripe);
+  });
 });
 
 /** Awarded and funded through Stripe's page; the charge's id. */

@@ -224,6 +224,7 @@ const SAMPLES: Record<string, TSample> = {
   },
   "GET /api/loads": { who: "driver", query: searchQuery },
   "GET /api/loads/stats": { who: "driver", query: searchQuery },
+  "GET /api/loads/points": { who: "driver", query: searchQuery },
   "POST /api/loads": { who: "shipper", body: fullLoad() },
   "POST /api/loads/:id/cancel": { who: "shipper", params: { id: "LOAD" }, body: { reason: "Customer postponed" } },
   "POST /api/loads/:id/delivery": {
@@ -417,6 +418,7 @@ const SAMPLES: Record<string, TSample> = {
     body: { email: "dispatch@example.com", phone: "+251911234567", role: "dispatcher" },
   },
   "POST /api/invitations/:token/accept": { who: "driver", params: { token: "abcdefghijklmnopqrstuvwxyz" } },
+  "GET /api/invitations/:token": { who: "anonymous", params: { token: "abcdefghijklmnopqrstuvwxyz" } },
   "PUT /api/payouts/method": {
     who: "driver",
     body: { bankCode: 1, accountNumber: "0911234567", accountName: "Abebe Kebede", accountNameConfirmed: true },

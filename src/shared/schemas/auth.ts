@@ -133,6 +133,9 @@ export const ZPublicUser = z.looseObject({
   id: z.number(),
   /** Null for an account made with a phone number (then `phone` is set). */
   email: z.string().nullable(),
+  /** The email was proven by the link mailed to it. */
+  emailVerified: z.boolean(),
+  /** Only ever set once proven by a code sent to it. */
   phone: z.string().nullable(),
   firstName: z.string(),
   lastName: z.string(),

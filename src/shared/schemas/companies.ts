@@ -55,6 +55,9 @@ export const ZAssignDriverInput = z.object({ loadId: ZId("loadId"), driverId: ZI
 
 export const ZChangeRoleInput = z.object({ role: ZRole });
 
+/** DELETE /api/companies/:id/invitations/:invitationId. */
+export const ZCompanyInvitationRef = z.object({ id: ZId("id"), invitationId: ZId("invitationId") });
+
 export const ZInvitationToken = z.object({
   token: zText({ error: "token is required" })
     .trim()
@@ -97,3 +100,16 @@ export const ZMyCompany = z.object({
   invitations: z.array(ZCompanyInvitation),
 });
 export type TMyCompany = z.infer<typeof ZMyCompany>;
+
+/**
+ * What the holder of an invitation link may read before accepting: who invites, to which role, until when, and to
+ * which contact it was sent (masked: enough to tell which account to use, not the whole address).
+ */
+export const ZInvitationPreview = z.object({
+  company: z.object({ name: z.string(), kind: z.enum(COMPANY_KINDS), country: z.string() }),
+  role: z.enum(COMPANY_ROLES),
+  sentTo: z.enum(["email", "phone"]),
+  contact: z.string(),
+  expiresAt: z.string(),
+});
+export type TInvitationPreview = z.infer<typeof ZInvitationPreview>;

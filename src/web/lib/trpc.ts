@@ -109,6 +109,16 @@ export const errorInfo = (err: unknown): TErrorInfo => {
   return { status: 0, code: "NETWORK", message: err instanceof Error ? err.message : String(err), issues: [] };
 };
 
+/**
+ * An action that waits for a proven email or phone (posting more than a few loads, funding one): HTTP 403 with a
+ * message id under `error.contact.`; the screen shows the message with a way to Settings.
+ */
+export const isContactRequired = (err: unknown): boolean => {
+  if (!(err instanceof TRPCClientError)) return false;
+  const data = (err.data ?? {}) as { messageId?: unknown; httpStatus?: unknown };
+  return data.httpStatus === 403 && typeof data.messageId === "string" && data.messageId.startsWith("error.contact.");
+};
+
 /** A write kept for later: the screen shows it as pending rather than as an error. */
 export const isQueued = (err: unknown) => errorInfo(err).code === "QUEUED";
 

@@ -71,6 +71,10 @@ function usePageTitle() {
       "/ecommerce": t`E-commerce`,
       "/settings": t`Settings`,
       "/profile": t`Profile`,
+      "/company": t({
+        message: "Company",
+        comment: "Browser tab title of the page of the company the user belongs to",
+      }),
       "/signin": t`Log in`,
       "/promotion": t`Promote`,
       "/subscribe": t`Premium plan`,
@@ -88,7 +92,12 @@ function usePageTitle() {
               message: "Trip tracking",
               comment: "Browser tab title of the page a consignee opens from a trip's tracking link",
             })
-          : t`Page not found`);
+          : path.startsWith("/invitations/")
+            ? t({
+                message: "Company invitation",
+                comment: "Browser tab title of the page an invitation to join a company opens",
+              })
+            : t`Page not found`);
     document.title = `${page} · MyTess`;
   }, [path, t]);
 }

@@ -4,6 +4,7 @@ import { createFileRoute, Link } from "@tanstack/react-router";
 import { ArrowRight, Calendar, MapPin, Truck, Weight } from "lucide-react";
 import { lazy, Suspense } from "react";
 import { BidAction } from "../components/bids/bid-action";
+import { AssignDriverCard } from "../components/companies/assign-driver-card";
 import { StaleNotice } from "../components/layout/stale-notice";
 import { LoadStatusBadge } from "../components/loads/badges";
 import { BudgetAmount } from "../components/loads/budget-amount";
@@ -163,6 +164,7 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
           track={l.track?.points}
         />
       </Suspense>
+      {l.dispatchedByMe && <AssignDriverCard loadId={l.id} status={l.status} assignedDriverId={l.assignedDriverId} />}
       {(l.isMine || l.isAssignedToMe) && l.assignedDriverId != null && <TripPanel loadId={l.id} title={l.title} />}
       {(l.isMine || l.isAssignedToMe) && ["assigned", "in_transit", "delivered"].includes(l.status) && (
         <TrackSummary loadId={l.id} />

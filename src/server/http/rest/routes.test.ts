@@ -8,6 +8,7 @@ import { REST_ROUTES, restRoutesOf } from "./routes";
 // procedures' metadata must give exactly these.
 const PATHS = `
 DELETE /api/bids/:id
+DELETE /api/companies/:id/invitations/:invitationId
 DELETE /api/companies/:id/members/:userId
 DELETE /api/ecommerce/integrations/:id
 DELETE /api/loads/:id/tracking-link
@@ -33,6 +34,7 @@ GET /api/ecommerce/integrations
 GET /api/ecommerce/orders
 GET /api/ecommerce/orders/:id/draft
 GET /api/fx-rates
+GET /api/invitations/:token
 GET /api/loads
 GET /api/loads/:id
 GET /api/loads/:id/bids
@@ -45,6 +47,7 @@ GET /api/loads/:id/rate-confirmation
 GET /api/loads/:id/timeline
 GET /api/loads/:id/track
 GET /api/loads/:id/tracking-link
+GET /api/loads/points
 GET /api/loads/shipper
 GET /api/loads/stats
 GET /api/marketplaces
@@ -58,6 +61,7 @@ GET /api/payments
 GET /api/payouts/account
 GET /api/payouts/banks
 GET /api/places
+GET /api/places/labels
 GET /api/platform-stats
 GET /api/push/notifications
 GET /api/push/preferences

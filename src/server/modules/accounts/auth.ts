@@ -3,6 +3,7 @@ import type { TDisplayCurrency, TLanguage } from "../../../shared/constants";
 import type { TLoginInput, TRegisterInput } from "../../../shared/schemas/auth";
 import type { TUnits } from "../../../shared/units";
 import { AppError } from "../../errors";
+import { enqueueEmailLink } from "./email-verification";
 import { hashPassword, verifyPassword } from "./password";
 import { purgeOldLoginFailures, releaseLoginAttempt, reserveLoginAttempt } from "./rate-limit";
 import { createUser, EMAIL_TAKEN, findUserByEmail } from "./users";
@@ -15,7 +16,12 @@ export const registerUser = async (
   // The password is hashed before the email is looked up, so a taken email answers no faster than a new one.
   const passwordHash = await hashPassword(input.password);
   if (await findUserByEmail(db, input.email)) throw new AppError("CONFLICT", EMAIL_TAKEN);
-  return createUser(db, { ...input, passwordHash, defaults });
+  // The account works at once; the link to prove its address is mailed by a job that commits with it.
+  return db.transaction(async (tx) => {
+    const user = await createUser(tx, { ...input, passwordHash, defaults });
+    await enqueueEmailLink(tx, { userId: user.id, email: user.email! });
+    return user;
+  });
 };
 
 export const authenticate = async (db: TDb, input: TLoginInput, ip: string) => {

@@ -122,6 +122,9 @@ export const sendEmailLink = async (
 ) => {
   const user = first(await db.select().from(users).where(eq(users.id, payload.userId)).limit(1));
   if (!user) return { sent: false as const, reason: "no account" };
+  // Proven since it was asked for (another link used first, or "send again" pressed twice): no mail to confuse.
+  if (user.email === payload.email && user.emailVerifiedAt !== null)
+    return { sent: false as const, reason: "already confirmed" };
   if (!deps.mailer) {
     deps.log.warn("an email link was asked for but no mail is configured (SMTP_URL)", { userId: user.id });
     return { sent: false as const, reason: "no mail" };

@@ -43,7 +43,13 @@ export const findOrCreateOidcUser = async (
     }
     const [linked] = await db
       .update(users)
-      .set({ oidcIssuer: claims.issuer, oidcSubject: claims.sub, updatedAt: Date.now() })
+      .set({
+        oidcIssuer: claims.issuer,
+        oidcSubject: claims.sub,
+        // Only a provider that vouches for the address links it (above), so the address is proven.
+        emailVerifiedAt: byEmail.emailVerifiedAt ?? Date.now(),
+        updatedAt: Date.now(),
+      })
       .where(eq(users.id, byEmail.id))
       .returning();
     return linked;
@@ -58,6 +64,7 @@ export const findOrCreateOidcUser = async (
     oidcIssuer: claims.issuer,
     oidcSubject: claims.sub,
     profileImageUrl: claims.picture ?? null,
+    emailVerifiedAt: claims.emailVerified === true ? Date.now() : null,
     defaults,
   });
 };

@@ -6,6 +6,8 @@ import type { TUnits } from "../../../shared/units";
 export const toPublicUser = (u: User) => ({
   id: u.id,
   email: u.email,
+  /** Whether the email was proven by its link (or vouched for by the sign-in provider). */
+  emailVerified: u.email !== null && u.emailVerifiedAt !== null,
   /** E.164, once proven by a code. */
   phone: u.phone,
   firstName: u.firstName,

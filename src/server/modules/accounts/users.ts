@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { first, type TDb } from "../../../../db/client";
+import { first, type TDb, type TTx } from "../../../../db/client";
 import { type User, users } from "../../../../db/tables";
 import { type TDisplayCurrency, type TLanguage, TRIAL_MONTHS, type TUserType } from "../../../shared/constants";
 import type { TUpdateProfileInput } from "../../../shared/schemas/auth";
@@ -21,6 +21,8 @@ type TCreateUserParams = {
   oidcIssuer?: string;
   oidcSubject?: string;
   profileImageUrl?: string | null;
+  /** When the address was proven: an identity provider that vouches for it proves it at once. */
+  emailVerifiedAt?: number | null;
   /** Where the account is made (its language and the device's region): its currency and units follow. */
   defaults?: { language: TLanguage; currency: TDisplayCurrency; units: TUnits };
   now?: number;
@@ -32,7 +34,7 @@ export const EMAIL_TAKEN = /*i18n*/ {
 };
 
 /** Creates an account with the free premium trial running; a taken email is a CONFLICT. */
-export const createUser = async (db: TDb, p: TCreateUserParams): Promise<User> => {
+export const createUser = async (db: TDb | TTx, p: TCreateUserParams): Promise<User> => {
   const now = p.now ?? Date.now();
   const email = p.email.trim().toLowerCase();
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
@@ -48,6 +50,7 @@ export const createUser = async (db: TDb, p: TCreateUserParams): Promise<User> =
       oidcIssuer: p.oidcIssuer,
       oidcSubject: p.oidcSubject,
       profileImageUrl: p.profileImageUrl ?? null,
+      emailVerifiedAt: p.emailVerifiedAt ?? null,
       ...(p.defaults ?? {}),
       trialEndsAt: trialEnd(now),
       createdAt: now,

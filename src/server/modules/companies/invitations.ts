@@ -5,9 +5,16 @@
 // invitation, its proven phone number for a phone one (docs/security.md says why).
 import { and, count, eq, gte, isNull, or } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
-import { companies, companyInvitations, companyMembers, type User, users } from "../../../../db/tables";
+import {
+  type CompanyInvitation,
+  companies,
+  companyInvitations,
+  companyMembers,
+  type User,
+  users,
+} from "../../../../db/tables";
 import type { TLanguage } from "../../../shared/constants";
-import type { TInviteInput } from "../../../shared/schemas/companies";
+import type { TInvitationPreview, TInviteInput } from "../../../shared/schemas/companies";
 import { AppError } from "../../errors";
 import { isLanguage, translate } from "../../i18n";
 import type { TMailer } from "../../integrations/mail/smtp";
@@ -208,18 +215,77 @@ export const sendCompanyInvitation = async (db: TDb, deps: TInvitationDeps, invi
   return { sent: true as const };
 };
 
+/** "dawit@example.com" → "d•••@example.com"; "+251911223344" → "+251•••••••44". */
+export const maskContact = (invitation: Pick<CompanyInvitation, "email" | "phone">) => {
+  if (invitation.email !== null) {
+    const at = invitation.email.lastIndexOf("@");
+    return `${invitation.email.slice(0, 1)}•••${invitation.email.slice(at)}`;
+  }
+  const phone = invitation.phone ?? "";
+  return `${phone.slice(0, 4)}${"•".repeat(Math.max(phone.length - 6, 0))}${phone.slice(-2)}`;
+};
+
+/** The open invitation with this token, or a 404 for any that is unknown, used, withdrawn or expired. */
+const openInvitation = async (db: TDb, token: string, now: number) => {
+  const invitation = first(
+    await db
+      .select()
+      .from(companyInvitations)
+      .where(eq(companyInvitations.tokenHash, hashOf(token)))
+      .limit(1),
+  );
+  if (!invitation || invitation.usedAt !== null || invitation.revokedAt !== null || invitation.expiresAt <= now)
+    throw new AppError("NOT_FOUND", INVITATION_INVALID);
+  return invitation;
+};
+
+/**
+ * GET /api/invitations/:token: the link's page, signed in or not, says who invites to which role before the reader
+ * signs in. Only the token's holder can ask (it is 32 random bytes), and the contact comes back masked.
+ */
+export const previewInvitation = async (db: TDb, token: string, now = Date.now()): Promise<TInvitationPreview> => {
+  const invitation = await openInvitation(db, token, now);
+  const company = first(await db.select().from(companies).where(eq(companies.id, invitation.companyId)).limit(1));
+  if (!company) throw new AppError("NOT_FOUND", INVITATION_INVALID);
+  return {
+    company: { name: company.name, kind: company.kind, country: company.country },
+    role: invitation.role,
+    sentTo: invitation.email !== null ? "email" : "phone",
+    contact: maskContact(invitation),
+    expiresAt: new Date(invitation.expiresAt).toISOString(),
+  };
+};
+
+/** DELETE /api/companies/:id/invitations/:invitationId: an owner withdraws a pending invitation; its link stops working. */
+export const withdrawInvitation = async (db: TDb, user: User, companyId: number, invitationId: number) => {
+  await actingFor(db, user, companyId, ["owner"]);
+  const [withdrawn] = await db
+    .update(companyInvitations)
+    .set({ revokedAt: Date.now() })
+    .where(
+      and(
+        eq(companyInvitations.id, invitationId),
+        eq(companyInvitations.companyId, companyId),
+        isNull(companyInvitations.usedAt),
+        isNull(companyInvitations.revokedAt),
+      ),
+    )
+    .returning({ id: companyInvitations.id });
+  if (!withdrawn)
+    throw new AppError(
+      "NOT_FOUND",
+      /*i18n*/ { id: "error.company.invitationNotFound", message: "This invitation is no longer pending" },
+    );
+  return { withdrawn: true as const };
+};
+
 /**
  * POST /api/invitations/:token/accept: the signed-in account joins the company in the invitation's role. The account
  * must be the one invited (its email, or its proven phone number), of the company's account type, and in no company
  * yet. The invitation is taken with a conditional update, so two accepts at once get one member.
  */
 export const acceptInvitation = async (db: TDb, user: User, token: string, now = Date.now()) => {
-  const tokenHash = hashOf(token);
-  const invitation = first(
-    await db.select().from(companyInvitations).where(eq(companyInvitations.tokenHash, tokenHash)).limit(1),
-  );
-  if (!invitation || invitation.usedAt !== null || invitation.revokedAt !== null || invitation.expiresAt <= now)
-    throw new AppError("NOT_FOUND", INVITATION_INVALID);
+  const invitation = await openInvitation(db, token, now);
   const matches =
     invitation.email !== null
       ? invitation.email.toLowerCase() === user.email?.toLowerCase()

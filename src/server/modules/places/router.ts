@@ -1,10 +1,11 @@
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { ZPlacesSearchAnswer } from "../../../shared/schemas/answers/places";
+import { LANGUAGE_CODES } from "../../../shared/constants";
+import { ZPlaceLabelsAnswer, ZPlacesSearchAnswer } from "../../../shared/schemas/answers/places";
 import { zText } from "../../../shared/schemas/text";
-import { authedProcedure } from "../../trpc/init";
+import { authedProcedure, publicProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
-import { nearestPlace, searchPlaces } from "./gazetteer";
+import { nearestPlace, placeLabels, searchPlaces } from "./gazetteer";
 
 export const placesRouter = {
   search: authedProcedure
@@ -18,6 +19,27 @@ export const placesRouter = {
     )
     .output(ZPlacesSearchAnswer)
     .query(({ input }) => searchPlaces(input.q, input.limit)),
+
+  /** The map's place labels (capitals, large cities, Ethiopia's towns) in the language, where a name in it is known. */
+  // Public: the maps of a shared load and a tracking link show them to visitors too; nothing in them is an account's.
+  labels: publicProcedure
+    .meta(
+      rest("GET", "/api/places/labels", {
+        summary: "Place names for the map",
+        tags: ["Places"],
+        scope: "public",
+      }),
+    )
+    .input(
+      z.object({
+        language: z.preprocess(
+          (v) => (v === "" ? undefined : v),
+          z.enum(LANGUAGE_CODES, { error: `language must be one of ${LANGUAGE_CODES.join(", ")}` }).default("en"),
+        ),
+      }),
+    )
+    .output(ZPlaceLabelsAnswer)
+    .query(({ input }) => placeLabels(input.language)),
 
   /** A position as people say it: the nearest known town, how far and which way. */
   near: authedProcedure

@@ -12,6 +12,8 @@ export const ZLoadsStatsAnswer = z.object({
 export const ZLoadsByIdAnswer = ZLoad.extend({
   isMine: z.boolean(),
   isAssignedToMe: z.boolean(),
+  /** True for an owner or dispatcher of the carrier company the load was awarded to: they assign its driver. */
+  dispatchedByMe: z.boolean(),
   track: z.object({ lastPosition: ZTrackPoint.nullable(), points: z.array(ZTrackPoint) }).nullable(),
   cancelReason: z.string().nullable(),
   ratedBy: z.array(z.number()),
@@ -45,3 +47,13 @@ export const ZLoadsMineAnswer = z.array(
     hasRated: z.boolean(),
   }),
 );
+
+/** The board's matching loads as points for the map: ids and pickup coordinates only. */
+export const ZLoadPointsAnswer = z.object({
+  points: z.array(
+    z.object({ id: z.number().int(), latitude: z.number(), longitude: z.number(), external: z.boolean() }),
+  ),
+  /** More loads matched than `limit`: the nearest (or first in the board's order) `limit` are given. */
+  truncated: z.boolean(),
+  limit: z.number().int(),
+});

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
-import { BadgeCheck, LogOut, Settings, User } from "lucide-react";
+import { BadgeCheck, Building2, LogOut, Settings, User } from "lucide-react";
 import type { TPublicUser } from "../../lib/api-types";
 import { clearPersistedQueries } from "../../lib/persist";
 import { Button } from "../ui/button";
@@ -54,6 +54,12 @@ export function UserMenu({ user }: { user: TPublicUser }) {
             <Trans comment="Account menu item and page title: the user's own details (name, account type)">
               Profile
             </Trans>
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/company" data-testid="menu-company">
+            <Building2 className="size-4" />
+            <Trans comment="Account menu item and page title: the company the user belongs to">Company</Trans>
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>

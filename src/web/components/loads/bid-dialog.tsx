@@ -8,6 +8,7 @@ import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
+import { BiddingFor } from "../companies/bidding-for";
 import { Button } from "../ui/button";
 import { DateTimeField } from "../ui/date-time-field";
 import {
@@ -176,6 +177,7 @@ export function BidDialog({
           </div>
         )}
         <form className={confirming ? "hidden" : "grid gap-4"} onSubmit={submit} noValidate>
+          <BiddingFor />
           <div className="grid grid-cols-[1fr_7rem] gap-3">
             <div className="grid gap-2">
               <Label htmlFor={`bid-amount-${load.id}`}>

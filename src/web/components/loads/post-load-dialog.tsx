@@ -8,8 +8,9 @@ import { weightIn, weightToPounds } from "../../../shared/units";
 import { useMe } from "../../lib/auth";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
-import { errorInfo, isQueued, trpc } from "../../lib/trpc";
+import { errorInfo, isContactRequired, isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { ContactNeeded } from "../account/contact-needed";
 import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { Button } from "../ui/button";
 import { DateTimeField } from "../ui/date-time-field";
@@ -208,6 +209,8 @@ export function PostLoadDialog({
   const [pickup, setPickup] = useState<TSide>(() => sideOf(initial, "pickup"));
   const [delivery, setDelivery] = useState<TSide>(() => sideOf(initial, "delivery"));
   const [errors, setErrors] = useState<TErrors>(() => initialErrors ?? {});
+  // The server's "confirm your email or phone first": shown in the form, which stays open.
+  const [contactNeeded, setContactNeeded] = useState<string | null>(null);
   // The date pickers take no starting value: the initial dates are put in when the form mounts (browser calendar).
   const initialRef = useRef(initial);
   initialRef.current = initial;
@@ -228,6 +231,7 @@ export function PostLoadDialog({
         setPickup(EMPTY_SIDE);
         setDelivery(EMPTY_SIDE);
         setErrors({});
+        setContactNeeded(null);
         toast({
           title: t({ message: "Load Created", comment: "Notice title after a load was posted" }),
           description: t`Your load has been posted successfully.`,
@@ -240,6 +244,7 @@ export function PostLoadDialog({
         if (onUnauthorized(err)) return;
         if (handleSubscriptionRequired(err)) return setOpen(false);
         const info = errorInfo(err);
+        if (isContactRequired(err)) return setContactNeeded(info.message);
         if (info.issues.length) setErrors(Object.fromEntries(info.issues.map((i) => [i.path, i.message])));
         toast({ title: t`Error`, description: t`Failed to create load. Please try again.`, variant: "destructive" });
       },
@@ -466,6 +471,7 @@ export function PostLoadDialog({
               defaultValue={initial?.specialInstructions ?? undefined}
             />
           </div>
+          {contactNeeded ? <ContactNeeded message={contactNeeded} /> : null}
           <DialogFooter>
             <Button type="submit" disabled={pending}>
               {pending ? (

@@ -1,18 +1,22 @@
 import type { StyleSpecification, Map as TMaplibreMap } from "maplibre-gl";
 import { type RefObject, useEffect, useState } from "react";
+import { loadBasemapStyle } from "./basemap";
 
 export type TMaplibre = typeof import("maplibre-gl");
 export type TMap = TMaplibreMap;
 export type TLngLat = [number, number];
 
-/** Drawn without any tile, font or sprite: a background and the GeoJSON layers the maps add themselves. */
+/** Drawn when the basemap's data cannot be had (offline before it was ever fetched): a background and the maps' layers. */
 export const PLAIN_STYLE: StyleSpecification = {
   version: 8,
   sources: {},
   layers: [{ id: "bg", type: "background", paint: { "background-color": "#eef2f5" } }],
 };
 
-/** Production may set a real basemap at build time (VITE_MAP_STYLE_URL); without one the plain style is used. */
+/**
+ * Production may set another basemap at build time (VITE_MAP_STYLE_URL, a style whose tiles, glyphs and sprites that
+ * host serves); without one the maps draw our own (basemap.ts), from files this server sends.
+ */
 const STYLE_URL = import.meta.env.VITE_MAP_STYLE_URL || "";
 
 export const COLORS = {
@@ -73,7 +77,7 @@ export const labelElement = (text: string, color: string) => {
 export type TMapState =
   | { status: "loading" }
   | { status: "unsupported" }
-  | { status: "loaded"; lib: TMaplibre; map: TMap };
+  | { status: "loaded"; lib: TMaplibre; map: TMap; basemap: "own" | "external" | "plain" };
 
 /**
  * A MapLibre map in the container: "loading" until its style is loaded, then "loaded"; "unsupported" when WebGL is
@@ -88,15 +92,22 @@ export function useMaplibreMap(container: RefObject<HTMLDivElement | null>): TMa
       setState({ status: "unsupported" });
       return;
     }
-    loadMaplibre()
-      .then((lib) => {
+    // The basemap's data is fetched beside the library; without it (offline, never fetched) the plain style is drawn.
+    const basemap = STYLE_URL ? Promise.resolve(null) : loadBasemapStyle().catch(() => null);
+    Promise.all([loadMaplibre(), basemap])
+      .then(([lib, own]) => {
         if (cancelled || !container.current) return;
         let loaded = false;
         try {
           map = new lib.Map({
             container: container.current,
-            style: STYLE_URL || PLAIN_STYLE,
-            attributionControl: STYLE_URL ? { compact: true } : false,
+            style: STYLE_URL || own || PLAIN_STYLE,
+            // GeoNames' place names (the labels) are CC BY and named; Natural Earth is public domain, named as a courtesy.
+            attributionControl: STYLE_URL
+              ? { compact: true }
+              : own
+                ? { compact: true, customAttribution: "Natural Earth · GeoNames" }
+                : false,
             center: [38.75, 9.0],
             zoom: 4,
             dragRotate: false,
@@ -120,7 +131,8 @@ export function useMaplibreMap(container: RefObject<HTMLDivElement | null>): TMa
         });
         m.on("load", () => {
           loaded = true;
-          if (!cancelled) setState({ status: "loaded", lib, map: m });
+          if (!cancelled)
+            setState({ status: "loaded", lib, map: m, basemap: STYLE_URL ? "external" : own ? "own" : "plain" });
         });
       })
       .catch((err) => {

@@ -4,6 +4,7 @@ import { useRef } from "react";
 import { usePreferences } from "../../lib/preferences";
 import { LegendItem } from "./legend";
 import { COLORS, fitTo, isFiniteLngLat, labelElement, type TLngLat, useDrawn, useMaplibreMap } from "./maplibre";
+import { usePlaceLabels } from "./place-labels";
 
 export type TMapPlace = { lat: number; lng: number; label: string };
 export type TTrackPoint = { latitude: number; longitude: number; recordedAt: string };
@@ -29,6 +30,10 @@ export default function RouteMap({
   const last = points.at(-1);
   const hasPickup = isFiniteLngLat(pickup);
   const hasDelivery = isFiniteLngLat(delivery);
+  usePlaceLabels(state, [
+    ...(hasPickup ? [[pickup.lng, pickup.lat] as TLngLat] : []),
+    ...(hasDelivery ? [[delivery.lng, delivery.lat] as TLngLat] : []),
+  ]);
 
   const key = JSON.stringify([pickup, delivery, points.length, last?.recordedAt]);
   const ready = useDrawn(

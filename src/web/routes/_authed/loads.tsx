@@ -358,7 +358,7 @@ function LoadBoardPage() {
       {view === "map" && results.data && results.data.items.length > 0 && (
         <div className="mb-4">
           <Suspense fallback={<div className="h-[260px] animate-pulse rounded-lg bg-muted md:h-[320px]" />}>
-            <LoadsMap loads={results.data.items} origin={origin} />
+            <LoadsMap loads={results.data.items} origin={origin} query={{ ...statsInput, sort }} />
           </Suspense>
         </div>
       )}

@@ -1,6 +1,6 @@
 import { Trans } from "@lingui/react/macro";
 import { createFileRoute } from "@tanstack/react-router";
-import { PhonePanel } from "../../components/account/phone-panel";
+import { ContactPanel } from "../../components/account/contact-panel";
 import { YourDataPanel } from "../../components/account/your-data-panel";
 import { CalendarSelect } from "../../components/layout/calendar-select";
 import { CurrencySelect } from "../../components/layout/currency-select";
@@ -32,6 +32,7 @@ function SettingsPage() {
         description={<Trans>Choices here are saved to your account and this device.</Trans>}
       />
       <div className="grid gap-4">
+        <ContactPanel />
         <Card>
           <CardHeader>
             <CardTitle>
@@ -64,7 +65,6 @@ function SettingsPage() {
         <UnitsCard />
         <PaymentsPanel />
         {me.data?.userType === "driver" ? <PayoutSetup /> : null}
-        <PhonePanel />
         <PushPanel />
         <ApiTokensPanel />
         <WebhooksPanel />

@@ -5,16 +5,16 @@ import { normalizePhone } from "../../../shared/phone";
 import { meQueryOptions, useMe } from "../../lib/auth";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { FieldError, TextField } from "../ui/input";
 
 type TErrors = { phone?: string; code?: string; form?: string };
 
 /**
- * The account's phone number, proven by a code sent to it by SMS: with it the password can be reset by SMS. Adding
- * or changing it takes two steps (the number, then the code); the number is saved only once the code is right.
+ * The account's phone number, proven by a code sent to it by SMS: with it the password can be reset by SMS and the
+ * account can sign in by code. Adding or changing it takes two steps (the number, then the code); the number is saved
+ * only once the code is right. A section of the "Sign-in and contact" card.
  */
-export function PhonePanel() {
+export function PhoneSection() {
   const { t } = useLingui();
   const me = useMe();
   const queryClient = useQueryClient();
@@ -62,16 +62,14 @@ export function PhonePanel() {
   };
   const current = me.data?.phone ?? null;
   return (
-    <Card data-testid="phone-settings">
-      <CardHeader>
-        <CardTitle>
-          <Trans comment="Title of the settings card for the account's phone number">Phone number</Trans>
-        </CardTitle>
-        <CardDescription>
-          <Trans>With a confirmed phone number you can reset your password by SMS.</Trans>
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-4">
+    <section className="grid gap-3" data-testid="phone-settings" aria-labelledby="phone-section-title">
+      <h3 id="phone-section-title" className="font-medium">
+        <Trans comment="Title of the settings card for the account's phone number">Phone number</Trans>
+      </h3>
+      <p className="text-sm text-muted-foreground">
+        <Trans>With a confirmed phone number you can reset your password by SMS.</Trans>
+      </p>
+      <div className="grid gap-4">
         {me.isPending ? (
           <p role="status">
             <Trans>Loading...</Trans>
@@ -142,7 +140,7 @@ export function PhonePanel() {
             </Button>
           </form>
         )}
-      </CardContent>
-    </Card>
+      </div>
+    </section>
   );
 }

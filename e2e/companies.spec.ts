@@ -1,0 +1,181 @@
+import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
+import { signUp, uniqueEmail } from "./helpers";
+
+// A fleet owner makes a carrier company on a phone and invites a dispatcher by email and a driver by SMS (read from
+// demo mode's mail and SMS inboxes); both accept from the link. The dispatcher bids for the company on a shipper's
+// load, the shipper awards it, the dispatcher assigns the company's driver, and the driver sees the trip.
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+test.setTimeout(240_000);
+
+const DAY = 86_400_000;
+type TSms = { to: string; body: string; provider: string };
+
+/** The first message in demo mode's SMS inbox to `phone` that matches, once it has arrived. */
+const smsTo = async (api: APIRequestContext, phone: string, match: RegExp) => {
+  let found = "";
+  await expect
+    .poll(
+      async () => {
+        const inbox = (await (await api.get("/api/dev/sms")).json()) as { messages: TSms[] };
+        found = inbox.messages.find((m) => m.to === phone && match.test(m.body))?.body ?? "";
+        return found !== "";
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  return found;
+};
+
+const register = async (page: Page, email: string, first: string, last: string, userType: "driver" | "shipper") => {
+  const made = await page.request.post("/api/auth/register", {
+    data: { email, password: "strong-password-1", firstName: first, lastName: last, userType },
+  });
+  expect(made.status()).toBe(201);
+};
+
+test("a fleet owner invites a dispatcher and a driver; the dispatcher bids and assigns the trip", async ({
+  browser,
+  baseURL,
+}) => {
+  const api = await request.newContext({ baseURL });
+  const company = `Abay Freight ${Date.now() % 100000}`;
+
+  // The owner, on a phone: the Company page from the account menu, a field error, then the company.
+  const ownerCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, baseURL });
+  const owner = await ownerCtx.newPage();
+  await register(owner, uniqueEmail("fleet.owner"), "Tesfaye", "Bekele", "driver");
+  await owner.goto("/driver");
+  await owner.getByTestId("user-menu").click();
+  await owner.getByTestId("menu-company").click();
+  const create = owner.getByTestId("create-company");
+  await expect(create.getByRole("heading", { name: "Create a company" })).toBeVisible();
+  await create.getByLabel("Company name").fill("A");
+  await create.getByTestId("create-company-submit").click();
+  await expect(create.getByText("name must be at least 2 characters")).toBeVisible();
+  await create.getByLabel("Company name").fill(company);
+  await expect(create.getByLabel("Kind of company")).toHaveValue("carrier");
+  await create.getByTestId("create-company-submit").click();
+  await expect(owner.getByTestId("company-name")).toHaveText(company);
+  await expect(owner.getByTestId("company-member")).toHaveCount(1);
+  await expect(owner.getByTestId("no-invitations")).toBeVisible();
+
+  // Invitations: a dispatcher by email, a driver by SMS.
+  const dispatcherEmail = uniqueEmail("dispatcher");
+  const invite = owner.getByTestId("invite-form");
+  await invite.getByLabel("Their email").fill(dispatcherEmail);
+  await invite.getByLabel("Role").selectOption("dispatcher");
+  await invite.getByTestId("invite-submit").click();
+  await expect(owner.getByTestId("company-invitation").filter({ hasText: dispatcherEmail })).toContainText(
+    "Dispatcher",
+  );
+  const national = `09${String(Date.now()).slice(-8)}`;
+  const phone = `+251${national.slice(1)}`;
+  await invite.getByRole("radio", { name: "SMS" }).check();
+  await invite.getByLabel("Their phone number").fill("0911");
+  await invite.getByTestId("invite-submit").click();
+  await expect(invite.locator("#invite-contact-error")).toBeVisible();
+  await invite.getByLabel("Their phone number").fill(phone);
+  await invite.getByLabel("Role").selectOption("driver");
+  await invite.getByTestId("invite-submit").click();
+  await expect(owner.getByTestId("company-invitation")).toHaveCount(2);
+
+  // The dispatcher has no account yet: the mail's link, then "Create an account to accept", back to accept.
+  const dispatcherCtx = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL });
+  const dispatcher = await dispatcherCtx.newPage();
+  await dispatcher.goto("/dev/mail");
+  const mail = dispatcher.getByRole("listitem").filter({ hasText: `To ${dispatcherEmail}` });
+  await expect(mail).toBeVisible({ timeout: 20_000 });
+  await mail.getByRole("link", { name: /\/invitations\// }).click();
+  await expect(dispatcher.getByTestId("invitation-summary")).toHaveText(
+    `${company} (Carrier company) invites you to join as Dispatcher.`,
+  );
+  await dispatcher.getByTestId("invitation-sign-up").click();
+  await signUp(dispatcher, { type: "Driver", first: "Hana", last: "Girma", email: dispatcherEmail });
+  await dispatcher.getByTestId("accept-invitation").click();
+  await expect(dispatcher.getByTestId("company-name")).toHaveText(company);
+  await expect(dispatcher.getByText(`You are Dispatcher in ${company}`)).toBeVisible();
+
+  // The driver signed up by email and confirmed this phone number; someone else opening the link is refused.
+  const driverCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, baseURL });
+  const driver = await driverCtx.newPage();
+  await register(driver, uniqueEmail("company.driver"), "Dawit", "Alemu", "driver");
+  const link = /https?:\/\/\S+\/invitations\/[A-Za-z0-9_-]+/.exec(await smsTo(api, phone, /invitations\//))![0];
+  await driver.goto(new URL(link).pathname);
+  await expect(driver.getByTestId("invitation-summary")).toHaveText(
+    `${company} (Carrier company) invites you to join as Driver.`,
+  );
+  await driver.getByTestId("accept-invitation").click();
+  await expect(driver.getByText(/sent to a phone number your account has not confirmed/)).toBeVisible();
+  expect((await driver.request.post("/api/user/phone", { data: { phone } })).status()).toBe(202);
+  const code = /\b(\d{6})\b/.exec(await smsTo(api, phone, /\b\d{6}\b/))![1];
+  expect((await driver.request.post("/api/user/phone/verify", { data: { phone, code } })).status()).toBe(200);
+  await driver.getByTestId("accept-invitation").click();
+  await expect(driver.getByText(`You are Driver in ${company}`)).toBeVisible();
+
+  // The owner sees both members and no pending invitation.
+  await owner.reload();
+  await expect(owner.getByTestId("company-member")).toHaveCount(3);
+  await expect(owner.getByTestId("no-invitations")).toBeVisible();
+
+  // A shipper's load; the dispatcher bids for the company from the load's page.
+  const shipperCtx = await browser.newContext({ baseURL });
+  const shipper = await shipperCtx.newPage();
+  await register(shipper, uniqueEmail("company.shipper"), "Meron", "Tadesse", "shipper");
+  const title = `Cement for ${company}`;
+  const posted = await shipper.request.post("/api/loads", {
+    data: {
+      title,
+      equipmentType: "flatbed",
+      pickupAddress: "Kality Customs Terminal",
+      pickupCity: "Addis Ababa",
+      pickupCountry: "Ethiopia",
+      pickupLatitude: 8.9,
+      pickupLongitude: 38.77,
+      deliveryAddress: "Adama Industrial Park",
+      deliveryCity: "Adama",
+      deliveryCountry: "Ethiopia",
+      deliveryLatitude: 8.54,
+      deliveryLongitude: 39.27,
+      pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
+      deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
+      weight: 30000,
+      budgetAmount: 9800,
+      budgetCurrency: "ETB",
+    },
+  });
+  expect(posted.status()).toBe(201);
+  const loadId = (await posted.json()).id as number;
+
+  await dispatcher.goto(`/loads/${loadId}`);
+  await dispatcher.getByTestId("quick-bid").click();
+  const dialog = dispatcher.getByTestId("bid-dialog");
+  await expect(dialog.getByTestId("bid-for-company")).toContainText(`You bid for ${company}.`);
+  await dialog.getByLabel("Bid amount").fill("9800");
+  await dialog.getByRole("button", { name: "Place Bid" }).click();
+  await expect(dialog).toBeHidden();
+
+  // The shipper awards the company's bid.
+  const bids = (await (await shipper.request.get(`/api/loads/${loadId}/bids`)).json()) as { id: number }[];
+  expect(bids).toHaveLength(1);
+  expect((await shipper.request.post(`/api/bids/${bids[0]!.id}/accept`)).status()).toBe(200);
+
+  // The dispatcher assigns the company's driver on the load's page.
+  await dispatcher.reload();
+  const card = dispatcher.getByTestId("assign-driver");
+  await expect(card.getByTestId("assigned-driver")).toHaveText("No driver of the company is assigned yet.");
+  await card.getByTestId("assign-driver-submit").click();
+  await expect(card.getByText("Choose one of the company's drivers")).toBeVisible();
+  await card.getByLabel("Driver").selectOption({ label: "Dawit Alemu" });
+  await card.getByTestId("assign-driver-submit").click();
+  await expect(card.getByTestId("assigned-driver")).toHaveText("Dawit Alemu drives this trip.");
+
+  // The driver sees the trip on the dashboard and runs it as any driver does.
+  await driver.goto("/driver");
+  const trip = driver.getByTestId("trip-row").filter({ hasText: title });
+  await expect(trip).toBeVisible();
+  await trip.getByRole("button", { name: "Mark picked up" }).click();
+  await expect(trip).toContainText(/In transit/i);
+
+  for (const ctx of [ownerCtx, dispatcherCtx, driverCtx, shipperCtx]) await ctx.close();
+  await api.dispose();
+});
