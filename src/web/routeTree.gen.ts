@@ -32,6 +32,7 @@ import { Route as AuthedProfileRouteImport } from "./routes/_authed/profile"
 import { Route as AuthedSettingsRouteImport } from "./routes/_authed/settings"
 import { Route as AuthedShipperRouteImport } from "./routes/_authed/shipper"
 import { Route as AuthedShippingRouteImport } from "./routes/_authed/shipping"
+import { Route as AuthedTrucksRouteImport } from "./routes/_authed/trucks"
 import { Route as AuthedVerificationRouteImport } from "./routes/_authed/verification"
 import { Route as CompaniesIdRouteImport } from "./routes/companies.$id"
 import { Route as DevMailRouteImport } from "./routes/dev.mail"
@@ -155,6 +156,11 @@ const AuthedShippingRoute = AuthedShippingRouteImport.update({
   path: "/shipping",
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedTrucksRoute = AuthedTrucksRouteImport.update({
+  id: "/trucks",
+  path: "/trucks",
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedVerificationRoute = AuthedVerificationRouteImport.update({
   id: "/verification",
   path: "/verification",
@@ -220,6 +226,7 @@ export interface FileRoutesByFullPath {
   "/settings": typeof AuthedSettingsRoute
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
+  "/trucks": typeof AuthedTrucksRoute
   "/verification": typeof AuthedVerificationRoute
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
@@ -252,6 +259,7 @@ export interface FileRoutesByTo {
   "/settings": typeof AuthedSettingsRoute
   "/shipper": typeof AuthedShipperRoute
   "/shipping": typeof AuthedShippingRoute
+  "/trucks": typeof AuthedTrucksRoute
   "/verification": typeof AuthedVerificationRoute
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
@@ -286,6 +294,7 @@ export interface FileRoutesById {
   "/_authed/settings": typeof AuthedSettingsRoute
   "/_authed/shipper": typeof AuthedShipperRoute
   "/_authed/shipping": typeof AuthedShippingRoute
+  "/_authed/trucks": typeof AuthedTrucksRoute
   "/_authed/verification": typeof AuthedVerificationRoute
   "/companies/$id": typeof CompaniesIdRoute
   "/dev/mail": typeof DevMailRoute
@@ -320,6 +329,7 @@ export interface FileRouteTypes {
     | "/settings"
     | "/shipper"
     | "/shipping"
+    | "/trucks"
     | "/verification"
     | "/companies/$id"
     | "/dev/mail"
@@ -352,6 +362,7 @@ export interface FileRouteTypes {
     | "/settings"
     | "/shipper"
     | "/shipping"
+    | "/trucks"
     | "/verification"
     | "/companies/$id"
     | "/dev/mail"
@@ -385,6 +396,7 @@ export interface FileRouteTypes {
     | "/_authed/settings"
     | "/_authed/shipper"
     | "/_authed/shipping"
+    | "/_authed/trucks"
     | "/_authed/verification"
     | "/companies/$id"
     | "/dev/mail"
@@ -580,6 +592,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AuthedShippingRouteImport
       parentRoute: typeof AuthedRoute
     }
+    "/_authed/trucks": {
+      id: "/_authed/trucks"
+      path: "/trucks"
+      fullPath: "/trucks"
+      preLoaderRoute: typeof AuthedTrucksRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     "/_authed/verification": {
       id: "/_authed/verification"
       path: "/verification"
@@ -650,6 +669,7 @@ interface AuthedRouteChildren {
   AuthedSettingsRoute: typeof AuthedSettingsRoute
   AuthedShipperRoute: typeof AuthedShipperRoute
   AuthedShippingRoute: typeof AuthedShippingRoute
+  AuthedTrucksRoute: typeof AuthedTrucksRoute
   AuthedVerificationRoute: typeof AuthedVerificationRoute
   AuthedOperatorVerificationRoute: typeof AuthedOperatorVerificationRoute
 }
@@ -665,6 +685,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedSettingsRoute: AuthedSettingsRoute,
   AuthedShipperRoute: AuthedShipperRoute,
   AuthedShippingRoute: AuthedShippingRoute,
+  AuthedTrucksRoute: AuthedTrucksRoute,
   AuthedVerificationRoute: AuthedVerificationRoute,
   AuthedOperatorVerificationRoute: AuthedOperatorVerificationRoute,
 }

@@ -59,6 +59,18 @@ function useNavItems(role: TUserType) {
         comment: "Header link and page title: parcel shipping (compare FedEx, UPS, USPS prices, track parcels)",
       }),
     },
+    // Under More on a desktop: the bar has room for four links in every language.
+    ...(role === "driver"
+      ? [
+          {
+            to: "/trucks",
+            label: t({
+              message: "My trucks",
+              comment: "Header link and page title: the driver's posted truck availabilities",
+            }),
+          },
+        ]
+      : []),
     {
       to: "/marketplaces",
       label: t({
