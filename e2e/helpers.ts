@@ -28,3 +28,27 @@ export const signUp = async (
   await page.getByLabel("Password").fill(p.password ?? "strong-password-1");
   await page.getByRole("button", { name: "Create account" }).last().click();
 };
+
+/**
+ * Confirms a new account's email with the link mailed at sign-up (demo mode's mail catcher): for stories whose steps
+ * wait for a proven contact (funding a load, posting a fourth).
+ */
+export const confirmEmail = async (page: Page, email: string) => {
+  let token = "";
+  await expect
+    .poll(
+      async () => {
+        const inbox = (await (await page.request.get("/api/dev/mail")).json()) as {
+          mails: { to: string[]; text: string }[];
+        };
+        const mail = inbox.mails.find(
+          (m) => m.to.some((t) => t.includes(email)) && /verify-email\?token=/.test(m.text),
+        );
+        token = mail?.text.match(/verify-email\?token=([\w-]+)/)?.[1] ?? "";
+        return token;
+      },
+      { timeout: 30_000 },
+    )
+    .not.toBe("");
+  expect((await page.request.post("/api/auth/email/verify", { data: { token } })).status()).toBe(200);
+};

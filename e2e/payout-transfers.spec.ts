@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUp, uniqueEmail } from "./helpers";
+import { confirmEmail, signUp, uniqueEmail } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -14,8 +14,11 @@ test("a birr load funded on the Chapa Sandbox is paid out to the driver's telebi
   const shipperCtx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const shipper = await shipperCtx.newPage();
   await shipper.goto("/signin?mode=register&returnTo=/shipper");
-  await signUp(shipper, { type: "Shipper", first: "Selam", last: "Tesfaye", email: uniqueEmail("selam") });
+  const shipperEmail = uniqueEmail("selam");
+  await signUp(shipper, { type: "Shipper", first: "Selam", last: "Tesfaye", email: shipperEmail });
   await expect(shipper.getByRole("heading", { name: "Shipper Dashboard" })).toBeVisible({ timeout: 20_000 });
+  // Funding waits for a proven email or phone.
+  await confirmEmail(shipper, shipperEmail);
   const posted = await shipper.request.post("/api/loads", {
     data: {
       title,
