@@ -106,3 +106,9 @@ export const STORAGE_KEYS = {
 export const LANGUAGE_COOKIE = "mytess_lang";
 /** The web app sends the device's time zone in this cookie, so an account made on it starts with local defaults. */
 export const TIME_ZONE_COOKIE = "mytess_tz";
+
+/**
+ * The most calls one tRPC batch may carry: the server refuses a longer batch (each call costs a query), and the web
+ * app's batching link splits a screen's queries at this size (a load page asks for more than twenty at once).
+ */
+export const MAX_TRPC_BATCH = 20;
