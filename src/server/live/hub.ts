@@ -1,4 +1,4 @@
-import { asc, gt, max } from "drizzle-orm";
+import { and, asc, gt, gte, inArray, lte, max } from "drizzle-orm";
 import type { TDb } from "../../../db/client";
 import { liveEvents } from "../../../db/tables";
 
@@ -8,6 +8,12 @@ type TListener = (m: TLiveMessage) => void;
 /** How often a process reads the feed while anyone is connected to it. */
 export const LIVE_TICK_MS = 500;
 const BATCH = 500;
+/**
+ * A new connection is also sent its user's events of this long before it opened: a page fetches what it shows first
+ * and opens the stream after, so a change made in between (or while a dropped stream was reconnecting) would
+ * otherwise reach it never. An event told twice only refreshes the screen once more.
+ */
+export const LIVE_REPLAY_MS = 15_000;
 
 /**
  * This process's side of live updates. Changes are written to `live_events` by whichever process makes them (in the
@@ -17,18 +23,55 @@ const BATCH = 500;
  */
 export const createLiveHub = (db: TDb, tickMs = LIVE_TICK_MS) => {
   const listeners = new Map<number, Set<TListener>>();
+  /** Connections opened since the last tick, still to be sent the events they may have missed. */
+  let fresh: { userId: number; listener: TListener }[] = [];
   const closers = new Set<() => void>();
   let lastSeen: number | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> | null = null;
   let count = 0;
 
+  const deliver = (r: typeof liveEvents.$inferSelect, to: Iterable<TListener>) => {
+    let payload: Record<string, unknown> = {};
+    try {
+      payload = JSON.parse(r.payload);
+    } catch {}
+    for (const l of to) l({ id: r.id, kind: r.kind, payload });
+  };
+
+  /** The recent events (up to where the tail has read) of the users whose connections just opened. */
+  const catchUp = async () => {
+    const opened = fresh;
+    fresh = [];
+    if (!opened.length || lastSeen === null) return;
+    const rows = await db
+      .select()
+      .from(liveEvents)
+      .where(
+        and(
+          inArray(liveEvents.userId, [...new Set(opened.map((o) => o.userId))]),
+          gte(liveEvents.createdAt, Date.now() - LIVE_REPLAY_MS),
+          lte(liveEvents.id, lastSeen),
+        ),
+      )
+      .orderBy(asc(liveEvents.id));
+    for (const r of rows) {
+      const still = listeners.get(r.userId);
+      deliver(
+        r,
+        opened.filter((o) => o.userId === r.userId && still?.has(o.listener)).map((o) => o.listener),
+      );
+    }
+  };
+
   const tick = async () => {
     if (lastSeen === null) {
       const [row] = await db.select({ id: max(liveEvents.id) }).from(liveEvents);
       lastSeen = Number(row?.id ?? 0);
-      return;
     }
+    // Everything up to lastSeen has been handed out (or was before this tail started); the new connections get their
+    // share of it here, and the reads below hand out what comes after, to every connection alike.
+    await catchUp();
     for (;;) {
       const rows = await db
         .select()
@@ -39,12 +82,7 @@ export const createLiveHub = (db: TDb, tickMs = LIVE_TICK_MS) => {
       for (const r of rows) {
         lastSeen = r.id;
         const set = listeners.get(r.userId);
-        if (!set) continue;
-        let payload: Record<string, unknown> = {};
-        try {
-          payload = JSON.parse(r.payload);
-        } catch {}
-        for (const l of set) l({ id: r.id, kind: r.kind, payload });
+        if (set) deliver(r, set);
       }
       if (rows.length < BATCH) return;
     }
@@ -67,6 +105,7 @@ export const createLiveHub = (db: TDb, tickMs = LIVE_TICK_MS) => {
       const set = listeners.get(userId) ?? new Set<TListener>();
       listeners.set(userId, set);
       set.add(listener);
+      fresh.push({ userId, listener });
       count++;
       if (count === 1 && !timer && !running) loop();
       return () => {
@@ -77,8 +116,10 @@ export const createLiveHub = (db: TDb, tickMs = LIVE_TICK_MS) => {
         if (count === 0) {
           if (timer) clearTimeout(timer);
           timer = null;
-          // The next listener starts from the feed's end again: events in between went to nobody here.
+          // The next listener starts from the feed's end again (and its own recent events): events in between went to
+          // nobody here.
           lastSeen = null;
+          fresh = [];
         }
       };
     },
@@ -89,6 +130,7 @@ export const createLiveHub = (db: TDb, tickMs = LIVE_TICK_MS) => {
       closers.clear();
       for (const set of listeners.values()) set.clear();
       listeners.clear();
+      fresh = [];
       count = 0;
       if (timer) clearTimeout(timer);
       timer = null;
