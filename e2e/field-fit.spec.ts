@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signUp, uniqueEmail } from "./helpers";
+import { DEMO, signUp, uniqueEmail } from "./helpers";
 
 // Layout on a phone as people in the field hold it: nothing may push the page wider than the screen.
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -106,4 +106,60 @@ test("messaging on a phone: a long notification text and a long word wrap, the p
 
   await shipperCtx.close();
   await driverCtx.close();
+});
+
+/**
+ * Every badge and pill on the page: none wraps onto a second line, none runs past the screen, no two overlap.
+ * Returns what is wrong, so a failure names the badges.
+ */
+const badgeProblems = (page: Page) =>
+  page.evaluate(() => {
+    const pills = [...document.querySelectorAll<HTMLElement>('[data-slot="badge"], [data-testid="distance-badge"]')]
+      .map((el) => ({ el, r: el.getBoundingClientRect() }))
+      .filter(({ r }) => r.width > 0 && r.height > 0);
+    const problems: string[] = [];
+    for (const { el, r } of pills) {
+      const text = el.textContent ?? "";
+      const line = Number.parseFloat(getComputedStyle(el).lineHeight) || 16;
+      if (r.height > line * 1.6 + 8) problems.push(`wraps: ${text}`);
+      if (r.right > window.innerWidth + 0.5 || r.left < -0.5) problems.push(`off screen: ${text}`);
+      if (el.scrollWidth > el.clientWidth + 1 && !el.title) problems.push(`cut without a title: ${text}`);
+    }
+    for (let i = 0; i < pills.length; i++)
+      for (let j = i + 1; j < pills.length; j++) {
+        const a = pills[i].r;
+        const b = pills[j].r;
+        if (pills[i].el.contains(pills[j].el) || pills[j].el.contains(pills[i].el)) continue;
+        const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (w > 1 && h > 1) problems.push(`overlap: ${pills[i].el.textContent} / ${pills[j].el.textContent}`);
+      }
+    return { count: pills.length, problems };
+  });
+
+test("Afaan Oromo on a phone: badges and pills on the board, load cards and bids stay on one line, apart", async ({
+  browser,
+}) => {
+  for (const who of [DEMO.driver, DEMO.shipper]) {
+    const ctx = await browser.newContext(phone);
+    const page = await ctx.newPage();
+    expect((await page.request.post("/api/auth/login", { data: who, timeout: 60_000 })).ok()).toBe(true);
+    expect((await page.request.put("/api/user/language", { data: { language: "om" } })).ok()).toBe(true);
+    try {
+      const pages = who === DEMO.driver ? ["/loads", "/driver", "/subscribe"] : ["/shipper", "/loads", "/subscribe"];
+      for (const path of pages) {
+        await page.goto(path);
+        await expect(page.locator('[data-slot="badge"]').first()).toBeVisible({ timeout: 30_000 });
+        // The demo driver has bids waiting and the demo shipper loads in several states: those pills are checked too.
+        if (path === "/driver") await expect(page.getByTestId("bid-status").first()).toBeVisible();
+        if (path === "/shipper") await expect(page.getByTestId("load-status").first()).toBeVisible();
+        const found = await badgeProblems(page);
+        expect(found.count, path).toBeGreaterThan(0);
+        expect(found.problems, path).toEqual([]);
+      }
+    } finally {
+      await page.request.put("/api/user/language", { data: { language: "en" } });
+      await ctx.close();
+    }
+  }
 });
