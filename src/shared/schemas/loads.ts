@@ -206,6 +206,11 @@ export const ZPlaceBidInput = z.object({
   currency: ZMoneyCurrency.default("USD"),
   proposedPickupDate: dateTime("proposedPickupDate").nullish(),
   notes: optionalText("notes", 1000),
+  /** One of the bidder's own trucks, offered for the load (its type, capacity and plate show to the shipper). */
+  truckId: number("truckId")
+    .int("truckId must be a whole number")
+    .positive("truckId must be a positive number")
+    .nullish(),
 });
 export type TPlaceBidInput = z.infer<typeof ZPlaceBidInput>;
 

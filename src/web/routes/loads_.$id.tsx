@@ -167,7 +167,9 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
         />
       </Suspense>
       {l.dispatchedByMe && <AssignDriverCard loadId={l.id} status={l.status} assignedDriverId={l.assignedDriverId} />}
-      {(l.isMine || l.isAssignedToMe) && l.assignedDriverId != null && <TripPanel loadId={l.id} title={l.title} />}
+      {(l.isMine || l.isAssignedToMe) && l.assignedDriverId != null && (
+        <TripPanel loadId={l.id} title={l.title} truck={l.truck} />
+      )}
       {(l.isMine || l.isAssignedToMe) && ["assigned", "in_transit", "delivered"].includes(l.status) && (
         <TrackSummary loadId={l.id} />
       )}

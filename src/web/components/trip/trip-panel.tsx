@@ -2,12 +2,14 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Check, Clock, FileDown, FileText, MessageSquare, Phone, Star } from "lucide-react";
 import { useState } from "react";
+import type { TBidTruck } from "../../../shared/schemas/answers/common";
 import type { TRateConfirmationAnswer } from "../../../shared/schemas/answers/rate-confirmations";
 import { useOnline } from "../../lib/online";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Thread } from "../loads/messages-dialog";
+import { BidTruckLine } from "../trucks/bid-truck";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "../ui/dialog";
@@ -15,7 +17,7 @@ import { TripDocuments } from "./trip-documents";
 import { TripTimeline } from "./trip-timeline";
 
 /** The other party's card: who they are, how they are rated, and ways to reach them. */
-function OtherParty({ rc, title }: { rc: TRateConfirmationAnswer; title: string }) {
+function OtherParty({ rc, title, truck }: { rc: TRateConfirmationAnswer; title: string; truck: TBidTruck | null }) {
   const { t } = useLingui();
   const { formatNumber } = usePreferences();
   const [open, setOpen] = useState(false);
@@ -49,6 +51,7 @@ function OtherParty({ rc, title }: { rc: TRateConfirmationAnswer; title: string 
           </Trans>
         </span>
       </p>
+      {other.role === "driver" && <BidTruckLine truck={truck} className="text-sm" />}
       <div className="flex flex-wrap gap-2">
         {other.phone && (
           <Button asChild variant="outline" className="min-h-11 md:min-h-9">
@@ -189,7 +192,16 @@ function RateConfirmation({ rc }: { rc: TRateConfirmationAnswer }) {
  * The load's page after the award, for both parties: the agreed price, the other party and how to reach them, the
  * rate confirmation, the documents and one timeline of the trip.
  */
-export function TripPanel({ loadId, title }: { loadId: number; title: string }) {
+export function TripPanel({
+  loadId,
+  title,
+  truck,
+}: {
+  loadId: number;
+  title: string;
+  /** The truck the accepted bid offered, shown on the driver's card to the shipper. */
+  truck: TBidTruck | null;
+}) {
   const { formatOriginal } = usePreferences();
   const q = useQuery(trpc.rateConfirmations.get.queryOptions({ loadId }, { retry: false }));
   if (q.isPending)
@@ -233,7 +245,7 @@ export function TripPanel({ loadId, title }: { loadId: number; title: string }) 
             {formatOriginal(rc.agreed.amount, rc.agreed.currency)}
           </p>
         </div>
-        <OtherParty rc={rc} title={title} />
+        <OtherParty rc={rc} title={title} truck={truck} />
         <RateConfirmation rc={rc} />
         <TripDocuments rc={rc} />
         <TripTimeline loadId={loadId} />
