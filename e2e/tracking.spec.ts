@@ -11,7 +11,11 @@ const along = (f: number) => ({
 });
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
-type TTrack = { positions: { latitude: number; recordedAt: string }[]; lastPosition: { latitude: number } | null };
+type TTrack = {
+  positions: { latitude: number; recordedAt: string }[];
+  lastPosition: { latitude: number } | null;
+  remainingMiles: number | null;
+};
 const trackOf = async (page: Page, loadId: number) =>
   (await (await page.request.get(`/api/loads/${loadId}/track`)).json()) as TTrack;
 
@@ -82,6 +86,7 @@ test("the driver's phone reports the trip by itself, offline too, and the shippe
   await expect(shipper.getByTestId("track-eta")).toBeVisible({ timeout: 15_000 });
   await expect(shipper.getByTestId("last-position")).toBeVisible();
   const firstRemaining = await shipper.getByTestId("track-remaining").textContent();
+  const milesAtStart = (await trackOf(shipper, loadId)).remainingMiles ?? 0;
 
   // Moving more than 500 m: each fix is a point, sent at once while online.
   // (One move at a time: the browser may hand the page only the last of two quick changes.)
@@ -89,7 +94,10 @@ test("the driver's phone reports the trip by itself, offline too, and the shippe
   await expect.poll(async () => (await trackOf(driver, loadId)).positions.length, { timeout: 15_000 }).toBe(2);
   await moveTo(driverCtx, 0.2);
   await expect.poll(async () => (await trackOf(driver, loadId)).positions.length, { timeout: 15_000 }).toBe(3);
-  // The shipper's figures moved without a reload.
+  // The server's figures moved (the phone reported new places, not the first one again)...
+  const nowMiles = (await trackOf(shipper, loadId)).remainingMiles ?? 0;
+  expect(nowMiles).toBeLessThan(milesAtStart);
+  // ...and the shipper's page followed without a reload.
   await expect(shipper.getByTestId("track-remaining")).not.toHaveText(firstRemaining ?? "", { timeout: 15_000 });
 
   // A dead zone: the fixes are held on the phone, then sent once, when the network returns.

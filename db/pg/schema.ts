@@ -1256,7 +1256,10 @@ export const payoutMethods = pgTable(
     bankCode: integer(),
     bankName: text(),
     mobileMoney: boolean().notNull().default(false),
-    accountNumber: text(),
+    // The number sealed with the server key (secrets.ts): a payout number is never stored readable. Its last 4
+    // digits are kept apart for the masked display, so showing the method never opens the seal.
+    accountNumberSealed: text("account_number"),
+    accountLast4: text(),
     accountName: text(),
     ...timestamps,
   },

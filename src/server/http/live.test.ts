@@ -101,20 +101,80 @@ describe("GET /api/live", () => {
     await other.live.stop();
   });
 
+  test("a change made just before the stream opened still reaches it, whether or not the tail was running", async () => {
+    const created = await shipper.post("/api/loads", loadInput());
+    const loadId = created.json.id as number;
+    // The bid lands while the shipper's page is loading, before its stream opens (no tail runs yet on this server).
+    expect((await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" })).status).toBe(201);
+    const first = await listen(t.app, shipper.cookie);
+    expect(await waitFor(() => first.events.some((e) => e.event === "notification"))).toBe(true);
+    expect(first.events.find((e) => e.event === "notification")).toMatchObject({ data: { loadId } });
+
+    // With the tail already running (the first stream is open), a second tab opened after the next change gets it too.
+    const second = createClient(t);
+    await registerUser(second, "driver");
+    expect((await second.post(`/api/loads/${loadId}/bids`, { amount: 950, currency: "USD" })).status).toBe(201);
+    expect(await waitFor(() => first.events.filter((e) => e.event === "notification").length === 2)).toBe(true);
+    const tab = await listen(t.app, shipper.cookie);
+    expect(await waitFor(() => tab.events.filter((e) => e.event === "notification").length === 2)).toBe(true);
+    // Each event once per stream: the replay and the tail do not both send it.
+    await Bun.sleep(600);
+    expect(first.events.filter((e) => e.event === "notification")).toHaveLength(2);
+    expect(tab.events.filter((e) => e.event === "notification")).toHaveLength(2);
+  });
+
+  test("a stream opened later is not sent changes older than the replay window", async () => {
+    const { publishLive } = await import("../live/publish");
+    const { LIVE_REPLAY_MS } = await import("../live/hub");
+    await publishLive(t.db, [ids.shipper], "load", { loadId: 1 }, Date.now() - LIVE_REPLAY_MS - 5_000);
+    await publishLive(t.db, [ids.shipper], "load", { loadId: 2 });
+    const stream = await listen(t.app, shipper.cookie);
+    expect(await waitFor(() => stream.events.length > 0)).toBe(true);
+    await Bun.sleep(600);
+    expect(stream.events.map((e) => e.data.loadId)).toEqual([2]);
+  });
+
+  test("an event committed after the tail read past its id (a slower transaction's) still reaches the stream", async () => {
+    const { liveEvents } = await import("../../../db/tables");
+    const { max } = await import("drizzle-orm");
+    const stream = await listen(t.app, shipper.cookie);
+    const seen = stream.events.length;
+    const [row] = await t.db.select({ id: max(liveEvents.id) }).from(liveEvents);
+    const top = Number(row?.id ?? 0);
+    const event = (id: number, loadId: number) => ({
+      id,
+      userId: ids.shipper,
+      kind: "load",
+      payload: JSON.stringify({ loadId }),
+      createdAt: Date.now(),
+    });
+    // The later id is committed first, as a quick transaction does beside a slow one; the tail reads past the earlier.
+    await t.db.insert(liveEvents).values(event(top + 2, 902));
+    expect(await waitFor(() => stream.events.length > seen)).toBe(true);
+    await t.db.insert(liveEvents).values(event(top + 1, 901));
+    expect(await waitFor(() => stream.events.some((e) => e.data.loadId === 901))).toBe(true);
+    await Bun.sleep(600);
+    expect(stream.events.slice(seen).map((e) => e.data.loadId)).toEqual([902, 901]);
+  });
+
   test("a message reaches the other party live; reading the bell tells the user's other tabs", async () => {
     const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
     await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" });
     const driverStream = await listen(t.app, driver.cookie);
     const shipperTab = await listen(t.app, shipper.cookie);
+    // The shipper's tab opened just after the bid, so it was told of it; nothing else yet.
+    expect(shipperTab.events).toEqual([{ event: "notification", data: expect.objectContaining({ loadId }) }]);
+    const driverSeen = driverStream.events.length;
     expect((await shipper.post(`/api/loads/${loadId}/messages`, { body: "Ready?", driverId: ids.driver })).status).toBe(
       201,
     );
-    expect(await waitFor(() => driverStream.events.length > 0)).toBe(true);
-    expect(driverStream.events[0]).toMatchObject({ event: "notification", data: { loadId } });
+    expect(await waitFor(() => driverStream.events.length > driverSeen)).toBe(true);
+    expect(driverStream.events[driverSeen]).toMatchObject({ event: "notification", data: { loadId } });
     // The shipper wrote the message: nothing for them.
-    expect(shipperTab.events).toEqual([]);
+    await Bun.sleep(600);
+    expect(shipperTab.events).toHaveLength(1);
     expect((await shipper.post("/api/notifications/read-all")).json).toEqual({ marked: 1 });
-    expect(await waitFor(() => shipperTab.events.length > 0)).toBe(true);
+    expect(await waitFor(() => shipperTab.events.length > 1)).toBe(true);
   });
 });
 

@@ -251,7 +251,7 @@ export function LoadFilters({
 const placeName = (p: TPlace) => [p.city, p.state, p.country].filter(Boolean).join(", ");
 
 /** Several equipment types at once: ticked boxes in a fold that says what is chosen ("All equipment" when none). */
-function EquipmentChoice({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+export function EquipmentChoice({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   const { t } = useLingui();
   const equipmentLabel = useEquipmentLabel();
   const chosen = value.split(",").filter((e) => (EQUIPMENT_TYPES as readonly string[]).includes(e));

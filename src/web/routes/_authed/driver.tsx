@@ -28,11 +28,11 @@ import { Label } from "../../components/ui/input";
 import { Switch } from "../../components/ui/switch";
 import { currentPosition } from "../../lib/geolocation";
 import { useOfflineQueue } from "../../lib/offline-queue";
-import { usePendingPods } from "../../lib/pod-queue";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { isProof, usePendingUploads } from "../../lib/upload-queue";
 
 export const Route = createFileRoute("/_authed/driver")({ component: DriverDashboard });
 
@@ -145,7 +145,7 @@ function DriverHome() {
       },
     }),
   );
-  const pods = usePendingPods();
+  const pods = usePendingUploads().filter(isProof);
 
   const s = stats.data;
   return (
