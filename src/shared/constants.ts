@@ -40,6 +40,9 @@ export const EQUIPMENT_TYPES = [
 ] as const;
 export type TEquipmentType = (typeof EQUIPMENT_TYPES)[number];
 
+/** The load board's sort orders (the search API's `sort`). */
+export const LOAD_SORTS = ["distance", "rate", "date"] as const;
+export type TLoadSort = (typeof LOAD_SORTS)[number];
 export const RADIUS_OPTIONS = [25, 50, 100, 250, 500] as const;
 /** Saved lanes (the lanes board sync searches besides the user's last location): at most this many per user. */
 export const SAVED_LANES_MAX = 20;

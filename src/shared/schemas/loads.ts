@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EQUIPMENT_TYPES, MONEY_CURRENCY_CODES, RADIUS_OPTIONS } from "../constants";
+import { EQUIPMENT_TYPES, LOAD_SORTS, MONEY_CURRENCY_CODES, RADIUS_OPTIONS, type TLoadSort } from "../constants";
 import { zText } from "./text";
 
 const text = (field: string, max: number) =>
@@ -100,8 +100,7 @@ export const LOAD_STATUSES = [
   "cancelled",
 ] as const;
 export type TLoadStatus = (typeof LOAD_STATUSES)[number];
-export const LOAD_SORTS = ["distance", "rate", "date"] as const;
-export type TLoadSort = (typeof LOAD_SORTS)[number];
+export { LOAD_SORTS, type TLoadSort };
 
 export const ZLoadSearchInput = z
   .object({
