@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { EQUIPMENT_TYPES, LOAD_SORTS, RADIUS_OPTIONS } from "../../../shared/constants";
+import { ADDRESS_SAMPLES as VALUES } from "./address-samples";
 import { parseBoardSearch } from "./board-search";
 
 // The zod schema the board's address was read with before the reader was written out by hand (zod is not part of the
@@ -43,78 +44,6 @@ const ZReference = z.object({
 });
 
 const KEYS = Object.keys(ZReference.shape);
-
-// Values an address (TanStack Router reads JSON where it can) or a hand-edited link may hold.
-const VALUES: unknown[] = [
-  undefined,
-  null,
-  true,
-  false,
-  "",
-  " ",
-  "0",
-  "1",
-  "-1",
-  "12",
-  " 12 ",
-  "1e3",
-  "0x10",
-  "abc",
-  "NaN",
-  "Infinity",
-  "-Infinity",
-  0,
-  -0,
-  1,
-  -1,
-  0.5,
-  1.5,
-  25,
-  50,
-  100,
-  "100",
-  250,
-  500,
-  "500",
-  501,
-  90,
-  90.0001,
-  -90,
-  -90.5,
-  180,
-  "-180",
-  180.1,
-  9007199254740991,
-  9007199254740992,
-  1e21,
-  Number.NaN,
-  Number.POSITIVE_INFINITY,
-  [],
-  [5],
-  [1, 2],
-  {},
-  { a: 1 },
-  "2026-11-26",
-  "2026-1-26",
-  "2026-11-26T00:00",
-  "full",
-  "partial",
-  "all",
-  "mytess",
-  "external",
-  "distance",
-  "rate",
-  "date",
-  "dry_van",
-  "dry_van,flatbed",
-  "dry_van,",
-  "truck",
-  "x".repeat(100),
-  "x".repeat(101),
-  "x".repeat(200),
-  "x".repeat(201),
-  "Addis Ababa, ET",
-];
 
 describe("the board's address reader", () => {
   test("gives what the zod schema gave for every value in every field", () => {
