@@ -27,7 +27,8 @@ export default defineConfig({
           // tRPC's client package declares no `sideEffects`, so its WebSocket link (unused here) came along with the
           // links this app uses; its modules only define things.
           treeshake: {
-            moduleSideEffects: (id: string) => (/[\\/]node_modules[\\/]@trpc[\\/]client[\\/]/.test(id) ? false : undefined),
+            moduleSideEffects: (id: string) =>
+              /[\\/]node_modules[\\/]@trpc[\\/]client[\\/]/.test(id) ? false : undefined,
           },
           output: {
             // Everything the first screen loads statically goes in one file: on a phone at 400 ms a round trip, over
