@@ -9,6 +9,7 @@ import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { MoneyCurrencySelect } from "../loads/money-currency-select";
+import { Amount } from "../money/amount";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { DateTimeField } from "../ui/date-time-field";
@@ -24,7 +25,7 @@ import { LandingBidPending } from "./landing-bid-pending";
 export function LandingBid() {
   const { t } = useLingui();
   const { data: me } = useMe();
-  const { formatAmount, formatDate } = usePreferences();
+  const { formatDate } = usePreferences();
   const queryClient = useQueryClient();
   const loads = useQuery(trpc.platform.sampleLoads.queryOptions({ limit: 6 }, { staleTime: 60_000 }));
   const load = loads.data?.[0];
@@ -92,7 +93,7 @@ export function LandingBid() {
           </span>
           <span className="mt-1 block">
             <Trans comment="Landing page bid card: the load's budget, then its pickup date">
-              Budget {formatAmount(load.budgetAmount, load.budgetCurrency)} · pickup{" "}
+              Budget <Amount amount={load.budgetAmount} currency={load.budgetCurrency} /> · pickup{" "}
               {formatDate(load.pickupDate, { dateStyle: "medium" })}
             </Trans>
           </span>
