@@ -11,7 +11,7 @@ import {
 import { CALENDARS, formatDate, type TCalendar, type TDateFormat } from "../../shared/dates";
 import { numberFormat } from "../../shared/intl";
 import { formatMoney, shownAmount, type TShownAmount, withEstimateMark } from "../../shared/money";
-import { deviceRegion } from "../../shared/region";
+import { accountDefaults, deviceRegion } from "../../shared/region";
 import {
   defaultUnits,
   distanceUnit,
@@ -102,9 +102,13 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   const { i18n } = useLingui();
   const language = (i18n.locale || "en") as TLanguage;
   const me = useMe().data;
+  // Without a choice on this device, the currency a new account would start with here (birr for Ethiopia and for
+  // Amharic and Afaan Oromo readers), until the account's own arrives.
   const [currency, setCurrencyState] = useState<TDisplayCurrency>(() => {
     const stored = localStorage.getItem(STORAGE_KEYS.preferredCurrency);
-    return isDisplayCurrency(stored) ? stored : "USD";
+    return isDisplayCurrency(stored)
+      ? stored
+      : accountDefaults({ language, region: deviceRegion(deviceHints()) }).currency;
   });
   const [calendar, setCalendarState] = useState<TCalendar>(() => {
     const stored = localStorage.getItem(CALENDAR_KEY);
