@@ -17,6 +17,7 @@ import { LoadFilters } from "../../components/loads/load-filters";
 import { DriverMessagesDialog } from "../../components/loads/messages-dialog";
 import { PlaceName } from "../../components/loads/place-name";
 import { RateDialog } from "../../components/loads/rate-dialog";
+import { Amount } from "../../components/money/amount";
 import { RatesNote } from "../../components/money/rates-note";
 import { ArrivalPrompt } from "../../components/tracking/arrival-prompt";
 import { TripSharing } from "../../components/tracking/trip-sharing";
@@ -58,7 +59,7 @@ function DriverDashboard() {
 
 function DriverHome() {
   const { t } = useLingui();
-  const { formatNumber, formatOriginal, formatDate, formatAmount, units } = usePreferences();
+  const { formatNumber, formatOriginal, formatDate, units } = usePreferences();
   const queryClient = useQueryClient();
   const onUnauthorized = useUnauthorizedRedirect();
   const [filters, setFilters] = useState<TBoardFilters>({ ...DEFAULT_FILTERS, radius: DEFAULT_RADIUS });
@@ -256,7 +257,7 @@ function DriverHome() {
         <StatCard
           icon={Banknote}
           label={<Trans>This month's earnings</Trans>}
-          value={s ? formatAmount(s.monthlyEarnings.amount, s.monthlyEarnings.currency) : "…"}
+          value={s ? <Amount amount={s.monthlyEarnings.amount} currency={s.monthlyEarnings.currency} /> : "…"}
           testId="stat-earnings"
           hint={<RatesNote />}
         />
