@@ -57,7 +57,20 @@ test("a new shipper adds a Shopify store, syncs its orders, converts one and fin
     .filter({ has: page.getByTestId("convert-order") })
     .first();
   const number = (await row.getByTestId("order-number").textContent())!.trim();
+  const orderId = Number(await row.getAttribute("data-order-id"));
+  const draft = (await (await page.request.get(`/api/ecommerce/orders/${orderId}/draft`)).json()) as {
+    load: { weight: number };
+  };
+  // Convert opens the order's load in the Post Load form; nothing is posted before the shipper posts it.
   await row.getByTestId("convert-order").click();
+  const review = page.getByRole("dialog");
+  await expect(review.getByTestId("review-load-notice")).toHaveText(
+    `The load from order ${number}: check it and post it.`,
+  );
+  await expect(review.getByTestId("complete-load-notice")).toHaveCount(0);
+  await expect(review.getByTestId("parcel-suggestion")).toHaveCount(draft.load.weight < 70 / 0.45359237 ? 1 : 0);
+  await expect(rows.filter({ hasText: number }).getByTestId("converted-badge")).toHaveCount(0);
+  await review.getByRole("button", { name: "Post Load" }).click();
   await expect(page.getByTestId("toast").getByText("Order Converted")).toBeVisible();
   const converted = rows.filter({ hasText: number });
   await expect(converted.getByTestId("converted-badge")).toBeVisible();
@@ -66,4 +79,64 @@ test("a new shipper adds a Shopify store, syncs its orders, converts one and fin
   await converted.getByTestId("order-load-link").click();
   await expect(page.getByText(`Order ${number}:`).first()).toBeVisible();
   await expect(page.getByTestId("source-badge").first()).toHaveText("MYTESS");
+});
+
+test("an order light enough for a parcel carrier suggests the parcel section before it is posted as a load", async ({
+  page,
+}) => {
+  await page.goto("/signin?mode=register&returnTo=/ecommerce");
+  await signUp(page, { type: "Shipper", first: "Chaltu", last: "Gemechu", email: uniqueEmail("chaltu") });
+  await expect(page.getByTestId("no-integrations")).toBeVisible();
+  await page.getByTestId("add-integration").click();
+  await page.getByLabel("Platform").selectOption("shopify");
+  await page.getByLabel("Name").fill("Chaltu's shop");
+  await page.getByTestId("use-sandbox").click();
+  await page.locator("#ec-warehouse-city").fill("Addis");
+  await page
+    .getByRole("option", { name: /Addis Ababa/ })
+    .first()
+    .click();
+  await page.locator("#ec-warehouse-address").fill("Bole Lemi Industrial Park");
+  await page.getByTestId("integration-submit").click();
+  await expect(page.getByTestId("toast").getByText("Integration Added")).toBeVisible();
+  await page.getByTestId("sync-integration").first().click();
+  await expect(page.getByTestId("toast").getByText("Sync Successful")).toBeVisible({ timeout: 20_000 });
+
+  // The orders on the first page, each with the load it would become (as the API gives it): one under 70 kg, one over.
+  await page.getByTestId("tab-orders").click();
+  await expect(page.getByTestId("order-row").first()).toBeVisible();
+  const ids = await page
+    .getByTestId("order-row")
+    .filter({ has: page.getByTestId("convert-order") })
+    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-order-id"))));
+  const drafts = await Promise.all(
+    ids.map(async (id) => ({
+      id,
+      ...((await (await page.request.get(`/api/ecommerce/orders/${id}/draft`)).json()) as {
+        load: { weight: number };
+        missing: string[];
+      }),
+    })),
+  );
+  const PARCEL_LBS = 70 / 0.45359237;
+  const light = drafts.find((d) => d.load.weight < PARCEL_LBS && d.missing.length === 0);
+  const heavy = drafts.find((d) => d.load.weight >= PARCEL_LBS && d.missing.length === 0);
+  expect(light, "the Sandbox store has an order under 70 kg").toBeTruthy();
+  expect(heavy, "the Sandbox store has an order over 70 kg").toBeTruthy();
+
+  const open = async (id: number) => {
+    await page.goto("/ecommerce");
+    await page.getByTestId("tab-orders").click();
+    const row = page.locator(`[data-testid="order-row"][data-order-id="${id}"]`);
+    await row.getByTestId("convert-order").click();
+    return page.getByRole("dialog");
+  };
+  const lightReview = await open(light!.id);
+  await expect(lightReview.getByTestId("parcel-suggestion")).toContainText("under 70 kg");
+  await lightReview.getByRole("link", { name: "Compare parcel rates" }).click();
+  await expect(page).toHaveURL(/\/shipping/);
+
+  const heavyReview = await open(heavy!.id);
+  await expect(heavyReview.getByTestId("review-load-notice")).toBeVisible();
+  await expect(heavyReview.getByTestId("parcel-suggestion")).toHaveCount(0);
 });

@@ -1,11 +1,16 @@
 import { Trans, useLingui } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
 import type { TCreateLoadForm } from "../../../shared/schemas/loads";
 import { PostLoadDialog } from "../loads/post-load-dialog";
 import type { TPlaceNeeded } from "./use-convert-order";
 
+/** Below this an order is a parcel more than a load (70 kg, in pounds as loads keep weights). */
+const PARCEL_MAX_LBS = 70 / 0.45359237;
+
 /**
- * The Post New Load dialog, filled from an order whose delivery address could not be placed: the shipper picks the
- * delivery city (and checks the rest); posting converts the order with that load.
+ * The Post New Load dialog, filled from an order, for the shipper to check before anything is posted: posting converts
+ * the order with that load. When the order's delivery address could not be placed the shipper picks the delivery city
+ * first; an order light enough for a parcel carrier says so, with the way to the parcel section.
  */
 export function CompleteLoadDialog({
   needed,
@@ -20,13 +25,16 @@ export function CompleteLoadDialog({
   const { draft } = needed;
   const order = draft.order.orderNumber;
   const missing = new Set(draft.missing);
-  const pick = t`Pick the delivery city from the suggestions so the load can be placed on the map`;
-  const initialErrors: Record<string, string> = { deliveryCity: pick };
+  const unplaced = draft.missing.length > 0 || draft.load.deliveryLatitude == null;
+  const initialErrors: Record<string, string> = {};
+  if (unplaced)
+    initialErrors.deliveryCity = t`Pick the delivery city from the suggestions so the load can be placed on the map`;
   if (missing.has("deliveryCountry"))
     initialErrors.deliveryCountry = t({
       message: "Required",
       comment: "Form error under an empty field that must be filled",
     });
+  const parcel = draft.load.weight != null && draft.load.weight < PARCEL_MAX_LBS;
   return (
     <PostLoadDialog
       open
@@ -35,11 +43,31 @@ export function CompleteLoadDialog({
       initialErrors={initialErrors}
       onSubmitLoad={onSubmitLoad}
       description={
-        <span data-testid="complete-load-notice">
-          <Trans>
-            The delivery address of order {order} cannot be placed on the map. Complete the delivery place, check the
-            load, and post it.
-          </Trans>
+        <span className="grid gap-2">
+          {unplaced ? (
+            <span data-testid="complete-load-notice">
+              <Trans>
+                The delivery address of order {order} cannot be placed on the map. Complete the delivery place, check
+                the load, and post it.
+              </Trans>
+            </span>
+          ) : (
+            <span data-testid="review-load-notice">
+              <Trans comment="Post Load form opened from a store order: nothing is posted until the shipper posts it">
+                The load from order {order}: check it and post it.
+              </Trans>
+            </span>
+          )}
+          {parcel && (
+            <span className="rounded-md bg-amber-50 p-2 text-amber-900" data-testid="parcel-suggestion">
+              <Trans>This load weighs under 70 kg: a parcel carrier may suit it better.</Trans>{" "}
+              <Link to="/shipping" className="font-medium underline">
+                <Trans comment="Link from a light store order to the parcel rate calculator">
+                  Compare parcel rates
+                </Trans>
+              </Link>
+            </span>
+          )}
         </span>
       }
     />

@@ -10,7 +10,7 @@ import { CompleteLoadDialog } from "./complete-load-dialog";
 import { OrderFilters, type TOrderFilter } from "./order-filters";
 import { OrderRow } from "./order-row";
 import { ECOMMERCE_REFETCH_MS, ORDERS_PAGE_SIZE } from "./shared";
-import { type TPlaceNeeded, useConvertOrder } from "./use-convert-order";
+import { type TPlaceNeeded, useConvertOrder, useReviewOrder } from "./use-convert-order";
 
 /** The orders of the user's stores, newest first, filtered and paged; each becomes a load with Convert. */
 export function OrdersTab({ canConvert }: { canConvert: boolean }) {
@@ -30,6 +30,8 @@ export function OrdersTab({ canConvert }: { canConvert: boolean }) {
     ),
   );
   const convert = useConvertOrder(setNeeded);
+  // Convert opens the order's load in the Post New Load form; only posting it there converts the order.
+  const { review, pendingId } = useReviewOrder(setNeeded);
   const data = orders.data;
   const total = data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE));
@@ -87,8 +89,8 @@ export function OrdersTab({ canConvert }: { canConvert: boolean }) {
                   key={o.id}
                   order={o}
                   canConvert={canConvert}
-                  converting={convert.isPending && convert.variables?.id === o.id}
-                  onConvert={() => convert.mutate({ id: o.id })}
+                  converting={pendingId === o.id || (convert.isPending && convert.variables?.id === o.id)}
+                  onConvert={() => void review(o.id)}
                 />
               ))}
             </ul>

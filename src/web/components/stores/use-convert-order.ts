@@ -1,5 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
@@ -59,4 +60,34 @@ export function useConvertOrder(onPlaceNeeded: (p: TPlaceNeeded) => void) {
       },
     }),
   );
+}
+
+/**
+ * Convert, step one: the load the order would become is fetched and handed to `onReady` for the Post New Load dialog,
+ * so the shipper checks it before anything is posted. `pendingId` is the order being fetched.
+ */
+export function useReviewOrder(onReady: (p: TPlaceNeeded) => void) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const onUnauthorized = useUnauthorizedRedirect();
+  const [pendingId, setPendingId] = useState<number | null>(null);
+  const review = async (orderId: number) => {
+    setPendingId(orderId);
+    try {
+      const draft = await queryClient.fetchQuery(
+        trpc.stores.orderDraft.queryOptions({ id: orderId }, { staleTime: 0 }),
+      );
+      onReady({ orderId, draft });
+    } catch (err) {
+      if (onUnauthorized(err)) return;
+      toast({
+        title: t({ message: "Conversion Failed", comment: "Notice title: turning a store order into a load failed" }),
+        description: serverMessage(err) ?? t`Failed to convert the order`,
+        variant: "destructive",
+      });
+    } finally {
+      setPendingId(null);
+    }
+  };
+  return { review, pendingId };
 }
