@@ -2,14 +2,15 @@
 // each with a load in transit and a session, and about 1,000,000 stored positions (plus one long trip of 100,000
 // points); starts the server; then
 //  1. C clients send each driver's positions in batches of 10 (`POST /api/loads/:id/positions`) for S seconds: the
-//     positions stored per second (`positions_per_s=`; target >= 5,000/s on SQLite);
+//     positions stored per second (`positions_per_s=`; target >= 5,000/s on SQLite) and the server's CPU time per
+//     position (`server_cpu_us_per_position=`, all its processes: what a change costs, even on a busy machine);
 //  2. batches sent again are checked to store nothing, and the database's count to match what the answers said;
 //  3. `GET /api/loads/:id/track` on random trips (`track_p99_ms=`; target <= 20 ms) and on the long trip
 //     (`long_track_p99_ms=`), each answer checked (point count, first and last point) against what was stored.
 // Any disagreement fails the run (exit 1).
 //   bun bench/positions.ts --drivers 10000 --stored 1000000 --clients 32 --seconds 15
 //   DATABASE_URL=postgres://… bun bench/positions.ts   (a temporary database on that server)
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -219,6 +220,35 @@ const server = Bun.spawn(["bun", ...profile, join(import.meta.dir, "..", "src", 
   stderr: "inherit",
 });
 
+/**
+ * CPU seconds used so far by the server and every process under it (Linux's /proc; null elsewhere). On a shared
+ * machine the positions per second follow whatever else runs; the server's CPU time per position does not.
+ */
+const serverCpuSeconds = (root: number): number | null => {
+  try {
+    const stats = new Map<number, { ppid: number; ticks: number }>();
+    for (const name of readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        // The fields after the command (which may hold spaces) in parentheses: state, ppid, …, utime (14), stime (15).
+        const text = readFileSync(`/proc/${name}/stat`, "utf8");
+        const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+        stats.set(Number(name), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+      } catch {}
+    }
+    let ticks = 0;
+    const walk = (pid: number) => {
+      ticks += stats.get(pid)?.ticks ?? 0;
+      for (const [child, s] of stats) if (s.ppid === pid) walk(child);
+    };
+    walk(root);
+    // Linux counts these in clock ticks of 1/100 s.
+    return ticks / 100;
+  } catch {
+    return null;
+  }
+};
+
 const cookieOf = (driver: number) => `${SESSION_COOKIE}=${tokens[driver]}`;
 const batchOf = (trip: TTrip, n: number) =>
   Array.from({ length: BATCH }, (_, j) => {
@@ -257,6 +287,7 @@ try {
     batchesSent.set(trip.loadId, n + 1);
     stored += (await send(trip, n)).stored;
   }
+  const cpuBefore = serverCpuSeconds(server.pid);
   const started = performance.now();
   const deadline = started + SECONDS * 1000;
   let timedStored = 0;
@@ -275,11 +306,14 @@ try {
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = serverCpuSeconds(server.pid);
+  const cpuUsPerPosition =
+    cpuBefore != null && cpuAfter != null ? ((cpuAfter - cpuBefore) * 1e6) / timedStored : Number.NaN;
   stored += timedStored;
   const perSecond = timedStored / elapsed;
   sendLatencies.sort((a, b) => a - b);
   console.log(
-    `${timedStored.toLocaleString("en-US")} positions stored in ${elapsed.toFixed(1)} s by ${C} clients (${sendLatencies.length} batches of ${BATCH}): ${perSecond.toFixed(0)}/s, batch p50 ${percentile(sendLatencies, 50).toFixed(2)} ms, p99 ${percentile(sendLatencies, 99).toFixed(2)} ms`,
+    `${timedStored.toLocaleString("en-US")} positions stored in ${elapsed.toFixed(1)} s by ${C} clients (${sendLatencies.length} batches of ${BATCH}): ${perSecond.toFixed(0)}/s, batch p50 ${percentile(sendLatencies, 50).toFixed(2)} ms, p99 ${percentile(sendLatencies, 99).toFixed(2)} ms; the server's CPU ${cpuUsPerPosition.toFixed(0)} µs a position`,
   );
   for (const [loadId, n] of batchesSent) {
     const p = pointsOf.get(loadId)!;
@@ -340,7 +374,7 @@ try {
   );
   console.log("targets: positions_per_s >= 5000 on SQLite, track_p99_ms <= 20");
   console.log(
-    `engine=${ENGINE} drivers=${D} stored_total=${total} positions_per_s=${perSecond.toFixed(0)} batch_p99_ms=${percentile(sendLatencies, 99).toFixed(2)} track_p50_ms=${percentile(trackTimes, 50).toFixed(2)} track_p99_ms=${percentile(trackTimes, 99).toFixed(2)} long_track_p99_ms=${percentile(longTimes, 99).toFixed(2)} agree=${trackTimes.length + longTimes.length}/${trackTimes.length + longTimes.length}`,
+    `engine=${ENGINE} drivers=${D} stored_total=${total} positions_per_s=${perSecond.toFixed(0)} server_cpu_us_per_position=${cpuUsPerPosition.toFixed(0)} batch_p99_ms=${percentile(sendLatencies, 99).toFixed(2)} track_p50_ms=${percentile(trackTimes, 50).toFixed(2)} track_p99_ms=${percentile(trackTimes, 99).toFixed(2)} long_track_p99_ms=${percentile(longTimes, 99).toFixed(2)} agree=${trackTimes.length + longTimes.length}/${trackTimes.length + longTimes.length}`,
   );
 } catch (err) {
   console.error(String(err));

@@ -1,11 +1,13 @@
 // The async SQLite handle keeps transactions whole: nothing of another request runs inside one, a throw leaves
 // nothing behind, and a transaction opened inside another's callback fails instead of waiting for itself.
+
+import { Database } from "bun:sqlite";
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { type DbHandle, first, migrateDb, openDb } from "./client";
+import { type DbHandle, first, migrateDb, openDb, statementCache } from "./client";
 import { fxRates } from "./schema";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -103,3 +105,20 @@ for (const where of ["memory", "file"] as const) {
     expect(await rateOf(h, "USD")).toBe(1);
   });
 }
+
+test("the statement cache keeps more texts than a request runs, and finalizes the least recently used past its size", () => {
+  const sqlite = new Database(":memory:");
+  const statement = statementCache(sqlite, 30);
+  const texts = Array.from({ length: 30 }, (_, i) => `SELECT ${i} AS x`);
+  // bun:sqlite's own cache keeps 20: cycling through 30 texts with it would prepare each one again every time.
+  const first = texts.map((t) => statement(t));
+  const again = texts.map((t) => statement(t));
+  expect(again.every((s, i) => s === first[i])).toBe(true);
+  expect(statement(texts[0]!).values()).toEqual([[0]]);
+  // Text 1 is now the least recently used (text 0 was just used): a new text drops it, and it is prepared anew.
+  statement("SELECT 'new' AS x");
+  expect(statement(texts[2]!)).toBe(first[2]!);
+  expect(statement(texts[1]!)).not.toBe(first[1]!);
+  expect(() => first[1]!.values()).toThrow();
+  sqlite.close();
+});

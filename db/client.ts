@@ -90,7 +90,40 @@ export const createGate = (): TGate => {
   };
 };
 
+/** Handles whose transactions run on the handle's own connection (SQLite): its prepared statements run inside them. */
+const sharesConnection = new WeakSet<TDb>();
+
 type TMethod = "run" | "all" | "values" | "get";
+
+/** How many prepared statements a connection keeps (the texts used least recently are finalized past this). */
+export const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The connection's prepared statements by SQL text, the least recently used dropped past STATEMENT_CACHE_SIZE.
+ * bun:sqlite's own cache (`query`) keeps only 20, and one request runs more distinct statements than that (a batch of
+ * positions runs about 25 between its session look-up and its notification), so with it every statement of a hot path
+ * was prepared again on every call: SQLite's parsing and planning, several times the cost of running it.
+ */
+export const statementCache = (sqlite: Sqlite, size = STATEMENT_CACHE_SIZE) => {
+  const cache = new Map<string, ReturnType<Sqlite["prepare"]>>();
+  return (text: string) => {
+    let stmt = cache.get(text);
+    if (stmt) {
+      // Most recently used last: a Map keeps insertion order, so the first key is the one to drop.
+      cache.delete(text);
+      cache.set(text, stmt);
+      return stmt;
+    }
+    stmt = sqlite.prepare(text);
+    if (cache.size >= size) {
+      const [oldest, dropped] = cache.entries().next().value!;
+      cache.delete(oldest);
+      dropped.finalize();
+    }
+    cache.set(text, stmt);
+    return stmt;
+  };
+};
 
 /** Opens (creating if needed) the SQLite file, with WAL, a busy timeout and foreign keys on. ":memory:" for tests. */
 export const openDb = async (path: string): Promise<DbHandle> => {
@@ -106,10 +139,11 @@ export const openDb = async (path: string): Promise<DbHandle> => {
   // and a board sync of 100,000 loads takes half the time with their pages kept (bench/sync.ts).
   sqlite.exec("PRAGMA cache_size = -65536;");
   const gate = createGate();
-  // drizzle's async SQLite driver over a callback: statements are prepared once (bun:sqlite caches them by text).
+  const statement = statementCache(sqlite);
+  // drizzle's async SQLite driver over a callback: statements are prepared once per text (statementCache).
   const exec = (text: string, params: unknown[], method: TMethod) =>
     gate.run(() => {
-      const stmt = sqlite.query(text);
+      const stmt = statement(text);
       const args = params as never[];
       if (method === "run") {
         stmt.run(...args);
@@ -131,6 +165,7 @@ export const openDb = async (path: string): Promise<DbHandle> => {
   const db: TDb = Object.assign(base, {
     q: { ...createSqliteQueries(sqlite, gate), sharedTransaction: createSharedTransactions<TTx>(base) },
   });
+  sharesConnection.add(db);
   // Foreign keys are off while migrating: a migration that rebuilds a table (SQLite cannot drop a NOT NULL in place)
   // drops the old one, and with them on that drop would cascade into every referencing table. The migrator's own
   // transaction makes a PRAGMA inside a migration a no-op, so it is set here, and the references are checked after.
@@ -285,5 +320,37 @@ export const perHandle = <T>(make: (db: TDb) => T) => {
       made.set(db, value);
     }
     return value;
+  };
+};
+
+type TPreparable<P, R> = { prepare: () => { execute: (params: P) => Promise<R> } };
+/** What a hot statement is built on: the handle (prepared once) or the transaction (built each call). */
+export type TBuilder = Pick<TDb, "select" | "insert" | "update" | "delete">;
+
+/**
+ * A statement of a hot path that runs inside a transaction, built by drizzle once per handle and shape (`key`, when
+ * its text varies, e.g. with the number of rows) instead of on every call: building a query costs drizzle several
+ * times what running it costs SQLite. On SQLite a transaction runs on the handle's one connection, so the handle's
+ * prepared statement runs inside it; on PostgreSQL a statement prepared on the pool would run on another connection,
+ * outside the transaction, so there it is built on the transaction each call (what awaiting the builder does anyway).
+ * The parameters are drizzle placeholders (`sql.placeholder("name")`).
+ */
+export const txStatement = <P extends Record<string, unknown>, R, K = null>(
+  build: (on: TBuilder, key: K) => TPreparable<P, R>,
+) => {
+  const made = new WeakMap<TDb, Map<K, ReturnType<TPreparable<P, R>["prepare"]>>>();
+  return (db: TDb, tx: TBuilder, params: P, key: K = null as K): Promise<R> => {
+    if (!sharesConnection.has(db)) return build(tx, key).prepare().execute(params);
+    let byKey = made.get(db);
+    if (!byKey) {
+      byKey = new Map();
+      made.set(db, byKey);
+    }
+    let prepared = byKey.get(key);
+    if (!prepared) {
+      prepared = build(db, key).prepare();
+      byKey.set(key, prepared);
+    }
+    return prepared.execute(params);
   };
 };

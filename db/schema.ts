@@ -1160,6 +1160,10 @@ export const freightPayments = sqliteTable(
     agreedMinor: integer().notNull(),
     feeMinor: integer().notNull(),
     note: text(),
+    /** The open checkout's hosted page (Chapa cannot be asked for it again), null when none is open. */
+    checkoutUrl: text(),
+    /** Checkouts opened so far: numbers the next one's Stripe idempotency key and Chapa tx_ref. */
+    checkoutAttempt: integer().notNull().default(0),
     ...timestamps,
   },
   (t) => [

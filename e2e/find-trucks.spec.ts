@@ -138,6 +138,9 @@ test("a driver posts a truck, a shipper finds it from a load and invites, the dr
   await expect(invitation).toContainText("Meron T. invited you to bid");
   const bidButton = invitation.getByTestId("invitation-bid");
   expect((await bidButton.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+  // One way to bid: the invitation's button, not a second one on the load's card.
+  await expect(driver.getByRole("button", { name: "Place Bid" })).toHaveCount(1);
+  await expect(driver.getByTestId("quick-bid")).toHaveCount(0);
   await bidButton.click();
   const bid = driver.getByTestId("bid-dialog");
   await bid.getByLabel("Bid amount").fill("950");
@@ -145,6 +148,7 @@ test("a driver posts a truck, a shipper finds it from a load and invites, the dr
   await expect(toast(driver).getByText("Bid Placed")).toBeVisible();
   await expect(invitation.getByTestId("your-bid")).toContainText("· pending");
   await expect(invitation.getByTestId("invitation-bid")).toHaveText("Change your bid");
+  await expect(driver.getByRole("button", { name: "Change your bid" })).toHaveCount(1);
 
   await driverCtx.close();
   await shipperCtx.close();

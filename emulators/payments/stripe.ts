@@ -2,7 +2,8 @@
 // payment adapter uses, the hosted pages a browser visits, and signed webhook deliveries.
 //
 //   POST   /v1/checkout/sessions               form: mode=subscription, line_items[0][price|quantity], success_url, …
-//   GET    /v1/checkout/sessions/{id}
+//   GET    /v1/checkout/sessions/{id}           a session past its expires_at (24 h) is expired
+//   POST   /v1/checkout/sessions/{id}/expire    an open session only (checkout.session.expired); else 400
 //   GET    /v1/subscriptions/{id}               expand[]=latest_invoice | latest_invoice.payments | customer
 //   POST   /v1/subscriptions/{id}               cancel_at_period_end=true|false, metadata[…]
 //   DELETE /v1/subscriptions/{id}
@@ -501,6 +502,13 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       const s = sessions.get(sessionId);
       if (!s) throw new Error(`No such checkout.session: ${sessionId}`);
       return s.cancel_url;
+    },
+    /** A session's 24 hours run out (as if that time had passed): it expires, with checkout.session.expired. */
+    expireAfterTime: (sessionId: string) => {
+      const s = sessions.get(sessionId);
+      if (!s) throw new Error(`No such checkout.session: ${sessionId}`);
+      s.expires_at = Math.min(s.expires_at, nowSec() - 1);
+      lapse(s);
     },
     /**
      * The subscription's period ends: a subscription set to cancel at period end ends (customer.subscription.deleted);
@@ -1120,8 +1128,21 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     return inv;
   };
 
+  /**
+   * A session past its expires_at (24 hours by default) expires, as Stripe's do: it can no longer be paid, its url
+   * is gone, and checkout.session.expired goes out. Looked at whenever the session is read or paid.
+   */
+  const lapse = (s: TSession | undefined) => {
+    if (s?.status === "open" && s.expires_at <= nowSec()) expireSession(s);
+    return s;
+  };
+  const expireSession = (s: TSession) => {
+    s.status = "expired";
+    void enqueueBatch([event("checkout.session.expired", renderSession(s))]);
+  };
+
   const pay = async (sessionId: string) => {
-    const s = sessions.get(sessionId);
+    const s = lapse(sessions.get(sessionId));
     if (!s) throw new Error(`No such checkout.session: ${sessionId}`);
     if (s.status !== "open") throw new Error(`The checkout session ${sessionId} is ${s.status}`);
     const now = nowSec();
@@ -1176,7 +1197,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
 
   /** Pays an open Checkout Session in payment mode (a one-off payment): a payment intent and its charge. */
   const payPayment = async (sessionId: string) => {
-    const s = sessions.get(sessionId);
+    const s = lapse(sessions.get(sessionId));
     if (!s) throw new Error(`No such checkout.session: ${sessionId}`);
     if (s.status !== "open") throw new Error(`The checkout session ${sessionId} is ${s.status}`);
     if (s.mode !== "payment") throw new Error(`The checkout session ${sessionId} is in subscription mode: pay`);
@@ -1494,8 +1515,18 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     if (method === "POST" && path === "/v1/checkout/sessions") return createSession(p, base);
     const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
     if (method === "GET" && session) {
-      const s = sessions.get(session[1]);
+      const s = lapse(sessions.get(session[1]));
       if (!s) throw missing("checkout.session", session[1]);
+      return renderSession(s);
+    }
+    const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+    if (method === "POST" && expire) {
+      p.only(["expand"]);
+      const s = lapse(sessions.get(decodeURIComponent(expire[1])));
+      if (!s) throw missing("checkout.session", expire[1]);
+      if (s.status !== "open")
+        throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired; this one is ${s.status}.`);
+      expireSession(s);
       return renderSession(s);
     }
     const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
@@ -1716,7 +1747,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     }
     let m = /^\/checkout\/([^/]+)(?:\/(pay|cancel))?$/.exec(url.pathname);
     if (m) {
-      const s = sessions.get(m[1]);
+      const s = lapse(sessions.get(m[1]));
       if (!s) return page("Not found", "<p>No such checkout session.</p>", 404);
       if (!m[2] && req.method === "GET") return checkoutPage(s);
       if (m[2] === "cancel" && req.method === "POST")

@@ -386,3 +386,75 @@ describe("the trip moves the money", () => {
     expect((await txns()).length).toBe(2);
   });
 });
+
+describe("one payable page per load", () => {
+  test("Stripe: asking again, or twice at once, answers the open session; a new one only after Stripe expired it", async () => {
+    const loadId = await awarded(900, "USD");
+    const sessionsMade = () =>
+      emu.controls.stripe.requests.filter((r) => r.method === "POST" && r.path === "/v1/checkout/sessions").length;
+    const [a, b] = await Promise.all([
+      shipper.post(`/api/loads/${loadId}/payment`, { provider: "stripe" }),
+      shipper.post(`/api/loads/${loadId}/payment`, { provider: "stripe" }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.json.url).toBe(a.json.url);
+    const again = await shipper.post(`/api/loads/${loadId}/payment`, { provider: "stripe" });
+    expect(again.json.url).toBe(a.json.url);
+    expect(sessionsMade()).toBe(1);
+
+    // A day later the session has expired at Stripe: it cannot be paid, and asking again opens a new one.
+    const first = lastPart(a.json.url);
+    emu.controls.stripe.expireAfterTime(first);
+    await emu.controls.stripe.settled();
+    const next = await shipper.post(`/api/loads/${loadId}/payment`, { provider: "stripe" });
+    expect(next.status).toBe(200);
+    expect(next.json.url).not.toBe(a.json.url);
+    expect(sessionsMade()).toBe(2);
+    await expect(emu.controls.stripe.payPayment(first)).rejects.toThrow("expired");
+    await emu.controls.stripe.payPayment(lastPart(next.json.url));
+    await emu.controls.stripe.settled();
+    const paid = (await shipper.get(`/api/loads/${loadId}/payment`)).json.payment;
+    expect(paid.state).toBe("funded");
+    expect(paid.history.map((h: { state: string }) => h.state)).toEqual([
+      "awaiting_payment",
+      "failed",
+      "awaiting_payment",
+      "funded",
+    ]);
+    expect((await shipper.post(`/api/loads/${loadId}/payment`, { provider: "stripe" })).status).toBe(409);
+  });
+
+  test("Chapa: a pending page is answered again (twice at once too); a new tx_ref only after Chapa says cancelled", async () => {
+    const loadId = await awarded(5_000, "ETB");
+    const initialized = () => emu.controls.chapa.requests.filter((r) => r.path === "/v1/transaction/initialize").length;
+    const [a, b] = await Promise.all([
+      shipper.post(`/api/loads/${loadId}/payment`, { provider: "chapa" }),
+      shipper.post(`/api/loads/${loadId}/payment`, { provider: "chapa" }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.json.url).toBe(a.json.url);
+    expect((await shipper.post(`/api/loads/${loadId}/payment`, { provider: "chapa" })).json.url).toBe(a.json.url);
+    expect(initialized()).toBe(1);
+
+    // The shipper cancels on Chapa's page (the webhook is lost): asking again checks with Chapa, then opens anew.
+    emu.controls.chapa.setWebhookUrl(null);
+    const firstRef = decodeURIComponent(lastPart(a.json.url));
+    await emu.controls.chapa.cancel(firstRef);
+    const next = await shipper.post(`/api/loads/${loadId}/payment`, { provider: "chapa" });
+    expect(next.status).toBe(200);
+    const nextRef = decodeURIComponent(lastPart(next.json.url));
+    expect(nextRef).not.toBe(firstRef);
+    expect(initialized()).toBe(2);
+    emu.controls.chapa.setWebhookUrl("http://localhost/api/webhooks/chapa");
+    await emu.controls.chapa.pay(nextRef);
+    await emu.controls.chapa.settled();
+    const paid = (await shipper.get(`/api/loads/${loadId}/payment`)).json.payment;
+    expect(paid.state).toBe("funded");
+    expect(paid.history.map((h: { state: string }) => h.state)).toEqual([
+      "awaiting_payment",
+      "failed",
+      "awaiting_payment",
+      "funded",
+    ]);
+  });
+});

@@ -123,6 +123,12 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
   const { formatDate } = usePreferences();
   const online = useOnline();
   const q = useQuery(trpc.loads.byId.queryOptions({ loadId }, { retry: false }));
+  // The same query as the invitation notice's (shared by its key): when the notice offers the bid, the load's card
+  // does not offer a second one.
+  const invitations = useQuery({
+    ...trpc.trucks.invitations.queryOptions({ loadId }, { staleTime: 30_000 }),
+    enabled: isDriver,
+  });
   // A load opened before the connection went stays readable from this device's copy (kept across reloads).
   if (!q.data && !online)
     return (
@@ -156,7 +162,11 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
       {isDriver && !l.isAssignedToMe && <TruckInvitationNotice load={l} />}
       <LoadCard
         load={l}
-        actions={<BidAction load={l} isDriver={isDriver} testId="quick-bid" label={<Trans>Place Bid</Trans>} />}
+        actions={
+          isDriver && !l.isAssignedToMe && l.status === "posted" && invitations.data?.length ? undefined : (
+            <BidAction load={l} isDriver={isDriver} testId="quick-bid" label={<Trans>Place Bid</Trans>} />
+          )
+        }
       />
       {l.shipper && <ShipperTrustCard shipper={l.shipper} />}
       <Suspense fallback={<div className="h-[260px] animate-pulse rounded-lg bg-muted md:h-[320px]" />}>

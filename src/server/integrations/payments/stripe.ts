@@ -208,6 +208,7 @@ const ZPortal = z.object({ url: z.string() });
 const ZMetadata = z.record(z.string(), z.string()).nullish();
 const ZCheckoutSession = z.object({
   id: z.string(),
+  url: z.string().nullish(),
   status: z.string().nullish(),
   payment_status: z.string(),
   amount_total: z.number().nullish(),
@@ -289,6 +290,7 @@ export const mapStripeCheckoutSession = (obj: unknown): TStripeCheckoutSession |
     currency: c.currency ? c.currency.toUpperCase() : null,
     paymentIntent: idOf(c.payment_intent),
     metadata: c.metadata ?? {},
+    url: c.url ?? null,
   };
 };
 const ZEvent = z.object({
@@ -545,6 +547,18 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
 
     async retrieveCheckoutSession(id) {
       const body = await call("GET", `/v1/checkout/sessions/${encodeURIComponent(id)}`, {});
+      const session = mapStripeCheckoutSession(body);
+      if (!session) throw serviceUnreadable(PROVIDER, "checkout.session");
+      return session;
+    },
+
+    async expireCheckoutSession(id) {
+      const body = await call(
+        "POST",
+        `/v1/checkout/sessions/${encodeURIComponent(id)}/expire`,
+        {},
+        `expire-checkout:${id}`,
+      );
       const session = mapStripeCheckoutSession(body);
       if (!session) throw serviceUnreadable(PROVIDER, "checkout.session");
       return session;

@@ -69,6 +69,8 @@ export type TStripeCheckoutSession = {
   currency: string | null;
   paymentIntent: string | null;
   metadata: Record<string, string>;
+  /** The hosted page while the session is open (Stripe sends null once it is complete or expired). */
+  url: string | null;
 };
 
 export type TStripePaymentIntent = {
@@ -134,6 +136,11 @@ export type TStripeAdapter = {
   }) => Promise<{ id: string; url: string }>;
   /** A Checkout Session as Stripe has it now (events may come in any order: the session is the truth). */
   retrieveCheckoutSession: (id: string) => Promise<TStripeCheckoutSession>;
+  /**
+   * Expires an open Checkout Session so it can no longer be paid (Stripe refuses one that is not open: a session
+   * paid meanwhile answers an error, and the caller reads it back).
+   */
+  expireCheckoutSession: (id: string) => Promise<TStripeCheckoutSession>;
   /** A payment intent: its status, amount and charge (the charge is what transfers name as source_transaction). */
   retrievePaymentIntent: (id: string) => Promise<TStripePaymentIntent>;
   /** Checks Stripe-Signature (t=…,v1=…; HMAC-SHA256 of "t.raw" with the webhook secret, 300 s tolerance). */

@@ -5,7 +5,7 @@
 // its ledger transaction are one database transaction, conditional on the state read, so a webhook sent twice, late,
 // or beside the callback funds a load once.
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, inArray, or } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
 import {
   type FreightPayment,
@@ -201,11 +201,101 @@ const providerNotConfigured = (provider: TFreightProvider) =>
     },
   );
 
+/** How long a request that is opening a checkout keeps others waiting before its claim counts as abandoned. */
+const CLAIM_MS = 120_000;
+/** How long a second request waits for the first one's checkout before answering 409. */
+const CLAIM_WAIT_MS = 10_000;
+const CLAIM_PREFIX = "pending-";
+
+/** A claim written into `providerRef` while a checkout is being opened: `pending-<ms>-<random>`. */
+const claimAge = (ref: string, now: number) => {
+  if (!ref.startsWith(CLAIM_PREFIX)) return null;
+  const at = Number(ref.slice(CLAIM_PREFIX.length).split("-")[0]);
+  return Number.isFinite(at) ? now - at : Number.POSITIVE_INFINITY;
+};
+
+const alreadyFunded = () =>
+  new AppError("CONFLICT", /*i18n*/ { id: "error.freight.alreadyFunded", message: "This load is already funded" });
+
+const checkoutBusy = () =>
+  new AppError(
+    "CONFLICT",
+    /*i18n*/ {
+      id: "error.freight.checkoutOpening",
+      message: "A payment page for this load is being opened; try again in a moment",
+    },
+  );
+
+const checkoutStillOpen = (provider: TFreightProvider) =>
+  new AppError(
+    "CONFLICT",
+    /*i18n*/ {
+      id: "error.freight.checkoutStillOpen",
+      message:
+        "An earlier payment page for this load is still open at {provider}. Pay or cancel it there before starting again",
+      values: { provider: provider === "stripe" ? "Stripe" : "Chapa" },
+    },
+  );
+
+type TOpenCheckout = { kind: "open"; url: string | null } | { kind: "paid" } | { kind: "closed" };
+
+/**
+ * Asks the provider how the payment's current checkout stands: still payable (Stripe's session `open`, Chapa's
+ * transaction `pending`), paid (funded here on the way, as the webhook would), or closed for good (Stripe `expired`,
+ * Chapa `failed`/`cancelled`): only then may another checkout be opened, so that one load never has two payable pages.
+ */
+const currentCheckout = async (
+  db: TDb,
+  services: TPaymentServices,
+  p: FreightPayment,
+  now: number,
+): Promise<TOpenCheckout> => {
+  if (p.provider === "stripe") {
+    const stripe = services.stripe;
+    if (!stripe) throw providerNotConfigured("stripe");
+    const session = await stripe.retrieveCheckoutSession(p.providerRef);
+    if (session.status === "open") return { kind: "open", url: session.url };
+    if (session.status === "expired") return { kind: "closed" };
+    if (session.paymentStatus === "paid" && session.paymentIntent) {
+      const intent = await stripe.retrievePaymentIntent(session.paymentIntent);
+      if (intent.status === "succeeded" && intent.latestCharge && intent.metadata[FREIGHT_STRIPE_KEY] === String(p.id))
+        await fundPayment(
+          db,
+          p.id,
+          {
+            amountMinor: intent.amount,
+            currency: intent.currency,
+            chargeRef: intent.latestCharge,
+            providerRef: session.id,
+          },
+          now,
+        );
+    }
+    // Complete: paid (funded above, or by its webhook), or being processed by Stripe; either way not to be paid again.
+    return { kind: "paid" };
+  }
+  const chapa = services.chapa;
+  if (!chapa) throw providerNotConfigured("chapa");
+  const t = await chapa.verify(p.providerRef);
+  if (t.status === "pending") return { kind: "open", url: p.checkoutUrl };
+  if (t.status === "success") {
+    await confirmFreightChapa(db, services, p.providerRef, now);
+    return { kind: "paid" };
+  }
+  await confirmFreightChapa(db, services, p.providerRef, now);
+  return { kind: "closed" };
+};
+
 /**
  * The shipper funds an awarded load: a hosted checkout for the agreed amount plus the platform's fee, with the
  * provider of the agreed currency. Another account's load is 404; a load without an accepted bid, or already funded,
- * 409; a provider that does not take the currency, 400 naming `provider`. A second request before paying opens a new
- * checkout for the same payment (the older page, if paid, still funds it: both name the payment).
+ * 409; a provider that does not take the currency, 400 naming `provider`.
+ *
+ * One payable page per load: while the payment's checkout is open at the provider, asking again answers that same
+ * page (a double click, a second tab, two requests at once); a Stripe session for another amount is expired at Stripe
+ * first; an open Chapa page, which Chapa cannot close, is 409 until it is paid, failed or cancelled there. A new page
+ * is opened only once the provider says the earlier one can no longer be paid. Two requests at once: the first claims
+ * the payment (a conditional update of its reference) and opens the page; the other waits for it and answers it.
  */
 export const startFunding = async (
   db: TDb,
@@ -230,85 +320,210 @@ export const startFunding = async (
     };
     throw new AppError("BAD_REQUEST", message, { issues: [{ path: "provider", message }] });
   }
-  const [existing] = await db.select().from(freightPayments).where(eq(freightPayments.loadId, load.id));
-  // A payment whose payout failed is `failed` too, but its charge was taken: never funded twice.
-  if (existing && (FUNDED_STATES.includes(existing.state) || existing.chargeRef))
-    throw new AppError(
-      "CONFLICT",
-      /*i18n*/ { id: "error.freight.alreadyFunded", message: "This load is already funded" },
-    );
+  if (input.provider === "stripe" && !services.stripe) throw providerNotConfigured("stripe");
+  if (input.provider === "chapa" && !services.chapa) throw providerNotConfigured("chapa");
+  const { feeMinor: _fee, ...publicQuote } = quote;
   const totalMinor = agreed.amountMinor + quote.feeMinor;
-  // The row exists before the provider is asked, so its id names the checkout; its reference is set after.
-  const placeholder = `pending-${load.id}-${now}-${randomBytes(4).toString("hex")}`;
-  const payment =
-    existing ??
-    (
-      await db
+  const sameAsked = (p: FreightPayment) =>
+    p.provider === input.provider &&
+    p.currency === agreed.currency &&
+    Number(p.agreedMinor) === agreed.amountMinor &&
+    Number(p.feeMinor) === quote.feeMinor;
+  const waitUntil = Date.now() + CLAIM_WAIT_MS;
+  for (;;) {
+    const [existing] = await db.select().from(freightPayments).where(eq(freightPayments.loadId, load.id));
+    // A payment whose payout failed is `failed` too, but its charge was taken: never funded twice.
+    if (existing && (FUNDED_STATES.includes(existing.state) || existing.chargeRef)) throw alreadyFunded();
+    const claim = `${CLAIM_PREFIX}${Date.now()}-${randomBytes(4).toString("hex")}`;
+    let attempt: number;
+    let payment: FreightPayment;
+    if (!existing) {
+      const [inserted] = await db
         .insert(freightPayments)
         .values({
           loadId: load.id,
           shipperId: user.id,
           driverId: load.assignedDriverId,
           provider: input.provider,
-          providerRef: placeholder,
+          providerRef: claim,
           state: "awaiting_payment",
           currency: agreed.currency,
           agreedMinor: agreed.amountMinor,
           feeMinor: quote.feeMinor,
+          checkoutAttempt: 1,
           createdAt: now,
           updatedAt: now,
         })
         .onConflictDoNothing()
-        .returning()
-    )[0] ??
-    (await db.select().from(freightPayments).where(eq(freightPayments.loadId, load.id)))[0]!;
+        .returning();
+      // Another request inserted it first: read what it did.
+      if (!inserted) continue;
+      payment = inserted;
+      attempt = 1;
+    } else {
+      const age = claimAge(existing.providerRef, Date.now());
+      if (age !== null && age < CLAIM_MS) {
+        // Another request is opening the page right now: wait for it, then answer its page.
+        if (Date.now() > waitUntil) throw checkoutBusy();
+        await Bun.sleep(100);
+        continue;
+      }
+      if (age === null && existing.state === "awaiting_payment") {
+        const current = await currentCheckout(db, services, existing, now);
+        if (current.kind === "paid") throw alreadyFunded();
+        if (current.kind === "open") {
+          if (sameAsked(existing) && current.url)
+            return { url: current.url, paymentId: existing.id, quote: publicQuote };
+          if (existing.provider !== "stripe") throw checkoutStillOpen(existing.provider);
+          // Stripe can close its page: expired there, it can no longer be paid, and a new one may be opened.
+          const closed = await services
+            .stripe!.expireCheckoutSession(existing.providerRef)
+            .catch(async () => services.stripe!.retrieveCheckoutSession(existing.providerRef));
+          if (closed.status !== "expired") {
+            if (closed.status === "complete") throw alreadyFunded();
+            throw checkoutStillOpen("stripe");
+          }
+        }
+        // Closed for good: recorded as such before another page is opened.
+        await closeCheckout(db, existing, now);
+        continue;
+      }
+      // Failed (declined, cancelled, expired) or a claim whose request died: open the next page. A dead claim keeps
+      // its number, so its Stripe idempotency key and Chapa tx_ref come back: whatever it may have opened is reused
+      // (Stripe) or refused as used (Chapa), never doubled.
+      attempt = age === null ? existing.checkoutAttempt + 1 : Math.max(existing.checkoutAttempt, 1);
+      const [claimed] = await db
+        .update(freightPayments)
+        .set({
+          providerRef: claim,
+          provider: input.provider,
+          currency: agreed.currency,
+          agreedMinor: agreed.amountMinor,
+          feeMinor: quote.feeMinor,
+          checkoutAttempt: attempt,
+          checkoutUrl: null,
+          updatedAt: now,
+        })
+        .where(
+          and(
+            eq(freightPayments.id, existing.id),
+            eq(freightPayments.providerRef, existing.providerRef),
+            eq(freightPayments.state, existing.state),
+            isNull(freightPayments.chargeRef),
+          ),
+        )
+        .returning();
+      if (!claimed) continue;
+      payment = claimed;
+    }
+    try {
+      const opened = await openCheckout(services, user, load, payment, attempt, totalMinor, baseUrl);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(freightPayments)
+          .set({
+            providerRef: opened.ref,
+            checkoutUrl: opened.url,
+            state: "awaiting_payment",
+            note: null,
+            updatedAt: now,
+          })
+          .where(and(eq(freightPayments.id, payment.id), eq(freightPayments.providerRef, claim)));
+        await recordPaymentEvent(
+          tx,
+          payment.id,
+          "awaiting_payment",
+          { provider: input.provider, checkout: opened.ref },
+          now,
+        );
+      });
+      return { url: opened.url, paymentId: payment.id, quote: publicQuote };
+    } catch (e) {
+      // Chapa refuses a tx_ref it has seen: a dead claim's page may exist there. Its state decides (the next round asks
+      // Chapa about it as the payment's checkout); its hosted link is not known any more, so a pending one is 409.
+      const ref = chapaRefOf(payment, attempt);
+      const known = payment.provider === "chapa" ? await services.chapa!.verify(ref).catch(() => null) : null;
+      if (known?.txRef === ref) {
+        const [kept] = await db
+          .update(freightPayments)
+          .set({ providerRef: ref, state: "awaiting_payment", checkoutUrl: null, updatedAt: now })
+          .where(and(eq(freightPayments.id, payment.id), eq(freightPayments.providerRef, claim)))
+          .returning();
+        if (kept) continue;
+      }
+      // Released at once (its number kept, see above), so the shipper can try again without waiting for the claim.
+      await db
+        .update(freightPayments)
+        .set({ providerRef: `${CLAIM_PREFIX}0-${randomBytes(4).toString("hex")}`, updatedAt: now })
+        .where(and(eq(freightPayments.id, payment.id), eq(freightPayments.providerRef, claim)));
+      throw e;
+    }
+  }
+};
+
+/** Records that the payment's checkout can no longer be paid (expired at Stripe; Chapa's own answer is recorded by
+ * the confirmation), so the next request opens a new one. */
+const closeCheckout = async (db: TDb, p: FreightPayment, now: number) =>
+  db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(freightPayments)
+      .set({ state: "failed", note: `${p.provider}: checkout closed`, checkoutUrl: null, updatedAt: now })
+      .where(
+        and(
+          eq(freightPayments.id, p.id),
+          eq(freightPayments.providerRef, p.providerRef),
+          eq(freightPayments.state, "awaiting_payment"),
+          isNull(freightPayments.chargeRef),
+        ),
+      )
+      .returning();
+    if (changed) await recordPaymentEvent(tx, p.id, "failed", { reason: "expired", checkout: p.providerRef }, now);
+  });
+
+/** Unique across databases that share a Chapa account (the row's creation time), repeatable within an attempt. */
+const chapaRefOf = (payment: FreightPayment, attempt: number) =>
+  `${FREIGHT_CHAPA_PREFIX}${payment.id}-${Number(payment.createdAt).toString(36)}-${attempt}`;
+
+/** Opens the provider's hosted page for a claimed payment; the attempt number makes the request repeatable. */
+const openCheckout = async (
+  services: TPaymentServices,
+  user: User,
+  load: Load,
+  payment: FreightPayment,
+  attempt: number,
+  totalMinor: number,
+  baseUrl: string,
+): Promise<{ url: string; ref: string }> => {
   const title = `MyTess load #${load.id}: ${load.title}`.slice(0, 120);
-  let url: string;
-  let ref: string;
-  if (input.provider === "stripe") {
-    const stripe = services.stripe;
-    if (!stripe) throw providerNotConfigured("stripe");
-    const session = await stripe.createPaymentCheckout({
+  if (payment.provider === "stripe") {
+    const session = await services.stripe!.createPaymentCheckout({
       amountMinor: totalMinor,
-      currency: agreed.currency as "USD" | "EUR",
+      currency: payment.currency as "USD" | "EUR",
       productName: title,
       email: user.email,
       successUrl: `${baseUrl}/loads/${load.id}?payment=success`,
       cancelUrl: `${baseUrl}/loads/${load.id}?payment=cancelled`,
       transferGroup: `load-${load.id}`,
       metadata: { [FREIGHT_STRIPE_KEY]: String(payment.id), load: String(load.id) },
-      // A second click in the same minute gets the same session.
-      idempotencyKey: `freight-checkout:${payment.id}:${totalMinor}:${Math.floor(now / 60_000)}`,
+      // The same attempt asks again with the same key: Stripe answers the session it already made.
+      idempotencyKey: `freight-checkout:${payment.id}:${attempt}:${totalMinor}`,
     });
-    url = session.url;
-    ref = session.id;
-  } else {
-    const chapa = services.chapa;
-    if (!chapa) throw providerNotConfigured("chapa");
-    ref = `${FREIGHT_CHAPA_PREFIX}${payment.id}-${now.toString(36)}-${randomBytes(3).toString("hex")}`;
-    const r = await chapa.initialize({
-      amount: fromMinor(totalMinor, "ETB"),
-      currency: "ETB",
-      txRef: ref,
-      email: user.email,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      callbackUrl: `${baseUrl}/api/webhooks/chapa/callback`,
-      returnUrl: `${baseUrl}/loads/${load.id}?payment=return`,
-      title: "MyTess freight",
-      description: title,
-    });
-    url = r.checkoutUrl;
+    return { url: session.url, ref: session.id };
   }
-  await db
-    .update(freightPayments)
-    .set({ providerRef: ref, provider: input.provider, state: "awaiting_payment", note: null, updatedAt: now })
-    .where(and(eq(freightPayments.id, payment.id), inArray(freightPayments.state, ["awaiting_payment", "failed"])));
-  await db.transaction(async (tx) => {
-    await recordPaymentEvent(tx, payment.id, "awaiting_payment", { provider: input.provider, checkout: ref }, now);
+  const ref = chapaRefOf(payment, attempt);
+  const r = await services.chapa!.initialize({
+    amount: fromMinor(totalMinor, "ETB"),
+    currency: "ETB",
+    txRef: ref,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    callbackUrl: `${baseUrl}/api/webhooks/chapa/callback`,
+    returnUrl: `${baseUrl}/loads/${load.id}?payment=return`,
+    title: "MyTess freight",
+    description: title,
   });
-  const { feeMinor: _fee, ...publicQuote } = quote;
-  return { url, paymentId: payment.id, quote: publicQuote };
+  return { url: r.checkoutUrl, ref };
 };
 
 /**

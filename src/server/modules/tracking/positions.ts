@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import type { TDb, TTx } from "../../../../db/client";
+import { type TDb, type TTx, txStatement } from "../../../../db/client";
 import { bids, type Load, loads, tripAlerts, tripPoints, type User, users } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
 import { ARRIVAL_MILES, type TPosition, type TTrack } from "../../../shared/schemas/tracking";
@@ -51,10 +51,24 @@ const BATCH_COLUMNS = {
 };
 type TBatchLoad = TTrackable & Pick<Load, "deliveryDate">;
 
+// A batch's statements, built once (db/client.ts txStatement): thousands of drivers report every few seconds.
+const batchLoad = txStatement((on) =>
+  on
+    .select(BATCH_COLUMNS)
+    .from(loads)
+    .where(eq(loads.id, sql.placeholder("loadId"))),
+);
+const awardedAt = txStatement((on) =>
+  on
+    .select({ at: bids.updatedAt })
+    .from(bids)
+    .where(eq(bids.id, sql.placeholder("bidId"))),
+);
+
 /** When the trip began: the award (the accepted bid's last change), which is when the load became the driver's. */
-const tripStart = async (tx: Pick<TDb, "select">, load: TTrackable) => {
+const tripStart = async (db: TDb, tx: TTx, load: TTrackable) => {
   if (load.acceptedBidId == null) return load.updatedAt;
-  const [bid] = await tx.select({ at: bids.updatedAt }).from(bids).where(eq(bids.id, load.acceptedBidId));
+  const [bid] = await awardedAt(db, tx, { bidId: load.acceptedBidId });
   return bid?.at ?? load.updatedAt;
 };
 
@@ -93,10 +107,10 @@ export const recordPositions = async (
   db.q.sharedTransaction(async (tx) => {
     // The load's lock orders a batch with the load's status moves, and with another batch of the same trip.
     await db.q.lockKeys(tx, [`load:${loadId}`]);
-    const [load] = await tx.select(BATCH_COLUMNS).from(loads).where(eq(loads.id, loadId));
+    const [load] = await batchLoad(db, tx, { loadId });
     if (!load || load.assignedDriverId !== driver.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (!TRACKED.includes(load.status)) throw notTracked(load);
-    const start = await tripStart(tx, load);
+    const start = await tripStart(db, tx, load);
     const issues: TAppIssue[] = [];
     positions.forEach((p, i) => {
       if (p.recordedAt > now + CLOCK_SKEW_MS)
@@ -124,10 +138,10 @@ export const recordPositions = async (
       );
     }
     const kept = positions.filter((p) => load.deliveredAt == null || p.recordedAt <= load.deliveredAt);
-    const stored = kept.length ? await insertPoints(tx, kept, load.id) : [];
+    const stored = kept.length ? await insertPoints(db, tx, kept, load.id) : [];
     if (stored.length) {
-      await afterStored(tx, driver.id, load, stored, now);
-      await noticeArrivalAndDelay(tx, load, stored, now);
+      await afterStored(db, tx, driver.id, load, stored, now);
+      await noticeArrivalAndDelay(db, tx, load, stored, now);
     }
     const newest = stored.reduce<(typeof stored)[number] | null>(
       (a, p) => (a && a.recordedAt >= p.recordedAt ? a : p),
@@ -144,37 +158,72 @@ export const recordPositions = async (
 
 type TStored = { latitude: number; longitude: number; recordedAt: number };
 
-const insertPoints = (tx: TTx, points: TPosition[], loadId: number): Promise<TStored[]> =>
-  tx
+const POINT_FIELDS = ["latitude", "longitude", "recordedAt", "accuracy", "speed", "heading"] as const;
+
+/** One insert of n points (its text depends on n only: one statement per batch size, up to MAX_POSITIONS_PER_CALL). */
+const pointsInsert = txStatement((on, n: number) =>
+  on
     .insert(tripPoints)
     .values(
-      points.map((p) => ({
-        loadId,
-        latitude: p.latitude,
-        longitude: p.longitude,
-        recordedAt: p.recordedAt,
-        accuracy: p.accuracy ?? null,
-        speed: p.speed ?? null,
-        heading: p.heading ?? null,
-      })),
+      Array.from({ length: n }, (_, i) => ({
+        loadId: sql.placeholder("loadId"),
+        ...Object.fromEntries(POINT_FIELDS.map((f) => [f, sql.placeholder(`${f}${i}`)])),
+      })) as never,
     )
     .onConflictDoNothing()
-    .returning({ latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt });
+    .returning({ latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt }),
+);
+
+const insertPoints = (db: TDb, tx: TTx, points: TPosition[], loadId: number): Promise<TStored[]> => {
+  const params: Record<string, number | null> = { loadId };
+  points.forEach((p, i) => {
+    for (const f of POINT_FIELDS) params[`${f}${i}`] = p[f] ?? null;
+  });
+  return pointsInsert(db, tx, params, points.length);
+};
+
+const driverMoves = txStatement((on) =>
+  on
+    .update(users)
+    .set({
+      latitude: sql.placeholder("latitude"),
+      longitude: sql.placeholder("longitude"),
+      locationUpdatedAt: sql.placeholder("at"),
+    } as never)
+    .where(
+      and(
+        eq(users.id, sql.placeholder("driverId")),
+        or(isNull(users.locationUpdatedAt), lt(users.locationUpdatedAt, sql.placeholder("at"))),
+      ),
+    )
+    .returning({ id: users.id }),
+);
 
 /** The driver's own position follows the trip's newest point, unless a newer one is already known. */
-const afterStored = async (tx: TTx, driverId: number, load: TTrackable, stored: TStored[], now: number) => {
+const afterStored = async (db: TDb, tx: TTx, driverId: number, load: TTrackable, stored: TStored[], now: number) => {
   const newest = stored.reduce((a, p) => (a.recordedAt >= p.recordedAt ? a : p));
   await emitPosition(tx, load, newest, now);
-  const moved = await tx
-    .update(users)
-    .set({ latitude: newest.latitude, longitude: newest.longitude, locationUpdatedAt: newest.recordedAt })
-    .where(
-      and(eq(users.id, driverId), or(isNull(users.locationUpdatedAt), lt(users.locationUpdatedAt, newest.recordedAt))),
-    )
-    .returning({ id: users.id });
+  const moved = await driverMoves(db, tx, {
+    driverId,
+    latitude: newest.latitude,
+    longitude: newest.longitude,
+    at: newest.recordedAt,
+  });
   if (moved.length) await moveLoadAlerts(tx, driverId, newest.latitude, newest.longitude);
   await publishLive(tx, [load.shipperId], "load", { loadId: load.id });
 };
+
+const batchRecentPoints = txStatement((on) =>
+  recentPoints(on, sql.placeholder("loadId") as never, sql.placeholder("since") as never),
+);
+const lastDelayTold = txStatement((on) =>
+  on
+    .select({ etaAt: tripAlerts.etaAt })
+    .from(tripAlerts)
+    .where(and(eq(tripAlerts.loadId, sql.placeholder("loadId")), eq(tripAlerts.kind, "delayed")))
+    .orderBy(desc(tripAlerts.createdAt), desc(tripAlerts.id))
+    .limit(1),
+);
 
 /** A delay is told again only when the ETA slips this much past the one told last. */
 export const DELAY_STEP_MS = 60 * 60_000;
@@ -187,7 +236,7 @@ const within = (p: TStored, lat: number, lng: number) =>
  * delivery point (in transit), told once each (a unique index keeps it once even for two batches at once), and, in
  * transit, an ETA past the delivery date, told once and again only when it slips another hour.
  */
-const noticeArrivalAndDelay = async (tx: TTx, load: TBatchLoad, stored: TStored[], now: number) => {
+const noticeArrivalAndDelay = async (db: TDb, tx: TTx, load: TBatchLoad, stored: TStored[], now: number) => {
   const arrivals: {
     kind: "arrived_pickup" | "arrived_delivery";
     event: "driver_arrived_pickup" | "driver_arrived_delivery";
@@ -220,15 +269,13 @@ const noticeArrivalAndDelay = async (tx: TTx, load: TBatchLoad, stored: TStored[
   const delivery = { latitude: load.deliveryLatitude, longitude: load.deliveryLongitude };
   const slowest = now + (remainingRoadMiles(newest, delivery, delivery, true) / MIN_MOVING_MPH) * 3_600_000;
   if (slowest <= load.deliveryDate) return;
-  const recent = await recentPoints(tx, load.id, newest.recordedAt - RECENT_SPEED_WINDOW_MS);
+  const recent = await batchRecentPoints(db, tx, {
+    loadId: load.id,
+    since: newest.recordedAt - RECENT_SPEED_WINDOW_MS,
+  });
   const { eta } = reckon(load, recent, now);
   if (eta == null || eta <= load.deliveryDate) return;
-  const [told] = await tx
-    .select({ etaAt: tripAlerts.etaAt })
-    .from(tripAlerts)
-    .where(and(eq(tripAlerts.loadId, load.id), eq(tripAlerts.kind, "delayed")))
-    .orderBy(desc(tripAlerts.createdAt), desc(tripAlerts.id))
-    .limit(1);
+  const [told] = await lastDelayTold(db, tx, { loadId: load.id });
   if (told?.etaAt != null && eta < told.etaAt + DELAY_STEP_MS) return;
   const [alert] = await tx
     .insert(tripAlerts)
