@@ -126,6 +126,123 @@ describe("GET /api/user/export", () => {
     expect(d.json.loadsPosted).toEqual([]);
   });
 
+  test("a driver's trucks, each bid's truck (the copy, after the post is deleted), lanes, company and connections; no one else's", async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const truck = (over: Record<string, unknown>) => ({
+      originName: "Adama, Ethiopia",
+      originLatitude: 8.54,
+      originLongitude: 39.27,
+      availableFrom: new Date(Date.now() + DAY).toISOString().slice(0, 10),
+      availableTo: new Date(Date.now() + 5 * DAY).toISOString().slice(0, 10),
+      equipmentType: "flatbed",
+      capacityLbs: 40000,
+      lengthFt: 40,
+      ...over,
+    });
+    const kept = await driver.post("/api/trucks", truck({ plate: "3-A12345", note: "Tarps on board" }));
+    const gone = await driver.post("/api/trucks", truck({ equipmentType: "refrigerated", plate: "3-B77777" }));
+    const foreign = await otherDriver.post("/api/trucks", truck({ plate: "3-C99999" }));
+    for (const r of [kept, gone, foreign]) expect(r.status).toBe(201);
+    const first = await post(shipper, "Flatbed load");
+    const second = await post(shipper, "Reefer load");
+    const third = await post(shipper, "No truck named");
+    expect((await driver.post(`/api/loads/${first}/bids`, { amount: 900, truckId: kept.json.id })).status).toBe(201);
+    expect((await driver.post(`/api/loads/${second}/bids`, { amount: 950, truckId: gone.json.id })).status).toBe(201);
+    await bid(driver, third);
+    expect((await otherDriver.post(`/api/loads/${first}/bids`, { amount: 990, truckId: foreign.json.id })).status).toBe(
+      201,
+    );
+    expect((await driver.del(`/api/trucks/${gone.json.id}`)).status).toBe(200);
+    const lane = await driver.post("/api/marketplaces/lanes", {
+      name: "Home run",
+      originName: "Addis Ababa, Ethiopia",
+      originLatitude: 9.03,
+      originLongitude: 38.74,
+    });
+    expect(lane.status).toBe(201);
+    const company = await driver.post("/api/companies", { kind: "carrier", name: "Abay Freight", country: "et" });
+    expect(company.status).toBe(201);
+    expect(
+      (
+        await driver.post(`/api/companies/${company.json.company.id}/invitations`, {
+          email: "hana@example.com",
+          role: "driver",
+        })
+      ).status,
+    ).toBe(201);
+
+    const res = await driver.get("/api/user/export");
+    expect(res.status).toBe(200);
+    const file = res.json;
+    expect(file.trucks).toEqual([
+      expect.objectContaining({
+        id: kept.json.id,
+        origin: { name: "Adama, Ethiopia", latitude: 8.54, longitude: 39.27 },
+        destination: null,
+        equipmentType: "flatbed",
+        capacityLbs: 40000,
+        lengthFt: 40,
+        plate: "3-A12345",
+        note: "Tarps on board",
+      }),
+    ]);
+    const byLoad = new Map(file.bids.map((b: { loadId: number; truck: unknown }) => [b.loadId, b.truck]));
+    expect(byLoad.get(first)).toEqual({
+      id: kept.json.id,
+      equipmentType: "flatbed",
+      capacityLbs: 40000,
+      plate: "3-A12345",
+    });
+    expect(byLoad.get(second)).toEqual({
+      id: null,
+      equipmentType: "refrigerated",
+      capacityLbs: 40000,
+      plate: "3-B77777",
+    });
+    expect(byLoad.get(third)).toBeNull();
+    expect(file.bids.find((b: { loadId: number }) => b.loadId === first).companyId).toBeNull();
+    expect(file.savedLanes).toEqual([
+      expect.objectContaining({
+        name: "Home run",
+        origin: { name: "Addis Ababa, Ethiopia", latitude: 9.03, longitude: 38.74, radiusMiles: 100 },
+        destination: null,
+      }),
+    ]);
+    expect(file.company).toMatchObject({
+      id: company.json.company.id,
+      name: "Abay Freight",
+      kind: "carrier",
+      role: "owner",
+    });
+    expect(file.storeConnections).toEqual([]);
+    expect(file.loadBoardConnections).toEqual([]);
+    // The other driver's truck, and the invitee's address (their contact, not the owner's data), stay out.
+    expect(res.text).not.toContain("3-C99999");
+    expect(res.text).not.toContain("hana@example.com");
+
+    // The shipper's copy: bids and trucks are the drivers' data. A store and a board connected: named, their
+    // sealed credentials left out.
+    await t.rows(
+      "INSERT INTO ecommerce_integrations (user_id, platform, name, credentials, credential_fields, settings) VALUES (?, 'shopify', 'Teff shop', 'SEALED-STORE-SECRET', '[]', '{}')",
+      ids.shipper,
+    );
+    await t.rows(
+      "INSERT INTO marketplace_configs (user_id, provider, name, api_base_url, credentials, credential_fields) VALUES (?, 'dat', 'My DAT', 'https://dat.example', 'SEALED-BOARD-SECRET', '[]')",
+      ids.shipper,
+    );
+    const s = await shipper.get("/api/user/export");
+    expect(s.json.trucks).toEqual([]);
+    expect(s.json.company).toBeNull();
+    expect(s.json.storeConnections).toEqual([
+      expect.objectContaining({ platform: "shopify", name: "Teff shop", isActive: true, totalOrdersSynced: 0 }),
+    ]);
+    expect(s.json.loadBoardConnections).toEqual([
+      expect.objectContaining({ provider: "dat", name: "My DAT", isActive: true }),
+    ]);
+    for (const secret of ["3-A12345", "SEALED-STORE-SECRET", "SEALED-BOARD-SECRET", "dat.example"])
+      expect(s.text).not.toContain(secret);
+  });
+
   test("once a minute per account: a second download is a 429 saying when", async () => {
     expect((await shipper.get("/api/user/export")).status).toBe(200);
     const again = await shipper.get("/api/user/export");

@@ -179,7 +179,10 @@ describe("invitations", () => {
       invitee.c.post(`/api/invitations/${token}/accept`),
       invitee.c.post(`/api/invitations/${token}/accept`),
     ]);
-    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    // The second is a 409 (already a member) when it overlaps the first, a 404 (invitation used) when it starts after
+    // the first has committed: which one depends on timing, the single membership does not.
+    expect(both.filter((r) => r.status === 200)).toHaveLength(1);
+    expect([404, 409]).toContain(both.find((r) => r.status !== 200)!.status);
     const ok = both.find((r) => r.status === 200)!;
     expect(ok.json).toMatchObject({ company: { id }, role: "dispatcher", invitations: [] });
     expect(ok.json.members.map((m: { userId: number; role: string }) => [m.userId, m.role])).toEqual([

@@ -8,7 +8,15 @@ import { logger } from "../logger";
 import { jobHandlers, startWorker } from "../modules/jobs";
 import { storeAdapterOf } from "../modules/stores/integrations";
 import { enqueueDueStoreSyncs } from "../modules/stores/sync";
-import { closeTestApps, createClient, createTestApp, registerUser, type TTestApp, testBoardServices } from "../testing";
+import {
+  closeTestApps,
+  createClient,
+  createTestApp,
+  loadInput,
+  registerUser,
+  type TTestApp,
+  testBoardServices,
+} from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.
 setDefaultTimeout(60_000);
@@ -572,6 +580,33 @@ describe("converting an order", () => {
     expect(done.status).toBe(200);
     expect(done.json.load).toMatchObject({ deliveryCity: "Adama" });
     expect(done.json.order.status).toBe("converted");
+  });
+
+  test("an account without a proven contact: converted orders count with hand-posted loads toward its 3", async () => {
+    const unproven = createClient(t, "10.0.0.9");
+    await registerUser(unproven, "shipper", {}, { verified: false });
+    const shop = await addStore("shopify", {}, unproven);
+    expect((await unproven.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
+    const convertible = (await orders(unproven)).items.filter(
+      (o) => o.shippingCountry !== "ZZ" && o.shippingCity !== "Smallville",
+    );
+    expect(convertible.length).toBeGreaterThanOrEqual(2);
+    for (const title of ["Teff 1", "Teff 2"])
+      expect((await unproven.post("/api/loads", loadInput({ title }))).status).toBe(201);
+    expect((await unproven.post(`/api/ecommerce/orders/${convertible[0]!.id}/convert`)).status).toBe(200);
+    // The fourth, by either door, waits for a proven contact; the order stays to convert later.
+    const refused = await unproven.post(`/api/ecommerce/orders/${convertible[1]!.id}/convert`);
+    expect(refused.status).toBe(403);
+    expect(refused.json.messageId).toBe("error.contact.requiredToPostMore");
+    expect((await orders(unproven)).items.find((o) => o.id === convertible[1]!.id)).toMatchObject({
+      isConvertedToLoad: false,
+      loadId: null,
+    });
+    const byHand = await unproven.post("/api/loads", loadInput({ title: "Teff 4" }));
+    expect(byHand.status).toBe(403);
+    expect(byHand.json.messageId).toBe("error.contact.requiredToPostMore");
+    const n = await t.rows<{ n: number }>("SELECT CAST(count(*) AS INTEGER) n FROM loads");
+    expect(n[0]!.n).toBe(3);
   });
 
   test("only the shipper who owns the order converts it", async () => {

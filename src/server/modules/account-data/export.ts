@@ -7,10 +7,14 @@ import { first, type TDb } from "../../../../db/client";
 import {
   apiTokens,
   bids,
+  companies,
+  companyMembers,
+  ecommerceIntegrations,
   freightPayments,
   loadDocuments,
   loads,
   loginFailures,
+  marketplaceConfigs,
   messages,
   messagingPreferences,
   notifications,
@@ -18,8 +22,11 @@ import {
   payoutMethods,
   pushPreferences,
   ratings,
+  savedLanes,
   savedSearches,
   sessions,
+  truckInvitations,
+  trucks,
   type User,
   verificationFiles,
   verifications,
@@ -45,6 +52,7 @@ export const EXPORT_OMITTED = [
   "one-time codes and links (SMS codes, password reset and email links, Telegram link tokens)",
   "the contents of uploaded files (documents and verification files are listed, not included)",
   "other people's profiles, bids and ratings beyond the ids of the loads you shared with them",
+  "your company's other members and the invitations it sent (their contacts are theirs)",
   "loads copied from external load boards (they belong to the board)",
 ];
 
@@ -162,13 +170,140 @@ export const exportAccount = async (db: TDb, user: User, now = Date.now()): Prom
     (b) => ({
       id: b.id,
       loadId: b.loadId,
+      companyId: b.companyId,
       amountMinor: b.amountMinor,
       currency: b.currency,
       status: b.status,
       notes: b.notes,
+      // The copy the bid keeps, so a truck post deleted since still shows what was offered.
+      truck:
+        b.truckId !== null || b.truckEquipmentType !== null
+          ? {
+              id: b.truckId,
+              equipmentType: b.truckEquipmentType,
+              capacityLbs: b.truckCapacityLbs,
+              plate: b.truckPlate,
+            }
+          : null,
       createdAt: iso(b.createdAt),
     }),
   );
+  const myTrucks = await paged(
+    (after, limit) =>
+      db
+        .select()
+        .from(trucks)
+        .where(and(eq(trucks.driverId, me), after))
+        .orderBy(asc(trucks.id))
+        .limit(limit),
+    trucks.id,
+    (k) => ({
+      id: k.id,
+      origin: { name: k.originName, latitude: k.originLatitude, longitude: k.originLongitude },
+      destination:
+        k.destinationName !== null && k.destinationLatitude !== null && k.destinationLongitude !== null
+          ? {
+              name: k.destinationName,
+              latitude: k.destinationLatitude,
+              longitude: k.destinationLongitude,
+              radiusMiles: k.destinationRadiusMiles,
+            }
+          : null,
+      availableStart: iso(k.availableStart),
+      availableEnd: iso(k.availableEnd),
+      equipmentType: k.equipmentType,
+      capacityLbs: k.capacityLbs,
+      lengthFt: k.lengthFt,
+      plate: k.plate,
+      note: k.note,
+      createdAt: iso(k.createdAt),
+    }),
+  );
+  const invitationsToBid = await paged(
+    (after, limit) =>
+      db
+        .select()
+        .from(truckInvitations)
+        .where(and(or(eq(truckInvitations.driverId, me), eq(truckInvitations.shipperId, me)), after))
+        .orderBy(asc(truckInvitations.id))
+        .limit(limit),
+    truckInvitations.id,
+    (i) => ({
+      truckId: i.truckId,
+      loadId: i.loadId,
+      role: i.shipperId === me ? ("shipper" as const) : ("driver" as const),
+      createdAt: iso(i.createdAt),
+    }),
+  );
+  const lanes = await paged(
+    (after, limit) =>
+      db
+        .select()
+        .from(savedLanes)
+        .where(and(eq(savedLanes.userId, me), after))
+        .orderBy(asc(savedLanes.id))
+        .limit(limit),
+    savedLanes.id,
+    (l) => ({
+      id: l.id,
+      name: l.name,
+      origin: {
+        name: l.originName,
+        latitude: l.originLatitude,
+        longitude: l.originLongitude,
+        radiusMiles: l.originRadiusMiles,
+      },
+      destination:
+        l.destinationName !== null && l.destinationLatitude !== null && l.destinationLongitude !== null
+          ? {
+              name: l.destinationName,
+              latitude: l.destinationLatitude,
+              longitude: l.destinationLongitude,
+              radiusMiles: l.destinationRadiusMiles,
+            }
+          : null,
+      equipmentTypes: l.equipmentTypes,
+      createdAt: iso(l.createdAt),
+    }),
+  );
+  const membership = first(
+    await db
+      .select({
+        id: companies.id,
+        name: companies.name,
+        kind: companies.kind,
+        country: companies.country,
+        role: companyMembers.role,
+        joinedAt: companyMembers.createdAt,
+      })
+      .from(companyMembers)
+      .innerJoin(companies, eq(companies.id, companyMembers.companyId))
+      .where(eq(companyMembers.userId, me))
+      .limit(1),
+  );
+  const stores = await db
+    .select({
+      platform: ecommerceIntegrations.platform,
+      name: ecommerceIntegrations.name,
+      isActive: ecommerceIntegrations.isActive,
+      totalOrdersSynced: ecommerceIntegrations.totalOrdersSynced,
+      lastSyncAt: ecommerceIntegrations.lastSyncAt,
+      createdAt: ecommerceIntegrations.createdAt,
+    })
+    .from(ecommerceIntegrations)
+    .where(eq(ecommerceIntegrations.userId, me))
+    .orderBy(asc(ecommerceIntegrations.id));
+  const boards = await db
+    .select({
+      provider: marketplaceConfigs.provider,
+      name: marketplaceConfigs.name,
+      isActive: marketplaceConfigs.isActive,
+      lastSyncAt: marketplaceConfigs.lastSyncAt,
+      createdAt: marketplaceConfigs.createdAt,
+    })
+    .from(marketplaceConfigs)
+    .where(eq(marketplaceConfigs.userId, me))
+    .orderBy(asc(marketplaceConfigs.id));
   // The account's conversations: as the driver side, or on loads it posted (the shipper side).
   const myMessages = await paged(
     (after, limit) =>
@@ -434,6 +569,16 @@ export const exportAccount = async (db: TDb, user: User, now = Date.now()): Prom
         .map((f) => ({ kind: f.kind, fileName: f.fileName, contentType: f.contentType, size: f.size })),
     })),
     savedSearches: searches,
+    trucks: myTrucks,
+    truckInvitations: invitationsToBid,
+    savedLanes: lanes,
+    company: membership ? { ...membership, joinedAt: iso(membership.joinedAt) } : null,
+    storeConnections: stores.map((c) => ({ ...c, lastSyncAt: isoOrNull(c.lastSyncAt), createdAt: iso(c.createdAt) })),
+    loadBoardConnections: boards.map((c) => ({
+      ...c,
+      lastSyncAt: isoOrNull(c.lastSyncAt),
+      createdAt: iso(c.createdAt),
+    })),
     sessions: mySessions.map((s) => ({
       createdAt: iso(s.createdAt),
       lastSeenAt: iso(s.lastSeenAt),

@@ -12,6 +12,7 @@ import { haversineMiles } from "../../../shared/geo";
 import { fromMinor } from "../../../shared/money";
 import type { TCreateLoadInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
+import { checkLoadAllowance } from "../accounts/verified-contact";
 import { countryName, placeOf } from "../boards/map";
 import { checkLoadDates, insertLoad } from "../loads/loads";
 import { toPublicLoad } from "../loads/serialize";
@@ -201,6 +202,9 @@ export const convertOrder = async (db: TDb, user: User, id: number, completed?: 
           values: { order: o.orderNumber },
         },
       );
+    // Orders count with hand-posted loads: a store anyone can open in minutes proves no contact, and its orders say
+    // whatever its owner typed, so an unproven account posts at most a few loads by either door.
+    await checkLoadAllowance(db, tx, user);
     const load = await insertLoad(tx, user, input, now);
     const [order] = await tx
       .update(ecommerceOrders)

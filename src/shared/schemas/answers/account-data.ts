@@ -60,10 +60,46 @@ const ZExportLoad = z.object({
 const ZExportBid = z.object({
   id: z.number().int(),
   loadId: z.number().int(),
+  /** The carrier company the bid was placed for, or null for a bid of one's own. */
+  companyId: z.number().int().nullable(),
   amountMinor: z.number().int(),
   currency: z.string(),
   status: z.string(),
   notes: z.string().nullable(),
+  /** The truck the bid offered, as copied when it was placed (the post itself may since be gone). */
+  truck: z
+    .object({
+      id: z.number().int().nullable(),
+      equipmentType: z.string().nullable(),
+      capacityLbs: z.number().nullable(),
+      plate: z.string().nullable(),
+    })
+    .nullable(),
+  createdAt: ZIso,
+});
+
+const ZExportPlace = z.object({ name: z.string(), latitude: z.number(), longitude: z.number() });
+
+const ZExportTruck = z.object({
+  id: z.number().int(),
+  origin: ZExportPlace,
+  destination: ZExportPlace.extend({ radiusMiles: z.number().int().nullable() }).nullable(),
+  availableStart: ZIso,
+  availableEnd: ZIso,
+  equipmentType: z.string(),
+  capacityLbs: z.number(),
+  lengthFt: z.number().nullable(),
+  plate: z.string().nullable(),
+  note: z.string().nullable(),
+  createdAt: ZIso,
+});
+
+const ZExportSavedLane = z.object({
+  id: z.number().int(),
+  name: z.string().nullable(),
+  origin: ZExportPlace.extend({ radiusMiles: z.number().int() }),
+  destination: ZExportPlace.extend({ radiusMiles: z.number().int().nullable() }).nullable(),
+  equipmentTypes: z.array(z.string()),
   createdAt: ZIso,
 });
 
@@ -181,6 +217,49 @@ export const ZAccountExport = z.object({
   ratingsReceived: z.array(ZExportRating),
   verifications: z.array(ZExportVerification),
   savedSearches: z.array(ZExportSavedSearch),
+  /** Truck posts (drivers): where and when each truck is free, its type, capacity and plate. */
+  trucks: z.array(ZExportTruck),
+  /** Invitations to bid that named one of the account's trucks (as driver) or loads (as shipper): ids only. */
+  truckInvitations: z.array(
+    z.object({
+      truckId: z.number().int(),
+      loadId: z.number().int(),
+      role: z.enum(["shipper", "driver"]),
+      createdAt: ZIso,
+    }),
+  ),
+  savedLanes: z.array(ZExportSavedLane),
+  /** The company the account belongs to, and as what; its other members are not the account's data. */
+  company: z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      kind: z.string(),
+      country: z.string(),
+      role: z.string(),
+      joinedAt: ZIso,
+    })
+    .nullable(),
+  /** Online stores and load boards connected (their credentials stay out). */
+  storeConnections: z.array(
+    z.object({
+      platform: z.string(),
+      name: z.string(),
+      isActive: z.boolean(),
+      totalOrdersSynced: z.number().int(),
+      lastSyncAt: ZIsoOrNull,
+      createdAt: ZIso,
+    }),
+  ),
+  loadBoardConnections: z.array(
+    z.object({
+      provider: z.string(),
+      name: z.string(),
+      isActive: z.boolean(),
+      lastSyncAt: ZIsoOrNull,
+      createdAt: ZIso,
+    }),
+  ),
   sessions: z.array(z.object({ createdAt: ZIso, lastSeenAt: ZIso, userAgent: z.string().nullable() })),
   apiTokens: z.array(
     z.object({ name: z.string(), scopes: z.array(z.string()), createdAt: ZIso, lastUsedAt: ZIsoOrNull }),
