@@ -39,6 +39,8 @@ export type TServices = {
   /** Uploaded files (load documents): a folder beside the database, or an S3-compatible bucket. */
   storage: TStorage;
   log: TLogger;
+  /** Demo mode's Sandbox webhook receiver (its origin), the only private address an endpoint may name; null otherwise. */
+  webhooks: { sandboxUrl: string | null };
   /**
    * The site's public origin (PUBLIC_URL, else this server's own address), for links when no HTTP request gives one;
    * createServices sets it.
@@ -72,6 +74,7 @@ export const createServices = (config: TConfig, overrides: Partial<TServices> = 
     secrets: overrides.secrets ?? boards.secrets,
     storage: overrides.storage ?? storageFrom(config.storage),
     log: overrides.log ?? logger,
+    webhooks: overrides.webhooks ?? { sandboxUrl: config.demo ? config.webhooks.sandboxUrl : null },
     publicOrigin: overrides.publicOrigin ?? config.publicUrl ?? `http://localhost:${config.port}`,
   };
 };
