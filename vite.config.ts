@@ -5,6 +5,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react-swc";
 import { defineConfig } from "vite";
+import { webShellCatalog } from "./scripts/vite-web-catalog";
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3000}`;
@@ -45,6 +46,7 @@ export default defineConfig({
     // Translator comments are for the catalogs (lingui extract reads the source), not for the bundle.
     react({ plugins: [linguiMacroSwcPlugin({ descriptorFields: "message" })] }),
     lingui(),
+    webShellCatalog(here(".")),
     tailwindcss(),
   ],
   server: { proxy: { "/api": apiTarget, "/trpc": apiTarget, "/sw.js": apiTarget } },

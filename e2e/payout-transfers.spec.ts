@@ -1,7 +1,27 @@
 import { expect, test } from "@playwright/test";
-import { confirmEmail, signUp, uniqueEmail } from "./helpers";
+import {
+  awardBid,
+  confirmEmail,
+  expectPaidOut,
+  expectReceipt,
+  fundOnSandbox,
+  postLoad,
+  signUp,
+  uniqueEmail,
+} from "./helpers";
 
-const DAY = 24 * 60 * 60 * 1000;
+const ADDIS_TO_ADAMA = {
+  pickupAddress: "Merkato",
+  pickupCity: "Addis Ababa",
+  pickupCountry: "Ethiopia",
+  pickupLatitude: 9.03,
+  pickupLongitude: 38.74,
+  deliveryAddress: "Adama Industrial Park",
+  deliveryCity: "Adama",
+  deliveryCountry: "Ethiopia",
+  deliveryLatitude: 8.54,
+  deliveryLongitude: 39.27,
+};
 
 // Demo mode runs the Chapa Sandbox and the job worker: a shipper in Addis funds a load in birr on Chapa's page, the
 // driver (with a telebirr payout) delivers, the shipper accepts, and the driver sees "Paid out" on a phone.
@@ -19,29 +39,14 @@ test("a birr load funded on the Chapa Sandbox is paid out to the driver's telebi
   await expect(shipper.getByRole("heading", { name: "Shipper Dashboard" })).toBeVisible({ timeout: 20_000 });
   // Funding waits for a proven email or phone.
   await confirmEmail(shipper, shipperEmail);
-  const posted = await shipper.request.post("/api/loads", {
-    data: {
-      title,
-      equipmentType: "flatbed",
-      pickupAddress: "Merkato",
-      pickupCity: "Addis Ababa",
-      pickupCountry: "Ethiopia",
-      pickupLatitude: 9.03,
-      pickupLongitude: 38.74,
-      deliveryAddress: "Adama Industrial Park",
-      deliveryCity: "Adama",
-      deliveryCountry: "Ethiopia",
-      deliveryLatitude: 8.54,
-      deliveryLongitude: 39.27,
-      pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
-      deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
-      weight: 20000,
-      budgetAmount: 25000,
-      budgetCurrency: "ETB",
-    },
+  const loadId = await postLoad(shipper, {
+    title,
+    equipmentType: "flatbed",
+    ...ADDIS_TO_ADAMA,
+    weight: 20000,
+    budgetAmount: 25000,
+    budgetCurrency: "ETB",
   });
-  expect(posted.status()).toBe(201);
-  const loadId = (await posted.json()).id as number;
 
   const driverCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
   const driver = await driverCtx.newPage();
@@ -53,18 +58,10 @@ test("a birr load funded on the Chapa Sandbox is paid out to the driver's telebi
     data: { bankCode: 855, accountNumber: "0911223344", accountName: "Abebe Kebede", accountNameConfirmed: true },
   });
   expect(method.status()).toBe(200);
-  const bid = await driver.request.post(`/api/loads/${loadId}/bids`, { data: { amount: 25000, currency: "ETB" } });
-  expect(bid.status()).toBe(201);
-  const bidId = (await bid.json()).bid.id as number;
-  expect((await shipper.request.post(`/api/bids/${bidId}/accept`)).status()).toBe(200);
+  await awardBid(driver, shipper, loadId, { amount: 25000, currency: "ETB" });
 
   // The shipper pays on Chapa's page and comes back to the load: secured.
-  await shipper.goto(`/loads/${loadId}`);
-  await shipper.getByTestId("fund-button").click();
-  await expect(shipper.getByText("MyTess Sandbox · Chapa Checkout")).toBeVisible();
-  await shipper.getByRole("button", { name: "Pay" }).click();
-  await expect(shipper).toHaveURL(new RegExp(`/loads/${loadId}`));
-  await expect(shipper.getByTestId("payment-secured")).toBeVisible({ timeout: 20_000 });
+  await fundOnSandbox(shipper, loadId, "MyTess Sandbox · Chapa Checkout");
 
   // The trip: picked up, delivered, accepted.
   expect((await driver.request.post(`/api/loads/${loadId}/pickup`)).status()).toBe(200);
@@ -72,16 +69,14 @@ test("a birr load funded on the Chapa Sandbox is paid out to the driver's telebi
   expect((await shipper.request.post(`/api/loads/${loadId}/pod/accept`)).status()).toBe(200);
 
   // The worker transfers the driver's share; Chapa's webhook confirms it. The driver sees it on the load page…
-  await expect(async () => {
-    await driver.goto(`/loads/${loadId}`);
-    await expect(driver.getByTestId("payment-state")).toHaveText("Paid out", { timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
+  await expectPaidOut(driver, loadId);
   await expect(driver.getByTestId("payment-secured-text")).toHaveText("Br 25,000.00 was sent to your payout account.");
   // …and in the payments panel, with the history.
   await driver.goto("/settings");
   const row = driver.getByTestId("freight-payment").filter({ hasText: title });
   await expect(row.getByTestId("payment-state")).toHaveText("Paid out");
   await expect(row).toContainText("Released to the driver");
+  await expectReceipt(driver, row, title);
   // The shipper sees it paid to the driver.
   await shipper.goto(`/loads/${loadId}`);
   await expect(shipper.getByTestId("payment-state")).toHaveText("Paid out", { timeout: 20_000 });

@@ -1,18 +1,9 @@
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
-import { signUp, uniqueEmail } from "./helpers";
+import { cameraPhoto, signUp, uniqueEmail } from "./helpers";
 
 const DAY = 24 * 3600_000;
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-
-/** A phone camera's photo: larger than the 2,000 px the app sends. */
-const cameraPhoto = async (name: string, red: number) => ({
-  name,
-  mimeType: "image/jpeg",
-  buffer: await sharp({ create: { width: 3000, height: 2000, channels: 3, background: { r: red, g: 120, b: 60 } } })
-    .jpeg()
-    .toBuffer(),
-});
 
 // A driver at a warehouse gate without signal: the photo proof of delivery is kept on the phone, sent when the network
 // returns, and the shipper accepts it, which completes the load.

@@ -218,6 +218,13 @@ export const bids = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     // The carrier company an owner or dispatcher bid for; null for a bid of one's own.
     companyId: integer(),
+    // The bidder's truck the bid offers, if it names one. Its equipment type, capacity and plate are copied when the bid
+    // is placed: the shipper accepted that truck, and the award must still show it after the driver deletes the post
+    // or housekeeping removes it.
+    truckId: integer().references(() => trucks.id, { onDelete: "set null" }),
+    truckEquipmentType: text(),
+    truckCapacityLbs: doublePrecision(),
+    truckPlate: text(),
     amountMinor: bigint({ mode: "number" }).notNull(),
     currency: text().notNull().default("USD"),
     proposedPickupDate: ms(),
@@ -1256,7 +1263,10 @@ export const payoutMethods = pgTable(
     bankCode: integer(),
     bankName: text(),
     mobileMoney: boolean().notNull().default(false),
-    accountNumber: text(),
+    // The number sealed with the server key (secrets.ts): a payout number is never stored readable. Its last 4
+    // digits are kept apart for the masked display, so showing the method never opens the seal.
+    accountNumberSealed: text("account_number"),
+    accountLast4: text(),
     accountName: text(),
     ...timestamps,
   },

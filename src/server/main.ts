@@ -21,6 +21,7 @@ import type { TWorker } from "./jobs/worker";
 import { logger } from "./logger";
 import { purgeExpiredSessions } from "./modules/accounts/sessions";
 import { jobRegistry, startWorker } from "./modules/jobs";
+import { sealPayoutNumbers } from "./modules/payouts/payouts";
 import { createServices, type TServices } from "./services";
 
 const ROLES = ["all", "web", "worker"] as const;
@@ -55,10 +56,15 @@ const concurrency = config.webConcurrency;
 const hostname = config.host;
 const baseUrl = config.publicUrl ?? `http://localhost:${config.port}`;
 
-/** Migrations, then sessions that expired while no server ran. */
-const prepare = async () => {
+/**
+ * Migrations, then what needs the server key after them (payout numbers saved before they were sealed), then
+ * sessions that expired while no server ran.
+ */
+const prepare = async (services: TServices) => {
   const handle = await openConfiguredDb(config.databasePath);
   await migrateDb(handle.db);
+  const sealed = await sealPayoutNumbers(handle.db, services.secrets);
+  if (sealed) logger.info("payout account numbers sealed", { count: sealed });
   await purgeExpiredSessions(handle.db);
   return handle;
 };
@@ -164,10 +170,10 @@ const services = createServices(config);
 if (isServerChild) {
   serve(await openConfiguredDb(config.databasePath), services, null);
 } else if (!runsWeb) {
-  workerOnly(await prepare(), services);
+  workerOnly(await prepare(services), services);
   logger.info("MyTess worker is running", { database: databaseLabel(config.databasePath), role });
 } else {
-  const handle = await prepare();
+  const handle = await prepare(services);
   const where = {
     url: `http://localhost:${config.port}`,
     database: databaseLabel(config.databasePath),

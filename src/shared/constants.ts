@@ -40,6 +40,9 @@ export const EQUIPMENT_TYPES = [
 ] as const;
 export type TEquipmentType = (typeof EQUIPMENT_TYPES)[number];
 
+/** The load board's sort orders (the search API's `sort`). */
+export const LOAD_SORTS = ["distance", "rate", "date"] as const;
+export type TLoadSort = (typeof LOAD_SORTS)[number];
 export const RADIUS_OPTIONS = [25, 50, 100, 250, 500] as const;
 /** Saved lanes (the lanes board sync searches besides the user's last location): at most this many per user. */
 export const SAVED_LANES_MAX = 20;
@@ -106,3 +109,9 @@ export const STORAGE_KEYS = {
 export const LANGUAGE_COOKIE = "mytess_lang";
 /** The web app sends the device's time zone in this cookie, so an account made on it starts with local defaults. */
 export const TIME_ZONE_COOKIE = "mytess_tz";
+
+/**
+ * The most calls one tRPC batch may carry: the server refuses a longer batch (each call costs a query), and the web
+ * app's batching link splits a screen's queries at this size (a load page asks for more than twenty at once).
+ */
+export const MAX_TRPC_BATCH = 20;

@@ -25,6 +25,7 @@ import { Route as VerifyEmailRouteImport } from "./routes/verify-email"
 import { Route as AuthedCompanyRouteImport } from "./routes/_authed/company"
 import { Route as AuthedDriverRouteImport } from "./routes/_authed/driver"
 import { Route as AuthedEcommerceRouteImport } from "./routes/_authed/ecommerce"
+import { Route as AuthedFindTrucksRouteImport } from "./routes/_authed/find-trucks"
 import { Route as AuthedLoadsRouteImport } from "./routes/_authed/loads"
 import { Route as AuthedMarketplacesRouteImport } from "./routes/_authed/marketplaces"
 import { Route as AuthedMessagingRouteImport } from "./routes/_authed/messaging"
@@ -119,6 +120,11 @@ const AuthedDriverRoute = AuthedDriverRouteImport.update({
 const AuthedEcommerceRoute = AuthedEcommerceRouteImport.update({
   id: "/ecommerce",
   path: "/ecommerce",
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedFindTrucksRoute = AuthedFindTrucksRouteImport.update({
+  id: "/find-trucks",
+  path: "/find-trucks",
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedLoadsRoute = AuthedLoadsRouteImport.update({
@@ -219,6 +225,7 @@ export interface FileRoutesByFullPath {
   "/company": typeof AuthedCompanyRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
+  "/find-trucks": typeof AuthedFindTrucksRoute
   "/loads": typeof AuthedLoadsRoute
   "/marketplaces": typeof AuthedMarketplacesRoute
   "/messaging": typeof AuthedMessagingRoute
@@ -252,6 +259,7 @@ export interface FileRoutesByTo {
   "/company": typeof AuthedCompanyRoute
   "/driver": typeof AuthedDriverRoute
   "/ecommerce": typeof AuthedEcommerceRoute
+  "/find-trucks": typeof AuthedFindTrucksRoute
   "/loads": typeof AuthedLoadsRoute
   "/marketplaces": typeof AuthedMarketplacesRoute
   "/messaging": typeof AuthedMessagingRoute
@@ -287,6 +295,7 @@ export interface FileRoutesById {
   "/_authed/company": typeof AuthedCompanyRoute
   "/_authed/driver": typeof AuthedDriverRoute
   "/_authed/ecommerce": typeof AuthedEcommerceRoute
+  "/_authed/find-trucks": typeof AuthedFindTrucksRoute
   "/_authed/loads": typeof AuthedLoadsRoute
   "/_authed/marketplaces": typeof AuthedMarketplacesRoute
   "/_authed/messaging": typeof AuthedMessagingRoute
@@ -322,6 +331,7 @@ export interface FileRouteTypes {
     | "/company"
     | "/driver"
     | "/ecommerce"
+    | "/find-trucks"
     | "/loads"
     | "/marketplaces"
     | "/messaging"
@@ -355,6 +365,7 @@ export interface FileRouteTypes {
     | "/company"
     | "/driver"
     | "/ecommerce"
+    | "/find-trucks"
     | "/loads"
     | "/marketplaces"
     | "/messaging"
@@ -389,6 +400,7 @@ export interface FileRouteTypes {
     | "/_authed/company"
     | "/_authed/driver"
     | "/_authed/ecommerce"
+    | "/_authed/find-trucks"
     | "/_authed/loads"
     | "/_authed/marketplaces"
     | "/_authed/messaging"
@@ -543,6 +555,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof AuthedEcommerceRouteImport
       parentRoute: typeof AuthedRoute
     }
+    "/_authed/find-trucks": {
+      id: "/_authed/find-trucks"
+      path: "/find-trucks"
+      fullPath: "/find-trucks"
+      preLoaderRoute: typeof AuthedFindTrucksRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     "/_authed/loads": {
       id: "/_authed/loads"
       path: "/loads"
@@ -662,6 +681,7 @@ interface AuthedRouteChildren {
   AuthedCompanyRoute: typeof AuthedCompanyRoute
   AuthedDriverRoute: typeof AuthedDriverRoute
   AuthedEcommerceRoute: typeof AuthedEcommerceRoute
+  AuthedFindTrucksRoute: typeof AuthedFindTrucksRoute
   AuthedLoadsRoute: typeof AuthedLoadsRoute
   AuthedMarketplacesRoute: typeof AuthedMarketplacesRoute
   AuthedMessagingRoute: typeof AuthedMessagingRoute
@@ -678,6 +698,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedCompanyRoute: AuthedCompanyRoute,
   AuthedDriverRoute: AuthedDriverRoute,
   AuthedEcommerceRoute: AuthedEcommerceRoute,
+  AuthedFindTrucksRoute: AuthedFindTrucksRoute,
   AuthedLoadsRoute: AuthedLoadsRoute,
   AuthedMarketplacesRoute: AuthedMarketplacesRoute,
   AuthedMessagingRoute: AuthedMessagingRoute,

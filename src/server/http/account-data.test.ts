@@ -7,6 +7,7 @@ import { loadConfig } from "../config";
 import { bindJobs, runWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import { ACCOUNTS_JOBS } from "../modules/accounts/jobs";
+import { sealPayoutNumbers } from "../modules/payouts/payouts";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 setDefaultTimeout(60_000);
@@ -81,6 +82,8 @@ describe("GET /api/user/export", () => {
       "INSERT INTO payout_methods (user_id, provider, bank_name, account_number, account_name, created_at, updated_at) VALUES (?, 'chapa', 'CBE', '1000123456789', 'Dawit Alemu', 1, 1)",
       ids.driver,
     );
+    // Saved before numbers were sealed: the start-up step seals it.
+    expect(await sealPayoutNumbers(t.db, t.services.secrets)).toBe(1);
 
     const res = await shipper.get("/api/user/export");
     expect(res.status).toBe(200);

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import type { TDb } from "../../../db/client";
 import type { User } from "../../../db/tables";
 import { boardStatsInput, firstBoardPage } from "../../shared/board";
-import { SESSION_COOKIE, type TLanguage } from "../../shared/constants";
+import { MAX_TRPC_BATCH, SESSION_COOKIE, type TLanguage } from "../../shared/constants";
 import { MAX_DOCUMENT_BYTES } from "../../shared/schemas/documents";
 import { MAX_VERIFICATION_FILE_BYTES } from "../../shared/schemas/verification";
 import { telegramWebhookFor } from "../bots/telegram/webhook";
@@ -63,9 +63,6 @@ import { applySecurityHeaders, contentSecurityPolicy, isCrossSiteWrite } from ".
 import { createStaticHandler, type TBootQuery } from "./static";
 
 const WEBHOOK_REFUSED = /*i18n*/ { id: "error.webhook.refused", message: "Webhook call refused" };
-
-/** The most calls one tRPC batch may carry; the web app batches a screen's queries, a handful at a time. */
-export const MAX_TRPC_BATCH = 20;
 
 export type TAppDeps = {
   db: TDb;

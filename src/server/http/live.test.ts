@@ -134,6 +134,29 @@ describe("GET /api/live", () => {
     expect(stream.events.map((e) => e.data.loadId)).toEqual([2]);
   });
 
+  test("an event committed after the tail read past its id (a slower transaction's) still reaches the stream", async () => {
+    const { liveEvents } = await import("../../../db/tables");
+    const { max } = await import("drizzle-orm");
+    const stream = await listen(t.app, shipper.cookie);
+    const seen = stream.events.length;
+    const [row] = await t.db.select({ id: max(liveEvents.id) }).from(liveEvents);
+    const top = Number(row?.id ?? 0);
+    const event = (id: number, loadId: number) => ({
+      id,
+      userId: ids.shipper,
+      kind: "load",
+      payload: JSON.stringify({ loadId }),
+      createdAt: Date.now(),
+    });
+    // The later id is committed first, as a quick transaction does beside a slow one; the tail reads past the earlier.
+    await t.db.insert(liveEvents).values(event(top + 2, 902));
+    expect(await waitFor(() => stream.events.length > seen)).toBe(true);
+    await t.db.insert(liveEvents).values(event(top + 1, 901));
+    expect(await waitFor(() => stream.events.some((e) => e.data.loadId === 901))).toBe(true);
+    await Bun.sleep(600);
+    expect(stream.events.slice(seen).map((e) => e.data.loadId)).toEqual([902, 901]);
+  });
+
   test("a message reaches the other party live; reading the bell tells the user's other tabs", async () => {
     const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
     await driver.post(`/api/loads/${loadId}/bids`, { amount: 900, currency: "USD" });

@@ -4,11 +4,12 @@ import { signChapaPayload } from "../integrations/payments/chapa";
 import { paymentsFromEnv } from "../integrations/payments/registry";
 import { enqueue } from "../jobs/queue";
 import { bindJobs, runWorker } from "../jobs/worker";
-import { logger } from "../logger";
+import { logger, type TLogger } from "../logger";
 import { NOTIFICATIONS_JOBS } from "../modules/notifications/jobs";
 import { PAYMENTS_JOBS } from "../modules/payments/jobs";
 import { checkLedger } from "../modules/payments/ledger";
 import { chapaPayoutRef, freightPayoutJob, stripePayoutKey } from "../modules/payments/payout-transfer";
+import { sealPayoutNumbers } from "../modules/payouts/payouts";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.
@@ -44,10 +45,10 @@ afterEach(async () => {
 const lastPart = (url: string) => url.split("/").pop()!;
 
 /** Runs the payout and notification jobs that are due (returns how many ran). */
-const worker = () =>
+const worker = (log: TLogger = logger) =>
   runWorker({
     db: t.db,
-    log: logger,
+    log,
     handlers: bindJobs([...PAYMENTS_JOBS, ...NOTIFICATIONS_JOBS], t.services, "http://localhost"),
     schedules: [],
     autoStart: false,
@@ -389,6 +390,67 @@ describe("paying the driver with Chapa (ETB)", () => {
     await emu.controls.chapa.settled();
     expect(chapaTransferCalls()).toHaveLength(1);
     expect((await paymentOf(loadId)).state).toBe("paid_out");
+  });
+
+  test("a number saved before sealing is sealed at start and still paid to; no answer, export, notice, job or log has it", async () => {
+    expect((await driver.put("/api/payouts/method", TELEBIRR)).status).toBe(200);
+    // A row as saved before numbers were sealed: the number readable, no last 4 digits apart.
+    await t.rows("update payout_methods set account_number = '0911223344', account_last4 = null");
+    expect(await sealPayoutNumbers(t.db, t.services.secrets)).toBe(1);
+    expect(await sealPayoutNumbers(t.db, t.services.secrets)).toBe(0);
+    const [stored] = await t.rows<{ account_number: string; account_last4: string }>(
+      "select account_number, account_last4 from payout_methods",
+    );
+    expect(stored!.account_number).toStartWith("v1.");
+    expect(stored!.account_number).not.toContain("0911223344");
+    expect(stored!.account_last4).toBe("3344");
+
+    const lines: string[] = [];
+    const log: TLogger = {
+      info: (m, d) => lines.push(JSON.stringify([m, d])),
+      warn: (m, d) => lines.push(JSON.stringify([m, d])),
+      error: (m, d) => lines.push(JSON.stringify([m, d])),
+    };
+    const { loadId } = await releasedWithChapa(4_000);
+    await worker(log).runOnce();
+    await emu.controls.chapa.settled();
+    // Chapa is sent the number itself, opened from the seal.
+    const calls = chapaTransferCalls();
+    expect(calls).toHaveLength(1);
+    expect(JSON.parse(calls[0]!.body)).toMatchObject({ account_number: "0911223344", bank_code: 855 });
+    expect((await paymentOf(loadId)).state).toBe("paid_out");
+    await worker(log).runOnce();
+    const notices = await t.rows<{ title: string; body: string }>("select title, body, url from notifications");
+    expect(notices.length).toBeGreaterThan(0);
+    expect((await driver.get("/api/payouts/account")).json.chapa.method.accountNumber).toBe("•••• 3344");
+    const seen = [
+      (await driver.get("/api/payouts/account")).text,
+      (await driver.get("/api/payments")).text,
+      (await shipper.get("/api/payments")).text,
+      (await driver.get(`/api/loads/${loadId}/payment`)).text,
+      (await driver.get("/api/user/export")).text,
+      JSON.stringify(notices),
+      JSON.stringify(await t.rows("select payload, last_error from jobs")),
+      JSON.stringify(await t.rows("select detail from freight_payment_events")),
+      lines.join("\n"),
+    ];
+    for (const text of seen) expect(text).not.toContain("0911223344");
+  });
+
+  test("a bank's reason that quotes the account keeps only its last 4 digits", async () => {
+    emu.controls.chapa.transfers = "failed";
+    emu.controls.chapa.transferFailure = "Account 0911223344 is closed";
+    expect((await driver.put("/api/payouts/method", TELEBIRR)).status).toBe(200);
+    const { loadId } = await releasedWithChapa(5_000);
+    await worker().runOnce();
+    await emu.controls.chapa.settled();
+    await worker().runOnce();
+    const res = await driver.get(`/api/loads/${loadId}/payment`);
+    expect(res.json.payment.state).toBe("failed");
+    expect(res.text).toContain("Account •••• 3344 is closed");
+    expect(res.text).not.toContain("0911223344");
+    const notices = await t.rows<{ body: string }>("select body from notifications");
+    expect(JSON.stringify(notices)).not.toContain("0911223344");
   });
 
   test("two workers at once on the same payment: one transfer", async () => {

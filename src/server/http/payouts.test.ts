@@ -174,9 +174,19 @@ describe("Chapa payouts to a bank or a wallet", () => {
       bankCode: 855,
       bankName: "telebirr",
       mobileMoney: true,
-      accountNumber: "••••••3344",
+      accountNumber: "•••• 3344",
       accountName: "Abebe Kebede",
     });
+    // Stored sealed with the server key, the last 4 digits apart; no answer carries the number.
+    const [stored] = await t.rows<{ account_number: string; account_last4: string }>(
+      "select account_number, account_last4 from payout_methods",
+    );
+    expect(stored!.account_number).toStartWith("v1.");
+    expect(stored!.account_number).not.toContain("0911223344");
+    expect(t.services.secrets.open(stored!.account_number)).toBe("0911223344");
+    expect(stored!.account_last4).toBe("3344");
+    expect(saved.text).not.toContain("0911223344");
+    expect((await driver.get("/api/payouts/account")).text).not.toContain("0911223344");
     // Changed to a bank account: one method per provider, replaced.
     const cbe = banks.json.find((b: { mobileMoney: boolean; acctLength: number }) => b.acctLength === 13);
     const bank = await driver.put("/api/payouts/method", {
@@ -188,7 +198,7 @@ describe("Chapa payouts to a bank or a wallet", () => {
     expect(bank.json.chapa.method).toMatchObject({
       bankCode: cbe.id,
       mobileMoney: false,
-      accountNumber: "•••••••••6789",
+      accountNumber: "•••• 6789",
     });
     const [n] = await t.rows<{ n: number }>("select CAST(count(*) AS INTEGER) n from payout_methods");
     expect(n!.n).toBe(1);

@@ -1,12 +1,15 @@
 // Regression tests for the holes an outside probe found (docs/security.md). Each test failed on the code before its
 // fix.
 import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, spyOn, test } from "bun:test";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { sampleNumber } from "../../../emulators/carriers/numbers";
 import { emulatorEnv, startCarrierEmulators } from "../../../emulators/carriers/server";
+import { MAX_TRPC_BATCH } from "../../shared/constants";
 import { safeReturnTo } from "../../shared/return-to";
 import { carriersFromEnv } from "../integrations/carriers/registry";
 import { LOGIN_LIMITS, reserveLoginAttempt } from "../modules/accounts/rate-limit";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
+import type { AppRouter } from "../trpc/root";
 import { MAX_JSON_BODY_BYTES } from "./body";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
@@ -389,5 +392,23 @@ describe("12. tRPC answers", () => {
     const over = await batch(600);
     expect(over.status).toBeGreaterThanOrEqual(400);
     expect(over.status).toBeLessThan(500);
+  });
+
+  // The web app's batching link splits at the shared cap: a screen asking for more than twenty things at once (a
+  // load page does) gets every answer instead of one refusal for all of them.
+  test("a client that splits at the shared cap gets every answer to many queries made at once", async () => {
+    const viaApp = (url: URL | RequestInfo, init?: RequestInit) =>
+      t.app.handle(new Request(new URL(String(url), "http://localhost"), init));
+    const ask = (maxItems?: number) => {
+      const client = createTRPCClient<AppRouter>({
+        links: [httpBatchLink({ url: "http://localhost/trpc", fetch: viaApp, ...(maxItems ? { maxItems } : {}) })],
+      });
+      return Promise.allSettled(Array.from({ length: 45 }, () => client.platform.fxRates.query()));
+    };
+    const split = await ask(MAX_TRPC_BATCH);
+    expect(split.filter((r) => r.status === "fulfilled")).toHaveLength(45);
+    // Unsplit, the same screen fails whole: the cap is real.
+    const whole = await ask();
+    expect(whole.filter((r) => r.status === "fulfilled")).toHaveLength(0);
   });
 });

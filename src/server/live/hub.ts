@@ -14,6 +14,13 @@ const BATCH = 500;
  * otherwise reach it never. An event told twice only refreshes the screen once more.
  */
 export const LIVE_REPLAY_MS = 15_000;
+/**
+ * How long an id the tail skipped over is looked for again. On PostgreSQL ids are taken when a row is written, not
+ * when its transaction commits, so a slow transaction's event can appear after the tail has read past its id; the
+ * skipped ids are asked for again on each tick for this long (a rolled-back write leaves a gap that never fills).
+ */
+export const LIVE_GAP_MS = 30_000;
+const MAX_GAPS = 1000;
 
 /**
  * This process's side of live updates. Changes are written to `live_events` by whichever process makes them (in the
@@ -27,6 +34,8 @@ export const createLiveHub = (db: TDb, tickMs = LIVE_TICK_MS) => {
   let fresh: { userId: number; listener: TListener }[] = [];
   const closers = new Set<() => void>();
   let lastSeen: number | null = null;
+  /** Ids the tail skipped over (not committed yet when it read past them), with when they were first missed. */
+  const gaps = new Map<number, number>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> | null = null;
   let count = 0;
@@ -72,6 +81,7 @@ export const createLiveHub = (db: TDb, tickMs = LIVE_TICK_MS) => {
     // Everything up to lastSeen has been handed out (or was before this tail started); the new connections get their
     // share of it here, and the reads below hand out what comes after, to every connection alike.
     await catchUp();
+    await fillGaps();
     for (;;) {
       const rows = await db
         .select()
@@ -79,12 +89,32 @@ export const createLiveHub = (db: TDb, tickMs = LIVE_TICK_MS) => {
         .where(gt(liveEvents.id, lastSeen))
         .orderBy(asc(liveEvents.id))
         .limit(BATCH);
+      const now = Date.now();
       for (const r of rows) {
+        for (let missing = lastSeen + 1; missing < r.id && gaps.size < MAX_GAPS; missing++) gaps.set(missing, now);
         lastSeen = r.id;
         const set = listeners.get(r.userId);
         if (set) deliver(r, set);
       }
       if (rows.length < BATCH) return;
+    }
+  };
+
+  /** Events whose ids the tail read past before they were committed, handed out now they are there. */
+  const fillGaps = async () => {
+    if (!gaps.size) return;
+    const now = Date.now();
+    for (const [id, since] of gaps) if (now - since > LIVE_GAP_MS) gaps.delete(id);
+    if (!gaps.size) return;
+    const rows = await db
+      .select()
+      .from(liveEvents)
+      .where(inArray(liveEvents.id, [...gaps.keys()]))
+      .orderBy(asc(liveEvents.id));
+    for (const r of rows) {
+      gaps.delete(r.id);
+      const set = listeners.get(r.userId);
+      if (set) deliver(r, set);
     }
   };
 
@@ -120,6 +150,7 @@ export const createLiveHub = (db: TDb, tickMs = LIVE_TICK_MS) => {
           // nobody here.
           lastSeen = null;
           fresh = [];
+          gaps.clear();
         }
       };
     },
@@ -131,6 +162,7 @@ export const createLiveHub = (db: TDb, tickMs = LIVE_TICK_MS) => {
       for (const set of listeners.values()) set.clear();
       listeners.clear();
       fresh = [];
+      gaps.clear();
       count = 0;
       if (timer) clearTimeout(timer);
       timer = null;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EQUIPMENT_TYPES, MONEY_CURRENCY_CODES, RADIUS_OPTIONS } from "../constants";
+import { EQUIPMENT_TYPES, LOAD_SORTS, MONEY_CURRENCY_CODES, RADIUS_OPTIONS, type TLoadSort } from "../constants";
 import { zText } from "./text";
 
 const text = (field: string, max: number) =>
@@ -100,8 +100,7 @@ export const LOAD_STATUSES = [
   "cancelled",
 ] as const;
 export type TLoadStatus = (typeof LOAD_STATUSES)[number];
-export const LOAD_SORTS = ["distance", "rate", "date"] as const;
-export type TLoadSort = (typeof LOAD_SORTS)[number];
+export { LOAD_SORTS, type TLoadSort };
 
 export const ZLoadSearchInput = z
   .object({
@@ -206,6 +205,11 @@ export const ZPlaceBidInput = z.object({
   currency: ZMoneyCurrency.default("USD"),
   proposedPickupDate: dateTime("proposedPickupDate").nullish(),
   notes: optionalText("notes", 1000),
+  /** One of the bidder's own trucks, offered for the load (its type, capacity and plate show to the shipper). */
+  truckId: number("truckId")
+    .int("truckId must be a whole number")
+    .positive("truckId must be a positive number")
+    .nullish(),
 });
 export type TPlaceBidInput = z.infer<typeof ZPlaceBidInput>;
 

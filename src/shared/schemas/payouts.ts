@@ -34,7 +34,7 @@ export const ZPayoutSetup = z.object({
         bankCode: z.number(),
         bankName: z.string(),
         mobileMoney: z.boolean(),
-        /** The account or wallet number with all but its last 4 digits hidden. */
+        /** Only the last 4 digits of the account or wallet number, e.g. "•••• 1234" (not even its length). */
         accountNumber: z.string(),
         accountName: z.string(),
       })

@@ -7,11 +7,14 @@ export type TBidDraft = {
   currency: TMoneyCurrency;
   proposedPickupDate: string | null;
   notes: string | null;
+  /** One of the driver's trucks, from the bid dialog's Truck field (absent where the form has none). */
+  truckId?: number | null;
 };
 
 /**
- * A bid form's fields (amount, currency, proposedPickupDate, notes) as the bid to place, or null when the amount is
- * not a number above 0: the one check the bid dialog and the landing page's bid form share before the server's.
+ * A bid form's fields (amount, currency, proposedPickupDate, notes, and truckId where the form offers it) as the bid to
+ * place, or null when the amount is not a number above 0: the one check the bid dialog and the landing page's bid form
+ * share before the server's.
  */
 export const readBidForm = (form: HTMLFormElement): TBidDraft | null => {
   const f = new FormData(form);
@@ -23,6 +26,7 @@ export const readBidForm = (form: HTMLFormElement): TBidDraft | null => {
     currency: String(f.get("currency")) as TMoneyCurrency,
     proposedPickupDate: pickup ? new Date(pickup).toISOString() : null,
     notes: String(f.get("notes") ?? "").trim() || null,
+    ...(f.has("truckId") ? { truckId: Number(f.get("truckId")) || null } : {}),
   };
 };
 

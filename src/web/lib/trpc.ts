@@ -4,6 +4,7 @@ import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError, 
 import { observable } from "@trpc/server/observable";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import type { AppRouter } from "../../server/trpc/root";
+import { MAX_TRPC_BATCH } from "../../shared/constants";
 import { enqueue, newIdempotencyKey, QUEUEABLE, QUEUED_MESSAGE } from "./offline-queue";
 import { requestBackgroundSync, watchedFetch } from "./online";
 import { toast } from "./toast";
@@ -72,7 +73,8 @@ export const trpcClient = createTRPCClient<AppRouter>({
         fetch: sendCookies,
         headers: ({ op }) => ({ "Idempotency-Key": String(op.context.idempotencyKey) }),
       }),
-      false: httpBatchLink({ url: "/trpc", fetch: sendCookies }),
+      // Split at the server's cap: a longer batch is refused whole, and every query on the screen fails with it.
+      false: httpBatchLink({ url: "/trpc", fetch: sendCookies, maxItems: MAX_TRPC_BATCH }),
     }),
   ],
 });

@@ -2,9 +2,9 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { Banknote, Globe2, MapPin, Smartphone, Star, Truck } from "lucide-react";
+import { lazy, Suspense } from "react";
 import { SAMPLE_PLATFORM_STATS } from "../../shared/constants";
-import { LandingBid } from "../components/landing/landing-bid";
-import { ReceivedBids } from "../components/landing/received-bids";
+import { LandingBidPending } from "../components/landing/landing-bid-pending";
 import { LoadSummaryCard } from "../components/loads/load-summary-card";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
@@ -13,6 +13,23 @@ import { usePreferences } from "../lib/preferences";
 import { trpc } from "../lib/trpc";
 
 export const Route = createFileRoute("/landing")({ component: LandingPage });
+
+// The bid form and the received bids show data the page asks for as it opens; their code (the form, the date field,
+// the bid rows) comes in beside that data instead of in the page's first load. A part whose code cannot be fetched
+// shows nothing, as it does when its data cannot be.
+const nothing = { default: () => null };
+const LandingBid = lazy(() =>
+  import("../components/landing/landing-bid").then(
+    (m) => ({ default: m.LandingBid }),
+    () => nothing,
+  ),
+);
+const ReceivedBids = lazy(() =>
+  import("../components/landing/received-bids").then(
+    (m) => ({ default: m.ReceivedBids }),
+    () => nothing,
+  ),
+);
 
 function Stats() {
   const { t } = useLingui();
@@ -202,12 +219,16 @@ function LandingPage() {
             </div>
           </div>
           <div className="md:pl-6">
-            <LandingBid />
+            <Suspense fallback={<LandingBidPending />}>
+              <LandingBid />
+            </Suspense>
           </div>
         </div>
       </section>
       <Stats />
-      <ReceivedBids />
+      <Suspense fallback={null}>
+        <ReceivedBids />
+      </Suspense>
       <SampleBoard />
       <section className="mx-auto grid max-w-7xl gap-6 px-4 py-10 md:grid-cols-2">
         <Card id="drivers">

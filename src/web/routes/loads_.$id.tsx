@@ -16,6 +16,7 @@ import { LoadPayment } from "../components/payments/load-payment";
 import { TrackSummary } from "../components/tracking/track-summary";
 import { TrackingLinkControl } from "../components/tracking/tracking-link-control";
 import { TripPanel } from "../components/trip/trip-panel";
+import { TruckInvitationNotice } from "../components/trucks/invitation-notice";
 import { ShipperTrustCard } from "../components/trust/trust";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
@@ -152,6 +153,7 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
         </Button>
         <LoadStatusBadge status={l.status} />
       </div>
+      {isDriver && !l.isAssignedToMe && <TruckInvitationNotice load={l} />}
       <LoadCard
         load={l}
         actions={<BidAction load={l} isDriver={isDriver} testId="quick-bid" label={<Trans>Place Bid</Trans>} />}
@@ -165,7 +167,9 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
         />
       </Suspense>
       {l.dispatchedByMe && <AssignDriverCard loadId={l.id} status={l.status} assignedDriverId={l.assignedDriverId} />}
-      {(l.isMine || l.isAssignedToMe) && l.assignedDriverId != null && <TripPanel loadId={l.id} title={l.title} />}
+      {(l.isMine || l.isAssignedToMe) && l.assignedDriverId != null && (
+        <TripPanel loadId={l.id} title={l.title} truck={l.truck} />
+      )}
       {(l.isMine || l.isAssignedToMe) && ["assigned", "in_transit", "delivered"].includes(l.status) && (
         <TrackSummary loadId={l.id} />
       )}

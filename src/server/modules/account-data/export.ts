@@ -27,6 +27,7 @@ import {
 } from "../../../../db/tables";
 import type { TAccountExport } from "../../../shared/schemas/answers/account-data";
 import { AppError } from "../../errors";
+import { maskedNumber } from "../payouts/payouts";
 
 /** Rows read per query: a page, then the next after its last id. */
 export const EXPORT_PAGE = 500;
@@ -70,7 +71,6 @@ const paged = async <R extends { id: number }, T>(
 };
 
 /** "•••• 1234": enough for the owner to recognise the account, useless to anyone else. */
-export const maskAccountNumber = (n: string | null) => (n ? `•••• ${n.slice(-4)}` : null);
 
 const loadOf = (l: typeof loads.$inferSelect) => ({
   id: l.id,
@@ -282,7 +282,7 @@ export const exportAccount = async (db: TDb, user: User, now = Date.now()): Prom
     provider: p.provider,
     bankName: p.bankName,
     mobileMoney: p.mobileMoney,
-    accountNumber: maskAccountNumber(p.accountNumber),
+    accountNumber: maskedNumber(p.accountLast4),
     accountName: p.accountName,
     payoutsEnabled: p.payoutsEnabled,
     createdAt: iso(p.createdAt),

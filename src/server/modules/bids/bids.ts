@@ -1,8 +1,9 @@
 import { and, count, desc, eq, inArray, ne } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
-import { type Bid, bids, type Load, loads, type User, users } from "../../../../db/tables";
+import { type Bid, bids, type Load, loads, trucks, type User, users } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
 import { fromMinor, toMinor } from "../../../shared/money";
+import type { TBidTruck } from "../../../shared/schemas/answers/common";
 import type { TPlaceBidInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
 import { publishLive } from "../../live/publish";
@@ -20,6 +21,56 @@ import { closeOpenCounters, negotiationsOf } from "./counter-state";
 
 export const BID_NOT_FOUND = /*i18n*/ { id: "error.bid.notFound", message: "Bid not found" };
 
+const TRUCK_NOT_YOURS = /*i18n*/ { id: "error.bid.truckNotYours", message: "truckId must be one of your trucks" };
+
+/** The truck a bid offers, from the copy kept on the bid. */
+export const bidTruckOf = (
+  b: Pick<Bid, "truckId" | "truckEquipmentType" | "truckCapacityLbs" | "truckPlate">,
+): TBidTruck | null =>
+  b.truckEquipmentType == null || b.truckCapacityLbs == null
+    ? null
+    : {
+        id: b.truckId,
+        equipmentType: b.truckEquipmentType as TBidTruck["equipmentType"],
+        capacityLbs: b.truckCapacityLbs,
+        plate: b.truckPlate,
+      };
+
+/**
+ * The truck a bid names, which must be the bidder's own (a dispatcher's too: trucks belong to the driver who posted
+ * them, not to a company). Another account's truck and a missing one get the same answer, so ids cannot be probed.
+ */
+const offeredTruck = async (tx: TTx, driver: User, truckId: number | null | undefined) => {
+  if (truckId == null) return { truckId: null, truckEquipmentType: null, truckCapacityLbs: null, truckPlate: null };
+  const [truck] = await tx
+    .select()
+    .from(trucks)
+    .where(and(eq(trucks.id, truckId), eq(trucks.driverId, driver.id)));
+  if (!truck)
+    throw new AppError("BAD_REQUEST", TRUCK_NOT_YOURS, { issues: [{ path: "truckId", message: TRUCK_NOT_YOURS }] });
+  return {
+    truckId: truck.id,
+    truckEquipmentType: truck.equipmentType,
+    truckCapacityLbs: truck.capacityLbs,
+    truckPlate: truck.plate,
+  };
+};
+
+/** The truck the load's accepted bid offered (null before the award or when the bid named none). */
+export const awardedTruckOf = async (db: TDb, load: Pick<Load, "acceptedBidId">) => {
+  if (load.acceptedBidId == null) return null;
+  const [bid] = await db
+    .select({
+      truckId: bids.truckId,
+      truckEquipmentType: bids.truckEquipmentType,
+      truckCapacityLbs: bids.truckCapacityLbs,
+      truckPlate: bids.truckPlate,
+    })
+    .from(bids)
+    .where(eq(bids.id, load.acceptedBidId));
+  return bid ? bidTruckOf(bid) : null;
+};
+
 const toPublicBid = (b: Bid) => ({
   id: b.id,
   loadId: b.loadId,
@@ -28,6 +79,7 @@ const toPublicBid = (b: Bid) => ({
   currency: b.currency,
   proposedPickupDate: b.proposedPickupDate ? new Date(b.proposedPickupDate).toISOString() : null,
   notes: b.notes,
+  truck: bidTruckOf(b),
   status: b.status,
   createdAt: new Date(b.createdAt).toISOString(),
   updatedAt: new Date(b.updatedAt).toISOString(),
@@ -68,6 +120,8 @@ export const placeBid = (db: TDb, driver: User, loadId: number, input: TPlaceBid
       currency: input.currency,
       proposedPickupDate: input.proposedPickupDate ?? null,
       notes: input.notes,
+      // A changed bid offers what it names now: leaving the truck out takes the earlier one off.
+      ...(await offeredTruck(tx, driver, input.truckId)),
       updatedAt: now,
     };
     const [pending] = await tx

@@ -13,6 +13,7 @@ import { LOAD_STATUSES, ZCreateLoadInput, ZLoadSearchInput } from "../../../shar
 import { zText } from "../../../shared/schemas/text";
 import { authedProcedure, driverProcedure, publicProcedure, shipperProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
+import { awardedTruckOf } from "../bids/bids";
 import { premium } from "../billing/middleware";
 import { boardStatsWithLive, searchBoard } from "../boards/search";
 import { dispatchesLoad, isTripParty } from "../companies/work";
@@ -101,6 +102,7 @@ export const loadsRouter = {
         cancelReason: isParty ? load.cancelReason : null,
         ratedBy: isParty ? (await ratingsOf(ctx.db, load.id)).map((r) => r.raterId) : [],
         shipper,
+        truck: isParty ? await awardedTruckOf(ctx.db, load) : null,
       };
     }),
 

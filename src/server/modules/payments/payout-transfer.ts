@@ -17,8 +17,9 @@ import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
 import type { TChapaTransfer, TStripeEvent, TStripeTransfer } from "../../integrations/payments/types";
 import { defineJob, enqueue, JobDeferred } from "../../jobs/queue";
+import type { TSecretBox } from "../../secrets";
 import { enqueueFreightNotice } from "../notifications/notify";
-import { canBePaid, methodOf } from "../payouts/payouts";
+import { canBePaid, methodOf, openNumber } from "../payouts/payouts";
 import { FREIGHT_STRIPE_KEY, recordPaymentEvent } from "./freight";
 import { attachProviderObject, postTxn } from "./ledger";
 
@@ -118,6 +119,12 @@ export const markPaidOut = (
   });
 
 /**
+ * A bank's words with any long run of digits cut to its last 4: a reason may quote the account it refused, and it is
+ * shown to both parties and kept in the payment's history.
+ */
+export const hideNumbers = (reason: string) => reason.replace(/\d{6,}/g, (d) => `•••• ${d.slice(-4)}`);
+
+/**
  * A failed transfer: released → failed, with the provider's reason kept and what to fix told to the driver. The next
  * attempt (after the driver saves their details) gets a new number, so a new key and reference.
  */
@@ -131,18 +138,19 @@ export const markPayoutFailed = (
     await db.q.lockKeys(tx, [`freight-payment:${paymentId}`]);
     const [p] = await tx.select().from(freightPayments).where(eq(freightPayments.id, paymentId));
     if (p?.state !== "released" || (await attemptOf(tx, p.id)) !== f.attempt) return false;
+    const reason = hideNumbers(f.reason);
     const [moved] = await tx
       .update(freightPayments)
-      .set({ state: "failed", note: f.reason, updatedAt: now })
+      .set({ state: "failed", note: reason, updatedAt: now })
       .where(and(eq(freightPayments.id, p.id), eq(freightPayments.state, "released")))
       .returning();
     if (!moved) return false;
-    const fix = payoutFixOf(f.reason);
+    const fix = payoutFixOf(reason);
     await recordPaymentEvent(
       tx,
       p.id,
       "failed",
-      { stage: "payout", attempt: f.attempt, reason: f.reason, fix, transfer: f.object },
+      { stage: "payout", attempt: f.attempt, reason, fix, transfer: f.object },
       now,
     );
     await enqueueFreightNotice(
@@ -220,6 +228,7 @@ const CHAPA_POLL_MS = 10 * 60_000;
 export const payOut = async (
   db: TDb,
   services: TPaymentServices,
+  secrets: TSecretBox,
   paymentId: number,
   now = Date.now(),
 ): Promise<{ status: string }> => {
@@ -265,7 +274,7 @@ export const payOut = async (
   try {
     await chapa.transfer({
       accountName: method!.accountName ?? "",
-      accountNumber: method!.accountNumber!,
+      accountNumber: openNumber(secrets, method!),
       amount: fromMinor(amountMinor, "ETB"),
       currency: "ETB",
       reference,
@@ -300,8 +309,8 @@ export const freightPayoutJob = defineJob({
   kind: "freight_payout",
   schema: z.object({ paymentId: z.number().int().positive() }),
   maxAttempts: 8,
-  needs: ["payments"],
-  handler: ({ paymentId }, { db, services }) => payOut(db, services.payments, paymentId),
+  needs: ["payments", "secrets"],
+  handler: ({ paymentId }, { db, services }) => payOut(db, services.payments, services.secrets, paymentId),
 });
 
 /** Enqueues the payout of a payment just released, in the release's transaction. */

@@ -3,14 +3,17 @@
 // requirements, the platform paying the fees); the driver completes Stripe's hosted onboarding, and the account's
 // `account.updated` events (only a prompt: the account is read back from Stripe) say when payouts are enabled. Birr
 // goes through Chapa transfers to a bank account or a mobile-money wallet, whose bank id is taken from Chapa's own
-// list (`GET /v1/banks`) at the time of saving, with the account holder's name the driver confirmed.
-import { and, eq } from "drizzle-orm";
+// list (`GET /v1/banks`) at the time of saving, with the account holder's name the driver confirmed. The number is
+// stored sealed with the server key and opened only to send a transfer; its last 4 digits, kept apart, are all that
+// any answer, export or notification shows.
+import { and, eq, isNotNull, notLike } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { type PayoutMethod, payoutMethods, type User } from "../../../../db/tables";
 import type { TPayoutBank, TPayoutSetup, TSaveChapaMethodInput } from "../../../shared/schemas/payouts";
 import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
 import type { TStripeAccount, TStripeEvent } from "../../integrations/payments/types";
+import type { TSecretBox } from "../../secrets";
 
 /** The metadata key naming the MyTess account on its Connect account. */
 export const PAYOUT_STRIPE_KEY = "mytess_user";
@@ -28,8 +31,49 @@ const notConfigured = (provider: "Stripe" | "Chapa") =>
 const stateOf = (services: TPaymentServices, id: "stripe" | "chapa") =>
   services.states().find((s) => s.id === id)?.state ?? "not_configured";
 
-/** All but the last 4 digits hidden. */
-export const maskNumber = (n: string) => (n.length <= 4 ? n : `${"•".repeat(n.length - 4)}${n.slice(-4)}`);
+/** A payout number as shown anywhere: its last 4 digits only (not even its length). */
+export const maskedNumber = (last4: string | null) => (last4 ? `•••• ${last4}` : null);
+
+/** What is stored of a payout number: the number sealed, its last 4 digits apart. */
+export const sealNumber = (secrets: TSecretBox, accountNumber: string) => ({
+  accountNumberSealed: secrets.seal(accountNumber),
+  accountLast4: accountNumber.slice(-4),
+});
+
+/**
+ * The number a transfer goes to, opened. A value this server's key cannot open (the key was changed or lost) is an
+ * error for the operator, never sent anywhere.
+ */
+export const openNumber = (secrets: TSecretBox, m: PayoutMethod) => {
+  try {
+    return secrets.open(m.accountNumberSealed ?? "");
+  } catch {
+    throw new Error(`payout method ${m.id}: the account number cannot be opened with this server's key`);
+  }
+};
+
+/**
+ * Numbers saved before they were sealed, sealed now: run by the primary process after the migrations (sealing needs
+ * the server key, which a migration does not have). Each row is changed only if it still holds the number read, so a
+ * driver saving new details meanwhile keeps theirs. Returns how many were sealed.
+ */
+export const sealPayoutNumbers = async (db: TDb, secrets: TSecretBox) => {
+  const plain = await db
+    .select({ id: payoutMethods.id, number: payoutMethods.accountNumberSealed })
+    .from(payoutMethods)
+    .where(and(isNotNull(payoutMethods.accountNumberSealed), notLike(payoutMethods.accountNumberSealed, "v1.%")));
+  let sealed = 0;
+  for (const r of plain) {
+    const [done] = await db
+      .update(payoutMethods)
+      // updatedAt stays: the details are the same, and the payout jobs' keys name the version the driver saved.
+      .set(sealNumber(secrets, r.number!))
+      .where(and(eq(payoutMethods.id, r.id), eq(payoutMethods.accountNumberSealed, r.number!)))
+      .returning({ id: payoutMethods.id });
+    if (done) sealed++;
+  }
+  return sealed;
+};
 
 export const methodOf = async (db: TDb, userId: number, provider: "stripe" | "chapa") =>
   (
@@ -41,13 +85,13 @@ export const methodOf = async (db: TDb, userId: number, provider: "stripe" | "ch
 
 /** Whether a driver can be paid through a provider now (a Connect account with payouts on, or a saved Chapa method). */
 export const canBePaid = (m: PayoutMethod | null) =>
-  !!m && (m.provider === "stripe" ? !!m.stripeAccountId && m.payoutsEnabled : !!m.bankCode && !!m.accountNumber);
+  !!m && (m.provider === "stripe" ? !!m.stripeAccountId && m.payoutsEnabled : !!m.bankCode && !!m.accountNumberSealed);
 
 /** The driver's payout setup, for the settings page. */
 export const payoutSetup = async (db: TDb, services: TPaymentServices, user: User): Promise<TPayoutSetup> => {
   const rows = await db.select().from(payoutMethods).where(eq(payoutMethods.userId, user.id));
   const stripe = rows.find((r) => r.provider === "stripe" && r.stripeAccountId);
-  const chapa = rows.find((r) => r.provider === "chapa" && r.bankCode && r.accountNumber);
+  const chapa = rows.find((r) => r.provider === "chapa" && r.bankCode && r.accountNumberSealed);
   return {
     stripe: {
       state: stateOf(services, "stripe"),
@@ -67,7 +111,7 @@ export const payoutSetup = async (db: TDb, services: TPaymentServices, user: Use
             bankCode: chapa.bankCode!,
             bankName: chapa.bankName ?? "",
             mobileMoney: chapa.mobileMoney,
-            accountNumber: maskNumber(chapa.accountNumber!),
+            accountNumber: maskedNumber(chapa.accountLast4) ?? "",
             accountName: chapa.accountName ?? "",
           }
         : null,
@@ -176,6 +220,7 @@ export const payoutBanks = async (services: TPaymentServices): Promise<TPayoutBa
 export const saveChapaMethod = async (
   db: TDb,
   services: TPaymentServices,
+  secrets: TSecretBox,
   user: User,
   input: TSaveChapaMethodInput,
   now = Date.now(),
@@ -203,7 +248,7 @@ export const saveChapaMethod = async (
     bankCode: bank.id,
     bankName: bank.name,
     mobileMoney: bank.mobileMoney,
-    accountNumber: input.accountNumber,
+    ...sealNumber(secrets, input.accountNumber),
     accountName: input.accountName.replace(/\s+/g, " "),
     updatedAt: now,
   };

@@ -62,7 +62,7 @@ export const payoutsRouter = {
     .input(ZSaveChapaMethodInput)
     .output(ZPayoutSetup)
     .mutation(async ({ ctx, input }) => {
-      const setup = await saveChapaMethod(ctx.db, ctx.services.payments, ctx.actor, input);
+      const setup = await saveChapaMethod(ctx.db, ctx.services.payments, ctx.services.secrets, ctx.actor, input);
       // Birr that waited for a method (or failed at the old one) is sent to the new one.
       await payWaitingFor(ctx.db, ctx.actor.id, "chapa");
       return setup;

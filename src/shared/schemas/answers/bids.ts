@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZNegotiation } from "../bids";
-import { ZBid, ZBidCarrier, ZLoad } from "./common";
+import { ZBid, ZBidCarrier, ZBidTruck, ZLoad } from "./common";
 
 export const ZBidsPlaceAnswer = z.object({ bid: ZBid, replaced: z.boolean() });
 export const ZBidsMineAnswer = z.array(
@@ -14,6 +14,7 @@ export const ZBidsMineAnswer = z.array(
       currency: z.string(),
       proposedPickupDate: z.string().nullable(),
       notes: z.string().nullable(),
+      truck: ZBidTruck.nullable(),
       status: z.enum(["pending", "accepted", "rejected", "withdrawn"]),
       createdAt: z.string(),
       updatedAt: z.string(),
@@ -40,6 +41,7 @@ export const ZBidsForLoadAnswer = z.array(
       currency: z.string(),
       proposedPickupDate: z.string().nullable(),
       notes: z.string().nullable(),
+      truck: ZBidTruck.nullable(),
       status: z.enum(["pending", "accepted", "rejected", "withdrawn"]),
       createdAt: z.string(),
       updatedAt: z.string(),

@@ -316,6 +316,15 @@ export const ZLoadAlertSettings = z.object({
   location: z.object({ latitude: z.number(), longitude: z.number(), updatedAt: z.string().nullable() }).nullable(),
 });
 export type TLoadAlertSettings = z.infer<typeof ZLoadAlertSettings>;
+/** The truck a bid offers, as it was when the bid was placed. */
+export const ZBidTruck = z.object({
+  /** The driver's truck post, null once it is deleted (the rest stays: it is what the bid offered). */
+  id: z.number().nullable(),
+  equipmentType: z.enum(EQUIPMENT_TYPES),
+  capacityLbs: z.number(),
+  plate: z.string().nullable(),
+});
+export type TBidTruck = z.infer<typeof ZBidTruck>;
 export const ZBid = z.object({
   id: z.number(),
   loadId: z.number(),
@@ -324,6 +333,7 @@ export const ZBid = z.object({
   currency: z.string(),
   proposedPickupDate: z.string().nullable(),
   notes: z.string().nullable(),
+  truck: ZBidTruck.nullable(),
   status: z.enum(["pending", "accepted", "rejected", "withdrawn"]),
   createdAt: z.string(),
   updatedAt: z.string(),

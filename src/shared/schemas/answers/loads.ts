@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LOAD_STATUSES } from "../loads";
 import { ZTrackPoint } from "../tracking";
-import { ZBoardShipper, ZLoad } from "./common";
+import { ZBidTruck, ZBoardShipper, ZLoad } from "./common";
 
 export const ZLoadsStatsAnswer = z.object({
   total: z.number(),
@@ -19,6 +19,8 @@ export const ZLoadsByIdAnswer = ZLoad.extend({
   ratedBy: z.array(z.number()),
   /** Who posted it (a MyTess load; null for an outside board's). */
   shipper: ZBoardShipper.nullable(),
+  /** The truck the awarded bid offered: for the load's parties only, null when the bid named none. */
+  truck: ZBidTruck.nullable(),
 });
 export const ZLoadsPreviewAnswer = z.object({
   id: z.number(),

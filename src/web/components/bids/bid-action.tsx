@@ -49,7 +49,10 @@ export function BidAction({
   const external = load.source.type === "external";
   const mine = useMyBid(load.id, isDriver && !external && load.id > 0);
   if (!isDriver || external) return null;
-  const pending = mine?.status === "pending" ? { amount: mine.amount, currency: mine.currency } : undefined;
+  const pending =
+    mine?.status === "pending"
+      ? { amount: mine.amount, currency: mine.currency, truckId: mine.truck?.id ?? null }
+      : undefined;
   const trigger = (
     <Button size="sm" variant={pending ? "outline" : "default"} data-testid={testId}>
       {pending ? (

@@ -14,6 +14,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui
 import { DateTimeField } from "../ui/date-time-field";
 import { FieldError, Input, Label } from "../ui/input";
 import { Textarea } from "../ui/textarea";
+import { LandingBidPending } from "./landing-bid-pending";
 
 /**
  * A bid form on the newest real load: a visitor can try bidding as a driver would. Without an account the bid is kept
@@ -72,16 +73,7 @@ export function LandingBid() {
     setKept(true);
   });
 
-  if (loads.isPending)
-    return (
-      <Card className="bg-white/95 text-slate-900">
-        <CardContent className="p-6 text-sm text-muted-foreground">
-          <Trans comment="Shown while the list of loads is fetched from the server (fetching data, not putting cargo on a truck)">
-            Loading loads...
-          </Trans>
-        </CardContent>
-      </Card>
-    );
+  if (loads.isPending) return <LandingBidPending />;
   if (!load) return null;
 
   return (

@@ -70,7 +70,15 @@ function useNavItems(role: TUserType) {
             }),
           },
         ]
-      : []),
+      : [
+          {
+            to: "/find-trucks",
+            label: t({
+              message: "Find trucks",
+              comment: "Header link and page title: a shipper searches trucks available near their pickup",
+            }),
+          },
+        ]),
     {
       to: "/marketplaces",
       label: t({

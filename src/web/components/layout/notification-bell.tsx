@@ -106,9 +106,9 @@ export function NotificationBell() {
                       </span>
                     </span>
                   )}
-                  <span className="font-medium">{n.title}</span>
+                  <span className="min-w-0 font-medium wrap-anywhere">{n.title}</span>
                 </span>
-                <span className="line-clamp-2 text-sm text-muted-foreground">{n.body}</span>
+                <span className="line-clamp-2 w-full text-sm text-muted-foreground wrap-anywhere">{n.body}</span>
                 <time className="text-xs text-muted-foreground" dateTime={n.createdAt}>
                   {formatDate(n.createdAt, { dateStyle: "medium", timeStyle: "short" })}
                 </time>

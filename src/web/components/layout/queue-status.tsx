@@ -11,8 +11,8 @@ import {
   useOfflineQueue,
 } from "../../lib/offline-queue";
 import { useOnline } from "../../lib/online";
-import { sendPendingPods } from "../../lib/pod-queue";
 import { toast } from "../../lib/toast";
+import { sendPendingUploads } from "../../lib/upload-queue";
 
 /** What a queued write was, in the user's words. */
 export function QueuedLabel({ entry }: { entry: TQueuedRequest }) {
@@ -65,8 +65,8 @@ export function QueueStatus() {
       if (result.sent.length || result.refused.length) await queryClient.invalidateQueries();
     };
     void replay();
-    // Proofs of delivery wait in their own store (photos are too big for the queue's local storage).
-    sendPendingPods()
+    // Files (and proofs of delivery) wait in their own store: photos are too big for the queue's local storage.
+    sendPendingUploads()
       .then((r) => (r.sent || r.refused.length ? queryClient.invalidateQueries() : undefined))
       .catch(() => {});
     const onMessage = (e: MessageEvent) => {

@@ -1,9 +1,10 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { MapPin } from "lucide-react";
+import { useRef } from "react";
 import { DISTANCE_BADGE_MID_MILES, DISTANCE_BADGE_NEAR_MILES } from "../../../shared/constants";
 import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
-import { Badge } from "../ui/badge";
+import { Badge, useTitleWhenCut } from "../ui/badge";
 
 /** MYTESS when the source is mytess or missing, otherwise EXTERNAL. */
 export function SourceBadge({ type }: { type?: string | null }) {
@@ -22,30 +23,32 @@ export function SourceBadge({ type }: { type?: string | null }) {
 export function DistanceBadge({ miles, compact }: { miles: number | null | undefined; compact?: boolean }) {
   const { t } = useLingui();
   const { formatDistance } = usePreferences();
+  const ref = useRef<HTMLSpanElement>(null);
+  const distance = miles == null ? "" : formatDistance(miles);
+  const title = compact
+    ? t({
+        message: `${distance} to pickup`,
+        comment: "Distance from the driver to the pickup place; {distance} is a number with its unit (12 km)",
+      })
+    : undefined;
+  useTitleWhenCut(ref, title);
   if (miles == null) return null;
   // The colours keep their thresholds in miles whatever the reader's units: the same load looks the same to everyone.
   const tone = miles <= DISTANCE_BADGE_NEAR_MILES ? "near" : miles <= DISTANCE_BADGE_MID_MILES ? "mid" : "far";
-  const distance = formatDistance(miles);
   return (
     <span
+      ref={ref}
       data-testid="distance-badge"
       data-tone={tone}
-      title={
-        compact
-          ? t({
-              message: `${distance} to pickup`,
-              comment: "Distance from the driver to the pickup place; {distance} is a number with its unit (12 km)",
-            })
-          : undefined
-      }
+      title={title}
       className={cn(
-        "inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold",
+        "inline-flex max-w-full shrink-0 items-center gap-1 overflow-hidden whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold",
         tone === "near" && "bg-green-100 text-green-800",
         tone === "mid" && "bg-yellow-100 text-yellow-800",
         tone === "far" && "bg-slate-100 text-slate-700",
       )}
     >
-      <MapPin className="size-3" />
+      <MapPin className="size-3 shrink-0" />
       {compact ? (
         distance
       ) : (

@@ -9,6 +9,7 @@ import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { BiddingFor } from "../companies/bidding-for";
+import { BidTruckField } from "../trucks/bid-truck";
 import { Button } from "../ui/button";
 import { DateTimeField } from "../ui/date-time-field";
 import {
@@ -36,7 +37,7 @@ export type TBidLoad = {
 };
 
 /** The driver's pending bid on the load, which the dialog changes rather than adds to. */
-export type TExistingBid = { amount: number; currency: string };
+export type TExistingBid = { amount: number; currency: string; truckId?: number | null };
 
 /**
  * The bid dialog: opens, submits ("Placing..."), closes on success and refreshes the loads. The board
@@ -209,6 +210,7 @@ export function BidDialog({
             </div>
           </div>
           <FieldError>{error}</FieldError>
+          <BidTruckField id={`bid-truck-${load.id}`} defaultTruckId={existing?.truckId} />
           <DateTimeField
             id={`bid-pickup-${load.id}`}
             name="proposedPickupDate"

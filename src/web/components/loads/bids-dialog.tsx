@@ -5,6 +5,7 @@ import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Negotiation } from "../bids/negotiation";
+import { BidTruckLine } from "../trucks/bid-truck";
 import { CarrierTrustLine } from "../trust/trust";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -153,6 +154,7 @@ export function BidsDialog({
                     )}
                   </div>
                   <CarrierTrustLine carrier={b.carrier} />
+                  <BidTruckLine truck={b.truck} />
                   <DriverBidFigures bid={b} className="text-xs" />
                   {b.notes && <div className="mt-1 text-sm">{b.notes}</div>}
                 </div>

@@ -1,189 +1,15 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import type { Ref } from "react";
-import { z } from "zod";
-import { BOARD_DEFAULT_RADIUS } from "../../../shared/board";
-import { EQUIPMENT_TYPES, RADIUS_OPTIONS, type TEquipmentType } from "../../../shared/constants";
-import { LOAD_SORTS } from "../../../shared/schemas/loads";
-import { rateToPerMile, type TUnits, weightToPounds } from "../../../shared/units";
+import { EQUIPMENT_TYPES, RADIUS_OPTIONS } from "../../../shared/constants";
 import type { TPlace } from "../../lib/api-types";
 import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
 import { Card } from "../ui/card";
 import { Input, Label } from "../ui/input";
 import { NativeSelect } from "../ui/textarea";
+import type { TBoardFilters } from "./board-search";
 import { useEquipmentLabel } from "./equipment-label";
 import { PlaceInput } from "./place-input";
-
-export type TBoardFilters = {
-  location: string;
-  radius: number;
-  sourceType: "all" | "mytess" | "external";
-  /** Comma-separated equipment types, or "all". */
-  equipmentType: string;
-  maxWeight: string;
-  minRate: string;
-  /** The origin picked from the gazetteer (its name and point); no name with a point is "my position". */
-  origin: string;
-  latitude?: number;
-  longitude?: number;
-  /** The destination picked from the gazetteer; none is "anywhere". */
-  destination: string;
-  destinationLatitude?: number;
-  destinationLongitude?: number;
-  destinationRadius: number;
-  /** The pickup window's first and last days (YYYY-MM-DD, as a date input gives them), or blank. */
-  pickupFrom: string;
-  pickupTo: string;
-  loadSize: "all" | "full" | "partial";
-};
-
-export const DEFAULT_FILTERS: TBoardFilters = {
-  location: "",
-  radius: BOARD_DEFAULT_RADIUS,
-  sourceType: "all",
-  equipmentType: "all",
-  maxWeight: "",
-  minRate: "",
-  origin: "",
-  destination: "",
-  destinationRadius: 100,
-  pickupFrom: "",
-  pickupTo: "",
-  loadSize: "all",
-};
-
-const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-const num = z.coerce.number().finite().optional().catch(undefined);
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values).optional().catch(undefined);
-
-/**
- * The board's URL: every filter, the sort and the page, so a reload, a shared link and the back button keep them. A
- * value the URL cannot hold (edited by hand, an old link) falls back to its default instead of failing the page.
- */
-export const ZBoardSearch = z.object({
-  highlight: z.coerce.number().int().positive().optional().catch(undefined),
-  location: z.string().max(100).optional().catch(undefined),
-  origin: z.string().max(200).optional().catch(undefined),
-  latitude: num.pipe(z.number().min(-90).max(90).optional()).catch(undefined),
-  longitude: num.pipe(z.number().min(-180).max(180).optional()).catch(undefined),
-  radius: num
-    .pipe(
-      z
-        .number()
-        .refine((v) => (RADIUS_OPTIONS as readonly number[]).includes(v))
-        .optional(),
-    )
-    .catch(undefined),
-  destination: z.string().max(200).optional().catch(undefined),
-  destinationLatitude: num.pipe(z.number().min(-90).max(90).optional()).catch(undefined),
-  destinationLongitude: num.pipe(z.number().min(-180).max(180).optional()).catch(undefined),
-  destinationRadius: num
-    .pipe(
-      z
-        .number()
-        .refine((v) => (RADIUS_OPTIONS as readonly number[]).includes(v))
-        .optional(),
-    )
-    .catch(undefined),
-  pickupFrom: z.string().regex(DAY_RE).optional().catch(undefined),
-  pickupTo: z.string().regex(DAY_RE).optional().catch(undefined),
-  equipmentType: z
-    .string()
-    .refine((v) => v.split(",").every((e) => (EQUIPMENT_TYPES as readonly string[]).includes(e)))
-    .optional()
-    .catch(undefined),
-  loadSize: oneOf(["full", "partial"] as const),
-  sourceType: oneOf(["mytess", "external"] as const),
-  maxWeight: num.pipe(z.number().gt(0).optional()).catch(undefined),
-  minRate: num.pipe(z.number().min(0).optional()).catch(undefined),
-  sort: oneOf(LOAD_SORTS),
-  page: z.coerce.number().int().min(1).optional().catch(undefined),
-});
-export type TBoardSearch = z.infer<typeof ZBoardSearch>;
-
-/** The URL's values as the filters' fields (defaults where the URL says nothing). */
-export const searchToFilters = (s: TBoardSearch): TBoardFilters => ({
-  location: s.location ?? "",
-  radius: s.radius ?? DEFAULT_FILTERS.radius,
-  sourceType: s.sourceType ?? "all",
-  equipmentType: s.equipmentType ?? "all",
-  maxWeight: s.maxWeight === undefined ? "" : String(s.maxWeight),
-  minRate: s.minRate === undefined ? "" : String(s.minRate),
-  origin: s.origin ?? "",
-  latitude: s.latitude !== undefined && s.longitude !== undefined ? s.latitude : undefined,
-  longitude: s.latitude !== undefined && s.longitude !== undefined ? s.longitude : undefined,
-  destination: s.destination ?? "",
-  destinationLatitude:
-    s.destinationLatitude !== undefined && s.destinationLongitude !== undefined ? s.destinationLatitude : undefined,
-  destinationLongitude:
-    s.destinationLatitude !== undefined && s.destinationLongitude !== undefined ? s.destinationLongitude : undefined,
-  destinationRadius: s.destinationRadius ?? DEFAULT_FILTERS.destinationRadius,
-  pickupFrom: s.pickupFrom ?? "",
-  pickupTo: s.pickupTo ?? "",
-  loadSize: s.loadSize ?? "all",
-});
-
-/** The filters as the URL holds them: defaults and blanks left out, so a plain board has a plain address. */
-export const filtersToSearch = (f: TBoardFilters): TBoardSearch => {
-  const i = filtersToInput(f);
-  const hasDestination = i.destinationLatitude !== undefined;
-
-  return {
-    // Text as typed (a trailing space is the next word's start); the search itself trims it.
-    location: f.location || undefined,
-    origin: f.origin || undefined,
-    latitude: i.latitude,
-    longitude: i.longitude,
-    radius: f.radius === DEFAULT_FILTERS.radius ? undefined : f.radius,
-    destination: f.destination || undefined,
-    destinationLatitude: i.destinationLatitude,
-    destinationLongitude: i.destinationLongitude,
-    destinationRadius:
-      hasDestination && f.destinationRadius !== DEFAULT_FILTERS.destinationRadius ? f.destinationRadius : undefined,
-    pickupFrom: i.pickupFrom,
-    pickupTo: i.pickupTo,
-    equipmentType: i.equipmentType?.join(","),
-    loadSize: i.loadSize,
-    sourceType: f.sourceType === "all" ? undefined : f.sourceType,
-    maxWeight: i.maxWeight,
-    minRate: i.minRate,
-  };
-};
-
-/**
- * The filters as search input: blanks left out, numbers as numbers. Weight and rate are typed in the reader's units
- * (kilograms and per kilometre for metric readers) and asked for in the API's pounds and per mile; the URL keeps them
- * as typed (`filtersToSearch` reads them without a conversion).
- */
-export const filtersToInput = (f: TBoardFilters, units: TUnits = "imperial") => {
-  const equipment = f.equipmentType
-    .split(",")
-    .filter((e): e is TEquipmentType => (EQUIPMENT_TYPES as readonly string[]).includes(e));
-  const hasOrigin = f.latitude !== undefined && f.longitude !== undefined;
-  const hasDestination = f.destinationLatitude !== undefined && f.destinationLongitude !== undefined;
-  return {
-    location: f.location.trim() || undefined,
-    radius: f.radius,
-    sourceType: f.sourceType,
-    equipmentType: equipment.length ? equipment : undefined,
-    maxWeight: f.maxWeight && Number(f.maxWeight) > 0 ? weightToPounds(Number(f.maxWeight), units) : undefined,
-    minRate: f.minRate && Number(f.minRate) >= 0 ? rateToPerMile(Number(f.minRate), units) : undefined,
-    latitude: hasOrigin ? f.latitude : undefined,
-    longitude: hasOrigin ? f.longitude : undefined,
-    destinationLatitude: hasDestination ? f.destinationLatitude : undefined,
-    destinationLongitude: hasDestination ? f.destinationLongitude : undefined,
-    destinationRadius: hasDestination ? f.destinationRadius : undefined,
-    pickupFrom: DAY_RE.test(f.pickupFrom) ? f.pickupFrom : undefined,
-    pickupTo: DAY_RE.test(f.pickupTo) ? f.pickupTo : undefined,
-    loadSize: f.loadSize === "all" ? undefined : f.loadSize,
-  };
-};
-
-/** How many filters differ from the defaults (the phone's Filters button shows it while the filters are folded). */
-export const activeFilterCount = (f: TBoardFilters) =>
-  (Object.keys(DEFAULT_FILTERS) as (keyof TBoardFilters)[]).filter(
-    (k) => k !== "origin" && String(f[k]).trim() !== String(DEFAULT_FILTERS[k]),
-  ).length;
 
 /**
  * The board's filters. `compact` lays them out on one row at desktop widths (the board keeps them stuck to the top);
@@ -425,7 +251,7 @@ export function LoadFilters({
 const placeName = (p: TPlace) => [p.city, p.state, p.country].filter(Boolean).join(", ");
 
 /** Several equipment types at once: ticked boxes in a fold that says what is chosen ("All equipment" when none). */
-function EquipmentChoice({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+export function EquipmentChoice({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   const { t } = useLingui();
   const equipmentLabel = useEquipmentLabel();
   const chosen = value.split(",").filter((e) => (EQUIPMENT_TYPES as readonly string[]).includes(e));

@@ -1,8 +1,11 @@
 import { Trans } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
 import type { inferRouterOutputs } from "@trpc/server";
+import { Truck } from "lucide-react";
 import type { AppRouter } from "../../../server/trpc/root";
 import { usePreferences } from "../../lib/preferences";
 import { PodReviewDialog } from "../trip/pod-review";
+import { Button } from "../ui/button";
 import { Card } from "../ui/card";
 import { LoadStatusBadge } from "./badges";
 import { BidsDialog } from "./bids-dialog";
@@ -24,6 +27,7 @@ export function MyLoadActions({ load }: { load: TMyLoad }) {
     <>
       <BidsDialog loadId={load.id} title={load.title} pending={load.pendingBids} canAward={load.status === "posted"} />
       <ShipperMessagesDialog loadId={load.id} title={load.title} unread={load.unreadMessages} />
+      {load.status === "posted" && load.source.type === "mytess" && <FindTrucksLink load={load} />}
       {(load.status === "delivered" || load.status === "disputed") && (
         <PodReviewDialog loadId={load.id} status={load.status} />
       )}
@@ -32,6 +36,36 @@ export function MyLoadActions({ load }: { load: TMyLoad }) {
         <CancelLoadDialog loadId={load.id} assigned={load.status === "assigned"} />
       )}
     </>
+  );
+}
+
+/** The search of trucks near the load's pickup, prefilled with its lane, equipment and pickup day. */
+function FindTrucksLink({ load }: { load: TMyLoad }) {
+  const day = load.pickupDate.slice(0, 10);
+  return (
+    <Button asChild size="sm" variant="outline">
+      <Link
+        to="/find-trucks"
+        search={{
+          load: load.id,
+          origin: load.pickupLocation,
+          latitude: load.pickupLatitude,
+          longitude: load.pickupLongitude,
+          destination: load.deliveryLocation,
+          destinationLatitude: load.deliveryLatitude,
+          destinationLongitude: load.deliveryLongitude,
+          equipmentType: load.equipmentType,
+          from: day,
+          to: day,
+        }}
+        data-testid="find-trucks-for-load"
+      >
+        <Truck aria-hidden />
+        <Trans comment="Button on a shipper's open load: search trucks free near its pickup">
+          Find trucks for this load
+        </Trans>
+      </Link>
+    </Button>
   );
 }
 

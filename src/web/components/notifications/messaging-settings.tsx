@@ -508,9 +508,13 @@ export function RecentNotifications() {
           <ul className="divide-y">
             {list.data.slice(0, 20).map((n) => (
               <li key={n.id} className="flex flex-wrap items-start justify-between gap-2 py-2 text-sm">
-                <div className="min-w-0">
-                  <p className="font-medium">{n.title}</p>
-                  <p className="truncate text-muted-foreground">{n.body}</p>
+                {/* A message quotes what people typed (addresses, links): it wraps anywhere rather than push the
+                    page sideways or hide its end. */}
+                <div className="min-w-0 flex-1 basis-48">
+                  <p className="font-medium wrap-anywhere">{n.title}</p>
+                  <p className="text-muted-foreground wrap-anywhere" data-testid="notification-body">
+                    {n.body}
+                  </p>
                 </div>
                 <div className="flex shrink-0 flex-col items-end gap-1">
                   <span className="flex items-center gap-1">

@@ -1,7 +1,8 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { useSearch } from "@tanstack/react-router";
 import { Loader2, ShieldCheck } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useOnline } from "../../lib/online";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
@@ -9,6 +10,34 @@ import { errorInfo, trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { PaymentStateBadge, PayoutIssueNote } from "./payment-state";
+
+const CONFIRM_POLL_MS = 2_000;
+const CONFIRM_FOR_MS = 30_000;
+
+/**
+ * Back from the provider's page (Stripe's success URL, Chapa's return URL): the provider may have taken the money
+ * while its webhook is still on the way. Until the server hears of it (the payment leaves awaiting_payment), the card
+ * says the payment is being confirmed instead of offering to pay again, and asks every 2 s for up to 30 s; then it
+ * says so and offers both "Check again" and paying.
+ */
+const useConfirmation = () => {
+  const search: Record<string, unknown> = useSearch({ strict: false });
+  const returned = search.payment === "success" || search.payment === "return";
+  const [until, setUntil] = useState(() => (returned ? Date.now() + CONFIRM_FOR_MS : 0));
+  const [timedOut, setTimedOut] = useState(false);
+  useEffect(() => {
+    if (!until) return;
+    setTimedOut(false);
+    const id = setTimeout(() => setTimedOut(true), Math.max(0, until - Date.now()));
+    return () => clearTimeout(id);
+  }, [until]);
+  return {
+    returned,
+    polling: returned && !timedOut,
+    timedOut: returned && timedOut,
+    again: () => setUntil(Date.now() + CONFIRM_FOR_MS),
+  };
+};
 
 /**
  * A load's payment on its page: for the shipper of an awarded load, what funding costs (agreed amount, the platform's
@@ -19,7 +48,17 @@ export function LoadPayment({ loadId }: { loadId: number }) {
   const { t } = useLingui();
   const { formatOriginal } = usePreferences();
   const online = useOnline();
-  const q = useQuery(trpc.payments.forLoad.queryOptions({ loadId }, { retry: false }));
+  const confirmation = useConfirmation();
+  const q = useQuery(
+    trpc.payments.forLoad.queryOptions(
+      { loadId },
+      {
+        retry: false,
+        refetchInterval: (query) =>
+          confirmation.polling && query.state.data?.payment?.state === "awaiting_payment" ? CONFIRM_POLL_MS : false,
+      },
+    ),
+  );
   // Set once the provider's page is on its way, so the button stays busy until the page leaves.
   const [leaving, setLeaving] = useState(false);
   const fund = useMutation(
@@ -97,6 +136,20 @@ export function LoadPayment({ loadId }: { loadId: number }) {
   if (!quote || (payment && payment.state === "refunded")) return null;
   const busy = fund.isPending || leaving;
   const providerName = quote.provider === "chapa" ? "Chapa" : "Stripe";
+  const unconfirmed = confirmation.returned && payment?.state === "awaiting_payment";
+  if (unconfirmed && confirmation.polling)
+    return (
+      <Card data-testid="payment-confirming">
+        <CardContent className="flex items-center gap-3 pt-5" role="status">
+          <Loader2 className="h-5 w-5 animate-spin" aria-hidden />
+          <p className="text-sm">
+            <Trans comment="Load page, back from Stripe's or Chapa's payment page, until the provider confirms">
+              Confirming your payment with {providerName}…
+            </Trans>
+          </p>
+        </CardContent>
+      </Card>
+    );
   return (
     <Card data-testid="fund-load">
       <CardHeader>
@@ -132,6 +185,25 @@ export function LoadPayment({ loadId }: { loadId: number }) {
             {formatOriginal(quote.total, quote.currency)}
           </dd>
         </dl>
+        {unconfirmed && (
+          <div className="flex flex-wrap items-center gap-2" role="status" data-testid="payment-unconfirmed">
+            <p className="text-sm text-muted-foreground">
+              <Trans>
+                Your payment is not confirmed yet. If you paid, it shows here as soon as {providerName} confirms it.
+              </Trans>
+            </p>
+            <Button
+              variant="outline"
+              className="min-h-11"
+              onClick={() => {
+                confirmation.again();
+                void q.refetch();
+              }}
+            >
+              <Trans comment="Button after a payment: ask again whether the payment is confirmed">Check again</Trans>
+            </Button>
+          </div>
+        )}
         {payment?.state === "failed" && (
           <p className="text-sm text-destructive" role="alert">
             <Trans>The last payment did not go through. You can try again.</Trans>

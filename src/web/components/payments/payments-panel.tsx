@@ -1,10 +1,37 @@
-import { Trans } from "@lingui/react/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { FileText } from "lucide-react";
 import { usePreferences } from "../../lib/preferences";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { PaymentStateBadge, PayoutIssueNote, useHistoryLabel } from "./payment-state";
+
+/**
+ * A payment's receipt, a PDF the server renders in the reader's language, calendar and time zone (both cookies go
+ * with a plain link), opened in a new tab so the settings page stays where it was.
+ */
+function ReceiptLink({ paymentId, loadTitle }: { paymentId: number; loadTitle: string }) {
+  const { t } = useLingui();
+  return (
+    <a
+      href={`/api/payments/${paymentId}/receipt.pdf`}
+      type="application/pdf"
+      target="_blank"
+      rel="noopener noreferrer"
+      // Every row has one: the name says whose, so a screen reader's list of links tells them apart.
+      aria-label={t({
+        message: `Receipt for ${loadTitle} (PDF)`,
+        comment: "Accessible name of the receipt link beside a load payment; {loadTitle} is the load's title",
+      })}
+      className="inline-flex min-h-11 items-center gap-1 text-sm font-medium text-brand underline-offset-4 hover:underline"
+      data-testid="freight-payment-receipt"
+    >
+      <FileText className="size-4" aria-hidden="true" />
+      <Trans comment="Link beside a payment: the payment receipt">Receipt</Trans>
+    </a>
+  );
+}
 
 /** The reader's freight payments (as shipper or driver), each with its state and history. */
 export function PaymentsPanel() {
@@ -48,7 +75,10 @@ export function PaymentsPanel() {
                   </Link>
                   <PaymentStateBadge state={p.state} secured={p.secured} />
                 </div>
-                <p className="text-sm">{formatOriginal(p.total, p.currency)}</p>
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <p className="text-sm">{formatOriginal(p.total, p.currency)}</p>
+                  <ReceiptLink paymentId={p.id} loadTitle={p.loadTitle} />
+                </div>
                 {p.payoutIssue && <PayoutIssueNote issue={p.payoutIssue} />}
                 <ol className="text-xs text-muted-foreground">
                   {p.history.map((h, i) => (

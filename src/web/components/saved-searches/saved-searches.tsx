@@ -11,7 +11,7 @@ import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 import { cn } from "../../lib/utils";
-import type { TBoardSearch } from "../loads/load-filters";
+import type { TBoardSearch } from "../loads/board-search";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";

@@ -3,10 +3,18 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQueryClient } from "@tanstack/react-query";
 import { Camera, CloudUpload, PackageCheck, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { resizePhoto } from "../../lib/image-resize";
 import { useOnline } from "../../lib/online";
-import { dismissPod, keepPod, onPodProgress, podWaiting, sendPendingPods, usePendingPods } from "../../lib/pod-queue";
 import { toast } from "../../lib/toast";
+import { prepareUpload } from "../../lib/upload-file";
+import {
+  dismissUpload,
+  isProof,
+  keepUpload,
+  onUploadProgress,
+  sendPendingUploads,
+  uploadWaiting,
+  usePendingUploads,
+} from "../../lib/upload-queue";
 import { Button } from "../ui/button";
 import {
   Dialog,
@@ -19,25 +27,9 @@ import {
 } from "../ui/dialog";
 import { FieldError, Input, Label } from "../ui/input";
 import { SignaturePad } from "./signature-pad";
+import { UploadBar } from "./upload-bar";
 
 type TPhoto = { key: string; blob: Blob; url: string };
-
-/** A progress bar for one file's upload (0 to 1). */
-function UploadBar({ fraction, label }: { fraction: number; label: string }) {
-  return (
-    <div
-      role="progressbar"
-      aria-label={label}
-      aria-valuemin={0}
-      aria-valuemax={100}
-      aria-valuenow={Math.round(fraction * 100)}
-      className="h-2 w-full overflow-hidden rounded bg-muted"
-      data-testid="upload-progress"
-    >
-      <div className="h-full bg-brand transition-[width]" style={{ width: `${Math.round(fraction * 100)}%` }} />
-    </div>
-  );
-}
 
 /**
  * The driver records the delivery with its proof: photos from the camera (made small on the phone first) or the
@@ -91,17 +83,16 @@ export function PodDialog({
     const list = [...(files ?? [])];
     setPreparing((n) => n + list.length);
     for (const file of list) {
-      try {
-        const blob = await resizePhoto(file);
+      const prepared = await prepareUpload(file, "photo").finally(() => setPreparing((n) => n - 1));
+      if (prepared.ok) {
+        const blob = prepared.blob;
         setPhotos((ps) => [...ps, { key: crypto.randomUUID(), blob, url: URL.createObjectURL(blob) }]);
-      } catch {
+      } else {
         toast({
           title: t`This photo could not be read`,
           description: t`Take the photo again, or use the receiver's signature.`,
           variant: "destructive",
         });
-      } finally {
-        setPreparing((n) => n - 1);
       }
     }
     setErrors((e) => ({ ...e, proof: undefined }));
@@ -130,22 +121,22 @@ export function PodDialog({
     }
     let podId: string;
     try {
-      podId = (await keepPod(loadId, receiver.trim(), files)).id;
+      podId = (await keepUpload(loadId, files, { receiverName: receiver.trim() })).id;
     } catch {
       setErrors({ send: t`The proof could not be kept on this phone. Please try again.` });
       return;
     }
     setSending(podId);
-    const result = await sendPendingPods().catch(() => null);
+    const result = await sendPendingUploads().catch(() => null);
     const refused = result?.refused.find((r) => r.id === podId);
     if (refused) {
-      await dismissPod(podId);
+      await dismissUpload(podId);
       setSending(null);
       setConfirming(false);
       setErrors({ send: refused.refused });
       return;
     }
-    const delivered = result !== null && !podWaiting(podId);
+    const delivered = result !== null && !uploadWaiting(podId);
     setOpen(false);
     reset();
     if (delivered) {
@@ -352,9 +343,9 @@ export function PodDialog({
 export function PendingPod({ loadId }: { loadId: number }) {
   const { t } = useLingui();
   const online = useOnline();
-  const pending = usePendingPods().filter((p) => p.loadId === loadId);
+  const pending = usePendingUploads().filter((p) => p.loadId === loadId && isProof(p));
   const [progress, setProgress] = useState<Record<string, number>>({});
-  useEffect(() => onPodProgress((p) => setProgress((all) => ({ ...all, [p.fileKey]: p.fraction }))), []);
+  useEffect(() => onUploadProgress((p) => setProgress((all) => ({ ...all, [p.fileKey]: p.fraction }))), []);
   if (!pending.length) return null;
   return (
     <div className="grid w-full gap-2" data-testid="pending-pod">
@@ -382,7 +373,7 @@ export function PendingPod({ loadId }: { loadId: number }) {
                   message: "Dismiss",
                   comment: "Screen-reader label of the X button that hides a notice",
                 })}
-                onClick={() => void dismissPod(pod.id)}
+                onClick={() => void dismissUpload(pod.id)}
               >
                 <X />
               </Button>

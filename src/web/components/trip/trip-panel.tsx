@@ -2,19 +2,22 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Check, Clock, FileDown, FileText, MessageSquare, Phone, Star } from "lucide-react";
 import { useState } from "react";
+import type { TBidTruck } from "../../../shared/schemas/answers/common";
 import type { TRateConfirmationAnswer } from "../../../shared/schemas/answers/rate-confirmations";
 import { useOnline } from "../../lib/online";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Thread } from "../loads/messages-dialog";
+import { BidTruckLine } from "../trucks/bid-truck";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "../ui/dialog";
+import { TripDocuments } from "./trip-documents";
 import { TripTimeline } from "./trip-timeline";
 
 /** The other party's card: who they are, how they are rated, and ways to reach them. */
-function OtherParty({ rc, title }: { rc: TRateConfirmationAnswer; title: string }) {
+function OtherParty({ rc, title, truck }: { rc: TRateConfirmationAnswer; title: string; truck: TBidTruck | null }) {
   const { t } = useLingui();
   const { formatNumber } = usePreferences();
   const [open, setOpen] = useState(false);
@@ -48,6 +51,7 @@ function OtherParty({ rc, title }: { rc: TRateConfirmationAnswer; title: string 
           </Trans>
         </span>
       </p>
+      {other.role === "driver" && <BidTruckLine truck={truck} className="text-sm" />}
       <div className="flex flex-wrap gap-2">
         {other.phone && (
           <Button asChild variant="outline" className="min-h-11 md:min-h-9">
@@ -184,61 +188,20 @@ function RateConfirmation({ rc }: { rc: TRateConfirmationAnswer }) {
   );
 }
 
-/** Documents of the trip (bill of lading, photos, proof of delivery): each opens in a new tab. */
-function TripDocuments({ loadId }: { loadId: number }) {
-  const { t } = useLingui();
-  const { formatDate } = usePreferences();
-  const q = useQuery(trpc.documents.list.queryOptions({ loadId }));
-  const word: Record<string, string> = {
-    bol: t({ message: "Bill of lading", comment: "A trip document's type: the bill of lading (BOL)" }),
-    pod: t({ message: "Proof of delivery", comment: "A trip document's type: the proof of delivery (POD)" }),
-    photo: t({ message: "Photo", comment: "A trip document's type: a photo of the load" }),
-  };
-  return (
-    <div className="grid gap-2" data-testid="trip-documents">
-      <h3 className="font-semibold">
-        <Trans comment="Heading on the load page: the trip's files (bill of lading, photos, proof of delivery)">
-          Documents
-        </Trans>
-      </h3>
-      {q.isPending ? (
-        <p className="text-sm text-muted-foreground" role="status">
-          <Trans comment="Shown while the trip's documents are fetched">Loading the documents...</Trans>
-        </p>
-      ) : q.isError ? (
-        <p className="text-sm text-destructive" role="alert">
-          <Trans>The documents could not be loaded. Check your connection and try again.</Trans>
-        </p>
-      ) : q.data.length === 0 ? (
-        <p className="text-sm text-muted-foreground">
-          <Trans>No documents yet. The bill of lading and delivery photos show here once uploaded.</Trans>
-        </p>
-      ) : (
-        <ul className="grid gap-1">
-          {q.data.map((d) => (
-            <li key={d.id}>
-              <a
-                href={d.url}
-                target="_blank"
-                rel="noreferrer"
-                className="inline-flex min-h-11 items-center gap-2 text-sm underline md:min-h-0"
-              >
-                <FileText className="size-4" aria-hidden />
-                {word[d.type] ?? d.fileName} · {formatDate(d.createdAt, { dateStyle: "short", timeStyle: "short" })}
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
 /**
  * The load's page after the award, for both parties: the agreed price, the other party and how to reach them, the
  * rate confirmation, the documents and one timeline of the trip.
  */
-export function TripPanel({ loadId, title }: { loadId: number; title: string }) {
+export function TripPanel({
+  loadId,
+  title,
+  truck,
+}: {
+  loadId: number;
+  title: string;
+  /** The truck the accepted bid offered, shown on the driver's card to the shipper. */
+  truck: TBidTruck | null;
+}) {
   const { formatOriginal } = usePreferences();
   const q = useQuery(trpc.rateConfirmations.get.queryOptions({ loadId }, { retry: false }));
   if (q.isPending)
@@ -282,9 +245,9 @@ export function TripPanel({ loadId, title }: { loadId: number; title: string }) 
             {formatOriginal(rc.agreed.amount, rc.agreed.currency)}
           </p>
         </div>
-        <OtherParty rc={rc} title={title} />
+        <OtherParty rc={rc} title={title} truck={truck} />
         <RateConfirmation rc={rc} />
-        <TripDocuments loadId={loadId} />
+        <TripDocuments rc={rc} />
         <TripTimeline loadId={loadId} />
       </CardContent>
     </Card>

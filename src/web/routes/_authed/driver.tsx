@@ -11,8 +11,9 @@ import { PageHeader } from "../../components/layout/page-header";
 import { StatCard } from "../../components/layout/stat-card";
 import { WrongRole } from "../../components/layout/wrong-role";
 import { BidStatusBadge, LoadStatusBadge } from "../../components/loads/badges";
+import { DEFAULT_FILTERS, filtersToInput, type TBoardFilters } from "../../components/loads/board-search";
 import { LoadCard } from "../../components/loads/load-card";
-import { DEFAULT_FILTERS, filtersToInput, LoadFilters, type TBoardFilters } from "../../components/loads/load-filters";
+import { LoadFilters } from "../../components/loads/load-filters";
 import { DriverMessagesDialog } from "../../components/loads/messages-dialog";
 import { PlaceName } from "../../components/loads/place-name";
 import { RateDialog } from "../../components/loads/rate-dialog";
@@ -27,11 +28,11 @@ import { Label } from "../../components/ui/input";
 import { Switch } from "../../components/ui/switch";
 import { currentPosition } from "../../lib/geolocation";
 import { useOfflineQueue } from "../../lib/offline-queue";
-import { usePendingPods } from "../../lib/pod-queue";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
+import { isProof, usePendingUploads } from "../../lib/upload-queue";
 
 export const Route = createFileRoute("/_authed/driver")({ component: DriverDashboard });
 
@@ -144,7 +145,7 @@ function DriverHome() {
       },
     }),
   );
-  const pods = usePendingPods();
+  const pods = usePendingUploads().filter(isProof);
 
   const s = stats.data;
   return (

@@ -9,18 +9,18 @@ import type { TLoadSort } from "../../../shared/schemas/loads";
 import { ratePerDistance, type TUnits } from "../../../shared/units";
 import { BidAction } from "../../components/bids/bid-action";
 import { StaleNotice } from "../../components/layout/stale-notice";
-import { bidDialogPart } from "../../components/loads/deferred-bid-dialog";
-import { LoadCard } from "../../components/loads/load-card";
-import { PosterCallLink } from "../../components/loads/load-cells";
 import {
   activeFilterCount,
   filtersToInput,
   filtersToSearch,
-  LoadFilters,
+  parseBoardSearch,
   searchToFilters,
   type TBoardFilters,
-  ZBoardSearch,
-} from "../../components/loads/load-filters";
+} from "../../components/loads/board-search";
+import { bidDialogPart } from "../../components/loads/deferred-bid-dialog";
+import { LoadCard } from "../../components/loads/load-card";
+import { PosterCallLink } from "../../components/loads/load-cells";
+import { LoadFilters } from "../../components/loads/load-filters";
 import { LoadLine } from "../../components/loads/load-line";
 import { LoadTable, loadKey } from "../../components/loads/load-table";
 import { shareMenuPart } from "../../components/loads/share-menu";
@@ -70,7 +70,7 @@ const isPlainBoard = (s: Record<string, unknown>) =>
 
 export const Route = createFileRoute("/_authed/loads")({
   // Every filter, the sort and the page live in the address (a reload, a shared link and the back button keep them).
-  validateSearch: (raw: Record<string, unknown>) => ZBoardSearch.parse(raw),
+  validateSearch: parseBoardSearch,
   loaderDeps: ({ search }) => ({ plain: isPlainBoard(search) }),
   // The first page's loads and figures are asked for while the page's code is still arriving.
   // A first visit finds them in the cache already: the server gave the same answers with the page (shared/board.ts).

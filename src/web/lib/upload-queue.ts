@@ -1,35 +1,39 @@
-// Proofs of delivery waiting to be sent. A driver at a warehouse gate often has no signal, and a photo is too big for
-// the offline queue's local storage, so a proof (the receiver's name and the photos or signature as blobs) is kept in
-// IndexedDB the moment the driver confirms it, and sent from there: each file uploaded (its document id written back
-// as soon as the server answers, so a file is uploaded once), then the delivery recorded with an Idempotency-Key
-// fixed when the proof was kept, so a delivery whose answer was lost is not recorded twice. A proof is taken out of the
-// store only when the server has recorded the delivery, or when it refuses it (kept then in the list of refusals with
-// the server's reason). Sent on confirm, on the `online` event and at start; one sender at a time across tabs.
+// Files waiting to be sent to a load's documents, alone (a bill of lading, a photo added from the trip panel) or as a
+// proof of delivery (the photos or signature, then the delivery itself). A driver at a warehouse gate often has no
+// signal, and a photo is too big for the offline queue's local storage, so an upload is kept in IndexedDB the moment
+// it is confirmed, and sent from there: each file uploaded (its document id written back as soon as the server
+// answers, so a file is uploaded once), then, for a proof, the delivery recorded with an Idempotency-Key fixed when the
+// proof was kept, so a delivery whose answer was lost is not recorded twice. An upload is taken out of the store only
+// when the server has everything, or when it refuses it (kept then in the list of refusals with the server's reason).
+// Sent on confirm, on the `online` event and at start, oldest first; one sender at a time across tabs.
 import { useSyncExternalStore } from "react";
+import type { TDocumentType } from "../../shared/schemas/documents";
 import { newIdempotencyKey } from "./offline-queue";
 import { watchedFetch } from "./online";
 
-export type TPodFile = {
+export type TUploadFile = {
   key: string;
   blob: Blob;
   name: string;
-  /** A photo of the goods or papers, or the receiver's signature drawn on the screen (a POD). */
-  type: "photo" | "pod";
+  /** For a proof of delivery: a photo of the goods or papers, or the receiver's signature drawn on the screen (a POD). */
+  type: TDocumentType;
   /** Set once the server has the file. */
   documentId?: number;
 };
 
-export type TPendingPod = {
-  /** Also the delivery's Idempotency-Key. */
+export type TPendingUpload = {
+  /** Also the delivery's Idempotency-Key, for a proof of delivery. */
   id: string;
   loadId: number;
-  receiverName: string;
-  files: TPodFile[];
+  /** Set on a proof of delivery: once its files are up, the delivery to this receiver is recorded. */
+  receiverName?: string;
+  files: TUploadFile[];
   createdAt: number;
   /** The server's reason, when it refused the proof; such a proof is no longer sent. */
   refused?: string;
 };
 
+// The store's first name, kept: proofs of delivery already waiting on a phone are still sent.
 const DB_NAME = "mytess-pod";
 const STORE = "pods";
 
@@ -55,12 +59,12 @@ const run = async <T>(mode: IDBTransactionMode, op: (s: IDBObjectStore) => IDBRe
   });
 };
 
-let pods: TPendingPod[] = [];
+let uploads: TPendingUpload[] = [];
 const listeners = new Set<() => void>();
 const channel = typeof BroadcastChannel !== "undefined" ? new BroadcastChannel("mytess-pod") : null;
 
 const refresh = async () => {
-  pods = ((await run("readonly", (s) => s.getAll())) as TPendingPod[]).sort((a, b) => a.createdAt - b.createdAt);
+  uploads = ((await run("readonly", (s) => s.getAll())) as TPendingUpload[]).sort((a, b) => a.createdAt - b.createdAt);
   for (const l of listeners) l();
 };
 const changed = async () => {
@@ -70,8 +74,8 @@ const changed = async () => {
 if (channel) channel.onmessage = () => void refresh();
 if (typeof indexedDB !== "undefined") void refresh().catch(() => {});
 
-const put = async (pod: TPendingPod) => {
-  await run("readwrite", (s) => s.put(pod));
+const put = async (upload: TPendingUpload) => {
+  await run("readwrite", (s) => s.put(upload));
   await changed();
 };
 const remove = async (id: string) => {
@@ -79,34 +83,44 @@ const remove = async (id: string) => {
   await changed();
 };
 
-/** The proofs waiting (and refused), as this tab last read them. */
-export const usePendingPods = () =>
+/** The uploads waiting (and refused), as this tab last read them. */
+export const usePendingUploads = () =>
   useSyncExternalStore(
     (cb) => {
       listeners.add(cb);
       return () => listeners.delete(cb);
     },
-    () => pods,
-    () => pods,
+    () => uploads,
+    () => uploads,
   );
 
-/** Keeps a proof for sending; resolves once it is safely stored on the device. */
-export const keepPod = async (loadId: number, receiverName: string, files: Omit<TPodFile, "key">[]) => {
-  const pod: TPendingPod = {
+/**
+ * Keeps files for sending to the load's documents (with `receiverName`, a proof of delivery: the delivery is recorded
+ * once they are up); resolves once they are safely stored on the device.
+ */
+export const keepUpload = async (
+  loadId: number,
+  files: Omit<TUploadFile, "key">[],
+  delivery?: { receiverName: string },
+) => {
+  const upload: TPendingUpload = {
     id: newIdempotencyKey(),
     loadId,
-    receiverName,
+    ...(delivery ? { receiverName: delivery.receiverName } : {}),
     files: files.map((f) => ({ ...f, key: crypto.randomUUID() })),
     createdAt: Date.now(),
   };
-  await put(pod);
-  return pod;
+  await put(upload);
+  return upload;
 };
 
-export const dismissPod = (id: string) => remove(id);
+export const dismissUpload = (id: string) => remove(id);
 
-/** Whether this proof still waits on the phone (neither recorded by the server nor refused). */
-export const podWaiting = (id: string) => pods.some((p) => p.id === id && !p.refused);
+/** Whether this upload still waits on the phone (neither taken by the server nor refused). */
+export const uploadWaiting = (id: string) => uploads.some((p) => p.id === id && !p.refused);
+
+/** A proof of delivery (the upload records the delivery), not files added alone. */
+export const isProof = (p: TPendingUpload) => p.receiverName !== undefined;
 
 /** No answer at all: the proof waits for the network. */
 class NoNetwork extends Error {}
@@ -130,7 +144,7 @@ const classify = (status: number, text: string) => {
 };
 
 /** One file to the load's documents, with the upload's progress (0 to 1). */
-const upload = (loadId: number, key: string, file: TPodFile, onProgress: (fraction: number) => void) =>
+const uploadFile = (loadId: number, key: string, file: TUploadFile, onProgress: (fraction: number) => void) =>
   new Promise<number>((resolve, reject) => {
     const form = new FormData();
     form.append("type", file.type);
@@ -154,57 +168,61 @@ const upload = (loadId: number, key: string, file: TPodFile, onProgress: (fracti
     xhr.send(form);
   });
 
-export type TPodProgress = { podId: string; fileKey: string; fraction: number };
-const progressListeners = new Set<(p: TPodProgress) => void>();
-/** Follows the uploads of every proof being sent (the dialog's and the trip card's progress bars). */
-export const onPodProgress = (cb: (p: TPodProgress) => void) => {
+export type TUploadProgress = { uploadId: string; fileKey: string; fraction: number };
+const progressListeners = new Set<(p: TUploadProgress) => void>();
+/** Follows every file being sent (the progress bars of the dialog, the trip card and the documents list). */
+export const onUploadProgress = (cb: (p: TUploadProgress) => void) => {
   progressListeners.add(cb);
   return () => {
     progressListeners.delete(cb);
   };
 };
 
-const sendOne = async (pod: TPendingPod) => {
-  for (const file of pod.files) {
+const sendOne = async (entry: TPendingUpload) => {
+  for (const file of entry.files) {
     if (file.documentId) continue;
-    const documentId = await upload(pod.loadId, `${pod.id}-${file.key}`, file, (fraction) => {
-      for (const l of progressListeners) l({ podId: pod.id, fileKey: file.key, fraction });
+    const documentId = await uploadFile(entry.loadId, `${entry.id}-${file.key}`, file, (fraction) => {
+      for (const l of progressListeners) l({ uploadId: entry.id, fileKey: file.key, fraction });
     });
     file.documentId = documentId;
-    await put(pod);
+    await put(entry);
+  }
+  if (!isProof(entry)) {
+    await remove(entry.id);
+    return;
   }
   let res: Response;
   try {
     res = await watchedFetch("/trpc/loads.deliverWithProof", {
       method: "POST",
       credentials: "include",
-      headers: { "Content-Type": "application/json", "Idempotency-Key": pod.id },
+      headers: { "Content-Type": "application/json", "Idempotency-Key": entry.id },
       body: JSON.stringify({
-        loadId: pod.loadId,
-        receiverName: pod.receiverName,
-        documentIds: pod.files.map((f) => f.documentId),
+        loadId: entry.loadId,
+        receiverName: entry.receiverName,
+        documentIds: entry.files.map((f) => f.documentId),
       }),
     });
   } catch {
     throw new NoNetwork();
   }
   if (!res.ok) throw classify(res.status, await res.text());
-  await remove(pod.id);
+  await remove(entry.id);
 };
 
-export type TPodSendResult = { sent: number; refused: TPendingPod[]; waiting: number };
+export type TUploadSendResult = { sent: number; refused: TPendingUpload[]; waiting: number };
 
-const sendAll = async (): Promise<TPodSendResult> => {
+const sendAll = async (): Promise<TUploadSendResult> => {
   await refresh();
   let sent = 0;
-  const refused: TPendingPod[] = [];
-  for (const pod of pods.filter((p) => !p.refused)) {
+  const refused: TPendingUpload[] = [];
+  for (const entry of uploads.filter((p) => !p.refused)) {
     try {
-      await sendOne(pod);
+      await sendOne(entry);
       sent++;
     } catch (err) {
       if (err instanceof Refused) {
-        const r = { ...pod, refused: err.message };
+        const r = { ...entry, refused: err.message };
         await put(r);
         refused.push(r);
         continue;
@@ -212,27 +230,27 @@ const sendAll = async (): Promise<TPodSendResult> => {
       break; // no network, or not now: the rest waits, in order
     }
   }
-  return { sent, refused, waiting: pods.filter((p) => !p.refused).length };
+  return { sent, refused, waiting: uploads.filter((p) => !p.refused).length };
 };
 
-let running: Promise<TPodSendResult> | null = null;
-let again: Promise<TPodSendResult> | null = null;
+let running: Promise<TUploadSendResult> | null = null;
+let again: Promise<TUploadSendResult> | null = null;
 /**
- * Sends the proofs waiting; one sender at a time across tabs (Web Locks), so no file goes twice. Asked while a send
- * runs, it runs once more after it, for a proof kept meanwhile.
+ * Sends the uploads waiting; one sender at a time across tabs (Web Locks), so no file goes twice. Asked while a send
+ * runs, it runs once more after it, for an upload kept meanwhile.
  */
-export const sendPendingPods = (): Promise<TPodSendResult> => {
+export const sendPendingUploads = (): Promise<TUploadSendResult> => {
   if (running) {
     again ??= running.then(() => {
       again = null;
-      return sendPendingPods();
+      return sendPendingUploads();
     });
     return again;
   }
   const locks = (navigator as Navigator & { locks?: LockManager }).locks;
-  const current: Promise<TPodSendResult> = (
+  const current: Promise<TUploadSendResult> = (
     locks
-      ? new Promise<TPodSendResult>((resolve, reject) => {
+      ? new Promise<TUploadSendResult>((resolve, reject) => {
           locks.request("mytess-pod", () => sendAll().then(resolve, reject)).catch(reject);
         })
       : sendAll()

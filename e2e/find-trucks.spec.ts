@@ -1,0 +1,166 @@
+import { expect, type Page, test } from "@playwright/test";
+import { signUp, uniqueEmail } from "./helpers";
+
+// Trucks and invitations: a driver posts their truck on a phone; a shipper at a desk opens "Find trucks for this load"
+// on their open load (the lane, equipment and day prefilled, all in the address), invites the driver, and is told when
+// they try again; the driver sees the invitation on the load's page and bids from it.
+
+const DAY = 24 * 60 * 60 * 1000;
+const toast = (page: Page) => page.getByTestId("toast");
+const isoDay = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 10);
+
+/** A load posted through the API as the page's signed-in shipper (the form has its own story). */
+const postLoad = async (page: Page, title: string) => {
+  const res = await page.request.post("/api/loads", {
+    data: {
+      title,
+      equipmentType: "flatbed",
+      pickupAddress: "Kality Customs Terminal",
+      pickupCity: "Addis Ababa",
+      pickupCountry: "Ethiopia",
+      pickupLatitude: 8.9,
+      pickupLongitude: 38.77,
+      deliveryAddress: "Adama Industrial Park",
+      deliveryCity: "Adama",
+      deliveryCountry: "Ethiopia",
+      deliveryLatitude: 8.54,
+      deliveryLongitude: 39.27,
+      pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
+      deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
+      weight: 30000,
+      budgetAmount: 1000,
+      budgetCurrency: "USD",
+    },
+  });
+  expect(res.status()).toBe(201);
+  return (await res.json()).id as number;
+};
+
+test("a driver posts a truck, a shipper finds it from a load and invites, the driver sees the invitation and bids", async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const title = `Cement bags ${Date.now()}`;
+  // A last name of its own, so this run's driver is told apart from earlier runs' in the results.
+  const last = `Alemu${Date.now().toString(36)}`;
+  const driverName = `Tesfaye ${last.charAt(0)}.`;
+
+  // The driver posts a flatbed free in Addis Ababa for the next days.
+  const driverCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+  const driver = await driverCtx.newPage();
+  await driver.goto("/signin?mode=register&returnTo=/trucks");
+  await signUp(driver, { type: "Driver", first: "Tesfaye", last, email: uniqueEmail("tesfaye") });
+  // The first page of a run waits for the app's code on a cold server.
+  await expect(driver.getByTestId("no-trucks")).toBeVisible({ timeout: 30_000 });
+  await driver.getByTestId("post-truck").click();
+  const truckDialog = driver.getByTestId("truck-dialog");
+  await truckDialog.getByLabel("Available at").fill("Addis Ab");
+  await truckDialog
+    .getByRole("option", { name: /^Addis Ababa/ })
+    .first()
+    .click();
+  await truckDialog.getByLabel("Free from").fill(isoDay(1));
+  await truckDialog.getByLabel("Free until").fill(isoDay(5));
+  await truckDialog.getByLabel("Equipment").selectOption("flatbed");
+  await truckDialog.getByLabel(/^Capacity/).fill("20000");
+  await truckDialog.getByTestId("truck-submit").click();
+  await expect(toast(driver).getByText("Truck posted")).toBeVisible();
+
+  // The shipper opens the search from their open load: the lane, equipment and pickup day come with it.
+  const shipperCtx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const shipper = await shipperCtx.newPage();
+  await shipper.goto("/signin?mode=register&returnTo=/shipper");
+  await signUp(shipper, { type: "Shipper", first: "Meron", last: "Tadesse", email: uniqueEmail("meron") });
+  await expect(shipper.getByRole("heading", { name: "Shipper Dashboard" })).toBeVisible();
+  const loadId = await postLoad(shipper, title);
+  await shipper.reload();
+  const myLoad = shipper.getByTestId("my-load").filter({ hasText: title });
+  await myLoad.getByRole("link", { name: "Find trucks for this load" }).click();
+  await expect(shipper).toHaveURL(new RegExp(`/find-trucks\\?.*load=${loadId}`));
+  await expect(shipper.getByRole("heading", { name: "Find trucks" })).toBeVisible();
+  await expect(shipper.getByLabel("Origin")).toHaveValue("Addis Ababa, Ethiopia");
+  await expect(shipper.getByLabel("Destination", { exact: true })).toHaveValue("Adama, Ethiopia");
+  await expect(shipper.getByLabel("Free from")).toHaveValue(isoDay(3));
+  await expect(shipper.locator("#f-equipment-summary")).toHaveText("Flatbed");
+
+  // The truck is a dense row: where it is free and would go, when, equipment, capacity, the driver.
+  const row = shipper.getByTestId("truck-result").filter({ hasText: driverName });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId("truck-lane")).toHaveText("Addis Ababa, Ethiopia → Anywhere");
+  await expect(row).toContainText("Flatbed");
+  await expect(row).toContainText(/20,000 (kg|lb)/);
+  await expect(row.getByTestId("truck-driver")).toContainText("New");
+
+  // Invite: the load the shipper came from is chosen already.
+  await row.getByTestId("invite-to-bid").click();
+  const invite = shipper.getByTestId("invite-dialog");
+  await expect(invite.getByRole("heading", { name: `Invite ${driverName} to bid` })).toBeVisible();
+  await expect(invite.getByLabel("Load")).toHaveValue(String(loadId));
+  await invite.getByTestId("send-invitation").click();
+  await expect(toast(shipper).getByText("Invitation sent")).toBeVisible();
+  await expect(invite).toBeHidden();
+  await expect(row.getByTestId("invited")).toHaveText("Invited");
+  await expect(row.getByTestId("invited")).toBeDisabled();
+
+  // A reload keeps the search (it lives in the address) and the invitation.
+  await shipper.reload();
+  await expect(shipper.getByLabel("Origin")).toHaveValue("Addis Ababa, Ethiopia");
+  await expect(row.getByTestId("invited")).toHaveText("Invited");
+
+  // From the menu, without a load: the truck says Invited, and inviting again to the same load is refused, saying why.
+  await shipper.goto("/find-trucks");
+  await expect(shipper.getByTestId("trucks-pick-origin")).toBeVisible();
+  await shipper.getByLabel("Origin").fill("Addis Ab");
+  await shipper
+    .getByRole("option", { name: /^Addis Ababa/ })
+    .first()
+    .click();
+  await expect(shipper).toHaveURL(/latitude=/);
+  await expect(row.getByTestId("invite-to-bid")).toHaveText("Invited");
+  await row.getByTestId("invite-to-bid").click();
+  await expect(invite.getByLabel("Load")).toHaveValue(String(loadId));
+  await expect(invite.getByLabel("Load").locator("option:checked")).toContainText("(invited)");
+  await invite.getByTestId("send-invitation").click();
+  await expect(invite.getByTestId("invite-error")).toHaveText(
+    "You already invited this truck's driver to bid on this load",
+  );
+  await invite.getByRole("button", { name: "Cancel" }).click();
+
+  // An equipment no truck here has: the empty state says what to try.
+  await shipper.getByTestId("equipment-choice").locator("summary").click();
+  await shipper.getByRole("checkbox", { name: "Refrigerated" }).check();
+  await expect(shipper.getByTestId("no-trucks-found")).toContainText("No trucks match");
+  await expect(shipper).toHaveURL(/equipmentType=refrigerated/);
+
+  // The driver sees who invited them on the load's page and bids from the invitation.
+  await driver.goto(`/loads/${loadId}`);
+  const invitation = driver.getByTestId("truck-invitation");
+  await expect(invitation).toContainText("Meron T. invited you to bid");
+  const bidButton = invitation.getByTestId("invitation-bid");
+  expect((await bidButton.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+  await bidButton.click();
+  const bid = driver.getByTestId("bid-dialog");
+  await bid.getByLabel("Bid amount").fill("950");
+  await bid.getByRole("button", { name: "Place Bid" }).click();
+  await expect(toast(driver).getByText("Bid Placed")).toBeVisible();
+  await expect(invitation.getByTestId("your-bid")).toContainText("· pending");
+  await expect(invitation.getByTestId("invitation-bid")).toHaveText("Change your bid");
+
+  await driverCtx.close();
+  await shipperCtx.close();
+});
+
+test("the search says so when it cannot be loaded, and loads on Try again", async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.goto("/signin?mode=register&returnTo=/shipper");
+  await signUp(page, { type: "Shipper", first: "Hana", last: "Girma", email: uniqueEmail("hana") });
+  await expect(page.getByRole("heading", { name: "Shipper Dashboard" })).toBeVisible();
+  let fail = true;
+  await page.route(/\/trpc\/.*trucks\.search/, async (route) => (fail ? route.abort() : route.fallback()));
+  await page.goto("/find-trucks?origin=Gondar&latitude=12.6&longitude=37.47&radius=50");
+  // The query retries a few times before it gives up.
+  await expect(page.getByTestId("trucks-error")).toContainText("The trucks could not be loaded.", { timeout: 20_000 });
+  fail = false;
+  await page.getByTestId("trucks-error").getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByTestId("no-trucks-found")).toBeVisible();
+});
