@@ -24,6 +24,12 @@ export default defineConfig({
     rolldownOptions: process.env.MYTESS_SSR_BUILD
       ? {}
       : {
+          // tRPC's client package declares no `sideEffects`, so its WebSocket link (unused here) came along with the
+          // links this app uses; its modules only define things.
+          treeshake: {
+            moduleSideEffects: (id: string) =>
+              /[\\/]node_modules[\\/]@trpc[\\/]client[\\/]/.test(id) ? false : undefined,
+          },
           output: {
             // Everything the first screen loads statically goes in one file: on a phone at 400 ms a round trip, over
             // HTTP/1.1's six connections, thirty small chunks cost seconds of waiting that one larger file does not.

@@ -48,7 +48,7 @@ export const DEFAULT_FILTERS: TBoardFilters = {
   loadSize: "all",
 };
 
-const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+export const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * The board's URL: every filter, the sort and the page, so a reload, a shared link and the back button keep them. A
@@ -81,7 +81,7 @@ export type TBoardSearch = {
 // board-search.test.ts holds it to the schema it replaces.
 
 /** A number as the address gives it (text or a number), or undefined when it is not one. */
-const toNumber = (v: unknown): number | undefined => {
+export const toNumber = (v: unknown): number | undefined => {
   if (v === undefined) return undefined;
   let n: number;
   try {
@@ -91,17 +91,17 @@ const toNumber = (v: unknown): number | undefined => {
   }
   return Number.isFinite(n) ? n : undefined;
 };
-const numberIf = (v: unknown, ok: (n: number) => boolean) => {
+export const numberIf = (v: unknown, ok: (n: number) => boolean) => {
   const n = toNumber(v);
   return n !== undefined && ok(n) ? n : undefined;
 };
-const textIf = (v: unknown, ok: (s: string) => boolean) => (typeof v === "string" && ok(v) ? v : undefined);
-const oneOf = <T extends string>(values: readonly T[], v: unknown) =>
+export const textIf = (v: unknown, ok: (s: string) => boolean) => (typeof v === "string" && ok(v) ? v : undefined);
+export const oneOf = <T extends string>(values: readonly T[], v: unknown) =>
   typeof v === "string" && (values as readonly string[]).includes(v) ? (v as T) : undefined;
-const latitude = (n: number) => n >= -90 && n <= 90;
-const longitude = (n: number) => n >= -180 && n <= 180;
-const radius = (n: number) => (RADIUS_OPTIONS as readonly number[]).includes(n);
-const wholeNumber = (n: number) => Number.isSafeInteger(n);
+export const latitude = (n: number) => n >= -90 && n <= 90;
+export const longitude = (n: number) => n >= -180 && n <= 180;
+export const radius = (n: number) => (RADIUS_OPTIONS as readonly number[]).includes(n);
+export const wholeNumber = (n: number) => Number.isSafeInteger(n);
 
 const FIELDS: { [K in keyof TBoardSearch]-?: (v: unknown) => TBoardSearch[K] } = {
   highlight: (v) => numberIf(v, (n) => wholeNumber(n) && n > 0),
@@ -126,10 +126,14 @@ const FIELDS: { [K in keyof TBoardSearch]-?: (v: unknown) => TBoardSearch[K] } =
 };
 
 /** The address's search values as the board reads them: unknown keys dropped, a value it cannot hold left out. */
-export const parseBoardSearch = (raw: Record<string, unknown>): TBoardSearch => {
+export const parseBoardSearch = (raw: Record<string, unknown>): TBoardSearch => readSearch(FIELDS, raw);
+
+/** An address's search values read field by field: unknown keys dropped, a value a field cannot hold left out. */
+export const readSearch = <T>(fields: { [K in keyof T]-?: (v: unknown) => T[K] }, raw: Record<string, unknown>): T => {
   const out: Record<string, unknown> = {};
-  for (const [key, read] of Object.entries(FIELDS)) if (key in raw) out[key] = read(raw[key]);
-  return out as TBoardSearch;
+  for (const [key, read] of Object.entries(fields) as [string, (v: unknown) => unknown][])
+    if (key in raw) out[key] = read(raw[key]);
+  return out as T;
 };
 
 /** The URL's values as the filters' fields (defaults where the URL says nothing). */

@@ -2,8 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
 import { BadgeCheck, Star } from "lucide-react";
-import { z } from "zod";
-import { EQUIPMENT_TYPES, RADIUS_OPTIONS, type TEquipmentType } from "../../../shared/constants";
+import { RADIUS_OPTIONS, type TEquipmentType } from "../../../shared/constants";
 import type { TTruckSearchResult } from "../../../shared/schemas/trucks";
 import { PageHeader } from "../../components/layout/page-header";
 import { WrongRole } from "../../components/layout/wrong-role";
@@ -12,6 +11,7 @@ import { EquipmentLabel } from "../../components/loads/equipment-label";
 import { EquipmentChoice } from "../../components/loads/load-filters";
 import { PlaceInput } from "../../components/loads/place-input";
 import { InviteToBid } from "../../components/trucks/invite-dialog";
+import { parseFindTrucksSearch, type TFindTrucksSearch } from "../../components/trucks/truck-search";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Input, Label } from "../../components/ui/input";
@@ -23,45 +23,9 @@ import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
 
 const PAGE_SIZE = 25;
-const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-const num = z.coerce.number().finite().optional().catch(undefined);
-const radius = num
-  .pipe(
-    z
-      .number()
-      .refine((v) => (RADIUS_OPTIONS as readonly number[]).includes(v))
-      .optional(),
-  )
-  .catch(undefined);
-
-/**
- * The search lives in the address (a reload, a shared link and the back button keep it); `load` is the shipper's load
- * the search was opened from, which the invitation then offers first. A value the address cannot hold falls back to
- * its default instead of failing the page.
- */
-const ZFindTrucksSearch = z.object({
-  load: z.coerce.number().int().positive().optional().catch(undefined),
-  origin: z.string().max(200).optional().catch(undefined),
-  latitude: num.pipe(z.number().min(-90).max(90).optional()).catch(undefined),
-  longitude: num.pipe(z.number().min(-180).max(180).optional()).catch(undefined),
-  radius,
-  destination: z.string().max(200).optional().catch(undefined),
-  destinationLatitude: num.pipe(z.number().min(-90).max(90).optional()).catch(undefined),
-  destinationLongitude: num.pipe(z.number().min(-180).max(180).optional()).catch(undefined),
-  destinationRadius: radius,
-  from: z.string().regex(DAY_RE).optional().catch(undefined),
-  to: z.string().regex(DAY_RE).optional().catch(undefined),
-  equipmentType: z
-    .string()
-    .refine((v) => v.split(",").every((e) => (EQUIPMENT_TYPES as readonly string[]).includes(e)))
-    .optional()
-    .catch(undefined),
-  page: z.coerce.number().int().min(1).optional().catch(undefined),
-});
-type TFindTrucksSearch = z.infer<typeof ZFindTrucksSearch>;
 
 export const Route = createFileRoute("/_authed/find-trucks")({
-  validateSearch: (raw: Record<string, unknown>) => ZFindTrucksSearch.parse(raw),
+  validateSearch: parseFindTrucksSearch,
   component: FindTrucksPage,
 });
 
