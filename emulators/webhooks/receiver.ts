@@ -3,7 +3,8 @@
 // unguessable token; MyTess tells it the secret of an endpoint registered at that path (`PUT /r/<token>/secrets`),
 // and every POST there is kept with whether its `MyTess-Signature` verifies under one of them, checked on the raw body
 // exactly as the README's snippet does. Only paths that were given a secret exist (404 otherwise). The demo launcher
-// runs one and writes each delivery to a folder the server's /dev/webhooks page reads.
+// runs one and writes each delivery to a folder of its receiver's own (`<dir>/<token>/`), which the server's
+// /dev/webhooks page reads for the signed-in user's receivers.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -84,7 +85,15 @@ export const startWebhookReceiver = (o: { port?: number; dir?: string } = {}): T
         receivedAt: Date.now(),
       };
       received.push(hook);
-      if (o.dir) writeFileSync(join(o.dir, `${hook.receivedAt}-${hook.id}.json`), JSON.stringify(hook));
+      if (o.dir) {
+        const folder = join(o.dir, hook.receiver);
+        mkdirSync(folder, { recursive: true });
+        // Names start with the time received (zero-padded), so sorting them sorts the deliveries.
+        writeFileSync(
+          join(folder, `${String(hook.receivedAt).padStart(15, "0")}-${hook.id}.json`),
+          JSON.stringify(hook),
+        );
+      }
       for (const w of waiters) w();
       // A receiver following the snippet refuses what does not verify; the delivery log then shows the 400.
       return hook.signatureValid ? new Response("ok") : new Response("bad signature", { status: 400 });

@@ -117,9 +117,11 @@ if (!config.sms.twilio.accountSid && !config.sms.afromessage.token) {
 
 // Outgoing webhooks: nothing outside is reachable, so the Sandbox receiver on loopback stands for a user's own server.
 {
-  const receiver = startWebhookReceiver({ dir: join(dirname(config.databasePath), "webhook-sandbox") });
+  const dir = join(dirname(config.databasePath), "webhook-sandbox");
+  const receiver = startWebhookReceiver({ dir });
   env.WEBHOOK_SANDBOX_URL = receiver.url;
-  logger.info("demo: Sandbox webhook receiver started", { url: receiver.url });
+  env.WEBHOOK_SANDBOX_DIR = dir;
+  logger.info("demo: Sandbox webhook receiver started", { url: receiver.url, received: "/dev/webhooks" });
 }
 
 env.MYTESS_DEMO = "1";

@@ -388,7 +388,11 @@ export type TConfig = {
    * Demo mode's Sandbox webhook receiver (WEBHOOK_SANDBOX_URL, an http origin on loopback, set by the demo launcher):
    * the one private address an endpoint may name, and only in demo mode.
    */
-  webhooks: { sandboxUrl: string | null };
+  webhooks: {
+    sandboxUrl: string | null;
+    /** Demo mode: the folder the Sandbox receiver writes what it receives to (WEBHOOK_SANDBOX_DIR), for /dev/webhooks. */
+    sandboxDir: string | null;
+  };
   cli: {
     language: (typeof LANGUAGES)[number];
     calendar: "gregorian" | "ethiopic";
@@ -671,6 +675,7 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
     },
     webhooks: {
       sandboxUrl: p.check("WEBHOOK_SANDBOX_URL", loopbackOrigin, v("WEBHOOK_SANDBOX_URL"))?.replace(/\/$/, "") ?? null,
+      sandboxDir: v("WEBHOOK_SANDBOX_DIR") ?? null,
     },
     fx: {
       sourceUrl: (url("FX_SOURCE_URL") ?? FX_SOURCE_URL).replace(/\/+$/, ""),

@@ -10,7 +10,7 @@ import { checkedAddresses, checkUrl, isTrusted, OutgoingRefused } from "../../in
 import { enqueue } from "../../jobs/queue";
 import type { TServices } from "../../services";
 import { webhookDeliveryJob } from "./jobs";
-import { sandboxReceiverUrl, shareSecretWithSandbox, trustedFor } from "./sandbox";
+import { checkSandboxOwner, sandboxReceiverUrl, shareSecretWithSandbox, trustedFor } from "./sandbox";
 
 /** Endpoints one account may hold. */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
@@ -94,6 +94,7 @@ export const createEndpoint = async (
   now = Date.now(),
 ) => {
   await checkEndpointUrl(input.url, services);
+  checkSandboxOwner(input.url, services, actor);
   const [{ n } = { n: 0 }] = await db
     .select({ n: sql<number>`count(*)` })
     .from(webhookEndpoints)
