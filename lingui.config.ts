@@ -11,6 +11,8 @@ const SHELL = [
   "<rootDir>/src/web/components/loads/load-summary-card.tsx",
   "<rootDir>/src/web/components/loads/equipment-label.tsx",
   "<rootDir>/src/web/components/loads/driver-bid-row.tsx",
+  // Amounts on the landing page: a converted one says it is an estimate in the visitor's language from the start.
+  "<rootDir>/src/web/components/money/amount.tsx",
   "<rootDir>/src/web/lib",
   "<rootDir>/src/web/routes/__root.tsx",
   "<rootDir>/src/web/routes/landing.tsx",

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { migrateDb, openDb } from "../db/client";
-import { CITIES, generateLoads, mulberry32, nearCity, percentile } from "./lib/generate";
+import { addShippers, CITIES, generateLoads, mulberry32, nearCity, percentile } from "./lib/generate";
 
 const { values } = parseArgs({
   options: {
@@ -22,11 +22,31 @@ const { values } = parseArgs({
     anonymous: { type: "boolean", default: false },
     "page-size": { type: "string" },
     path: { type: "string" },
+    // Shipper accounts the MyTess loads are posted by (their trust signals are in every answer); 0 for none.
+    shippers: { type: "string", default: "2000" },
+    // Writes the server's CPU profile (Bun's --cpu-prof, markdown beside it) into this folder; one server process.
+    "cpu-prof": { type: "string" },
+    help: { type: "boolean", default: false },
   },
 });
+if (values.help) {
+  console.log(`bun bench/loads-http.ts [options]
+  --loads N         loads in the temporary database (100000)
+  --clients C       concurrent connections (32)
+  --seconds D       measured seconds (10)
+  --wrk             load from wrk (Debian's package) instead of a Bun client: the figure to compare with the target
+  --threads T       wrk threads (2)
+  --anonymous       no session cookie
+  --shippers S      shipper accounts posting the MyTess loads (2000; 0: loads without a shipper)
+  --page-size N     loads per answer (the route's default when absent)
+  --path P          ask this path instead of the board (e.g. /api/health)
+  --cpu-prof DIR    write the server's CPU profile (.cpuprofile and .md) into DIR; runs one server process`);
+  process.exit(0);
+}
 const N = Number(values.loads);
 const C = Number(values.clients);
 const SECONDS = Number(values.seconds);
+const SHIPPERS = Number(values.shippers);
 
 const dir = mkdtempSync(join(tmpdir(), "mytess-http-bench-"));
 const dbPath = join(dir, "bench.db");
@@ -35,14 +55,19 @@ await migrateDb(handle.db);
 await handle.close();
 const filler = new Database(dbPath);
 generateLoads(filler, N);
+addShippers(filler, SHIPPERS);
 filler.exec("ANALYZE");
 filler.close();
 
 const port = 20000 + Math.floor(Math.random() * 20000);
 const base = `http://127.0.0.1:${port}`;
-const server = Bun.spawn(["bun", "run", join(import.meta.dir, "..", "src", "server", "main.ts")], {
+const profile = values["cpu-prof"]
+  ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${values["cpu-prof"]}`, "--cpu-prof-interval=250"]
+  : [];
+const server = Bun.spawn(["bun", ...profile, "run", join(import.meta.dir, "..", "src", "server", "main.ts")], {
   env: {
     ...process.env,
+    ...(profile.length ? { WEB_CONCURRENCY: "1" } : {}),
     PORT: String(port),
     HOST: "127.0.0.1",
     DATABASE_PATH: dbPath,
@@ -54,8 +79,10 @@ const server = Bun.spawn(["bun", "run", join(import.meta.dir, "..", "src", "serv
   stderr: "inherit",
 });
 
-const stop = () => {
+const stop = async () => {
   server.kill("SIGTERM");
+  // The profile is written as the server exits.
+  if (profile.length) await server.exited;
   rmSync(dir, { recursive: true, force: true });
 };
 
@@ -64,7 +91,7 @@ try {
     try {
       if ((await fetch(`${base}/api/health`)).ok) break;
     } catch {}
-    if (i > 100) throw new Error("the server did not start");
+    if (i > 600) throw new Error("the server did not start");
     await Bun.sleep(100);
   }
   const reg = await fetch(`${base}/api/auth/register`, {
@@ -89,6 +116,7 @@ try {
     return `${base}/api/loads?latitude=${c.lat.toFixed(5)}&longitude=${c.lng.toFixed(5)}&radius=50${size}`;
   });
   if (values.anonymous) cookie = "none=1";
+  else if (!values.path) await checkShippers(urls[0]!, cookie);
 
   if (values.wrk) {
     await runWrk(urls, cookie);
@@ -96,7 +124,47 @@ try {
     await runBun(urls, cookie);
   }
 } finally {
-  stop();
+  await stop();
+}
+
+/** The page's shippers must be what the database says (name, rating, loads posted): a bench of wrong answers fails. */
+async function checkShippers(url: string, cookie: string) {
+  type TItem = { id: number; source: { type: string }; shipper: Record<string, unknown> | null };
+  const items = (await (await fetch(url, { headers: { Cookie: cookie } })).json()) as TItem[];
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const expected = db.query<
+      { shipper_id: number | null; first_name: string | null; n: number; s: number; r: number },
+      [number]
+    >(
+      `SELECT l.shipper_id, u.first_name, u.rating_sum AS s, u.total_ratings AS r,
+              (SELECT count(*) FROM loads x WHERE x.shipper_id = l.shipper_id) AS n
+       FROM loads l LEFT JOIN users u ON u.id = l.shipper_id WHERE l.id = ?`,
+    );
+    for (const item of items) {
+      const e = expected.get(item.id)!;
+      const want =
+        item.source.type === "mytess" && e.shipper_id != null
+          ? {
+              name: `${e.first_name} B.`,
+              ratings: e.r,
+              rating: e.r ? Math.round((e.s / e.r) * 10) / 10 : null,
+              loadsPosted: e.n,
+            }
+          : null;
+      const got = item.shipper && {
+        name: item.shipper.name,
+        ratings: item.shipper.ratings,
+        rating: item.shipper.rating,
+        loadsPosted: item.shipper.loadsPosted,
+      };
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        throw new Error(`load ${item.id}: the answer's shipper ${JSON.stringify(got)} is not ${JSON.stringify(want)}`);
+    }
+    console.log(`checked ${items.length} loads' shippers against the database`);
+  } finally {
+    db.close();
+  }
 }
 
 async function runWrk(urls: string[], cookie: string) {
@@ -129,7 +197,7 @@ end
   const m = /WRK (.*)/.exec(out);
   if (!m) throw new Error("wrk printed no summary");
   console.log("targets: >= 2000 req/s, p99 <= 50 ms (wrk from Debian's packages as the load generator)");
-  console.log(`generator=wrk loads=${N} clients=${C} seconds=${SECONDS} ${m[1]}`);
+  console.log(`generator=wrk loads=${N} shippers=${SHIPPERS} clients=${C} seconds=${SECONDS} ${m[1]}`);
 }
 
 async function runBun(urls: string[], cookie: string) {
@@ -165,6 +233,6 @@ async function runBun(urls: string[], cookie: string) {
   );
   console.log("targets: >= 2000 req/s, p99 <= 50 ms (client and server share this machine's cores)");
   console.log(
-    `generator=bun loads=${N} clients=${C} seconds=${SECONDS} requests=${latencies.length} errors=${errors} rps=${rps.toFixed(0)} p50_ms=${percentile(latencies, 50).toFixed(2)} p99_ms=${percentile(latencies, 99).toFixed(2)}`,
+    `generator=bun loads=${N} shippers=${SHIPPERS} clients=${C} seconds=${SECONDS} requests=${latencies.length} errors=${errors} rps=${rps.toFixed(0)} p50_ms=${percentile(latencies, 50).toFixed(2)} p99_ms=${percentile(latencies, 99).toFixed(2)}`,
   );
 }

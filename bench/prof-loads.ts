@@ -1,13 +1,17 @@
 // In-process profile of GET /api/loads (100k loads on SQLite): the request through the app's handler without HTTP, to
-// find where a request's time goes.   bun --cpu-prof-md --cpu-prof-dir=/tmp/prof bench/prof-loads.ts
+// find where a request's time goes.   bun --cpu-prof-md --cpu-prof-dir=/tmp/prof bench/prof-loads.ts [--shippers 2000]
+// (--shippers: accounts posting the MyTess loads, as in loads-http.ts; 0 for loads without a shipper)
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { migrateDb, openDb } from "../db/client";
 import { loadConfig } from "../src/server/config";
 import { createApp } from "../src/server/http/app";
-import { CITIES, generateLoads, mulberry32, nearCity } from "./lib/generate";
+import { addShippers, CITIES, generateLoads, mulberry32, nearCity } from "./lib/generate";
+
+const { values } = parseArgs({ options: { shippers: { type: "string", default: "2000" } } });
 
 const dir = mkdtempSync(join(tmpdir(), "mytess-prof-"));
 const dbPath = join(dir, "bench.db");
@@ -17,6 +21,7 @@ const dbPath = join(dir, "bench.db");
   await h.close();
   const filler = new Database(dbPath);
   generateLoads(filler, 100_000);
+  addShippers(filler, Number(values.shippers));
   filler.exec("ANALYZE");
   filler.close();
 }

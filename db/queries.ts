@@ -52,4 +52,9 @@ export type TQueries = {
   skipLocked: <T>(query: T) => T;
   /** Board sync's writes: inserts, or updates of the row with the same (configuration, external id). */
   upsertExternalLoads: (rows: NewLoad[]) => Promise<void>;
+  /**
+   * The version of what shippers' trust signals are read from, as committed: triggers bump it with every write to those
+   * tables (both engines' trust_version migrations), so a cache of the signals is good while it stays the same.
+   */
+  trustVersion: () => Promise<number>;
 };

@@ -2,7 +2,7 @@ import { type APIRequestContext, expect, type Page, request, test } from "@playw
 import { signUp, uniqueEmail } from "./helpers";
 
 // A fleet owner makes a carrier company on a phone and invites a dispatcher by email and a driver by SMS (read from
-// demo mode's mail and SMS inboxes); both accept from the link. The dispatcher bids for the company on a shipper's
+// demo mode's mail and SMS inboxes); both accept from the link once their contact is confirmed. The dispatcher bids for the company on a shipper's
 // load, the shipper awards it, the dispatcher assigns the company's driver, and the driver sees the trip.
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
 test.setTimeout(240_000);
@@ -89,8 +89,26 @@ test("a fleet owner invites a dispatcher and a driver; the dispatcher bids and a
   await expect(dispatcher.getByTestId("invitation-summary")).toHaveText(
     `${company} (Carrier company) invites you to join as Dispatcher.`,
   );
+  const invitationPath = new URL(dispatcher.url()).pathname;
   await dispatcher.getByTestId("invitation-sign-up").click();
   await signUp(dispatcher, { type: "Driver", first: "Hana", last: "Girma", email: dispatcherEmail });
+  // The new account's address is not confirmed yet: refused, with the confirmation link offered and mailed.
+  await dispatcher.getByTestId("accept-invitation").click();
+  const confirmFirst = dispatcher.getByTestId("invitation-confirm-email");
+  await expect(confirmFirst).toContainText("Confirm your email first");
+  await confirmFirst.getByRole("button", { name: "Send the confirmation link" }).click();
+  await expect(confirmFirst.getByTestId("confirmation-sent")).toContainText(
+    `We sent a new link to ${dispatcherEmail}.`,
+  );
+  await dispatcher.goto("/dev/mail");
+  const confirmation = dispatcher
+    .getByRole("listitem")
+    .filter({ hasText: `To ${dispatcherEmail}` })
+    .filter({ has: dispatcher.getByRole("heading", { name: "Confirm your email for MyTess" }) })
+    .first();
+  await confirmation.getByRole("link", { name: /\/verify-email\?token=/ }).click();
+  await expect(dispatcher.getByTestId("email-confirmed")).toContainText("Email confirmed");
+  await dispatcher.goto(invitationPath);
   await dispatcher.getByTestId("accept-invitation").click();
   await expect(dispatcher.getByTestId("company-name")).toHaveText(company);
   await expect(dispatcher.getByText(`You are Dispatcher in ${company}`)).toBeVisible();

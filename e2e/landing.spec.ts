@@ -126,3 +126,50 @@ test("the landing page arrives rendered in the visitor's language, before any sc
   await expect(live.getByTestId("platform-stats")).not.toContainText("…");
   await ctx.close();
 });
+
+test("the Try it load is one near the visitor, in their currency: Ethiopian for an Addis device or an Amharic reader", async ({
+  browser,
+}) => {
+  type TSample = { title: string; pickupCountry: string; pickupLocation: string }[];
+  const sampleFor = async (
+    ctx: { request: { get: (url: string) => Promise<{ json: () => Promise<unknown> }> } },
+    region: string,
+  ) =>
+    (
+      (await (
+        await ctx.request.get(
+          `/trpc/platform.sampleLoads?input=${encodeURIComponent(JSON.stringify({ limit: 6, region }))}`,
+        )
+      ).json()) as { result: { data: TSample } }
+    ).result.data;
+
+  // A browser in Addis Ababa that says en-US (as many there do): an Ethiopian load, its budget in birr.
+  const addis = await browser.newContext({ timezoneId: "Africa/Addis_Ababa", locale: "en-US" });
+  const [ethiopian] = await sampleFor(addis, "ET");
+  expect(ethiopian.pickupCountry).toBe("Ethiopia");
+  const page = await addis.newPage();
+  await page.goto("/landing");
+  const card = page.getByTestId("landing-bid");
+  await expect(card.getByTestId("landing-bid-title")).toHaveText(ethiopian.title);
+  await expect(card.getByTestId("landing-bid-route")).toContainText(ethiopian.pickupLocation);
+  await expect(card.getByTestId("landing-bid-budget")).toContainText("Br");
+  await addis.close();
+
+  // A reader who chose Amharic, on a device elsewhere: Ethiopian too, in ብር.
+  const amharic = await browser.newContext({ timezoneId: "Europe/Amsterdam", locale: "nl-NL" });
+  const reader = await amharic.newPage();
+  await reader.goto("/landing");
+  await reader.getByTestId("language-select").first().selectOption({ label: "አማርኛ" });
+  await expect(reader.getByTestId("landing-bid").getByTestId("landing-bid-title")).toHaveText(ethiopian.title);
+  await amharic.close();
+
+  // A device in Chicago: a US load, in dollars.
+  const chicago = await browser.newContext({ timezoneId: "America/Chicago", locale: "en-US" });
+  const [american] = await sampleFor(chicago, "US");
+  expect(american.pickupCountry).not.toBe("Ethiopia");
+  const us = await chicago.newPage();
+  await us.goto("/landing");
+  await expect(us.getByTestId("landing-bid").getByTestId("landing-bid-title")).toHaveText(american.title);
+  await expect(us.getByTestId("landing-bid").getByTestId("landing-bid-budget")).toContainText("$");
+  await chicago.close();
+});

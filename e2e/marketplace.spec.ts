@@ -152,6 +152,7 @@ test("the whole story: post, find nearby, bid, award, pick up, deliver, complete
 
   // The driver rates the shipper; both dashboards show the new figures.
   await driver.reload();
+  await driver.getByTestId("completed-trips-toggle").click();
   await trip.getByRole("button", { name: "Rate the shipper" }).click();
   await driver.getByRole("radio", { name: "4 stars" }).click();
   await driver.getByRole("button", { name: "Submit rating" }).click();

@@ -139,3 +139,27 @@ export const generateLoadsPg = async (pg: SQL, n: number, seed = 42) => {
 
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/**
+ * Gives the MyTess loads of a filled SQLite file shippers, as a live board has: `n` shipper accounts (ids 1..n when
+ * the file has no users yet), some rated, each MyTess load posted by one of them in turn. Outside boards' loads keep
+ * no shipper.
+ */
+export const addShippers = (sqlite: Database, n: number, seed = 7) => {
+  if (n <= 0) return;
+  const rand = mulberry32(seed);
+  const insert = sqlite.prepare(
+    `INSERT INTO users (email, first_name, last_name, user_type, rating_sum, total_ratings, trial_ends_at)
+     VALUES (?, ?, ?, 'shipper', ?, ?, 0)`,
+  );
+  sqlite.transaction(() => {
+    for (let i = 1; i <= n; i++) {
+      const ratings = rand() < 0.6 ? 1 + Math.floor(rand() * 40) : 0;
+      insert.run(`shipper-${i}@bench.example`, `Shipper${i}`, "Bench", Math.round(ratings * (3 + rand() * 2)), ratings);
+    }
+    sqlite.run(
+      `UPDATE loads SET shipper_id = (SELECT min(id) FROM users) + (loads.id % ?) WHERE source_type = 'mytess'`,
+      [n],
+    );
+  })();
+};

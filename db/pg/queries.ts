@@ -310,6 +310,9 @@ export const createPgQueries = (client: SQL, nearest: SQL): Omit<TQueries, "shar
    * Board sync's writes (as SQLite's): 10,000 rows a statement, sent as one array per column and unnested, updating the
    * row with the same identity.
    */
+  const trustVersion = async () =>
+    (await rows<{ version: number }>("SELECT version FROM cache_versions WHERE name = 'trust'", []))[0]?.version ?? 0;
+
   const upsertExternalLoads = async (rows: NewLoad[]) => {
     for (let i = 0; i < rows.length; i += 10_000) {
       const chunk = rows.slice(i, i + 10_000);
@@ -333,5 +336,6 @@ export const createPgQueries = (client: SQL, nearest: SQL): Omit<TQueries, "shar
     lockKeys,
     skipLocked,
     upsertExternalLoads,
+    trustVersion,
   };
 };

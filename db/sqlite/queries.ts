@@ -497,6 +497,9 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQuerie
    * Board sync's writes: inserts, or updates of the row with the same (configuration, external id), through one prepared
    * statement in transactions of a few thousand rows (each holds the connection only that long).
    */
+  const trustVersion = async () =>
+    (await all<{ version: number }>("SELECT version FROM cache_versions WHERE name = 'trust'"))[0]?.version ?? 0;
+
   const upsertExternalLoads = async (rows: NewLoad[]) => {
     const stmt = sqlite.prepare<unknown, (string | number | null)[]>(UPSERT_EXTERNAL);
     const write = sqlite.transaction((chunk: NewLoad[]) => {
@@ -518,5 +521,6 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQuerie
     lockKeys,
     skipLocked,
     upsertExternalLoads,
+    trustVersion,
   };
 };

@@ -34,3 +34,29 @@ export const formatMoney = (amount: number, currency: string, locale = "en-US", 
       : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
   }).format(amount);
 };
+
+/** The mark before an amount converted from another currency: an estimate at the day's rates, not a price. */
+export const ESTIMATE_MARK = "≈";
+
+/** An amount as the reader sees it: in the display currency, and whether it was converted (then an estimate). */
+export type TShownAmount = { text: string; estimate: boolean };
+
+/**
+ * An amount in the reader's currency. An amount already in it is shown as it is; one converted from another
+ * currency is an estimate (`estimate: true`), which whoever shows it marks ("≈ Br 12,345", see `withEstimateMark`).
+ */
+export const shownAmount = (
+  amount: number,
+  from: string,
+  to: string,
+  rateOf: (code: string) => number,
+  locale = "en-US",
+  compact = false,
+): TShownAmount =>
+  from === to
+    ? { text: formatMoney(amount, to, locale, compact), estimate: false }
+    : { text: formatMoney(convert(amount, rateOf(from), rateOf(to)), to, locale, compact), estimate: true };
+
+/** The amount as one string, "≈ Br 12,345" when converted (a no-break space keeps the mark with its amount). */
+export const withEstimateMark = (shown: TShownAmount) =>
+  shown.estimate ? `${ESTIMATE_MARK}\u00a0${shown.text}` : shown.text;

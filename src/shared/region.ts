@@ -52,3 +52,10 @@ export const accountDefaults = (p: {
   currency: p.language === "am" || p.language === "om" || p.region === "ET" ? "ETB" : "USD",
   units: defaultUnits({ language: p.language, region: p.region }),
 });
+
+/**
+ * The country whose loads a visitor is offered first: Ethiopia for an Amharic or Afaan Oromo reader, else the
+ * device's region (its time zone, then its languages); null when neither says.
+ */
+export const visitorRegion = (p: { language: string; timeZone?: string | null; languages?: readonly string[] }) =>
+  p.language === "am" || p.language === "om" ? "ET" : deviceRegion(p);

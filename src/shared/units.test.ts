@@ -1,7 +1,7 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { accountDefaults, deviceRegion, regionOfLanguages, regionOfTimeZone } from "./region";
+import { accountDefaults, deviceRegion, regionOfLanguages, regionOfTimeZone, visitorRegion } from "./region";
 import {
   billablePounds,
   cmToIn,
@@ -138,4 +138,16 @@ test("the unit words follow the glossary", () => {
     expect(t).toBeDefined();
     for (const lang of ["am", "om"] as const) expect(UNIT_WORDS[lang][key]).toMatch(new RegExp(t![lang].match, "iu"));
   }
+});
+
+describe("the country whose loads a visitor is offered first", () => {
+  test("Amharic and Afaan Oromo readers: Ethiopia, wherever the device says it is", () => {
+    expect(visitorRegion({ language: "am", timeZone: "Europe/Amsterdam", languages: ["nl-NL"] })).toBe("ET");
+    expect(visitorRegion({ language: "om" })).toBe("ET");
+  });
+  test("others: the device's time zone, then its languages, else none", () => {
+    expect(visitorRegion({ language: "en", timeZone: "Africa/Addis_Ababa", languages: ["en-US"] })).toBe("ET");
+    expect(visitorRegion({ language: "en", timeZone: "Europe/Amsterdam", languages: ["nl-NL", "en"] })).toBe("NL");
+    expect(visitorRegion({ language: "en", timeZone: "UTC", languages: ["en"] })).toBeNull();
+  });
 });

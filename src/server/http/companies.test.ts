@@ -190,6 +190,40 @@ describe("invitations", () => {
     expect((await owner.c.get("/api/companies/mine")).json.membership.invitations).toEqual([]);
   });
 
+  test("by email, accepted only once the invited account has confirmed that address", async () => {
+    const { owner, id } = await carrier();
+    const c = createClient(t, "10.2.0.1");
+    const invitee = await registerUser(c, "driver", {}, { verified: false });
+    const { token } = await inviteByEmail(owner.c, id, invitee.email, "driver");
+    const refused = await c.post(`/api/invitations/${token}/accept`);
+    expect(refused.status).toBe(403);
+    expect(refused.json.messageId).toBe("error.company.invitationConfirmEmail");
+    expect(refused.json.message).toBe(
+      "Confirm your email first: open the link we mailed to you, then accept the invitation.",
+    );
+    // In the account's language.
+    expect((await c.put("/api/user/language", { language: "om" })).status).toBe(200);
+    const om = await c.post(`/api/invitations/${token}/accept`);
+    expect(om.json.messageId).toBe("error.company.invitationConfirmEmail");
+    expect(om.json.message).toStartWith("Dura imeelii keessan mirkaneessaa");
+    expect((await c.put("/api/user/language", { language: "en" })).status).toBe(200);
+    // Refused, not spent: nobody joined and the link still works.
+    expect((await owner.c.get("/api/companies/mine")).json.membership.members).toHaveLength(1);
+    expect((await c.get(`/api/invitations/${token}`)).status).toBe(200);
+
+    // The link asked for again, opened, and the invitation accepted.
+    const before = mail.mails.length;
+    expect((await c.post("/api/user/email", { email: invitee.email })).status).toBe(202);
+    await work();
+    const link = /https:\/\/mytess\.example\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(
+      (await mail.waitFor(invitee.email, { after: before })).text,
+    )![1];
+    expect((await createClient(t, "10.2.0.2").post("/api/auth/email/verify", { token: link })).status).toBe(200);
+    const ok = await c.post(`/api/invitations/${token}/accept`);
+    expect(ok.status).toBe(200);
+    expect(ok.json).toMatchObject({ company: { id }, role: "driver" });
+  });
+
   test("by phone, by SMS; accepted once the account has confirmed that number", async () => {
     const { owner, id } = await carrier();
     const phone = `+2519${String(10000000 + Math.floor(Math.random() * 89999999))}`;

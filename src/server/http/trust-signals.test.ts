@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { freightPaymentEvents, freightPayments, loads, operators, users, verifications } from "../../../db/tables";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
@@ -293,5 +293,67 @@ describe("GET /api/companies/:id", () => {
     const bad = await anon.get("/api/companies/abc");
     expect(bad.status).toBe(400);
     expect(bad.json.message).toBe("id must be a positive integer");
+  });
+});
+
+// The signals are kept per database handle while the database's trust version holds (modules/trust/trust.ts). Every
+// write below is one another process could have made: the version is bumped by the database's triggers, never by this
+// process, so some go through the routes and some straight to the tables.
+describe("kept signals give way to the next write", () => {
+  test("a new load by the shipper, a payment landing, a rating, a badge: each shows on the next board read", async () => {
+    const loadId = await postLoad();
+    const first = await boardRow(loadId);
+    expect(first.shipper).toMatchObject({
+      loadsPosted: 1,
+      rating: null,
+      ratings: 0,
+      paysInHours: null,
+      verified: null,
+    });
+    // Read again unchanged: the same answer from what is kept.
+    expect((await boardRow(loadId)).shipper).toEqual(first.shipper);
+
+    await postLoad();
+    expect((await boardRow(loadId)).shipper).toMatchObject({ loadsPosted: 2 });
+
+    const now = Date.now();
+    await paidLoad(shipperUser.id, 10, now - 200 * HOUR);
+    await paidLoad(shipperUser.id, 20, now - 100 * HOUR);
+    expect((await boardRow(loadId)).shipper).toMatchObject({ loadsPosted: 4, paysInHours: null });
+    // The third payment released: pay speed shows (median of 10, 20, 30).
+    await paidLoad(shipperUser.id, 30, now - 50 * HOUR);
+    expect((await boardRow(loadId)).shipper).toMatchObject({ loadsPosted: 5, paysInHours: 20 });
+
+    // A rating as a trip's completion writes it.
+    await t.db
+      .update(users)
+      .set({ ratingSum: sql`${users.ratingSum} + 4`, totalRatings: sql`${users.totalRatings} + 1` })
+      .where(eq(users.id, shipperUser.id));
+    expect((await boardRow(loadId)).shipper).toMatchObject({ rating: 4, ratings: 1 });
+
+    await verify(shipper);
+    const verified = (await boardRow(loadId)).shipper!;
+    expect(verified.verified).toMatchObject({ tradeLicence: true, tin: true, insuranceLapsed: false });
+    const detail = await driver.get(`/api/loads/${loadId}`);
+    expect(detail.json.shipper).toEqual(verified);
+  });
+
+  test("a payment's release landing on a load that was already paid moves the pay speed", async () => {
+    const now = Date.now();
+    for (const h of [10, 20, 30]) await paidLoad(shipperUser.id, h, now - 300 * HOUR + h * HOUR);
+    const loadId = await postLoad();
+    expect((await boardRow(loadId)).shipper).toMatchObject({ paysInHours: 20 });
+    // Only an event changes: the first release (10 hours after delivery) is moved 100 hours later, to 110.
+    const [first] = await t.db
+      .select({ id: freightPaymentEvents.id, createdAt: freightPaymentEvents.createdAt })
+      .from(freightPaymentEvents)
+      .where(eq(freightPaymentEvents.state, "released"))
+      .orderBy(asc(freightPaymentEvents.createdAt))
+      .limit(1);
+    await t.db
+      .update(freightPaymentEvents)
+      .set({ createdAt: first!.createdAt + 100 * HOUR })
+      .where(eq(freightPaymentEvents.id, first!.id));
+    expect((await boardRow(loadId)).shipper).toMatchObject({ paysInHours: 30 });
   });
 });

@@ -10,8 +10,8 @@ import {
 } from "../../shared/constants";
 import { CALENDARS, formatDate, type TCalendar, type TDateFormat } from "../../shared/dates";
 import { numberFormat } from "../../shared/intl";
-import { convert, formatMoney } from "../../shared/money";
-import { deviceRegion } from "../../shared/region";
+import { formatMoney, shownAmount, type TShownAmount, withEstimateMark } from "../../shared/money";
+import { accountDefaults, deviceRegion } from "../../shared/region";
 import {
   defaultUnits,
   distanceUnit,
@@ -32,8 +32,13 @@ type TPreferences = {
   setLanguage: (l: TLanguage) => Promise<void>;
   currency: TDisplayCurrency;
   setCurrency: (c: TDisplayCurrency) => void;
-  /** Converts an amount into the chosen display currency and formats it for the interface language. */
+  /**
+   * Converts an amount into the chosen display currency and formats it for the interface language; a converted one is
+   * an estimate and says so ("≈ Br 12,345"). In the interface prefer `<Amount>`, which also labels it for everyone.
+   */
   formatAmount: (amount: number, from?: string, compact?: boolean) => string;
+  /** The amount in the display currency and whether it was converted (an estimate), for `<Amount>`. */
+  showAmount: (amount: number, from: string, compact?: boolean) => TShownAmount;
   /** Formats an amount in its own currency for the interface language. */
   formatOriginal: (amount: number, currency: string) => string;
   /** A currency's units per USD at the rates the conversions use (the first-start rates until the server's arrive). */
@@ -97,9 +102,13 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   const { i18n } = useLingui();
   const language = (i18n.locale || "en") as TLanguage;
   const me = useMe().data;
+  // Without a choice on this device, the currency a new account would start with here (birr for Ethiopia and for
+  // Amharic and Afaan Oromo readers), until the account's own arrives.
   const [currency, setCurrencyState] = useState<TDisplayCurrency>(() => {
     const stored = localStorage.getItem(STORAGE_KEYS.preferredCurrency);
-    return isDisplayCurrency(stored) ? stored : "USD";
+    return isDisplayCurrency(stored)
+      ? stored
+      : accountDefaults({ language, region: deviceRegion(deviceHints()) }).currency;
   });
   const [calendar, setCalendarState] = useState<TCalendar>(() => {
     const stored = localStorage.getItem(CALENDAR_KEY);
@@ -212,12 +221,8 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
       setCurrency,
       formatLocale,
       formatAmount: (amount, from = "USD", compact = false) =>
-        formatMoney(
-          from === currency ? amount : convert(amount, rateOf(from), rateOf(currency)),
-          currency,
-          formatLocale,
-          compact,
-        ),
+        withEstimateMark(shownAmount(amount, from, currency, rateOf, formatLocale, compact)),
+      showAmount: (amount, from, compact = false) => shownAmount(amount, from, currency, rateOf, formatLocale, compact),
       formatOriginal: (amount, code) => formatMoney(amount, code, formatLocale),
       rateOf,
       ratesDay: rates?.find((r) => r.code === currency)?.rateDate ?? null,

@@ -126,6 +126,13 @@ export const isQueued = (err: unknown) => errorInfo(err).code === "QUEUED";
 
 export const isUnauthorized = (err: unknown) => errorInfo(err).status === 401;
 
+/** The application's message id of a refusal (`error.<area>.<what>`), for screens that offer the way out beside it. */
+export const messageIdOf = (err: unknown): string | undefined => {
+  if (!(err instanceof TRPCClientError)) return undefined;
+  const id = (err.data as { messageId?: unknown } | undefined)?.messageId;
+  return typeof id === "string" ? id : undefined;
+};
+
 /**
  * A premium-only action refused because premium has ended: HTTP 402, tRPC's PAYMENT_REQUIRED, and the application's
  * code SUBSCRIPTION_REQUIRED in `data.appCode`.

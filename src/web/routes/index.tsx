@@ -4,6 +4,7 @@ import { createFileRoute, Link, redirect } from "@tanstack/react-router";
 import { Banknote, CheckCircle2, Gavel, LayoutGrid, Package, PiggyBank, Star, Truck } from "lucide-react";
 import { ActivityFeed } from "../components/layout/activity-feed";
 import { StatCard } from "../components/layout/stat-card";
+import { Amount } from "../components/money/amount";
 import { RatesNote } from "../components/money/rates-note";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
@@ -128,7 +129,7 @@ function RecentActivity() {
 }
 
 function QuickStats() {
-  const { formatNumber, formatAmount } = usePreferences();
+  const { formatNumber } = usePreferences();
   const home = useHome().data;
   if (!home) return null;
   if (home.driver) {
@@ -144,7 +145,7 @@ function QuickStats() {
         <StatCard
           icon={Banknote}
           label={<Trans>This month's earnings</Trans>}
-          value={formatAmount(d.monthlyEarnings.amount, d.monthlyEarnings.currency)}
+          value={<Amount amount={d.monthlyEarnings.amount} currency={d.monthlyEarnings.currency} />}
           hint={<RatesNote />}
         />
         <StatCard icon={Gavel} label={<Trans>Active bids</Trans>} value={formatNumber(d.activeBids)} />

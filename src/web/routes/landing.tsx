@@ -6,6 +6,7 @@ import { lazy, Suspense } from "react";
 import { SAMPLE_PLATFORM_STATS } from "../../shared/constants";
 import { LandingBidPending } from "../components/landing/landing-bid-pending";
 import { LoadSummaryCard } from "../components/loads/load-summary-card";
+import { Amount } from "../components/money/amount";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { loginHref } from "../lib/auth";
@@ -33,7 +34,7 @@ const ReceivedBids = lazy(() =>
 
 function Stats() {
   const { t } = useLingui();
-  const { formatNumber, formatAmount } = usePreferences();
+  const { formatNumber } = usePreferences();
   const stats = useQuery(trpc.platform.stats.queryOptions(undefined, { staleTime: 60_000 }));
   // The sample figures stand in only when the call fails.
   const s = stats.isError ? SAMPLE_PLATFORM_STATS : stats.data;
@@ -78,7 +79,7 @@ function Stats() {
     },
     {
       label: t`Freight value delivered`,
-      value: s ? formatAmount(s.totalRevenue, "USD", true) : "…",
+      value: s ? <Amount amount={s.totalRevenue} currency="USD" compact /> : "…",
     },
   ];
   return (

@@ -11,6 +11,7 @@ import { PaymentsList } from "../components/billing/payments-list";
 import { isPaid, subscriptionStatusOptions, type TSubscription } from "../components/billing/shared";
 import { SubscriptionStatusCard } from "../components/billing/status-card";
 import { PageHeader } from "../components/layout/page-header";
+import { Amount } from "../components/money/amount";
 import { RatesNote } from "../components/money/rates-note";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
@@ -88,7 +89,7 @@ function SubscribePage() {
   const { me } = Route.useRouteContext();
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  const { formatAmount, formatDistance } = usePreferences();
+  const { formatDistance } = usePreferences();
   // The provider's answer is read once, then the address is cleaned so that a reload does not show it again.
   const [checkoutReturn] = useState(() => checkoutReturnOf(search));
   const status = useQuery({ ...subscriptionStatusOptions(), enabled: Boolean(me) });
@@ -97,7 +98,6 @@ function SubscribePage() {
     if (me && hasParams) void navigate({ to: "/subscribe", search: {}, replace: true });
   }, [me, hasParams, navigate]);
 
-  const price = formatAmount(PREMIUM_PRICE_USD, "USD");
   const features = [
     t`Unlimited bids and posted loads`,
     t({
@@ -125,7 +125,7 @@ function SubscribePage() {
             <Trans comment="Name of the paid plan (subscription page, terms section heading)">Premium</Trans>
           </CardTitle>
           <CardDescription>
-            <span className="text-3xl font-bold text-slate-900">{price}</span>{" "}
+            <Amount amount={PREMIUM_PRICE_USD} currency="USD" className="text-3xl font-bold text-slate-900" />{" "}
             <Trans comment="Subscription page: after the price, “per month”">per month</Trans>
             <RatesNote className="mt-1" />
           </CardDescription>

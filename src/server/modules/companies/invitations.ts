@@ -1,8 +1,8 @@
 // Invitations to a company, by email (the mail job) or by phone (an SMS), in the invitee's language, with a link
 // `<APP_URL>/invitations/<token>`. The token is derived from the row's random job key with the server key, so a
 // retried send carries the same link and no table or job payload holds it; the row keeps its SHA-256. Accepting
-// takes the token and an account whose own contact is the one invited: the account's email for an email
-// invitation, its proven phone number for a phone one (docs/security.md says why).
+// takes the token and an account whose own proven contact is the one invited: the account's confirmed email for an
+// email invitation, its proven phone number for a phone one (docs/security.md says why).
 import { and, count, eq, gte, isNull, or } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
 import {
@@ -225,6 +225,12 @@ export const maskContact = (invitation: Pick<CompanyInvitation, "email" | "phone
   return `${phone.slice(0, 4)}${"•".repeat(Math.max(phone.length - 6, 0))}${phone.slice(-2)}`;
 };
 
+/** The web offers to send the confirmation link again beside this message. */
+export const INVITATION_CONFIRM_EMAIL = /*i18n*/ {
+  id: "error.company.invitationConfirmEmail",
+  message: "Confirm your email first: open the link we mailed to you, then accept the invitation.",
+};
+
 /** The open invitation with this token, or a 404 for any that is unknown, used, withdrawn or expired. */
 const openInvitation = async (db: TDb, token: string, now: number) => {
   const invitation = first(
@@ -281,11 +287,18 @@ export const withdrawInvitation = async (db: TDb, user: User, companyId: number,
 
 /**
  * POST /api/invitations/:token/accept: the signed-in account joins the company in the invitation's role. The account
- * must be the one invited (its email, or its proven phone number), of the company's account type, and in no company
- * yet. The invitation is taken with a conditional update, so two accepts at once get one member.
+ * must be the one invited (its confirmed email, or its proven phone number), of the company's account type, and in no
+ * company yet. The invitation is taken with a conditional update, so two accepts at once get one member.
  */
 export const acceptInvitation = async (db: TDb, user: User, token: string, now = Date.now()) => {
   const invitation = await openInvitation(db, token, now);
+  // The right address not yet proven: the account could have been made by anyone who typed it, so it confirms first.
+  if (
+    invitation.email !== null &&
+    invitation.email.toLowerCase() === user.email?.toLowerCase() &&
+    user.emailVerifiedAt === null
+  )
+    throw new AppError("FORBIDDEN", INVITATION_CONFIRM_EMAIL);
   const matches =
     invitation.email !== null
       ? invitation.email.toLowerCase() === user.email?.toLowerCase()

@@ -2,6 +2,7 @@ import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { ZPlatformStatsAnswer } from "../../../shared/schemas/answers/platform";
 import { ZFxRate } from "../../../shared/schemas/fx";
+import { zText } from "../../../shared/schemas/text";
 import { publicProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { receivedBidsDemo } from "./bids-demo";
@@ -15,9 +16,19 @@ export const platformRouter = {
     .output(ZPlatformStatsAnswer)
     .query(({ ctx }) => platformStats(ctx.db)),
 
+  /** The landing's loads; `region` (the visitor's country code) puts loads picked up there first. */
   sampleLoads: publicProcedure
-    .input(z.object({ limit: z.number().int().min(1).max(20).default(6) }).default({ limit: 6 }))
-    .query(({ ctx, input }) => latestPostedLoads(ctx.db, input.limit)),
+    .input(
+      z
+        .object({
+          limit: z.number().int().min(1).max(20).default(6),
+          region: zText()
+            .regex(/^[A-Za-z]{2}$/)
+            .optional(),
+        })
+        .default({ limit: 6 }),
+    )
+    .query(({ ctx, input }) => latestPostedLoads(ctx.db, input.limit, input.region)),
 
   /** The landing page's received-bids demo: real pending bids on a posted load, drivers as initials only. */
   bidsDemo: publicProcedure.query(({ ctx }) => receivedBidsDemo(ctx.db)),

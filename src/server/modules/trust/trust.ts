@@ -9,7 +9,7 @@ import type { TBidCarrier, TBoardShipper } from "../../../shared/schemas/answers
 import type { TCompanyProfile } from "../../../shared/schemas/answers/trust";
 import type { TVerifiedBadge } from "../../../shared/schemas/answers/verification";
 import { AppError } from "../../errors";
-import { badgesFor } from "../verification/verification";
+import { addisDay, badgesFor } from "../verification/verification";
 
 type TReader = Pick<TDb, "select">;
 
@@ -146,8 +146,7 @@ const accountsWithCompanies = async (db: TReader, ids: number[]) =>
  * company's name and, when the account has none of its own, the company's badge (its owner's). Rating, loads posted
  * and pay speed are the account's: ratings and history are not yet credited to companies.
  */
-export const shipperTrust = async (db: TReader, shipperIds: (number | null)[], now = Date.now()) => {
-  const ids = [...new Set(shipperIds.filter((id): id is number => id != null))];
+const readShipperTrust = async (db: TReader, ids: number[], now: number) => {
   const out = new Map<number, TBoardShipper>();
   if (!ids.length) return out;
   const accounts = await accountsWithCompanies(db, ids);
@@ -169,6 +168,48 @@ export const shipperTrust = async (db: TReader, shipperIds: (number | null)[], n
       verified: shown(badges.get(a.id)) ?? (company ? companyBadge(owners.get(company.id), badges) : null),
       paysInHours: paySpeed.get(a.id) ?? null,
     });
+  }
+  return out;
+};
+
+/**
+ * Each board page and load shows its shippers' signals, and they change far less often than they are read: they are
+ * kept per database handle for as long as the database's trust version (db.q.trustVersion, bumped by triggers on
+ * every write to what they are read from, whichever process writes) and the day in Addis Ababa (a badge lapses by the
+ * day) stay the same. The version is read before the signals, so what is kept under a version is at least as new as
+ * it. At most TRUST_CACHE_SHIPPERS are kept; reads inside a transaction (a handle without `q`) are never kept.
+ */
+export const TRUST_CACHE_SHIPPERS = 10_000;
+
+type TTrustCache = { version: number; day: string; entries: Map<number, TBoardShipper> };
+const trustCaches = new WeakMap<object, TTrustCache>();
+
+export const shipperTrust = async (db: TReader, shipperIds: (number | null)[], now = Date.now()) => {
+  const ids = [...new Set(shipperIds.filter((id): id is number => id != null))];
+  const q = (db as Partial<Pick<TDb, "q">>).q;
+  if (!ids.length || !q) return readShipperTrust(db, ids, now);
+  const version = await q.trustVersion();
+  const day = addisDay(now);
+  let cache = trustCaches.get(q);
+  if (!cache || cache.day !== day || cache.version < version) {
+    cache = { version, day, entries: new Map() };
+    trustCaches.set(q, cache);
+  }
+  // A read that began before a newer version was seen here reads afresh and keeps nothing.
+  if (cache.version !== version) return readShipperTrust(db, ids, now);
+  const entries = cache.entries;
+  const missing = ids.filter((id) => !entries.has(id));
+  const read = await readShipperTrust(db, missing, now);
+  for (const [id, signals] of read) entries.set(id, signals);
+  // Oldest first out (a Map keeps insertion order).
+  for (const id of entries.keys()) {
+    if (entries.size <= TRUST_CACHE_SHIPPERS) break;
+    entries.delete(id);
+  }
+  const out = new Map<number, TBoardShipper>();
+  for (const id of ids) {
+    const signals = entries.get(id) ?? read.get(id);
+    if (signals) out.set(id, signals);
   }
   return out;
 };

@@ -5,7 +5,8 @@ import { Building2 } from "lucide-react";
 import { useState } from "react";
 import { loginHref, useMe } from "../../lib/auth";
 import { usePreferences } from "../../lib/preferences";
-import { errorInfo, trpc } from "../../lib/trpc";
+import { errorInfo, messageIdOf, trpc } from "../../lib/trpc";
+import { ContactNeeded } from "../account/contact-needed";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { FieldError } from "../ui/input";
@@ -23,7 +24,7 @@ export function InvitationPage({ token }: { token: string }) {
   const queryClient = useQueryClient();
   const preview = useQuery({ ...trpc.companies.preview.queryOptions({ token }), retry: false });
   const accept = useMutation(trpc.companies.accept.mutationOptions());
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<{ message: string; id?: string }>();
 
   if (preview.isPending)
     return (
@@ -81,7 +82,7 @@ export function InvitationPage({ token }: { token: string }) {
       queryClient.setQueryData(trpc.companies.mine.queryKey(), joined);
       await navigate({ to: "/company" });
     } catch (err) {
-      setError(errorInfo(err).message);
+      setError({ message: errorInfo(err).message, id: messageIdOf(err) });
     }
   };
 
@@ -119,7 +120,13 @@ export function InvitationPage({ token }: { token: string }) {
             <p className="text-sm">
               <Trans>Signed in as {userName}.</Trans>
             </p>
-            <FieldError>{error}</FieldError>
+            {error?.id === "error.company.invitationConfirmEmail" && user.email ? (
+              <ConfirmEmailFirst message={error.message} email={user.email} />
+            ) : error?.id === "error.company.invitationOtherPhone" ? (
+              <ContactNeeded message={error.message} />
+            ) : (
+              <FieldError>{error?.message}</FieldError>
+            )}
             <Button
               className="min-h-11 sm:justify-self-start"
               disabled={accept.isPending}
@@ -151,5 +158,56 @@ export function InvitationPage({ token }: { token: string }) {
         )}
       </CardContent>
     </Card>
+  );
+}
+
+/**
+ * The invited address is the account's but not yet confirmed: the message, and the confirmation link sent again (the
+ * sign-up's mail may be lost or expired). Once it is opened, Accept works on this page.
+ */
+function ConfirmEmailFirst({ message, email }: { message: string; email: string }) {
+  const send = useMutation(trpc.user.addEmail.mutationOptions());
+  const sendError = send.isError ? errorInfo(send.error) : null;
+  return (
+    <div
+      role="alert"
+      data-testid="invitation-confirm-email"
+      className="grid gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+    >
+      <p>{message}</p>
+      {send.isSuccess ? (
+        <p role="status" data-testid="confirmation-sent">
+          <Trans>We sent a new link to {email}. Open it, then come back here and accept the invitation.</Trans>
+        </p>
+      ) : (
+        <>
+          {sendError ? (
+            <FieldError>
+              {sendError.status === 0 ? (
+                <Trans>Could not reach MyTess. Check your connection and try again.</Trans>
+              ) : (
+                sendError.message
+              )}
+            </FieldError>
+          ) : null}
+          <Button
+            type="button"
+            variant="outline"
+            className="min-h-11 justify-self-start"
+            disabled={send.isPending}
+            onClick={() => send.mutate({ email })}
+            data-testid="send-confirmation"
+          >
+            {send.isPending ? (
+              <Trans comment="Button while a confirmation link is being sent">Sending...</Trans>
+            ) : (
+              <Trans comment="Button on an invitation page: mail the link that confirms the account's email">
+                Send the confirmation link
+              </Trans>
+            )}
+          </Button>
+        </>
+      )}
+    </div>
   );
 }

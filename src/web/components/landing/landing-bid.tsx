@@ -2,13 +2,15 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowRight, Gavel } from "lucide-react";
 import { useState } from "react";
+import { visitorRegion } from "../../../shared/region";
 import { loginHref, useMe } from "../../lib/auth";
 import { defaultBidCurrency, useBidForm } from "../../lib/bid-form";
 import { savePendingBid } from "../../lib/pending-bid";
-import { usePreferences } from "../../lib/preferences";
+import { deviceHints, usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { MoneyCurrencySelect } from "../loads/money-currency-select";
+import { Amount } from "../money/amount";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { DateTimeField } from "../ui/date-time-field";
@@ -17,16 +19,20 @@ import { Textarea } from "../ui/textarea";
 import { LandingBidPending } from "./landing-bid-pending";
 
 /**
- * A bid form on the newest real load: a visitor can try bidding as a driver would. Without an account the bid is kept
+ * A bid form on a real load, near the visitor when one is posted there (else the newest): a visitor can try bidding as a driver would. Without an account the bid is kept
  * on this device (never sent) and the visitor is asked to create a driver account or sign in; it is placed right after.
  * A signed-in driver bids for real.
  */
 export function LandingBid() {
   const { t } = useLingui();
   const { data: me } = useMe();
-  const { formatAmount, formatDate } = usePreferences();
+  const { formatDate, language } = usePreferences();
   const queryClient = useQueryClient();
-  const loads = useQuery(trpc.platform.sampleLoads.queryOptions({ limit: 6 }, { staleTime: 60_000 }));
+  // A load near the visitor (their language's or device's country) before the newest anywhere.
+  const region = visitorRegion({ language, ...deviceHints() });
+  const loads = useQuery(
+    trpc.platform.sampleLoads.queryOptions({ limit: 6, ...(region ? { region } : {}) }, { staleTime: 60_000 }),
+  );
   const load = loads.data?.[0];
   const [kept, setKept] = useState(false);
   const place = useMutation(
@@ -87,13 +93,13 @@ export function LandingBid() {
           <span className="font-medium text-slate-800" data-testid="landing-bid-title">
             {load.title}
           </span>
-          <span className="mt-1 flex flex-wrap items-center gap-1">
+          <span className="mt-1 flex flex-wrap items-center gap-1" data-testid="landing-bid-route">
             {load.pickupLocation} <ArrowRight className="size-3" /> {load.deliveryLocation}
           </span>
           <span className="mt-1 block">
             <Trans comment="Landing page bid card: the load's budget, then its pickup date">
-              Budget {formatAmount(load.budgetAmount, load.budgetCurrency)} · pickup{" "}
-              {formatDate(load.pickupDate, { dateStyle: "medium" })}
+              Budget <Amount amount={load.budgetAmount} currency={load.budgetCurrency} testId="landing-bid-budget" /> ·
+              pickup {formatDate(load.pickupDate, { dateStyle: "medium" })}
             </Trans>
           </span>
         </CardDescription>

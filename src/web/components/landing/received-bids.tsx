@@ -1,9 +1,9 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowRight } from "lucide-react";
-import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
 import { DriverBidFigures, DriverBidRow } from "../loads/driver-bid-row";
+import { Amount } from "../money/amount";
 import { Badge } from "../ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 
@@ -33,7 +33,7 @@ const example = (title: string): TDemo => ({
 /** Bids as a shipper receives them: real recent bids on a real load, drivers reduced to initials. */
 export function ReceivedBids() {
   const { t } = useLingui();
-  const { formatAmount } = usePreferences();
+
   const demo = useQuery(trpc.platform.bidsDemo.queryOptions(undefined, { staleTime: 60_000 }));
   if (demo.isPending || demo.isError) return null;
   const isExample = demo.data === null;
@@ -90,7 +90,7 @@ export function ReceivedBids() {
                 </DriverBidFigures>
               </DriverBidRow>
               <div className="font-bold" data-testid="demo-bid-amount">
-                {formatAmount(b.amount, b.currency)}
+                <Amount amount={b.amount} currency={b.currency} />
               </div>
             </div>
           ))}

@@ -1,7 +1,7 @@
-import { useLingui } from "@lingui/react/macro";
 import type { ReactNode } from "react";
 import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
+import { Amount } from "../money/amount";
 
 /**
  * A load's budget in the viewer's display currency, with the amount in the load's own currency beneath it only when
@@ -20,25 +20,13 @@ export function BudgetAmount({
   extra?: ReactNode;
   testId?: string;
 }) {
-  const { currency: display, formatAmount, formatOriginal, ratesDay, formatDate } = usePreferences();
-  const { t } = useLingui();
+  const { currency: display, formatOriginal } = usePreferences();
   const original = currency !== display ? formatOriginal(amount, currency) : null;
-  // A converted amount says it is an estimate, and at which day's rates; the load's own amount stays beneath it.
-  const estimate = original
-    ? ratesDay
-      ? t({
-          comment: "Tooltip of an amount converted into the reader's currency",
-          message: `Estimate at the rates of ${formatDate(`${ratesDay}T12:00:00Z`)}`,
-        })
-      : t({
-          comment: "Tooltip of an amount converted at the fixed starting rates (no published rate fetched yet)",
-          message: "Estimate at fixed starting rates",
-        })
-    : undefined;
+  // A converted amount is marked as an estimate (by `Amount`); the load's own amount stays beneath it.
   return (
     <>
-      <div className={cn("font-bold text-brand", className)} data-testid={testId} title={estimate}>
-        {formatAmount(amount, currency)}
+      <div className={cn("font-bold text-brand", className)} data-testid={testId}>
+        <Amount amount={amount} currency={currency} />
       </div>
       {(original || extra) && (
         <div className="text-xs text-muted-foreground">

@@ -3,6 +3,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
+import { Amount } from "../money/amount";
 import { VerifiedMark } from "../trust/trust";
 import { rowLinkProps } from "../ui/table";
 import { DistanceBadge, LoadStatusBadge } from "./badges";
@@ -18,12 +19,11 @@ import { PendingBadge } from "./pending-badge";
 export function LoadLine({ load: l, action }: { load: TTableLoad; action: ReactNode }) {
   const { t } = useLingui();
   const navigate = useNavigate();
-  const { currency, formatAmount, formatDate, formatWeight, formatRatePerDistance } = usePreferences();
+  const { formatDate, formatWeight, formatRatePerDistance } = usePreferences();
   const external = l.source.type === "external";
   const open: Partial<ReturnType<typeof rowLinkProps>> =
     l.id > 0 ? rowLinkProps(() => navigate({ to: "/loads/$id", params: { id: String(l.id) } })) : {};
   const noRate = external && l.budgetAmount === 0;
-  const converted = l.budgetCurrency !== currency;
   const lane = (
     <>
       {l.pickupCity}
@@ -90,8 +90,7 @@ export function LoadLine({ load: l, action }: { load: TTableLoad; action: ReactN
         ) : (
           <>
             <div className="font-bold text-brand tabular-nums" data-testid="load-budget">
-              {converted && <span aria-hidden>≈ </span>}
-              {formatAmount(l.budgetAmount, l.budgetCurrency)}
+              <Amount amount={l.budgetAmount} currency={l.budgetCurrency} original />
             </div>
             <div className="text-xs text-muted-foreground tabular-nums" data-testid="load-rate-per-distance">
               {formatRatePerDistance(l.ratePerMile, l.budgetCurrency)}

@@ -5,6 +5,7 @@ import type { TLoadSort } from "../../../shared/schemas/loads";
 import type { TBoardLoadItem, TPublicLoad } from "../../lib/api-types";
 import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
+import { Amount } from "../money/amount";
 import { TrustName, VerifiedMark } from "../trust/trust";
 import { rowLinkProps, SortableHead, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
 import { DistanceBadge, LoadStatusBadge, SourceBadge } from "./badges";
@@ -298,37 +299,22 @@ export function ShipperWithRating({ shipper }: { shipper: NonNullable<TTableLoad
 
 /**
  * The rate on one line in the reader's currency. Converted from the load's own currency it carries "≈" and says in its
- * tooltip the amount posted and that it is an estimate at the day's rates (the board's rates note says so as well).
+ * tooltip that it is an estimate and the amount posted (the board's rates note gives the day of the rates).
  */
 function LoadRateLine({ load }: { load: TTableLoad }) {
-  const { currency, formatAmount, formatOriginal, ratesDay, formatDate } = usePreferences();
-  const { t } = useLingui();
   if (load.source.type === "external" && load.budgetAmount === 0)
     return (
       <span className="text-xs text-muted-foreground" data-testid="load-budget">
         <Trans>Rate not posted</Trans>
       </span>
     );
-  const converted = load.budgetCurrency !== currency;
-  const original = formatOriginal(load.budgetAmount, load.budgetCurrency);
-  const day = ratesDay ? formatDate(`${ratesDay}T12:00:00Z`) : null;
-  const title = converted
-    ? day
-      ? t({
-          comment:
-            "Tooltip of a converted rate on the load board: the amount posted, then that the shown one is an estimate",
-          message: `${original} · estimate, rates of ${day}`,
-        })
-      : t({
-          comment: "Tooltip of a converted rate on the load board while no published rate has been fetched yet",
-          message: `${original} · estimate at fixed starting rates`,
-        })
-    : undefined;
   return (
-    <span className="font-bold text-brand tabular-nums" title={title} data-testid="load-budget">
-      {converted && <span aria-hidden>≈ </span>}
-      {formatAmount(load.budgetAmount, load.budgetCurrency)}
-      {converted && <span className="sr-only">{` (${title})`}</span>}
-    </span>
+    <Amount
+      amount={load.budgetAmount}
+      currency={load.budgetCurrency}
+      original
+      className="font-bold text-brand tabular-nums"
+      testId="load-budget"
+    />
   );
 }

@@ -4,6 +4,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { Truck } from "lucide-react";
 import type { AppRouter } from "../../../server/trpc/root";
 import { usePreferences } from "../../lib/preferences";
+import { Amount } from "../money/amount";
 import { PodReviewDialog } from "../trip/pod-review";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
@@ -120,8 +121,8 @@ export function BestBid({ bid, agreed }: { bid: TMyLoad["bestBid"]; agreed?: TMy
 
 /** A load of My Loads as a card (phones and tablets). */
 export function MyLoadCard({ load }: { load: TMyLoad }) {
-  const { formatDate, formatAmount } = usePreferences();
-  const best = load.bestBid && formatAmount(load.bestBid.amount, load.bestBid.currency);
+  const { formatDate } = usePreferences();
+  const best = load.bestBid && <Amount amount={load.bestBid.amount} currency={load.bestBid.currency} />;
   return (
     <Card className="grid gap-3 p-4" data-testid="my-load" data-load-id={load.id}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -141,7 +142,7 @@ export function MyLoadCard({ load }: { load: TMyLoad }) {
           {load.agreedPrice && (
             <div className="mt-1 text-xs text-muted-foreground" data-testid="agreed-price">
               <Trans comment="Shipper's load card: the price agreed with the driver at the award">
-                Agreed price: {formatAmount(load.agreedPrice.amount, load.agreedPrice.currency)}
+                Agreed price: <Amount amount={load.agreedPrice.amount} currency={load.agreedPrice.currency} />
               </Trans>
             </div>
           )}

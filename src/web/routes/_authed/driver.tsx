@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createFileRoute } from "@tanstack/react-router";
-import { Banknote, Gavel, LocateFixed, MapPin, Star, Truck } from "lucide-react";
+import { createFileRoute, Link } from "@tanstack/react-router";
+import { Banknote, ChevronDown, Gavel, LocateFixed, MapPin, Star, Truck } from "lucide-react";
 import { useState } from "react";
 import { DEFAULT_RADIUS } from "../../../shared/constants";
 import { BidAction } from "../../components/bids/bid-action";
@@ -17,6 +17,7 @@ import { LoadFilters } from "../../components/loads/load-filters";
 import { DriverMessagesDialog } from "../../components/loads/messages-dialog";
 import { PlaceName } from "../../components/loads/place-name";
 import { RateDialog } from "../../components/loads/rate-dialog";
+import { Amount } from "../../components/money/amount";
 import { RatesNote } from "../../components/money/rates-note";
 import { ArrivalPrompt } from "../../components/tracking/arrival-prompt";
 import { TripSharing } from "../../components/tracking/trip-sharing";
@@ -26,6 +27,7 @@ import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label } from "../../components/ui/input";
 import { Switch } from "../../components/ui/switch";
+import type { TRouterOutputs } from "../../lib/api-types";
 import { currentPosition } from "../../lib/geolocation";
 import { useOfflineQueue } from "../../lib/offline-queue";
 import { usePreferences } from "../../lib/preferences";
@@ -33,6 +35,9 @@ import { toast } from "../../lib/toast";
 import { isQueued, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 import { isProof, usePendingUploads } from "../../lib/upload-queue";
+
+/** One of the driver's trips, as the dashboard lists them. */
+type TTrip = TRouterOutputs["drivers"]["trips"][number];
 
 export const Route = createFileRoute("/_authed/driver")({ component: DriverDashboard });
 
@@ -54,26 +59,37 @@ function DriverDashboard() {
 
 function DriverHome() {
   const { t } = useLingui();
-  const { formatNumber, formatOriginal, formatDate, formatAmount, units } = usePreferences();
+  const { formatNumber, formatOriginal, formatDate, units } = usePreferences();
   const queryClient = useQueryClient();
   const onUnauthorized = useUnauthorizedRedirect();
   const [filters, setFilters] = useState<TBoardFilters>({ ...DEFAULT_FILTERS, radius: DEFAULT_RADIUS });
   const [locating, setLocating] = useState(false);
+  const [positionFailed, setPositionFailed] = useState(false);
   const stats = useQuery(trpc.drivers.stats.queryOptions(undefined, { staleTime: 30_000 }));
   const location = stats.data?.location;
+  // Without a saved position, "near you" is where the driver's first saved lane starts: the place they said they work
+  // from. The lanes are only asked for when they are needed.
+  const lanes = useQuery({
+    ...trpc.boards.lanes.queryOptions(undefined, { staleTime: 60_000 }),
+    enabled: stats.isSuccess && !location,
+  });
+  const lane = location ? undefined : lanes.data?.[0];
+  const centre = location ?? (lane ? { latitude: lane.originLatitude, longitude: lane.originLongitude } : undefined);
   const nearby = useQuery({
     ...trpc.loads.search.queryOptions(
       {
         ...filtersToInput(filters, units),
-        latitude: location?.latitude,
-        longitude: location?.longitude,
+        latitude: centre?.latitude,
+        longitude: centre?.longitude,
         sort: "distance",
         pageSize: 20,
       },
       { placeholderData: keepPreviousData, staleTime: 30_000 },
     ),
-    enabled: Boolean(location),
+    enabled: Boolean(centre),
   });
+  // Still finding out where "near" is: the figures, then (without a position) the lanes.
+  const findingCentre = stats.isPending || (!location && stats.isSuccess && lanes.isPending);
   const bids = useQuery(trpc.bids.mine.queryOptions(undefined, { staleTime: 30_000 }));
   const trips = useQuery(trpc.drivers.trips.queryOptions(undefined, { staleTime: 30_000 }));
   const refresh = () => queryClient.invalidateQueries();
@@ -103,7 +119,9 @@ function DriverHome() {
     setLocating(true);
     try {
       saveLocation.mutate(await currentPosition());
+      setPositionFailed(false);
     } catch {
+      setPositionFailed(true);
       toast({ title: t`Location Error`, description: t`Failed to get your current location.`, variant: "destructive" });
     } finally {
       setLocating(false);
@@ -146,6 +164,54 @@ function DriverHome() {
     }),
   );
   const pods = usePendingUploads().filter(isProof);
+  // Completed trips fold away under "Completed trips (N)", so the trips still to run come first; one the driver has
+  // not rated yet keeps its Rate button there.
+  const [showDone, setShowDone] = useState(false);
+  const isDone = (l: TTrip) => l.status === "completed";
+  const openTrips = trips.data?.filter((l) => !isDone(l)) ?? [];
+  const doneTrips = trips.data?.filter(isDone) ?? [];
+  const tripCard = (l: TTrip) => (
+    <Card
+      key={l.id}
+      className="flex flex-wrap items-center justify-between gap-3 p-4"
+      data-testid="trip-row"
+      data-load-id={l.id}
+    >
+      <div>
+        <div className="flex items-center gap-2 font-medium">
+          {l.title} <LoadStatusBadge status={l.status} />
+        </div>
+        <div className="text-sm text-muted-foreground">
+          {l.pickupLocation} → {l.deliveryLocation}
+        </div>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        {l.status === "assigned" && (
+          <Button size="sm" disabled={pickup.isPending} onClick={() => pickup.mutate({ loadId: l.id })}>
+            <Trans>Mark picked up</Trans>
+          </Button>
+        )}
+        {l.status === "in_transit" && !pods.some((p) => p.loadId === l.id && !p.refused) && (
+          <PodDialog
+            loadId={l.id}
+            title={l.title}
+            open={podFor === l.id}
+            onOpenChange={(o) => setPodFor(o ? l.id : null)}
+          />
+        )}
+        {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom="shipper" />}
+        <DriverMessagesDialog loadId={l.id} title={l.title} />
+      </div>
+      <ArrivalPrompt
+        trip={l}
+        busy={pickup.isPending}
+        onPickedUp={() => pickup.mutate({ loadId: l.id })}
+        onDelivered={() => setPodFor(l.id)}
+      />
+      <PendingPod loadId={l.id} />
+      <TripSharing loadId={l.id} status={l.status} />
+    </Card>
+  );
 
   const s = stats.data;
   return (
@@ -191,7 +257,7 @@ function DriverHome() {
         <StatCard
           icon={Banknote}
           label={<Trans>This month's earnings</Trans>}
-          value={s ? formatAmount(s.monthlyEarnings.amount, s.monthlyEarnings.currency) : "…"}
+          value={s ? <Amount amount={s.monthlyEarnings.amount} currency={s.monthlyEarnings.currency} /> : "…"}
           testId="stat-earnings"
           hint={<RatesNote />}
         />
@@ -262,101 +328,170 @@ function DriverHome() {
         </CardContent>
       </Card>
 
-      <section className="grid gap-3">
-        <h2 className="text-lg font-semibold">
-          <Trans comment="Driver dashboard heading: loads awarded to the driver and their trips">My trips</Trans>
-        </h2>
-        {trips.data?.length === 0 && (
-          <Card className="p-6 text-center text-muted-foreground">
-            <Trans>Loads you win appear here, with what to do next.</Trans>
-          </Card>
-        )}
-        {trips.data?.map((l) => (
-          <Card
-            key={l.id}
-            className="flex flex-wrap items-center justify-between gap-3 p-4"
-            data-testid="trip-row"
-            data-load-id={l.id}
-          >
-            <div>
-              <div className="flex items-center gap-2 font-medium">
-                {l.title} <LoadStatusBadge status={l.status} />
-              </div>
-              <div className="text-sm text-muted-foreground">
-                {l.pickupLocation} → {l.deliveryLocation}
-              </div>
-            </div>
-            <div className="flex flex-wrap gap-2">
-              {l.status === "assigned" && (
-                <Button size="sm" disabled={pickup.isPending} onClick={() => pickup.mutate({ loadId: l.id })}>
-                  <Trans>Mark picked up</Trans>
-                </Button>
-              )}
-              {l.status === "in_transit" && !pods.some((p) => p.loadId === l.id && !p.refused) && (
-                <PodDialog
-                  loadId={l.id}
-                  title={l.title}
-                  open={podFor === l.id}
-                  onOpenChange={(o) => setPodFor(o ? l.id : null)}
-                />
-              )}
-              {l.status === "completed" && !l.hasRated && <RateDialog loadId={l.id} whom="shipper" />}
-              <DriverMessagesDialog loadId={l.id} title={l.title} />
-            </div>
-            <ArrivalPrompt
-              trip={l}
-              busy={pickup.isPending}
-              onPickedUp={() => pickup.mutate({ loadId: l.id })}
-              onDelivered={() => setPodFor(l.id)}
-            />
-            <PendingPod loadId={l.id} />
-            <TripSharing loadId={l.id} status={l.status} />
-          </Card>
-        ))}
-      </section>
-
-      <section className="grid gap-3">
-        <h2 className="text-lg font-semibold">
+      <section className="grid gap-3" aria-labelledby="nearby-title">
+        <h2 id="nearby-title" className="text-lg font-semibold">
           <Trans>Loads near you</Trans>
         </h2>
-        <LoadFilters value={filters} onChange={setFilters} />
-        {!location && (
-          <Card className="p-6 text-center text-muted-foreground">
-            <Trans>Share your location to see loads near you.</Trans>
-          </Card>
+        {lane && (
+          <div
+            className="flex flex-wrap items-center justify-between gap-2 rounded-md border bg-muted/40 p-3 text-sm"
+            data-testid="nearby-origin"
+          >
+            <span>
+              <Trans comment="Driver dashboard: without a saved position, loads are listed near where the driver's first saved lane starts ({0})">
+                Near your saved lane from {lane.originName}. Share your position to see loads near where you are now.
+              </Trans>
+            </span>
+            <Button
+              size="sm"
+              variant="outline"
+              className="min-h-11"
+              onClick={() => void updateLocation()}
+              disabled={locating}
+            >
+              <LocateFixed aria-hidden />
+              <Trans>Use my location</Trans>
+            </Button>
+          </div>
         )}
-        {location && nearby.isPending && (
-          <Card className="p-6 text-center text-muted-foreground">
+        <LoadFilters value={filters} onChange={setFilters} />
+        {stats.isError ? (
+          <Card className="grid justify-items-center gap-3 p-6 text-center" role="alert" data-testid="position-error">
+            <p className="text-destructive">
+              <Trans>Your position could not be loaded.</Trans>
+            </p>
+            <Button variant="outline" className="min-h-11" onClick={() => void stats.refetch()}>
+              <Trans>Try again</Trans>
+            </Button>
+          </Card>
+        ) : findingCentre || (centre && nearby.isPending) ? (
+          <Card className="p-6 text-center text-muted-foreground" role="status">
             <Trans comment="Shown while the list of loads is fetched from the server (fetching data, not putting cargo on a truck)">
               Loading loads...
             </Trans>
           </Card>
-        )}
-        {nearby.data?.items.length === 0 && (
+        ) : !centre ? (
+          <Card className="grid justify-items-center gap-3 p-6 text-center" data-testid="nearby-ask">
+            <p className="font-medium">
+              <Trans>Share your location to see loads near you.</Trans>
+            </p>
+            <p className="max-w-md text-sm text-muted-foreground">
+              {positionFailed ? (
+                <Trans>
+                  Your position could not be read. Allow location access for MyTess in your browser and try again, or
+                  save a lane you run and we will show loads near where it starts.
+                </Trans>
+              ) : (
+                <Trans>
+                  MyTess uses it only to list the closest loads first, and keeps the last one you send. You can also
+                  save a lane you run instead.
+                </Trans>
+              )}
+            </p>
+            <div className="flex flex-wrap justify-center gap-2">
+              <Button
+                className="min-h-11"
+                onClick={() => void updateLocation()}
+                disabled={locating || saveLocation.isPending}
+              >
+                <LocateFixed aria-hidden />
+                <Trans>Use my location</Trans>
+              </Button>
+              <Button variant="outline" className="min-h-11" asChild>
+                <Link to="/marketplaces">
+                  <Trans comment="Button: save a new lane (a route the driver often runs)">Add lane</Trans>
+                </Link>
+              </Button>
+            </div>
+          </Card>
+        ) : nearby.isError ? (
+          <Card className="grid justify-items-center gap-3 p-6 text-center" role="alert" data-testid="nearby-error">
+            <p className="text-destructive">
+              <Trans>Loads near you could not be loaded.</Trans>
+            </p>
+            <Button variant="outline" className="min-h-11" onClick={() => void nearby.refetch()}>
+              <Trans>Try again</Trans>
+            </Button>
+          </Card>
+        ) : nearby.data?.items.length === 0 ? (
           <Card className="p-6 text-center text-muted-foreground" data-testid="no-nearby">
             <Trans>No posted loads within this radius right now.</Trans>
           </Card>
-        )}
+        ) : null}
         <div className="grid gap-3" data-testid="nearby-loads">
-          {nearby.data?.items.map((l) => (
-            <LoadCard
-              key={l.id}
-              load={l}
-              actions={
-                <BidAction
-                  load={l}
-                  isDriver
-                  testId="bid-button"
-                  label={
-                    <Trans comment="Button on a load in the driver's list: open the form to offer a price (place a bid) on it">
-                      Bid
-                    </Trans>
-                  }
-                />
-              }
-            />
-          ))}
+          {centre &&
+            !nearby.isError &&
+            nearby.data?.items.map((l) => (
+              <LoadCard
+                key={l.id}
+                load={l}
+                actions={
+                  <BidAction
+                    load={l}
+                    isDriver
+                    testId="bid-button"
+                    label={
+                      <Trans comment="Button on a load in the driver's list: open the form to offer a price (place a bid) on it">
+                        Bid
+                      </Trans>
+                    }
+                  />
+                }
+              />
+            ))}
         </div>
+      </section>
+
+      <section className="grid gap-3" aria-labelledby="trips-title">
+        <h2 id="trips-title" className="text-lg font-semibold">
+          <Trans comment="Driver dashboard heading: loads awarded to the driver and their trips">My trips</Trans>
+        </h2>
+        {trips.isPending ? (
+          <Card className="p-6 text-center text-muted-foreground" role="status">
+            <Trans>Loading your trips…</Trans>
+          </Card>
+        ) : trips.isError ? (
+          <Card className="grid justify-items-center gap-3 p-6 text-center" role="alert" data-testid="trips-error">
+            <p className="text-destructive">
+              <Trans>Your trips could not be loaded.</Trans>
+            </p>
+            <Button variant="outline" className="min-h-11" onClick={() => void trips.refetch()}>
+              <Trans>Try again</Trans>
+            </Button>
+          </Card>
+        ) : (
+          openTrips.length === 0 && (
+            <Card className="p-6 text-center text-muted-foreground" data-testid="no-trips">
+              <Trans>Loads you win appear here, with what to do next.</Trans>
+            </Card>
+          )
+        )}
+        {openTrips.map(tripCard)}
+        {doneTrips.length > 0 && (
+          <div className="grid gap-3" data-testid="completed-trips">
+            <Button
+              variant="ghost"
+              className="min-h-11 justify-between"
+              aria-expanded={showDone}
+              aria-controls="completed-trips-list"
+              onClick={() => setShowDone((v) => !v)}
+              data-testid="completed-trips-toggle"
+            >
+              <Trans comment="Driver dashboard: a folded section of finished trips; {0} is how many">
+                Completed trips ({doneTrips.length})
+              </Trans>
+              <ChevronDown
+                className={showDone ? "rotate-180 transition-transform" : "transition-transform"}
+                aria-hidden
+              />
+            </Button>
+            {showDone && (
+              <div id="completed-trips-list" className="grid gap-3">
+                {doneTrips.map(tripCard)}
+              </div>
+            )}
+          </div>
+        )}
       </section>
 
       <section className="grid gap-3">

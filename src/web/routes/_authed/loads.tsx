@@ -24,6 +24,7 @@ import { LoadFilters } from "../../components/loads/load-filters";
 import { LoadLine } from "../../components/loads/load-line";
 import { LoadTable, loadKey } from "../../components/loads/load-table";
 import { shareMenuPart } from "../../components/loads/share-menu";
+import { Amount } from "../../components/money/amount";
 import { RatesNote } from "../../components/money/rates-note";
 import { boardSearchParams } from "../../components/saved-searches/search-params";
 import { Badge } from "../../components/ui/badge";
@@ -91,7 +92,7 @@ function LoadBoardPage() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   const { highlight } = search;
-  const { formatAmount, formatNumber, units } = usePreferences();
+  const { formatNumber, units } = usePreferences();
   const filters = searchToFilters(search);
   const sort: TLoadSort = search.sort ?? "distance";
   const page = search.page ?? 1;
@@ -217,7 +218,7 @@ function LoadBoardPage() {
           <BoardFigure label={<Trans>Urgent</Trans>} value={s ? formatNumber(s.urgent) : "…"} />
           <BoardFigure
             label={units === "metric" ? <Trans>Average rate per km</Trans> : <Trans>Average rate per mile</Trans>}
-            value={avgRate == null ? "—" : formatAmount(ratePerDistance(avgRate, units), "USD")}
+            value={avgRate == null ? "—" : <Amount amount={ratePerDistance(avgRate, units)} currency="USD" />}
           />
           <BoardFigure label={<Trans>From external boards</Trans>} value={s ? formatNumber(s.external) : "…"} />
         </dl>
