@@ -1,5 +1,5 @@
 // The demo launcher (`bun run demo`): starts the local emulators of every outside system the environment does not
-// configure (load boards, stores, Stripe and Chapa, Telegram and WhatsApp, the parcel carriers, mail and SMS), points MyTess at them
+// configure (load boards, stores, Stripe and Chapa, Telegram and WhatsApp, the parcel carriers, mail and SMS, a webhook receiver), points MyTess at them
 // through the environment, prepares the demo data (the demo accounts and loads on an empty database, a Sandbox board of
 // each kind for every demo driver, a Sandbox Shopify store for every demo shopper), then starts the server exactly as
 // `bun run start` does. The interface labels the emulated systems "Sandbox". The production server
@@ -15,6 +15,7 @@ import { startNotifyEmulators } from "../../emulators/notifiers/server";
 import { startPaymentEmulators } from "../../emulators/payments/server";
 import { startSmsEmulators } from "../../emulators/sms/server";
 import { startStoreEmulators } from "../../emulators/stores/server";
+import { startWebhookReceiver } from "../../emulators/webhooks/receiver";
 import { ConfigError, loadConfig } from "../server/config";
 import { logger } from "../server/logger";
 import { syncRates } from "../server/modules/fx/rates";
@@ -112,6 +113,15 @@ if (!config.sms.twilio.accountSid && !config.sms.afromessage.token) {
   for (const [key, value] of Object.entries(sms.env())) env[key] = value;
   env.SMS_SANDBOX_DIR = dir;
   logger.info("demo: SMS emulators started", { ...sms.urls, inbox: "/dev/sms" });
+}
+
+// Outgoing webhooks: nothing outside is reachable, so the Sandbox receiver on loopback stands for a user's own server.
+{
+  const dir = join(dirname(config.databasePath), "webhook-sandbox");
+  const receiver = startWebhookReceiver({ dir });
+  env.WEBHOOK_SANDBOX_URL = receiver.url;
+  env.WEBHOOK_SANDBOX_DIR = dir;
+  logger.info("demo: Sandbox webhook receiver started", { url: receiver.url, received: "/dev/webhooks" });
 }
 
 env.MYTESS_DEMO = "1";

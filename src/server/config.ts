@@ -54,6 +54,19 @@ const httpUrl = z.string().refine(
   },
   { message: "must be an http or https URL" },
 );
+/** An http origin on the loopback interface (the demo launcher's own emulators). */
+const loopbackOrigin = z.string().refine(
+  (v) => {
+    const u = URL.parse(v);
+    return (
+      u !== null &&
+      u.protocol === "http:" &&
+      u.origin === v.replace(/\/$/, "") &&
+      ["127.0.0.1", "[::1]", "localhost"].includes(u.hostname)
+    );
+  },
+  { message: "must be an http origin on loopback, such as http://127.0.0.1:4600" },
+);
 const urlMap = z.string().transform((v, ctx) => {
   try {
     const parsed = JSON.parse(v) as unknown;
@@ -371,6 +384,15 @@ export type TConfig = {
   };
   /** Exchange rates: the National Bank of Ethiopia's API or a service answering in its shape (FX_SOURCE_URL). */
   fx: { sourceUrl: string; timeoutMs: number };
+  /**
+   * Demo mode's Sandbox webhook receiver (WEBHOOK_SANDBOX_URL, an http origin on loopback, set by the demo launcher):
+   * the one private address an endpoint may name, and only in demo mode.
+   */
+  webhooks: {
+    sandboxUrl: string | null;
+    /** Demo mode: the folder the Sandbox receiver writes what it receives to (WEBHOOK_SANDBOX_DIR), for /dev/webhooks. */
+    sandboxDir: string | null;
+  };
   cli: {
     language: (typeof LANGUAGES)[number];
     calendar: "gregorian" | "ethiopic";
@@ -650,6 +672,10 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
         apiBase: url("CHAPA_API_BASE") ?? CHAPA_API_BASE,
       },
       premiumPriceEtb: p.check("PREMIUM_PRICE_ETB", wholeNumber(1, 10_000_000), v("PREMIUM_PRICE_ETB")) ?? null,
+    },
+    webhooks: {
+      sandboxUrl: p.check("WEBHOOK_SANDBOX_URL", loopbackOrigin, v("WEBHOOK_SANDBOX_URL"))?.replace(/\/$/, "") ?? null,
+      sandboxDir: v("WEBHOOK_SANDBOX_DIR") ?? null,
     },
     fx: {
       sourceUrl: (url("FX_SOURCE_URL") ?? FX_SOURCE_URL).replace(/\/+$/, ""),

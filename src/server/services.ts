@@ -40,6 +40,11 @@ export type TServices = {
   storage: TStorage;
   log: TLogger;
   /**
+   * Demo mode's Sandbox webhook receiver: its origin, the only private address an endpoint may name, and the folder it
+   * writes what it receives to (/dev/webhooks); null outside demo mode.
+   */
+  webhooks: { sandboxUrl: string | null; sandboxDir: string | null };
+  /**
    * The site's public origin (PUBLIC_URL, else this server's own address), for links when no HTTP request gives one;
    * createServices sets it.
    */
@@ -72,6 +77,10 @@ export const createServices = (config: TConfig, overrides: Partial<TServices> = 
     secrets: overrides.secrets ?? boards.secrets,
     storage: overrides.storage ?? storageFrom(config.storage),
     log: overrides.log ?? logger,
+    webhooks: overrides.webhooks ?? {
+      sandboxUrl: config.demo ? config.webhooks.sandboxUrl : null,
+      sandboxDir: config.demo ? config.webhooks.sandboxDir : null,
+    },
     publicOrigin: overrides.publicOrigin ?? config.publicUrl ?? `http://localhost:${config.port}`,
   };
 };

@@ -45,6 +45,7 @@ test("a non-HTTP door (a bot) acts as its user through the same procedures; sign
     storage: t.services.storage,
     fx: t.services.fx,
     log: logger,
+    webhooks: { sandboxUrl: null, sandboxDir: null },
   };
   const bot = createCaller(createContext({ db, channel: "telegram", locale: "am", services, actor: user! }));
   expect((await bot.loads.minePage({})).total).toBe(0);
@@ -85,6 +86,7 @@ test("the CLI's context is the system's, without HTTP parts", async () => {
           storage: storageFrom({ kind: "local", dir: testStorageDir() }),
           fx: fxSourceFrom(loadConfig({}).fx),
           log: logger,
+          webhooks: { sandboxUrl: null, sandboxDir: null },
         },
       }),
     );

@@ -28,6 +28,8 @@ GET /api/companies/mine
 GET /api/dashboard
 GET /api/dev/mail
 GET /api/dev/sms
+GET /api/dev/webhook-receiver
+GET /api/dev/webhooks
 GET /api/drivers/stats
 GET /api/drivers/trips
 GET /api/ecommerce/integrations

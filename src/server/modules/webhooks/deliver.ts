@@ -6,6 +6,7 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../../.
 import { guardedFetch, OutgoingRefused } from "../../integrations/http/guard";
 import { networkReason } from "../../integrations/http/kit";
 import type { TJobContext } from "../../jobs/queue";
+import { trustedFor } from "./sandbox";
 
 /** How long an endpoint has to answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -25,7 +26,7 @@ const failure = (err: unknown) => {
 
 export const deliverWebhook = async (
   p: { deliveryId: number; resend?: boolean },
-  ctx: TJobContext<"secrets" | "boards">,
+  ctx: TJobContext<"secrets" | "boards" | "webhooks">,
 ) => {
   const { db } = ctx;
   const [row] = await db
@@ -62,7 +63,7 @@ export const deliverWebhook = async (
         body: taken.body,
         signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
       },
-      { trusted: ctx.services.boards.sandboxOrigins },
+      { trusted: trustedFor(row.url, ctx.services) },
     );
     statusCode = res.status;
     await res.body?.cancel();

@@ -10,6 +10,7 @@ import { checkedAddresses, checkUrl, isTrusted, OutgoingRefused } from "../../in
 import { enqueue } from "../../jobs/queue";
 import type { TServices } from "../../services";
 import { webhookDeliveryJob } from "./jobs";
+import { checkSandboxOwner, sandboxReceiverUrl, shareSecretWithSandbox, trustedFor } from "./sandbox";
 
 /** Endpoints one account may hold. */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
@@ -23,6 +24,10 @@ const DELIVERY_NOT_FOUND = /*i18n*/ { id: "error.webhooks.deliveryNotFound", mes
 const URL_REFUSED = /*i18n*/ {
   id: "error.webhooks.urlRefused",
   message: "url must be a public https address: {host} is not one",
+};
+const SANDBOX_DOWN = /*i18n*/ {
+  id: "error.webhooks.sandboxDown",
+  message: "The Sandbox webhook receiver is not answering; try again in a moment",
 };
 const URL_UNRESOLVED = /*i18n*/ {
   id: "error.webhooks.urlUnresolved",
@@ -43,16 +48,17 @@ const toPublic = (row: typeof webhookEndpoints.$inferSelect) => ({
 /**
  * Whether an endpoint's URL may be called: https, not a local name, and every address its name resolves to public (the
  * outgoing-call guard's checks, made again at every delivery). Origins the operator trusts (SANDBOX_ORIGINS; the
- * tests' own receivers) may be plain http on loopback. A refusal is a 400 naming `url`.
+ * tests' own receivers) and, in demo mode, a Sandbox receiver's exact URL may be plain http on loopback. A refusal is
+ * a 400 naming `url`.
  */
-export const checkEndpointUrl = async (url: string, services: Pick<TServices, "boards">) => {
+export const checkEndpointUrl = async (url: string, services: Pick<TServices, "boards" | "webhooks">) => {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     throw refusedUrl(URL_REFUSED, "?");
   }
-  const trusted = isTrusted(u, services.boards.sandboxOrigins);
+  const trusted = isTrusted(u, trustedFor(url, services));
   try {
     checkUrl(u, trusted);
     await checkedAddresses(u, trusted, AbortSignal.timeout(5000));
@@ -82,12 +88,13 @@ export const listEndpoints = async (db: TDb, actor: User) =>
 /** A new endpoint; its secret is in this answer only. */
 export const createEndpoint = async (
   db: TDb,
-  services: Pick<TServices, "boards" | "secrets">,
+  services: Pick<TServices, "boards" | "secrets" | "webhooks" | "log">,
   actor: User,
   input: TCreateWebhookEndpointInput,
   now = Date.now(),
 ) => {
   await checkEndpointUrl(input.url, services);
+  checkSandboxOwner(input.url, services, actor);
   const [{ n } = { n: 0 }] = await db
     .select({ n: sql<number>`count(*)` })
     .from(webhookEndpoints)
@@ -102,6 +109,12 @@ export const createEndpoint = async (
       },
     );
   const secret = newSecret();
+  // The Sandbox receiver learns the secret first, so it can check the first delivery; nothing is saved if it cannot.
+  if (sandboxReceiverUrl(input.url, services))
+    await shareSecretWithSandbox(input.url, secret, services).catch((err) => {
+      services.log.warn("webhooks: the Sandbox receiver did not take the secret", { error: String(err) });
+      throw new AppError("SERVICE_UNAVAILABLE", SANDBOX_DOWN);
+    });
   const events = WEBHOOK_EVENTS.filter((e) => input.events.includes(e));
   const [row] = await db
     .insert(webhookEndpoints)

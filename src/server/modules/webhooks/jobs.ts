@@ -18,7 +18,7 @@ export const webhookDeliveryJob = defineJob({
   schema: ZWebhookDeliveryPayload,
   maxAttempts: WEBHOOK_ATTEMPTS,
   backoff: webhookBackoffMs,
-  needs: ["secrets", "boards"],
+  needs: ["secrets", "boards", "webhooks"],
   handler: (payload, ctx) => deliverWebhook(payload, ctx),
 });
 

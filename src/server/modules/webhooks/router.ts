@@ -6,11 +6,14 @@ import {
   ZWebhookEndpointCreateAnswer,
   ZWebhookEndpointsListAnswer,
   ZWebhookResendAnswer,
+  ZWebhookSandboxReceivedAnswer,
+  ZWebhookSandboxReceiverAnswer,
 } from "../../../shared/schemas/answers/webhooks";
 import { ZCreateWebhookEndpointInput } from "../../../shared/schemas/webhooks";
 import { authedProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, resendDelivery } from "./endpoints";
+import { newSandboxReceiver, receivedBySandbox } from "./sandbox";
 
 const ZId = z.object({ id: z.number({ error: "id must be a number" }).int().positive() });
 const TAGS = ["Webhooks"];
@@ -68,4 +71,26 @@ export const webhooksRouter = {
     .input(ZId)
     .output(ZWebhookResendAnswer)
     .mutation(({ ctx, input }) => resendDelivery(ctx.db, ctx.actor, input.id)),
+  /** Demo mode (404 otherwise): a fresh Sandbox receiver address of the signed-in user's own; nothing is stored. */
+  sandboxReceiver: authedProcedure
+    .meta(
+      rest("GET", "/api/dev/webhook-receiver", {
+        summary: "Demo mode: a fresh Sandbox webhook receiver address",
+        tags: ["Demo"],
+        scope: "session",
+      }),
+    )
+    .output(ZWebhookSandboxReceiverAnswer)
+    .query(({ ctx }) => newSandboxReceiver(ctx.services, ctx.actor)),
+  /** Demo mode (404 otherwise): what the Sandbox receiver got at the signed-in user's receivers. */
+  sandboxReceived: authedProcedure
+    .meta(
+      rest("GET", "/api/dev/webhooks", {
+        summary: "Demo mode: deliveries the Sandbox webhook receiver got at your receivers",
+        tags: ["Demo"],
+        scope: "session",
+      }),
+    )
+    .output(ZWebhookSandboxReceivedAnswer)
+    .query(({ ctx }) => receivedBySandbox(ctx.services, ctx.actor)),
 } satisfies TRPCRouterRecord;

@@ -35,3 +35,24 @@ export const ZWebhookDelivery = z.object({
 });
 export const ZWebhookDeliveriesAnswer = z.array(ZWebhookDelivery);
 export const ZWebhookResendAnswer = z.object({ ok: z.literal(true), deliveryId: z.number() });
+
+/** Demo mode: a fresh Sandbox receiver address for the signed-in user. */
+export const ZWebhookSandboxReceiverAnswer = z.object({ url: z.string() });
+/** Demo mode: what the Sandbox receiver got at the signed-in user's receivers, newest first. */
+export const ZWebhookSandboxReceivedAnswer = z.object({
+  received: z.array(
+    z.object({
+      id: z.string(),
+      /** The receiver's address (the endpoint's url). */
+      url: z.string(),
+      event: z.string(),
+      /** The MyTess-Delivery header. */
+      delivery: z.string(),
+      /** Whether MyTess-Signature verified under the secret of an endpoint registered at the receiver. */
+      signatureValid: z.boolean(),
+      /** The raw body as received. */
+      body: z.string(),
+      receivedAt: z.string(),
+    }),
+  ),
+});
