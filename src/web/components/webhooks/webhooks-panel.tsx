@@ -185,7 +185,7 @@ export function WebhooksPanel() {
                     Use a Sandbox receiver
                   </Trans>
                 </Button>
-                <Link to="/dev/webhooks" className="text-brand underline">
+                <Link to="/dev/webhooks" className="inline-flex min-h-11 items-center text-brand underline">
                   <Trans comment="Link to the demo page listing the webhook calls the local Sandbox receiver got">
                     See what the Sandbox receiver got
                   </Trans>
