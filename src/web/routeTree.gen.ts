@@ -41,6 +41,7 @@ import { Route as DevSmsRouteImport } from "./routes/dev.sms"
 import { Route as InvitationsTokenRouteImport } from "./routes/invitations.$token"
 import { Route as LoadsIdRouteImport } from "./routes/loads_.$id"
 import { Route as TrackTokenRouteImport } from "./routes/track.$token"
+import { Route as AuthedDevWebhooksRouteImport } from "./routes/_authed/dev.webhooks"
 import { Route as AuthedOperatorVerificationRouteImport } from "./routes/_authed/operator.verification"
 
 const IndexRoute = IndexRouteImport.update({
@@ -202,6 +203,11 @@ const TrackTokenRoute = TrackTokenRouteImport.update({
   path: "/track/$token",
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthedDevWebhooksRoute = AuthedDevWebhooksRouteImport.update({
+  id: "/dev/webhooks",
+  path: "/dev/webhooks",
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedOperatorVerificationRoute =
   AuthedOperatorVerificationRouteImport.update({
     id: "/operator/verification",
@@ -241,6 +247,7 @@ export interface FileRoutesByFullPath {
   "/invitations/$token": typeof InvitationsTokenRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
+  "/dev/webhooks": typeof AuthedDevWebhooksRoute
   "/operator/verification": typeof AuthedOperatorVerificationRoute
 }
 export interface FileRoutesByTo {
@@ -275,6 +282,7 @@ export interface FileRoutesByTo {
   "/invitations/$token": typeof InvitationsTokenRoute
   "/loads/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
+  "/dev/webhooks": typeof AuthedDevWebhooksRoute
   "/operator/verification": typeof AuthedOperatorVerificationRoute
 }
 export interface FileRoutesById {
@@ -311,6 +319,7 @@ export interface FileRoutesById {
   "/invitations/$token": typeof InvitationsTokenRoute
   "/loads_/$id": typeof LoadsIdRoute
   "/track/$token": typeof TrackTokenRoute
+  "/_authed/dev/webhooks": typeof AuthedDevWebhooksRoute
   "/_authed/operator/verification": typeof AuthedOperatorVerificationRoute
 }
 export interface FileRouteTypes {
@@ -347,6 +356,7 @@ export interface FileRouteTypes {
     | "/invitations/$token"
     | "/loads/$id"
     | "/track/$token"
+    | "/dev/webhooks"
     | "/operator/verification"
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -381,6 +391,7 @@ export interface FileRouteTypes {
     | "/invitations/$token"
     | "/loads/$id"
     | "/track/$token"
+    | "/dev/webhooks"
     | "/operator/verification"
   id:
     | "__root__"
@@ -416,6 +427,7 @@ export interface FileRouteTypes {
     | "/invitations/$token"
     | "/loads_/$id"
     | "/track/$token"
+    | "/_authed/dev/webhooks"
     | "/_authed/operator/verification"
   fileRoutesById: FileRoutesById
 }
@@ -667,6 +679,13 @@ declare module "@tanstack/react-router" {
       preLoaderRoute: typeof TrackTokenRouteImport
       parentRoute: typeof rootRouteImport
     }
+    "/_authed/dev/webhooks": {
+      id: "/_authed/dev/webhooks"
+      path: "/dev/webhooks"
+      fullPath: "/dev/webhooks"
+      preLoaderRoute: typeof AuthedDevWebhooksRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     "/_authed/operator/verification": {
       id: "/_authed/operator/verification"
       path: "/operator/verification"
@@ -691,6 +710,7 @@ interface AuthedRouteChildren {
   AuthedShippingRoute: typeof AuthedShippingRoute
   AuthedTrucksRoute: typeof AuthedTrucksRoute
   AuthedVerificationRoute: typeof AuthedVerificationRoute
+  AuthedDevWebhooksRoute: typeof AuthedDevWebhooksRoute
   AuthedOperatorVerificationRoute: typeof AuthedOperatorVerificationRoute
 }
 
@@ -708,6 +728,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedShippingRoute: AuthedShippingRoute,
   AuthedTrucksRoute: AuthedTrucksRoute,
   AuthedVerificationRoute: AuthedVerificationRoute,
+  AuthedDevWebhooksRoute: AuthedDevWebhooksRoute,
   AuthedOperatorVerificationRoute: AuthedOperatorVerificationRoute,
 }
 

@@ -47,8 +47,20 @@ test("demo mode: a signed-in user gets a fresh receiver address of their own eac
   expect(b.json.url).not.toBe(a.json.url);
 });
 
+test("the web app learns whether the Sandbox receiver runs: its origin in demo mode, null otherwise", async () => {
+  const here = await shipper.get("/api/dev/webhook-sandbox");
+  expect(here.status).toBe(200);
+  expect(here.json).toEqual({ receiverOrigin: receiver.url });
+  const someone = createClient(plain, "10.82.0.5");
+  await registerUser(someone, "shipper");
+  const there = await someone.get("/api/dev/webhook-sandbox");
+  expect(there.status).toBe(200);
+  expect(there.json).toEqual({ receiverOrigin: null });
+});
+
 test("signed out, the receiver address and the received list are 401", async () => {
   const anon = createClient(t, "10.82.0.9");
+  expect((await anon.get("/api/dev/webhook-sandbox")).status).toBe(401);
   expect((await anon.get("/api/dev/webhook-receiver")).status).toBe(401);
   expect((await anon.get("/api/dev/webhooks")).status).toBe(401);
 });

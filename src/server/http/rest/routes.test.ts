@@ -29,6 +29,7 @@ GET /api/dashboard
 GET /api/dev/mail
 GET /api/dev/sms
 GET /api/dev/webhook-receiver
+GET /api/dev/webhook-sandbox
 GET /api/dev/webhooks
 GET /api/drivers/stats
 GET /api/drivers/trips

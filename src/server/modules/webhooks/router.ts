@@ -6,6 +6,7 @@ import {
   ZWebhookEndpointCreateAnswer,
   ZWebhookEndpointsListAnswer,
   ZWebhookResendAnswer,
+  ZWebhookSandboxAnswer,
   ZWebhookSandboxReceivedAnswer,
   ZWebhookSandboxReceiverAnswer,
 } from "../../../shared/schemas/answers/webhooks";
@@ -13,7 +14,7 @@ import { ZCreateWebhookEndpointInput } from "../../../shared/schemas/webhooks";
 import { authedProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, resendDelivery } from "./endpoints";
-import { newSandboxReceiver, receivedBySandbox } from "./sandbox";
+import { newSandboxReceiver, receivedBySandbox, sandboxInfo } from "./sandbox";
 
 const ZId = z.object({ id: z.number({ error: "id must be a number" }).int().positive() });
 const TAGS = ["Webhooks"];
@@ -71,6 +72,17 @@ export const webhooksRouter = {
     .input(ZId)
     .output(ZWebhookResendAnswer)
     .mutation(({ ctx, input }) => resendDelivery(ctx.db, ctx.actor, input.id)),
+  /** Whether the Sandbox receiver runs (demo mode): the web app offers it on Settings only then. */
+  sandbox: authedProcedure
+    .meta(
+      rest("GET", "/api/dev/webhook-sandbox", {
+        summary: "Whether this server runs the Sandbox webhook receiver (demo mode): its origin, or null",
+        tags: ["Demo"],
+        scope: "session",
+      }),
+    )
+    .output(ZWebhookSandboxAnswer)
+    .query(({ ctx }) => sandboxInfo(ctx.services)),
   /** Demo mode (404 otherwise): a fresh Sandbox receiver address of the signed-in user's own; nothing is stored. */
   sandboxReceiver: authedProcedure
     .meta(

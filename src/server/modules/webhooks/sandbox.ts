@@ -84,6 +84,15 @@ export const ownsReceiverToken = (secrets: TSecretBox, userId: number, token: st
   return timingSafeEqual(raw.subarray(16), tokenMac(secrets, userId, raw.subarray(0, 16).toString("base64url")));
 };
 
+/**
+ * Whether the Sandbox receiver runs here: its origin in demo mode with the launcher's receiver (both its URL and its
+ * folder configured, as /dev/webhooks needs), null otherwise. The web app shows "Use a Sandbox receiver" only then.
+ */
+export const sandboxInfo = (services: Pick<TServices, "webhooks">) => {
+  const { sandboxUrl, sandboxDir } = services.webhooks;
+  return { receiverOrigin: sandboxUrl && sandboxDir ? sandboxUrl : null };
+};
+
 /** A fresh Sandbox receiver address for the signed-in user (demo mode only; 404 otherwise). */
 export const newSandboxReceiver = (services: Pick<TServices, "webhooks" | "secrets">, actor: User) => {
   const base = services.webhooks.sandboxUrl;

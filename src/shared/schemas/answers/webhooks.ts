@@ -36,6 +36,8 @@ export const ZWebhookDelivery = z.object({
 export const ZWebhookDeliveriesAnswer = z.array(ZWebhookDelivery);
 export const ZWebhookResendAnswer = z.object({ ok: z.literal(true), deliveryId: z.number() });
 
+/** Whether this server runs demo mode's Sandbox webhook receiver: its origin, or null (not demo mode). */
+export const ZWebhookSandboxAnswer = z.object({ receiverOrigin: z.string().nullable() });
 /** Demo mode: a fresh Sandbox receiver address for the signed-in user. */
 export const ZWebhookSandboxReceiverAnswer = z.object({ url: z.string() });
 /** Demo mode: what the Sandbox receiver got at the signed-in user's receivers, newest first. */

@@ -1,11 +1,13 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
 import { Copy } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { type TWebhookEvent, WEBHOOK_EVENTS } from "../../../shared/schemas/webhooks";
 import { useOnline } from "../../lib/online";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
+import { SandboxBadge } from "../boards/status-badges";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { ConfirmDeleteDialog } from "../ui/confirm-delete-dialog";
@@ -13,7 +15,9 @@ import { TextField } from "../ui/input";
 
 /**
  * Outgoing webhooks: register an https endpoint for chosen events (its signing secret shown once, with a copy button),
- * see each endpoint's deliveries with their attempts, send one again, delete the endpoint.
+ * see each endpoint's deliveries with their attempts, send one again, delete the endpoint. In demo mode (the server
+ * runs the Sandbox receiver) a button fills the address with a fresh Sandbox receiver of the user's own, and a link
+ * opens /dev/webhooks, which lists what those receivers got.
  */
 export function WebhooksPanel() {
   const { t } = useLingui();
@@ -27,6 +31,19 @@ export function WebhooksPanel() {
   const [deleting, setDeleting] = useState<number | null>(null);
   const [open, setOpen] = useState<number | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
+  // Demo mode: the Sandbox receiver's origin (null otherwise), to offer it and to mark the endpoints at it.
+  const sandbox = useQuery(trpc.webhooks.sandbox.queryOptions(undefined, { staleTime: Number.POSITIVE_INFINITY }));
+  const receiverOrigin = sandbox.data?.receiverOrigin ?? null;
+  const atSandbox = (address: string) => receiverOrigin !== null && address.startsWith(`${receiverOrigin}/r/`);
+  // A fresh receiver address each time (nothing is stored until the user adds the endpoint).
+  const receiver = useMutation({
+    mutationFn: () => queryClient.fetchQuery({ ...trpc.webhooks.sandboxReceiver.queryOptions(), staleTime: 0 }),
+    onSuccess: (r) => {
+      setUrl(r.url);
+      setError(null);
+    },
+    onError: (e) => setError(e.message),
+  });
 
   const create = useMutation(
     trpc.webhooks.create.mutationOptions({
@@ -146,6 +163,41 @@ export function WebhooksPanel() {
             onChange={(e) => setUrl(e.target.value)}
             error={error ?? undefined}
           />
+          {receiverOrigin && (
+            <div className="grid gap-2 rounded-md border border-dashed p-3 text-sm" data-testid="webhook-sandbox">
+              <p className="flex flex-wrap items-center gap-2 text-muted-foreground">
+                <SandboxBadge />
+                <Trans>
+                  This demo runs a Sandbox receiver: it stands in for your own server and checks each call's
+                  MyTess-Signature with the endpoint's secret.
+                </Trans>
+              </p>
+              <div className="flex flex-wrap items-center gap-3">
+                <Button
+                  type="button"
+                  variant="outline"
+                  className="min-h-11"
+                  disabled={receiver.isPending || !online}
+                  onClick={() => receiver.mutate()}
+                  data-testid="use-sandbox-receiver"
+                >
+                  <Trans comment="Button: fill the webhook address with a fresh address of the demo's local webhook receiver">
+                    Use a Sandbox receiver
+                  </Trans>
+                </Button>
+                <Link to="/dev/webhooks" className="inline-flex min-h-11 items-center text-brand underline">
+                  <Trans comment="Link to the demo page listing the webhook calls the local Sandbox receiver got">
+                    See what the Sandbox receiver got
+                  </Trans>
+                </Link>
+              </div>
+              {atSandbox(url) && (
+                <p className="text-xs text-muted-foreground" data-testid="sandbox-receiver-chosen">
+                  <Trans>The address is a Sandbox receiver of yours. Choose its events, then add the endpoint.</Trans>
+                </p>
+              )}
+            </div>
+          )}
           <fieldset className="grid gap-1">
             <legend className="mb-1 text-sm font-medium">
               <Trans comment="Field label: which events a webhook endpoint receives">Events</Trans>
@@ -186,7 +238,10 @@ export function WebhooksPanel() {
               <li key={ep.id} className="grid gap-2 rounded-md border p-3 text-sm">
                 <div className="flex flex-wrap items-center gap-2">
                   <div className="min-w-0 flex-1">
-                    <div className="break-all font-medium">{ep.url}</div>
+                    <div className="flex flex-wrap items-center gap-2">
+                      <span className="break-all font-medium">{ep.url}</span>
+                      {atSandbox(ep.url) && <SandboxBadge />}
+                    </div>
                     <div className="text-xs text-muted-foreground">{ep.events.join(", ")}</div>
                   </div>
                   <Button
