@@ -4,7 +4,7 @@ import { bids, type Load, loads, tripAlerts, tripPoints, type User, users } from
 import { haversineMiles } from "../../../shared/geo";
 import { ARRIVAL_MILES, type TPosition, type TTrack } from "../../../shared/schemas/tracking";
 import { AppError, type TAppIssue } from "../../errors";
-import { publishLive } from "../../live/publish";
+import { publishLiveOn } from "../../live/publish";
 import { isTripParty } from "../companies/work";
 import { moveLoadAlerts } from "../loads/alerts";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
@@ -202,15 +202,15 @@ const driverMoves = txStatement((on) =>
 /** The driver's own position follows the trip's newest point, unless a newer one is already known. */
 const afterStored = async (db: TDb, tx: TTx, driverId: number, load: TTrackable, stored: TStored[], now: number) => {
   const newest = stored.reduce((a, p) => (a.recordedAt >= p.recordedAt ? a : p));
-  await emitPosition(tx, load, newest, now);
+  await emitPosition(tx, load, newest, now, db);
   const moved = await driverMoves(db, tx, {
     driverId,
     latitude: newest.latitude,
     longitude: newest.longitude,
     at: newest.recordedAt,
   });
-  if (moved.length) await moveLoadAlerts(tx, driverId, newest.latitude, newest.longitude);
-  await publishLive(tx, [load.shipperId], "load", { loadId: load.id });
+  if (moved.length) await moveLoadAlerts(db, tx, driverId, newest.latitude, newest.longitude);
+  await publishLiveOn(db, tx, [load.shipperId], "load", { loadId: load.id });
 };
 
 const batchRecentPoints = txStatement((on) =>
@@ -322,14 +322,19 @@ const emitPosition = (
   load: { id: number; shipperId: number | null; assignedDriverId: number | null },
   point: TStored,
   now: number,
+  db?: TDb,
 ) =>
-  emitWebhookEvent(tx, {
-    event: "load.position",
-    loadId: load.id,
-    to: [load.shipperId, load.assignedDriverId],
-    data: { latitude: point.latitude, longitude: point.longitude, recordedAt: iso(point.recordedAt) },
-    now,
-  });
+  emitWebhookEvent(
+    tx,
+    {
+      event: "load.position",
+      loadId: load.id,
+      to: [load.shipperId, load.assignedDriverId],
+      data: { latitude: point.latitude, longitude: point.longitude, recordedAt: iso(point.recordedAt) },
+      now,
+    },
+    db,
+  );
 
 /** The track of a load the caller is a party to; 404 for everyone else. */
 export const trackForParty = async (db: TDb, actor: Pick<User, "id">, loadId: number, now = Date.now()) => {
