@@ -97,7 +97,7 @@ describe("POST /api/loads/:id/positions", () => {
     });
     expect(res.json).toMatchObject({ stored: 2 });
     const [area] = await t.rows<{ latitude: number; longitude: number; minLat: number; maxLat: number }>(
-      "SELECT latitude, longitude, min_lat AS \"minLat\", max_lat AS \"maxLat\" FROM load_alerts WHERE user_id = ?",
+      'SELECT latitude, longitude, min_lat AS "minLat", max_lat AS "maxLat" FROM load_alerts WHERE user_id = ?',
       driverId,
     );
     // The newest point (not the last one in the batch) is where the alerts now look from, 50 miles around it.
