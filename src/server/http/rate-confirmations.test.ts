@@ -205,6 +205,66 @@ describe("the rate confirmation", () => {
     ])
       expect(text).toContain(piece);
     expect(text).toMatch(/Driver: Dawit Bekele Accepted on /);
+    // The bid named no truck: the PDF says nothing of one (no heading, no made-up type, plate or capacity).
+    for (const absent of ["Truck type", "Plate number", "Capacity"]) expect(text).not.toContain(absent);
+  });
+
+  test("the PDF names the truck the accepted bid offered: its type, plate and capacity, in the reader's language", async () => {
+    const truckId = (
+      await driver.post("/api/trucks", {
+        originName: "Adama, Ethiopia",
+        originLatitude: 8.54,
+        originLongitude: 39.27,
+        availableFrom: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+        availableTo: new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10),
+        equipmentType: "refrigerated",
+        capacityLbs: 33000,
+        lengthFt: 40,
+        plate: "3-A12345",
+      })
+    ).json.id as number;
+    // The driver's bid, changed to name the truck (the same bid: one per driver and load).
+    const changed = await driver.post(`/api/loads/${loadId}/bids`, { amount: 54000, currency: "ETB", truckId });
+    expect(changed.json.bid.id).toBe(bidId);
+    await award();
+    // The truck stays on the confirmation after the driver deletes its post: the bid kept a copy.
+    expect((await driver.del(`/api/trucks/${truckId}`)).status).toBe(200);
+    const en = await pdfText((await pdf(shipper)).bytes);
+    expect(en).toMatch(/Truck Truck type Refrigerated Plate number 3-A12345 Capacity 33,000 lbs/);
+    expect(en).toContain("Br 54,000.00");
+
+    expect((await driver.put("/api/user/language", { language: "am" })).status).toBe(200);
+    const am = await pdfText((await pdf(driver)).bytes);
+    for (const piece of ["የጭነት መኪና", "የሰሌዳ ቁጥር", "3-A12345", "የመጫን አቅም"]) expect(am).toContain(piece);
+    expect(am).not.toContain("Truck type");
+
+    expect((await driver.put("/api/user/language", { language: "om" })).status).toBe(200);
+    const om = await pdfText((await pdf(driver)).bytes);
+    for (const piece of ["Konkolaataa fe'umsaa", "Lakkoofsa taargaa", "3-A12345", "Dandeettii fe'uu"])
+      expect(om).toContain(piece);
+    expect(om).not.toContain("Plate number");
+  });
+
+  test("a truck without a plate: the PDF shows its type and capacity and no plate row", async () => {
+    const truckId = (
+      await driver.post("/api/trucks", {
+        originName: "Adama, Ethiopia",
+        originLatitude: 8.54,
+        originLongitude: 39.27,
+        availableFrom: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+        availableTo: new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10),
+        equipmentType: "flatbed",
+        capacityLbs: 40000,
+        lengthFt: 40,
+      })
+    ).json.id as number;
+    // The driver's bid, changed to name the truck (the same bid: one per driver and load).
+    const changed = await driver.post(`/api/loads/${loadId}/bids`, { amount: 54000, currency: "ETB", truckId });
+    expect(changed.json.bid.id).toBe(bidId);
+    await award();
+    const en = await pdfText((await pdf(driver)).bytes);
+    expect(en).toMatch(/Truck Truck type Flatbed Capacity 40,000 lbs/);
+    expect(en).not.toContain("Plate number");
   });
 
   test("the PDF in Amharic with the Ethiopian calendar, in the reader's time zone, drawn with the Ethiopic font", async () => {

@@ -74,6 +74,44 @@ describe("POST /api/loads/:id/positions", () => {
     expect((await driver.get("/api/auth/user")).json.user.location).toMatchObject({ latitude: 8.84, longitude: 38.88 });
   });
 
+  test("a batch moves the driver's load-alert area to its newest point and writes one live event for the shipper", async () => {
+    expect(
+      (await driver.put("/api/messaging/load-alerts", { enabled: true, radiusMiles: 50, equipmentTypes: [] })).status,
+    ).toBe(200);
+    const loadId = await awarded();
+    const driverId = (await driver.get("/api/auth/user")).json.user.id as number;
+    const shipperId = (await shipper.get("/api/auth/user")).json.user.id as number;
+    const liveEvents = async () =>
+      (
+        await t.rows<{ n: number }>(
+          "SELECT CAST(count(*) AS INTEGER) n FROM live_events WHERE user_id = ? AND kind = 'load' AND payload = ?",
+          shipperId,
+          JSON.stringify({ loadId }),
+        )
+      )[0].n;
+    const before = await liveEvents();
+    // Earlier tests left the driver at a newer point than these; the area follows the driver's own newest position.
+    await t.rows("UPDATE users SET location_updated_at = NULL WHERE id = ?", driverId);
+    const res = await driver.post(`/api/loads/${loadId}/positions`, {
+      positions: [point(8.61, 39.1, 10_000), point(8.7, 39.0, 30_000)],
+    });
+    expect(res.json).toMatchObject({ stored: 2 });
+    const [area] = await t.rows<{ latitude: number; longitude: number; minLat: number; maxLat: number }>(
+      'SELECT latitude, longitude, min_lat AS "minLat", max_lat AS "maxLat" FROM load_alerts WHERE user_id = ?',
+      driverId,
+    );
+    // The newest point (not the last one in the batch) is where the alerts now look from, 50 miles around it.
+    // (PostgreSQL keeps these as single-precision reals.)
+    expect(area.latitude).toBeCloseTo(8.61, 4);
+    expect(area.longitude).toBeCloseTo(39.1, 4);
+    expect(area.minLat).toBeLessThan(8.61 - 0.7);
+    expect(area.maxLat).toBeGreaterThan(8.61 + 0.7);
+    expect(await liveEvents()).toBe(before + 1);
+    expect(
+      (await driver.put("/api/messaging/load-alerts", { enabled: false, radiusMiles: 50, equipmentTypes: [] })).status,
+    ).toBe(200);
+  });
+
   test("between award and pickup the driver may share too", async () => {
     const loadId = await awarded(false);
     const res = await driver.post(`/api/loads/${loadId}/positions`, { positions: [point(8.95, 38.7, 1000)] });

@@ -1,8 +1,8 @@
 // "New load near you": drivers choose a radius and equipment; when a load is posted, the worker finds the drivers
 // whose alert circle (around their last position) holds its pickup, through an index over the alert areas (SQLite's
 // R*Tree of their bounding boxes, PostgreSQL's GiST of earth boxes), and writes one notification job each.
-import { and, eq, inArray } from "drizzle-orm";
-import type { TDb } from "../../../../db/client";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { type TBuilder, type TDb, txStatement } from "../../../../db/client";
 import { type Load, loadAlerts, loads, type User, users } from "../../../../db/tables";
 import { DEFAULT_RADIUS, EARTH_RADIUS_MILES, type TEquipmentType } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
@@ -96,13 +96,33 @@ export const setLoadAlertsAvailable = (tx: Pick<TDb, "update">, userId: number, 
   tx.update(loadAlerts).set({ available }).where(eq(loadAlerts.userId, userId));
 
 /** The driver moved: their alert area moves with them (inside the location update's transaction). */
-export const moveLoadAlerts = async (tx: Pick<TDb, "select" | "update">, userId: number, lat: number, lng: number) => {
-  const [a] = await tx.select({ radius: loadAlerts.radiusMiles }).from(loadAlerts).where(eq(loadAlerts.userId, userId));
-  if (!a) return;
-  await tx
+// The driver's alert area follows every position batch: its two statements are built once per handle (txStatement).
+const alertRadius = txStatement((on) =>
+  on
+    .select({ radius: loadAlerts.radiusMiles })
+    .from(loadAlerts)
+    .where(eq(loadAlerts.userId, sql.placeholder("userId"))),
+);
+const alertMoves = txStatement((on) =>
+  on
     .update(loadAlerts)
-    .set(positioned(lat, lng, a.radius))
-    .where(eq(loadAlerts.userId, userId));
+    .set({
+      latitude: sql.placeholder("latitude"),
+      longitude: sql.placeholder("longitude"),
+      minLat: sql.placeholder("minLat"),
+      maxLat: sql.placeholder("maxLat"),
+      minLng: sql.placeholder("minLng"),
+      maxLng: sql.placeholder("maxLng"),
+    } as never)
+    .where(eq(loadAlerts.userId, sql.placeholder("userId")))
+    .returning({ userId: loadAlerts.userId }),
+);
+
+/** The driver moved: their alert area (if they have alerts) is centred on the new position. */
+export const moveLoadAlerts = async (db: TDb, tx: TBuilder, userId: number, lat: number, lng: number) => {
+  const [a] = await alertRadius(db, tx, { userId });
+  if (!a) return;
+  await alertMoves(db, tx, { userId, latitude: lat, longitude: lng, ...alertBox(lat, lng, a.radius) });
 };
 
 /**

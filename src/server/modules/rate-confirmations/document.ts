@@ -7,6 +7,7 @@ import { placeLabel } from "../../../shared/place";
 import { formatWeight, unitFormatFor } from "../../../shared/units";
 import { translate } from "../../i18n";
 import { createPdf } from "../../pdf/pdf";
+import { awardedTruckOf } from "../bids/bids";
 import { EQUIPMENT_WORDS } from "../loads/share-card";
 import { awardedLoadFor, rateConfirmationOf } from "./rate-confirmation";
 
@@ -66,6 +67,26 @@ const M = {
     id: "pdf.rateConfirmation.weight",
     message: "Weight",
     comment: "PDF row label: the load's weight",
+  },
+  truck: /*i18n*/ {
+    id: "pdf.rateConfirmation.truck",
+    message: "Truck",
+    comment: "PDF section heading: the driver's truck named on the accepted bid",
+  },
+  truckType: /*i18n*/ {
+    id: "pdf.rateConfirmation.truckType",
+    message: "Truck type",
+    comment: "PDF row label: the kind of truck/trailer the driver offered (flatbed, reefer…), not a device",
+  },
+  plate: /*i18n*/ {
+    id: "pdf.rateConfirmation.plate",
+    message: "Plate number",
+    comment: "PDF row label: the truck's licence plate (registration) number",
+  },
+  capacity: /*i18n*/ {
+    id: "pdf.rateConfirmation.capacity",
+    message: "Capacity",
+    comment: "PDF row label: how much weight the driver's truck can carry",
   },
   instructions: /*i18n*/ {
     id: "pdf.rateConfirmation.instructions",
@@ -160,8 +181,13 @@ export const rateConfirmationPdf = async (db: TDb, actor: User, loadId: number, 
     { language, calendar: calendarOf(actor), timeZone: validZone(reader.timeZone) ?? "UTC" },
     { title: `${t(M.title)} #${load.id}` },
   );
+  const truck = await awardedTruckOf(db, load);
+  const unitFormat = unitFormatFor(actor.units, language);
+  const equipmentWord = (type: string) => {
+    const word = EQUIPMENT_WORDS[type as TEquipmentType];
+    return word ? translate(language, word) : type;
+  };
   const withPhone = (p: { name: string; phone: string | null }) => (p.phone ? `${p.name} · ${p.phone}` : p.name);
-  const equipment = EQUIPMENT_WORDS[load.equipmentType as TEquipmentType];
   const accepted = (a: { at: string } | null) =>
     a ? t(M.acceptedOn, { date: pdf.date(a.at, true) }) : t(M.notAccepted);
 
@@ -177,10 +203,20 @@ export const rateConfirmationPdf = async (db: TDb, actor: User, loadId: number, 
     [t(M.pickupDate), pdf.date(load.pickupDate)],
     [t(M.delivery), placeLabel(load.deliveryAddress, load.deliveryCity, load.deliveryState, load.deliveryCountry)],
     [t(M.deliveryDate), pdf.date(load.deliveryDate)],
-    [t(M.equipment), equipment ? translate(language, equipment) : load.equipmentType],
-    [t(M.weight), formatWeight(load.weightLbs, unitFormatFor(actor.units, language))],
+    [t(M.equipment), equipmentWord(load.equipmentType)],
+    [t(M.weight), formatWeight(load.weightLbs, unitFormat)],
     ...(load.specialInstructions ? [[t(M.instructions), load.specialInstructions] as [string, string]] : []),
   ]);
+  // The truck the accepted bid named (copied onto the bid when it was placed): only when it named one; the plate only
+  // when the driver gave it. Nothing is made up for a bid without a truck.
+  if (truck) {
+    pdf.heading(t(M.truck));
+    pdf.rows([
+      [t(M.truckType), equipmentWord(truck.equipmentType)],
+      ...(truck.plate ? [[t(M.plate), truck.plate] as [string, string]] : []),
+      [t(M.capacity), formatWeight(truck.capacityLbs, unitFormat)],
+    ]);
+  }
   pdf.heading(t(M.rate));
   pdf.rows([
     [t(M.amount), pdf.money(toMinor(state.agreed.amount, state.agreed.currency), state.agreed.currency)],

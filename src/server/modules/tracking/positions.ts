@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { type TDb, type TTx, txStatement } from "../../../../db/client";
+import { perHandle, type TDb, type TTx, txStatement } from "../../../../db/client";
 import { bids, type Load, loads, tripAlerts, tripPoints, type User, users } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
 import { ARRIVAL_MILES, type TPosition, type TTrack } from "../../../shared/schemas/tracking";
 import { AppError, type TAppIssue } from "../../errors";
-import { publishLive } from "../../live/publish";
+import { publishLiveOn } from "../../live/publish";
 import { isTripParty } from "../companies/work";
 import { moveLoadAlerts } from "../loads/alerts";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
@@ -174,11 +174,19 @@ const pointsInsert = txStatement((on, n: number) =>
     .returning({ latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt }),
 );
 
+/** The placeholder names of the i-th point's fields, made once (building them per batch showed in profiles). */
+const POINT_KEYS: [field: (typeof POINT_FIELDS)[number], key: string][][] = [];
+const pointKeys = (i: number) => {
+  POINT_KEYS[i] ??= POINT_FIELDS.map((f) => [f, `${f}${i}`]);
+  return POINT_KEYS[i];
+};
+
 const insertPoints = (db: TDb, tx: TTx, points: TPosition[], loadId: number): Promise<TStored[]> => {
   const params: Record<string, number | null> = { loadId };
-  points.forEach((p, i) => {
-    for (const f of POINT_FIELDS) params[`${f}${i}`] = p[f] ?? null;
-  });
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i];
+    for (const [f, key] of pointKeys(i)) params[key] = p[f] ?? null;
+  }
   return pointsInsert(db, tx, params, points.length);
 };
 
@@ -202,15 +210,15 @@ const driverMoves = txStatement((on) =>
 /** The driver's own position follows the trip's newest point, unless a newer one is already known. */
 const afterStored = async (db: TDb, tx: TTx, driverId: number, load: TTrackable, stored: TStored[], now: number) => {
   const newest = stored.reduce((a, p) => (a.recordedAt >= p.recordedAt ? a : p));
-  await emitPosition(tx, load, newest, now);
+  await emitPosition(tx, load, newest, now, db);
   const moved = await driverMoves(db, tx, {
     driverId,
     latitude: newest.latitude,
     longitude: newest.longitude,
     at: newest.recordedAt,
   });
-  if (moved.length) await moveLoadAlerts(tx, driverId, newest.latitude, newest.longitude);
-  await publishLive(tx, [load.shipperId], "load", { loadId: load.id });
+  if (moved.length) await moveLoadAlerts(db, tx, driverId, newest.latitude, newest.longitude);
+  await publishLiveOn(db, tx, [load.shipperId], "load", { loadId: load.id });
 };
 
 const batchRecentPoints = txStatement((on) =>
@@ -322,21 +330,32 @@ const emitPosition = (
   load: { id: number; shipperId: number | null; assignedDriverId: number | null },
   point: TStored,
   now: number,
+  db?: TDb,
 ) =>
-  emitWebhookEvent(tx, {
-    event: "load.position",
-    loadId: load.id,
-    to: [load.shipperId, load.assignedDriverId],
-    data: { latitude: point.latitude, longitude: point.longitude, recordedAt: iso(point.recordedAt) },
-    now,
-  });
+  emitWebhookEvent(
+    tx,
+    {
+      event: "load.position",
+      loadId: load.id,
+      to: [load.shipperId, load.assignedDriverId],
+      data: { latitude: point.latitude, longitude: point.longitude, recordedAt: iso(point.recordedAt) },
+      now,
+    },
+    db,
+  );
 
 /** The track of a load the caller is a party to; 404 for everyone else. */
-export const trackForParty = async (db: TDb, actor: Pick<User, "id">, loadId: number, now = Date.now()) => {
-  const [load] = await db
+// The track's reads, prepared once per handle (perHandle): outside a transaction, so on both engines.
+const trackLoad = perHandle((db) =>
+  db
     .select({ ...BATCH_COLUMNS, carrierCompanyId: loads.carrierCompanyId })
     .from(loads)
-    .where(eq(loads.id, loadId));
+    .where(eq(loads.id, sql.placeholder("loadId")))
+    .prepare(),
+);
+
+export const trackForParty = async (db: TDb, actor: Pick<User, "id">, loadId: number, now = Date.now()) => {
+  const [load] = await trackLoad(db).execute({ loadId });
   if (!load || !(await isTripParty(db, load, actor))) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   return trackOf(db, load, now);
 };
@@ -351,15 +370,19 @@ export const thinnedPoints = async (
   db: Pick<TDb, "select">,
   loadId: number,
   max = MAX_TRACK_POINTS,
+  /** The first max + 1 points, when the caller read them already (the track, through its prepared statement). */
+  readHead?: TStored[],
 ): Promise<TStored[]> => {
   const columns = { latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt };
   // Most trips hold fewer points than that: one read of at most max + 1 points says so and is the answer.
-  const head = await db
-    .select(columns)
-    .from(tripPoints)
-    .where(eq(tripPoints.loadId, loadId))
-    .orderBy(asc(tripPoints.recordedAt))
-    .limit(max + 1);
+  const head =
+    readHead ??
+    (await db
+      .select(columns)
+      .from(tripPoints)
+      .where(eq(tripPoints.loadId, loadId))
+      .orderBy(asc(tripPoints.recordedAt))
+      .limit(max + 1));
   if (head.length <= max) return head;
   const [{ n }] = await db.select({ n: count() }).from(tripPoints).where(eq(tripPoints.loadId, loadId));
   const m = n - 1;
@@ -390,8 +413,27 @@ export const thinnedPoints = async (
  * left and the ETA at the trip's recent speed (with the time it was reckoned), and what the tracking told the shipper.
  * It reads the thinned track and the last hour, never every point of a long trip.
  */
-export const trackOf = async (db: Pick<TDb, "select">, load: TTrackable, now = Date.now()): Promise<TTrack> => {
-  const points = await thinnedPoints(db, load.id);
+// The track's reads of every answer, prepared once per handle (outside any transaction, so on both engines).
+const trackHead = perHandle((db) =>
+  db
+    .select({ latitude: tripPoints.latitude, longitude: tripPoints.longitude, recordedAt: tripPoints.recordedAt })
+    .from(tripPoints)
+    .where(eq(tripPoints.loadId, sql.placeholder("loadId")))
+    .orderBy(asc(tripPoints.recordedAt))
+    .limit(MAX_TRACK_POINTS + 1)
+    .prepare(),
+);
+const trackAlerts = perHandle((db) =>
+  db
+    .select()
+    .from(tripAlerts)
+    .where(eq(tripAlerts.loadId, sql.placeholder("loadId")))
+    .orderBy(asc(tripAlerts.createdAt), asc(tripAlerts.id))
+    .prepare(),
+);
+
+export const trackOf = async (db: TDb, load: TTrackable, now = Date.now()): Promise<TTrack> => {
+  const points = await thinnedPoints(db, load.id, MAX_TRACK_POINTS, await trackHead(db).execute({ loadId: load.id }));
   const last = points.at(-1) ?? null;
   // A track that was not thinned holds the last hour already; a thinned one has it read apart.
   const since = last ? last.recordedAt - RECENT_SPEED_WINDOW_MS : 0;
@@ -400,11 +442,7 @@ export const trackOf = async (db: Pick<TDb, "select">, load: TTrackable, now = D
     : points.length < MAX_TRACK_POINTS
       ? points.filter((p) => p.recordedAt >= since)
       : await recentPoints(db, load.id, since);
-  const events = await db
-    .select()
-    .from(tripAlerts)
-    .where(eq(tripAlerts.loadId, load.id))
-    .orderBy(asc(tripAlerts.createdAt), asc(tripAlerts.id));
+  const events = await trackAlerts(db).execute({ loadId: load.id });
   const pickup = { latitude: load.pickupLatitude, longitude: load.pickupLongitude };
   const delivery = { latitude: load.deliveryLatitude, longitude: load.deliveryLongitude };
   const { remainingMiles, eta } = reckon(load, points, now, recent);

@@ -12,7 +12,7 @@ export const updateDriverLocation = (db: TDb, driver: User, latitude: number, lo
       .set({ latitude, longitude, locationUpdatedAt: now, updatedAt: now })
       .where(eq(users.id, driver.id))
       .returning();
-    await moveLoadAlerts(tx, driver.id, latitude, longitude);
+    await moveLoadAlerts(db, tx, driver.id, latitude, longitude);
     const active = await tx
       .select({ id: loads.id })
       .from(loads)

@@ -1,8 +1,8 @@
 // The one way the domain hands an event to webhooks: called inside the transaction that records it (a trip step, a
 // bid, a cancellation, a position), it writes one delivery per endpoint of the users who may see the event and that
 // asked for it, and enqueues its job in that same transaction, so an event is sent if and only if it happened.
-import { and, desc, eq, inArray } from "drizzle-orm";
-import type { TTx } from "../../../../db/client";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { type TDb, type TTx, txStatement } from "../../../../db/client";
 import { webhookDeliveries, webhookEndpoints } from "../../../../db/tables";
 import type { TWebhookEvent } from "../../../shared/schemas/webhooks";
 import { enqueue } from "../../jobs/queue";
@@ -28,15 +28,33 @@ export type TWebhookOccurrence = {
   now: number;
 };
 
-export const emitWebhookEvent = async (tx: TTx, o: TWebhookOccurrence) => {
+/**
+ * The endpoints of n users, built once per handle and n (txStatement): asked on every position batch, where almost
+ * always nobody has one.
+ */
+const endpointsOfUsers = txStatement((on, n: number) =>
+  on
+    .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+    .from(webhookEndpoints)
+    .where(
+      inArray(
+        webhookEndpoints.userId,
+        Array.from({ length: n }, (_, i) => sql.placeholder(`u${i}`)),
+      ),
+    ),
+);
+
+/** `db`, when given, is the transaction's handle: the endpoint look-up then runs as a statement prepared once. */
+export const emitWebhookEvent = async (tx: TTx, o: TWebhookOccurrence, db?: TDb) => {
   const users = [...new Set(o.to.filter((u): u is number => typeof u === "number"))];
   if (!users.length) return;
-  const endpoints = (
-    await tx
-      .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
-      .from(webhookEndpoints)
-      .where(inArray(webhookEndpoints.userId, users))
-  ).filter((e) => eventsOf(e.events).includes(o.event));
+  const rows = db
+    ? await endpointsOfUsers(db, tx, Object.fromEntries(users.map((u, i) => [`u${i}`, u])), users.length)
+    : await tx
+        .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+        .from(webhookEndpoints)
+        .where(inArray(webhookEndpoints.userId, users));
+  const endpoints = rows.filter((e) => eventsOf(e.events).includes(o.event));
   if (!endpoints.length) return;
   const id = eventId();
   const body = JSON.stringify({
