@@ -334,7 +334,7 @@ const emitPosition = (
 /** The track of a load the caller is a party to; 404 for everyone else. */
 export const trackForParty = async (db: TDb, actor: Pick<User, "id">, loadId: number, now = Date.now()) => {
   const [load] = await db
-    .select({ ...BATCH_COLUMNS, carrierCompanyId: loads.carrierCompanyId })
+    .select({ ...BATCH_COLUMNS, carrierCompanyId: loads.carrierCompanyId, shipperCompanyId: loads.shipperCompanyId })
     .from(loads)
     .where(eq(loads.id, loadId));
   if (!load || !(await isTripParty(db, load, actor))) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
