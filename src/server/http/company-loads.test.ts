@@ -67,7 +67,7 @@ const company = async () => {
 
 describe("a shipper company's loads", () => {
   test("a member's load is the company's; staff negotiate, award, message, link, accept the proof and rate it", async () => {
-    const { owner, staff, companyId, loadId, d1, d2, b1, b2 } = await company();
+    const { owner, staff, companyId, loadId, d1, b1, b2 } = await company();
     const [row] = await t.rows<{ shipper_id: number; shipper_company_id: number }>(
       "SELECT shipper_id, shipper_company_id FROM loads WHERE id = ?",
       loadId,
