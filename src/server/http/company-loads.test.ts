@@ -107,9 +107,9 @@ describe("a shipper company's loads", () => {
     expect(accepted.json).toMatchObject({ status: "assigned", assignedDriverId: d1.id });
 
     // Messages with the driver: the owner's and the staff's lines are both the shipper's side.
-    expect((await owner.c.post(`/api/loads/${loadId}/messages`, { body: "From the owner", driverId: d1.id })).status).toBe(
-      201,
-    );
+    expect(
+      (await owner.c.post(`/api/loads/${loadId}/messages`, { body: "From the owner", driverId: d1.id })).status,
+    ).toBe(201);
     const said = await staff.c.post(`/api/loads/${loadId}/messages`, { body: "From the staff", driverId: d1.id });
     expect(said.status).toBe(201);
     expect((await d1.c.post(`/api/loads/${loadId}/messages`, { body: "On my way" })).status).toBe(201);

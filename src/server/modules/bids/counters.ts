@@ -9,8 +9,8 @@ import { type Bid, type BidCounter, bidCounters, type Load, type User } from "..
 import { formatMoney, fromMinor, toMinor } from "../../../shared/money";
 import type { TCounterOfferInput } from "../../../shared/schemas/bids";
 import { AppError } from "../../errors";
-import { BID_STATUS_WORD, LOAD_STATUS_WORD } from "../loads/errors";
 import { actsAsShipper } from "../companies/work";
+import { BID_STATUS_WORD, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
 import { awardBid, BID_NOT_FOUND, lockedBidAndLoad, notPending, updatePending } from "./bids";
 import { toPublicCounter } from "./counter-state";

@@ -103,8 +103,7 @@ export type TShipperLoadScope = (typeof SHIPPER_LOAD_SCOPES)[number];
  */
 const shipperLoadsWhere = async (db: TDb, shipper: User, scope: TShipperLoadScope = "all") => {
   const companyId = await postingCompanyOf(db, shipper);
-  if (scope === "mine" || companyId == null)
-    return scope === "company" ? sql`1 = 0` : eq(loads.shipperId, shipper.id);
+  if (scope === "mine" || companyId == null) return scope === "company" ? sql`1 = 0` : eq(loads.shipperId, shipper.id);
   if (scope === "company") return eq(loads.shipperCompanyId, companyId);
   return or(eq(loads.shipperId, shipper.id), eq(loads.shipperCompanyId, companyId))!;
 };

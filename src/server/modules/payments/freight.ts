@@ -144,7 +144,7 @@ const toPublic = (
   fee: asShipper ? fromMinor(Number(p.feeMinor), p.currency) : 0,
   total: asShipper
     ? fromMinor(Number(p.agreedMinor) + Number(p.feeMinor), p.currency)
-      : fromMinor(Number(p.agreedMinor), p.currency),
+    : fromMinor(Number(p.agreedMinor), p.currency),
   note: p.note,
   secured: !!p.chargeRef && p.state !== "refunded",
   payoutIssue: p.driverId === reader.id ? payoutIssueOf(p, history) : null,
