@@ -96,14 +96,6 @@ export const getVisibleLoad = async (db: TDb, id: number, viewer: User) => {
   return load;
 };
 
-/** The load by id when the user acts as its shipper (its poster or its shipper company's member); else 404. */
-export const findShipperLoad = async (db: TDb, id: number, user: User) => {
-  const load = await findLoad(db, id);
-  if (!load || load.sourceType !== "mytess" || !(await actsAsShipper(db, load, user)))
-    throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
-  return load;
-};
-
 /** What a signed-out visitor sees of a shared load: enough to decide to sign in, nothing about the parties. */
 export const publicPreview = async (db: TDb, id: number) => {
   const load = await findLoad(db, id);

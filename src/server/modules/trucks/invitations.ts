@@ -66,7 +66,7 @@ export const inviteToBid = async (db: TDb, shipper: User, truckId: number, loadI
     .where(and(eq(trucks.id, truckId), gte(trucks.availableEnd, now)));
   if (!truck) throw new AppError("NOT_FOUND", TRUCK_NOT_FOUND);
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  if (!load || load.sourceType !== "mytess" || !(await actsAsShipper(db, load, shipper)))
+  if (load?.sourceType !== "mytess" || !(await actsAsShipper(db, load, shipper)))
     throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   if (load.status !== "posted")
     throw new AppError(
