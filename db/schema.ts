@@ -171,6 +171,8 @@ export const loads = sqliteTable(
     acceptedBidId: integer(),
     // The carrier company the load was awarded to (the accepted bid's), whose owners and dispatchers assign its driver.
     carrierCompanyId: integer(),
+    // The shipper company the poster belonged to when posting: its owners and staff act for the load as the poster does.
+    shipperCompanyId: integer(),
     // What the award agreed: the accepted bid's amount, or the accepted counter-offer's. Trips and payments read it
     // here (docs/design-notes.md, "Counter-offers and the agreed amount"); null until the load is awarded.
     agreedAmountMinor: integer(),
@@ -188,6 +190,7 @@ export const loads = sqliteTable(
   (t) => [
     index("loads_status_pickup_idx").on(t.status, t.pickupDate),
     index("loads_shipper_idx").on(t.shipperId),
+    index("loads_shipper_company_idx").on(t.shipperCompanyId),
     index("loads_driver_idx").on(t.assignedDriverId),
     uniqueIndex("loads_source_idx").on(t.sourceConfigId, t.sourceExternalId),
   ],

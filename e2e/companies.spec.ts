@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
-import { signUp, uniqueEmail } from "./helpers";
+import { confirmEmail, signUp, uniqueEmail } from "./helpers";
 
 // A fleet owner makes a carrier company on a phone and invites a dispatcher by email and a driver by SMS (read from
 // demo mode's mail and SMS inboxes); both accept from the link once their contact is confirmed. The dispatcher bids for the company on a shipper's
@@ -195,5 +195,109 @@ test("a fleet owner invites a dispatcher and a driver; the dispatcher bids and a
   await expect(trip).toContainText(/In transit/i);
 
   for (const ctx of [ownerCtx, dispatcherCtx, driverCtx, shipperCtx]) await ctx.close();
+  await api.dispose();
+});
+
+/** The invitation link in demo mode's mail inbox to `email`, once it has arrived. */
+const invitationTokenFor = async (api: APIRequestContext, email: string) => {
+  let token = "";
+  await expect
+    .poll(
+      async () => {
+        const inbox = (await (await api.get("/api/dev/mail")).json()) as { mails: { to: string[]; text: string }[] };
+        const mail = inbox.mails.find((m) => m.to.some((t) => t.includes(email)) && /\/invitations\//.test(m.text));
+        token = mail?.text.match(/\/invitations\/([A-Za-z0-9_-]+)/)?.[1] ?? "";
+        return token;
+      },
+      { timeout: 20_000 },
+    )
+    .not.toBe("");
+  return token;
+};
+
+// A shipper company's staff member manages the owner's load: it is in their My Loads with who posted it (and only
+// under "Company", not "Mine"), and they accept a driver's bid from there.
+test("a shipper company's staff member accepts a bid on the owner's load", async ({ browser, baseURL }) => {
+  const api = await request.newContext({ baseURL });
+  const company = `Awash Cement ${Date.now() % 100000}`;
+
+  // The owner makes the company, invites a staff member, and posts a load.
+  const ownerCtx = await browser.newContext({ baseURL });
+  const owner = await ownerCtx.newPage();
+  await register(owner, uniqueEmail("shipper.owner"), "Meron", "Tadesse", "shipper");
+  const made = await owner.request.post("/api/companies", { data: { kind: "shipper", name: company, country: "ET" } });
+  expect(made.status()).toBe(201);
+  const companyId = (await made.json()).company.id as number;
+  const staffEmail = uniqueEmail("shipper.staff");
+  const invited = await owner.request.post(`/api/companies/${companyId}/invitations`, {
+    data: { email: staffEmail, role: "staff" },
+  });
+  expect(invited.status()).toBe(201);
+  const title = `Bagged cement for ${company}`;
+  const posted = await owner.request.post("/api/loads", {
+    data: {
+      title,
+      equipmentType: "flatbed",
+      pickupAddress: "Kality Customs Terminal",
+      pickupCity: "Addis Ababa",
+      pickupCountry: "Ethiopia",
+      pickupLatitude: 8.9,
+      pickupLongitude: 38.77,
+      deliveryAddress: "Adama Industrial Park",
+      deliveryCity: "Adama",
+      deliveryCountry: "Ethiopia",
+      deliveryLatitude: 8.54,
+      deliveryLongitude: 39.27,
+      pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
+      deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
+      weight: 30000,
+      budgetAmount: 9800,
+      budgetCurrency: "ETB",
+    },
+  });
+  expect(posted.status()).toBe(201);
+  const loadId = (await posted.json()).id as number;
+
+  // A driver bids on it.
+  const driverCtx = await browser.newContext({ baseURL });
+  const driver = await driverCtx.newPage();
+  await register(driver, uniqueEmail("cement.driver"), "Girma", "Bekele", "driver");
+  expect((await driver.request.post(`/api/loads/${loadId}/bids`, { data: { amount: 9500 } })).status()).toBe(201);
+
+  // The staff member signs up, confirms the email and accepts the invitation.
+  const staffCtx = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL });
+  const staff = await staffCtx.newPage();
+  await register(staff, staffEmail, "Selam", "Kebede", "shipper");
+  await confirmEmail(staff, staffEmail);
+  const token = await invitationTokenFor(api, staffEmail);
+  expect((await staff.request.post(`/api/invitations/${token}/accept`)).status()).toBe(200);
+
+  // My Loads shows the owner's load with who posted it; "Mine" hides it, "Company" shows it.
+  await staff.goto("/shipper");
+  const myLoad = staff.getByTestId("my-load").filter({ hasText: title });
+  await expect(myLoad.getByTestId("posted-by")).toHaveText("Posted by Meron Tadesse");
+  await staff.getByLabel("Posted by").selectOption("mine");
+  await expect(staff.getByTestId("no-matching-loads")).toBeVisible();
+  await staff.getByLabel("Posted by").selectOption("company");
+  await expect(myLoad).toContainText("Posted");
+
+  // The staff member accepts the driver's bid.
+  await myLoad.getByTestId("view-bids").click();
+  const bidRow = staff.getByTestId("bid-row").filter({ hasText: "Girma Bekele" });
+  await bidRow.getByTestId("accept-bid").click();
+  await bidRow.getByTestId("confirm-accept-bid").click();
+  await expect(bidRow.getByTestId("bid-status")).toHaveText("Accepted");
+  await staff.keyboard.press("Escape");
+  await expect(myLoad.getByTestId("load-status")).toHaveText("Assigned");
+
+  // The owner sees the award; a shipper outside the company cannot see the load's bids.
+  const seen = (await (await owner.request.get(`/api/loads/${loadId}`)).json()) as { status: string };
+  expect(seen.status).toBe("assigned");
+  const outsiderCtx = await browser.newContext({ baseURL });
+  const outsider = await outsiderCtx.newPage();
+  await register(outsider, uniqueEmail("other.shipper"), "Abel", "Haile", "shipper");
+  expect((await outsider.request.get(`/api/loads/${loadId}/bids`)).status()).toBe(404);
+
+  for (const ctx of [ownerCtx, driverCtx, staffCtx, outsiderCtx]) await ctx.close();
   await api.dispose();
 });

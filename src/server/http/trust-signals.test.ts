@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { asc, eq, sql } from "drizzle-orm";
-import { freightPaymentEvents, freightPayments, loads, operators, users, verifications } from "../../../db/tables";
+import {
+  freightPaymentEvents,
+  freightPayments,
+  loads,
+  operators,
+  ratings,
+  users,
+  verifications,
+} from "../../../db/tables";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 setDefaultTimeout(60_000);
@@ -248,14 +256,39 @@ describe("the carrier's trust signals on the shipper's bids", () => {
 });
 
 describe("GET /api/companies/:id", () => {
-  test("anyone sees a company's public profile: name, kind, badge, figures summed over members, since", async () => {
+  test("anyone sees a company's public profile: name, kind, badge, figures credited to the company (its own trips and ratings), since", async () => {
     const company = await driver.post("/api/companies", {
       kind: "carrier",
       name: "Rift Valley Haulage",
       country: "ET",
     });
     const id = company.json.company.id as number;
-    await t.db.update(users).set({ ratingSum: 8, totalRatings: 2, totalTrips: 5 }).where(eq(users.id, driverUser.id));
+    // The company's history is its own trips (loads awarded to it) and the ratings its drivers got on them; the
+    // member's own figures (here, from trips of their own before or outside the company) are not the company's.
+    await t.db.update(users).set({ ratingSum: 9, totalRatings: 3, totalTrips: 9 }).where(eq(users.id, driverUser.id));
+    const trips = [await postLoad(), await postLoad(), await postLoad(), await postLoad()];
+    for (const [i, loadId] of trips.entries())
+      await t.db
+        .update(loads)
+        .set({
+          status: i < 3 ? "completed" : "in_transit",
+          assignedDriverId: driverUser.id,
+          carrierCompanyId: id,
+          completedAt: i < 3 ? Date.now() : null,
+        })
+        .where(eq(loads.id, loadId));
+    const own = await postLoad();
+    await t.db
+      .update(loads)
+      .set({ status: "completed", assignedDriverId: driverUser.id, completedAt: Date.now() })
+      .where(eq(loads.id, own));
+    await t.db.insert(ratings).values([
+      { loadId: trips[0]!, raterId: shipperUser.id, rateeId: driverUser.id, score: 3, createdAt: Date.now() },
+      { loadId: trips[1]!, raterId: shipperUser.id, rateeId: driverUser.id, score: 5, createdAt: Date.now() },
+      // The driver's rating of the shipper is not the company's, nor a rating on a trip of the driver's own.
+      { loadId: trips[1]!, raterId: driverUser.id, rateeId: shipperUser.id, score: 1, createdAt: Date.now() },
+      { loadId: own, raterId: shipperUser.id, rateeId: driverUser.id, score: 1, createdAt: Date.now() },
+    ]);
     let res = await anon.get(`/api/companies/${id}`);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
@@ -266,7 +299,7 @@ describe("GET /api/companies/:id", () => {
       verified: null,
       rating: 4,
       ratings: 2,
-      trips: 5,
+      trips: 3,
       loadsPosted: 0,
       members: 1,
       since: expect.any(String),
@@ -284,6 +317,26 @@ describe("GET /api/companies/:id", () => {
     await postLoad();
     const res = await driver.get(`/api/companies/${company.json.company.id}`);
     expect(res.json).toMatchObject({ kind: "shipper", loadsPosted: 2, members: 1 });
+  });
+
+  test("a shipper company is credited its loads and the ratings its side got on them, not earlier ones", async () => {
+    const before = await postLoad();
+    const company = await shipper.post("/api/companies", { kind: "shipper", name: "Abay Cement PLC", country: "ET" });
+    const id = company.json.company.id as number;
+    const [a, b] = [await postLoad(), await postLoad()];
+    for (const loadId of [before, a, b])
+      await t.db
+        .update(loads)
+        .set({ status: "completed", assignedDriverId: driverUser.id, completedAt: Date.now() })
+        .where(eq(loads.id, loadId));
+    await t.db.insert(ratings).values([
+      { loadId: a, raterId: driverUser.id, rateeId: shipperUser.id, score: 5, createdAt: Date.now() },
+      { loadId: b, raterId: driverUser.id, rateeId: shipperUser.id, score: 4, createdAt: Date.now() },
+      // Before the company: the shipper's own.
+      { loadId: before, raterId: driverUser.id, rateeId: shipperUser.id, score: 1, createdAt: Date.now() },
+    ]);
+    const res = await anon.get(`/api/companies/${id}`);
+    expect(res.json).toMatchObject({ kind: "shipper", loadsPosted: 2, trips: 2, rating: 4.5, ratings: 2 });
   });
 
   test("an unknown company is 404; an id that is not a number is 400 naming it", async () => {

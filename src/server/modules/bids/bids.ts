@@ -7,7 +7,7 @@ import type { TBidTruck } from "../../../shared/schemas/answers/common";
 import type { TPlaceBidInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
 import { publishLive } from "../../live/publish";
-import { biddingCompanyOf } from "../companies/work";
+import { actsAsShipper, biddingCompanyOf } from "../companies/work";
 import { BID_STATUS_WORD, LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { findLoad } from "../loads/loads";
 import { toPublicLoad } from "../loads/serialize";
@@ -190,7 +190,7 @@ const initialsOf = (u: Pick<User, "firstName" | "lastName">) =>
 /** The bids on a shipper's load, with who bid, how far they are from the pickup, and amounts in the viewer's currency. */
 export const listLoadBids = async (db: TDb, shipper: User, loadId: number) => {
   const load = await findLoad(db, loadId);
-  if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  if (!load || !(await actsAsShipper(db, load, shipper))) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   const rates = await loadRates(db);
   const rows = await db
     .select({ bid: bids, driver: users })
@@ -414,7 +414,7 @@ export const awardBid = async (
 export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
   db.transaction(async (tx) => {
     const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
-    if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
+    if (!(await actsAsShipper(tx, load, shipper))) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
     if (bid.status !== "pending") throw notPending("accept", bid.status);
     return awardBid(tx, load, bid, { amountMinor: bid.amountMinor, currency: bid.currency }, shipper.id, now, {
       event: "bid_accepted",
@@ -426,7 +426,7 @@ export const acceptBid = (db: TDb, shipper: User, bidId: number, now = Date.now(
 export const rejectBid = (db: TDb, shipper: User, bidId: number, now = Date.now()) =>
   db.transaction(async (tx) => {
     const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
-    if (load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
+    if (!(await actsAsShipper(tx, load, shipper))) throw new AppError("NOT_FOUND", BID_NOT_FOUND);
     if (bid.status !== "pending") throw notPending("reject", bid.status);
     await updatePending(tx, bid.id, { status: "rejected", updatedAt: now });
     await closeOpenCounters(tx, { bidIds: [bid.id] }, now);

@@ -9,14 +9,15 @@ import { type Bid, type BidCounter, bidCounters, type Load, type User } from "..
 import { formatMoney, fromMinor, toMinor } from "../../../shared/money";
 import type { TCounterOfferInput } from "../../../shared/schemas/bids";
 import { AppError } from "../../errors";
+import { actsAsShipper } from "../companies/work";
 import { BID_STATUS_WORD, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
 import { awardBid, BID_NOT_FOUND, lockedBidAndLoad, notPending, updatePending } from "./bids";
 import { toPublicCounter } from "./counter-state";
 
 /** Which side of the bid the caller is; anyone else gets the bid's "not found", so ids cannot be probed. */
-const sideOf = (actor: User, bid: Bid, load: Load): "shipper" | "driver" => {
-  if (load.shipperId === actor.id) return "shipper";
+const sideOf = async (tx: TTx, actor: User, bid: Bid, load: Load): Promise<"shipper" | "driver"> => {
+  if (await actsAsShipper(tx, load, actor)) return "shipper";
   if (bid.driverId === actor.id) return "driver";
   throw new AppError("NOT_FOUND", BID_NOT_FOUND);
 };
@@ -66,7 +67,7 @@ const requirePostedLoad = (load: Load) => {
 export const counterBid = (db: TDb, actor: User, bidId: number, input: TCounterOfferInput, now = Date.now()) =>
   db.transaction(async (tx) => {
     const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
-    const side = sideOf(actor, bid, load);
+    const side = await sideOf(tx, actor, bid, load);
     if (bid.status !== "pending")
       throw new AppError(
         "CONFLICT",
@@ -126,7 +127,7 @@ export const counterBid = (db: TDb, actor: User, bidId: number, input: TCounterO
 /** The open offer and the caller's right to answer it: only the side that did not make it answers. */
 const answerable = async (db: TDb, tx: TTx, actor: User, bidId: number) => {
   const { bid, load } = await lockedBidAndLoad(db, tx, bidId);
-  const side = sideOf(actor, bid, load);
+  const side = await sideOf(tx, actor, bid, load);
   const open = await openCounterOf(tx, bid.id);
   // Offers close with their bid, so a bid that is no longer pending has none open either.
   if (!open)

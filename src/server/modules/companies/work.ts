@@ -30,16 +30,42 @@ export const dispatchesLoad = async (
   return (await biddingCompanyOf(db, user)) === load.carrierCompanyId;
 };
 
+/** The roles that act for a shipper company: every member (owners and staff) posts and manages its loads. */
+export const SHIPPER_ACTING_ROLES = ["owner", "staff"] as const;
+
+/** The shipper company a load posted by this user belongs to: theirs when they are in a shipper company, else none. */
+export const postingCompanyOf = async (db: TReader, user: Pick<User, "id">) => {
+  const m = await membershipOf(db, user.id);
+  if (m?.company.kind !== "shipper") return null;
+  return (SHIPPER_ACTING_ROLES as readonly string[]).includes(m.member.role) ? m.company.id : null;
+};
+
+/**
+ * The one answer to "may this user act as the load's shipper" (edit, cancel, bids, counter-offers, award, pay, proof
+ * of delivery, tracking links, ratings, messages, the lists): its poster, or an owner or staff member of the shipper
+ * company it was posted for, read now, so a member who leaves loses the company's loads at once. A poster who leaves
+ * keeps the loads they posted (they are still `shipper_id`); the company keeps them too.
+ */
+export const actsAsShipper = async (
+  db: TReader,
+  load: Pick<Load, "shipperId" | "shipperCompanyId">,
+  user: Pick<User, "id">,
+): Promise<boolean> => {
+  if (load.shipperId != null && load.shipperId === user.id) return true;
+  if (load.shipperCompanyId == null) return false;
+  return (await postingCompanyOf(db, user)) === load.shipperCompanyId;
+};
+
 /**
  * How the user takes part in the load's trip: its shipper, its assigned driver (who runs the steps), the company's
  * dispatcher (an owner or dispatcher of the carrier it was awarded to, who sees it and assigns its driver), or none.
  */
 export const tripRoleOf = async (
   db: TReader,
-  load: Pick<Load, "shipperId" | "assignedDriverId" | "carrierCompanyId">,
+  load: Pick<Load, "shipperId" | "shipperCompanyId" | "assignedDriverId" | "carrierCompanyId">,
   user: Pick<User, "id">,
 ): Promise<"shipper" | "driver" | "dispatcher" | null> => {
-  if (load.shipperId === user.id) return "shipper";
+  if (await actsAsShipper(db, load, user)) return "shipper";
   if (load.assignedDriverId === user.id) return "driver";
   return (await dispatchesLoad(db, load, user)) ? "dispatcher" : null;
 };
@@ -47,7 +73,7 @@ export const tripRoleOf = async (
 /** True for the load's shipper, its assigned driver and its carrier's dispatchers: the trip's parties. */
 export const isTripParty = async (
   db: TReader,
-  load: Pick<Load, "shipperId" | "assignedDriverId" | "carrierCompanyId">,
+  load: Pick<Load, "shipperId" | "shipperCompanyId" | "assignedDriverId" | "carrierCompanyId">,
   user: Pick<User, "id">,
 ) => (await tripRoleOf(db, load, user)) !== null;
 

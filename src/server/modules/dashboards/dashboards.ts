@@ -4,7 +4,7 @@ import { bids, type Load, loads, ratings, type User, users } from "../../../../d
 import { fromMinor } from "../../../shared/money";
 import { toPublicUser } from "../accounts/public-user";
 import { pendingBidCount } from "../bids/bids";
-import { biddingCompanyOf } from "../companies/work";
+import { biddingCompanyOf, postingCompanyOf } from "../companies/work";
 import { toPublicLoad } from "../loads/serialize";
 import { unreadByLoad } from "../messages/messages";
 import { listActivity } from "../platform/activity";
@@ -93,9 +93,28 @@ export const driverTrips = async (db: TDb, driver: User) => {
   return rows.map((l) => ({ ...toPublicLoad(l), hasRated: rated.has(l.id) }));
 };
 
-/** Shipper figures: active loads (not completed or cancelled), bids received, average savings, completed. */
+/** Which of a shipper's loads a list shows: all they manage (default), only the ones they posted, or the company's. */
+export const SHIPPER_LOAD_SCOPES = ["all", "mine", "company"] as const;
+export type TShipperLoadScope = (typeof SHIPPER_LOAD_SCOPES)[number];
+
+/**
+ * The loads a shipper manages: the ones they posted and, when they belong to a shipper company, the company's (its
+ * owners' and staff's, `loads.shipper_company_id`). "mine" keeps their own; "company" the company's (none outside one).
+ */
+const shipperLoadsWhere = async (db: TDb, shipper: User, scope: TShipperLoadScope = "all") => {
+  const companyId = await postingCompanyOf(db, shipper);
+  if (scope === "mine" || companyId == null) return scope === "company" ? sql`1 = 0` : eq(loads.shipperId, shipper.id);
+  if (scope === "company") return eq(loads.shipperCompanyId, companyId);
+  return or(eq(loads.shipperId, shipper.id), eq(loads.shipperCompanyId, companyId))!;
+};
+
+/**
+ * Shipper figures over the loads they manage (their own and their company's): active loads (not completed or
+ * cancelled), bids received, average savings, completed.
+ */
 export const shipperStats = async (db: TDb, shipper: User) => {
   const rates = await loadRates(db);
+  const managed = await shipperLoadsWhere(db, shipper);
   const [counts] = await db
     .select({
       active:
@@ -107,14 +126,14 @@ export const shipperStats = async (db: TDb, shipper: User) => {
       ),
     })
     .from(loads)
-    .where(eq(loads.shipperId, shipper.id));
+    .where(managed);
   const totalBids =
     (
       await db
         .select({ n: count() })
         .from(bids)
         .innerJoin(loads, eq(loads.id, bids.loadId))
-        .where(and(eq(loads.shipperId, shipper.id), ne(bids.status, "withdrawn")))
+        .where(and(managed, ne(bids.status, "withdrawn")))
     )[0]?.n ?? 0;
   const awarded = await db
     .select({
@@ -124,7 +143,7 @@ export const shipperStats = async (db: TDb, shipper: User) => {
       currency: loads.agreedCurrency,
     })
     .from(loads)
-    .where(and(eq(loads.shipperId, shipper.id), isNotNull(loads.agreedAmountMinor)));
+    .where(and(managed, isNotNull(loads.agreedAmountMinor)));
   const savings = awarded.map((a) => {
     const budget = toUsd(rates, fromMinor(a.budgetMinor, a.budgetCurrency), a.budgetCurrency);
     const paid = toUsd(rates, fromMinor(a.amountMinor ?? 0, a.currency ?? "USD"), a.currency ?? "USD");
@@ -140,7 +159,13 @@ export const shipperStats = async (db: TDb, shipper: User) => {
 };
 
 /** A shipper's loads, newest first, with bid counts, unread messages, the driver and the last position. */
-export type TMyLoadsQuery = { status?: Load["status"]; q?: string; page?: number; pageSize?: number };
+export type TMyLoadsQuery = {
+  status?: Load["status"];
+  q?: string;
+  page?: number;
+  pageSize?: number;
+  scope?: TShipperLoadScope;
+};
 
 /** A shipper's loads, newest first: one page, optionally of one status or matching a search in title or places. */
 export const shipperLoadsPage = async (db: TDb, shipper: User, p: TMyLoadsQuery = {}) => {
@@ -149,7 +174,7 @@ export const shipperLoadsPage = async (db: TDb, shipper: User, p: TMyLoadsQuery 
   // Case-insensitive on both engines (PostgreSQL's LIKE minds case, SQLite's does not): lower() on both sides.
   const like = p.q?.trim() ? `%${p.q.trim().replace(/[%_]/g, "").toLowerCase()}%` : null;
   const where = and(
-    eq(loads.shipperId, shipper.id),
+    await shipperLoadsWhere(db, shipper, p.scope),
     p.status ? eq(loads.status, p.status) : undefined,
     like
       ? or(
@@ -176,7 +201,7 @@ export const shipperLoadsPage = async (db: TDb, shipper: User, p: TMyLoadsQuery 
   };
 };
 
-/** GET /api/loads/shipper: the shipper's latest 200 loads. */
+/** GET /api/loads/shipper: the latest 200 loads the shipper manages (theirs and their company's). */
 export const shipperLoads = async (db: TDb, shipper: User) =>
   withShipperDetails(
     db,
@@ -184,7 +209,7 @@ export const shipperLoads = async (db: TDb, shipper: User) =>
     await db
       .select()
       .from(loads)
-      .where(eq(loads.shipperId, shipper.id))
+      .where(await shipperLoadsWhere(db, shipper))
       .orderBy(desc(loads.createdAt), desc(loads.id))
       .limit(200),
   );
@@ -221,12 +246,15 @@ const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
     l.agreedAmountMinor != null && l.agreedCurrency
       ? { amount: fromMinor(Number(l.agreedAmountMinor), l.agreedCurrency), currency: l.agreedCurrency }
       : null;
-  const unread = await unreadByLoad(db, shipper, ids);
+  const unread = await unreadByLoad(db, shipper, ids, await postingCompanyOf(db, shipper));
   const positions = await lastPositions(
     db,
     rows.filter((l) => l.status === "in_transit" || l.status === "delivered").map((l) => l.id),
   );
-  const driverIds = [...new Set(rows.map((r) => r.assignedDriverId).filter((d): d is number => d != null))];
+  // Drivers and, for a company's loads, who posted each: one read of the names.
+  const driverIds = [
+    ...new Set(rows.flatMap((r) => [r.assignedDriverId, r.shipperId]).filter((d): d is number => d != null)),
+  ];
   const drivers = new Map(
     driverIds.length
       ? (
@@ -237,14 +265,17 @@ const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
         ).map((d) => [d.id, `${d.firstName} ${d.lastName}`.trim()])
       : [],
   );
+  // The shipper's side rated: the poster or any member of the company (one rating per side, trips/trip.ts).
   const rated = new Set(
     ids.length
       ? (
           await db
-            .select({ loadId: ratings.loadId })
+            .select({ loadId: ratings.loadId, rateeId: ratings.rateeId })
             .from(ratings)
-            .where(and(eq(ratings.raterId, shipper.id), inArray(ratings.loadId, ids)))
-        ).map((r) => r.loadId)
+            .where(inArray(ratings.loadId, ids))
+        )
+          .filter((r) => rows.some((l) => l.id === r.loadId && l.shipperId !== r.rateeId))
+          .map((r) => r.loadId)
       : [],
   );
   return rows.map((l) => ({
@@ -257,6 +288,10 @@ const withShipperDetails = async (db: TDb, shipper: User, rows: Load[]) => {
     lastPosition: positions.get(l.id) ?? null,
     cancelReason: l.cancelReason,
     hasRated: rated.has(l.id),
+    postedBy:
+      l.shipperId == null
+        ? null
+        : { id: l.shipperId, name: drivers.get(l.shipperId) ?? null, isMe: l.shipperId === shipper.id },
   }));
 };
 

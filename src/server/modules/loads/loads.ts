@@ -7,7 +7,7 @@ import type { TCreateLoadInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
 import { enqueue } from "../../jobs/queue";
 import { checkLoadAllowance } from "../accounts/verified-contact";
-import { dispatchesLoad } from "../companies/work";
+import { actsAsShipper, dispatchesLoad, postingCompanyOf } from "../companies/work";
 import { recordActivity } from "../platform/activity";
 import { savedSearchAlertsJob } from "../saved-searches/jobs";
 import { LOAD_NOT_FOUND } from "./errors";
@@ -32,11 +32,14 @@ export const checkLoadDates = (input: Pick<TCreateLoadInput, "pickupDate" | "del
 /** Writes a posted load inside the caller's transaction, with its activity and its load-alert job (the outbox). */
 export const insertLoad = async (tx: TWriter, shipper: User, input: TCreateLoadInput, now = Date.now()) => {
   const { budgetAmount, weight, ...rest } = input;
+  // Posted by a member of a shipper company: the load is the company's too (its owners and staff manage it).
+  const shipperCompanyId = await postingCompanyOf(tx, shipper);
   const [load] = await tx
     .insert(loads)
     .values({
       ...rest,
       shipperId: shipper.id,
+      shipperCompanyId,
       weightLbs: weight,
       budgetMinor: toMinor(budgetAmount, input.budgetCurrency),
       tripMiles: haversineMiles(
@@ -58,7 +61,7 @@ export const insertLoad = async (tx: TWriter, shipper: User, input: TCreateLoadI
   await enqueue(tx, savedSearchAlertsJob, { loadId: load!.id }, { uniqueKey: `saved_search_alerts:${load!.id}` }, now);
   return load!;
 };
-type TWriter = Pick<TDb, "insert">;
+type TWriter = Pick<TDb, "insert" | "select">;
 
 /** Posts a load for a shipper after the rules that span fields: dates in order and in the future. */
 export const createLoad = async (db: TDb, shipper: User, input: TCreateLoadInput, now = Date.now()) => {
@@ -72,15 +75,23 @@ export const createLoad = async (db: TDb, shipper: User, input: TCreateLoadInput
 export const findLoad = async (db: TDb, id: number) =>
   first(await db.select().from(loads).where(eq(loads.id, id)).limit(1));
 
-/** Who may see a load in full: anyone signed in while it is posted; afterwards its shipper and its driver. */
+/** Who may see a load in full: anyone signed in while it is posted; afterwards its poster and its driver. */
 export const canSeeLoad = (load: Load, viewer: User) =>
   load.sourceType === "external"
     ? load.sourceOwnerId === viewer.id
     : load.status === "posted" || load.shipperId === viewer.id || load.assignedDriverId === viewer.id;
 
+/** The load a viewer may see: as above, or as its shipper company's member or its carrier company's dispatcher. */
 export const getVisibleLoad = async (db: TDb, id: number, viewer: User) => {
   const load = await findLoad(db, id);
-  if (!load || !(canSeeLoad(load, viewer) || (await dispatchesLoad(db, load, viewer))))
+  if (
+    !load ||
+    !(
+      canSeeLoad(load, viewer) ||
+      (load.sourceType === "mytess" && (await actsAsShipper(db, load, viewer))) ||
+      (await dispatchesLoad(db, load, viewer))
+    )
+  )
     throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   return load;
 };

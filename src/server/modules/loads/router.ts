@@ -16,8 +16,8 @@ import { rest } from "../../trpc/rest-meta";
 import { awardedTruckOf } from "../bids/bids";
 import { premium } from "../billing/middleware";
 import { boardStatsWithLive, searchBoard } from "../boards/search";
-import { dispatchesLoad, isTripParty } from "../companies/work";
-import { shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
+import { actsAsShipper, dispatchesLoad, isTripParty } from "../companies/work";
+import { SHIPPER_LOAD_SCOPES, shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
 import { ratingsOf, trackOf } from "../trips/trip";
 import { shipperTrust } from "../trust/trust";
 import { getLoadAlerts, saveLoadAlerts } from "./alerts";
@@ -95,7 +95,7 @@ export const loadsRouter = {
           : null;
       return {
         ...toPublicLoad(load, from),
-        isMine: load.shipperId === ctx.actor.id,
+        isMine: load.sourceType === "mytess" && (await actsAsShipper(ctx.db, load, ctx.actor)),
         isAssignedToMe: load.assignedDriverId === ctx.actor.id,
         dispatchedByMe: await dispatchesLoad(ctx.db, load, ctx.actor),
         track: isParty ? await trackOf(ctx.db, load.id) : null,
@@ -125,12 +125,15 @@ export const loadsRouter = {
     .output(ZLoadsMineAnswer)
     .query(({ ctx }) => shipperLoads(ctx.db, ctx.actor)),
 
-  /** My Loads with paging, a status filter and a search in titles and places. */
+  /** My Loads with paging, a status filter, a search in titles and places, and mine / the company's / both. */
   minePage: shipperProcedure
     .input(
       z.object({
         status: z.enum(LOAD_STATUSES, { error: `status must be one of ${LOAD_STATUSES.join(", ")}` }).optional(),
         q: zText().trim().max(80, "q must be at most 80 characters").optional(),
+        scope: z
+          .enum(SHIPPER_LOAD_SCOPES, { error: `scope must be one of ${SHIPPER_LOAD_SCOPES.join(", ")}` })
+          .optional(),
         page: z.number().int().min(1, "page must be 1 or more").default(1),
         pageSize: z
           .number()

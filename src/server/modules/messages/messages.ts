@@ -1,7 +1,8 @@
-import { and, asc, count, eq, inArray, isNull, max, ne } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, max, ne, or } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { bids, loads, messages, type User, users } from "../../../../db/tables";
 import { AppError } from "../../errors";
+import { actsAsShipper } from "../companies/work";
 import { LOAD_NOT_FOUND } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
 
@@ -13,7 +14,8 @@ const conversation = async (db: TDb, viewer: User, loadId: number, driverId?: nu
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
   // A load from an external board has no MyTess shipper to talk to: its poster is reached through the board's contact.
   if (!load || load.sourceType === "external") throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
-  const isShipper = load.shipperId === viewer.id;
+  // The shipper's side: the poster or a member of the load's shipper company (companies/work.ts).
+  const isShipper = await actsAsShipper(db, load, viewer);
   const driver = isShipper ? driverId : viewer.id;
   if (!isShipper && viewer.userType !== "driver") throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   if (driver === undefined) {
@@ -73,12 +75,18 @@ const closedReason = (
   return null;
 };
 
-const toPublicMessage = (m: typeof messages.$inferSelect, viewerId: number) => ({
+/**
+ * The driver's side of a conversation writes as its driver (`driverId`), so a message is the shipper's side's exactly
+ * when its sender is not the conversation's driver: the poster's and their company members' messages alike.
+ */
+const fromDriverSide = eq(messages.senderId, messages.driverId);
+
+const toPublicMessage = (m: typeof messages.$inferSelect, viewerIsShipper: boolean) => ({
   id: m.id,
   loadId: m.loadId,
   driverId: m.driverId,
   senderId: m.senderId,
-  fromMe: m.senderId === viewerId,
+  fromMe: viewerIsShipper ? m.senderId !== m.driverId : m.senderId === m.driverId,
   body: m.body,
   readAt: m.readAt ? new Date(m.readAt).toISOString() : null,
   createdAt: new Date(m.createdAt).toISOString(),
@@ -91,7 +99,9 @@ export const listMessages = async (db: TDb, viewer: User, loadId: number, driver
   await db
     .update(messages)
     .set({ readAt: now })
-    .where(and(where, ne(messages.senderId, viewer.id), isNull(messages.readAt)));
+    .where(
+      and(where, c.isShipper ? fromDriverSide : ne(messages.senderId, messages.driverId), isNull(messages.readAt)),
+    );
   const rows = await db.select().from(messages).where(where).orderBy(asc(messages.id)).limit(500);
   const [other] = await db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
@@ -103,7 +113,7 @@ export const listMessages = async (db: TDb, viewer: User, loadId: number, driver
     with: other ? { id: other.id, name: `${other.firstName} ${other.lastName}`.trim() } : null,
     /** Why no new message can be sent, or null while the conversation is open. */
     closed: c.closed,
-    messages: rows.map((m) => toPublicMessage(m, viewer.id)),
+    messages: rows.map((m) => toPublicMessage(m, c.isShipper)),
   };
 };
 
@@ -147,13 +157,14 @@ export const sendMessage = async (
     });
     return m;
   });
-  return toPublicMessage(row, viewer.id);
+  return toPublicMessage(row, c.isShipper);
 };
 
 /** The shipper's side of a load: one conversation per driver who bid, with unread counts and the last line. */
 export const listConversations = async (db: TDb, shipper: User, loadId: number) => {
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  if (!load || load.sourceType === "external" || !(await actsAsShipper(db, load, shipper)))
+    throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   const drivers = await db
     .selectDistinct({ id: users.id, firstName: users.firstName, lastName: users.lastName })
     .from(bids)
@@ -181,7 +192,7 @@ export const listConversations = async (db: TDb, shipper: User, loadId: number) 
       await db
         .select({ driverId: messages.driverId, n: count() })
         .from(messages)
-        .where(and(eq(messages.loadId, loadId), ne(messages.senderId, shipper.id), isNull(messages.readAt)))
+        .where(and(eq(messages.loadId, loadId), fromDriverSide, isNull(messages.readAt)))
         .groupBy(messages.driverId)
     ).map((r) => [r.driverId, r.n]),
   );
@@ -191,14 +202,21 @@ export const listConversations = async (db: TDb, shipper: User, loadId: number) 
       driverId: d.id,
       driverName: `${d.firstName} ${d.lastName}`.trim(),
       unread: unread.get(d.id) ?? 0,
-      lastMessage: m ? toPublicMessage(m, shipper.id) : null,
+      lastMessage: m ? toPublicMessage(m, true) : null,
     };
   });
 };
 
-/** Unread messages addressed to a user, per load. */
-export const unreadByLoad = async (db: TDb, user: User, loadIds: number[]) => {
+/**
+ * Unread messages addressed to a user, per load: a driver's own conversations; a shipper's, the driver side's
+ * messages on loads they posted or (with `shipperCompanyId`) their shipper company's.
+ */
+export const unreadByLoad = async (db: TDb, user: User, loadIds: number[], shipperCompanyId: number | null = null) => {
   if (!loadIds.length) return new Map<number, number>();
+  const shippers =
+    shipperCompanyId == null
+      ? eq(loads.shipperId, user.id)
+      : or(eq(loads.shipperId, user.id), eq(loads.shipperCompanyId, shipperCompanyId));
   const rows = await db
     .select({ loadId: messages.loadId, n: count() })
     .from(messages)
@@ -206,9 +224,10 @@ export const unreadByLoad = async (db: TDb, user: User, loadIds: number[]) => {
     .where(
       and(
         inArray(messages.loadId, loadIds),
-        ne(messages.senderId, user.id),
         isNull(messages.readAt),
-        user.userType === "driver" ? eq(messages.driverId, user.id) : eq(loads.shipperId, user.id),
+        user.userType === "driver"
+          ? and(eq(messages.driverId, user.id), ne(messages.senderId, user.id))
+          : and(shippers, fromDriverSide),
       ),
     )
     .groupBy(messages.loadId);

@@ -28,6 +28,7 @@ import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
 import type { TStripeEvent } from "../../integrations/payments/types";
 import { requireVerifiedContact } from "../accounts/verified-contact";
+import { actsAsShipper } from "../companies/work";
 import { LOAD_NOT_FOUND } from "../loads/errors";
 import { enqueueFreightNotice } from "../notifications/notify";
 import { postTxn } from "./ledger";
@@ -72,9 +73,11 @@ const statusBlocks = (status: Load["status"]) => status === "posted" || status =
 /** Reads the load for one of its parties; another account's (or a missing) load is 404. */
 const loadFor = async (db: TDb | TTx, user: User, loadId: number, who: "shipper" | "party") => {
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  const mine = load && (load.shipperId === user.id || (who === "party" && load.assignedDriverId === user.id));
+  // The shipper's side is the poster or a member of the load's shipper company (companies/work.ts).
+  const asShipper = load != null && (await actsAsShipper(db, load, user));
+  const mine = load && (asShipper || (who === "party" && load.assignedDriverId === user.id));
   if (!load || !mine) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
-  return load;
+  return Object.assign(load, { asShipper });
 };
 
 const quoteOf = (
@@ -128,20 +131,20 @@ const toPublic = (
   title: string,
   reader: User,
   history: TFreightPayment["history"],
+  asShipper = p.shipperId === reader.id,
 ): TFreightPayment => ({
   id: p.id,
   loadId: p.loadId,
   loadTitle: title,
-  role: p.shipperId === reader.id ? "shipper" : "driver",
+  role: asShipper ? "shipper" : "driver",
   provider: p.provider,
   state: p.state,
   currency: p.currency,
   agreed: fromMinor(Number(p.agreedMinor), p.currency),
-  fee: p.shipperId === reader.id ? fromMinor(Number(p.feeMinor), p.currency) : 0,
-  total:
-    p.shipperId === reader.id
-      ? fromMinor(Number(p.agreedMinor) + Number(p.feeMinor), p.currency)
-      : fromMinor(Number(p.agreedMinor), p.currency),
+  fee: asShipper ? fromMinor(Number(p.feeMinor), p.currency) : 0,
+  total: asShipper
+    ? fromMinor(Number(p.agreedMinor) + Number(p.feeMinor), p.currency)
+    : fromMinor(Number(p.agreedMinor), p.currency),
   note: p.note,
   secured: !!p.chargeRef && p.state !== "refunded",
   payoutIssue: p.driverId === reader.id ? payoutIssueOf(p, history) : null,
@@ -165,14 +168,14 @@ export const recordPaymentEvent = (
 export const loadPayment = async (db: TDb, services: TPaymentServices, user: User, loadId: number) => {
   const load = await loadFor(db, user, loadId, "party");
   const [p] = await db.select().from(freightPayments).where(eq(freightPayments.loadId, load.id));
-  const agreed = load.shipperId === user.id && !statusBlocks(load.status) ? await agreedAmount(db, load) : null;
+  const agreed = load.asShipper && !statusBlocks(load.status) ? await agreedAmount(db, load) : null;
   let quote: TFreightQuote | null = null;
   if (agreed) {
     const { feeMinor: _fee, ...q } = quoteOf(services, agreed);
     quote = q;
   }
   const history = p ? ((await historyOf(db, [p.id])).get(p.id) ?? []) : [];
-  return { quote, payment: p ? toPublic(p, load.title, user, history) : null };
+  return { quote, payment: p ? toPublic(p, load.title, user, history, load.asShipper) : null };
 };
 
 /** Every payment the user is a party of, newest first, with its history. */
@@ -342,7 +345,8 @@ export const startFunding = async (
         .insert(freightPayments)
         .values({
           loadId: load.id,
-          shipperId: user.id,
+          // The load's poster pays (a company member funding it does so for the poster's load).
+          shipperId: load.shipperId ?? user.id,
           driverId: load.assignedDriverId,
           provider: input.provider,
           providerRef: claim,

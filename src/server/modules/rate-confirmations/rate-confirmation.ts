@@ -4,6 +4,7 @@ import { type Load, loads, tripEvents, type User, users } from "../../../../db/t
 import { fromMinor } from "../../../shared/money";
 import type { TRateConfirmationAnswer, TTripParty } from "../../../shared/schemas/answers/rate-confirmations";
 import { AppError } from "../../errors";
+import { actsAsShipper } from "../companies/work";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
 import { agreedAmount } from "../payments/freight";
@@ -26,8 +27,8 @@ const CANCELLED = (load: Load) =>
   );
 
 /** The caller's side of the load: 404 for anyone but its shipper and assigned driver, as for a missing load. */
-const sideOf = (load: Load | undefined, actor: User): TSide => {
-  if (load && load.shipperId === actor.id) return "shipper";
+const sideOf = async (db: TDb | TTx, load: Load | undefined, actor: User): Promise<TSide> => {
+  if (load && (await actsAsShipper(db, load, actor))) return "shipper";
   if (load && load.assignedDriverId != null && load.assignedDriverId === actor.id) return "driver";
   throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
 };
@@ -42,7 +43,7 @@ const agreedOf = async (db: TDb | TTx, load: Load) => {
 /** An awarded load read for one of its parties, with the caller's side and the agreement. */
 export const awardedLoadFor = async (db: TDb, actor: User, loadId: number) => {
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  const you = sideOf(load, actor);
+  const you = await sideOf(db, load, actor);
   return { load: load!, you, agreed: await agreedOf(db, load!) };
 };
 
@@ -101,7 +102,7 @@ export const acceptRateConfirmation = async (db: TDb, actor: User, loadId: numbe
   await db.transaction(async (tx) => {
     await db.q.lockKeys(tx, [`load:${loadId}`]);
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
-    const you = sideOf(load, actor);
+    const you = await sideOf(tx, load, actor);
     await agreedOf(tx, load!);
     const [already] = await tx
       .select({ id: tripEvents.id })

@@ -11,6 +11,7 @@ import type {
   TTrackingLinkState,
 } from "../../../shared/schemas/tracking";
 import { AppError } from "../../errors";
+import { actsAsShipper } from "../companies/work";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { trackOf } from "./positions";
 
@@ -36,7 +37,7 @@ const LINK_GONE = /*i18n*/ {
 
 const shippersLoad = async (db: Pick<TDb, "select">, actor: Pick<User, "id">, loadId: number) => {
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  if (!load || load.shipperId !== actor.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  if (!load || !(await actsAsShipper(db, load, actor))) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   return load;
 };
 

@@ -348,7 +348,7 @@ const emitPosition = (
 // The track's reads, prepared once per handle (perHandle): outside a transaction, so on both engines.
 const trackLoad = perHandle((db) =>
   db
-    .select({ ...BATCH_COLUMNS, carrierCompanyId: loads.carrierCompanyId })
+    .select({ ...BATCH_COLUMNS, carrierCompanyId: loads.carrierCompanyId, shipperCompanyId: loads.shipperCompanyId })
     .from(loads)
     .where(eq(loads.id, sql.placeholder("loadId")))
     .prepare(),

@@ -64,6 +64,7 @@ export const timelineOf = async (db: TDb, actor: User, loadId: number): Promise<
       shipperId: loads.shipperId,
       assignedDriverId: loads.assignedDriverId,
       carrierCompanyId: loads.carrierCompanyId,
+      shipperCompanyId: loads.shipperCompanyId,
     })
     .from(loads)
     .where(eq(loads.id, loadId));

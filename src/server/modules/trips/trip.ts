@@ -5,6 +5,7 @@ import type { TDeliveryInput } from "../../../shared/schemas/documents";
 import { POD_ANSWER_MS, type TTripEventKind } from "../../../shared/schemas/trips";
 import { AppError } from "../../errors";
 import { closeOpenCounters } from "../bids/counter-state";
+import { actsAsShipper } from "../companies/work";
 import { proofDocuments } from "../documents/documents";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
@@ -63,7 +64,8 @@ const move = (db: TDb, actor: User | null, loadId: number, m: TMove, now: number
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
     const isParty =
       load &&
-      (actor === null || (m.who === "driver" ? load.assignedDriverId === actor.id : load.shipperId === actor.id));
+      (actor === null ||
+        (m.who === "driver" ? load.assignedDriverId === actor.id : await actsAsShipper(tx, load, actor)));
     if (!load || !isParty) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (!m.from.includes(load.status)) throw notAllowed(load, m.to, m.from);
     await m.check?.(load, tx);
@@ -263,7 +265,7 @@ export const cancelLoadIn = async (
 ) => {
   await lockLoad(db, tx, loadId);
   const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
-  if (!load || load.shipperId !== shipper.id) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
+  if (!load || !(await actsAsShipper(tx, load, shipper))) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   if (load.status !== "posted" && load.status !== "assigned")
     throw notAllowed(load, "cancelled", ["posted", "assigned"]);
   if (load.status === "assigned" && !reason) {
@@ -316,9 +318,10 @@ export const cancelLoadIn = async (
 /** After completion each side rates the other once, 1 to 5. */
 export const rateLoad = (db: TDb, rater: User, loadId: number, score: number, now = Date.now()) =>
   db.transaction(async (tx) => {
+    await lockLoad(db, tx, loadId);
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
-    const isShipper = load?.shipperId === rater.id;
-    const isDriver = load?.assignedDriverId === rater.id;
+    const isShipper = load != null && (await actsAsShipper(tx, load, rater));
+    const isDriver = !isShipper && load?.assignedDriverId === rater.id;
     if (!load || (!isShipper && !isDriver)) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (load.status !== "completed") {
       throw new AppError(
@@ -336,7 +339,19 @@ export const rateLoad = (db: TDb, rater: User, loadId: number, score: number, no
         "CONFLICT",
         /*i18n*/ { id: "error.rating.nobody", message: "There is nobody to rate on this load" },
       );
-    // Once per side, kept by the unique (load, rater) index: of two ratings at once the second inserts nothing (on
+    // Once per side: a shipper company's members share the shipper's side, so one of them rating closes it for all
+    // (read under the load's lock, which every rating of the load takes).
+    const [sideDone] = await tx
+      .select({ id: ratings.id })
+      .from(ratings)
+      .where(and(eq(ratings.loadId, load.id), eq(ratings.rateeId, rateeId)))
+      .limit(1);
+    if (sideDone)
+      throw new AppError(
+        "CONFLICT",
+        /*i18n*/ { id: "error.rating.already", message: "You have already rated this load" },
+      );
+    // And per rater, kept by the unique (load, rater) index: of two ratings at once the second inserts nothing (on
     // PostgreSQL it waits for the first to commit) and is told so, instead of failing on the index.
     const inserted = await tx
       .insert(ratings)

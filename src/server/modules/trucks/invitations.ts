@@ -7,6 +7,7 @@ import { loads, type TruckInvitation, truckInvitations, trucks, type User, users
 import { placeLabel } from "../../../shared/place";
 import type { TTruckInvitation } from "../../../shared/schemas/trucks";
 import { AppError } from "../../errors";
+import { actsAsShipper } from "../companies/work";
 import { LOAD_NOT_FOUND } from "../loads/errors";
 import { enqueueNotify } from "../notifications/notify";
 import { TRUCK_NOT_FOUND } from "./trucks";
@@ -65,7 +66,7 @@ export const inviteToBid = async (db: TDb, shipper: User, truckId: number, loadI
     .where(and(eq(trucks.id, truckId), gte(trucks.availableEnd, now)));
   if (!truck) throw new AppError("NOT_FOUND", TRUCK_NOT_FOUND);
   const [load] = await db.select().from(loads).where(eq(loads.id, loadId));
-  if (!load || load.shipperId !== shipper.id || load.sourceType !== "mytess")
+  if (load?.sourceType !== "mytess" || !(await actsAsShipper(db, load, shipper)))
     throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   if (load.status !== "posted")
     throw new AppError(

@@ -4,7 +4,15 @@
 // the page's accounts, never one per row.
 import { and, count, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
-import { companies, companyMembers, freightPaymentEvents, freightPayments, loads, users } from "../../../../db/tables";
+import {
+  companies,
+  companyMembers,
+  freightPaymentEvents,
+  freightPayments,
+  loads,
+  ratings,
+  users,
+} from "../../../../db/tables";
 import type { TBidCarrier, TBoardShipper } from "../../../shared/schemas/answers/common";
 import type { TCompanyProfile } from "../../../shared/schemas/answers/trust";
 import type { TVerifiedBadge } from "../../../shared/schemas/answers/verification";
@@ -255,39 +263,54 @@ export const carrierTrust = async (
 };
 
 /**
- * A company's public profile, for anyone: its name, kind, country, badge, and its members' figures summed (ratings,
- * completed trips, loads posted), with how many members it has and since when it exists. 404 for an unknown id.
+ * A company's public profile, for anyone: its name, kind, country, badge, and its own history, credited to the
+ * company rather than summed over whoever is a member today: a shipper company's loads (`loads.shipper_company_id`,
+ * posted by any member at the time) and the ratings its side received on them; a carrier company's trips
+ * (`loads.carrier_company_id`, awarded to its bids) and the ratings its drivers received on them. A member who leaves
+ * takes nothing away, and one who joins brings no earlier history. Trips are completed loads. Two grouped queries,
+ * with how many members it has and since when it exists. 404 for an unknown id.
  */
 export const companyProfile = async (db: TReader, id: number, now = Date.now()): Promise<TCompanyProfile> => {
   const [company] = await db.select().from(companies).where(eq(companies.id, id));
   if (!company) throw new AppError("NOT_FOUND", COMPANY_NOT_FOUND);
   const members = await db
-    .select({
-      userId: companyMembers.userId,
-      role: companyMembers.role,
-      ratingSum: users.ratingSum,
-      totalRatings: users.totalRatings,
-      totalTrips: users.totalTrips,
-    })
+    .select({ userId: companyMembers.userId, role: companyMembers.role })
     .from(companyMembers)
-    .innerJoin(users, eq(users.id, companyMembers.userId))
     .where(eq(companyMembers.companyId, id))
     .orderBy(companyMembers.createdAt, companyMembers.userId);
-  const memberIds = members.map((m) => m.userId);
   const owners = members.filter((m) => m.role === "owner").map((m) => m.userId);
-  const [badges, posted] = await Promise.all([badgesFor(db, owners, now), loadsPostedBy(db, memberIds)]);
-  const ratingSum = members.reduce((s, m) => s + m.ratingSum, 0);
-  const ratings = members.reduce((s, m) => s + m.totalRatings, 0);
+  const isShipper = company.kind === "shipper";
+  const ofCompany = isShipper ? eq(loads.shipperCompanyId, id) : eq(loads.carrierCompanyId, id);
+  // The company's side of a rating: the poster rated (a shipper company), or the trip's driver (a carrier company).
+  const ratee = isShipper ? loads.shipperId : loads.assignedDriverId;
+  const [badges, [history], [rated]] = await Promise.all([
+    badgesFor(db, owners, now),
+    db
+      .select({
+        posted: count(),
+        completed: sql<number>`coalesce(sum(case when ${loads.status} = 'completed' then 1 else 0 end), 0)`.mapWith(
+          Number,
+        ),
+      })
+      .from(loads)
+      .where(and(ofCompany, eq(loads.sourceType, "mytess"))),
+    db
+      .select({ n: count(), sum: sql<number>`coalesce(sum(${ratings.score}), 0)`.mapWith(Number) })
+      .from(ratings)
+      .innerJoin(loads, eq(loads.id, ratings.loadId))
+      .where(and(ofCompany, eq(ratings.rateeId, ratee))),
+  ]);
+  const n = Number(rated?.n ?? 0);
   return {
     id: company.id,
     name: company.name,
     kind: company.kind,
     country: company.country,
     verified: companyBadge(owners, badges),
-    rating: ratingOf(ratingSum, ratings),
-    ratings,
-    trips: members.reduce((s, m) => s + m.totalTrips, 0),
-    loadsPosted: [...posted.values()].reduce((s, n) => s + n, 0),
+    rating: ratingOf(rated?.sum ?? 0, n),
+    ratings: n,
+    trips: history?.completed ?? 0,
+    loadsPosted: isShipper ? Number(history?.posted ?? 0) : 0,
     members: members.length,
     since: new Date(company.createdAt).toISOString(),
   };

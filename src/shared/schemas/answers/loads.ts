@@ -47,6 +47,8 @@ export const ZLoadsMineAnswer = z.array(
     lastPosition: ZTrackPoint.nullable(),
     cancelReason: z.string().nullable(),
     hasRated: z.boolean(),
+    /** Who posted the load (a shipper company's loads are listed to all its members); isMe for the caller's own. */
+    postedBy: z.object({ id: z.number().int(), name: z.string().nullable(), isMe: z.boolean() }).nullable(),
   }),
 );
 

@@ -70,11 +70,19 @@ function FindTrucksLink({ load }: { load: TMyLoad }) {
   );
 }
 
-/** The driver, the truck's last position and why the load was cancelled, where they apply. */
+/** Who posted it (a company colleague's load), the driver, the truck's last position and why it was cancelled. */
 export function MyLoadFacts({ load }: { load: TMyLoad }) {
   const { formatDate } = usePreferences();
+  const postedBy = load.postedBy && !load.postedBy.isMe ? (load.postedBy.name ?? "—") : null;
   return (
     <>
+      {postedBy && (
+        <div className="text-sm text-muted-foreground" data-testid="posted-by">
+          <Trans comment="Shipper's load card: a load of the shipper's company posted by a colleague, with their name">
+            Posted by {postedBy}
+          </Trans>
+        </div>
+      )}
       {load.assignedDriverName && (
         <div className="text-sm">
           <Trans comment="Shipper's load card: the driver the load was given to">

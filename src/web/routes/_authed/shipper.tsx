@@ -53,17 +53,27 @@ function ShipperHome() {
   const desktop = useDesktop();
   const stats = useQuery(trpc.dashboard.shipperStats.queryOptions(undefined, { staleTime: 30_000 }));
   const [status, setStatus] = useState<TLoadStatus | "">("");
+  // Whose loads: a shipper company's members see the company's loads too, and may keep to their own or the company's.
+  const company = useQuery(trpc.companies.mine.queryOptions(undefined, { staleTime: 60_000 }));
+  const inCompany = company.data?.company?.kind === "shipper";
+  const [scope, setScope] = useState<"all" | "mine" | "company">("all");
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(1);
   const q = useDeferredValue(search.trim());
   const mine = useQuery(
     trpc.loads.minePage.queryOptions(
-      { status: status || undefined, q: q || undefined, page, pageSize: 20 },
+      {
+        status: status || undefined,
+        q: q || undefined,
+        scope: inCompany && scope !== "all" ? scope : undefined,
+        page,
+        pageSize: 20,
+      },
       { staleTime: 30_000, placeholderData: keepPreviousData },
     ),
   );
   const loads = { ...mine, data: mine.data?.items };
-  const filtered = Boolean(status || q);
+  const filtered = Boolean(status || q || (inCompany && scope !== "all"));
   const queuedLoads = useOfflineQueue().queued.filter((q) => q.kind === "load");
   const s = stats.data;
   const savings =
@@ -132,6 +142,36 @@ function ShipperHome() {
                 }}
               />
             </div>
+            {inCompany && (
+              <div className="grid gap-1">
+                <Label htmlFor="my-loads-scope">
+                  <Trans comment="Filter of My Loads for a shipper company's member: whose loads to show">
+                    Posted by
+                  </Trans>
+                </Label>
+                <NativeSelect
+                  id="my-loads-scope"
+                  value={scope}
+                  onChange={(e) => {
+                    setScope(e.target.value as "all" | "mine" | "company");
+                    setPage(1);
+                  }}
+                >
+                  <option value="all">
+                    {t({
+                      message: "Anyone",
+                      comment: "My Loads filter: loads posted by me or by my company's members",
+                    })}
+                  </option>
+                  <option value="mine">
+                    {t({ message: "Mine", comment: "My Loads filter: only the loads I posted" })}
+                  </option>
+                  <option value="company">
+                    {t({ message: "Company", comment: "My Loads filter: all the loads of my shipper company" })}
+                  </option>
+                </NativeSelect>
+              </div>
+            )}
             <div className="grid gap-1">
               <Label htmlFor="my-loads-status">
                 <Trans>Status</Trans>
