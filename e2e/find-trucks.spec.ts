@@ -150,6 +150,47 @@ test("a driver posts a truck, a shipper finds it from a load and invites, the dr
   await expect(invitation.getByTestId("invitation-bid")).toHaveText("Change your bid");
   await expect(driver.getByRole("button", { name: "Change your bid" })).toHaveCount(1);
 
+  // "Invited" on the load's card, the phone's board row and the dashboard's nearby card; at a desk, the table's row.
+  await expect(driver.getByTestId("load-card").getByTestId("invited-badge")).toHaveText("Invited");
+  // The board's lane: Addis Ababa → Adama, picked up on the load's day.
+  const board = `/loads?origin=Addis%20Ababa&latitude=8.9&longitude=38.77&radius=50&destination=Adama&destinationLatitude=8.54&destinationLongitude=39.27&destinationRadius=25&pickupFrom=${isoDay(2)}&pickupTo=${isoDay(4)}`;
+  await driver.goto(board);
+  const line = driver.locator(`[data-testid="load-line"][data-load-id="${loadId}"]`);
+  await expect(line.getByTestId("invited-badge")).toHaveText("Invited");
+  // Another load of the same shipper, not offered to this driver, has no badge.
+  const other = await postLoad(shipper, `${title} (no invitation)`);
+  await driver.reload();
+  await expect(driver.locator(`[data-testid="load-line"][data-load-id="${other}"]`)).toBeVisible();
+  await expect(
+    driver.locator(`[data-testid="load-line"][data-load-id="${other}"] [data-testid="invited-badge"]`),
+  ).toHaveCount(0);
+  await expect(line.getByTestId("invited-badge")).toBeVisible();
+  const position = await driver.request.post("/api/drivers/location", { data: { latitude: 8.9, longitude: 38.77 } });
+  expect(position.status()).toBe(200);
+  await driver.goto("/driver");
+  const card = driver.getByTestId("nearby-loads").locator(`[data-testid="load-card"][data-load-id="${loadId}"]`);
+  await expect(card.getByTestId("invited-badge")).toHaveText("Invited");
+  await expect(
+    driver.getByTestId("nearby-loads").locator(`[data-testid="load-card"][data-load-id="${other}"]`),
+  ).toBeVisible();
+  await expect(
+    driver
+      .getByTestId("nearby-loads")
+      .locator(`[data-testid="load-card"][data-load-id="${other}"] [data-testid="invited-badge"]`),
+  ).toHaveCount(0);
+  await driver.setViewportSize({ width: 1440, height: 900 });
+  await driver.goto(board);
+  const tableRow = driver.locator(`[data-testid="load-row"][data-load-id="${loadId}"]`);
+  await expect(tableRow.getByTestId("invited-badge")).toHaveText("Invited");
+  await expect(driver.locator(`[data-testid="load-row"][data-load-id="${other}"]`)).toBeVisible();
+  await expect(
+    driver.locator(`[data-testid="load-row"][data-load-id="${other}"] [data-testid="invited-badge"]`),
+  ).toHaveCount(0);
+  // The shipper's own board shows no invitation badge (the invitation is the driver's).
+  await shipper.goto(`/loads/${loadId}`);
+  await expect(shipper.getByTestId("load-card")).toBeVisible();
+  await expect(shipper.getByTestId("invited-badge")).toHaveCount(0);
+
   await driverCtx.close();
   await shipperCtx.close();
 });
