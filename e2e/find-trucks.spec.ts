@@ -209,3 +209,120 @@ test("the search says so when it cannot be loaded, and loads on Try again", asyn
   await page.getByTestId("trucks-error").getByRole("button", { name: "Try again" }).click();
   await expect(page.getByTestId("no-trucks-found")).toBeVisible();
 });
+
+/** Interactive controls of the page's main part (and an open dialog) shorter than a finger's 44 px, by name. */
+const smallTargets = (page: Page) =>
+  page.evaluate(() => {
+    const roots = [document.querySelector("main"), ...document.querySelectorAll("[role=dialog]")].filter(
+      (r): r is Element => r != null,
+    );
+    const small: string[] = [];
+    for (const root of roots)
+      for (const el of root.querySelectorAll<HTMLElement>("a[href], button, input, select, summary, [role=combobox]")) {
+        const r = el.getBoundingClientRect();
+        if (!r.width || !r.height || getComputedStyle(el).visibility === "hidden") continue;
+        // A link inside running text is not a control of its own.
+        if (el.tagName === "A" && el.closest("p")) continue;
+        if (el instanceof HTMLInputElement && el.type === "checkbox") continue;
+        if (r.height < 44)
+          small.push(
+            `${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? el.id).trim().slice(0, 40)}" ${Math.round(r.height)}px`,
+          );
+      }
+    return small;
+  });
+/** What sticks out past the screen's right edge (the page then scrolls sideways): none when it fits. */
+const sticksOut = (page: Page) =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    return [...document.querySelectorAll<HTMLElement>("body *")]
+      .filter((el) => el.getBoundingClientRect().right > width + 0.5)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ""}${el.id ? `#${el.id}` : ""} "${(el.textContent ?? "").trim().slice(0, 30)}" right=${Math.round(el.getBoundingClientRect().right)}`,
+      )
+      .slice(0, 12);
+  });
+
+test("on a phone (390×844) a shipper searches trucks near a pickup and invites one: it fits, nothing scrolls sideways", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+  const last = `Bekele${Date.now().toString(36)}`;
+  const driverName = `Dawit ${last.charAt(0)}.`;
+  const driverCtx = await browser.newContext(phone);
+  const driver = await driverCtx.newPage();
+  await driver.goto("/signin?mode=register&returnTo=/trucks");
+  await signUp(driver, { type: "Driver", first: "Dawit", last, email: uniqueEmail("dawit") });
+  await expect(driver.getByTestId("no-trucks")).toBeVisible({ timeout: 30_000 });
+  const truck = await driver.request.post("/api/trucks", {
+    data: {
+      originName: "Addis Ababa, Ethiopia",
+      originLatitude: 8.95,
+      originLongitude: 38.76,
+      availableFrom: isoDay(1),
+      availableTo: isoDay(6),
+      destinationName: "Dire Dawa, Ethiopia",
+      destinationLatitude: 9.6,
+      destinationLongitude: 41.85,
+      destinationRadius: 100,
+      equipmentType: "flatbed",
+      capacityLbs: 44000,
+    },
+  });
+  expect(truck.status()).toBe(201);
+  await driverCtx.close();
+
+  const ctx = await browser.newContext(phone);
+  const page = await ctx.newPage();
+  await page.goto("/signin?mode=register&returnTo=/shipper");
+  await signUp(page, { type: "Shipper", first: "Liya", last: "Haile", email: uniqueEmail("liya") });
+  await expect(page.getByRole("heading", { name: "Shipper Dashboard" })).toBeVisible({ timeout: 30_000 });
+  const title = `Steel rods ${Date.now()}`;
+  const loadId = await postLoad(page, title);
+
+  // The search from the menu: the pickup place picked from the suggestions.
+  await page.goto("/find-trucks");
+  await expect(page.getByTestId("trucks-pick-origin")).toBeVisible();
+  expect(await sticksOut(page)).toEqual([]);
+  await page.getByLabel("Origin").fill("Addis Ab");
+  const suggestion = page.getByRole("option", { name: /^Addis Ababa/ }).first();
+  expect((await suggestion.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  await suggestion.tap();
+  await expect(page).toHaveURL(/latitude=/);
+  const row = page.getByTestId("truck-result").filter({ hasText: driverName });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId("truck-lane")).toContainText("Addis Ababa, Ethiopia");
+  await expect(row.getByTestId("truck-lane")).toContainText("Dire Dawa, Ethiopia");
+
+  // Everything fits the screen: no sideways scroll, the row within the width, its button whole, touch-sized targets.
+  expect(await sticksOut(page)).toEqual([]);
+  const box = await row.boundingBox();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+  const inviteButton = row.getByTestId("invite-to-bid");
+  const buttonBox = await inviteButton.boundingBox();
+  expect(buttonBox!.height).toBeGreaterThanOrEqual(44);
+  expect(buttonBox!.x + buttonBox!.width).toBeLessThanOrEqual(390);
+  expect(await smallTargets(page)).toEqual([]);
+
+  // The invitation: a dialog that fits the phone, its controls touch-sized; the row then says Invited.
+  await inviteButton.click();
+  const invite = page.getByTestId("invite-dialog");
+  await expect(invite.getByRole("heading", { name: `Invite ${driverName} to bid` })).toBeVisible();
+  const dialogBox = await invite.boundingBox();
+  expect(dialogBox!.x).toBeGreaterThanOrEqual(0);
+  expect(dialogBox!.x + dialogBox!.width).toBeLessThanOrEqual(390);
+  await invite.getByLabel("Load").selectOption(String(loadId));
+  expect(await smallTargets(page)).toEqual([]);
+  await invite.getByTestId("send-invitation").click();
+  await expect(toast(page).getByText("Invitation sent")).toBeVisible();
+  await expect(invite).toBeHidden();
+  await row.getByTestId("invite-to-bid").click();
+  await expect(invite.getByLabel("Load").locator(`option[value="${loadId}"]`)).toContainText("(invited)");
+  await invite.getByRole("button", { name: "Cancel" }).click();
+  expect(await sticksOut(page)).toEqual([]);
+  await ctx.close();
+});
