@@ -1,5 +1,45 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { signUp, uniqueEmail } from "./helpers";
+
+/** The orders on the page that can still be converted, each with the load it would become (as the API gives it). */
+const draftsOf = async (page: Page) => {
+  const ids = await page
+    .getByTestId("order-row")
+    .filter({ has: page.getByTestId("convert-order") })
+    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-order-id"))));
+  return Promise.all(
+    ids.map(async (id) => ({
+      id,
+      ...((await (await page.request.get(`/api/ecommerce/orders/${id}/draft`)).json()) as {
+        load: { weight: number; deliveryCountry: string };
+        missing: string[];
+      }),
+    })),
+  );
+};
+
+/** A new shipper with the Sandbox Shopify store (warehouse in Addis Ababa), synced, on its orders tab. */
+const shipperWithStore = async (page: Page, first: string) => {
+  await page.goto("/signin?mode=register&returnTo=/ecommerce");
+  await signUp(page, { type: "Shipper", first, last: "Tesfaye", email: uniqueEmail(first.toLowerCase()) });
+  await expect(page.getByTestId("no-integrations")).toBeVisible();
+  await page.getByTestId("add-integration").click();
+  await page.getByLabel("Platform").selectOption("shopify");
+  await page.getByLabel("Name").fill(`${first}'s shop`);
+  await page.getByTestId("use-sandbox").click();
+  await page.locator("#ec-warehouse-city").fill("Addis");
+  await page
+    .getByRole("option", { name: /Addis Ababa/ })
+    .first()
+    .click();
+  await page.locator("#ec-warehouse-address").fill("Bole Lemi Industrial Park");
+  await page.getByTestId("integration-submit").click();
+  await expect(page.getByTestId("toast").getByText("Integration Added")).toBeVisible();
+  await page.getByTestId("sync-integration").first().click();
+  await expect(page.getByTestId("toast").getByText("Sync Successful")).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId("tab-orders").click();
+  await expect(page.getByTestId("order-row").first()).toBeVisible();
+};
 
 // Demo mode runs Sandbox emulators of Shopify, Amazon's Selling Partner API and Alibaba.com: a store added here is read
 // through the same adapter a deployment uses, on loopback.
@@ -51,16 +91,13 @@ test("a new shipper adds a Shopify store, syncs its orders, converts one and fin
   await page.getByTestId("tab-orders").click();
   const rows = page.getByTestId("order-row");
   await expect(rows.first()).toBeVisible();
-  // An order whose city the map knows (the emulator's "Smallville, ZZ" orders need the shipper's help).
-  const row = rows
-    .filter({ hasNotText: "Smallville" })
-    .filter({ has: page.getByTestId("convert-order") })
-    .first();
+  // An order whose city the map knows (the emulator's "Smallville, ZZ" orders need the shipper's help) and that a truck
+  // reaches from Addis Ababa (not one across an ocean, which has its own story below).
+  const drafts = await draftsOf(page);
+  const draft = drafts.find((d) => d.missing.length === 0 && d.load.deliveryCountry !== "United States")!;
+  expect(draft, "the Sandbox store has an order a truck reaches").toBeTruthy();
+  const row = page.locator(`[data-testid="order-row"][data-order-id="${draft.id}"]`);
   const number = (await row.getByTestId("order-number").textContent())!.trim();
-  const orderId = Number(await row.getAttribute("data-order-id"));
-  const draft = (await (await page.request.get(`/api/ecommerce/orders/${orderId}/draft`)).json()) as {
-    load: { weight: number };
-  };
   // Convert opens the order's load in the Post Load form; nothing is posted before the shipper posts it.
   await row.getByTestId("convert-order").click();
   const review = page.getByRole("dialog");
@@ -105,19 +142,7 @@ test("an order light enough for a parcel carrier suggests the parcel section bef
   // The orders on the first page, each with the load it would become (as the API gives it): one under 70 kg, one over.
   await page.getByTestId("tab-orders").click();
   await expect(page.getByTestId("order-row").first()).toBeVisible();
-  const ids = await page
-    .getByTestId("order-row")
-    .filter({ has: page.getByTestId("convert-order") })
-    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-order-id"))));
-  const drafts = await Promise.all(
-    ids.map(async (id) => ({
-      id,
-      ...((await (await page.request.get(`/api/ecommerce/orders/${id}/draft`)).json()) as {
-        load: { weight: number };
-        missing: string[];
-      }),
-    })),
-  );
+  const drafts = await draftsOf(page);
   const PARCEL_LBS = 70 / 0.45359237;
   const light = drafts.find((d) => d.load.weight < PARCEL_LBS && d.missing.length === 0);
   const heavy = drafts.find((d) => d.load.weight >= PARCEL_LBS && d.missing.length === 0);
@@ -139,4 +164,40 @@ test("an order light enough for a parcel carrier suggests the parcel section bef
   const heavyReview = await open(heavy!.id);
   await expect(heavyReview.getByTestId("review-load-notice")).toBeVisible();
   await expect(heavyReview.getByTestId("parcel-suggestion")).toHaveCount(0);
+});
+
+test("an order across an ocean is flagged and posted as a truck load only once the shipper says so", async ({
+  page,
+}) => {
+  await shipperWithStore(page, "Lensa");
+  const drafts = await draftsOf(page);
+  const ocean = drafts.find((d) => d.missing.length === 0 && d.load.deliveryCountry === "United States");
+  const road = drafts.find((d) => d.missing.length === 0 && d.load.deliveryCountry === "Ethiopia");
+  expect(ocean, "the Sandbox store has an order to the United States").toBeTruthy();
+  expect(road, "the Sandbox store has an order within Ethiopia").toBeTruthy();
+  const rowOf = (id: number) => page.locator(`[data-testid="order-row"][data-order-id="${id}"]`);
+
+  // Within Ethiopia: nothing flagged.
+  await rowOf(road!.id).getByTestId("convert-order").click();
+  let review = page.getByRole("dialog");
+  await expect(review.getByTestId("review-load-notice")).toBeVisible();
+  await expect(review.getByTestId("ocean-crossing")).toHaveCount(0);
+  await review.getByRole("button", { name: "Close" }).click();
+  await expect(review).toBeHidden();
+
+  // Addis Ababa → the United States: the form says it is ocean freight, and posting it unticked is refused.
+  await rowOf(ocean!.id).getByTestId("convert-order").click();
+  review = page.getByRole("dialog");
+  await expect(review.getByTestId("ocean-crossing")).toContainText(
+    "No road joins Ethiopia and United States: this order needs ocean freight, not a truck load.",
+  );
+  await review.getByRole("button", { name: "Post Load" }).click();
+  await expect(review.getByText(/No road joins Ethiopia and United States: .*Confirm to post it/)).toBeVisible();
+  await expect(review.locator("#delivery-country")).toHaveAttribute("aria-invalid", "true");
+  await expect(rowOf(ocean!.id).getByTestId("converted-badge")).toHaveCount(0);
+  // Ticked, it goes as a truck load.
+  await review.getByTestId("confirm-ocean-crossing").check();
+  await review.getByRole("button", { name: "Post Load" }).click();
+  await expect(page.getByTestId("toast").getByText("Order Converted")).toBeVisible();
+  await expect(rowOf(ocean!.id).getByTestId("converted-badge")).toBeVisible();
 });

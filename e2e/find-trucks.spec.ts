@@ -150,6 +150,47 @@ test("a driver posts a truck, a shipper finds it from a load and invites, the dr
   await expect(invitation.getByTestId("invitation-bid")).toHaveText("Change your bid");
   await expect(driver.getByRole("button", { name: "Change your bid" })).toHaveCount(1);
 
+  // "Invited" on the load's card, the phone's board row and the dashboard's nearby card; at a desk, the table's row.
+  await expect(driver.getByTestId("load-card").getByTestId("invited-badge")).toHaveText("Invited");
+  // The board's lane: Addis Ababa → Adama, picked up on the load's day.
+  const board = `/loads?origin=Addis%20Ababa&latitude=8.9&longitude=38.77&radius=50&destination=Adama&destinationLatitude=8.54&destinationLongitude=39.27&destinationRadius=25&pickupFrom=${isoDay(2)}&pickupTo=${isoDay(4)}`;
+  await driver.goto(board);
+  const line = driver.locator(`[data-testid="load-line"][data-load-id="${loadId}"]`);
+  await expect(line.getByTestId("invited-badge")).toHaveText("Invited");
+  // Another load of the same shipper, not offered to this driver, has no badge.
+  const other = await postLoad(shipper, `${title} (no invitation)`);
+  await driver.reload();
+  await expect(driver.locator(`[data-testid="load-line"][data-load-id="${other}"]`)).toBeVisible();
+  await expect(
+    driver.locator(`[data-testid="load-line"][data-load-id="${other}"] [data-testid="invited-badge"]`),
+  ).toHaveCount(0);
+  await expect(line.getByTestId("invited-badge")).toBeVisible();
+  const position = await driver.request.post("/api/drivers/location", { data: { latitude: 8.9, longitude: 38.77 } });
+  expect(position.status()).toBe(200);
+  await driver.goto("/driver");
+  const card = driver.getByTestId("nearby-loads").locator(`[data-testid="load-card"][data-load-id="${loadId}"]`);
+  await expect(card.getByTestId("invited-badge")).toHaveText("Invited");
+  await expect(
+    driver.getByTestId("nearby-loads").locator(`[data-testid="load-card"][data-load-id="${other}"]`),
+  ).toBeVisible();
+  await expect(
+    driver
+      .getByTestId("nearby-loads")
+      .locator(`[data-testid="load-card"][data-load-id="${other}"] [data-testid="invited-badge"]`),
+  ).toHaveCount(0);
+  await driver.setViewportSize({ width: 1440, height: 900 });
+  await driver.goto(board);
+  const tableRow = driver.locator(`[data-testid="load-row"][data-load-id="${loadId}"]`);
+  await expect(tableRow.getByTestId("invited-badge")).toHaveText("Invited");
+  await expect(driver.locator(`[data-testid="load-row"][data-load-id="${other}"]`)).toBeVisible();
+  await expect(
+    driver.locator(`[data-testid="load-row"][data-load-id="${other}"] [data-testid="invited-badge"]`),
+  ).toHaveCount(0);
+  // The shipper's own board shows no invitation badge (the invitation is the driver's).
+  await shipper.goto(`/loads/${loadId}`);
+  await expect(shipper.getByTestId("load-card")).toBeVisible();
+  await expect(shipper.getByTestId("invited-badge")).toHaveCount(0);
+
   await driverCtx.close();
   await shipperCtx.close();
 });
@@ -167,4 +208,121 @@ test("the search says so when it cannot be loaded, and loads on Try again", asyn
   fail = false;
   await page.getByTestId("trucks-error").getByRole("button", { name: "Try again" }).click();
   await expect(page.getByTestId("no-trucks-found")).toBeVisible();
+});
+
+/** Interactive controls of the page's main part (and an open dialog) shorter than a finger's 44 px, by name. */
+const smallTargets = (page: Page) =>
+  page.evaluate(() => {
+    const roots = [document.querySelector("main"), ...document.querySelectorAll("[role=dialog]")].filter(
+      (r): r is Element => r != null,
+    );
+    const small: string[] = [];
+    for (const root of roots)
+      for (const el of root.querySelectorAll<HTMLElement>("a[href], button, input, select, summary, [role=combobox]")) {
+        const r = el.getBoundingClientRect();
+        if (!r.width || !r.height || getComputedStyle(el).visibility === "hidden") continue;
+        // A link inside running text is not a control of its own.
+        if (el.tagName === "A" && el.closest("p")) continue;
+        if (el instanceof HTMLInputElement && el.type === "checkbox") continue;
+        if (r.height < 44)
+          small.push(
+            `${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") ?? el.textContent ?? el.id).trim().slice(0, 40)}" ${Math.round(r.height)}px`,
+          );
+      }
+    return small;
+  });
+/** What sticks out past the screen's right edge (the page then scrolls sideways): none when it fits. */
+const sticksOut = (page: Page) =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    return [...document.querySelectorAll<HTMLElement>("body *")]
+      .filter((el) => el.getBoundingClientRect().right > width + 0.5)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ""}${el.id ? `#${el.id}` : ""} "${(el.textContent ?? "").trim().slice(0, 30)}" right=${Math.round(el.getBoundingClientRect().right)}`,
+      )
+      .slice(0, 12);
+  });
+
+test("on a phone (390×844) a shipper searches trucks near a pickup and invites one: it fits, nothing scrolls sideways", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+  const last = `Bekele${Date.now().toString(36)}`;
+  const driverName = `Dawit ${last.charAt(0)}.`;
+  const driverCtx = await browser.newContext(phone);
+  const driver = await driverCtx.newPage();
+  await driver.goto("/signin?mode=register&returnTo=/trucks");
+  await signUp(driver, { type: "Driver", first: "Dawit", last, email: uniqueEmail("dawit") });
+  await expect(driver.getByTestId("no-trucks")).toBeVisible({ timeout: 30_000 });
+  const truck = await driver.request.post("/api/trucks", {
+    data: {
+      originName: "Addis Ababa, Ethiopia",
+      originLatitude: 8.95,
+      originLongitude: 38.76,
+      availableFrom: isoDay(1),
+      availableTo: isoDay(6),
+      destinationName: "Dire Dawa, Ethiopia",
+      destinationLatitude: 9.6,
+      destinationLongitude: 41.85,
+      destinationRadius: 100,
+      equipmentType: "flatbed",
+      capacityLbs: 44000,
+    },
+  });
+  expect(truck.status()).toBe(201);
+  await driverCtx.close();
+
+  const ctx = await browser.newContext(phone);
+  const page = await ctx.newPage();
+  await page.goto("/signin?mode=register&returnTo=/shipper");
+  await signUp(page, { type: "Shipper", first: "Liya", last: "Haile", email: uniqueEmail("liya") });
+  await expect(page.getByRole("heading", { name: "Shipper Dashboard" })).toBeVisible({ timeout: 30_000 });
+  const title = `Steel rods ${Date.now()}`;
+  const loadId = await postLoad(page, title);
+
+  // The search from the menu: the pickup place picked from the suggestions.
+  await page.goto("/find-trucks");
+  await expect(page.getByTestId("trucks-pick-origin")).toBeVisible();
+  expect(await sticksOut(page)).toEqual([]);
+  await page.getByLabel("Origin").fill("Addis Ab");
+  const suggestion = page.getByRole("option", { name: /^Addis Ababa/ }).first();
+  expect((await suggestion.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  await suggestion.tap();
+  await expect(page).toHaveURL(/latitude=/);
+  const row = page.getByTestId("truck-result").filter({ hasText: driverName });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId("truck-lane")).toContainText("Addis Ababa, Ethiopia");
+  await expect(row.getByTestId("truck-lane")).toContainText("Dire Dawa, Ethiopia");
+
+  // Everything fits the screen: no sideways scroll, the row within the width, its button whole, touch-sized targets.
+  expect(await sticksOut(page)).toEqual([]);
+  const box = await row.boundingBox();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+  const inviteButton = row.getByTestId("invite-to-bid");
+  const buttonBox = await inviteButton.boundingBox();
+  expect(buttonBox!.height).toBeGreaterThanOrEqual(44);
+  expect(buttonBox!.x + buttonBox!.width).toBeLessThanOrEqual(390);
+  expect(await smallTargets(page)).toEqual([]);
+
+  // The invitation: a dialog that fits the phone, its controls touch-sized; the row then says Invited.
+  await inviteButton.click();
+  const invite = page.getByTestId("invite-dialog");
+  await expect(invite.getByRole("heading", { name: `Invite ${driverName} to bid` })).toBeVisible();
+  const dialogBox = await invite.boundingBox();
+  expect(dialogBox!.x).toBeGreaterThanOrEqual(0);
+  expect(dialogBox!.x + dialogBox!.width).toBeLessThanOrEqual(390);
+  await invite.getByLabel("Load").selectOption(String(loadId));
+  expect(await smallTargets(page)).toEqual([]);
+  await invite.getByTestId("send-invitation").click();
+  await expect(toast(page).getByText("Invitation sent")).toBeVisible();
+  await expect(invite).toBeHidden();
+  await row.getByTestId("invite-to-bid").click();
+  await expect(invite.getByLabel("Load").locator(`option[value="${loadId}"]`)).toContainText("(invited)");
+  await invite.getByRole("button", { name: "Cancel" }).click();
+  expect(await sticksOut(page)).toEqual([]);
+  await ctx.close();
 });

@@ -11,20 +11,66 @@ import { CARGO, ETHIOPIA_CORRIDOR, EUROPE_LANES, type TPlace, US_LANES } from ".
 export const DEMO_PASSWORD = "mytess-demo";
 
 export const DEMO_USERS = [
-  { email: "abebe@demo.mytess.app", firstName: "Abebe", lastName: "Kebede", userType: "driver", at: [9.0108, 38.7613] },
+  {
+    email: "abebe@demo.mytess.app",
+    firstName: "Abebe",
+    lastName: "Kebede",
+    userType: "driver",
+    at: [9.0108, 38.7613],
+    region: "ethiopia",
+  },
   {
     email: "chaltu@demo.mytess.app",
     firstName: "Chaltu",
     lastName: "Tadesse",
     userType: "driver",
     at: [8.541, 39.2689],
+    region: "ethiopia",
   },
-  { email: "mike@demo.mytess.app", firstName: "Mike", lastName: "Johnson", userType: "driver", at: [41.85, -87.65] },
-  { email: "anna@demo.mytess.app", firstName: "Anna", lastName: "Kowalski", userType: "driver", at: [51.92, 4.48] },
-  { email: "selam@demo.mytess.app", firstName: "Selam", lastName: "Bekele", userType: "shipper", at: null },
-  { email: "john@demo.mytess.app", firstName: "John", lastName: "Carter", userType: "shipper", at: null },
-  { email: "lena@demo.mytess.app", firstName: "Lena", lastName: "Fischer", userType: "shipper", at: null },
+  {
+    email: "mike@demo.mytess.app",
+    firstName: "Mike",
+    lastName: "Johnson",
+    userType: "driver",
+    at: [41.85, -87.65],
+    region: "us",
+  },
+  {
+    email: "anna@demo.mytess.app",
+    firstName: "Anna",
+    lastName: "Kowalski",
+    userType: "driver",
+    at: [51.92, 4.48],
+    region: "europe",
+  },
+  {
+    email: "selam@demo.mytess.app",
+    firstName: "Selam",
+    lastName: "Bekele",
+    userType: "shipper",
+    at: null,
+    region: "ethiopia",
+  },
+  { email: "john@demo.mytess.app", firstName: "John", lastName: "Carter", userType: "shipper", at: null, region: "us" },
+  {
+    email: "lena@demo.mytess.app",
+    firstName: "Lena",
+    lastName: "Fischer",
+    userType: "shipper",
+    at: null,
+    region: "europe",
+  },
 ] as const;
+
+/**
+ * What each region's demo accounts read amounts and distances in, as a new account there would: Ethiopia in birr,
+ * kilometres and kilograms; Europe in euros, kilometres and kilograms; the United States in dollars, miles and pounds.
+ */
+export const DEMO_REGION_SETTINGS = {
+  ethiopia: { currency: "ETB", units: "metric" },
+  europe: { currency: "EUR", units: "metric" },
+  us: { currency: "USD", units: "imperial" },
+} as const;
 
 /** A small deterministic generator, so every demo database holds the same loads. */
 const mulberry32 = (seed: number) => () => {
@@ -73,6 +119,7 @@ export const seedDemo = async (db: TDb, now = Date.now()) => {
         firstName: u.firstName,
         lastName: u.lastName,
         userType: u.userType,
+        ...DEMO_REGION_SETTINGS[u.region],
         // Demo accounts post many loads and fund them: their addresses count as proven.
         emailVerifiedAt: joined,
         trialEndsAt: trialEnds.getTime(),
@@ -86,15 +133,7 @@ export const seedDemo = async (db: TDb, now = Date.now()) => {
         .set({ latitude: u.at[0], longitude: u.at[1], locationUpdatedAt: now - 2 * 60 * 60 * 1000 })
         .where(sql`${users.id} = ${user!.id}`);
     }
-    created.push({
-      ...user!,
-      region:
-        u.email.startsWith("john") || u.email.startsWith("mike")
-          ? "us"
-          : u.email.startsWith("lena") || u.email.startsWith("anna")
-            ? "europe"
-            : "ethiopia",
-    });
+    created.push({ ...user!, region: u.region });
   }
   const shipperOf = (region: string) => created.find((u) => u.userType === "shipper" && u.region === region)!;
   const driversOf = (region: string) => created.filter((u) => u.userType === "driver" && u.region === region);

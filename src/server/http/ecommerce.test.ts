@@ -507,6 +507,10 @@ describe("13. anonymous store webhooks", () => {
   });
 });
 
+/** An order a truck can take from the Addis Ababa warehouse: placed on the map, and not across an ocean (the US). */
+const byRoad = (o: TOrder) =>
+  o.shippingCountry !== "ZZ" && o.shippingCountry !== "US" && o.shippingCity !== "Smallville";
+
 describe("converting an order", () => {
   const syncShop = async () => {
     const shop = await addStore("shopify");
@@ -516,7 +520,7 @@ describe("converting an order", () => {
 
   test("an order becomes a posted load from the warehouse to the customer's city, once, even when asked twice at once", async () => {
     await syncShop();
-    const order = (await orders()).items.find((o) => o.shippingCountry !== "ZZ" && o.shippingCity !== "Smallville")!;
+    const order = (await orders()).items.find(byRoad)!;
     const [a, b] = await Promise.all([
       shipper.post(`/api/ecommerce/orders/${order.id}/convert`),
       shipper.post(`/api/ecommerce/orders/${order.id}/convert`),
@@ -582,14 +586,52 @@ describe("converting an order", () => {
     expect(done.json.order.status).toBe("converted");
   });
 
+  test("an ocean crossing: refused as a truck load naming the delivery country, posted once the shipper confirms", async () => {
+    await syncShop();
+    const order = (await orders()).items.find((o) => o.shippingCountry === "US")!;
+    expect(order).toBeDefined();
+    const refused = await shipper.post(`/api/ecommerce/orders/${order.id}/convert`);
+    expect(refused.status).toBe(400);
+    const message =
+      "No road joins Ethiopia and United States: this order needs ocean freight, not a truck load. Confirm to post it as a truck load all the same";
+    expect(refused.json.message).toBe(message);
+    expect(refused.json.messageId).toBe("error.ecommerce.oceanCrossing");
+    expect(refused.json.issues).toEqual([{ path: "deliveryCountry", message }]);
+    // In the caller's language.
+    expect((await shipper.put("/api/user/language", { language: "am" })).status).toBe(200);
+    const am = await shipper.post(`/api/ecommerce/orders/${order.id}/convert`);
+    expect(am.status).toBe(400);
+    expect(am.json.message).toStartWith("Ethiopia እና United Statesን የሚያገናኝ መንገድ የለም");
+    expect((await shipper.put("/api/user/language", { language: "en" })).status).toBe(200);
+    // Nothing written: no load, the order still to convert.
+    expect(await t.rows("SELECT id FROM loads")).toEqual([]);
+    expect((await orders()).items.find((o) => o.id === order.id)).toMatchObject({ isConvertedToLoad: false });
+    // The completed draft says the same (the form's path), and a bad flag is named.
+    const draft = (await shipper.get(`/api/ecommerce/orders/${order.id}/draft`)).json;
+    const load = draft.load;
+    const completed = await shipper.post(`/api/ecommerce/orders/${order.id}/convert`, { load });
+    expect(completed.status).toBe(400);
+    expect(completed.json.issues).toEqual([{ path: "deliveryCountry", message }]);
+    const bad = await shipper.post(`/api/ecommerce/orders/${order.id}/convert`, { confirmOceanCrossing: "yes" });
+    expect(bad.status).toBe(400);
+    expect((bad.json.issues as { path: string }[]).map((i) => i.path)).toEqual(["confirmOceanCrossing"]);
+    // Confirmed: the shipper posts it as a truck load all the same.
+    const done = await shipper.post(`/api/ecommerce/orders/${order.id}/convert`, { load, confirmOceanCrossing: true });
+    expect(done.status).toBe(200);
+    expect(done.json.load).toMatchObject({ pickupCountry: "Ethiopia", deliveryCountry: "United States" });
+    // A European order from the same warehouse goes by road: no question asked.
+    const europe = (await orders()).items.find((o) =>
+      ["NL", "DE", "FR", "IT", "BE", "ES"].includes(o.shippingCountry ?? ""),
+    );
+    if (europe) expect((await shipper.post(`/api/ecommerce/orders/${europe.id}/convert`)).status).toBe(200);
+  });
+
   test("an account without a proven contact: converted orders count with hand-posted loads toward its 3", async () => {
     const unproven = createClient(t, "10.0.0.9");
     await registerUser(unproven, "shipper", {}, { verified: false });
     const shop = await addStore("shopify", {}, unproven);
     expect((await unproven.post(`/api/ecommerce/integrations/${shop.id}/sync`)).status).toBe(200);
-    const convertible = (await orders(unproven)).items.filter(
-      (o) => o.shippingCountry !== "ZZ" && o.shippingCity !== "Smallville",
-    );
+    const convertible = (await orders(unproven)).items.filter(byRoad);
     expect(convertible.length).toBeGreaterThanOrEqual(2);
     for (const title of ["Teff 1", "Teff 2"])
       expect((await unproven.post("/api/loads", loadInput({ title }))).status).toBe(201);

@@ -473,6 +473,33 @@ describe("invitations to bid", () => {
     expect(bid.status).toBe(201);
   });
 
+  test("the board, the dashboard's list and the load page say Invited to the invited driver only", async () => {
+    const truck = (await driver.post("/api/trucks", truckInput())).json;
+    await other.post("/api/trucks", truckInput({ plate: "3-B54321" }));
+    const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;
+    const otherLoad = (await shipper.post("/api/loads", loadInput({ title: "Teff, 20 t" }))).json.id as number;
+    const board = (c: TClient) => c.get(`/api/loads?latitude=${NEAR_ADDIS.latitude}&longitude=${NEAR_ADDIS.longitude}`);
+    const invitedOf = (r: { json: { id: number; invited: boolean }[] }) =>
+      Object.fromEntries(r.json.map((l) => [l.id, l.invited]));
+    // Before any invitation nobody is invited.
+    expect(invitedOf(await board(driver))).toEqual({ [loadId]: false, [otherLoad]: false });
+
+    expect((await shipper.post(`/api/trucks/${truck.id}/invitations`, { loadId })).status).toBe(201);
+
+    // The invited driver: the REST board (a field beside the load's), the tRPC board and the load's page.
+    const mine = await board(driver);
+    expect(mine.status).toBe(200);
+    expect(invitedOf(mine)).toEqual({ [loadId]: true, [otherLoad]: false });
+    const page = await driver.get(`/api/loads/${loadId}`);
+    expect(page.json.invited).toBe(true);
+    expect((await driver.get(`/api/loads/${otherLoad}`)).json.invited).toBe(false);
+    // Another driver (with a truck of their own near by) and the shipper see no invitation of theirs.
+    expect(invitedOf(await board(other))).toEqual({ [loadId]: false, [otherLoad]: false });
+    expect((await other.get(`/api/loads/${loadId}`)).json.invited).toBe(false);
+    expect(invitedOf(await board(shipper))).toEqual({ [loadId]: false, [otherLoad]: false });
+    expect((await shipper.get(`/api/loads/${loadId}`)).json.invited).toBe(false);
+  });
+
   test("two invitations of the same truck to the same load at once: one is written, one notification", async () => {
     const truck = (await driver.post("/api/trucks", truckInput())).json;
     const loadId = (await shipper.post("/api/loads", loadInput())).json.id as number;

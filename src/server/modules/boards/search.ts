@@ -14,6 +14,7 @@ import { boardStats, searchLoads, type TLoadPage } from "../loads/search";
 import { toPublicLoad } from "../loads/serialize";
 import { nearestPlace } from "../places/gazetteer";
 import { loadRates, type TRates, toUsd } from "../platform/fx";
+import { invitedLoadIds } from "../trucks/invitations";
 import { shipperTrust } from "../trust/trust";
 import { adapterOf, canSync, isSandboxBoardUrlOf, listMarketplaces, ownMarketplace, recordBoardError } from "./configs";
 import { toLoadValues } from "./map";
@@ -204,7 +205,7 @@ const comparator = (p: TLoadSearchInput, rates: TRates) => {
 const MERGE_DEPTH = 1000;
 
 export type TBoardPage = Omit<TLoadPage, "items"> & {
-  items: (TBoardLoadItem & { shipper: TBoardShipper | null })[];
+  items: (TBoardLoadItem & { shipper: TBoardShipper | null; invited: boolean })[];
   boards: TBoardAnswer[];
 };
 
@@ -233,6 +234,7 @@ export const searchBoard = async (
       ...page,
       items: await withShippers(
         db,
+        viewer.id,
         page.items.map((l) => decorate(l, byId, false)),
       ),
       boards: p.status === "posted" ? configs.map((c) => answerOf(c, stateOf(c))) : [],
@@ -251,7 +253,7 @@ export const searchBoard = async (
   const merged = [...dbPage.items.map((l) => decorate(l, byId, false)), ...live].sort(comparator(p, rates));
   const start = (p.page - 1) * p.pageSize;
   return {
-    items: await withShippers(db, merged.slice(start, start + p.pageSize)),
+    items: await withShippers(db, viewer.id, merged.slice(start, start + p.pageSize)),
     page: p.page,
     pageSize: p.pageSize,
     hasMore: dbPage.hasMore || merged.length > depth,
@@ -259,15 +261,31 @@ export const searchBoard = async (
   };
 };
 
-/** Each MyTess load with its shipper's trust signals (batched for the page); an outside board's load has its contact. */
-const withShippers = async <T extends { shipperId: number | null; source: { type: string } }>(db: TDb, items: T[]) => {
-  const shippers = await shipperTrust(
-    db,
-    items.map((l) => (l.source.type === "mytess" ? l.shipperId : null)),
-  );
+/**
+ * Each MyTess load with its shipper's trust signals (batched for the page), and whether the viewer was invited to bid
+ * on it (their own invitations only); an outside board's load has its contact.
+ */
+const withShippers = async <T extends { id: number; shipperId: number | null; source: { type: string } }>(
+  db: TDb,
+  viewerId: number,
+  items: T[],
+) => {
+  const mytess = items.filter((l) => l.source.type === "mytess");
+  const [shippers, invited] = await Promise.all([
+    shipperTrust(
+      db,
+      items.map((l) => (l.source.type === "mytess" ? l.shipperId : null)),
+    ),
+    invitedLoadIds(
+      db,
+      viewerId,
+      mytess.map((l) => l.id),
+    ),
+  ]);
   return items.map((l) => ({
     ...l,
     shipper: l.source.type === "mytess" && l.shipperId != null ? (shippers.get(l.shipperId) ?? null) : null,
+    invited: l.source.type === "mytess" && invited.has(l.id),
   }));
 };
 

@@ -19,6 +19,7 @@ import { boardStatsWithLive, searchBoard } from "../boards/search";
 import { actsAsShipper, dispatchesLoad, isTripParty } from "../companies/work";
 import { SHIPPER_LOAD_SCOPES, shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
 import { ratingsOf, trackOf } from "../trips/trip";
+import { invitedLoadIds } from "../trucks/invitations";
 import { shipperTrust } from "../trust/trust";
 import { getLoadAlerts, saveLoadAlerts } from "./alerts";
 import { createLoad, getVisibleLoad, publicPreview } from "./loads";
@@ -103,6 +104,7 @@ export const loadsRouter = {
         ratedBy: isParty ? (await ratingsOf(ctx.db, load.id)).map((r) => r.raterId) : [],
         shipper,
         truck: isParty ? await awardedTruckOf(ctx.db, load) : null,
+        invited: load.sourceType === "mytess" && (await invitedLoadIds(ctx.db, ctx.actor.id, [load.id])).has(load.id),
       };
     }),
 

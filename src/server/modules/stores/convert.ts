@@ -9,6 +9,7 @@ import {
 } from "../../../../db/tables";
 import { MONEY_CURRENCY_CODES } from "../../../shared/constants";
 import { haversineMiles } from "../../../shared/geo";
+import { oceanCrossing } from "../../../shared/landmass";
 import { fromMinor } from "../../../shared/money";
 import type { TCreateLoadInput } from "../../../shared/schemas/loads";
 import { AppError } from "../../errors";
@@ -149,9 +150,18 @@ export const orderDraft = async (db: TDb, user: User, id: number) => {
 
 /**
  * Converts an order into a posted load, or, with `load`, posts the load the shipper completed from the order's draft
- * (when its city could not be placed). 409 when the order is already a load or was cancelled.
+ * (when its city could not be placed). 409 when the order is already a load or was cancelled. A load whose countries
+ * no road joins (an ocean crossing, shared/landmass.ts) is ocean freight: 400 naming `deliveryCountry` unless the
+ * shipper confirmed it goes as a truck load all the same (`confirmOceanCrossing`).
  */
-export const convertOrder = async (db: TDb, user: User, id: number, completed?: TCreateLoadInput, now = Date.now()) => {
+export const convertOrder = async (
+  db: TDb,
+  user: User,
+  id: number,
+  completed?: TCreateLoadInput,
+  now = Date.now(),
+  confirmOceanCrossing = false,
+) => {
   if (user.userType !== "shipper")
     throw new AppError(
       "FORBIDDEN",
@@ -181,6 +191,16 @@ export const convertOrder = async (db: TDb, user: User, id: number, completed?: 
     };
   }
   checkLoadDates(input, now);
+  const crossing = oceanCrossing(input.pickupCountry, input.deliveryCountry);
+  if (crossing && !confirmOceanCrossing) {
+    const message = /*i18n*/ {
+      id: "error.ecommerce.oceanCrossing",
+      message:
+        "No road joins {from} and {to}: this order needs ocean freight, not a truck load. Confirm to post it as a truck load all the same",
+      values: { from: countryName(crossing.from), to: countryName(crossing.to) },
+    };
+    throw new AppError("BAD_REQUEST", message, { issues: [{ path: "deliveryCountry", message }] });
+  }
   const done = await db.transaction(async (tx) => {
     await db.q.lockKeys(tx, [`order:${o.id}`]);
     const [fresh] = await tx.select().from(ecommerceOrders).where(eq(ecommerceOrders.id, o.id));

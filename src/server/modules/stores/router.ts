@@ -158,9 +158,17 @@ export const storesRouter = {
       }),
     )
     .use(premium)
-    .input(ZId.extend({ load: ZCreateLoadInput.optional() }))
+    .input(
+      ZId.extend({
+        load: ZCreateLoadInput.optional(),
+        /** The shipper knows no road joins the load's countries and posts it as a truck load all the same. */
+        confirmOceanCrossing: z.boolean({ error: "confirmOceanCrossing must be true or false" }).optional(),
+      }),
+    )
     .output(ZStoresConvertAnswer)
-    .mutation(({ ctx, input }) => convertOrder(ctx.db, ctx.actor, input.id, input.load)),
+    .mutation(({ ctx, input }) =>
+      convertOrder(ctx.db, ctx.actor, input.id, input.load, Date.now(), input.confirmOceanCrossing ?? false),
+    ),
   /** Demo mode: the store emulators' addresses (credentials "sandbox"); else null. */
   sandbox: authedProcedure.query(({ ctx }) => ctx.services.stores.sandboxUrls),
 

@@ -1,7 +1,7 @@
 // Invitations to bid: a shipper who found a truck near their pickup asks its driver to bid on one of their open
 // MyTess loads. At most one invitation per truck and load (the pair is unique); the driver is told through the notify
 // fan-out (the bell and the channels they set up, in their language) with a link to the load, where they bid as usual.
-import { and, desc, eq, gte, or } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, or } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { loads, type TruckInvitation, truckInvitations, trucks, type User, users } from "../../../../db/tables";
 import { placeLabel } from "../../../shared/place";
@@ -113,4 +113,18 @@ export const myInvitations = async (db: TDb, user: User, loadId?: number) => {
     .orderBy(desc(truckInvitations.id))
     .limit(100);
   return rows.map(toPublic);
+};
+
+/**
+ * Which of these loads the driver was invited to bid on (by any of their trucks): the board's, the dashboard's and the
+ * load page's "Invited". Only the driver's own invitations are read, so another driver's never show.
+ */
+export const invitedLoadIds = async (db: TDb, driverId: number, loadIds: number[]): Promise<Set<number>> => {
+  const ids = [...new Set(loadIds.filter((id) => id > 0))];
+  if (!ids.length) return new Set();
+  const rows = await db
+    .selectDistinct({ loadId: truckInvitations.loadId })
+    .from(truckInvitations)
+    .where(and(eq(truckInvitations.driverId, driverId), inArray(truckInvitations.loadId, ids)));
+  return new Set(rows.map((r) => r.loadId));
 };

@@ -428,11 +428,23 @@ export const ZBidCarrier = z.object({
   trips: z.number(),
 });
 export type TBidCarrier = z.infer<typeof ZBidCarrier>;
+/** Whether the signed-in driver was invited to bid on the load by its shipper (their own invitations only). */
+export const ZInvitedToBid = z.boolean().meta({
+  description:
+    "True when the load's shipper invited the signed-in caller (a driver, through one of their trucks) to bid on it; " +
+    "false otherwise and for outside boards' loads. Other drivers' invitations are never shown.",
+});
 export const ZBoardPage = z.object({
   page: z.number(),
   pageSize: z.number(),
   hasMore: z.boolean(),
-  items: z.array(ZLoad.extend({ board: ZLoadBoardTag.nullable(), shipper: ZBoardShipper.nullable() })),
+  items: z.array(
+    ZLoad.extend({
+      board: ZLoadBoardTag.nullable(),
+      shipper: ZBoardShipper.nullable(),
+      invited: ZInvitedToBid,
+    }),
+  ),
   boards: z.array(ZBoardAnswer),
 });
 export type TBoardPage = z.infer<typeof ZBoardPage>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LOAD_STATUSES } from "../loads";
 import { ZTrackPoint } from "../tracking";
-import { ZBidTruck, ZBoardShipper, ZLoad } from "./common";
+import { ZBidTruck, ZBoardShipper, ZInvitedToBid, ZLoad } from "./common";
 
 export const ZLoadsStatsAnswer = z.object({
   total: z.number(),
@@ -21,6 +21,7 @@ export const ZLoadsByIdAnswer = ZLoad.extend({
   shipper: ZBoardShipper.nullable(),
   /** The truck the awarded bid offered: for the load's parties only, null when the bid named none. */
   truck: ZBidTruck.nullable(),
+  invited: ZInvitedToBid,
 });
 export const ZLoadsPreviewAnswer = z.object({
   id: z.number(),

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { MapPin } from "lucide-react";
+import { MailOpen, MapPin } from "lucide-react";
 import { useRef } from "react";
 import { DISTANCE_BADGE_MID_MILES, DISTANCE_BADGE_NEAR_MILES } from "../../../shared/constants";
 import { usePreferences } from "../../lib/preferences";
@@ -57,6 +57,22 @@ export function DistanceBadge({ miles, compact }: { miles: number | null | undef
         </Trans>
       )}
     </span>
+  );
+}
+
+/**
+ * "Invited": the load's shipper invited the signed-in driver to bid on it (the server's `invited`, true for the driver's
+ * own invitations only). Nothing otherwise. `compact` (a table's or a phone's row) keeps it to the word.
+ */
+export function InvitedBadge({ invited, compact }: { invited?: boolean; compact?: boolean }) {
+  if (!invited) return null;
+  return (
+    <Badge variant="success" data-testid="invited-badge" className={cn("shrink-0", compact && "px-1.5 py-0")}>
+      {!compact && <MailOpen className="size-3 shrink-0" aria-hidden />}
+      <Trans context="driver's load badge" comment="Badge on a load: the shipper invited you to bid on it">
+        Invited
+      </Trans>
+    </Badge>
   );
 }
 

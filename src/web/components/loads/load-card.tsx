@@ -6,7 +6,7 @@ import type { TBoardLoadItem, TPublicLoad } from "../../lib/api-types";
 import { cn } from "../../lib/utils";
 import { Badge } from "../ui/badge";
 import { Card } from "../ui/card";
-import { DistanceBadge, LoadStatusBadge, SourceBadge } from "./badges";
+import { DistanceBadge, InvitedBadge, LoadStatusBadge, SourceBadge } from "./badges";
 import { EquipmentLabel } from "./equipment-label";
 import { LoadRate, LoadTitleLink, LoadWhen, TripMiles, WeightLbs } from "./load-cells";
 import { PendingBadge } from "./pending-badge";
@@ -77,7 +77,7 @@ export function LoadCard({
   actions,
   highlighted,
 }: {
-  load: TPublicLoad & { board?: TBoardLoadItem["board"] };
+  load: TPublicLoad & { board?: TBoardLoadItem["board"]; invited?: boolean };
   actions?: ReactNode;
   highlighted?: boolean;
 }) {
@@ -93,6 +93,7 @@ export function LoadCard({
         <SourceBadge type={load.source.type} />
         {load.board && <BoardBadges board={load.board} />}
         <DistanceBadge miles={load.distance} />
+        <InvitedBadge invited={load.invited} />
         {load.isUrgent && (
           <Badge variant="destructive">
             <Trans comment="Badge on a load whose pickup is soon">Urgent</Trans>

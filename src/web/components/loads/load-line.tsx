@@ -6,7 +6,7 @@ import { cn } from "../../lib/utils";
 import { Amount } from "../money/amount";
 import { VerifiedMark } from "../trust/trust";
 import { rowLinkProps } from "../ui/table";
-import { DistanceBadge, LoadStatusBadge } from "./badges";
+import { DistanceBadge, InvitedBadge, LoadStatusBadge } from "./badges";
 import { EquipmentLabel } from "./equipment-label";
 import type { TTableLoad } from "./load-table";
 import { PendingBadge } from "./pending-badge";
@@ -69,6 +69,7 @@ export function LoadLine({ load: l, action }: { load: TTableLoad; action: ReactN
             </span>
           )}
           {l.shipper && <VerifiedMark badge={l.shipper.verified} />}
+          <InvitedBadge invited={l.invited} compact />
           {l.status !== "posted" && <LoadStatusBadge status={l.status} />}
         </div>
         <div className="flex min-w-0 items-center gap-1.5 text-xs text-muted-foreground">

@@ -8,14 +8,18 @@ import { cn } from "../../lib/utils";
 import { Amount } from "../money/amount";
 import { TrustName, VerifiedMark } from "../trust/trust";
 import { rowLinkProps, SortableHead, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
-import { DistanceBadge, LoadStatusBadge, SourceBadge } from "./badges";
+import { DistanceBadge, InvitedBadge, LoadStatusBadge, SourceBadge } from "./badges";
 import { EquipmentLabel } from "./equipment-label";
 import { BoardBadges, shareContentFor } from "./load-card";
 import { LoadAge, LoadTitleLink, PosterCallLink, WeightLbs } from "./load-cells";
 import { PendingBadge } from "./pending-badge";
 import { ShareMenu } from "./share-menu";
 
-export type TTableLoad = TPublicLoad & { board?: TBoardLoadItem["board"]; shipper?: TBoardLoadItem["shipper"] };
+export type TTableLoad = TPublicLoad & {
+  board?: TBoardLoadItem["board"];
+  shipper?: TBoardLoadItem["shipper"];
+  invited?: boolean;
+};
 
 /** Which way each of the API's sorts runs (LOAD_SORTS): nearest, soonest and best paid first. */
 const SORT_DIRECTION: Record<TLoadSort, "ascending" | "descending"> = {
@@ -193,7 +197,14 @@ export function LoadTable({
                   <span className="tabular-nums">{formatDate(l.pickupDate, { dateStyle: "medium" })}</span>
                 </TableCell>
                 <TableCell className={ONE_LINE} title={l.title}>
-                  <LoadTitleLink load={l} className="font-semibold" />
+                  {l.invited ? (
+                    <div className="flex min-w-0 items-center gap-1">
+                      <InvitedBadge invited compact />
+                      <LoadTitleLink load={l} className="truncate font-semibold" />
+                    </div>
+                  ) : (
+                    <LoadTitleLink load={l} className="font-semibold" />
+                  )}
                 </TableCell>
                 <TableCell className={ONE_LINE} title={lane} data-testid="lane-cell">
                   <span className="font-medium">{l.pickupCity}</span>

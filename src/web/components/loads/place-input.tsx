@@ -95,7 +95,11 @@ export function PlaceInput({
               role="option"
               aria-selected={i === active}
               tabIndex={-1}
-              className={cn("cursor-pointer px-3 py-2 text-sm hover:bg-muted", i === active && "bg-muted")}
+              className={cn(
+                // A phone's suggestion is a finger's 44 px high.
+                "min-h-11 cursor-pointer px-3 py-3 text-sm hover:bg-muted sm:min-h-0 sm:py-2",
+                i === active && "bg-muted",
+              )}
               onMouseDown={(e) => {
                 e.preventDefault();
                 pick(p);

@@ -1,6 +1,9 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
+import { useState } from "react";
+import { oceanCrossing } from "../../../shared/landmass";
 import type { TCreateLoadForm } from "../../../shared/schemas/loads";
+import { messageIdOf } from "../../lib/trpc";
 import { PostLoadDialog } from "../loads/post-load-dialog";
 import type { TPlaceNeeded } from "./use-convert-order";
 
@@ -10,7 +13,9 @@ const PARCEL_MAX_LBS = 70 / 0.45359237;
 /**
  * The Post New Load dialog, filled from an order, for the shipper to check before anything is posted: posting converts
  * the order with that load. When the order's delivery address could not be placed the shipper picks the delivery city
- * first; an order light enough for a parcel carrier says so, with the way to the parcel section.
+ * first; an order light enough for a parcel carrier says so, with the way to the parcel section. An order across an ocean
+ * (countries no road joins, or the server says so after a change of the delivery place) is flagged: it needs ocean
+ * freight, and goes as a truck load only once the shipper ticks that they know (`confirmOceanCrossing`).
  */
 export function CompleteLoadDialog({
   needed,
@@ -19,7 +24,7 @@ export function CompleteLoadDialog({
 }: {
   needed: TPlaceNeeded;
   onClose: () => void;
-  onSubmitLoad: (load: TCreateLoadForm) => Promise<unknown>;
+  onSubmitLoad: (load: TCreateLoadForm, confirmOceanCrossing: boolean) => Promise<unknown>;
 }) {
   const { t } = useLingui();
   const { draft } = needed;
@@ -35,13 +40,31 @@ export function CompleteLoadDialog({
       comment: "Form error under an empty field that must be filled",
     });
   const parcel = draft.load.weight != null && draft.load.weight < PARCEL_MAX_LBS;
+  const [ocean, setOcean] = useState(() =>
+    oceanCrossing(draft.load.pickupCountry, draft.load.deliveryCountry)
+      ? { from: draft.load.pickupCountry, to: draft.load.deliveryCountry }
+      : null,
+  );
+  const [confirmed, setConfirmed] = useState(false);
+  const from = ocean?.from;
+  const to = ocean?.to;
+  const submit = async (load: TCreateLoadForm) => {
+    try {
+      return await onSubmitLoad(load, ocean !== null && confirmed);
+    } catch (err) {
+      // The delivery place was changed to one across an ocean: the form flags it as it would have from the start.
+      if (messageIdOf(err) === "error.ecommerce.oceanCrossing")
+        setOcean({ from: load.pickupCountry, to: load.deliveryCountry });
+      throw err;
+    }
+  };
   return (
     <PostLoadDialog
       open
       onOpenChange={(open) => !open && onClose()}
       initial={draft.load}
       initialErrors={initialErrors}
-      onSubmitLoad={onSubmitLoad}
+      onSubmitLoad={submit}
       description={
         <span className="grid gap-2">
           {unplaced ? (
@@ -56,6 +79,31 @@ export function CompleteLoadDialog({
               <Trans comment="Post Load form opened from a store order: nothing is posted until the shipper posts it">
                 The load from order {order}: check it and post it.
               </Trans>
+            </span>
+          )}
+          {ocean && (
+            <span
+              className="grid gap-2 rounded-md bg-amber-50 p-2 text-amber-900"
+              data-testid="ocean-crossing"
+              role="note"
+            >
+              <span>
+                <Trans comment="Post Load form from a store order whose two countries no road joins (e.g. Ethiopia and United States)">
+                  No road joins {from} and {to}: this order needs ocean freight, not a truck load.
+                </Trans>
+              </span>
+              <label className="flex min-h-11 items-center gap-2 font-medium sm:min-h-0">
+                <input
+                  type="checkbox"
+                  className="size-4"
+                  checked={confirmed}
+                  onChange={(e) => setConfirmed(e.target.checked)}
+                  data-testid="confirm-ocean-crossing"
+                />
+                <Trans comment="Checkbox on a store order across an ocean: the shipper posts it for a truck anyway (to or from a port)">
+                  Post it as a truck load all the same
+                </Trans>
+              </label>
             </span>
           )}
           {parcel && (

@@ -131,7 +131,9 @@ export function OrdersTab({ canConvert }: { canConvert: boolean }) {
           key={needed.orderId}
           needed={needed}
           onClose={() => setNeeded(null)}
-          onSubmitLoad={(load) => convert.mutateAsync({ id: needed.orderId, load })}
+          onSubmitLoad={(load, confirmOceanCrossing) =>
+            convert.mutateAsync({ id: needed.orderId, load, confirmOceanCrossing })
+          }
         />
       )}
     </div>

@@ -137,8 +137,9 @@ function InviteForm({
       </p>
     );
   return (
+    // On a phone the load's choice and the buttons are a finger's 44 px high.
     <form
-      className="grid gap-4"
+      className="grid gap-4 [&_button]:min-h-11 [&_select]:h-11 sm:[&_button]:min-h-9 sm:[&_select]:h-9"
       onSubmit={(e) => {
         e.preventDefault();
         if (loadId === undefined) return;

@@ -46,8 +46,10 @@ function FindTrucksPage() {
         <WrongRole dashboardFor="shipper" />
       </div>
     );
+  // One column no wider than the screen: a phone's result rows keep their one-line texts (cut with an ellipsis) within it
+  // instead of widening the column to the longest of them, which made the whole page scroll sideways.
   return (
-    <div className="grid gap-3">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-3">
       <PageHeader title={title} description={description} />
       <TruckFinder />
     </div>
@@ -151,7 +153,11 @@ function TruckFilters({
 }) {
   const { formatDistance } = usePreferences();
   return (
-    <Card className="grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-8" data-testid="truck-filters">
+    // A phone's fields are a finger's 44 px high; a desktop's keep the form's usual 36.
+    <Card
+      className="grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-8 [&_input]:h-11 [&_select]:h-11 sm:[&_input]:h-9 sm:[&_select]:h-9"
+      data-testid="truck-filters"
+    >
       <div className="grid gap-1.5 lg:col-span-2">
         <Label htmlFor="t-origin">
           <Trans comment="Label of the starting place of a lane or search">Origin</Trans>
