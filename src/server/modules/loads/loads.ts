@@ -8,6 +8,7 @@ import { AppError } from "../../errors";
 import { enqueue } from "../../jobs/queue";
 import { checkLoadAllowance } from "../accounts/verified-contact";
 import { dispatchesLoad } from "../companies/work";
+import { pickupCountryCode } from "../places/country";
 import { recordActivity } from "../platform/activity";
 import { savedSearchAlertsJob } from "../saved-searches/jobs";
 import { LOAD_NOT_FOUND } from "./errors";
@@ -37,6 +38,7 @@ export const insertLoad = async (tx: TWriter, shipper: User, input: TCreateLoadI
     .values({
       ...rest,
       shipperId: shipper.id,
+      pickupCountryCode: pickupCountryCode(input.pickupCountry, input.pickupLatitude, input.pickupLongitude),
       weightLbs: weight,
       budgetMinor: toMinor(budgetAmount, input.budgetCurrency),
       tripMiles: haversineMiles(
