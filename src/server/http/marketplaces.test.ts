@@ -16,6 +16,7 @@ import {
   createTestApp,
   loadInput,
   registerUser,
+  sandboxApp,
   type TTestApp,
   testBoardServices,
 } from "../testing";
@@ -38,15 +39,12 @@ let other: TClient;
 let ids: { driver: number; other: number };
 beforeEach(async () => {
   for (const c of Object.values(emu.controls)) c.reset();
-  t = await createTestApp(
-    {},
-    undefined,
-    undefined,
-    testBoardServices({ deadlineMs: 1500, timeoutMs: 3000, sandbox: Object.values(emu.urls) }),
-  );
-  driver = createClient(t);
-  other = createClient(t, "10.0.0.2");
-  ids = { driver: (await registerUser(driver, "driver")).id, other: (await registerUser(other, "driver")).id };
+  const app = await sandboxApp(Object.values(emu.urls), ["driver", "driver"], {
+    boards: { deadlineMs: 1500, timeoutMs: 3000 },
+  });
+  ({ t } = app);
+  [driver, other] = app.clients as [TClient, TClient];
+  ids = { driver: app.ids[0]!, other: app.ids[1]! };
   expect((await driver.post("/api/drivers/location", CHICAGO)).status).toBe(200);
   expect((await other.post("/api/drivers/location", CHICAGO)).status).toBe(200);
 });
