@@ -527,6 +527,8 @@ describe("converting an order", () => {
     expect(won.json.load.budgetAmount).toBeGreaterThan(0);
     const loads = await t.rows<{ n: number }>("select CAST(count(*) AS INTEGER) n from loads");
     expect(loads[0]!.n).toBe(1);
+    // The warehouse's country as its code, for queries by country (the landing's loads near the visitor).
+    expect(await t.rows("select pickup_country_code AS code from loads")).toEqual([{ code: "ET" }]);
     const after = (await orders()).items.find((o) => o.id === order.id)!;
     expect(after).toMatchObject({ status: "converted", isConvertedToLoad: true, loadId: won.json.load.id });
     expect((await shipper.post(`/api/ecommerce/orders/${order.id}/convert`)).status).toBe(409);

@@ -4,6 +4,7 @@ import { marketplaceConfigs, users } from "../../../db/tables";
 import { answerSandboxAuthorize } from "../../../emulators/boards/loadboard123";
 import { BOARD_SANDBOX_CREDENTIALS, startBoardEmulators } from "../../../emulators/boards/server";
 import { ensureDemoBoards } from "../../demo/boards";
+import { countryCodeOf } from "../../shared/countries";
 import { haversineMiles } from "../../shared/geo";
 import { logger } from "../logger";
 import { adapterOf } from "../modules/boards/configs";
@@ -372,6 +373,13 @@ describe("the load board with external boards", () => {
     const ts = await addBoard("truckstop", { syncEnabled: true });
     await runSync(t.db, t.services.boards, ts.id, "manual");
     const [row] = await t.rows<{ id: number }>("select id from loads where source_config_id = ? limit 1", ts.id);
+    // Imported loads carry their pickup country's code too, from the board's country.
+    const countries = await t.rows<{ country: string; code: string | null }>(
+      "select pickup_country AS country, pickup_country_code AS code from loads where source_config_id = ?",
+      ts.id,
+    );
+    expect(countries.length).toBeGreaterThan(0);
+    for (const c of countries) expect([c.country, c.code]).toEqual([c.country, countryCodeOf(c.country) ?? "none"]);
     const bid = await driver.post(`/api/loads/${row!.id}/bids`, { amount: 1200 });
     expect(bid.status).toBe(409);
     expect(bid.json.message).toBe(
