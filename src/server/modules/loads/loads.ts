@@ -38,7 +38,6 @@ export const insertLoad = async (tx: TWriter, shipper: User, input: TCreateLoadI
     .values({
       ...rest,
       shipperId: shipper.id,
-      pickupCountryCode: pickupCountryCode(input.pickupCountry, input.pickupLatitude, input.pickupLongitude),
       weightLbs: weight,
       budgetMinor: toMinor(budgetAmount, input.budgetCurrency),
       tripMiles: haversineMiles(
@@ -49,6 +48,7 @@ export const insertLoad = async (tx: TWriter, shipper: User, input: TCreateLoadI
       ),
       status: "posted",
       sourceType: "mytess",
+      pickupCountryCode: pickupCountryCode(input.pickupCountry, input.pickupLatitude, input.pickupLongitude),
       createdAt: now,
       updatedAt: now,
     })
