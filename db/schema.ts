@@ -131,6 +131,9 @@ export const loads = sqliteTable(
     pickupCity: text().notNull(),
     pickupState: text(),
     pickupCountry: text().notNull(),
+    // The pickup country's ISO 3166-1 alpha-2 code (from the spelling or the gazetteer), null when neither knows it:
+    // queries by country compare it, never the words (src/shared/countries.ts).
+    pickupCountryCode: text(),
     pickupLatitude: real().notNull(),
     pickupLongitude: real().notNull(),
     deliveryAddress: text().notNull(),
@@ -193,6 +196,8 @@ export const loads = sqliteTable(
     index("loads_shipper_company_idx").on(t.shipperCompanyId),
     index("loads_driver_idx").on(t.assignedDriverId),
     uniqueIndex("loads_source_idx").on(t.sourceConfigId, t.sourceExternalId),
+    // The landing page's "loads in your country first": posted loads of one pickup country, newest first.
+    index("loads_status_country_created_idx").on(t.status, t.pickupCountryCode, t.createdAt),
   ],
 );
 

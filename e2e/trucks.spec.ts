@@ -83,6 +83,11 @@ test("the list says so when it cannot be loaded, and loads on Try again", async 
   await page.reload();
   // The query retries a few times before it gives up.
   await expect(page.getByTestId("trucks-error")).toContainText("Your trucks could not be loaded.", { timeout: 20_000 });
+  // The shared error card (components/ui/load-error.tsx): an alert, the failure's own message, a 44 px Try again.
+  await expect(page.getByTestId("trucks-error")).toHaveAttribute("role", "alert");
+  await expect(page.getByTestId("trucks-error").locator("[data-slot=load-error-message]")).not.toBeEmpty();
+  const retry = page.getByTestId("trucks-error").getByRole("button", { name: "Try again" });
+  expect((await retry.boundingBox())?.height).toBeGreaterThanOrEqual(44);
   fail = false;
   await page.getByTestId("trucks-error").getByRole("button", { name: "Try again" }).click();
   await expect(page.getByTestId("no-trucks")).toBeVisible();

@@ -2,6 +2,7 @@
 // what it finds): the demo accounts with the free trial running, and loads and bids on real lanes.
 import { count, sql } from "drizzle-orm";
 import { TRIAL_MONTHS } from "../../src/shared/constants";
+import { countryCodeOf } from "../../src/shared/countries";
 import { haversineMiles } from "../../src/shared/geo";
 import { toMinor } from "../../src/shared/money";
 import type { TDb } from "../client";
@@ -172,6 +173,7 @@ export const seedDemo = async (db: TDb, now = Date.now()) => {
       pickupCity: from.city,
       pickupState: from.state,
       pickupCountry: from.country,
+      pickupCountryCode: countryCodeOf(from.country),
       pickupLatitude: from.lat + jitter(),
       pickupLongitude: from.lng + jitter(),
       deliveryAddress: pick(to.sites),

@@ -233,3 +233,20 @@ export const loadInput = (over: Record<string, unknown> = {}) => ({
   budgetCurrency: "USD",
   ...over,
 });
+
+/**
+ * The app of the HTTP tests that talk to outside systems on loopback (store and board emulators, webhook receivers):
+ * its outside calls may reach the `sandbox` origins, and one signed-in user per role given, in that order, each on its
+ * own client and address (`ips`, else 10.0.0.1, 10.0.0.2, …) so per-address limits do not mix them.
+ */
+export const sandboxApp = async (
+  sandbox: readonly string[],
+  roles: readonly ("driver" | "shipper")[],
+  o: { boards?: Omit<Parameters<typeof testBoardServices>[0], "sandbox">; ips?: readonly string[] } = {},
+) => {
+  const t = await createTestApp({}, undefined, undefined, testBoardServices({ ...o.boards, sandbox }));
+  const clients = roles.map((_, i) => createClient(t, o.ips?.[i] ?? `10.0.0.${i + 1}`));
+  const ids: number[] = [];
+  for (const [i, role] of roles.entries()) ids.push((await registerUser(clients[i]!, role)).id);
+  return { t, clients, ids };
+};

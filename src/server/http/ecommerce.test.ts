@@ -8,15 +8,7 @@ import { logger } from "../logger";
 import { jobHandlers, startWorker } from "../modules/jobs";
 import { storeAdapterOf } from "../modules/stores/integrations";
 import { enqueueDueStoreSyncs } from "../modules/stores/sync";
-import {
-  closeTestApps,
-  createClient,
-  createTestApp,
-  loadInput,
-  registerUser,
-  type TTestApp,
-  testBoardServices,
-} from "../testing";
+import { closeTestApps, createClient, loadInput, registerUser, sandboxApp, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.
 setDefaultTimeout(60_000);
@@ -36,13 +28,10 @@ beforeEach(async () => {
   for (const c of Object.values(emu.controls)) c.reset();
   // Shopify Plus's refill rate: the throttle is tested with the adapter; here it would only make the tests wait.
   emu.controls.shopify.restoreRate = 1000;
-  t = await createTestApp({}, undefined, undefined, testBoardServices({ sandbox: Object.values(emu.urls) }));
-  shipper = createClient(t);
-  other = createClient(t, "10.0.0.2");
-  driver = createClient(t, "10.0.0.3");
-  await registerUser(shipper, "shipper");
-  await registerUser(other, "shipper");
-  await registerUser(driver, "driver");
+  ({
+    t,
+    clients: [shipper, other, driver],
+  } = await sandboxApp(Object.values(emu.urls), ["shipper", "shipper", "driver"]));
 });
 afterEach(closeTestApps);
 
@@ -542,6 +531,8 @@ describe("converting an order", () => {
     expect(won.json.load.budgetAmount).toBeGreaterThan(0);
     const loads = await t.rows<{ n: number }>("select CAST(count(*) AS INTEGER) n from loads");
     expect(loads[0]!.n).toBe(1);
+    // The warehouse's country as its code, for queries by country (the landing's loads near the visitor).
+    expect(await t.rows("select pickup_country_code AS code from loads")).toEqual([{ code: "ET" }]);
     const after = (await orders()).items.find((o) => o.id === order.id)!;
     expect(after).toMatchObject({ status: "converted", isConvertedToLoad: true, loadId: won.json.load.id });
     expect((await shipper.post(`/api/ecommerce/orders/${order.id}/convert`)).status).toBe(409);

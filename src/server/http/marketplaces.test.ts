@@ -4,6 +4,7 @@ import { marketplaceConfigs, users } from "../../../db/tables";
 import { answerSandboxAuthorize } from "../../../emulators/boards/loadboard123";
 import { BOARD_SANDBOX_CREDENTIALS, startBoardEmulators } from "../../../emulators/boards/server";
 import { ensureDemoBoards } from "../../demo/boards";
+import { countryCodeOf } from "../../shared/countries";
 import { haversineMiles } from "../../shared/geo";
 import { logger } from "../logger";
 import { adapterOf } from "../modules/boards/configs";
@@ -16,6 +17,7 @@ import {
   createTestApp,
   loadInput,
   registerUser,
+  sandboxApp,
   type TTestApp,
   testBoardServices,
 } from "../testing";
@@ -38,15 +40,12 @@ let other: TClient;
 let ids: { driver: number; other: number };
 beforeEach(async () => {
   for (const c of Object.values(emu.controls)) c.reset();
-  t = await createTestApp(
-    {},
-    undefined,
-    undefined,
-    testBoardServices({ deadlineMs: 1500, timeoutMs: 3000, sandbox: Object.values(emu.urls) }),
-  );
-  driver = createClient(t);
-  other = createClient(t, "10.0.0.2");
-  ids = { driver: (await registerUser(driver, "driver")).id, other: (await registerUser(other, "driver")).id };
+  const app = await sandboxApp(Object.values(emu.urls), ["driver", "driver"], {
+    boards: { deadlineMs: 1500, timeoutMs: 3000 },
+  });
+  ({ t } = app);
+  [driver, other] = app.clients as [TClient, TClient];
+  ids = { driver: app.ids[0]!, other: app.ids[1]! };
   expect((await driver.post("/api/drivers/location", CHICAGO)).status).toBe(200);
   expect((await other.post("/api/drivers/location", CHICAGO)).status).toBe(200);
 });
@@ -374,6 +373,13 @@ describe("the load board with external boards", () => {
     const ts = await addBoard("truckstop", { syncEnabled: true });
     await runSync(t.db, t.services.boards, ts.id, "manual");
     const [row] = await t.rows<{ id: number }>("select id from loads where source_config_id = ? limit 1", ts.id);
+    // Imported loads carry their pickup country's code too, from the board's country.
+    const countries = await t.rows<{ country: string; code: string | null }>(
+      "select pickup_country AS country, pickup_country_code AS code from loads where source_config_id = ?",
+      ts.id,
+    );
+    expect(countries.length).toBeGreaterThan(0);
+    for (const c of countries) expect([c.country, c.code]).toEqual([c.country, countryCodeOf(c.country) ?? "none"]);
     const bid = await driver.post(`/api/loads/${row!.id}/bids`, { amount: 1200 });
     expect(bid.status).toBe(409);
     expect(bid.json.message).toBe(

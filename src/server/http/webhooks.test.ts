@@ -5,15 +5,7 @@ import { runWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import { jobRegistry } from "../modules/jobs";
 import { WEBHOOK_ATTEMPTS } from "../modules/webhooks/jobs";
-import {
-  closeTestApps,
-  createClient,
-  createTestApp,
-  loadInput,
-  registerUser,
-  type TTestApp,
-  testBoardServices,
-} from "../testing";
+import { closeTestApps, createClient, loadInput, sandboxApp, type TTestApp } from "../testing";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout, and a preload's default reaches only the first file.
 setDefaultTimeout(60_000);
@@ -79,14 +71,11 @@ const runJobs = () => worker().runOnce();
 beforeAll(async () => {
   // The receiver's origin is the test's Sandbox, as SANDBOX_ORIGINS makes an operator's own host: plain http on
   // loopback is allowed there and nowhere else.
-  t = await createTestApp({}, undefined, undefined, testBoardServices({ sandbox: [origin] }));
-  shipper = createClient(t, "10.81.0.1");
-  driver = createClient(t, "10.81.0.2");
-  other = createClient(t, "10.81.0.3");
+  ({
+    t,
+    clients: [shipper, driver, other],
+  } = await sandboxApp([origin], ["shipper", "driver", "shipper"], { ips: ["10.81.0.1", "10.81.0.2", "10.81.0.3"] }));
   anon = createClient(t, "10.81.0.4");
-  await registerUser(shipper, "shipper");
-  await registerUser(driver, "driver");
-  await registerUser(other, "shipper");
 });
 afterAll(async () => {
   receiver.stop(true);

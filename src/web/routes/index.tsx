@@ -8,6 +8,7 @@ import { Amount } from "../components/money/amount";
 import { RatesNote } from "../components/money/rates-note";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { LoadError } from "../components/ui/load-error";
 import { loadAppMessages } from "../lib/i18n";
 import { usePreferences } from "../lib/preferences";
 import { trpc } from "../lib/trpc";
@@ -121,9 +122,7 @@ function RecentActivity() {
     );
   if (home.isError)
     return (
-      <p className="text-sm text-destructive">
-        <Trans>Your activity could not be loaded.</Trans>
-      </p>
+      <LoadError title={<Trans>Your activity could not be loaded.</Trans>} error={home.error} onRetry={home.refetch} />
     );
   return <ActivityFeed events={home.data.activity} />;
 }

@@ -9,6 +9,7 @@ import { LoadSummaryCard } from "../components/loads/load-summary-card";
 import { Amount } from "../components/money/amount";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { LoadError } from "../components/ui/load-error";
 import { loginHref } from "../lib/auth";
 import { usePreferences } from "../lib/preferences";
 import { trpc } from "../lib/trpc";
@@ -118,9 +119,11 @@ function SampleBoard() {
           </p>
         )}
         {loads.isError && (
-          <p className="text-destructive">
-            <Trans>The load board could not be loaded. Please try again later.</Trans>
-          </p>
+          <LoadError
+            title={<Trans>The load board could not be loaded. Please try again later.</Trans>}
+            error={loads.error}
+            onRetry={loads.refetch}
+          />
         )}
         {loads.data?.length === 0 && (
           <p className="text-muted-foreground">

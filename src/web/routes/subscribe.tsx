@@ -15,6 +15,7 @@ import { Amount } from "../components/money/amount";
 import { RatesNote } from "../components/money/rates-note";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { LoadError } from "../components/ui/load-error";
 import { loginHref } from "../lib/auth";
 import { loadAppMessages } from "../lib/i18n";
 import { usePreferences } from "../lib/preferences";
@@ -145,9 +146,11 @@ function SubscribePage() {
             </p>
           )}
           {me && status.isError && (
-            <p className="text-sm text-destructive">
-              <Trans>Your subscription status could not be loaded.</Trans>
-            </p>
+            <LoadError
+              title={<Trans>Your subscription status could not be loaded.</Trans>}
+              error={status.error}
+              onRetry={status.refetch}
+            />
           )}
           <ul className="grid gap-2">
             {features.map((f) => (

@@ -1,6 +1,7 @@
 import type { NewLoad } from "../../../../db/tables";
 import { haversineMiles } from "../../../shared/geo";
 import type { TBoardContact, TBoardLoad, TBoardPlace } from "../../integrations/boards/types";
+import { pickupCountryCode } from "../places/country";
 import { searchPlaces } from "../places/gazetteer";
 
 // A board's load in our vocabulary: places with coordinates (looked up in the gazetteer when the board gives only a
@@ -78,6 +79,7 @@ export const toLoadValues = (
     pickupCity: pickup.city,
     pickupState: pickup.state,
     pickupCountry: pickup.country,
+    pickupCountryCode: pickupCountryCode(b.pickup.country, pickup.latitude, pickup.longitude),
     pickupLatitude: pickup.latitude,
     pickupLongitude: pickup.longitude,
     deliveryAddress: label(delivery),

@@ -8,6 +8,7 @@ import { AppError } from "../../errors";
 import { enqueue } from "../../jobs/queue";
 import { checkLoadAllowance } from "../accounts/verified-contact";
 import { actsAsShipper, dispatchesLoad, postingCompanyOf } from "../companies/work";
+import { pickupCountryCode } from "../places/country";
 import { recordActivity } from "../platform/activity";
 import { savedSearchAlertsJob } from "../saved-searches/jobs";
 import { LOAD_NOT_FOUND } from "./errors";
@@ -50,6 +51,7 @@ export const insertLoad = async (tx: TWriter, shipper: User, input: TCreateLoadI
       ),
       status: "posted",
       sourceType: "mytess",
+      pickupCountryCode: pickupCountryCode(input.pickupCountry, input.pickupLatitude, input.pickupLongitude),
       createdAt: now,
       updatedAt: now,
     })

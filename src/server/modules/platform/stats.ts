@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, notInArray, sql } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
 import { fxRates, loads, users } from "../../../../db/tables";
 import { toPublicLoad } from "../loads/serialize";
@@ -46,31 +46,12 @@ export const platformStats = async (db: TDb) => {
   };
 };
 
-/** The newest posted loads, for the landing page's sample board: anyone may read it, so no user ids. */
-// Names people write besides the English one Intl gives ("USA" for "United States").
-const OTHER_NAMES: Record<string, string[]> = {
-  US: ["usa", "u.s.a.", "united states of america"],
-  GB: ["uk", "great britain", "england"],
-  CZ: ["czech republic"],
-  NL: ["holland"],
-};
-
-/** How a country may be written in a load's pickup country: its code, its English name or another common one. */
-const countrySpellings = (region: string) => {
-  const code = region.toUpperCase();
-  let name: string | undefined;
-  try {
-    name = new Intl.DisplayNames("en", { type: "region" }).of(code);
-  } catch {
-    // A code Intl does not know: only the code itself can match.
-  }
-  return [...new Set([code.toLowerCase(), ...(name ? [name.toLowerCase()] : []), ...(OTHER_NAMES[code] ?? [])])];
-};
-
 /**
  * The newest posted loads of the marketplace (no outside board's). With the visitor's `region` (a country code from
  * their language or device), loads picked up in that country come first, newest first, then the newest elsewhere:
- * an Addis visitor is offered an Ethiopian load rather than the last one posted in Europe.
+ * an Addis visitor is offered an Ethiopian load rather than the last one posted in Europe. Loads are matched by their
+ * pickup country code (loads.pickup_country_code, set when posted), so "Ethiopia", "ET" and "ኢትዮጵያ" count alike.
+ * The newest posted loads, for the landing page's sample board: anyone may read it, so no user ids.
  */
 export const latestPostedLoads = async (db: TDb, limit: number, region?: string | null) => {
   const posted = and(eq(loads.status, "posted"), eq(loads.sourceType, "mytess"));
@@ -79,7 +60,7 @@ export const latestPostedLoads = async (db: TDb, limit: number, region?: string 
     ? await db
         .select()
         .from(loads)
-        .where(and(posted, inArray(sql`lower(${loads.pickupCountry})`, countrySpellings(region))))
+        .where(and(posted, eq(loads.pickupCountryCode, region.toUpperCase())))
         .orderBy(...newest)
         .limit(limit)
     : [];

@@ -7,6 +7,7 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { FieldError, TextField } from "../ui/input";
+import { LoadError } from "../ui/load-error";
 import { PhoneSection } from "./phone-section";
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -80,9 +81,11 @@ function EmailSection() {
           <Trans>Loading...</Trans>
         </p>
       ) : me.isError || !user ? (
-        <p role="alert" className="text-sm text-destructive">
-          <Trans>Your account could not be loaded. Reload the page to try again.</Trans>
-        </p>
+        <LoadError
+          title={<Trans>Your account could not be loaded. Reload the page to try again.</Trans>}
+          error={me.error}
+          onRetry={me.refetch}
+        />
       ) : user.email ? (
         <div className="grid gap-2">
           <p className="flex flex-wrap items-center gap-2" data-testid="email-status">

@@ -8,6 +8,7 @@ import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
+import { LoadError } from "../ui/load-error";
 import type { TPrice } from "./shared";
 
 const keyOf = (p: Pick<TPrice, "currency" | "period">) => `${p.currency}-${p.period}`;
@@ -60,9 +61,11 @@ export function CheckoutOptions({
     return (
       <div className="grid gap-3">
         {prices.isError && (
-          <p className="text-sm text-destructive">
-            <Trans>Payment options could not be loaded.</Trans>
-          </p>
+          <LoadError
+            title={<Trans>Payment options could not be loaded.</Trans>}
+            error={prices.error}
+            onRetry={prices.refetch}
+          />
         )}
         {fallback}
       </div>

@@ -5,6 +5,7 @@ import { ExternalLink } from "lucide-react";
 import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
 import { Badge } from "../ui/badge";
+import { LoadError } from "../ui/load-error";
 import { type TPayment, useProviderName } from "./shared";
 
 function PaymentStatus({ status }: { status: TPayment["status"] }) {
@@ -88,9 +89,11 @@ export function PaymentsList() {
           <Trans comment="Shown while payments are fetched">Loading payments…</Trans>
         </p>
       ) : payments.isError ? (
-        <p className="text-sm text-destructive">
-          <Trans>Payments could not be loaded.</Trans>
-        </p>
+        <LoadError
+          title={<Trans>Payments could not be loaded.</Trans>}
+          error={payments.error}
+          onRetry={payments.refetch}
+        />
       ) : payments.data.length === 0 ? (
         <p className="text-sm text-muted-foreground" data-testid="payments-empty">
           <Trans>No payments yet.</Trans>

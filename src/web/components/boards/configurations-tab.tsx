@@ -6,6 +6,7 @@ import { SYNC_STATUS_REFETCH_MS } from "../../../shared/schemas/boards";
 import { trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 import { MarketplaceCard } from "./marketplace-card";
 import { MarketplaceFormDialog } from "./marketplace-form-dialog";
 import { SavedLanes } from "./saved-lanes";
@@ -37,16 +38,11 @@ export function ConfigurationsTab() {
           <Trans>Loading your marketplaces…</Trans>
         </p>
       ) : list.isError ? (
-        <div className="grid gap-2" role="alert">
-          <p className="text-sm text-destructive">
-            <Trans>Your marketplaces could not be loaded.</Trans>
-          </p>
-          <div>
-            <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-              <Trans>Try again</Trans>
-            </Button>
-          </div>
-        </div>
+        <LoadError
+          title={<Trans>Your marketplaces could not be loaded.</Trans>}
+          error={list.error}
+          onRetry={list.refetch}
+        />
       ) : list.data.length === 0 ? (
         <Card className="grid justify-items-center gap-3 p-8 text-center" data-testid="no-marketplaces">
           <Plug className="size-8 text-muted-foreground" aria-hidden />

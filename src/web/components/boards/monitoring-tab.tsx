@@ -6,8 +6,8 @@ import { SYNC_STATUS_REFETCH_MS } from "../../../shared/schemas/boards";
 import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
 import { Badge } from "../ui/badge";
-import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 import { type TSyncRun, useProviderLabel } from "./shared";
 
 function TriggerLabel({ trigger }: { trigger: string }) {
@@ -130,16 +130,11 @@ export function MonitoringTab() {
     );
   if (history.isError)
     return (
-      <div className="grid gap-2" role="alert">
-        <p className="text-sm text-destructive">
-          <Trans>The sync history could not be loaded.</Trans>
-        </p>
-        <div>
-          <Button variant="outline" size="sm" onClick={() => void history.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
-      </div>
+      <LoadError
+        title={<Trans>The sync history could not be loaded.</Trans>}
+        error={history.error}
+        onRetry={history.refetch}
+      />
     );
   if (history.data.length === 0)
     return (

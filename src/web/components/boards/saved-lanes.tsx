@@ -9,6 +9,7 @@ import { useEquipmentLabel } from "../loads/equipment-label";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 import { DeleteLaneDialog } from "./delete-lane-dialog";
 import { LaneFormDialog } from "./lane-form-dialog";
 import type { TLane } from "./shared";
@@ -60,16 +61,11 @@ export function SavedLanes() {
           <Trans>Loading your lanes…</Trans>
         </p>
       ) : lanes.isError ? (
-        <div className="grid gap-2" role="alert">
-          <p className="text-sm text-destructive">
-            <Trans>Your saved lanes could not be loaded.</Trans>
-          </p>
-          <div>
-            <Button variant="outline" size="sm" onClick={() => void lanes.refetch()}>
-              <Trans>Try again</Trans>
-            </Button>
-          </div>
-        </div>
+        <LoadError
+          title={<Trans>Your saved lanes could not be loaded.</Trans>}
+          error={lanes.error}
+          onRetry={lanes.refetch}
+        />
       ) : count === 0 ? (
         <Card className="grid justify-items-center gap-3 p-8 text-center" data-testid="no-lanes">
           <Route className="size-8 text-muted-foreground" aria-hidden />

@@ -7,6 +7,7 @@ import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
 import { Badge } from "../ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 
 /** Whether a sync is running, how often boards sync, when the next one is due and when each board last synced. */
 export function SyncStatusCard() {
@@ -42,9 +43,11 @@ export function SyncStatusCard() {
             <Trans>Loading…</Trans>
           </p>
         ) : status.isError || !s ? (
-          <p className="text-sm text-destructive" role="alert">
-            <Trans>The sync status could not be loaded.</Trans>
-          </p>
+          <LoadError
+            title={<Trans>The sync status could not be loaded.</Trans>}
+            error={status.error}
+            onRetry={status.refetch}
+          />
         ) : (
           <div className="grid gap-3 text-sm">
             <dl className="grid gap-2 sm:grid-cols-2">

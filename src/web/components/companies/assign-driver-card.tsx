@@ -7,6 +7,7 @@ import { errorInfo, trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { FieldError, Label } from "../ui/input";
+import { LoadError } from "../ui/load-error";
 import { NativeSelect } from "../ui/textarea";
 
 /**
@@ -80,9 +81,11 @@ export function AssignDriverCard({
               <Trans>Getting the company's drivers…</Trans>
             </p>
           ) : mine.isError ? (
-            <p className="text-sm text-destructive" role="alert">
-              <Trans>The company's drivers could not be loaded. Check your connection and try again.</Trans>
-            </p>
+            <LoadError
+              title={<Trans>The company's drivers could not be loaded. Check your connection and try again.</Trans>}
+              error={mine.error}
+              onRetry={mine.refetch}
+            />
           ) : drivers.length === 0 ? (
             <p className="text-sm text-muted-foreground" data-testid="no-drivers">
               <Trans>The company has no drivers yet. Invite one on the Company page.</Trans>

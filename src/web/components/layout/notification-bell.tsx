@@ -15,6 +15,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "../ui/dropdown-menu";
+import { LoadError } from "../ui/load-error";
 
 /** The bell: unread count on the button, the latest notifications in the menu; opening one marks it read. */
 export function NotificationBell() {
@@ -76,9 +77,12 @@ export function NotificationBell() {
               <Trans comment="Shown while a card's data is fetched from the server (not loading cargo)">Loading…</Trans>
             </p>
           ) : list.isError ? (
-            <p className="px-3 py-6 text-center text-sm text-destructive" role="alert">
-              <Trans>Your notifications could not be loaded.</Trans>
-            </p>
+            <LoadError
+              className="px-3 py-6 text-center"
+              title={<Trans>Your notifications could not be loaded.</Trans>}
+              error={list.error}
+              onRetry={list.refetch}
+            />
           ) : list.data.items.length === 0 ? (
             <p className="px-3 py-6 text-center text-sm text-muted-foreground">
               <Trans>No notifications yet. Bids, awards, trip updates and messages will show here.</Trans>

@@ -11,6 +11,7 @@ import { handleSubscriptionRequired } from "../billing/upgrade-prompt";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { Label } from "../ui/input";
+import { LoadError } from "../ui/load-error";
 import { Switch } from "../ui/switch";
 import { useEquipmentLabel } from "./equipment-label";
 import { PlaceName } from "./place-name";
@@ -92,9 +93,11 @@ export function LoadAlertsCard() {
       <CardContent>
         {saved.isPending || !form ? (
           saved.isError ? (
-            <p className="text-sm text-destructive" role="alert">
-              <Trans>Your load alerts could not be loaded.</Trans>
-            </p>
+            <LoadError
+              title={<Trans>Your load alerts could not be loaded.</Trans>}
+              error={saved.error}
+              onRetry={saved.refetch}
+            />
           ) : (
             <p className="text-sm text-muted-foreground" role="status">
               <Trans comment="Shown while a card's data is fetched from the server (not loading cargo)">Loading…</Trans>

@@ -11,6 +11,7 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "../ui/dialog";
 import { Input } from "../ui/input";
+import { LoadError } from "../ui/load-error";
 
 export function Thread({ loadId, driverId }: { loadId: number; driverId?: number }) {
   const { t } = useLingui();
@@ -62,9 +63,11 @@ export function Thread({ loadId, driverId }: { loadId: number; driverId?: number
           </p>
         )}
         {thread.isError && (
-          <p className="text-sm text-destructive">
-            <Trans>The conversation could not be loaded.</Trans>
-          </p>
+          <LoadError
+            title={<Trans>The conversation could not be loaded.</Trans>}
+            error={thread.error}
+            onRetry={thread.refetch}
+          />
         )}
         {thread.data?.messages.length === 0 && (
           <p className="text-sm text-muted-foreground">

@@ -11,6 +11,7 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { Label, TextField } from "../ui/input";
+import { LoadError } from "../ui/load-error";
 import { Switch } from "../ui/switch";
 import { WhatsAppVerification } from "./whatsapp-verification";
 
@@ -138,16 +139,11 @@ export function MessagingSettings({ children }: { children?: ReactNode }) {
     );
   if (saved.isError || !form || !data)
     return (
-      <div className="grid gap-2" role="alert">
-        <p className="text-sm text-destructive">
-          <Trans>Your messaging preferences could not be loaded.</Trans>
-        </p>
-        <div>
-          <Button variant="outline" size="sm" onClick={() => void saved.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
-      </div>
+      <LoadError
+        title={<Trans>Your messaging preferences could not be loaded.</Trans>}
+        error={saved.error}
+        onRetry={saved.refetch}
+      />
     );
 
   const testWhatsApp = () => {
@@ -497,9 +493,11 @@ export function RecentNotifications() {
             <Trans>Loading…</Trans>
           </p>
         ) : list.isError ? (
-          <p className="text-sm text-destructive" role="alert">
-            <Trans>Your notifications could not be loaded.</Trans>
-          </p>
+          <LoadError
+            title={<Trans>Your notifications could not be loaded.</Trans>}
+            error={list.error}
+            onRetry={list.refetch}
+          />
         ) : list.data.length === 0 ? (
           <p className="text-sm text-muted-foreground">
             <Trans>Nothing has been sent to you yet.</Trans>

@@ -9,6 +9,7 @@ import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 import { PaymentStateBadge, PayoutIssueNote } from "./payment-state";
 
 const CONFIRM_POLL_MS = 2_000;
@@ -79,9 +80,12 @@ export function LoadPayment({ loadId }: { loadId: number }) {
     );
   if (q.isError)
     return (
-      <p className="text-sm text-destructive" role="alert" data-testid="load-payment-error">
-        <Trans>The payment could not be loaded.</Trans> {errorInfo(q.error).message}
-      </p>
+      <LoadError
+        testId="load-payment-error"
+        title={<Trans>The payment could not be loaded.</Trans>}
+        error={q.error}
+        onRetry={q.refetch}
+      />
     );
   const { quote, payment } = q.data;
   if (payment?.secured)

@@ -3,8 +3,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { FileText } from "lucide-react";
 import { usePreferences } from "../../lib/preferences";
-import { errorInfo, trpc } from "../../lib/trpc";
+import { trpc } from "../../lib/trpc";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 import { PaymentStateBadge, PayoutIssueNote, useHistoryLabel } from "./payment-state";
 
 /**
@@ -54,9 +55,7 @@ export function PaymentsPanel() {
             <Trans>Loading payments…</Trans>
           </p>
         ) : q.isError ? (
-          <p className="text-sm text-destructive" role="alert">
-            <Trans>Payments could not be loaded.</Trans> {errorInfo(q.error).message}
-          </p>
+          <LoadError title={<Trans>Payments could not be loaded.</Trans>} error={q.error} onRetry={q.refetch} />
         ) : q.data.length === 0 ? (
           <p className="text-sm text-muted-foreground" data-testid="freight-payments-empty">
             <Trans>No load payments yet.</Trans>

@@ -9,6 +9,7 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { FieldError, Label, TextField } from "../ui/input";
+import { LoadError } from "../ui/load-error";
 import { NativeSelect } from "../ui/textarea";
 
 type TErrors = { bankCode?: string; accountNumber?: string; accountName?: string; form?: string };
@@ -41,12 +42,11 @@ export function PayoutSetup() {
             <Trans>Loading payout settings…</Trans>
           </p>
         ) : setup.isError ? (
-          <p role="alert" className="text-sm text-destructive">
-            <Trans>Payout settings could not be loaded.</Trans> {errorInfo(setup.error).message}{" "}
-            <Button variant="outline" className="min-h-11" onClick={() => setup.refetch()}>
-              <Trans comment="Button that loads something again after an error">Try again</Trans>
-            </Button>
-          </p>
+          <LoadError
+            title={<Trans>Payout settings could not be loaded.</Trans>}
+            error={setup.error}
+            onRetry={setup.refetch}
+          />
         ) : (
           <>
             <StripePayouts setup={setup.data.stripe} />
@@ -190,9 +190,11 @@ function ChapaForm({ onDone, canCancel }: { onDone: () => void; canCancel: boole
     );
   if (banks.isError)
     return (
-      <p role="alert" className="text-sm text-destructive">
-        <Trans>The list of banks could not be loaded.</Trans> {errorInfo(banks.error).message}
-      </p>
+      <LoadError
+        title={<Trans>The list of banks could not be loaded.</Trans>}
+        error={banks.error}
+        onRetry={banks.refetch}
+      />
     );
   if (banks.data.length === 0)
     return (

@@ -27,6 +27,7 @@ import {
   DialogTrigger,
 } from "../ui/dialog";
 import { TextField } from "../ui/input";
+import { LoadError } from "../ui/load-error";
 
 export type TSavedSearch = inferRouterOutputs<AppRouter>["savedSearches"]["list"][number];
 
@@ -353,9 +354,12 @@ export function SavedSearchList({ onOpen }: { onOpen: (board: TBoardSearch) => v
             </p>
           )}
           {list.isError && (
-            <p className="p-2 text-sm text-destructive" role="alert">
-              <Trans>Your saved searches could not be loaded. Please try again later.</Trans>
-            </p>
+            <LoadError
+              className="p-2"
+              title={<Trans>Your saved searches could not be loaded. Please try again later.</Trans>}
+              error={list.error}
+              onRetry={list.refetch}
+            />
           )}
           {list.data && count === 0 && (
             <p className="p-2 text-sm text-muted-foreground" data-testid="saved-searches-empty">

@@ -4,6 +4,7 @@ import { Plus, Store } from "lucide-react";
 import { trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 import { IntegrationCard } from "./integration-card";
 import { ECOMMERCE_REFETCH_MS, type TIntegration } from "./shared";
 
@@ -20,16 +21,11 @@ export function IntegrationsTab({ onAdd, onEdit }: { onAdd: () => void; onEdit: 
           <Trans>Loading your integrations…</Trans>
         </p>
       ) : list.isError ? (
-        <div className="grid gap-2" role="alert">
-          <p className="text-sm text-destructive">
-            <Trans>Your integrations could not be loaded.</Trans>
-          </p>
-          <div>
-            <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-              <Trans comment="Button after a list failed to appear: fetch it again">Try again</Trans>
-            </Button>
-          </div>
-        </div>
+        <LoadError
+          title={<Trans>Your integrations could not be loaded.</Trans>}
+          error={list.error}
+          onRetry={list.refetch}
+        />
       ) : list.data.length === 0 ? (
         <Card className="grid justify-items-center gap-3 p-8 text-center" data-testid="no-integrations">
           <Store className="size-8 text-muted-foreground" aria-hidden />

@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 import { CompleteLoadDialog } from "./complete-load-dialog";
 import { OrderFilters, type TOrderFilter } from "./order-filters";
 import { OrderRow } from "./order-row";
@@ -56,16 +57,11 @@ export function OrdersTab({ canConvert }: { canConvert: boolean }) {
           <Trans comment="Shown while store orders are fetched">Loading orders…</Trans>
         </p>
       ) : orders.isError || !data ? (
-        <div className="grid gap-2" role="alert">
-          <p className="text-sm text-destructive">
-            <Trans>The orders could not be loaded.</Trans>
-          </p>
-          <div>
-            <Button variant="outline" size="sm" onClick={() => void orders.refetch()}>
-              <Trans>Try again</Trans>
-            </Button>
-          </div>
-        </div>
+        <LoadError
+          title={<Trans>The orders could not be loaded.</Trans>}
+          error={orders.error}
+          onRetry={orders.refetch}
+        />
       ) : data.items.length === 0 ? (
         <Card className="grid justify-items-center gap-3 p-8 text-center" data-testid="no-orders">
           <ShoppingCart className="size-8 text-muted-foreground" aria-hidden />

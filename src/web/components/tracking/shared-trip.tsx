@@ -6,8 +6,8 @@ import type { TSharedTrack } from "../../../shared/schemas/tracking";
 import { useOnline } from "../../lib/online";
 import { usePreferences } from "../../lib/preferences";
 import { errorInfo, trpc } from "../../lib/trpc";
-import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 
 const RouteMap = lazy(() => import("../map/route-map"));
 
@@ -70,18 +70,19 @@ export function SharedTrip({ token }: { token: string }) {
     );
   if (!q.data)
     return (
-      <Card className="p-8 text-center" data-testid="shared-trip-error" role="alert">
-        <p className="text-destructive">
-          {status === 429 ? (
+      <LoadError
+        card
+        testId="shared-trip-error"
+        title={
+          status === 429 ? (
             <Trans>Too many requests from this network. Try again in a minute.</Trans>
           ) : (
             <Trans>The trip's position could not be loaded.</Trans>
-          )}
-        </p>
-        <Button className="mt-4 min-h-11" variant="outline" onClick={() => q.refetch()}>
-          <Trans comment="Button: load the tracked trip again after an error">Try again</Trans>
-        </Button>
-      </Card>
+          )
+        }
+        error={status === 429 ? undefined : q.error}
+        onRetry={q.refetch}
+      />
     );
   const trip = q.data;
   const from = trip.pickup.label;

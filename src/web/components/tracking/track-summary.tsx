@@ -4,6 +4,7 @@ import type { TTrack, TTripAlert } from "../../../shared/schemas/tracking";
 import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
 import { Card, CardContent } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 
 /** What the tracking noticed, in the reader's words. */
 export function TripAlertText({ alert }: { alert: TTripAlert }) {
@@ -71,9 +72,13 @@ export function TrackSummary({ loadId }: { loadId: number }) {
           </p>
         )}
         {q.isError && (
-          <p className="text-sm text-destructive" role="alert">
-            <Trans>The trip's position could not be loaded. It is tried again when the connection returns.</Trans>
-          </p>
+          <LoadError
+            title={
+              <Trans>The trip's position could not be loaded. It is tried again when the connection returns.</Trans>
+            }
+            error={q.error}
+            onRetry={q.refetch}
+          />
         )}
         {q.data && <TrackFigures track={q.data} />}
       </CardContent>

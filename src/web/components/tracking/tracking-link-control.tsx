@@ -8,6 +8,7 @@ import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card, CardContent } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 
 /**
  * The shipper's "Share tracking link" card on a load after the award: makes a link for the consignee (the trip's
@@ -92,9 +93,11 @@ export function TrackingLinkControl({ loadId }: { loadId: number }) {
           </p>
         )}
         {state.isError && (
-          <p className="text-destructive" role="alert">
-            <Trans>The tracking link's state could not be loaded.</Trans>
-          </p>
+          <LoadError
+            title={<Trans>The tracking link's state could not be loaded.</Trans>}
+            error={state.error}
+            onRetry={state.refetch}
+          />
         )}
         {made && (
           <div className="flex items-center gap-2">

@@ -17,6 +17,7 @@ import {
   DialogTrigger,
 } from "../ui/dialog";
 import { FieldError, Label } from "../ui/input";
+import { LoadError } from "../ui/load-error";
 import { Textarea } from "../ui/textarea";
 
 /** What the driver's delivery event carries. */
@@ -36,9 +37,11 @@ function PodProof({ loadId }: { loadId: number }) {
     );
   if (timeline.isError || documents.isError)
     return (
-      <p className="text-sm text-destructive" role="alert">
-        <Trans>The proof of delivery could not be loaded. Check your connection and try again.</Trans>
-      </p>
+      <LoadError
+        title={<Trans>The proof of delivery could not be loaded. Check your connection and try again.</Trans>}
+        error={timeline.error ?? documents.error}
+        onRetry={() => Promise.all([timeline.refetch(), documents.refetch()])}
+      />
     );
   const delivered = timeline.data.findLast((e) => e.kind === "delivered");
   const disputed = timeline.data.findLast((e) => e.kind === "disputed");

@@ -23,6 +23,7 @@ import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "../ui/dialog";
 import { FieldError } from "../ui/input";
+import { LoadError } from "../ui/load-error";
 import { UploadBar } from "./upload-bar";
 
 /** What a party may add from the trip panel; a proof of delivery comes with the delivery itself. */
@@ -290,9 +291,11 @@ export function TripDocuments({ rc }: { rc: TRateConfirmationAnswer }) {
           <Trans comment="Shown while the trip's documents are fetched">Loading the documents...</Trans>
         </p>
       ) : q.isError ? (
-        <p className="text-sm text-destructive" role="alert">
-          <Trans>The documents could not be loaded. Check your connection and try again.</Trans>
-        </p>
+        <LoadError
+          title={<Trans>The documents could not be loaded. Check your connection and try again.</Trans>}
+          error={q.error}
+          onRetry={q.refetch}
+        />
       ) : q.data.length === 0 ? (
         <p className="text-sm text-muted-foreground" data-testid="documents-empty">
           <Trans>No documents yet. The bill of lading and delivery photos show here once uploaded.</Trans>

@@ -13,6 +13,7 @@ import { BidTruckLine } from "../trucks/bid-truck";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "../ui/dialog";
+import { LoadError } from "../ui/load-error";
 import { TripDocuments } from "./trip-documents";
 import { TripTimeline } from "./trip-timeline";
 
@@ -217,13 +218,18 @@ export function TripPanel({
   if (q.isError)
     return (
       <Card className="p-5">
-        <p className="text-sm text-destructive" role="alert" data-testid="trip-panel-error">
-          {errorInfo(q.error).code === "CONFLICT" ? (
+        {errorInfo(q.error).code === "CONFLICT" ? (
+          <p className="text-sm text-destructive" role="alert" data-testid="trip-panel-error">
             <Trans>This load is not awarded yet.</Trans>
-          ) : (
-            <Trans>The trip's details could not be loaded. Check your connection and try again.</Trans>
-          )}
-        </p>
+          </p>
+        ) : (
+          <LoadError
+            testId="trip-panel-error"
+            title={<Trans>The trip's details could not be loaded. Check your connection and try again.</Trans>}
+            error={q.error}
+            onRetry={q.refetch}
+          />
+        )}
       </Card>
     );
   const rc = q.data;

@@ -2,6 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
+import { LoadError } from "../ui/load-error";
 
 type TItem = { key: string; at: string; text: string; note?: string };
 
@@ -23,9 +24,11 @@ export function TripTimeline({ loadId }: { loadId: number }) {
     );
   if (timeline.isError)
     return (
-      <p className="text-sm text-destructive" role="alert">
-        <Trans>The timeline could not be loaded. Check your connection and try again.</Trans>
-      </p>
+      <LoadError
+        title={<Trans>The timeline could not be loaded. Check your connection and try again.</Trans>}
+        error={timeline.error}
+        onRetry={timeline.refetch}
+      />
     );
   const who = (a: { name: string } | null) => a?.name ?? "MyTess";
   const items: TItem[] = timeline.data.map((e) => {

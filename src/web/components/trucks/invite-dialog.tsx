@@ -19,6 +19,7 @@ import {
   DialogTrigger,
 } from "../ui/dialog";
 import { Label } from "../ui/input";
+import { LoadError } from "../ui/load-error";
 import { NativeSelect } from "../ui/textarea";
 
 /**
@@ -123,12 +124,11 @@ function InviteForm({
     );
   if (open.isError)
     return (
-      <div className="grid gap-3" role="alert">
-        <Trans>Your open loads could not be loaded.</Trans>
-        <Button variant="outline" onClick={() => void open.refetch()}>
-          <Trans comment="Button: try loading again">Try again</Trans>
-        </Button>
-      </div>
+      <LoadError
+        title={<Trans>Your open loads could not be loaded.</Trans>}
+        error={open.error}
+        onRetry={open.refetch}
+      />
     );
   if (!loads.length)
     return (

@@ -5,8 +5,8 @@ import { useOnline } from "../../lib/online";
 import { usePreferences } from "../../lib/preferences";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Badge } from "../ui/badge";
-import { Button } from "../ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
+import { LoadError } from "../ui/load-error";
 import { VerifiedBadge } from "../verification/verified-badge";
 import { RatingFigure } from "./trust";
 
@@ -43,14 +43,13 @@ export function CompanyProfile({ id }: { id: number }) {
     );
   if (!q.data)
     return (
-      <Card className="p-8 text-center" data-testid="company-error" role="alert">
-        <p className="text-destructive">
-          <Trans>The company's profile could not be loaded.</Trans>
-        </p>
-        <Button className="mt-4 min-h-11" variant="outline" onClick={() => q.refetch()}>
-          <Trans comment="Button: load the page's data again after an error">Try again</Trans>
-        </Button>
-      </Card>
+      <LoadError
+        card
+        testId="company-error"
+        title={<Trans>The company's profile could not be loaded.</Trans>}
+        error={q.error}
+        onRetry={q.refetch}
+      />
     );
   const c = q.data;
   const kind =

@@ -26,6 +26,7 @@ import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { Label } from "../../components/ui/input";
+import { LoadError } from "../../components/ui/load-error";
 import { Switch } from "../../components/ui/switch";
 import type { TRouterOutputs } from "../../lib/api-types";
 import { currentPosition } from "../../lib/geolocation";
@@ -356,14 +357,13 @@ function DriverHome() {
         )}
         <LoadFilters value={filters} onChange={setFilters} />
         {stats.isError ? (
-          <Card className="grid justify-items-center gap-3 p-6 text-center" role="alert" data-testid="position-error">
-            <p className="text-destructive">
-              <Trans>Your position could not be loaded.</Trans>
-            </p>
-            <Button variant="outline" className="min-h-11" onClick={() => void stats.refetch()}>
-              <Trans>Try again</Trans>
-            </Button>
-          </Card>
+          <LoadError
+            card
+            testId="position-error"
+            title={<Trans>Your position could not be loaded.</Trans>}
+            error={stats.error}
+            onRetry={stats.refetch}
+          />
         ) : findingCentre || (centre && nearby.isPending) ? (
           <Card className="p-6 text-center text-muted-foreground" role="status">
             <Trans comment="Shown while the list of loads is fetched from the server (fetching data, not putting cargo on a truck)">
@@ -405,14 +405,13 @@ function DriverHome() {
             </div>
           </Card>
         ) : nearby.isError ? (
-          <Card className="grid justify-items-center gap-3 p-6 text-center" role="alert" data-testid="nearby-error">
-            <p className="text-destructive">
-              <Trans>Loads near you could not be loaded.</Trans>
-            </p>
-            <Button variant="outline" className="min-h-11" onClick={() => void nearby.refetch()}>
-              <Trans>Try again</Trans>
-            </Button>
-          </Card>
+          <LoadError
+            card
+            testId="nearby-error"
+            title={<Trans>Loads near you could not be loaded.</Trans>}
+            error={nearby.error}
+            onRetry={nearby.refetch}
+          />
         ) : nearby.data?.items.length === 0 ? (
           <Card className="p-6 text-center text-muted-foreground" data-testid="no-nearby">
             <Trans>No posted loads within this radius right now.</Trans>
@@ -451,14 +450,13 @@ function DriverHome() {
             <Trans>Loading your trips…</Trans>
           </Card>
         ) : trips.isError ? (
-          <Card className="grid justify-items-center gap-3 p-6 text-center" role="alert" data-testid="trips-error">
-            <p className="text-destructive">
-              <Trans>Your trips could not be loaded.</Trans>
-            </p>
-            <Button variant="outline" className="min-h-11" onClick={() => void trips.refetch()}>
-              <Trans>Try again</Trans>
-            </Button>
-          </Card>
+          <LoadError
+            card
+            testId="trips-error"
+            title={<Trans>Your trips could not be loaded.</Trans>}
+            error={trips.error}
+            onRetry={trips.refetch}
+          />
         ) : (
           openTrips.length === 0 && (
             <Card className="p-6 text-center text-muted-foreground" data-testid="no-trips">

@@ -15,6 +15,7 @@ import { parseFindTrucksSearch, type TFindTrucksSearch } from "../../components/
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Input, Label } from "../../components/ui/input";
+import { LoadError } from "../../components/ui/load-error";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../components/ui/table";
 import { NativeSelect } from "../../components/ui/textarea";
 import type { TPlace } from "../../lib/api-types";
@@ -102,12 +103,13 @@ function TruckFinder() {
           <Trans comment="Shown while the trucks near the shipper's pickup are fetched">Looking for trucks...</Trans>
         </Card>
       ) : results.isError && !results.data ? (
-        <Card className="grid justify-items-center gap-3 p-6 text-center" role="alert" data-testid="trucks-error">
-          <Trans>The trucks could not be loaded.</Trans>
-          <Button variant="outline" onClick={() => void results.refetch()}>
-            <Trans comment="Button: try loading again">Try again</Trans>
-          </Button>
-        </Card>
+        <LoadError
+          card
+          testId="trucks-error"
+          title={<Trans>The trucks could not be loaded.</Trans>}
+          error={results.error}
+          onRetry={results.refetch}
+        />
       ) : results.data?.items.length === 0 ? (
         <Card className="p-6 text-center text-muted-foreground" data-testid="no-trucks-found">
           <Trans>No trucks match. Try a wider radius, other dates or any equipment.</Trans>

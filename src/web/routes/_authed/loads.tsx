@@ -31,6 +31,7 @@ import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { preloadPart } from "../../components/ui/deferred";
+import { LoadError } from "../../components/ui/load-error";
 import { NativeSelect } from "../../components/ui/textarea";
 import type { TBoardAnswer, TPublicUser } from "../../lib/api-types";
 import { currentPosition, type TPoint } from "../../lib/geolocation";
@@ -379,9 +380,12 @@ function LoadBoardPage() {
           <StaleNotice updatedAt={results.dataUpdatedAt} failed={results.isError} testId="board-stale" />
         )}
         {results.isError && !results.data && (
-          <Card className="p-6 text-center text-destructive">
-            <Trans>The load board could not be loaded. Please try again later.</Trans>
-          </Card>
+          <LoadError
+            card
+            title={<Trans>The load board could not be loaded. Please try again later.</Trans>}
+            error={results.error}
+            onRetry={results.refetch}
+          />
         )}
         {results.data?.items.length === 0 && (
           <Card className="p-6 text-center text-muted-foreground" data-testid="no-loads">

@@ -14,6 +14,7 @@ import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { Input, Label } from "../../components/ui/input";
+import { LoadError } from "../../components/ui/load-error";
 import { NativeSelect } from "../../components/ui/textarea";
 import { useDesktop } from "../../lib/media";
 import { useOfflineQueue } from "../../lib/offline-queue";
@@ -200,9 +201,12 @@ function ShipperHome() {
           </Card>
         )}
         {loads.isError && (
-          <Card className="p-6 text-center text-destructive">
-            <Trans>Your loads could not be loaded. Please try again later.</Trans>
-          </Card>
+          <LoadError
+            card
+            title={<Trans>Your loads could not be loaded. Please try again later.</Trans>}
+            error={loads.error}
+            onRetry={loads.refetch}
+          />
         )}
         {loads.data?.length === 0 &&
           (filtered ? (

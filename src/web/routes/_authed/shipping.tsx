@@ -8,6 +8,7 @@ import { RateCalculator } from "../../components/shipping/rate-calculator";
 import { TrackingPanel } from "../../components/shipping/tracking-panel";
 import { Badge } from "../../components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
+import { LoadError } from "../../components/ui/load-error";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { trpc } from "../../lib/trpc";
 
@@ -27,9 +28,12 @@ function CarriersCard() {
       </CardHeader>
       <CardContent className="grid gap-3 sm:grid-cols-3">
         {carriers.isError && (
-          <p className="text-sm text-destructive">
-            <Trans>The carriers' status could not be loaded.</Trans>
-          </p>
+          <LoadError
+            className="sm:col-span-3"
+            title={<Trans>The carriers' status could not be loaded.</Trans>}
+            error={carriers.error}
+            onRetry={carriers.refetch}
+          />
         )}
         {carriers.data?.map((c) => (
           <div key={c.id} className="flex items-center gap-3 rounded-md border p-3" data-testid={`carrier-${c.id}`}>

@@ -13,6 +13,7 @@ import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { ConfirmDeleteDialog } from "../../components/ui/confirm-delete-dialog";
+import { LoadError } from "../../components/ui/load-error";
 import { usePreferences } from "../../lib/preferences";
 import { toast } from "../../lib/toast";
 import { trpc } from "../../lib/trpc";
@@ -58,12 +59,13 @@ function MyTrucks({ title, description }: { title: React.ReactNode; description:
         </Card>
       )}
       {trucks.isError && (
-        <Card className="grid justify-items-center gap-3 p-6 text-center" role="alert" data-testid="trucks-error">
-          <Trans>Your trucks could not be loaded.</Trans>
-          <Button variant="outline" onClick={() => void trucks.refetch()}>
-            <Trans comment="Button: try loading again">Try again</Trans>
-          </Button>
-        </Card>
+        <LoadError
+          card
+          testId="trucks-error"
+          title={<Trans>Your trucks could not be loaded.</Trans>}
+          error={trucks.error}
+          onRetry={trucks.refetch}
+        />
       )}
       {trucks.data?.length === 0 && (
         <Card className="p-6 text-center text-muted-foreground" data-testid="no-trucks">
