@@ -9,7 +9,7 @@ import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
-import { PaymentStateBadge, PayoutIssueNote } from "./payment-state";
+import { PaymentStateBadge, PayoutIssueNote, PayoutNoticeNote } from "./payment-state";
 
 const CONFIRM_POLL_MS = 2_000;
 const CONFIRM_FOR_MS = 30_000;
@@ -123,11 +123,16 @@ export function LoadPayment({ loadId }: { loadId: number }) {
             </p>
           </div>
           <div className="ml-auto">
-            <PaymentStateBadge state={payment.state} secured />
+            <PaymentStateBadge state={payment.state} secured notice={payment.payoutNotice} />
           </div>
           {payment.payoutIssue && (
             <div className="basis-full">
               <PayoutIssueNote issue={payment.payoutIssue} />
+            </div>
+          )}
+          {payment.payoutNotice && (
+            <div className="basis-full">
+              <PayoutNoticeNote notice={payment.payoutNotice} role={payment.role} />
             </div>
           )}
         </CardContent>
