@@ -699,7 +699,12 @@ export const checkCheckout = async (db: TDb, services: TPaymentServices, payment
   if (!p)
     throw new AppError(
       "NOT_FOUND",
-      /*i18n*/ { id: "error.payout.notFound", message: "No payment {id}", values: { id: paymentId } },
+      /*i18n*/ {
+        id: "error.payout.notFound",
+        comment: "Operator CLI error: no freight payment has this number",
+        message: "No payment {id}",
+        values: { id: paymentId },
+      },
     );
   if (
     p.provider !== "chapa" ||

@@ -393,7 +393,12 @@ export const checkPayout = async (
   if (!p)
     throw new AppError(
       "NOT_FOUND",
-      /*i18n*/ { id: "error.payout.notFound", message: "No payment {id}", values: { id: paymentId } },
+      /*i18n*/ {
+        id: "error.payout.notFound",
+        comment: "Operator CLI error: no freight payment has this number",
+        message: "No payment {id}",
+        values: { id: paymentId },
+      },
     );
   if (p.state !== "released" || p.provider !== "chapa")
     throw new AppError(
