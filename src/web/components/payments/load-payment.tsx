@@ -100,6 +100,10 @@ export function LoadPayment({ loadId }: { loadId: number }) {
                 ) : (
                   <Trans>{formatOriginal(payment.agreed, payment.currency)} was paid to the driver.</Trans>
                 )
+              ) : payment.payoutNotice === "reversed" ? (
+                <Trans>
+                  {formatOriginal(payment.agreed, payment.currency)} is held by MyTess until an operator settles it.
+                </Trans>
               ) : payment.state === "released" || payment.state === "failed" ? (
                 payment.role === "driver" ? (
                   <Trans>
