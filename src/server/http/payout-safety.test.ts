@@ -184,6 +184,39 @@ describe("a Chapa payout Chapa keeps reporting pending", () => {
     await expect(checkPayout(t.db, payments, 999_999)).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
+  test("the job itself carries its looks: deferred 10 min then 30 min, verify only, one transfer", async () => {
+    expect((await driver.put("/api/payouts/method", TELEBIRR)).status).toBe(200);
+    emu.controls.chapa.transfers = "manual";
+    const loadId = await releasedWithChapa(1_200);
+    const { id } = await paymentOf(driver, loadId);
+    const job = async () =>
+      (
+        await t.rows<{ run_at: number; payload: string | Record<string, unknown>; status: string }>(
+          "select run_at, payload, status from jobs where kind = 'freight_payout'",
+        )
+      ).map((r) => ({
+        ...r,
+        run_at: Number(r.run_at),
+        payload: typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload,
+      }))[0]!;
+    const before = Date.now();
+    await worker().runOnce();
+    let j = await job();
+    expect(j.status).toBe("pending");
+    expect(j.payload).toMatchObject({ paymentId: id, checks: 1, attempt: 0 });
+    expect(j.run_at - j.payload.since).toBe(10 * MIN);
+    expect(j.payload.since).toBeGreaterThanOrEqual(before);
+    await runPayoutsNow();
+    j = await job();
+    expect(j.payload).toMatchObject({ paymentId: id, checks: 2, attempt: 0 });
+    expect(j.run_at - Date.now()).toBeGreaterThan(29 * MIN);
+    expect(j.run_at - Date.now()).toBeLessThanOrEqual(30 * MIN);
+    expect(chapaPosts()).toHaveLength(1);
+    expect((await paymentOf(driver, loadId)).state).toBe("released");
+    await emu.controls.chapa.settleTransfer(chapaPayoutRef(id, 0), "success");
+    expect((await paymentOf(driver, loadId)).state).toBe("paid_out");
+  });
+
   test("the operator's check of a transfer Chapa failed: failed with what to fix; the next attempt only after that", async () => {
     expect((await driver.put("/api/payouts/method", TELEBIRR)).status).toBe(200);
     emu.controls.chapa.transfers = "manual";
