@@ -179,3 +179,17 @@ test("a bad amount on a disputed payment names the field, in the operator's lang
     )[0]!.n,
   ).toBe(3);
 });
+
+test("payments payout-check and checkout-check: through the router, the refusals named", async () => {
+  const shipperId = await user("shipper2@example.com", "shipper");
+  const driverId = await user("driver2@example.com", "driver");
+  // A Stripe payment has no Chapa payout or checkout to check: 409 with what it is; an unknown one 404.
+  const s = await payment(shipperId, driverId, "funded", "Salt to Austin");
+  const payout = await run("payments", "payout-check", String(s));
+  expect(payout.code).toBe(1);
+  expect(payout.err).toContain(`Payment ${s} is funded (stripe): only a released Chapa payment has a payout to check`);
+  const checkout = await run("payments", "checkout-check", String(s));
+  expect(checkout.err).toContain(`Payment ${s} is funded (stripe): only a Chapa payment whose page is open`);
+  expect((await run("payments", "payout-check", "999999")).err).toContain("No payment 999999");
+  expect((await run("payments", "checkout-check", "1x")).err).toContain("<id> must be a payment's number");
+});

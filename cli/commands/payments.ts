@@ -6,6 +6,14 @@ import { CliError, cliConfig, cliDate, cliLocale, i18n, openSystem } from "../co
 const MONEY_LOCALE = { en: "en-US", am: "am-ET", om: "en-GB" } as const;
 const money = (amount: number, currency: string) => formatMoney(amount, currency, MONEY_LOCALE[cliLocale()]);
 
+/** A payment's number from the command line, or the CLI's error naming <id>. */
+const paymentIdOf = (id: string) => {
+  const paymentId = Number(id);
+  if (!/^\d+$/.test(id) || !Number.isSafeInteger(paymentId) || paymentId < 1)
+    throw new CliError(i18n._({ id: "cli.payments.badId", message: "<id> must be a payment's number, such as 12" }));
+  return paymentId;
+};
+
 const list = new Command("list")
   .description("Freight payments, newest change first (--state disputed: those waiting for an operator)")
   .option("--state <state>", `only payments in this state: ${FREIGHT_PAYMENT_STATES.join(", ")}`)
@@ -67,9 +75,7 @@ const resolve = new Command("resolve")
   .option("--amount <amount>", "with --refund: minor units as a whole number (1250) or a decimal (12.50)")
   .option("--json", "print JSON")
   .action(async (id: string, o: { release?: boolean; refund?: boolean; amount?: string; json?: boolean }) => {
-    const paymentId = Number(id);
-    if (!/^\d+$/.test(id) || !Number.isSafeInteger(paymentId) || paymentId < 1)
-      throw new CliError(i18n._({ id: "cli.payments.badId", message: "<id> must be a payment's number, such as 12" }));
+    const paymentId = paymentIdOf(id);
     if (!!o.release === !!o.refund)
       throw new CliError(i18n._({ id: "cli.payments.oneAction", message: "Say --release or --refund (one of them)" }));
     if (o.release && o.amount !== undefined)
@@ -116,7 +122,87 @@ const resolve = new Command("resolve")
     }
   });
 
+const payoutCheck = new Command("payout-check")
+  .description(
+    "Ask Chapa now about a released payment's payout (one marked delayed, or any still pending) and settle it: paid out, failed (the driver is told what to fix), or still pending",
+  )
+  .argument("<id>", "the payment's number (see payments list --state released)")
+  .option("--json", "print JSON")
+  .action(async (id: string, o: { json?: boolean }) => {
+    const paymentId = paymentIdOf(id);
+    const { handle, caller } = await openSystem();
+    try {
+      const r = await caller.payments.payoutCheck({ paymentId });
+      if (o.json) {
+        console.log(JSON.stringify(r, null, 2));
+        return;
+      }
+      console.log(
+        r.transfer === "paid_out"
+          ? i18n._({
+              id: "cli.payments.payoutPaid",
+              message: "Payment {id}: Chapa sent the transfer {reference}; the payment is paid out.",
+              values: { id: r.paymentId, reference: r.reference },
+            })
+          : r.transfer === "failed"
+            ? i18n._({
+                id: "cli.payments.payoutFailed",
+                message:
+                  "Payment {id}: Chapa says the transfer {reference} failed; the driver is told what to fix, and it is sent again once they save their details.",
+                values: { id: r.paymentId, reference: r.reference },
+              })
+            : r.transfer === "unknown"
+              ? i18n._({
+                  id: "cli.payments.payoutUnknown",
+                  message:
+                    "Payment {id}: Chapa has no transfer {reference}; it is asked for again under the same reference (Chapa never takes a reference twice).",
+                  values: { id: r.paymentId, reference: r.reference },
+                })
+              : i18n._({
+                  id: "cli.payments.payoutPending",
+                  comment: "Operator CLI: Chapa still reports the driver's bank transfer as queued",
+                  message:
+                    "Payment {id}: Chapa still reports the transfer {reference} pending. Nothing is sent again; ask Chapa's support about it, then check again.",
+                  values: { id: r.paymentId, reference: r.reference },
+                }),
+      );
+    } finally {
+      await handle.close();
+    }
+  });
+
+const checkoutCheck = new Command("checkout-check")
+  .description(
+    "Ask Chapa now about a payment whose checkout page is still open (awaiting payment) and settle it: funded, failed, or still pending",
+  )
+  .argument("<id>", "the payment's number (see payments list --state awaiting_payment)")
+  .option("--json", "print JSON")
+  .action(async (id: string, o: { json?: boolean }) => {
+    const paymentId = paymentIdOf(id);
+    const { handle, caller } = await openSystem();
+    try {
+      const r = await caller.payments.checkoutCheck({ paymentId });
+      if (o.json) {
+        console.log(JSON.stringify(r, null, 2));
+        return;
+      }
+      console.log(
+        i18n._({
+          id: "cli.payments.checkoutChecked",
+          comment:
+            "Operator CLI: {chapa} is Chapa's own word for the checkout (success, pending, failed…), {state} ours",
+          message: "Payment {id}: Chapa says {chapa} for {txRef}; the payment is {state}.",
+          values: { id: r.paymentId, chapa: r.chapa, txRef: r.txRef, state: r.state },
+        }),
+      );
+    } finally {
+      await handle.close();
+    }
+  });
+
 export const payments = new Command("payments")
-  .description("Freight payments: list them, settle a disputed one")
+  .description("Freight payments: list them, settle a disputed one, check a payout or a checkout with Chapa")
   .addCommand(list)
-  .addCommand(resolve);
+  .addCommand(resolve)
+  .addCommand(payoutCheck)
+  .addCommand(checkoutCheck);

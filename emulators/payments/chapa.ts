@@ -32,6 +32,8 @@
 // is known to the emulator (control.holders) and whose name differs fails the transfer ("Account name mismatch").
 // The payout webhook is flat: {event: "payout.success", type: "Payout", reference, chapa_reference, charge, …};
 // control.payoutCopies sends each one more than once, and control.transferFailure sets the bank's reason.
+// control.transferAnswer loses the answer to a transfer Chapa took (a 502, a body that is not JSON, or a timeout),
+// and control.verifyOutage makes transfer verify answer 503: what a payout must survive without paying twice.
 //
 // One webhook URL gets every event of the account, as on Chapa: besides the transactions MyTess created, others the
 // account made elsewhere (control.otherTransaction: a payment link, another shop on the same account) and transfers
@@ -230,6 +232,14 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
     /** Sends an arbitrary signed webhook body. */
     deliver: (body: Record<string, unknown>) => enqueue(String(body.event ?? ""), JSON.stringify(body)),
     transaction: (txRef: string) => structuredClone(txs.get(txRef)),
+    /**
+     * How Chapa's answer to the next transfers goes after it has taken them: "ok", or lost on the way back ("5xx": a
+     * 502 from a gateway; "garbage": a 200 that is not JSON; "timeout": no answer for timeoutAfterMs).
+     */
+    transferAnswer: "ok" as "ok" | "5xx" | "garbage" | "timeout",
+    timeoutAfterMs: 2_000,
+    /** Transfer verify answers 503 (the rest of the API works). */
+    verifyOutage: false,
     /** What a queued transfer does next: succeed, fail (each with its webhook), or wait for settleTransfer. */
     transfers: "success" as "success" | "failed" | "manual",
     /** The bank's words when control.transfers fails a transfer. */
@@ -247,6 +257,9 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
       txs.clear();
       transfers.clear();
       control.transfers = "success";
+      control.transferAnswer = "ok";
+      control.timeoutAfterMs = 2_000;
+      control.verifyOutage = false;
       control.transferFailure = "Transfer failed at the bank";
       control.payoutCopies = 1;
       control.holders = new Map();
@@ -566,8 +579,18 @@ export const createChapaEmulator = (o: TChapaEmulatorOptions = {}) => {
           currency: "ETB",
         })),
       });
-    if (req.method === "POST" && url.pathname === "/v1/transfers") return createTransfer(body);
+    if (req.method === "POST" && url.pathname === "/v1/transfers") {
+      const res = createTransfer(body);
+      // Taken (or refused) by Chapa; the answer may still be lost on its way back.
+      if (control.transferAnswer === "5xx") return failed("Bad gateway", 502);
+      if (control.transferAnswer === "garbage")
+        return new Response("<html>upstream</html>", { status: 200, headers: { "Content-Type": "text/html" } });
+      if (control.transferAnswer === "timeout") await Bun.sleep(control.timeoutAfterMs);
+      return res;
+    }
     const verifyTransfer = /^\/v1\/transfers\/verify\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "GET" && verifyTransfer && control.verifyOutage)
+      return failed("Service temporarily unavailable (emulated outage)", 503);
     if (req.method === "GET" && verifyTransfer) {
       const t = transfers.get(decodeURIComponent(verifyTransfer[1]));
       if (!t) return failed("Transfer not found", 404);

@@ -15,7 +15,10 @@
 //   POST   /v1/account_links                   account, type=account_onboarding, refresh_url, return_url
 //   POST   /v1/transfers                       amount, currency, destination, source_transaction, transfer_group,
 //                                              metadata
-//   GET    /v1/transfers/{id}
+//   GET    /v1/transfers/{id}                  with amount_reversed, reversed and its reversals list
+//   POST   /v1/transfers/{id}/reversals        amount (default: what is left), metadata, description,
+//                                              refund_application_fee → a transfer_reversal (trr_…); transfer.reversed
+//   GET    /v1/transfers/{id}/reversals
 //   GET    /checkout/{id}                      the hosted page: "Pay" and "Cancel" (forms POSTing to …/pay, …/cancel)
 //   GET    /connect/onboarding/{link}          the hosted onboarding: "Submit details" (payouts enabled), "Leave";
 //                                              a link works once and for 5 minutes (then the refresh_url)
@@ -51,7 +54,10 @@
 // account back to needing information (payouts off, account.updated). A transfer needs a destination whose transfers
 // capability is active (else Stripe's insufficient_capabilities_for_transfer), the source charge's currency and at most
 // what is left of it (balance_insufficient); it answers at once and sends transfer.created. control.failTransfers makes
-// the next transfers fail as Stripe does when the platform's balance cannot cover them.
+// the next transfers fail as Stripe does when the platform's balance cannot cover them. A reversal (the API, or
+// control.reverseTransfer as the dashboard does it) takes back all or part of what is left of a transfer: the
+// transfer's amount_reversed grows, `reversed` turns true when nothing is left, the reversal is listed on it, and
+// transfer.reversed (the transfer as it now is) goes out like every other event: shuffled, possibly twice.
 //
 // Deliveries, as Stripe makes them: no order is promised and an event may come twice. The events one action causes
 // go out as a batch, shuffled, some of them sent a second time (control.delivery: shuffle, duplicateRate, and a seed
@@ -241,6 +247,15 @@ type TTransfer = {
   destination: string;
   source_transaction: string | null;
   transfer_group: string | null;
+  metadata: Record<string, string>;
+  created: number;
+  reversals: TTransferReversal[];
+};
+type TTransferReversal = {
+  id: string;
+  amount: number;
+  currency: string;
+  transfer: string;
   metadata: Record<string, string>;
   created: number;
 };
@@ -537,6 +552,12 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     requireMore: (accountId: string) => setOnboarded(accountId, false),
     /** How many of the next transfers fail with balance_insufficient (the platform's balance cannot cover them). */
     failTransfers: 0,
+    /** A reversal made in the dashboard: all (no amount) or part of a transfer back; resolves to the reversal. */
+    reverseTransfer: (transferId: string, amount?: number) => {
+      const t = transfers.get(transferId);
+      if (!t) throw new Error(`No such transfer: ${transferId}`);
+      return reverseTransfer(t, amount ?? null, {});
+    },
     refundsOf: (paymentIntent: string) =>
       [...refunds.values()].filter((r) => r.payment_intent === paymentIntent).map((r) => ({ ...r })),
     /** Forgets everything: objects, keys, logs; modes off, default secrets, no webhook URL. */
@@ -811,20 +832,67 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
     type: "express",
   });
 
+  const renderReversal = (r: TTransferReversal) => ({
+    id: r.id,
+    object: "transfer_reversal",
+    amount: r.amount,
+    balance_transaction: null,
+    created: r.created,
+    currency: r.currency,
+    destination_payment_refund: null,
+    metadata: r.metadata,
+    source_refund: null,
+    transfer: r.transfer,
+  });
+
+  const reversalList = (t: TTransfer) => ({
+    object: "list",
+    data: t.reversals.map(renderReversal).reverse(),
+    has_more: false,
+    total_count: t.reversals.length,
+    url: `/v1/transfers/${t.id}/reversals`,
+  });
+
+  const amountReversed = (t: TTransfer) => t.reversals.reduce((sum, r) => sum + r.amount, 0);
+
   const renderTransfer = (t: TTransfer) => ({
     id: t.id,
     object: "transfer",
     amount: t.amount,
-    amount_reversed: 0,
+    amount_reversed: amountReversed(t),
     currency: t.currency,
     destination: t.destination,
     source_transaction: t.source_transaction,
     transfer_group: t.transfer_group,
     metadata: t.metadata,
-    reversed: false,
+    reversals: reversalList(t),
+    reversed: amountReversed(t) >= t.amount,
     created: t.created,
     livemode: false,
   });
+
+  /** Takes back all (no amount) or part of what is left of a transfer; transfer.reversed goes out. */
+  const reverseTransfer = (t: TTransfer, amount: number | null, metadata: Record<string, string>) => {
+    const left = t.amount - amountReversed(t);
+    if (left <= 0) throw invalid(`Transfer ${t.id} has already been fully reversed.`, undefined, "transfer_reversed");
+    const take = amount ?? left;
+    if (take > left)
+      throw invalid(
+        `You have already reversed ${amountReversed(t)} of this transfer. You can only reverse up to ${left} more.`,
+        "amount",
+      );
+    const r: TTransferReversal = {
+      id: rid("trr_"),
+      amount: take,
+      currency: t.currency,
+      transfer: t.id,
+      metadata,
+      created: nowSec(),
+    };
+    t.reversals.push(r);
+    void enqueueBatch([event("transfer.reversed", renderTransfer(t))]);
+    return renderReversal(r);
+  };
 
   const accountEvent = (a: TAccount) => {
     const e = event("account.updated", renderAccount(a));
@@ -958,6 +1026,7 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       transfer_group: p.get("transfer_group") ?? null,
       metadata: p.map("metadata"),
       created: nowSec(),
+      reversals: [],
     };
     transfers.set(t.id, t);
     void enqueueBatch([event("transfer.created", renderTransfer(t))]);
@@ -1579,6 +1648,23 @@ export const createStripeEmulator = (o: TStripeEmulatorOptions = {}) => {
       const t = transfers.get(decodeURIComponent(transferPath[1]));
       if (!t) throw missing("transfer", transferPath[1]);
       return renderTransfer(t);
+    }
+    const reversalsPath = /^\/v1\/transfers\/([^/]+)\/reversals$/.exec(path);
+    if (reversalsPath) {
+      const t = transfers.get(decodeURIComponent(reversalsPath[1]));
+      if (!t) throw missing("transfer", reversalsPath[1]);
+      if (method === "GET") {
+        p.only(["limit", "starting_after", "ending_before"]);
+        return reversalList(t);
+      }
+      if (method === "POST") {
+        p.only(["amount", "metadata", "description", "refund_application_fee", "expand"]);
+        const text = p.get("amount");
+        const amount = text === undefined || text === null ? null : Number(text);
+        if (amount !== null && (!Number.isInteger(amount) || amount < 1))
+          throw invalid(`Invalid positive integer: ${text}`, "amount");
+        return reverseTransfer(t, amount, p.map("metadata"));
+      }
     }
     if (method === "POST" && path === "/v1/refunds") return refund(p);
     if (method === "POST" && path === "/v1/billing_portal/sessions") return portal(p, base);

@@ -27,6 +27,10 @@ export const providerForCurrency = (currency: string): TFreightProvider | null =
 export const PAYOUT_ISSUES = ["waiting_method", "account_name", "account_number", "bank"] as const;
 export type TPayoutIssue = (typeof PAYOUT_ISSUES)[number];
 
+/** What both parties are told of a payout that is not plain (see ZFreightPayment.payoutNotice). */
+export const PAYOUT_NOTICES = ["delayed", "reversed"] as const;
+export type TPayoutNotice = (typeof PAYOUT_NOTICES)[number];
+
 export const ZFundLoadInput = z.object({
   loadId: z.number({ error: "loadId must be a number" }).int().positive(),
   provider: z.enum(FREIGHT_PROVIDERS, { error: `provider must be one of ${FREIGHT_PROVIDERS.join(", ")}` }),
@@ -73,6 +77,12 @@ export const ZFreightPayment = z.object({
    * enabled) yet; the others: the last transfer failed, and what to fix.
    */
   payoutIssue: z.enum(PAYOUT_ISSUES).nullable(),
+  /**
+   * For both parties: `delayed` when Chapa still reports the driver's transfer pending after the checks' window (an
+   * operator is checking it; it is never sent twice); `reversed` when Stripe took the driver's transfer back (the
+   * money is held until an operator settles it).
+   */
+  payoutNotice: z.enum(PAYOUT_NOTICES).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   history: z.array(ZFreightPaymentEvent),

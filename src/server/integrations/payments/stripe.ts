@@ -235,6 +235,8 @@ const ZTransfer = z.object({
   source_transaction: ZId.nullish(),
   metadata: ZMetadata,
   reversed: z.boolean().nullish(),
+  amount_reversed: z.number().nullish(),
+  reversals: z.object({ data: z.array(z.object({ id: z.string(), amount: z.number() })).nullish() }).nullish(),
 });
 
 /** A Connect account (an API answer or an event's object) in our terms; null when it is not one. */
@@ -266,6 +268,8 @@ export const mapStripeTransfer = (obj: unknown): TStripeTransfer | null => {
     sourceTransaction: idOf(t.source_transaction),
     metadata: t.metadata ?? {},
     reversed: t.reversed ?? false,
+    amountReversed: t.amount_reversed ?? 0,
+    reversals: (t.reversals?.data ?? []).map((r) => ({ id: r.id, amount: r.amount })),
   };
 };
 const ZPaymentIntent = z.object({

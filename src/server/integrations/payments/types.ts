@@ -56,7 +56,12 @@ export type TStripeTransfer = {
   destination: string;
   sourceTransaction: string | null;
   metadata: Record<string, string>;
+  /** Whether the whole transfer was reversed. */
   reversed: boolean;
+  /** How much of it was taken back so far (minor units). */
+  amountReversed: number;
+  /** Its reversals (Stripe's `trr_…` objects, as the transfer lists them), each once. */
+  reversals: { id: string; amount: number }[];
 };
 
 export type TStripeCheckoutSession = {

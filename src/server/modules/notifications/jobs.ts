@@ -47,6 +47,10 @@ export const NOTIFY_EVENTS = [
   "freight_paid_out",
   "freight_payout_failed",
   "freight_payout_needed",
+  // Freight payments, to the driver: Chapa still reports the transfer queued after two days (an operator checks it);
+  // Stripe took a transfer back (a reversal: the money is held until an operator settles it).
+  "freight_payout_delayed",
+  "freight_payout_reversed",
 ] as const;
 export type TNotifyEvent = (typeof NOTIFY_EVENTS)[number];
 

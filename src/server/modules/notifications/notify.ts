@@ -38,7 +38,9 @@ export type TFreightEvent =
   | "freight_released"
   | "freight_paid_out"
   | "freight_payout_failed"
-  | "freight_payout_needed";
+  | "freight_payout_needed"
+  | "freight_payout_delayed"
+  | "freight_payout_reversed";
 type TLoadEvent = Exclude<
   TNotifyEvent,
   | "system_alert"
@@ -83,6 +85,8 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   freight_paid_out: "paymentReceived",
   freight_payout_failed: "paymentReceived",
   freight_payout_needed: "paymentReceived",
+  freight_payout_delayed: "paymentReceived",
+  freight_payout_reversed: "paymentReceived",
 };
 
 /** A counter-offer's amount, as it travels in a notify job and is formatted for each recipient. */
@@ -456,6 +460,36 @@ const composeFreight = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale
           values: { ...v, fix: payoutFix(p.freight?.fix) },
         }),
         path: "/settings",
+      };
+    case "freight_payout_delayed":
+      return {
+        title: i18n._({
+          id: "notify.freightPayoutDelayed.title",
+          comment: "Notification title to the driver: the bank transfer of their pay has not arrived after two days",
+          message: "Payout delayed",
+        }),
+        body: i18n._({
+          id: "notify.freightPayoutDelayed.body",
+          message:
+            "The transfer of {amount} for {load} is still pending at Chapa. Our team is checking it with Chapa; it is never sent twice, and you are told when it arrives.",
+          values: v,
+        }),
+        path,
+      };
+    case "freight_payout_reversed":
+      return {
+        title: i18n._({
+          id: "notify.freightPayoutReversed.title",
+          comment: "Notification title to the driver: money already sent to their Stripe account was taken back",
+          message: "Your payout was reversed",
+        }),
+        body: i18n._({
+          id: "notify.freightPayoutReversed.body",
+          message:
+            "{amount} for {load} was taken back from your Stripe account. Check your Stripe account and contact MyTess support; the money is held until an operator settles it.",
+          values: v,
+        }),
+        path,
       };
     default:
       return {

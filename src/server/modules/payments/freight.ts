@@ -23,6 +23,7 @@ import {
   type TFreightProvider,
   type TFreightQuote,
   type TPayoutIssue,
+  type TPayoutNotice,
 } from "../../../shared/schemas/payments";
 import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
@@ -126,6 +127,13 @@ const payoutIssueOf = (p: FreightPayment, history: TFreightPayment["history"]): 
   return null;
 };
 
+/** What both parties are told of the payout: delayed at Chapa (an operator checks it), or reversed by Stripe. */
+const payoutNoticeOf = (p: FreightPayment, history: TFreightPayment["history"]): TPayoutNotice | null => {
+  if (p.state === "released" && history.at(-1)?.state === "payout_delayed") return "delayed";
+  if (p.state === "failed" && history.some((h) => h.state === "payout_reversed")) return "reversed";
+  return null;
+};
+
 const toPublic = (
   p: FreightPayment,
   title: string,
@@ -148,6 +156,7 @@ const toPublic = (
   note: p.note,
   secured: !!p.chargeRef && p.state !== "refunded",
   payoutIssue: p.driverId === reader.id ? payoutIssueOf(p, history) : null,
+  payoutNotice: payoutNoticeOf(p, history),
   createdAt: new Date(Number(p.createdAt)).toISOString(),
   updatedAt: new Date(Number(p.updatedAt)).toISOString(),
   history,
@@ -682,4 +691,44 @@ export const confirmFreightChapa = async (db: TDb, services: TPaymentServices, t
       if (changed) await recordPaymentEvent(tx, row.id, "failed", { reason: t.status, txRef }, now);
     });
   return { status: t.status === "success" ? "funded" : "failed" };
+};
+
+/**
+ * The operator's look at a Chapa checkout page still open (`mytess payments checkout-check <id>`): Chapa's verify of
+ * the payment's tx_ref, and when it is settled (success or failed/cancelled), the same confirmation as the webhook.
+ * Pending stays pending. Only a Chapa payment awaiting payment with a page opened (404 unknown id, 409 otherwise).
+ */
+export const checkCheckout = async (db: TDb, services: TPaymentServices, paymentId: number, now = Date.now()) => {
+  const [p] = await db.select().from(freightPayments).where(eq(freightPayments.id, paymentId));
+  if (!p)
+    throw new AppError(
+      "NOT_FOUND",
+      /*i18n*/ {
+        id: "error.payout.notFound",
+        comment: "Operator CLI error: no freight payment has this number",
+        message: "No payment {id}",
+        values: { id: paymentId },
+      },
+    );
+  if (
+    p.provider !== "chapa" ||
+    p.state !== "awaiting_payment" ||
+    !p.providerRef ||
+    p.providerRef.startsWith("pending-")
+  )
+    throw new AppError(
+      "CONFLICT",
+      /*i18n*/ {
+        id: "error.checkout.notChecked",
+        message: "Payment {id} is {state} ({provider}): only a Chapa payment whose page is open can be checked",
+        values: { id: p.id, state: p.state, provider: p.provider },
+      },
+    );
+  const chapa = services.chapa;
+  if (!chapa) throw providerNotConfigured("chapa");
+  const t = await chapa.verify(p.providerRef);
+  if (t.status === "success" || t.status === "failed" || t.status === "cancelled")
+    await confirmFreightChapa(db, services, p.providerRef, now);
+  const [after] = await db.select().from(freightPayments).where(eq(freightPayments.id, p.id));
+  return { paymentId: p.id, state: after?.state ?? p.state, chapa: t.status, txRef: p.providerRef };
 };

@@ -73,12 +73,13 @@ const NEEDS: Record<string, string[]> = {
 /**
  * What a state may have beyond its needs: a dispute an operator split refunded part before releasing the rest
  * (`refund` beside the release); a paid-out payment the provider's fee on its transfer (`payout_fee`); a payment whose
- * payout failed keeps its funding and release (the money is the driver's, waiting for a transfer that works).
+ * payout failed keeps its funding and release (the money is the driver's, waiting for a transfer that works), and
+ * a payout Stripe reversed its reversals (`payout_reversal`: the money back in escrow, for an operator).
  */
 const MAY_HAVE: Record<string, string[]> = {
   released: ["refund"],
   paid_out: ["refund", "payout_fee"],
-  failed: ["fund", "release", "refund"],
+  failed: ["fund", "release", "refund", "payout_reversal"],
 };
 
 /**
@@ -118,11 +119,14 @@ export const checkLedger = async (db: TDb) => {
         detail: `${object} is on ${txns.size} transactions`,
       });
   for (const p of pays) {
-    const kinds = [...byTxn.keys()].filter((t) => t.endsWith(`:${p.id}`)).map((t) => t.split(":")[0]!);
+    // A kind is the name before the payment's number, less any object it names (`payout_reversal/<trr>:<payment>`).
+    const kinds = [...byTxn.keys()].filter((t) => t.endsWith(`:${p.id}`)).map((t) => t.split(":")[0]!.split("/")[0]!);
     const needs = NEEDS[p.state] ?? [];
     for (const k of needs)
       if (!kinds.includes(k))
         problems.push({ kind: "missing", paymentId: p.id, txn: `${k}:${p.id}`, detail: `${p.state} without ${k}` });
+    if (kinds.includes("payout_reversal") && !kinds.includes("release"))
+      problems.push({ kind: "missing", paymentId: p.id, txn: `release:${p.id}`, detail: "reversal without release" });
     if (p.state === "failed" && kinds.includes("release") !== kinds.includes("fund"))
       problems.push({ kind: "missing", paymentId: p.id, txn: null, detail: "failed with only one of fund, release" });
     for (const k of kinds)

@@ -8,7 +8,7 @@
 // from released to paid_out once, names the transfer on the release transaction and books the provider's fee. A
 // failed transfer is `failed` with what to fix; a driver who cannot be paid yet keeps the money waiting (released)
 // until a payout method is saved or the Stripe account is enabled, which pays everything waiting.
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, like } from "drizzle-orm";
 import { z } from "zod";
 import type { TDb, TTx } from "../../../../db/client";
 import { type FreightPayment, freightPaymentEvents, freightPayments, ledgerEntries } from "../../../../db/tables";
@@ -17,6 +17,7 @@ import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
 import type { TChapaTransfer, TStripeEvent, TStripeTransfer } from "../../integrations/payments/types";
 import { defineJob, enqueue, JobDeferred } from "../../jobs/queue";
+import { logger, type TLogger } from "../../logger";
 import type { TSecretBox } from "../../secrets";
 import { enqueueFreightNotice } from "../notifications/notify";
 import { canBePaid, methodOf, openNumber } from "../payouts/payouts";
@@ -218,8 +219,56 @@ const ourStripeTransfer = (t: TStripeTransfer, p: FreightPayment, attempt: numbe
   t.amount === amountMinor &&
   t.currency.toUpperCase() === p.currency;
 
-/** How long a queued Chapa transfer is asked about again when no webhook has settled it. */
-const CHAPA_POLL_MS = 10 * 60_000;
+/**
+ * When a queued Chapa transfer that no webhook has settled is asked about again: after 10 minutes, then 30, 1 h, 2 h,
+ * 4 h, then every 8 h (the last delay repeats), until PAYOUT_CHECK_WINDOW_MS after the first answer that it is
+ * queued. Then the payout is `delayed` (still released; an operator checks it: `mytess payments payout-check`).
+ * Mirrored in docs/product-rules.md.
+ */
+export const PAYOUT_CHECK_DELAYS_MS = [10, 30, 60, 120, 240, 480].map((m) => m * 60_000);
+export const PAYOUT_CHECK_WINDOW_MS = 48 * 3_600_000;
+
+/** The delay before check number `n` (0 = the first look after the transfer was sent). */
+export const payoutCheckDelay = (n: number) => PAYOUT_CHECK_DELAYS_MS[Math.min(n, PAYOUT_CHECK_DELAYS_MS.length - 1)]!;
+
+/** A queued transfer's checks so far: since when Chapa says it is queued, and how many looks found it so. */
+export type TPayoutChecks = { since?: number; checks?: number; attempt?: number };
+
+/**
+ * Chapa still says the transfer is queued after PAYOUT_CHECK_WINDOW_MS: the payment stays `released` (the money is
+ * the driver's; Chapa may still send it) with a history row `payout_delayed {attempt, since, checks, reference}`, once
+ * per attempt, the driver told, and the operator's log warned. Nothing is sent again: only Chapa's own `failed`
+ * opens a new attempt.
+ */
+export const markPayoutDelayed = (
+  db: TDb,
+  paymentId: number,
+  d: { attempt: number; since: number; checks: number; reference: string },
+  now = Date.now(),
+) =>
+  db.transaction(async (tx) => {
+    await db.q.lockKeys(tx, [`freight-payment:${paymentId}`]);
+    const [p] = await tx.select().from(freightPayments).where(eq(freightPayments.id, paymentId));
+    if (p?.state !== "released" || (await attemptOf(tx, p.id)) !== d.attempt) return false;
+    if (await hasEvent(tx, p.id, "payout_delayed", d.attempt)) return false;
+    await recordPaymentEvent(
+      tx,
+      p.id,
+      "payout_delayed",
+      { attempt: d.attempt, since: new Date(d.since).toISOString(), checks: d.checks, reference: d.reference },
+      now,
+    );
+    await enqueueFreightNotice(
+      tx,
+      p.driverId,
+      "freight_payout_delayed",
+      p.loadId,
+      await shareOf(tx, p),
+      `${p.id}:${d.attempt}`,
+      now,
+    );
+    return true;
+  });
 
 /**
  * Pays one released payment's share to its driver. Run by the outbox job; safe to run any number of times at once.
@@ -231,6 +280,8 @@ export const payOut = async (
   secrets: TSecretBox,
   paymentId: number,
   now = Date.now(),
+  checks: TPayoutChecks = {},
+  log?: TLogger,
 ): Promise<{ status: string }> => {
   const [p] = await db.select().from(freightPayments).where(eq(freightPayments.id, paymentId));
   if (p?.state !== "released") return { status: p?.state ?? "missing" };
@@ -271,46 +322,134 @@ export const payOut = async (
   const chapa = services.chapa;
   if (!chapa) throw new Error("Chapa is not configured: the payout waits");
   const reference = chapaPayoutRef(p.id, attempt);
-  try {
-    await chapa.transfer({
-      accountName: method!.accountName ?? "",
-      accountNumber: openNumber(secrets, method!),
-      amount: fromMinor(amountMinor, "ETB"),
-      currency: "ETB",
-      reference,
-      bankCode: method!.bankCode!,
-    });
-  } catch (err) {
-    // Refused: either this reference was taken already (an earlier run asked, then died before writing), which
-    // verify shows, or a real refusal, which verify does not know and which is thrown for the job to retry.
-    const known = await chapa.verifyTransfer(reference).catch(() => null);
-    if (!known) {
-      // Chapa refused the details themselves (a 4xx naming the account): the driver has to fix them; trying the same
-      // details again would be refused again. Anything else (an outage, a 5xx) is retried by the job.
-      if (err instanceof AppError && err.code === "BAD_REQUEST") {
-        const reason = String(err.descriptor.values?.reason ?? err.message);
-        await markPayoutFailed(db, p.id, { attempt, reason, object: null }, now);
-        return { status: "failed" };
+  // A later look at a transfer Chapa already said it queued only verifies it: nothing is asked for again. (Looks of
+  // an earlier attempt start over: that transfer failed, this one may not be sent yet.)
+  if (checks.attempt !== attempt) checks = {};
+  if (checks.since === undefined)
+    try {
+      await chapa.transfer({
+        accountName: method!.accountName ?? "",
+        accountNumber: openNumber(secrets, method!),
+        amount: fromMinor(amountMinor, "ETB"),
+        currency: "ETB",
+        reference,
+        bankCode: method!.bankCode!,
+      });
+    } catch (err) {
+      // Refused, timed out or unreadable: either this reference was taken already (an earlier run asked, then died
+      // before writing, or Chapa took it and its answer was lost), which verify shows, or a real refusal, which verify
+      // does not know. Only Chapa's own "not found" counts as not knowing it: a verify that times out or fails says
+      // nothing, and is thrown for the job to retry with the same reference (which Chapa never takes twice).
+      const known = await chapa.verifyTransfer(reference).catch((e: unknown) => {
+        if (e instanceof AppError && e.code === "BAD_REQUEST") return null;
+        throw e;
+      });
+      if (!known) {
+        // Chapa refused the details themselves (a 4xx naming the account): the driver has to fix them; trying the same
+        // details again would be refused again. Anything else (an outage, a 5xx) is retried by the job.
+        if (err instanceof AppError && err.code === "BAD_REQUEST") {
+          const reason = String(err.descriptor.values?.reason ?? err.message);
+          await markPayoutFailed(db, p.id, { attempt, reason, object: null }, now);
+          return { status: "failed" };
+        }
+        throw err;
       }
-      throw err;
     }
-  }
   const t = await chapa.verifyTransfer(reference);
   const status = await applyChapaTransfer(db, p.id, attempt, t, now);
   if (status === "pending") {
-    // Chapa's payout webhook usually settles it first; if it never comes, verify again later.
-    throw new JobDeferred(now + CHAPA_POLL_MS, { paymentId: p.id });
+    // Chapa's payout webhook usually settles it first; if it never comes, verify again later, less and less often,
+    // and after PAYOUT_CHECK_WINDOW_MS hand it to an operator.
+    const since = checks.since ?? now;
+    const done = checks.checks ?? 0;
+    if (now - since >= PAYOUT_CHECK_WINDOW_MS) {
+      if (await markPayoutDelayed(db, p.id, { attempt, since, checks: done, reference }, now))
+        (log ?? logger).warn(
+          "payout delayed: Chapa still reports the transfer queued; check it with `mytess payments payout-check`",
+          { paymentId: p.id, loadId: p.loadId, reference, since: new Date(since).toISOString(), checks: done },
+        );
+      return { status: "delayed" };
+    }
+    const runAt = Math.min(now + payoutCheckDelay(done), since + PAYOUT_CHECK_WINDOW_MS);
+    throw new JobDeferred(runAt, { paymentId: p.id, since, checks: done + 1, attempt });
   }
   return { status };
+};
+
+/**
+ * The operator's look at one payout now (`mytess payments payout-check <id>`): a released Chapa payment's current
+ * transfer is verified and settled by what Chapa says (success pays out, failed fails the attempt, queued stays and
+ * says so). A transfer Chapa has never seen is asked for again under the same reference by a new job (Chapa takes a
+ * reference once, so this cannot pay twice). Only Chapa's payouts can be delayed: a Stripe transfer with
+ * `source_transaction` is settled in its answer.
+ */
+export const checkPayout = async (
+  db: TDb,
+  services: TPaymentServices,
+  paymentId: number,
+  now = Date.now(),
+): Promise<{ paymentId: number; state: string; transfer: string; reference: string | null }> => {
+  const [p] = await db.select().from(freightPayments).where(eq(freightPayments.id, paymentId));
+  if (!p)
+    throw new AppError(
+      "NOT_FOUND",
+      /*i18n*/ {
+        id: "error.payout.notFound",
+        comment: "Operator CLI error: no freight payment has this number",
+        message: "No payment {id}",
+        values: { id: paymentId },
+      },
+    );
+  if (p.state !== "released" || p.provider !== "chapa")
+    throw new AppError(
+      "CONFLICT",
+      /*i18n*/ {
+        id: "error.payout.notChecked",
+        message: "Payment {id} is {state} ({provider}): only a released Chapa payment has a payout to check",
+        values: { id: p.id, state: p.state, provider: p.provider },
+      },
+    );
+  const chapa = services.chapa;
+  if (!chapa)
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      /*i18n*/ { id: "error.payout.noChapa", message: "Chapa is not configured here" },
+    );
+  const attempt = await attemptOf(db, p.id);
+  const reference = chapaPayoutRef(p.id, attempt);
+  let t: TChapaTransfer | null;
+  try {
+    t = await chapa.verifyTransfer(reference);
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === "BAD_REQUEST")) throw err;
+    t = null;
+  }
+  if (!t) {
+    // Chapa has no transfer under this reference: it was never taken (the job died first, or waits for a method).
+    await db.transaction((tx) =>
+      enqueue(tx, freightPayoutJob, { paymentId: p.id }, { uniqueKey: `freight_payout:${p.id}:check:${now}` }, now),
+    );
+    return { paymentId: p.id, state: p.state, transfer: "unknown", reference };
+  }
+  const status = await applyChapaTransfer(db, p.id, attempt, t, now);
+  const [after] = await db.select().from(freightPayments).where(eq(freightPayments.id, p.id));
+  return { paymentId: p.id, state: after?.state ?? p.state, transfer: status, reference };
 };
 
 /** The driver's share of a released payment, paid out (the outbox job the release enqueues). */
 export const freightPayoutJob = defineJob({
   kind: "freight_payout",
-  schema: z.object({ paymentId: z.number().int().positive() }),
+  schema: z.object({
+    paymentId: z.number().int().positive(),
+    /** A queued Chapa transfer's checks: when it was first seen queued, and how many looks found it so. */
+    since: z.number().int().nonnegative().optional(),
+    checks: z.number().int().nonnegative().optional(),
+    attempt: z.number().int().nonnegative().optional(),
+  }),
   maxAttempts: 8,
   needs: ["payments", "secrets"],
-  handler: ({ paymentId }, { db, services }) => payOut(db, services.payments, services.secrets, paymentId),
+  handler: ({ paymentId, since, checks, attempt }, { db, services, log }) =>
+    payOut(db, services.payments, services.secrets, paymentId, Date.now(), { since, checks, attempt }, log),
 });
 
 /** Enqueues the payout of a payment just released, in the release's transaction. */
@@ -350,7 +489,7 @@ export const payWaitingFor = async (db: TDb, driverId: number, provider: "stripe
           .from(ledgerEntries)
           .where(eq(ledgerEntries.txn, `release:${p.id}`))
           .limit(1);
-        if (!released || attempt === 0) return false;
+        if (!released || attempt === 0 || (await wasReversed(tx, p.id))) return false;
         await tx
           .update(freightPayments)
           .set({ state: "released", note: null, updatedAt: now })
@@ -377,8 +516,8 @@ export const isPayoutTransferEvent = (e: TStripeEvent) =>
   typeof (e.object.metadata as Record<string, unknown>)?.[PAYOUT_ATTEMPT_KEY] === "string";
 
 /**
- * Stripe's transfer events (transfer.created, any number of times, in any order): the transfer is read back from
- * Stripe and, when it is the current attempt's, confirms the payout.
+ * Stripe's transfer events (transfer.created, transfer.reversed, any number of times, in any order): the transfer is
+ * read back from Stripe and, when it is the current attempt's, confirms the payout, or books its reversals.
  */
 export const applyStripeTransferEvent = async (
   db: TDb,
@@ -396,7 +535,12 @@ export const applyStripeTransferEvent = async (
     : [];
   if (!p || !ourStripeTransfer(t, p, attempt, (await shareOf(db, p)).amountMinor))
     return { applied: false, ignored: `transfer ${t.id} is no payout here` };
-  if (t.reversed) return { applied: false, ignored: `transfer ${t.id} is reversed` };
+  // Whatever the event's type or body says, Stripe's transfer as read now decides: one with reversals is booked as
+  // reversed (a transfer.created that comes after its reversal included).
+  if (t.reversals.length || t.amountReversed > 0) {
+    const booked = await applyStripeReversals(db, p.id, attempt, t, now);
+    return booked ? { applied: true } : { applied: false, ignored: `transfer ${t.id}'s reversals are booked` };
+  }
   const applied = await markPaidOut(db, p.id, { attempt, object: t.id, feeMinor: 0 }, now);
   return applied ? { applied } : { applied, ignored: `payment ${p.id} is ${p.state}` };
 };
@@ -425,4 +569,90 @@ export const applyChapaPayoutWebhook = async (
   }
   if (t.reference !== reference) return { status: "ignored" };
   return { status: await applyChapaTransfer(db, ref.paymentId, ref.attempt, t, now) };
+};
+
+/** The ledger transaction of one Stripe reversal: `payout_reversal/<trr_…>:<payment>` (its kind is `payout_reversal`). */
+export const reversalTxn = (paymentId: number, reversalId: string) => `payout_reversal/${reversalId}:${paymentId}`;
+
+/**
+ * Stripe took back all or part of a payout's transfer (a reversal made in the dashboard or by the API). Each of the
+ * transfer's reversals is booked once, by its id (`payout_reversal/<trr>:<payment>`: driver −amount, escrow +amount,
+ * the reversal's id as the provider object): the money is held again for the load, not the driver's, until an
+ * operator settles it. The payment (paid out, or still released when the reversal beat our own write) becomes
+ * `failed` with history rows `payout_reversed {transfer, reversal, amount}` and `failed {stage: "reversal", …}`, and
+ * the driver is told what happened and what to do. It is never paid again by itself: `payWaitingFor` skips it. A
+ * later partial reversal of the same transfer is booked the same way (one more history row and notice). Returns
+ * whether anything was booked.
+ */
+export const applyStripeReversals = (
+  db: TDb,
+  paymentId: number,
+  attempt: number,
+  t: TStripeTransfer,
+  now = Date.now(),
+) =>
+  db.transaction(async (tx) => {
+    await db.q.lockKeys(tx, [`freight-payment:${paymentId}`]);
+    const [p] = await tx.select().from(freightPayments).where(eq(freightPayments.id, paymentId));
+    if (!p || !["released", "paid_out", "failed"].includes(p.state)) return false;
+    if (attempt !== (await attemptOf(tx, p.id))) return false;
+    let booked = 0;
+    // Oldest first (Stripe lists the newest first).
+    for (const r of [...t.reversals].reverse()) {
+      const fresh = await postTxn(
+        tx,
+        { txn: reversalTxn(p.id, r.id), paymentId: p.id, loadId: p.loadId, currency: p.currency, providerObject: r.id },
+        [
+          { account: "driver", amountMinor: -r.amount },
+          { account: "escrow", amountMinor: r.amount },
+        ],
+        now,
+      );
+      if (!fresh) continue;
+      booked++;
+      await recordPaymentEvent(
+        tx,
+        p.id,
+        "payout_reversed",
+        { transfer: t.id, reversal: r.id, amount: fromMinor(r.amount, p.currency), attempt },
+        now,
+      );
+      await enqueueFreightNotice(
+        tx,
+        p.driverId,
+        "freight_payout_reversed",
+        p.loadId,
+        { amountMinor: r.amount, currency: p.currency },
+        `${p.id}:${r.id}`,
+        now,
+      );
+    }
+    if (!booked) return false;
+    // The release names the transfer that paid it (a reversal that beat markPaidOut finds it unnamed).
+    await attachProviderObject(tx, `release:${p.id}`, t.id);
+    if (p.state !== "failed") {
+      const reason = t.reversed ? "Payout reversed by Stripe" : "Payout partly reversed by Stripe";
+      await tx
+        .update(freightPayments)
+        .set({ state: "failed", note: reason, updatedAt: now })
+        .where(eq(freightPayments.id, p.id));
+      await recordPaymentEvent(
+        tx,
+        p.id,
+        "failed",
+        { stage: "reversal", attempt, transfer: t.id, reversed: fromMinor(t.amountReversed, p.currency), reason },
+        now,
+      );
+    }
+    return true;
+  });
+
+/** Whether a payment's payout was reversed (booked in the ledger): it waits for an operator, never paid by itself. */
+export const wasReversed = async (db: TDb | TTx, paymentId: number) => {
+  const rows = await db
+    .select({ id: ledgerEntries.id })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.paymentId, paymentId), like(ledgerEntries.txn, "payout_reversal/%")))
+    .limit(1);
+  return rows.length > 0;
 };

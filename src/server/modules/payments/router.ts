@@ -14,10 +14,15 @@ import { zText } from "../../../shared/schemas/text";
 import { AppError } from "../../errors";
 import { authedProcedure, shipperProcedure, systemProcedure } from "../../trpc/init";
 import { rest } from "../../trpc/rest-meta";
-import { listFreightPayments, loadPayment, startFunding } from "./freight";
+import { checkCheckout, listFreightPayments, loadPayment, startFunding } from "./freight";
 import { checkLedger } from "./ledger";
+import { checkPayout } from "./payout-transfer";
 import { paymentReceiptPdf } from "./receipt";
 import { operatorPayments, resolvePayment } from "./resolve";
+
+const ZPaymentIdInput = z.object({
+  paymentId: z.number({ error: "paymentId must be a number" }).int().positive(),
+});
 
 const ZLoadId = z.object({ loadId: z.number({ error: "loadId must be a number" }).int().positive() });
 
@@ -116,4 +121,16 @@ export const paymentsRouter = {
     .input(ZResolvePaymentInput)
     .output(ZResolvePaymentResult)
     .mutation(({ ctx, input }) => resolvePayment(ctx.db, input)),
+  /** The operator verifies a payout with Chapa now and settles it (`mytess payments payout-check`). */
+  payoutCheck: systemProcedure
+    .input(ZPaymentIdInput)
+    .output(
+      z.object({ paymentId: z.number(), state: z.string(), transfer: z.string(), reference: z.string().nullable() }),
+    )
+    .mutation(({ ctx, input }) => checkPayout(ctx.db, ctx.services.payments, input.paymentId)),
+  /** The operator verifies a Chapa checkout page still pending and settles it (`mytess payments checkout-check`). */
+  checkoutCheck: systemProcedure
+    .input(ZPaymentIdInput)
+    .output(z.object({ paymentId: z.number(), state: z.string(), chapa: z.string(), txRef: z.string() }))
+    .mutation(({ ctx, input }) => checkCheckout(ctx.db, ctx.services.payments, input.paymentId)),
 } satisfies TRPCRouterRecord;

@@ -10,7 +10,7 @@ import { errorInfo, trpc } from "../../lib/trpc";
 import { Button } from "../ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { LoadError } from "../ui/load-error";
-import { PaymentStateBadge, PayoutIssueNote } from "./payment-state";
+import { PaymentStateBadge, PayoutIssueNote, PayoutNoticeNote } from "./payment-state";
 
 const CONFIRM_POLL_MS = 2_000;
 const CONFIRM_FOR_MS = 30_000;
@@ -104,6 +104,10 @@ export function LoadPayment({ loadId }: { loadId: number }) {
                 ) : (
                   <Trans>{formatOriginal(payment.agreed, payment.currency)} was paid to the driver.</Trans>
                 )
+              ) : payment.payoutNotice === "reversed" ? (
+                <Trans>
+                  {formatOriginal(payment.agreed, payment.currency)} is held by MyTess until an operator settles it.
+                </Trans>
               ) : payment.state === "released" || payment.state === "failed" ? (
                 payment.role === "driver" ? (
                   <Trans>
@@ -127,11 +131,16 @@ export function LoadPayment({ loadId }: { loadId: number }) {
             </p>
           </div>
           <div className="ml-auto">
-            <PaymentStateBadge state={payment.state} secured />
+            <PaymentStateBadge state={payment.state} secured notice={payment.payoutNotice} />
           </div>
           {payment.payoutIssue && (
             <div className="basis-full">
               <PayoutIssueNote issue={payment.payoutIssue} />
+            </div>
+          )}
+          {payment.payoutNotice && (
+            <div className="basis-full">
+              <PayoutNoticeNote notice={payment.payoutNotice} role={payment.role} />
             </div>
           )}
         </CardContent>

@@ -1,6 +1,11 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
-import type { TFreightPayment, TFreightPaymentState, TPayoutIssue } from "../../../shared/schemas/payments";
+import type {
+  TFreightPayment,
+  TFreightPaymentState,
+  TPayoutIssue,
+  TPayoutNotice,
+} from "../../../shared/schemas/payments";
 import { Badge } from "../ui/badge";
 
 /** A freight payment's state as a word the reader understands. */
@@ -35,6 +40,21 @@ export function useHistoryLabel() {
       return t({
         message: "Waiting for a payout method",
         comment: "Freight payment history: the driver's share waits until they add a bank account, wallet or Stripe",
+      });
+    if (h.state === "payout_delayed")
+      return t({
+        message: "Payout delayed",
+        comment: "Freight payment history: the bank transfer to the driver is still pending after two days",
+      });
+    if (h.state === "payout_reversed")
+      return t({
+        message: "Payout reversed",
+        comment: "Freight payment history: Stripe took back money already sent to the driver",
+      });
+    if (h.state === "failed" && h.detail?.stage === "reversal")
+      return t({
+        message: "Held after the reversal",
+        comment: "Freight payment history: after a reversal the money is held until an operator settles it",
       });
     if (h.state === "failed" && h.detail?.stage === "payout")
       return t({ message: "Payout failed", comment: "Freight payment history: the transfer to the driver failed" });
@@ -83,7 +103,48 @@ export function PayoutIssueNote({ issue }: { issue: TPayoutIssue }) {
   );
 }
 
-export function PaymentStateBadge({ state, secured = false }: { state: TFreightPaymentState; secured?: boolean }) {
+/** For both parties: a payout Chapa still reports pending after two days, or one Stripe took back; what happens next. */
+export function PayoutNoticeNote({ notice, role }: { notice: TPayoutNotice; role: "shipper" | "driver" }) {
+  return (
+    <div className="grid gap-1 text-sm" role="status" data-testid="payout-notice">
+      <p className={notice === "delayed" ? "text-yellow-800" : "text-destructive"}>
+        {notice === "delayed" ? (
+          role === "driver" ? (
+            <Trans>
+              Payout delayed: Chapa still reports your transfer as pending. Our team is checking it with Chapa. It is
+              never sent twice, and you are told as soon as it arrives.
+            </Trans>
+          ) : (
+            <Trans>
+              Payout delayed: Chapa still reports the transfer to the driver as pending. Our team is checking it with
+              Chapa; nothing more is needed from you.
+            </Trans>
+          )
+        ) : role === "driver" ? (
+          <Trans>
+            Payout reversed: the money was taken back from your Stripe account. Check your Stripe account and contact
+            MyTess support; the money is held until an operator settles it.
+          </Trans>
+        ) : (
+          <Trans>
+            Payout reversed: the transfer to the driver was taken back. The money is held by MyTess until an operator
+            settles it; nothing more is needed from you.
+          </Trans>
+        )}
+      </p>
+    </div>
+  );
+}
+
+export function PaymentStateBadge({
+  state,
+  secured = false,
+  notice = null,
+}: {
+  state: TFreightPaymentState;
+  secured?: boolean;
+  notice?: TPayoutNotice | null;
+}) {
   const { t } = useLingui();
   const label = usePaymentStateLabel();
   const variant =
@@ -91,14 +152,24 @@ export function PaymentStateBadge({ state, secured = false }: { state: TFreightP
       ? "destructive"
       : state === "awaiting_payment"
         ? "outline"
-        : state === "disputed"
+        : state === "disputed" || notice === "delayed"
           ? "warning"
           : "success";
   return (
     <Badge variant={variant} data-testid="payment-state">
-      {state === "failed" && secured
-        ? t({ message: "Payout failed", comment: "Freight payment history: the transfer to the driver failed" })
-        : label(state)}
+      {notice === "delayed"
+        ? t({
+            message: "Payout delayed",
+            comment: "Freight payment history: the bank transfer to the driver is still pending after two days",
+          })
+        : notice === "reversed"
+          ? t({
+              message: "Payout reversed",
+              comment: "Freight payment history: Stripe took back money already sent to the driver",
+            })
+          : state === "failed" && secured
+            ? t({ message: "Payout failed", comment: "Freight payment history: the transfer to the driver failed" })
+            : label(state)}
     </Badge>
   );
 }

@@ -6,7 +6,7 @@ import { usePreferences } from "../../lib/preferences";
 import { trpc } from "../../lib/trpc";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/card";
 import { LoadError } from "../ui/load-error";
-import { PaymentStateBadge, PayoutIssueNote, useHistoryLabel } from "./payment-state";
+import { PaymentStateBadge, PayoutIssueNote, PayoutNoticeNote, useHistoryLabel } from "./payment-state";
 
 /**
  * A payment's receipt, a PDF the server renders in the reader's language, calendar and time zone (both cookies go
@@ -72,13 +72,14 @@ export function PaymentsPanel() {
                   >
                     {p.loadTitle}
                   </Link>
-                  <PaymentStateBadge state={p.state} secured={p.secured} />
+                  <PaymentStateBadge state={p.state} secured={p.secured} notice={p.payoutNotice} />
                 </div>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <p className="text-sm">{formatOriginal(p.total, p.currency)}</p>
                   <ReceiptLink paymentId={p.id} loadTitle={p.loadTitle} />
                 </div>
                 {p.payoutIssue && <PayoutIssueNote issue={p.payoutIssue} />}
+                {p.payoutNotice && <PayoutNoticeNote notice={p.payoutNotice} role={p.role} />}
                 <ol className="text-xs text-muted-foreground">
                   {p.history.map((h, i) => (
                     <li key={i}>
