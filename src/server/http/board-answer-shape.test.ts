@@ -5,9 +5,9 @@ import { BOARD_SANDBOX_CREDENTIALS, startBoardEmulators } from "../../../emulato
 import { ZBoardPage } from "../../shared/schemas/answers/common";
 import { ZLoadSearchInput } from "../../shared/schemas/loads";
 import { searchBoard } from "../modules/boards/search";
-import { appRouter } from "../trpc/root";
-import { withoutOutputParse } from "../trpc/init";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, testBoardServices } from "../testing";
+import { withoutOutputParse } from "../trpc/init";
+import { appRouter } from "../trpc/root";
 
 // The board's answer (loads.search) is not parsed by tRPC on each call (withoutOutputParse, docs/design-notes.md
 // "Answers checked in tests"): these tests are that check. Real pages of every kind of item (MyTess loads with and
