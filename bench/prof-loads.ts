@@ -46,15 +46,26 @@ const urls = Array.from({ length: 500 }, () => {
   const c = nearCity(rand, CITIES[Math.floor(rand() * CITIES.length)], 10);
   return `http://localhost/api/loads?latitude=${c.lat.toFixed(5)}&longitude=${c.lng.toFixed(5)}&radius=50`;
 });
+// Wall time and this process's CPU time (user + system) per request: on a busy machine the CPU time moves less.
 const run = async (n: number) => {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   for (let i = 0; i < n; i++) {
     const res = await app.handle(new Request(urls[i % urls.length]!, { headers: { Cookie: cookie } }));
     await res.arrayBuffer();
   }
-  return (performance.now() - t0) / n;
+  const cpu = process.cpuUsage(c0);
+  return { wall: (performance.now() - t0) / n, cpu: (cpu.user + cpu.system) / 1000 / n };
 };
 await run(300);
-console.log(`ms per request: ${(await run(3000)).toFixed(3)}`);
+const best = { wall: Infinity, cpu: Infinity };
+for (let round = 0; round < 3; round++) {
+  const r = await run(2000);
+  best.wall = Math.min(best.wall, r.wall);
+  best.cpu = Math.min(best.cpu, r.cpu);
+}
+console.log(
+  `ms per request: ${best.wall.toFixed(3)} (best of 3 rounds of 2000), cpu_ms_per_request=${best.cpu.toFixed(3)}`,
+);
 await handle.close();
 rmSync(dir, { recursive: true, force: true });

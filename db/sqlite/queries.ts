@@ -274,6 +274,16 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQuerie
   const all = <T>(sql: string, args: Record<string, string | number> = {}) =>
     gate.run(() => sqlite.query<T, Record<string, string | number>>(sql).all(args));
 
+  /** Whole rows of these loads, in this order (a page's, ranked before); one deleted since is left out. */
+  const rowsOf = async (ids: number[]) => {
+    if (!ids.length) return [];
+    const rows = await all<TRow>(`SELECT ${SELECT_LOAD} FROM json_each($ids) j CROSS JOIN loads l ON l.id = j.value`, {
+      ids: JSON.stringify(ids),
+    });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  };
+
   const searchLoads = async (p: TLoadSearchInput, viewerId: number | null): Promise<TSearchRows> => {
     const { where, params } = filtersOf(p, viewerId);
     const offset = (p.page - 1) * p.pageSize;
@@ -297,13 +307,16 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQuerie
         if (p.sort === "distance") order = `${HAVERSINE} ASC, l.id ASC`;
       }
       const lane = laneCandidates(p, viewerId, q);
-      return page(
-        await all<TRow>(
-          `SELECT ${SELECT_LOAD} FROM (${lane}) c CROSS JOIN loads l ON l.id = c.id ${join}
-           WHERE ${conditions.join(" AND ")} ORDER BY ${order} LIMIT $limit`,
-          q,
-        ),
+      // Ranked as ids (the sorter holds an id and its key per match, not whole rows), then whole rows for the page.
+      const ranked = await all<{ id: number }>(
+        `SELECT l.id AS id FROM (${lane}) c CROSS JOIN loads l ON l.id = c.id ${join}
+         WHERE ${conditions.join(" AND ")} ORDER BY ${order} LIMIT $limit`,
+        q,
       );
+      return {
+        rows: await rowsOf(ranked.slice(offset, offset + p.pageSize).map((r) => r.id)),
+        hasMore: ranked.length > offset + p.pageSize,
+      };
     }
 
     if (!hasPoint) {
@@ -380,13 +393,7 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQuerie
       }
       if (hits.length >= want || r >= p.radius) {
         const shown = hits.slice(offset, offset + p.pageSize).map((h) => h.id);
-        const rows = shown.length
-          ? await all<TRow>(`SELECT ${SELECT_LOAD} FROM json_each($ids) j CROSS JOIN loads l ON l.id = j.value`, {
-              ids: JSON.stringify(shown),
-            })
-          : [];
-        const byId = new Map(rows.map((row) => [row.id, row]));
-        return { rows: shown.map((id) => byId.get(id)!), hasMore: hits.length > offset + p.pageSize };
+        return { rows: await rowsOf(shown), hasMore: hits.length > offset + p.pageSize };
       }
       // Aim at the radius that should hold `want` matches at the density seen so far, at least doubling.
       const density = hits.length / (Math.PI * r * r);

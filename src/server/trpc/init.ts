@@ -120,3 +120,18 @@ export const assertOwned = <T>(
   if (!record || ownerId !== actor.id) throw new AppError("NOT_FOUND", notFound);
   return record;
 };
+
+/**
+ * The procedure without tRPC's runtime check of its answer: `.output(schema)` still types the answer and describes it
+ * in the OpenAPI document, but the answer is not parsed again on every call. Only for a hot procedure whose answer the
+ * domain builds field by field in the schema's exact shape, with a test that parses real answers against the schema and
+ * finds them unchanged (docs/design-notes.md, "Answers checked in tests"). Throws when the procedure has no output
+ * check to drop (a tRPC upgrade that changed how it checks answers must be looked at, not silently ignored).
+ */
+export const withoutOutputParse = <T>(procedure: T): T => {
+  const list = (procedure as { _def: { middlewares: { _type?: string }[] } })._def.middlewares;
+  const at = list.findIndex((m) => m._type === "output");
+  if (at < 0) throw new Error("withoutOutputParse: the procedure has no output check");
+  list.splice(at, 1);
+  return procedure;
+};
