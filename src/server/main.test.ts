@@ -79,20 +79,37 @@ test.each([1, 2])(
     const { proc, port, db } = await boot(concurrency);
     const stats = await (await fetch(`http://127.0.0.1:${port}/api/platform-stats`)).json();
     expect(stats.totalLoads).toBe(0);
-    // A request in flight when the signal arrives still gets its answer.
-    const inFlight = fetch(`http://127.0.0.1:${port}/api/auth/register`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
+    // A request in flight when the signal arrives still gets its answer. Its body is sent in two parts, the second
+    // only after the signal: so the request has surely reached the server (a 5 ms pause alone was not always enough
+    // on a busy machine) and cannot have been answered before the signal.
+    const body = new TextEncoder().encode(
+      JSON.stringify({
         email: `drain${concurrency}@example.com`,
         password: "long-enough-1",
         firstName: "Drain",
         lastName: "Test",
         userType: "driver",
       }),
+    );
+    let sendRest = () => {};
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(body.subarray(0, 10));
+        sendRest = () => {
+          controller.enqueue(body.subarray(10));
+          controller.close();
+        };
+      },
     });
-    await Bun.sleep(5);
+    const inFlight = fetch(`http://127.0.0.1:${port}/api/auth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: stream,
+    });
+    await Bun.sleep(100);
     proc.kill("SIGTERM");
+    await Bun.sleep(20);
+    sendRest();
     expect((await inFlight).status).toBe(201);
     expect(await proc.exited).toBe(0);
     // The database was closed cleanly: it opens, and the write made while stopping is there.
