@@ -201,7 +201,9 @@ const checkoutCheck = new Command("checkout-check")
   });
 
 export const payments = new Command("payments")
-  .description("Freight payments: list them, settle a disputed or reversed one, check a payout or a checkout with Chapa")
+  .description(
+    "Freight payments: list them, settle a disputed or reversed one, check a payout or a checkout with Chapa",
+  )
   .addCommand(list)
   .addCommand(resolve)
   .addCommand(payoutCheck)
