@@ -126,7 +126,9 @@ test("payments list and resolve: release, split, the refusals, JSON; the ledger 
   // Refused, each with its reason and exit 1, nothing written.
   const twice = await run("payments", "resolve", String(a), "--refund");
   expect(twice.code).toBe(1);
-  expect(twice.err).toContain(`Error: Only a disputed payment can be resolved; payment ${a} is released`);
+  expect(twice.err).toContain(
+    `Error: Only a disputed payment or one whose payout was reversed can be resolved; payment ${a} is released`,
+  );
   const funded = await run("payments", "resolve", String(c), "--release");
   expect(funded.err).toContain("is funded");
   expect((await run("payments", "resolve", "999", "--release")).err).toContain("Error: Payment not found");

@@ -67,7 +67,7 @@ const list = new Command("list")
 
 const resolve = new Command("resolve")
   .description(
-    "Settle a disputed payment: --release pays the driver; --refund returns it to the shipper (--amount: only that much, the rest released to the driver)",
+    "Settle a disputed payment, or one whose Stripe payout was reversed: --release pays the driver (again, as a new transfer, after a reversal); --refund returns it to the shipper (after a reversal: what the reversal returned) (--amount: only that much, the rest released to the driver)",
   )
   .argument("<id>", "the payment's number (see payments list)")
   .option("--release", "release the payment to the driver")
@@ -201,7 +201,9 @@ const checkoutCheck = new Command("checkout-check")
   });
 
 export const payments = new Command("payments")
-  .description("Freight payments: list them, settle a disputed one, check a payout or a checkout with Chapa")
+  .description(
+    "Freight payments: list them, settle a disputed or reversed one, check a payout or a checkout with Chapa",
+  )
   .addCommand(list)
   .addCommand(resolve)
   .addCommand(payoutCheck)

@@ -152,7 +152,9 @@ describe("an operator settles a disputed payment", () => {
     // Decided: a second decision is refused (409), and nothing more is written.
     const again = await caught(operator().payments.resolve({ paymentId, action: "refund", by: "cli:abebe" }));
     expect(again.code).toBe("CONFLICT");
-    expect(again.message).toBe(`Only a disputed payment can be resolved; payment ${paymentId} is released`);
+    expect(again.message).toBe(
+      `Only a disputed payment or one whose payout was reversed can be resolved; payment ${paymentId} is released`,
+    );
     expect(await ledgerOf("refund")).toEqual([]);
     // The jobs run: the provider is asked for nothing by a release; each party's bell says what they got.
     await allJobs().runOnce();

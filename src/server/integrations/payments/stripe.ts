@@ -635,7 +635,7 @@ export const createStripeAdapter = (s: TStripeSettings): TStripeAdapter => {
           amount: r.amountMinor,
           currency: r.currency.toLowerCase(),
           destination: r.destination,
-          source_transaction: r.sourceTransaction,
+          ...(r.sourceTransaction ? { source_transaction: r.sourceTransaction } : {}),
           transfer_group: r.transferGroup,
           metadata: r.metadata,
         },

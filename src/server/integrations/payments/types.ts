@@ -168,12 +168,15 @@ export type TStripeAdapter = {
     refreshUrl: string;
     returnUrl: string;
   }) => Promise<{ url: string; expiresAt: number }>;
-  /** Moves `amountMinor` to a connected account, paid from the charge `sourceTransaction` once its funds settle. */
+  /**
+   * Moves `amountMinor` to a connected account, paid from the charge `sourceTransaction` once its funds settle, or
+   * (null) from the platform's available balance, which must cover it.
+   */
   createTransfer: (r: {
     amountMinor: number;
     currency: string;
     destination: string;
-    sourceTransaction: string;
+    sourceTransaction: string | null;
     transferGroup: string;
     metadata: Record<string, string>;
     idempotencyKey: string;

@@ -319,6 +319,59 @@ const distanceFor = async (db: Pick<TDb, "select">, userId: number, miles: numbe
  * An operator's settlement of a disputed payment, to one of its parties: what they get (read from the ledger when the
  * job runs, so it says what was decided), or that the money went to the other party.
  */
+/**
+ * An operator settled a payment whose payout Stripe reversed: what is mine is the shipper's refunds of reversals
+ * (`refund/<n>:…`) or the driver's releases after them (`release/<n>:…`).
+ */
+const composeReversalSettled = (
+  title: string,
+  currency: string,
+  shipper: boolean,
+  entries: { txn: string; account: string; amountMinor: number | bigint }[],
+  locale: TLanguage,
+) => {
+  const mineMinor = entries
+    .filter((e) =>
+      shipper
+        ? e.txn.startsWith("refund/") && e.account === "shipper"
+        : e.txn.startsWith("release/") && e.account === "driver",
+    )
+    .reduce((s, e) => s + Number(e.amountMinor), 0);
+  i18n.activate(locale);
+  const v = { load: title, amount: formatMoney(fromMinor(mineMinor, currency), currency, MONEY_LOCALE[locale]) };
+  const heading = i18n._({
+    id: "notify.reversalSettled.title",
+    comment: "Notification title: an operator decided what happens to a driver's payout that Stripe took back",
+    message: "Reversed payout settled",
+  });
+  let body: string;
+  if (mineMinor > 0)
+    body = shipper
+      ? i18n._({
+          id: "notify.reversalSettled.refunded",
+          message: "An operator settled the reversed payout on {load}: {amount} is refunded to you.",
+          values: v,
+        })
+      : i18n._({
+          id: "notify.reversalSettled.paidAgain",
+          message: "An operator settled the reversed payout on {load}: {amount} is being paid to you again.",
+          values: v,
+        });
+  else
+    body = shipper
+      ? i18n._({
+          id: "notify.reversalSettled.toDriver",
+          message: "An operator settled the reversed payout on {load}: the money is paid to the driver again.",
+          values: v,
+        })
+      : i18n._({
+          id: "notify.reversalSettled.toShipper",
+          message: "An operator settled the reversed payout on {load}: the money is refunded to the shipper.",
+          values: v,
+        });
+  return { title: heading, body, path: "/settings" };
+};
+
 const composeResolved = async (db: Pick<TDb, "select">, userId: number, loadId: number, locale: TLanguage) => {
   const [load] = await db.select({ title: loads.title }).from(loads).where(eq(loads.id, loadId));
   const [p] = await db.select().from(freightPayments).where(eq(freightPayments.loadId, loadId));
@@ -329,6 +382,8 @@ const composeResolved = async (db: Pick<TDb, "select">, userId: number, loadId: 
         .where(eq(ledgerEntries.paymentId, p.id))
     : [];
   const shipper = p?.shipperId === userId;
+  if (p && entries.some((e) => e.txn.startsWith("payout_reversal/")))
+    return composeReversalSettled(load?.title ?? `#${loadId}`, p.currency, shipper, entries, locale);
   const mineMinor = entries
     .filter((e) =>
       shipper
@@ -918,13 +973,15 @@ export const enqueuePaymentResolvedNotice = async (
   loadId: number,
   paymentId: number,
   now = Date.now(),
+  /** Which settlement of the payment (a reversed payout's: `reversal:<attempt>`); a dispute's has none. */
+  ref?: string,
 ) => {
   for (const userId of userIds)
     await enqueue(
       tx,
       notifyJob,
       { userId, event: "payment_resolved", loadId },
-      { uniqueKey: `notify:payment_resolved:${paymentId}:${userId}` },
+      { uniqueKey: `notify:payment_resolved:${paymentId}${ref ? `:${ref}` : ""}:${userId}` },
       now,
     );
 };

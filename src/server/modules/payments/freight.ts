@@ -29,7 +29,7 @@ import { AppError } from "../../errors";
 import type { TPaymentServices } from "../../integrations/payments/services";
 import type { TStripeEvent } from "../../integrations/payments/types";
 import { requireVerifiedContact } from "../accounts/verified-contact";
-import { actsAsShipper } from "../companies/work";
+import { actsAsShipper, postingCompanyOf } from "../companies/work";
 import { LOAD_NOT_FOUND } from "../loads/errors";
 import { enqueueFreightNotice } from "../notifications/notify";
 import { postTxn } from "./ledger";
@@ -187,20 +187,39 @@ export const loadPayment = async (db: TDb, services: TPaymentServices, user: Use
   return { quote, payment: p ? toPublic(p, load.title, user, history, load.asShipper) : null };
 };
 
-/** Every payment the user is a party of, newest first, with its history. */
+/**
+ * Every payment the user is a party of, newest first, with its history: theirs as the load's poster or driver, and,
+ * for an owner or staff member of a shipper company, those of the company's loads (as its shipper; `actsAsShipper`,
+ * read now, so a member who leaves loses them at once).
+ */
 export const listFreightPayments = async (db: TDb, user: User) => {
+  const companyId = await postingCompanyOf(db, user);
   const rows = await db
-    .select({ p: freightPayments, title: loads.title })
+    .select({ p: freightPayments, title: loads.title, shipperCompanyId: loads.shipperCompanyId })
     .from(freightPayments)
     .innerJoin(loads, eq(loads.id, freightPayments.loadId))
-    .where(or(eq(freightPayments.shipperId, user.id), eq(freightPayments.driverId, user.id)))
+    .where(
+      or(
+        eq(freightPayments.shipperId, user.id),
+        eq(freightPayments.driverId, user.id),
+        companyId === null ? undefined : eq(loads.shipperCompanyId, companyId),
+      ),
+    )
     .orderBy(desc(freightPayments.id))
     .limit(200);
   const history = await historyOf(
     db,
     rows.map((r) => r.p.id),
   );
-  return rows.map((r) => toPublic(r.p, r.title, user, history.get(r.p.id) ?? []));
+  return rows.map((r) =>
+    toPublic(
+      r.p,
+      r.title,
+      user,
+      history.get(r.p.id) ?? [],
+      r.p.shipperId === user.id || (companyId !== null && r.shipperCompanyId === companyId),
+    ),
+  );
 };
 
 const providerNotConfigured = (provider: TFreightProvider) =>

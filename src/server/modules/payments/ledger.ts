@@ -74,12 +74,20 @@ const NEEDS: Record<string, string[]> = {
  * What a state may have beyond its needs: a dispute an operator split refunded part before releasing the rest
  * (`refund` beside the release); a paid-out payment the provider's fee on its transfer (`payout_fee`); a payment whose
  * payout failed keeps its funding and release (the money is the driver's, waiting for a transfer that works), and
- * a payout Stripe reversed its reversals (`payout_reversal`: the money back in escrow, for an operator).
+ * a payout Stripe reversed its reversals (`payout_reversal`: the money back in escrow, for an operator). An operator's
+ * settlement of a reversal releases again (`release/<n>`, kind `release`) or refunds (`refund/<n>`, kind `refund`), so
+ * a payment with reversals may also be released or paid out with them, or refunded after its release
+ * (REVERSAL_MAY_HAVE).
  */
 const MAY_HAVE: Record<string, string[]> = {
   released: ["refund"],
   paid_out: ["refund", "payout_fee"],
-  failed: ["fund", "release", "refund", "payout_reversal"],
+  failed: ["fund", "release", "refund", "payout_reversal", "payout_fee"],
+};
+const REVERSAL_MAY_HAVE: Record<string, string[]> = {
+  released: ["payout_reversal", "payout_fee"],
+  paid_out: ["payout_reversal"],
+  refunded: ["release", "payout_reversal", "payout_fee"],
 };
 
 /**
@@ -129,8 +137,12 @@ export const checkLedger = async (db: TDb) => {
       problems.push({ kind: "missing", paymentId: p.id, txn: `release:${p.id}`, detail: "reversal without release" });
     if (p.state === "failed" && kinds.includes("release") !== kinds.includes("fund"))
       problems.push({ kind: "missing", paymentId: p.id, txn: null, detail: "failed with only one of fund, release" });
+    const may = [
+      ...(MAY_HAVE[p.state] ?? []),
+      ...(kinds.includes("payout_reversal") ? (REVERSAL_MAY_HAVE[p.state] ?? []) : []),
+    ];
     for (const k of kinds)
-      if (!needs.includes(k) && !(MAY_HAVE[p.state] ?? []).includes(k))
+      if (!needs.includes(k) && !may.includes(k))
         problems.push({ kind: "unexpected", paymentId: p.id, txn: `${k}:${p.id}`, detail: `${p.state} with ${k}` });
     const total = entries.filter((e) => e.paymentId === p.id).reduce((s, e) => s + Number(e.amountMinor), 0);
     if (total !== 0)

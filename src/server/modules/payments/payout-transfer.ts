@@ -8,7 +8,7 @@
 // from released to paid_out once, names the transfer on the release transaction and books the provider's fee. A
 // failed transfer is `failed` with what to fix; a driver who cannot be paid yet keeps the money waiting (released)
 // until a payout method is saved or the Stripe account is enabled, which pays everything waiting.
-import { and, asc, eq, inArray, like } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { TDb, TTx } from "../../../../db/client";
 import { type FreightPayment, freightPaymentEvents, freightPayments, ledgerEntries } from "../../../../db/tables";
@@ -52,13 +52,42 @@ export const parseChapaPayoutRef = (reference: string) => {
 /** Stripe's Idempotency-Key of an attempt: derived from the release's ledger transaction. */
 export const stripePayoutKey = (paymentId: number, attempt: number) => `payout:release:${paymentId}:${attempt}`;
 
-/** The number of the current payout attempt: how many payouts of this payment failed before. */
-const attemptOf = async (db: TDb | TTx, paymentId: number) => {
+/**
+ * The number of the current payout attempt: how many payouts of this payment failed before, plus how many times an
+ * operator released a reversed payout again (each such release is a new attempt, with its own key and reference).
+ */
+export const attemptOf = async (db: TDb | TTx, paymentId: number) => {
   const rows = await db
     .select({ state: freightPaymentEvents.state, detail: freightPaymentEvents.detail })
     .from(freightPaymentEvents)
-    .where(and(eq(freightPaymentEvents.paymentId, paymentId), eq(freightPaymentEvents.state, "failed")));
-  return rows.filter((r) => r.detail?.stage === "payout").length;
+    .where(
+      and(eq(freightPaymentEvents.paymentId, paymentId), inArray(freightPaymentEvents.state, ["failed", "released"])),
+    );
+  return rows.filter(
+    (r) =>
+      (r.state === "failed" && r.detail?.stage === "payout") ||
+      (r.state === "released" && r.detail?.stage === "reversal"),
+  ).length;
+};
+
+/** The ledger transaction of an operator's release of a reversed payout, attempt `attempt`: `release/<n>:<payment>`. */
+export const releaseAgainTxn = (paymentId: number, attempt: number) => `release/${attempt}:${paymentId}`;
+
+/**
+ * The current attempt's release: the first release (`release:<payment>`) or the latest operator's release of a reversed
+ * payout (`release/<n>:<payment>`), with the driver's amount on it. Null before any release.
+ */
+export const currentRelease = async (db: Pick<TDb, "select">, paymentId: number) => {
+  const rows = await db
+    .select({ id: ledgerEntries.id, txn: ledgerEntries.txn, amountMinor: ledgerEntries.amountMinor })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.paymentId, paymentId), eq(ledgerEntries.account, "driver")))
+    .orderBy(asc(ledgerEntries.id));
+  const releases = rows.filter(
+    (r) => r.txn === `release:${paymentId}` || (r.txn.startsWith("release/") && r.txn.endsWith(`:${paymentId}`)),
+  );
+  const last = releases.at(-1);
+  return last ? { txn: last.txn, amountMinor: Number(last.amountMinor) } : null;
 };
 
 const hasEvent = async (db: TDb | TTx, paymentId: number, state: string, attempt: number) => {
@@ -70,16 +99,13 @@ const hasEvent = async (db: TDb | TTx, paymentId: number, state: string, attempt
 };
 
 /**
- * The driver's share as the release booked it: the agreed price, or less when an operator split a dispute (the rest
- * went back to the shipper). Read from the ledger, never recomputed, so the transfer pays what was released.
+ * The driver's share as the current attempt's release booked it: the agreed price, or less when an operator split a
+ * dispute (the rest went back to the shipper), or what an operator released again after a reversal. Read from the
+ * ledger, never recomputed, so the transfer pays what was released.
  */
 const shareOf = async (db: Pick<TDb, "select">, p: FreightPayment) => {
-  const rows = await db
-    .select({ amountMinor: ledgerEntries.amountMinor })
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.txn, `release:${p.id}`), eq(ledgerEntries.account, "driver")));
-  const released = rows.reduce((sum, r) => sum + Number(r.amountMinor), 0);
-  return { amountMinor: rows.length ? released : Number(p.agreedMinor), currency: p.currency };
+  const release = await currentRelease(db, p.id);
+  return { amountMinor: release ? release.amountMinor : Number(p.agreedMinor), currency: p.currency };
 };
 
 /**
@@ -104,7 +130,7 @@ export const markPaidOut = (
       .returning();
     if (!moved) return false;
     await recordPaymentEvent(tx, p.id, "paid_out", { transfer: c.object, attempt: c.attempt }, now);
-    await attachProviderObject(tx, `release:${p.id}`, c.object);
+    await attachProviderObject(tx, (await currentRelease(tx, p.id))?.txn ?? `release:${p.id}`, c.object);
     if (c.feeMinor > 0)
       await postTxn(
         tx,
@@ -303,11 +329,14 @@ export const payOut = async (
       await waitForMethod(db, p, attempt, now);
       return { status: "waiting" };
     }
+    // The first attempt is paid from the shipper's charge. An operator's release after a reversal is paid from the
+    // platform's balance, where the reversal put the money back (the charge's funds count as transferred already).
+    const again = (await currentRelease(db, p.id))?.txn.startsWith("release/") ?? false;
     const t = await stripe.createTransfer({
       amountMinor,
       currency: p.currency.toLowerCase(),
       destination,
-      sourceTransaction: p.chargeRef,
+      sourceTransaction: again ? null : p.chargeRef,
       transferGroup: `load-${p.loadId}`,
       metadata: { [FREIGHT_STRIPE_KEY]: String(p.id), [PAYOUT_ATTEMPT_KEY]: String(attempt), load: String(p.loadId) },
       idempotencyKey: stripePayoutKey(p.id, attempt),
@@ -489,7 +518,7 @@ export const payWaitingFor = async (db: TDb, driverId: number, provider: "stripe
           .from(ledgerEntries)
           .where(eq(ledgerEntries.txn, `release:${p.id}`))
           .limit(1);
-        if (!released || attempt === 0 || (await wasReversed(tx, p.id))) return false;
+        if (!released || attempt === 0 || (await awaitsSettlement(tx, p.id))) return false;
         await tx
           .update(freightPayments)
           .set({ state: "released", note: null, updatedAt: now })
@@ -629,7 +658,7 @@ export const applyStripeReversals = (
     }
     if (!booked) return false;
     // The release names the transfer that paid it (a reversal that beat markPaidOut finds it unnamed).
-    await attachProviderObject(tx, `release:${p.id}`, t.id);
+    await attachProviderObject(tx, (await currentRelease(tx, p.id))?.txn ?? `release:${p.id}`, t.id);
     if (p.state !== "failed") {
       const reason = t.reversed ? "Payout reversed by Stripe" : "Payout partly reversed by Stripe";
       await tx
@@ -647,12 +676,17 @@ export const applyStripeReversals = (
     return true;
   });
 
-/** Whether a payment's payout was reversed (booked in the ledger): it waits for an operator, never paid by itself. */
-export const wasReversed = async (db: TDb | TTx, paymentId: number) => {
-  const rows = await db
-    .select({ id: ledgerEntries.id })
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.paymentId, paymentId), like(ledgerEntries.txn, "payout_reversal/%")))
+/**
+ * Whether a failed payment waits for an operator's settlement of a reversal: its latest failure is a reversal (a
+ * reversed payout is never paid again by itself; once an operator released it again, a later failure of the new
+ * attempt at the bank is retried like any other).
+ */
+export const awaitsSettlement = async (db: TDb | TTx, paymentId: number) => {
+  const [last] = await db
+    .select({ detail: freightPaymentEvents.detail })
+    .from(freightPaymentEvents)
+    .where(and(eq(freightPaymentEvents.paymentId, paymentId), eq(freightPaymentEvents.state, "failed")))
+    .orderBy(desc(freightPaymentEvents.id))
     .limit(1);
-  return rows.length > 0;
+  return last?.detail?.stage === "reversal";
 };

@@ -9,6 +9,7 @@ import type { TFreightPaymentState } from "../../../shared/schemas/payments";
 import { AppError } from "../../errors";
 import { translate } from "../../i18n";
 import { createPdf } from "../../pdf/pdf";
+import { actsAsShipper } from "../companies/work";
 import { PAYMENT_NOT_FOUND } from "./resolve";
 
 const M = {
@@ -167,16 +168,20 @@ const validZone = (zone: string | null | undefined) => {
 const providerReference = (ref: string) => (ref.startsWith("pending-") ? null : ref);
 
 /**
- * A freight payment's receipt as a PDF, for either of its parties, in their language and calendar: payer and payee,
+ * A freight payment's receipt as a PDF, for either of its parties (the shipper's side: also the owners and staff of
+ * the load's shipper company), in their language and calendar: payer and payee,
  * the load, the amounts, the state and its history, the provider's references. The platform's fee is the shipper's
  * business (the payments list shows the driver none), so the driver's receipt shows the agreed price as their total.
  * Another account's (or a missing) payment is 404.
  */
 export const paymentReceiptPdf = async (db: TDb, actor: User, paymentId: number, reader: TReceiptReader) => {
   const [p] = await db.select().from(freightPayments).where(eq(freightPayments.id, paymentId));
-  if (!p || (p.shipperId !== actor.id && p.driverId !== actor.id)) throw new AppError("NOT_FOUND", PAYMENT_NOT_FOUND);
+  if (!p) throw new AppError("NOT_FOUND", PAYMENT_NOT_FOUND);
   const [load] = await db.select().from(loads).where(eq(loads.id, p.loadId));
   if (!load) throw new AppError("NOT_FOUND", PAYMENT_NOT_FOUND);
+  // The load's shipper (its poster, or an owner or staff member of its shipper company) or its driver.
+  const isShipper = await actsAsShipper(db, load, actor);
+  if (!isShipper && p.driverId !== actor.id) throw new AppError("NOT_FOUND", PAYMENT_NOT_FOUND);
   const people = await db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, phone: users.phone })
     .from(users)
@@ -186,7 +191,6 @@ export const paymentReceiptPdf = async (db: TDb, actor: User, paymentId: number,
     .from(freightPaymentEvents)
     .where(eq(freightPaymentEvents.paymentId, p.id))
     .orderBy(freightPaymentEvents.id);
-  const isShipper = p.shipperId === actor.id;
   const language = reader.language;
   const t = (m: MessageDescriptor, values?: Record<string, unknown>) => translate(language, m, values);
   const pdf = createPdf(

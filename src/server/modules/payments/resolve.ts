@@ -5,7 +5,7 @@
 // payment still being disputed, so two operators deciding at once decide once.
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { TDb, TTx } from "../../../../db/client";
-import { freightPayments, ledgerEntries, loads, users } from "../../../../db/tables";
+import { type FreightPayment, freightPayments, ledgerEntries, loads, users } from "../../../../db/tables";
 import { fromMinor, minorDigits } from "../../../shared/money";
 import type {
   TFreightPaymentState,
@@ -19,6 +19,7 @@ import { enqueuePaymentResolvedNotice } from "../notifications/notify";
 import { releaseForLoad } from "./escrow";
 import { recordPaymentEvent } from "./freight";
 import { postTxn } from "./ledger";
+import { attemptOf, awaitsSettlement, freightPayoutJob, releaseAgainTxn } from "./payout-transfer";
 import { freightResolveRefundJob } from "./resolve-job";
 
 export const PAYMENT_NOT_FOUND = /*i18n*/ { id: "error.freight.paymentNotFound", message: "Payment not found" };
@@ -30,8 +31,9 @@ const notDisputed = (id: number, state: string) =>
   new AppError(
     "CONFLICT",
     /*i18n*/ {
-      id: "error.freight.notDisputed",
-      message: "Only a disputed payment can be resolved; payment {id} is {state}",
+      id: "error.freight.notResolvable",
+      comment: "Operator CLI error: {state} is the payment's state as the code names it (paid_out, funded, …)",
+      message: "Only a disputed payment or one whose payout was reversed can be resolved; payment {id} is {state}",
       values: { id, state },
     },
   );
@@ -40,7 +42,7 @@ const notDisputed = (id: number, state: string) =>
  * The operator's amount in minor units: a whole number is minor units ("1250"), a decimal with its point is the
  * currency's units ("12.50", at most as many decimals as the currency has). Between 1 and the payment's total.
  */
-export const parseRefundAmount = (raw: string, currency: string, totalMinor: number) => {
+export const parseRefundAmount = (raw: string, currency: string, totalMinor: number, held = false) => {
   const digits = minorDigits(currency);
   const m = /^(\d{1,15})(?:\.(\d+))?$/.exec(raw.trim());
   if (!m || (m[2] !== undefined && (m[2].length === 0 || m[2].length > digits)))
@@ -53,6 +55,14 @@ export const parseRefundAmount = (raw: string, currency: string, totalMinor: num
       },
     );
   const minor = m[2] === undefined ? Number(m[1]) : Number(m[1]) * 10 ** digits + Number(m[2].padEnd(digits, "0"));
+  if ((minor < 1 || minor > totalMinor) && held)
+    throw badAmount(
+      /*i18n*/ {
+        id: "error.freight.amountRangeHeld",
+        message: "amount must be more than 0 and at most what the reversal returned, {total} {currency}",
+        values: { total: fromMinor(totalMinor, currency).toFixed(digits), currency },
+      },
+    );
   if (minor < 1 || minor > totalMinor)
     throw badAmount(
       /*i18n*/ {
@@ -75,7 +85,10 @@ export const splitRefund = (p: { agreedMinor: number; feeMinor: number }, refund
   return { feePart, escrowPart, driverMinor: p.agreedMinor - escrowPart };
 };
 
-/** Releases or refunds a disputed payment; another state is 409, an unknown payment 404, a bad amount 400. */
+/**
+ * Releases or refunds a disputed payment, or a payment whose payout was reversed; another state is 409, an unknown
+ * payment 404, a bad amount 400.
+ */
 export const resolvePayment = (
   db: TDb,
   input: TResolvePaymentInput,
@@ -88,6 +101,7 @@ export const resolvePayment = (
     await db.q.lockKeys(tx, [`load:${first.loadId}`]);
     const [p] = await tx.select().from(freightPayments).where(eq(freightPayments.id, input.paymentId));
     if (!p) throw new AppError("NOT_FOUND", PAYMENT_NOT_FOUND);
+    if (p.state === "failed" && (await awaitsSettlement(tx, p.id))) return settleReversed(db, tx, p, input, now);
     if (p.state !== "disputed") throw notDisputed(p.id, p.state);
     const agreedMinor = Number(p.agreedMinor);
     const feeMinor = Number(p.feeMinor);
@@ -157,6 +171,112 @@ export const resolvePayment = (
       at: new Date(now).toISOString(),
     };
   });
+
+/**
+ * A payment whose payout Stripe reversed (failed, its latest failure the reversal): what the reversals returned to
+ * escrow is held for the load. `release` pays it to the driver again as a NEW payout attempt (`release/<n>:<payment>`:
+ * escrow → driver; the payout job enqueued here sends it under the attempt's own idempotency key, so a job run twice
+ * makes one transfer); `refund` gives it back to the shipper (`refund/<n>:<payment>`: escrow → shipper; the platform's
+ * fee was earned when the load was completed and is kept) through the provider's refund job; a refund of `amount`
+ * releases the rest to the driver. Under the payment's lock too (the payout's own steps take it).
+ */
+const settleReversed = async (
+  db: TDb,
+  tx: TTx,
+  p: FreightPayment,
+  input: TResolvePaymentInput,
+  now: number,
+): Promise<TResolvePaymentResult> => {
+  await db.q.lockKeys(tx, [`freight-payment:${p.id}`]);
+  if (!(await awaitsSettlement(tx, p.id))) throw notDisputed(p.id, "changed");
+  const escrow = await tx
+    .select({ amountMinor: ledgerEntries.amountMinor })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.paymentId, p.id), eq(ledgerEntries.account, "escrow")));
+  const heldMinor = escrow.reduce((s, e) => s + Number(e.amountMinor), 0);
+  if (heldMinor <= 0) throw notDisputed(p.id, p.state);
+  if (input.action === "release" && input.amount !== undefined)
+    throw badAmount(
+      /*i18n*/ { id: "error.freight.amountOnRelease", message: "amount is only for a refund: a release pays it all" },
+    );
+  const refundMinor =
+    input.action === "refund"
+      ? input.amount === undefined
+        ? heldMinor
+        : parseRefundAmount(input.amount, p.currency, heldMinor, true)
+      : 0;
+  const driverMinor = heldMinor - refundMinor;
+  const attempt = await attemptOf(tx, p.id);
+  const audit = {
+    by: input.by,
+    stage: "reversal",
+    resolution: input.action === "release" ? "release" : driverMinor > 0 ? "split" : "refund",
+    refunded: fromMinor(refundMinor, p.currency),
+    released: fromMinor(driverMinor, p.currency),
+  };
+  const [moved] = await tx
+    .update(freightPayments)
+    .set({ state: driverMinor > 0 ? "released" : "refunded", note: null, updatedAt: now })
+    .where(and(eq(freightPayments.id, p.id), eq(freightPayments.state, "failed")))
+    .returning();
+  if (!moved) throw notDisputed(p.id, "changed");
+  if (refundMinor > 0) {
+    const txn = `refund/${attempt}:${p.id}`;
+    await postTxn(
+      tx,
+      { txn, paymentId: p.id, loadId: p.loadId, currency: p.currency, providerObject: null },
+      [
+        { account: "shipper", amountMinor: refundMinor },
+        { account: "escrow", amountMinor: -refundMinor },
+      ],
+      now,
+    );
+    await enqueue(
+      tx,
+      freightResolveRefundJob,
+      { paymentId: p.id, txn },
+      { uniqueKey: `freight_resolve_refund:${txn}` },
+      now,
+    );
+  }
+  if (driverMinor > 0) {
+    // This history row opens the next attempt (attemptOf counts it): a new Stripe key and Chapa reference.
+    await recordPaymentEvent(tx, p.id, "released", { ...audit, attempt: attempt + 1 }, now);
+    await postTxn(
+      tx,
+      {
+        txn: releaseAgainTxn(p.id, attempt + 1),
+        paymentId: p.id,
+        loadId: p.loadId,
+        currency: p.currency,
+        providerObject: null,
+      },
+      [
+        { account: "escrow", amountMinor: -driverMinor },
+        { account: "driver", amountMinor: driverMinor },
+      ],
+      now,
+    );
+    await enqueue(
+      tx,
+      freightPayoutJob,
+      { paymentId: p.id },
+      { uniqueKey: `freight_payout:${p.id}:settle:${attempt + 1}` },
+      now,
+    );
+  } else await recordPaymentEvent(tx, p.id, "refunded", audit, now);
+  await enqueuePaymentResolvedNotice(tx, [p.shipperId, p.driverId], p.loadId, p.id, now, `reversal:${attempt}`);
+  return {
+    paymentId: p.id,
+    loadId: p.loadId,
+    state: driverMinor > 0 ? "released" : "refunded",
+    currency: p.currency,
+    refunded: audit.refunded,
+    released: audit.released,
+    by: input.by,
+    at: new Date(now).toISOString(),
+  };
+};
 
 /** What the shipper gets back and the driver is paid after a payment's settlement, from its ledger (minor units). */
 export const settledAmounts = async (db: TDb | TTx, paymentId: number) => {
