@@ -1,53 +1,18 @@
 // A carrier company at work, over REST: its dispatcher bids for it, the shipper's award goes to the company, the
 // dispatcher assigns one of its drivers, the driver runs the trip as an independent driver does, and the dispatcher
 // keeps seeing it. Everyone else is refused as for any load.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startMailCatcher, type TMailCatcher } from "../../../emulators/mail/catcher";
-import { bindJobs, runWorker } from "../jobs/worker";
-import { logger } from "../logger";
-import { COMPANIES_JOBS } from "../modules/companies/jobs";
-import { createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
+import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { createClient, loadInput, type TTestApp } from "../testing";
+import { companyFixture, type TClient } from "./company-fixture";
 
 setDefaultTimeout(60_000);
 
-const BASE = "https://mytess.example";
-let mail: TMailCatcher;
+const { fx, newUser, join: joinAs } = companyFixture(2);
 let t: TTestApp;
-beforeAll(async () => {
-  mail = await startMailCatcher();
+beforeEach(() => {
+  t = fx.t;
 });
-afterAll(() => mail.close());
-beforeEach(async () => {
-  t = await createTestApp({ mail: { smtpUrl: mail.url, from: "MyTess <no-reply@mytess.example>", sandboxDir: null } });
-});
-afterEach(() => t.close());
-
-const work = async () => {
-  const w = runWorker({
-    db: t.db,
-    log: logger,
-    handlers: bindJobs(COMPANIES_JOBS, t.services, BASE),
-    schedules: [],
-    autoStart: false,
-  });
-  while ((await w.runOnce()) > 0);
-};
-type TClient = ReturnType<typeof createClient>;
-let ip = 0;
-const newUser = async (type: "driver" | "shipper") => {
-  const c = createClient(t, `10.2.${Math.floor(++ip / 200)}.${ip % 200}`);
-  return { c, ...(await registerUser(c, type)) };
-};
-const join = async (owner: TClient, companyId: number, role: string) => {
-  const u = await newUser("driver");
-  const before = mail.mails.length;
-  expect((await owner.post(`/api/companies/${companyId}/invitations`, { email: u.email, role })).status).toBe(201);
-  await work();
-  const text = (await mail.waitFor(u.email, { after: before })).text;
-  const token = /\/invitations\/([A-Za-z0-9_-]+)/.exec(text)![1];
-  expect((await u.c.post(`/api/invitations/${token}/accept`)).status).toBe(200);
-  return u;
-};
+const join = (owner: TClient, companyId: number, role: string) => joinAs(owner, companyId, role, "driver");
 const paths = (r: { json: { issues?: { path: string }[] } }) => (r.json.issues ?? []).map((i) => i.path);
 
 /** A carrier with an owner, a dispatcher and two drivers; a shipper's load; the dispatcher's bid on it, accepted. */
