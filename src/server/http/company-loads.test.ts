@@ -4,7 +4,7 @@
 // gets 404 as for any load that is not theirs.
 import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { loadInput, type TTestApp } from "../testing";
-import { companyFixture, type TClient } from "./company-fixture";
+import { companyFixture, type TClient } from "./testing-company";
 
 setDefaultTimeout(60_000);
 

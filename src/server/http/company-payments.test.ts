@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { pdfText } from "../pdf/testing";
 import { loadInput, type TTestApp } from "../testing";
-import { companyFixture, type TClient } from "./company-fixture";
+import { companyFixture, type TClient } from "./testing-company";
 
 setDefaultTimeout(60_000);
 

@@ -3,7 +3,7 @@
 // keeps seeing it. Everyone else is refused as for any load.
 import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createClient, loadInput, type TTestApp } from "../testing";
-import { companyFixture, type TClient } from "./company-fixture";
+import { companyFixture, type TClient } from "./testing-company";
 
 setDefaultTimeout(60_000);
 
