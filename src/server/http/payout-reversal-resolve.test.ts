@@ -1,46 +1,27 @@
 // An operator settles a payment whose payout Stripe reversed (`mytess payments resolve <id> --release | --refund`):
 // paid again as a new attempt (one transfer however often its job runs), or refunded to the shipper from the escrow
 // the reversal returned, or split; the ledger check stays clean after each.
-import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startPaymentEmulators } from "../../../emulators/payments/server";
+import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { AppError } from "../errors";
-import { paymentsFromEnv } from "../integrations/payments/registry";
 import { bindJobs, runWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import { NOTIFICATIONS_JOBS } from "../modules/notifications/jobs";
 import { PAYMENTS_JOBS } from "../modules/payments/jobs";
-import { checkLedger } from "../modules/payments/ledger";
 import { payOut, payWaitingFor, stripePayoutKey } from "../modules/payments/payout-transfer";
-import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
+import { loadInput, type TTestApp } from "../testing";
 import { createContext } from "../trpc/context";
 import { createCaller } from "../trpc/root";
+import { payoutFixture, type TClient } from "./testing-payments";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.
 setDefaultTimeout(60_000);
 
+const { fx, emu } = payoutFixture();
 let t: TTestApp;
-const emu = startPaymentEmulators({}, { fetchImpl: (req: Request) => t.app.handle(req) });
-afterAll(() => emu.stop());
-
-type TClient = ReturnType<typeof createClient>;
 let shipper: TClient;
 let driver: TClient;
-
-beforeEach(async () => {
-  emu.controls.stripe.reset();
-  emu.controls.chapa.reset();
-  emu.controls.stripe.setWebhookUrl("http://localhost/api/webhooks/stripe");
-  emu.controls.chapa.setWebhookUrl("http://localhost/api/webhooks/chapa");
-  t = await createTestApp({}, undefined, undefined, undefined, paymentsFromEnv(emu.env()));
-  shipper = createClient(t);
-  driver = createClient(t);
-  await registerUser(shipper, "shipper");
-  await registerUser(driver, "driver");
-});
-// Whatever the test did, `mytess ledger check` on the same engine finds nothing.
-afterEach(async () => {
-  expect((await checkLedger(t.db)).problems).toEqual([]);
-  await closeTestApps();
+beforeEach(() => {
+  ({ t, shipper, driver } = fx);
 });
 
 const lastPart = (url: string) => url.split("/").pop()!;

@@ -1,5 +1,4 @@
-import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startPaymentEmulators } from "../../../emulators/payments/server";
+import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { paymentsFromEnv } from "../integrations/payments/registry";
 import { JobDeferred } from "../jobs/queue";
 import { bindJobs, runWorker } from "../jobs/worker";
@@ -7,7 +6,6 @@ import { logger } from "../logger";
 import { NOTIFICATIONS_JOBS } from "../modules/notifications/jobs";
 import { checkCheckout } from "../modules/payments/freight";
 import { PAYMENTS_JOBS } from "../modules/payments/jobs";
-import { checkLedger } from "../modules/payments/ledger";
 import {
   chapaPayoutRef,
   checkPayout,
@@ -15,38 +13,19 @@ import {
   payOut,
   payWaitingFor,
 } from "../modules/payments/payout-transfer";
-import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
+import { loadInput, type TTestApp } from "../testing";
+import { payoutFixture, type TClient } from "./testing-payments";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.
 setDefaultTimeout(60_000);
 
+const { fx, emu } = payoutFixture({ stranger: true });
 let t: TTestApp;
-const emu = startPaymentEmulators({}, { fetchImpl: (req: Request) => t.app.handle(req) });
-afterAll(() => emu.stop());
-
-type TClient = ReturnType<typeof createClient>;
 let shipper: TClient;
 let driver: TClient;
 let stranger: TClient;
-
-beforeEach(async () => {
-  emu.controls.stripe.reset();
-  emu.controls.chapa.reset();
-  emu.controls.stripe.setWebhookUrl("http://localhost/api/webhooks/stripe");
-  emu.controls.chapa.setWebhookUrl("http://localhost/api/webhooks/chapa");
-  t = await createTestApp({}, undefined, undefined, undefined, paymentsFromEnv(emu.env()));
-  shipper = createClient(t);
-  driver = createClient(t);
-  stranger = createClient(t);
-  await registerUser(shipper, "shipper");
-  await registerUser(driver, "driver");
-  await registerUser(stranger, "shipper");
-});
-// Whatever the test did, the ledger must be sound on the engine it ran on.
-afterEach(async () => {
-  const check = await checkLedger(t.db);
-  expect(check.problems).toEqual([]);
-  await closeTestApps();
+beforeEach(() => {
+  ({ t, shipper, driver, stranger } = fx);
 });
 
 const lastPart = (url: string) => url.split("/").pop()!;

@@ -1,45 +1,24 @@
-import { afterAll, afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startPaymentEmulators } from "../../../emulators/payments/server";
+import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { signChapaPayload } from "../integrations/payments/chapa";
-import { paymentsFromEnv } from "../integrations/payments/registry";
 import { enqueue } from "../jobs/queue";
 import { bindJobs, runWorker } from "../jobs/worker";
 import { logger, type TLogger } from "../logger";
 import { NOTIFICATIONS_JOBS } from "../modules/notifications/jobs";
 import { PAYMENTS_JOBS } from "../modules/payments/jobs";
-import { checkLedger } from "../modules/payments/ledger";
 import { chapaPayoutRef, freightPayoutJob, stripePayoutKey } from "../modules/payments/payout-transfer";
 import { sealPayoutNumbers } from "../modules/payouts/payouts";
-import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
+import { loadInput, type TTestApp } from "../testing";
+import { payoutFixture, type TClient } from "./testing-payments";
 
 // Per file: Bun 1.4 ignores bunfig's test timeout.
 setDefaultTimeout(60_000);
 
+const { fx, emu } = payoutFixture();
 let t: TTestApp;
-// Webhooks go from the emulators into the test app, in process.
-const emu = startPaymentEmulators({}, { fetchImpl: (req: Request) => t.app.handle(req) });
-afterAll(() => emu.stop());
-
-type TClient = ReturnType<typeof createClient>;
 let shipper: TClient;
 let driver: TClient;
-
-beforeEach(async () => {
-  emu.controls.stripe.reset();
-  emu.controls.chapa.reset();
-  emu.controls.stripe.setWebhookUrl("http://localhost/api/webhooks/stripe");
-  emu.controls.chapa.setWebhookUrl("http://localhost/api/webhooks/chapa");
-  t = await createTestApp({}, undefined, undefined, undefined, paymentsFromEnv(emu.env()));
-  shipper = createClient(t);
-  driver = createClient(t);
-  await registerUser(shipper, "shipper");
-  await registerUser(driver, "driver");
-});
-// After every test, on the engine it ran on: the ledger must be sound, whatever the test did.
-afterEach(async () => {
-  const check = await checkLedger(t.db);
-  expect(check.problems).toEqual([]);
-  await closeTestApps();
+beforeEach(() => {
+  ({ t, shipper, driver } = fx);
 });
 
 const lastPart = (url: string) => url.split("/").pop()!;
