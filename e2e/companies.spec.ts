@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
-import { confirmEmail, signUp, uniqueEmail } from "./helpers";
+import { confirmEmail, postAddisLoad, signUp, uniqueEmail } from "./helpers";
 
 // A fleet owner makes a carrier company on a phone and invites a dispatcher by email and a driver by SMS (read from
 // demo mode's mail and SMS inboxes); both accept from the link once their contact is confirmed. The dispatcher bids for the company on a shipper's
@@ -7,7 +7,6 @@ import { confirmEmail, signUp, uniqueEmail } from "./helpers";
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
 test.setTimeout(240_000);
 
-const DAY = 86_400_000;
 type TSms = { to: string; body: string; provider: string };
 
 /** The first message in demo mode's SMS inbox to `phone` that matches, once it has arrived. */
@@ -140,29 +139,7 @@ test("a fleet owner invites a dispatcher and a driver; the dispatcher bids and a
   const shipper = await shipperCtx.newPage();
   await register(shipper, uniqueEmail("company.shipper"), "Meron", "Tadesse", "shipper");
   const title = `Cement for ${company}`;
-  const posted = await shipper.request.post("/api/loads", {
-    data: {
-      title,
-      equipmentType: "flatbed",
-      pickupAddress: "Kality Customs Terminal",
-      pickupCity: "Addis Ababa",
-      pickupCountry: "Ethiopia",
-      pickupLatitude: 8.9,
-      pickupLongitude: 38.77,
-      deliveryAddress: "Adama Industrial Park",
-      deliveryCity: "Adama",
-      deliveryCountry: "Ethiopia",
-      deliveryLatitude: 8.54,
-      deliveryLongitude: 39.27,
-      pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
-      deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
-      weight: 30000,
-      budgetAmount: 9800,
-      budgetCurrency: "ETB",
-    },
-  });
-  expect(posted.status()).toBe(201);
-  const loadId = (await posted.json()).id as number;
+  const loadId = await postAddisLoad(shipper, title);
 
   await dispatcher.goto(`/loads/${loadId}`);
   await dispatcher.getByTestId("quick-bid").click();
@@ -234,29 +211,7 @@ test("a shipper company's staff member accepts a bid on the owner's load", async
   });
   expect(invited.status()).toBe(201);
   const title = `Bagged cement for ${company}`;
-  const posted = await owner.request.post("/api/loads", {
-    data: {
-      title,
-      equipmentType: "flatbed",
-      pickupAddress: "Kality Customs Terminal",
-      pickupCity: "Addis Ababa",
-      pickupCountry: "Ethiopia",
-      pickupLatitude: 8.9,
-      pickupLongitude: 38.77,
-      deliveryAddress: "Adama Industrial Park",
-      deliveryCity: "Adama",
-      deliveryCountry: "Ethiopia",
-      deliveryLatitude: 8.54,
-      deliveryLongitude: 39.27,
-      pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
-      deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
-      weight: 30000,
-      budgetAmount: 9800,
-      budgetCurrency: "ETB",
-    },
-  });
-  expect(posted.status()).toBe(201);
-  const loadId = (await posted.json()).id as number;
+  const loadId = await postAddisLoad(owner, title);
 
   // A driver bids on it.
   const driverCtx = await browser.newContext({ baseURL });

@@ -1,35 +1,9 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signUp, uniqueEmail } from "./helpers";
+import { postAddisLoad, signUp, uniqueEmail } from "./helpers";
 
-const DAY = 24 * 60 * 60 * 1000;
 const toast = (page: Page) => page.getByTestId("toast");
 
-/** A load posted through the API as the page's signed-in shipper (the form has its own story). */
-const postLoad = async (page: Page, title: string) => {
-  const res = await page.request.post("/api/loads", {
-    data: {
-      title,
-      equipmentType: "flatbed",
-      pickupAddress: "Kality Customs Terminal",
-      pickupCity: "Addis Ababa",
-      pickupCountry: "Ethiopia",
-      pickupLatitude: 8.9,
-      pickupLongitude: 38.77,
-      deliveryAddress: "Adama Industrial Park",
-      deliveryCity: "Adama",
-      deliveryCountry: "Ethiopia",
-      deliveryLatitude: 8.54,
-      deliveryLongitude: 39.27,
-      pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
-      deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
-      weight: 30000,
-      budgetAmount: 1000,
-      budgetCurrency: "USD",
-    },
-  });
-  expect(res.status()).toBe(201);
-  return (await res.json()).id as number;
-};
+const postLoad = (page: Page, title: string) => postAddisLoad(page, title, { amount: 1000, currency: "USD" });
 
 test("counter-offer to award: the shipper counters, the driver counters back on a phone, the shipper accepts", async ({
   browser,

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { signUp, uniqueEmail } from "./helpers";
+import { postAddisLoad, signUp, uniqueEmail } from "./helpers";
 
 // Trucks and invitations: a driver posts their truck on a phone; a shipper at a desk opens "Find trucks for this load"
 // on their open load (the lane, equipment and day prefilled, all in the address), invites the driver, and is told when
@@ -9,32 +9,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const toast = (page: Page) => page.getByTestId("toast");
 const isoDay = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 10);
 
-/** A load posted through the API as the page's signed-in shipper (the form has its own story). */
-const postLoad = async (page: Page, title: string) => {
-  const res = await page.request.post("/api/loads", {
-    data: {
-      title,
-      equipmentType: "flatbed",
-      pickupAddress: "Kality Customs Terminal",
-      pickupCity: "Addis Ababa",
-      pickupCountry: "Ethiopia",
-      pickupLatitude: 8.9,
-      pickupLongitude: 38.77,
-      deliveryAddress: "Adama Industrial Park",
-      deliveryCity: "Adama",
-      deliveryCountry: "Ethiopia",
-      deliveryLatitude: 8.54,
-      deliveryLongitude: 39.27,
-      pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
-      deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
-      weight: 30000,
-      budgetAmount: 1000,
-      budgetCurrency: "USD",
-    },
-  });
-  expect(res.status()).toBe(201);
-  return (await res.json()).id as number;
-};
+const postLoad = (page: Page, title: string) => postAddisLoad(page, title, { amount: 1000, currency: "USD" });
 
 test("a driver posts a truck, a shipper finds it from a load and invites, the driver sees the invitation and bids", async ({
   browser,

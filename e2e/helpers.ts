@@ -86,6 +86,31 @@ export const postLoad = async (
   return (await posted.json()).id as number;
 };
 
+/** Kality Customs Terminal in Addis Ababa to Adama Industrial Park: the stories' usual Ethiopian route. */
+export const ADDIS_ADAMA: TRoute = {
+  pickupAddress: "Kality Customs Terminal",
+  pickupCity: "Addis Ababa",
+  pickupCountry: "Ethiopia",
+  pickupLatitude: 8.9,
+  pickupLongitude: 38.77,
+  deliveryAddress: "Adama Industrial Park",
+  deliveryCity: "Adama",
+  deliveryCountry: "Ethiopia",
+  deliveryLatitude: 8.54,
+  deliveryLongitude: 39.27,
+};
+
+/** A 30 t flatbed load from Addis Ababa to Adama for `budget` (Br 9,800 unless said), as the signed-in shipper; its id. */
+export const postAddisLoad = (page: Page, title: string, budget = { amount: 9800, currency: "ETB" }) =>
+  postLoad(page, {
+    ...ADDIS_ADAMA,
+    title,
+    equipmentType: "flatbed",
+    weight: 30000,
+    budgetAmount: budget.amount,
+    budgetCurrency: budget.currency,
+  });
+
 /** The driver bids on the load and the shipper accepts: the load is awarded at that price. */
 export const awardBid = async (
   driver: Page,

@@ -1,34 +1,8 @@
 import { expect, type Page, test } from "@playwright/test";
-import { DEMO, signIn, signUp, uniqueEmail } from "./helpers";
-
-const DAY = 24 * 60 * 60 * 1000;
+import { DEMO, postAddisLoad, signIn, signUp, uniqueEmail } from "./helpers";
 
 /** Posts a load as the page's signed-in shipper; its id. */
-const postLoad = async (page: Page) => {
-  const posted = await page.request.post("/api/loads", {
-    data: {
-      title: `Webhook load ${Date.now()}`,
-      equipmentType: "flatbed",
-      pickupAddress: "Kality Customs Terminal",
-      pickupCity: "Addis Ababa",
-      pickupCountry: "Ethiopia",
-      pickupLatitude: 8.9,
-      pickupLongitude: 38.77,
-      deliveryAddress: "Adama Industrial Park",
-      deliveryCity: "Adama",
-      deliveryCountry: "Ethiopia",
-      deliveryLatitude: 8.54,
-      deliveryLongitude: 39.27,
-      pickupDate: new Date(Date.now() + 3 * DAY).toISOString(),
-      deliveryDate: new Date(Date.now() + 4 * DAY).toISOString(),
-      weight: 30000,
-      budgetAmount: 1000,
-      budgetCurrency: "USD",
-    },
-  });
-  expect(posted.status()).toBe(201);
-  return (await posted.json()).id as number;
-};
+const postLoad = (page: Page) => postAddisLoad(page, `Webhook load ${Date.now()}`, { amount: 1000, currency: "USD" });
 
 test("a shipper adds a webhook endpoint on Settings, copies its secret once, sees a bid's delivery, resends and deletes it", async ({
   browser,
