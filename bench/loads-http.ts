@@ -4,6 +4,10 @@ import { Database } from "bun:sqlite";
 // Prints requests per second and latency percentiles.   bun bench/loads-http.ts --loads 100000 --clients 32 --seconds 10
 // With --wrk the load comes from wrk (Debian's `wrk` package), an external generator that does not share Bun's event
 // loop with a client written in Bun: the figure to compare with the target.   bun bench/loads-http.ts --wrk
+// The server keeps REST board pages while nothing on them changes (modules/boards/page-cache.ts): --writes-per-s W
+// updates random loads while measuring, as other users' edits would, so kept pages are let go and read again;
+// BOARD_PAGE_CACHE_MB=0 in the environment turns the cache off. After the run, 40 of the pages asked are compared with
+// a fresh read of the same query (tRPC, never served from the REST cache): any difference fails the bench (agree=).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +28,8 @@ const { values } = parseArgs({
     path: { type: "string" },
     // Shipper accounts the MyTess loads are posted by (their trust signals are in every answer); 0 for none.
     shippers: { type: "string", default: "2000" },
+    // Writes to loads per second while measuring (each bumps the board version, so kept pages are read again).
+    "writes-per-s": { type: "string", default: "0" },
     // Writes the server's CPU profile (Bun's --cpu-prof, markdown beside it) into this folder; one server process.
     "cpu-prof": { type: "string" },
     help: { type: "boolean", default: false },
@@ -38,6 +44,7 @@ if (values.help) {
   --threads T       wrk threads (2)
   --anonymous       no session cookie
   --shippers S      shipper accounts posting the MyTess loads (2000; 0: loads without a shipper)
+  --writes-per-s W  update W random loads a second while measuring (each lets the kept board pages go)
   --page-size N     loads per answer (the route's default when absent)
   --path P          ask this path instead of the board (e.g. /api/health)
   --cpu-prof DIR    write the server's CPU profile (.cpuprofile and .md) into DIR; runs one server process`);
@@ -47,6 +54,7 @@ const N = Number(values.loads);
 const C = Number(values.clients);
 const SECONDS = Number(values.seconds);
 const SHIPPERS = Number(values.shippers);
+const WRITES = Number(values["writes-per-s"]);
 
 const dir = mkdtempSync(join(tmpdir(), "mytess-http-bench-"));
 const dbPath = join(dir, "bench.db");
@@ -104,6 +112,80 @@ const serverCpuSeconds = () => {
       }
   }
   return procs.filter((p) => mine.has(p.pid)).reduce((n, p) => n + p.cpu, 0);
+};
+
+/** Resident memory (MB) of the server and the processes below it, from /proc: the page cache's memory shows here. */
+const serverRssMb = () => {
+  let kb = 0;
+  const parents = new Map<number, number>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {}
+  }
+  const mine = new Set([server.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parents)
+      if (!mine.has(pid) && mine.has(ppid)) {
+        mine.add(pid);
+        grew = true;
+      }
+  }
+  for (const pid of mine) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+    } catch {}
+  }
+  return (kb / 1024).toFixed(0);
+};
+
+/**
+ * Updates random loads at --writes-per-s while measuring, as other users' edits would (through the database file, like
+ * another process): each write bumps the board version, so every kept board page is read again. Returns a stop.
+ */
+const startWrites = () => {
+  if (!WRITES) return () => 0;
+  const writer = new Database(dbPath);
+  writer.exec("PRAGMA busy_timeout = 5000");
+  // A column every page shows (the title): a write that no page shows would not let any page go.
+  const touch = writer.query("UPDATE loads SET title = ? || substr(title, 1, 60), updated_at = ? WHERE id = ?");
+  const max = (writer.query("SELECT max(id) AS n FROM loads").get() as { n: number }).n;
+  let n = 0;
+  const timer = setInterval(() => {
+    touch.run(`${n % 10}`, Date.now(), 1 + Math.floor(Math.random() * max));
+    n++;
+  }, 1000 / WRITES);
+  return () => {
+    clearInterval(timer);
+    writer.close();
+    return n;
+  };
+};
+
+/**
+ * The REST answers (kept pages, when the cache holds them) must be what a fresh read says: the same pages asked
+ * through tRPC, which never answers from the REST cache. Any difference fails the bench.
+ */
+const checkAgainstFresh = async (urls: string[], cookie: string) => {
+  let agree = 0;
+  const sample = urls.slice(0, 40);
+  for (const u of sample) {
+    const url = new URL(u);
+    const input = Object.fromEntries([...url.searchParams].map(([k, v]) => [k, Number(v)]));
+    const rest = await (await fetch(u, { headers: { Cookie: cookie } })).text();
+    const viaTrpc = (await (
+      await fetch(`${base}/trpc/loads.search?input=${encodeURIComponent(JSON.stringify(input))}`, {
+        headers: { Cookie: cookie },
+      })
+    ).json()) as { result: { data: { items: unknown[] } } };
+    if (rest !== JSON.stringify(viaTrpc.result.data.items))
+      throw new Error(`${url.pathname}${url.search}: the REST answer is not what a fresh read gives`);
+    agree++;
+  }
+  return `agree=${agree}/${sample.length}`;
 };
 const cpuPerRequest = (cpuSeconds: number, requests: number) =>
   `server_cpu_ms_per_request=${requests ? ((cpuSeconds * 1000) / requests).toFixed(3) : "n/a"}`;
@@ -216,22 +298,30 @@ done = function(summary, latency, requests)
 end
 `,
   );
-  const run = (seconds: number) =>
-    Bun.spawnSync(["wrk", `-t${values.threads}`, `-c${C}`, `-d${seconds}s`, "--latency", "-s", lua, base], {
+  const run = async (seconds: number) => {
+    const p = Bun.spawn(["wrk", `-t${values.threads}`, `-c${C}`, `-d${seconds}s`, "--latency", "-s", lua, base], {
       stdout: "pipe",
       stderr: "pipe",
     });
-  run(3); // warm-up
+    const text = await new Response(p.stdout).text();
+    await p.exited;
+    return text;
+  };
+  await run(3); // warm-up
+  const stopWrites = startWrites();
   const cpu0 = serverCpuSeconds();
-  const out = run(SECONDS).stdout.toString();
+  const out = await run(SECONDS);
   const cpu = serverCpuSeconds() - cpu0;
+  const writes = stopWrites();
+  const rss = serverRssMb();
+  const agree = values.path || values.anonymous ? "agree=n/a" : await checkAgainstFresh(urls, cookie);
   console.log(out.trim());
   const m = /WRK (.*)/.exec(out);
   if (!m) throw new Error("wrk printed no summary");
   console.log(`${TARGETS} (wrk from Debian's packages as the load generator)`);
   const requests = Number(/requests=(\d+)/.exec(m[1]!)?.[1] ?? 0);
   console.log(
-    `generator=wrk loads=${N} shippers=${SHIPPERS} clients=${C} seconds=${SECONDS} ${m[1]} ${cpuPerRequest(cpu, requests)}`,
+    `generator=wrk loads=${N} shippers=${SHIPPERS} clients=${C} seconds=${SECONDS} writes=${writes} ${m[1]} ${cpuPerRequest(cpu, requests)} server_rss_mb=${rss} ${agree}`,
   );
 }
 

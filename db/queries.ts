@@ -57,4 +57,9 @@ export type TQueries = {
    * tables (both engines' trust_version migrations), so a cache of the signals is good while it stays the same.
    */
   trustVersion: () => Promise<number>;
+  /**
+   * The board version (loads, board configurations, truck invitations, exchange rates: both engines' board_version
+   * migrations) and the trust version together, as committed, in one read: a kept board page is good while both stay.
+   */
+  cacheVersions: () => Promise<{ board: number; trust: number }>;
 };

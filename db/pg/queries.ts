@@ -313,6 +313,17 @@ export const createPgQueries = (client: SQL, nearest: SQL): Omit<TQueries, "shar
   const trustVersion = async () =>
     (await rows<{ version: number }>("SELECT version FROM cache_versions WHERE name = 'trust'", []))[0]?.version ?? 0;
 
+  const cacheVersions = async () => {
+    const r = (
+      await rows<{ board: number | string; trust: number | string }>(
+        `SELECT coalesce(max(CASE WHEN name = 'board' THEN version END), 0) AS board,
+            coalesce(max(CASE WHEN name = 'trust' THEN version END), 0) AS trust FROM cache_versions`,
+        [],
+      )
+    )[0];
+    return { board: Number(r?.board ?? 0), trust: Number(r?.trust ?? 0) };
+  };
+
   const upsertExternalLoads = async (rows: NewLoad[]) => {
     for (let i = 0; i < rows.length; i += 10_000) {
       const chunk = rows.slice(i, i + 10_000);
@@ -337,5 +348,6 @@ export const createPgQueries = (client: SQL, nearest: SQL): Omit<TQueries, "shar
     skipLocked,
     upsertExternalLoads,
     trustVersion,
+    cacheVersions,
   };
 };

@@ -507,6 +507,14 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQuerie
   const trustVersion = async () =>
     (await all<{ version: number }>("SELECT version FROM cache_versions WHERE name = 'trust'"))[0]?.version ?? 0;
 
+  const cacheVersions = async () =>
+    (
+      await all<{ board: number; trust: number }>(
+        `SELECT coalesce(max(CASE WHEN name = 'board' THEN version END), 0) AS board,
+            coalesce(max(CASE WHEN name = 'trust' THEN version END), 0) AS trust FROM cache_versions`,
+      )
+    )[0] ?? { board: 0, trust: 0 };
+
   const upsertExternalLoads = async (rows: NewLoad[]) => {
     const stmt = sqlite.prepare<unknown, (string | number | null)[]>(UPSERT_EXTERNAL);
     const write = sqlite.transaction((chunk: NewLoad[]) => {
@@ -529,5 +537,6 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQuerie
     skipLocked,
     upsertExternalLoads,
     trustVersion,
+    cacheVersions,
   };
 };

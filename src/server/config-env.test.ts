@@ -68,6 +68,7 @@ describe("the configuration", () => {
       TRUST_PROXY: "true",
       WEB_CONCURRENCY: "3",
       BOARD_DEADLINE_MS: "1500",
+      BOARD_PAGE_CACHE_MB: "16",
       UPS_CLIENT_ID: "id",
       UPS_CLIENT_SECRET: "secret",
       UPS_BASE_URL: "https://wwwcie.ups.com/",
@@ -77,7 +78,14 @@ describe("the configuration", () => {
       MYTESS_LANG: "am_ET.UTF-8",
       MYTESS_CALENDAR: "ethiopic",
     });
-    expect(c).toMatchObject({ port: 8080, trustProxy: true, webConcurrency: 3, boards: { deadlineMs: 1500 } });
+    expect(c).toMatchObject({
+      port: 8080,
+      trustProxy: true,
+      webConcurrency: 3,
+      boards: { deadlineMs: 1500, pageCacheBytes: 16 * 1024 * 1024 },
+    });
+    expect(loadConfig({}).boards.pageCacheBytes).toBe(128 * 1024 * 1024);
+    expect(loadConfig({ BOARD_PAGE_CACHE_MB: "0" }).boards.pageCacheBytes).toBe(0);
     expect(c.carriers.ups).toEqual({
       clientId: "id",
       clientSecret: "secret",
@@ -99,6 +107,7 @@ describe("the configuration", () => {
     const message = errorOf({
       PORT: "eighty",
       BOARD_TIMEOUT_MS: "-5",
+      BOARD_PAGE_CACHE_MB: "lots",
       TRUST_PROXY: "maybe",
       WHATSAPP_TRANSPORT: "webjs",
       OIDC_ISSUER: "https://id.example.com",
@@ -112,6 +121,7 @@ describe("the configuration", () => {
     const lines = message.split("\n");
     expect(lines).toContain('PORT must be a whole number from 0 to 65535 (got "eighty")');
     expect(lines).toContain('BOARD_TIMEOUT_MS must be a whole number from 1 to 9007199254740991 (got "-5")');
+    expect(lines).toContain('BOARD_PAGE_CACHE_MB must be a whole number from 0 to 9007199254740991 (got "lots")');
     expect(lines).toContain('TRUST_PROXY must be 1 or 0 (or true or false) (got "maybe")');
     expect(lines).toContain('WHATSAPP_TRANSPORT must be cloud or web (got "webjs")');
     expect(lines).toContain(
@@ -125,7 +135,7 @@ describe("the configuration", () => {
       'SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587 (got "https://mail.example.com")',
     );
     expect(lines).toContain('MAIL_FROM must be an address such as "MyTess <no-reply@example.com>" (got "MyTess")');
-    expect(lines).toHaveLength(11);
+    expect(lines).toHaveLength(12);
   });
 
   test("the checks of the integrations' own variables stop the start too, with their own words", () => {

@@ -88,6 +88,9 @@ const originOf = (url: string) => {
  * `MAP_ORIGINS`: space- or comma-separated https origins ("https://tiles.example.com"). A value that is not an https
  * origin stops the start with the variable named, rather than a map that silently fails under the CSP.
  */
+/** The REST board's page cache per web process, in MB of JSON, unless BOARD_PAGE_CACHE_MB says otherwise. */
+export const BOARD_PAGE_CACHE_MB = 128;
+
 export const parseMapOrigins = (value: string | undefined): string[] => {
   const origins: string[] = [];
   for (const item of (value ?? "").split(/[\s,]+/).filter(Boolean)) {
@@ -311,6 +314,8 @@ export type TConfig = {
      * users connect their 123Loadboard accounts to it.
      */
     loadboard123App: { clientId: string; clientSecret: string } | null;
+    /** The REST board's page cache per web process, in bytes of JSON (BOARD_PAGE_CACHE_MB; 0 turns it off). */
+    pageCacheBytes: number;
   };
   stores: {
     timeoutMs: number;
@@ -564,6 +569,8 @@ export const loadConfig = (env: TEnv = process.env): TConfig => {
       sandboxOrigins: attempt(() => parseSandboxOrigins(trimmed), []),
       sandboxUrls: p.check("BOARD_SANDBOX_URLS", urlMap, v("BOARD_SANDBOX_URLS")) ?? null,
       loadboard123App: attempt(() => parseLoadboard123App(trimmed), null),
+      pageCacheBytes:
+        (p.check("BOARD_PAGE_CACHE_MB", wholeNumber(0), v("BOARD_PAGE_CACHE_MB")) ?? BOARD_PAGE_CACHE_MB) * 1024 * 1024,
     },
     stores: {
       timeoutMs: ms("STORE_TIMEOUT_MS", 10_000),

@@ -2,8 +2,8 @@ import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import type { TLanguage } from "../../shared/constants";
 import { AppError, describeError, type TErrorBody } from "../errors";
+import { jsonBytes } from "../json-bytes";
 import { logger } from "../logger";
-import { jsonBytes } from "./json-body";
 
 export type { TErrorBody };
 

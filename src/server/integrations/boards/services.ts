@@ -30,6 +30,8 @@ export type TBoardServices = {
   loadboard123App: { clientId: string; clientSecret: string } | null;
   /** The adapter of a configuration; `key` changes when the configuration does (id and updatedAt). */
   adapter: (key: string, settings: () => TBoardSettings) => TLoadBoardAdapter;
+  /** The most JSON the REST board's page cache keeps per database handle, in bytes; 0: pages are not kept. */
+  pageCacheBytes: number;
   /** Live answers kept for `liveCacheMs`, by configuration version and query. */
   cached: (key: string, search: () => Promise<TBoardResult>) => Promise<TBoardResult>;
 };
@@ -43,6 +45,7 @@ export const createBoardServices = (o: {
   create?: (s: TBoardSettings) => TLoadBoardAdapter;
   sandboxUrls?: Record<string, string> | null;
   loadboard123App?: { clientId: string; clientSecret: string } | null;
+  pageCacheBytes?: number;
 }): TBoardServices => {
   const live = new Map<string, { at: number; value: Promise<TBoardResult> }>();
   const liveCacheMs = o.liveCacheMs ?? 60_000;
@@ -54,6 +57,7 @@ export const createBoardServices = (o: {
     sandboxOrigins: origins([...(o.sandboxOrigins ?? []), ...Object.values(o.sandboxUrls ?? {})]),
     sandboxUrls: o.sandboxUrls ?? null,
     loadboard123App: o.loadboard123App ?? null,
+    pageCacheBytes: o.pageCacheBytes ?? 128 * 1024 * 1024,
     adapter: versionedAdapters(create),
     cached: (key, search) => {
       const now = Date.now();
@@ -90,6 +94,7 @@ export const boardServicesFrom = (c: Pick<TConfig, "boards" | "demo">, secrets: 
     sandboxOrigins: c.boards.sandboxOrigins,
     sandboxUrls: c.demo ? c.boards.sandboxUrls : null,
     loadboard123App: c.boards.loadboard123App,
+    pageCacheBytes: c.boards.pageCacheBytes,
   });
 
 /** Board services for a database, from an environment: the secret key from it or the key file beside the database. */

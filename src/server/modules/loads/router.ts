@@ -21,7 +21,8 @@ import {
 import { rest } from "../../trpc/rest-meta";
 import { awardedTruckOf } from "../bids/bids";
 import { premium } from "../billing/middleware";
-import { boardStatsWithLive, searchBoard } from "../boards/search";
+import { restBoardPage } from "../boards/page-cache";
+import { boardStatsWithLive, searchBoard, type TBoardPage } from "../boards/search";
 import { actsAsShipper, dispatchesLoad, isTripParty } from "../companies/work";
 import { SHIPPER_LOAD_SCOPES, shipperLoads, shipperLoadsPage } from "../dashboards/dashboards";
 import { ratingsOf, trackOf } from "../trips/trip";
@@ -58,7 +59,13 @@ export const loadsRouter = {
       )
       .input(ZLoadSearchInput)
       .output(ZBoardPage)
-      .query(({ ctx, input }) => searchBoard(ctx.db, ctx.services.boards, input, ctx.actor)),
+      // A REST caller gets the page as JSON text, kept while nothing on it can have changed (boards/page-cache.ts); the
+      // REST answer is its items, which the REST writer sends as they are. Other doors get the page as objects.
+      .query(({ ctx, input }) =>
+        ctx.channel === "rest"
+          ? (restBoardPage(ctx.db, ctx.services.boards, input, ctx.actor) as unknown as Promise<TBoardPage>)
+          : searchBoard(ctx.db, ctx.services.boards, input, ctx.actor),
+      ),
   ),
 
   /** Every load the board's filters match as points for the map (the page's filters, page and size ignored). */

@@ -6,6 +6,18 @@
 // element at a time, each turned into UTF-8 at once, so only the elements that need UTF-16 pay for it.
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * JSON text written before (UTF-8), kept to be sent again: `jsonBytes` answers its bytes as they are, and anything
+ * else that writes it (JSON.stringify, through toJSON) reads it back first. The board's page cache keeps pages so.
+ */
+export class RawJson {
+  constructor(readonly bytes: Uint8Array<ArrayBuffer>) {}
+  toJSON(): unknown {
+    return JSON.parse(decoder.decode(this.bytes));
+  }
+}
 
 /** Arrays at least this long are written an element at a time; shorter ones go whole. */
 const SPLIT_FROM = 8;
@@ -60,6 +72,7 @@ const pieces = (value: unknown, out: string[], depth: number, inArray: boolean) 
 
 /** The JSON text of `value` in UTF-8, the same text JSON.stringify gives (an answer with no JSON text is `null`). */
 export const jsonBytes = (value: unknown): Uint8Array<ArrayBuffer> => {
+  if (value instanceof RawJson) return value.bytes;
   const out: string[] = [];
   pieces(value, out, 0, true);
   if (out.length === 1) return encoder.encode(out[0]);

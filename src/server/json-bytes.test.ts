@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { jsonBytes } from "./json-body";
+import { jsonBytes } from "./json-bytes";
 
 const text = (value: unknown) => new TextDecoder("utf-8", { fatal: true }).decode(jsonBytes(value));
 
