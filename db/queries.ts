@@ -62,4 +62,14 @@ export type TQueries = {
    * migrations) and the trust version together, as committed, in one read: a kept board page is good while both stay.
    */
   cacheVersions: () => Promise<{ board: number; trust: number }>;
+  /**
+   * Whether a write after board version `from`, up to `to`, may have changed a page whose loads' pickups lie in these
+   * one-degree cells (latitude + 90, longitude + 180, inclusive ranges): a change logged in one of them or for every
+   * page, or a log that no longer reaches back to `from` (it keeps 100,000 versions).
+   */
+  boardChangedSince: (
+    from: number,
+    to: number,
+    cells: { latFrom: number; latTo: number; lngFrom: number; lngTo: number },
+  ) => Promise<boolean>;
 };

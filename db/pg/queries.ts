@@ -324,6 +324,21 @@ export const createPgQueries = (client: SQL, nearest: SQL): Omit<TQueries, "shar
     return { board: Number(r?.board ?? 0), trust: Number(r?.trust ?? 0) };
   };
 
+  const boardChangedSince = async (
+    from: number,
+    to: number,
+    c: { latFrom: number; latTo: number; lngFrom: number; lngTo: number },
+  ) =>
+    (
+      await rows<{ changed: boolean }>(
+        `SELECT (SELECT version FROM cache_versions WHERE name = 'board') - 100000 >= $1::integer OR EXISTS (
+             SELECT 1 FROM board_changes WHERE version > $1::integer AND version <= $2::integer
+               AND (cell_lat IS NULL OR (cell_lat BETWEEN $3::integer AND $4::integer AND cell_lng BETWEEN $5::integer AND $6::integer))
+           ) AS changed`,
+        [from, to, c.latFrom, c.latTo, c.lngFrom, c.lngTo],
+      )
+    )[0]?.changed ?? true;
+
   const upsertExternalLoads = async (rows: NewLoad[]) => {
     for (let i = 0; i < rows.length; i += 10_000) {
       const chunk = rows.slice(i, i + 10_000);
@@ -349,5 +364,6 @@ export const createPgQueries = (client: SQL, nearest: SQL): Omit<TQueries, "shar
     upsertExternalLoads,
     trustVersion,
     cacheVersions,
+    boardChangedSince,
   };
 };

@@ -515,6 +515,23 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQuerie
       )
     )[0] ?? { board: 0, trust: 0 };
 
+  const boardChangedSince = async (
+    from: number,
+    to: number,
+    c: { latFrom: number; latTo: number; lngFrom: number; lngTo: number },
+  ) =>
+    Boolean(
+      (
+        await all<{ changed: number }>(
+          `SELECT (SELECT version FROM cache_versions WHERE name = 'board') - 100000 >= $from OR EXISTS (
+             SELECT 1 FROM board_changes WHERE version > $from AND version <= $to
+               AND (cell_lat IS NULL OR (cell_lat BETWEEN $la AND $lb AND cell_lng BETWEEN $ga AND $gb))
+           ) AS changed`,
+          { from, to, la: c.latFrom, lb: c.latTo, ga: c.lngFrom, gb: c.lngTo },
+        )
+      )[0]?.changed ?? 1,
+    );
+
   const upsertExternalLoads = async (rows: NewLoad[]) => {
     const stmt = sqlite.prepare<unknown, (string | number | null)[]>(UPSERT_EXTERNAL);
     const write = sqlite.transaction((chunk: NewLoad[]) => {
@@ -538,5 +555,6 @@ export const createSqliteQueries = (sqlite: Database, gate: TGate): Omit<TQuerie
     upsertExternalLoads,
     trustVersion,
     cacheVersions,
+    boardChangedSince,
   };
 };

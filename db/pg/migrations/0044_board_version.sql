@@ -1,19 +1,50 @@
--- The version of what a board page is made of (the REST board's page cache, src/server/modules/boards/page-cache.ts):
--- every write to the loads, the board configurations (a synced load's board name, which boards are searched), truck
--- invitations (a page's "invited") and exchange rates (the rate sort and filter) bumps it in the same transaction, so a
--- process that sees it unchanged (with the trust version, for the shippers' signals) knows a page it keeps is still
--- what the database would answer, whichever process wrote. An update of loads bumps it only when a column a board
--- page shows or searches by changes (not the sync's seen-at and hash, the trip's times, the agreed price, the cancel
--- reason, the landing page's country code or the edit time; board-page-cache.test.ts keeps the list whole). As with the trust version (0040), the bump waits for the
--- commit (a deferred constraint trigger) and happens once per transaction, so writers hold the version's row only
--- while committing.
+-- The version of what a board page is made of (the REST board's page cache, src/server/modules/boards/page-cache.ts),
+-- and a log of what each version changed. Every write to the loads, the board configurations (a synced load's board
+-- name, which boards are searched), truck invitations (a page's "invited") and exchange rates (the rate sort and filter)
+-- bumps the version in the same transaction, so a process that sees it unchanged (with the trust version, for the
+-- shippers' signals) knows a page it keeps is still what the database would answer, whichever process wrote. Each
+-- write also logs, under its version, the one-degree cell of the changed load's pickup (before and after), or no cell
+-- for a write that may change any page: a page whose version is behind is still good when no change since touched the
+-- cells its search circle covers. An update of loads counts only when a column a board page shows or searches by
+-- changes (not the sync's seen-at and hash, the trip's times, the agreed price, the cancel reason, the landing page's
+-- country code or the edit time; board-page-cache.test.ts keeps the list whole). The log keeps the last 100,000
+-- versions' changes; a page older than that is read again.
+-- Here the bump and the log wait for the commit (deferred constraint triggers): the first change of a transaction
+-- bumps the version once and keeps it in a transaction-local setting, and every change logs under it. Writers hold the
+-- version's row only while committing and only insert into the log, so no lock order is added.
 INSERT INTO "cache_versions" ("name", "version") VALUES ('board', 0);
 --> statement-breakpoint
+CREATE TABLE "board_changes" (
+  "version" integer NOT NULL,
+  "cell_lat" integer,
+  "cell_lng" integer
+);
+--> statement-breakpoint
+CREATE INDEX "board_changes_version_idx" ON "board_changes" ("version");
+--> statement-breakpoint
 CREATE FUNCTION "bump_board_version"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  v integer;
 BEGIN
   IF current_setting('mytess.board_bumped', true) IS DISTINCT FROM '1' THEN
+    UPDATE "cache_versions" SET "version" = "version" + 1 WHERE "name" = 'board' RETURNING "version" INTO v;
     PERFORM set_config('mytess.board_bumped', '1', true);
-    UPDATE "cache_versions" SET "version" = "version" + 1 WHERE "name" = 'board';
+    PERFORM set_config('mytess.board_version', v::text, true);
+    DELETE FROM "board_changes" WHERE "version" <= v - 100000;
+  ELSE
+    v := current_setting('mytess.board_version')::integer;
+  END IF;
+  IF TG_TABLE_NAME = 'loads' THEN
+    IF TG_OP <> 'INSERT' THEN
+      INSERT INTO "board_changes" ("version", "cell_lat", "cell_lng")
+        VALUES (v, floor(OLD.pickup_latitude + 90)::integer, floor(OLD.pickup_longitude + 180)::integer);
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+      INSERT INTO "board_changes" ("version", "cell_lat", "cell_lng")
+        VALUES (v, floor(NEW.pickup_latitude + 90)::integer, floor(NEW.pickup_longitude + 180)::integer);
+    END IF;
+  ELSE
+    INSERT INTO "board_changes" ("version", "cell_lat", "cell_lng") VALUES (v, NULL, NULL);
   END IF;
   RETURN NULL;
 END;

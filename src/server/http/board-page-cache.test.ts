@@ -7,7 +7,7 @@ import { eq, getTableColumns } from "drizzle-orm";
 import { loads, users } from "../../../db/tables";
 import { URGENT_WITHIN_MS } from "../../shared/constants";
 import { ZLoadSearchInput } from "../../shared/schemas/loads";
-import { boardPageCacheSize, restBoardPage } from "../modules/boards/page-cache";
+import { boardPageCacheSize, boardPageCacheUse, cellsOf, restBoardPage } from "../modules/boards/page-cache";
 import { closeTestApps, createClient, createTestApp, loadInput, registerUser, type TTestApp } from "../testing";
 
 setDefaultTimeout(60_000);
@@ -179,6 +179,73 @@ describe("the REST board's page cache", () => {
     const columns = Object.keys(getTableColumns(loads)).map((k) => k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`));
     expect(columns.filter((c) => !NOT_ON_A_PAGE.includes(c) && !named(c))).toEqual([]);
     expect(columns.filter((c) => NOT_ON_A_PAGE.includes(c) && named(c))).toEqual([]);
+  });
+
+  test("a change far from the page's circle leaves the kept page answered; a load moved into it shows", async () => {
+    await post({ title: "Teff" });
+    const far = await post({
+      title: "Flowers",
+      pickupCity: "Nairobi",
+      pickupState: null,
+      pickupCountry: "Kenya",
+      pickupLatitude: -1.29,
+      pickupLongitude: 36.82,
+    });
+    expect((await board(driver)).map((l) => l.title)).toEqual(["Teff"]);
+    const use = boardPageCacheUse(t.db);
+    // Another city's load changes (the board version moves on) and another shipper posts there (the trust version
+    // moves on): the page's cells were not touched and its shipper's signals are the same, so it is answered as kept.
+    await t.db.update(loads).set({ title: "Roses" }).where(eq(loads.id, far));
+    const other = createClient(t, "10.0.0.3");
+    await registerUser(other, "shipper");
+    expect(
+      (
+        await other.post(
+          "/api/loads",
+          loadInput({ title: "Tea", pickupCity: "Nairobi", pickupLatitude: -1.3, pickupLongitude: 36.8 }),
+        )
+      ).status,
+    ).toBe(201);
+    expect((await board(driver)).map((l) => l.title)).toEqual(["Teff"]);
+    expect(boardPageCacheUse(t.db)).toEqual({ ...use, revalidated: use.revalidated + 1 });
+    // The far load moved to Addis Ababa: its new cell is the page's, so the page is read again and shows it.
+    await t.db.update(loads).set({ pickupLatitude: 8.91, pickupLongitude: 38.76 }).where(eq(loads.id, far));
+    expect((await board(driver)).map((l) => l.title).sort()).toEqual(["Roses", "Teff"]);
+    expect(boardPageCacheUse(t.db).misses).toBe(use.misses + 1);
+  });
+
+  test("a write that may change any page (a board configuration, an exchange rate) lets kept pages go", async () => {
+    await post({ title: "Teff" });
+    await board(driver);
+    const use = boardPageCacheUse(t.db);
+    const etb = await t.rows<{ n: number }>(
+      "SELECT CAST(count(*) AS INTEGER) AS n FROM fx_rates WHERE currency = 'ETB'",
+    );
+    expect(etb[0]!.n).toBe(1);
+    await t.rows("UPDATE fx_rates SET rate_per_usd = rate_per_usd * 1.01 WHERE currency = 'ETB'");
+    expect((await board(driver)).map((l) => l.title)).toEqual(["Teff"]);
+    expect(boardPageCacheUse(t.db).misses).toBe(use.misses + 1);
+    const v = await t.db.q.cacheVersions();
+    // A log that no longer reaches back that far counts as a change.
+    expect(
+      await t.db.q.boardChangedSince(v.board - 100_000, v.board, { latFrom: 0, latTo: 0, lngFrom: 0, lngTo: 0 }),
+    ).toBe(true);
+    expect(await t.db.q.boardChangedSince(v.board, v.board, { latFrom: 0, latTo: 180, lngFrom: 0, lngTo: 360 })).toBe(
+      false,
+    );
+  });
+
+  test("the cells of a search circle: one degree each, every longitude near a pole or across the date line", () => {
+    const cells = (latitude: number, longitude: number, radius: number) =>
+      cellsOf(ZLoadSearchInput.parse({ latitude, longitude, radius }));
+    // Addis Ababa, 50 miles: latitude 8.9 ± 0.74°, longitude 38.77 ± 0.74°.
+    expect(cells(8.9, 38.77, 50)).toEqual({ latFrom: 98, latTo: 99, lngFrom: 218, lngTo: 219 });
+    expect(cells(-33.9, 18.4, 25)).toEqual({ latFrom: 55, latTo: 56, lngFrom: 197, lngTo: 198 });
+    // Fairbanks, 500 miles: 7.3° of latitude, 23.8° of longitude at the circle's northern edge.
+    expect(cells(64.8, -147.7, 500)).toEqual({ latFrom: 147, latTo: 162, lngFrom: 8, lngTo: 56 });
+    expect(cells(88, 10, 100)).toMatchObject({ lngFrom: 0, lngTo: 360 });
+    expect(cells(-17.7, 179.9, 50)).toMatchObject({ lngFrom: 0, lngTo: 360 });
+    expect(cellsOf(ZLoadSearchInput.parse({}))).toBeNull();
   });
 
   test("BOARD_PAGE_CACHE_MB=0: nothing is kept, and the answers are the same", async () => {

@@ -265,7 +265,7 @@ export const searchBoard = async (
  * Each MyTess load with its shipper's trust signals (batched for the page), and whether the viewer was invited to bid
  * on it (their own invitations only); an outside board's load has its contact.
  */
-const withShippers = async <T extends { id: number; shipperId: number | null; source: { type: string } }>(
+export const withShippers = async <T extends { id: number; shipperId: number | null; source: { type: string } }>(
   db: TDb,
   viewerId: number,
   items: T[],
