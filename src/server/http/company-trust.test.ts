@@ -129,7 +129,11 @@ describe("a bid shows who it was made for", () => {
     const shipper = await newUser("shipper");
     const loadId = await postLoad(shipper.c);
     const owner = await newUser("driver");
-    const created = await owner.c.post("/api/companies", { kind: "carrier", name: "Rift Valley Haulage", country: "ET" });
+    const created = await owner.c.post("/api/companies", {
+      kind: "carrier",
+      name: "Rift Valley Haulage",
+      country: "ET",
+    });
     expect(created.status).toBe(201);
     const companyId = created.json.company.id as number;
     const dispatcher = await join(owner.c, companyId, "dispatcher", "driver");

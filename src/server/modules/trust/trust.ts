@@ -115,11 +115,7 @@ const paySpeedBy = async (db: TReader, by: "account" | "company", ids: number[])
       and(eq(freightPaymentEvents.paymentId, freightPayments.id), eq(freightPaymentEvents.state, "released")),
     )
     .where(
-      and(
-        inArray(payer, ids),
-        inArray(freightPayments.state, ["released", "paid_out"]),
-        isNotNull(loads.deliveredAt),
-      ),
+      and(inArray(payer, ids), inArray(freightPayments.state, ["released", "paid_out"]), isNotNull(loads.deliveredAt)),
     )
     .as("released");
   const rows = await db
