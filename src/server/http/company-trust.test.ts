@@ -4,7 +4,7 @@
 // give way to a rating or a completion on a company load; the shipper side accepts the rate confirmation once.
 import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { loads, notifications, ratings, tripEvents } from "../../../db/tables";
+import { freightPaymentEvents, freightPayments, loads, notifications, ratings, tripEvents } from "../../../db/tables";
 import { loadInput, type TTestApp } from "../testing";
 import { companyFixture, type TClient } from "./testing-company";
 
@@ -121,6 +121,67 @@ describe("a load shows who it was posted for", () => {
     // Renamed: the next read names it so.
     await t.rows("UPDATE companies SET name = ? WHERE id = ?", "Awash Cement Share Company", companyId);
     expect((await boardRow(driver.c, shown)).shipper).toMatchObject({ name: "Awash Cement Share Company" });
+  });
+});
+
+const HOUR = 60 * 60 * 1000;
+/** A load of `poster`'s, delivered at `deliveredAt` and its money (paid by `payer`) released `hours` later. */
+const paidLoad = async (
+  poster: TClient | number,
+  payer: number,
+  driverId: number,
+  hours: number,
+  deliveredAt: number,
+) => {
+  const loadId = typeof poster === "number" ? poster : await postLoad(poster);
+  await t.db
+    .update(loads)
+    .set({ status: "completed", assignedDriverId: driverId, deliveredAt, completedAt: deliveredAt + hours * HOUR })
+    .where(eq(loads.id, loadId));
+  const [p] = await t.db
+    .insert(freightPayments)
+    .values({
+      loadId,
+      shipperId: payer,
+      driverId,
+      provider: "stripe",
+      providerRef: `cs_test_${loadId}`,
+      state: "released",
+      currency: "USD",
+      agreedMinor: 100_000,
+      feeMinor: 3_000,
+      createdAt: deliveredAt - 48 * HOUR,
+      updatedAt: deliveredAt + hours * HOUR,
+    })
+    .returning();
+  await t.db.insert(freightPaymentEvents).values([
+    { paymentId: p!.id, state: "funded", createdAt: deliveredAt - 48 * HOUR },
+    { paymentId: p!.id, state: "released", createdAt: deliveredAt + hours * HOUR },
+  ]);
+};
+
+describe("a company's pay speed", () => {
+  test("is over the company's loads' payments, whichever member posted and paid; the person's stays their own", async () => {
+    const { owner, staff, companyId, before } = await shipperCompany();
+    const driver = await newUser("driver");
+    const now = Date.now();
+    // The owner's load from before the company (paid in 100 hours) is theirs alone; the company's three are paid in
+    // 10 (the owner's), 20 and 30 hours (the staff member's).
+    await paidLoad(before, owner.id, driver.id, 100, now - 500 * HOUR);
+    await paidLoad(owner.c, owner.id, driver.id, 10, now - 400 * HOUR);
+    await paidLoad(staff.c, staff.id, driver.id, 20, now - 300 * HOUR);
+    const open = await postLoad(staff.c);
+    expect((await boardRow(driver.c, open)).shipper).toMatchObject({ kind: "company", paysInHours: null });
+    await paidLoad(staff.c, staff.id, driver.id, 30, now - 200 * HOUR);
+    const row = await boardRow(driver.c, open);
+    expect(row.shipper).toMatchObject({ kind: "company", companyId, paysInHours: 20, completed: 3, loadsPosted: 4 });
+    const profile = await driver.c.get(`/api/companies/${companyId}`);
+    expect(profile.json).toMatchObject({ paysInHours: 20, trips: 3, loadsPosted: 4 });
+    // The owner's load posted alone shows the owner (to its driver, on the load's page): every load they posted and
+    // their own payments, two so far (100 and 10 hours): too few for a pay speed.
+    const alone = await driver.c.get(`/api/loads/${before}`);
+    expect(alone.status).toBe(200);
+    expect(alone.json.shipper).toMatchObject({ kind: "person", loadsPosted: 2, completed: 2, paysInHours: null });
   });
 });
 
