@@ -149,6 +149,16 @@ test("a fleet owner invites a dispatcher and a driver; the dispatcher bids and a
   await dialog.getByRole("button", { name: "Place Bid" }).click();
   await expect(dialog).toBeHidden();
 
+  // The shipper's bid list names the carrier company the dispatcher bid for (its profile), not only the person.
+  await shipper.goto("/shipper");
+  await shipper.getByTestId("my-load").filter({ hasText: title }).getByTestId("view-bids").click();
+  const companyBid = shipper.getByTestId("bid-row").filter({ hasText: "Hana Girma" });
+  const carrier = companyBid.getByTestId("carrier-trust");
+  await expect(carrier).toHaveAttribute("data-kind", "company");
+  await expect(carrier.getByTestId("company-link")).toHaveText(company);
+  await expect(carrier.getByTestId("carrier-trips")).toHaveText("0 trips completed");
+  await shipper.keyboard.press("Escape");
+
   // The shipper awards the company's bid.
   const bids = (await (await shipper.request.get(`/api/loads/${loadId}/bids`)).json()) as { id: number }[];
   expect(bids).toHaveLength(1);
@@ -244,6 +254,22 @@ test("a shipper company's staff member accepts a bid on the owner's load", async
   await expect(bidRow.getByTestId("bid-status")).toHaveText("Accepted");
   await staff.keyboard.press("Escape");
   await expect(myLoad.getByTestId("load-status")).toHaveText("Assigned");
+
+  // The staff member's own load shows the company on the driver's board and on the load's page, not the person.
+  const staffTitle = `Clinker for ${company}`;
+  const staffLoadId = await postAddisLoad(staff, staffTitle);
+  await driver.setViewportSize({ width: 1280, height: 900 });
+  await driver.goto("/loads?latitude=8.9&longitude=38.77&radius=50&sourceType=mytess&sort=date");
+  const boardRow = driver.getByTestId("load-row").filter({ hasText: staffTitle });
+  const shipperCell = boardRow.getByTestId("shipper-cell");
+  await expect(shipperCell.getByTestId("company-link")).toHaveText(company, { timeout: 30_000 });
+  await expect(shipperCell.getByTestId("company-mark")).toBeAttached();
+  await expect(shipperCell).not.toContainText("Selam");
+  await driver.goto(`/loads/${staffLoadId}`);
+  const shipperBlock = driver.getByTestId("shipper-trust");
+  await expect(shipperBlock.getByTestId("shipper-name")).toHaveAttribute("data-kind", "company");
+  await expect(shipperBlock.getByTestId("company-link")).toHaveText(company);
+  await expect(shipperBlock.getByTestId("loads-posted")).toHaveText("2 loads posted");
 
   // The owner sees the award; a shipper outside the company cannot see the load's bids.
   const seen = (await (await owner.request.get(`/api/loads/${loadId}`)).json()) as { status: string };

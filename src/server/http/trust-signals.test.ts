@@ -112,11 +112,13 @@ describe("the shipper's trust signals on the board and the load", () => {
     const loadId = await postLoad();
     const row = await boardRow(loadId);
     expect(row.shipper).toEqual({
+      kind: "person",
       name: "Hana A.",
       companyId: null,
       rating: null,
       ratings: 0,
       loadsPosted: 2,
+      completed: 0,
       verified: null,
       paysInHours: null,
     });
@@ -210,6 +212,7 @@ describe("the carrier's trust signals on the shipper's bids", () => {
     let bids = await shipper.get(`/api/loads/${loadId}/bids`);
     expect(bids.status).toBe(200);
     expect(bids.json[0].carrier).toEqual({
+      kind: "person",
       companyId: null,
       companyName: null,
       verified: null,
@@ -237,6 +240,7 @@ describe("the carrier's trust signals on the shipper's bids", () => {
     expect((await driver.post(`/api/loads/${loadId}/bids`, { amount: 900 })).status).toBe(201);
     const bids = await shipper.get(`/api/loads/${loadId}/bids`);
     expect(bids.json[0].carrier).toMatchObject({
+      kind: "company",
       companyId: company.json.company.id,
       companyName: "Rift Valley Haulage",
       verified: null,
@@ -301,6 +305,7 @@ describe("GET /api/companies/:id", () => {
       ratings: 2,
       trips: 3,
       loadsPosted: 0,
+      paysInHours: null,
       members: 1,
       since: expect.any(String),
     });

@@ -34,7 +34,7 @@ type TEntry = {
   expires: number;
   page: TRestBoardPage;
   /** The page's loads as its shippers' signals are found for them, and those signals as the page shows them. */
-  stubs: { id: number; shipperId: number | null; source: { type: string } }[];
+  stubs: { id: number; shipperId: number | null; shipperCompanyId: number | null; source: { type: string } }[];
   shippers: string;
 };
 type TCache = { entries: Map<string, TEntry>; bytes: number; hits: number; revalidated: number; misses: number };
@@ -159,7 +159,12 @@ export const restBoardPage = async (
     day,
     expires: expiryOf(page, now),
     page: answer,
-    stubs: page.items.map((l) => ({ id: l.id, shipperId: l.shipperId, source: { type: l.source.type } })),
+    stubs: page.items.map((l) => ({
+      id: l.id,
+      shipperId: l.shipperId,
+      shipperCompanyId: l.shipperCompanyId,
+      source: { type: l.source.type },
+    })),
     shippers: JSON.stringify(page.items.map((l) => l.shipper)),
   });
   cache.bytes += size;

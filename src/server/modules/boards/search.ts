@@ -49,6 +49,7 @@ const asLoad = (b: TBoardLoad, c: MarketplaceConfig, now: number): Load | null =
     ...v,
     id: 0,
     shipperId: null,
+    shipperCompanyId: null,
     description: v.description ?? null,
     pickupState: v.pickupState ?? null,
     deliveryState: v.deliveryState ?? null,
@@ -265,7 +266,9 @@ export const searchBoard = async (
  * Each MyTess load with its shipper's trust signals (batched for the page), and whether the viewer was invited to bid
  * on it (their own invitations only); an outside board's load has its contact.
  */
-export const withShippers = async <T extends { id: number; shipperId: number | null; source: { type: string } }>(
+export const withShippers = async <
+  T extends { id: number; shipperId: number | null; shipperCompanyId: number | null; source: { type: string } },
+>(
   db: TDb,
   viewerId: number,
   items: T[],
@@ -274,7 +277,7 @@ export const withShippers = async <T extends { id: number; shipperId: number | n
   const [shippers, invited] = await Promise.all([
     shipperTrust(
       db,
-      items.map((l) => (l.source.type === "mytess" ? l.shipperId : null)),
+      mytess.map((l) => ({ shipperId: l.shipperId, shipperCompanyId: l.shipperCompanyId })),
     ),
     invitedLoadIds(
       db,
@@ -284,7 +287,7 @@ export const withShippers = async <T extends { id: number; shipperId: number | n
   ]);
   return items.map((l) => ({
     ...l,
-    shipper: l.source.type === "mytess" && l.shipperId != null ? (shippers.get(l.shipperId) ?? null) : null,
+    shipper: l.source.type === "mytess" ? shippers(l) : null,
     invited: l.source.type === "mytess" && invited.has(l.id),
   }));
 };

@@ -107,10 +107,7 @@ export const loadsRouter = {
           ? { latitude: ctx.actor.latitude, longitude: ctx.actor.longitude }
           : null;
       const isParty = await isTripParty(ctx.db, load, ctx.actor);
-      const shipper =
-        load.sourceType === "mytess" && load.shipperId != null
-          ? ((await shipperTrust(ctx.db, [load.shipperId])).get(load.shipperId) ?? null)
-          : null;
+      const shipper = load.sourceType === "mytess" ? (await shipperTrust(ctx.db, [load]))(load) : null;
       return {
         ...toPublicLoad(load, from),
         isMine: load.sourceType === "mytess" && (await actsAsShipper(ctx.db, load, ctx.actor)),

@@ -54,6 +54,7 @@ export const toPublicLoad = (l: Load, from?: { latitude: number; longitude: numb
       contact: l.sourceType === "external" ? parseContact(l.sourceContact) : null,
     },
     shipperId: l.shipperId,
+    shipperCompanyId: l.shipperCompanyId ?? null,
     assignedDriverId: l.assignedDriverId,
     createdAt: new Date(l.createdAt).toISOString(),
   };

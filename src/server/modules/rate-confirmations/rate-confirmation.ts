@@ -33,6 +33,16 @@ const sideOf = async (db: TDb | TTx, load: Load | undefined, actor: User): Promi
   throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
 };
 
+/**
+ * Which side an acceptance was given for: the side recorded with it (`detail.role`), else (none recorded) the load's
+ * assigned driver's or the shipper's.
+ */
+const sideOfEvent = (e: { actorId: number | null; detail: unknown }, load: Pick<Load, "assignedDriverId">): TSide => {
+  const role = (e.detail as { role?: unknown } | null)?.role;
+  if (role === "shipper" || role === "driver") return role;
+  return e.actorId != null && e.actorId === load.assignedDriverId ? "driver" : "shipper";
+};
+
 /** The agreed amount and the driver it was agreed with: 409 before the award. */
 const agreedOf = async (db: TDb | TTx, load: Load) => {
   const agreed = await agreedAmount(db, load);
@@ -71,13 +81,19 @@ export const rateConfirmationOf = async (db: TDb, actor: User, loadId: number): 
   const driver = people.find((u) => u.id === agreed.driverId);
   if (!shipper || !driver) throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
   const events = await db
-    .select({ kind: tripEvents.kind, actorId: tripEvents.actorId, createdAt: tripEvents.createdAt })
+    .select({
+      kind: tripEvents.kind,
+      actorId: tripEvents.actorId,
+      detail: tripEvents.detail,
+      createdAt: tripEvents.createdAt,
+    })
     .from(tripEvents)
     .where(and(eq(tripEvents.loadId, load.id), inArray(tripEvents.kind, ["awarded", "rate_confirmation_accepted"])))
     .orderBy(asc(tripEvents.id));
-  const acceptedBy = (id: number) => {
-    const e = events.find((x) => x.kind === "rate_confirmation_accepted" && x.actorId === id);
-    return e ? { at: new Date(e.createdAt).toISOString(), accountId: id } : null;
+  // A side's acceptance is its first: any member of a shipper company may give the shipper's, once.
+  const acceptedBy = (side: TSide) => {
+    const e = events.find((x) => x.kind === "rate_confirmation_accepted" && sideOfEvent(x, load) === side);
+    return e ? { at: new Date(e.createdAt).toISOString(), accountId: e.actorId ?? 0 } : null;
   };
   const awarded = events.filter((e) => e.kind === "awarded").at(-1);
   return {
@@ -88,15 +104,17 @@ export const rateConfirmationOf = async (db: TDb, actor: User, loadId: number): 
     shipper: partyOf(shipper, "shipper"),
     driver: partyOf(driver, "driver"),
     you,
-    accepted: { shipper: acceptedBy(shipper.id), driver: acceptedBy(driver.id) },
+    accepted: { shipper: acceptedBy("shipper"), driver: acceptedBy("driver") },
     pdfUrl: `/api/loads/${load.id}/rate-confirmation.pdf`,
   };
 };
 
 /**
  * One party accepts the rate confirmation: a `rate_confirmation_accepted` trip event with their account, their side
- * and the time, written once per party. Under the load's lock, so two accepts at once (a double tap, a replayed
- * request) write one event; a repeated accept answers the state as it is. Refused once the load is cancelled.
+ * and the time, written once per side: the shipper's side is the poster and every owner or staff member of the
+ * load's shipper company, and the first of them to accept accepts for it; a second member (or the same one again)
+ * gets the state as it is, with no second event and no second notification. Under the load's lock, so two accepts at
+ * once (a double tap, a replayed request, two colleagues) write one event. Refused once the load is cancelled.
  */
 export const acceptRateConfirmation = async (db: TDb, actor: User, loadId: number, now = Date.now()) => {
   await db.transaction(async (tx) => {
@@ -104,17 +122,11 @@ export const acceptRateConfirmation = async (db: TDb, actor: User, loadId: numbe
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
     const you = await sideOf(tx, load, actor);
     await agreedOf(tx, load!);
-    const [already] = await tx
-      .select({ id: tripEvents.id })
+    const accepted = await tx
+      .select({ actorId: tripEvents.actorId, detail: tripEvents.detail })
       .from(tripEvents)
-      .where(
-        and(
-          eq(tripEvents.loadId, loadId),
-          eq(tripEvents.kind, "rate_confirmation_accepted"),
-          eq(tripEvents.actorId, actor.id),
-        ),
-      )
-      .limit(1);
+      .where(and(eq(tripEvents.loadId, loadId), eq(tripEvents.kind, "rate_confirmation_accepted")));
+    const already = accepted.some((e) => sideOfEvent(e, load!) === you);
     if (already) return;
     if (load!.status === "cancelled") throw CANCELLED(load!);
     await recordTripEvent(tx, loadId, "rate_confirmation_accepted", actor.id, now, { role: you });

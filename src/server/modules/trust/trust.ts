@@ -1,6 +1,6 @@
-// What a driver sees of a shipper before bidding, and a shipper of a carrier before accepting: the name they deal with
-// (the company's when the account acts for one), the rating, loads posted or trips, the Verified badge and how fast the
-// shipper's money is released. Answers listing many loads or bids ask once per page: each figure is one query over all
+// What a driver sees of a shipper before bidding, and a shipper of a carrier before accepting: the company a load was
+// posted for or a bid made for, with the company's own figures (the same as its public profile), else the person; the
+// rating, loads posted or trips, the Verified badge and how fast the shipper's money is released. Answers listing many loads or bids ask once per page: each figure is one query over all
 // the page's accounts, never one per row.
 import { and, count, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import type { TDb } from "../../../../db/client";
@@ -68,36 +68,43 @@ const companyBadge = (owners: number[] | undefined, badges: Map<number, TVerifie
   return null;
 };
 
+/** How many of the grouped loads completed. */
+const COMPLETED = sql<number>`coalesce(sum(case when ${loads.status} = 'completed' then 1 else 0 end), 0)`.mapWith(
+  Number,
+);
+
 /**
- * MyTess loads each account posted, whatever became of them: one grouped count read from the shipper index alone (an
- * outside board's load has no shipper, so no other column needs reading).
+ * MyTess loads each account posted, whatever became of them, and how many of them completed: one grouped count read
+ * from the shipper index (an outside board's load has no shipper).
  */
 const loadsPostedBy = async (db: TReader, shipperIds: number[]) => {
-  const out = new Map<number, number>();
+  const out = new Map<number, { posted: number; completed: number }>();
   if (!shipperIds.length) return out;
   const rows = await db
-    .select({ shipperId: loads.shipperId, n: count() })
+    .select({ shipperId: loads.shipperId, n: count(), completed: COMPLETED })
     .from(loads)
     .where(inArray(loads.shipperId, shipperIds))
     .groupBy(loads.shipperId);
-  for (const r of rows) if (r.shipperId != null) out.set(r.shipperId, Number(r.n));
+  for (const r of rows) if (r.shipperId != null) out.set(r.shipperId, { posted: Number(r.n), completed: r.completed });
   return out;
 };
 
 /**
- * Median whole hours from a load's delivery to the release of its money, over each shipper's newest
- * PAY_SPEED_LOADS released payments (absent below PAY_SPEED_MIN_LOADS). One query numbers every shipper's released
- * payments newest first and keeps the first PAY_SPEED_LOADS of each.
+ * Median whole hours from a load's delivery to the release of its money, over the newest PAY_SPEED_LOADS released
+ * payments of each payer (absent below PAY_SPEED_MIN_LOADS): per account (`freight_payments.shipper_id`, the poster's)
+ * or per shipper company (its loads' payments, `loads.shipper_company_id`, whichever member posted). One query numbers
+ * every payer's released payments newest first and keeps the first PAY_SPEED_LOADS of each.
  */
-export const paySpeedOf = async (db: TReader, shipperIds: number[]) => {
+const paySpeedBy = async (db: TReader, by: "account" | "company", ids: number[]) => {
   const out = new Map<number, number>();
-  if (!shipperIds.length) return out;
+  if (!ids.length) return out;
+  const payer = by === "account" ? freightPayments.shipperId : loads.shipperCompanyId;
   const released = db
     .select({
-      shipperId: sql<number>`${freightPayments.shipperId}`.as("shipper_id"),
+      payerId: sql<number>`${payer}`.as("payer_id"),
       deliveredAt: sql<number>`${loads.deliveredAt}`.as("delivered_at"),
       releasedAt: sql<number>`${freightPaymentEvents.createdAt}`.as("released_at"),
-      rn: sql<number>`row_number() over (partition by ${freightPayments.shipperId} order by ${freightPaymentEvents.createdAt} desc, ${freightPayments.id} desc)`.as(
+      rn: sql<number>`row_number() over (partition by ${payer} order by ${freightPaymentEvents.createdAt} desc, ${freightPayments.id} desc)`.as(
         "rn",
       ),
     })
@@ -108,73 +115,158 @@ export const paySpeedOf = async (db: TReader, shipperIds: number[]) => {
       and(eq(freightPaymentEvents.paymentId, freightPayments.id), eq(freightPaymentEvents.state, "released")),
     )
     .where(
-      and(
-        inArray(freightPayments.shipperId, shipperIds),
-        inArray(freightPayments.state, ["released", "paid_out"]),
-        isNotNull(loads.deliveredAt),
-      ),
+      and(inArray(payer, ids), inArray(freightPayments.state, ["released", "paid_out"]), isNotNull(loads.deliveredAt)),
     )
     .as("released");
   const rows = await db
-    .select({ shipperId: released.shipperId, deliveredAt: released.deliveredAt, releasedAt: released.releasedAt })
+    .select({ payerId: released.payerId, deliveredAt: released.deliveredAt, releasedAt: released.releasedAt })
     .from(released)
     .where(lte(released.rn, PAY_SPEED_LOADS));
   const hours = new Map<number, number[]>();
   for (const r of rows) {
-    const id = Number(r.shipperId);
+    const id = Number(r.payerId);
     hours.set(id, [...(hours.get(id) ?? []), Math.max(0, Number(r.releasedAt) - Number(r.deliveredAt)) / HOUR]);
   }
   for (const [id, xs] of hours) if (xs.length >= PAY_SPEED_MIN_LOADS) out.set(id, Math.round(median(xs)));
   return out;
 };
 
-/** Each account with the company it belongs to (if any), in one query. */
-const accountsWithCompanies = async (db: TReader, ids: number[]) =>
-  ids.length
-    ? db
-        .select({
-          id: users.id,
-          firstName: users.firstName,
-          lastName: users.lastName,
-          ratingSum: users.ratingSum,
-          totalRatings: users.totalRatings,
-          totalTrips: users.totalTrips,
-          companyId: companies.id,
-          companyName: companies.name,
-          companyKind: companies.kind,
-        })
-        .from(users)
-        .leftJoin(companyMembers, eq(companyMembers.userId, users.id))
-        .leftJoin(companies, eq(companies.id, companyMembers.companyId))
-        .where(inArray(users.id, ids))
-    : [];
+/** Each account's pay speed (its own payments as the poster). */
+export const paySpeedOf = (db: TReader, shipperIds: number[]) => paySpeedBy(db, "account", shipperIds);
+
+type TCompanyFigures = {
+  company: typeof companies.$inferSelect;
+  owners: number[];
+  verified: TVerifiedBadge | null;
+  rating: number | null;
+  ratings: number;
+  /** Completed loads: a shipper company's own, a carrier company's trips. */
+  completed: number;
+  /** A shipper company's loads posted (0 for a carrier). */
+  loadsPosted: number;
+  /** A shipper company's pay speed (null for a carrier, and below PAY_SPEED_MIN_LOADS). */
+  paysInHours: number | null;
+};
 
 /**
- * Who posted each load, as drivers see it (ZBoardShipper). A shipper who belongs to a shipper company posts as it: the
- * company's name and, when the account has none of its own, the company's badge (its owner's). Rating, loads posted
- * and pay speed are the account's: ratings and history are not yet credited to companies.
+ * Each company's figures, credited to the company rather than summed over whoever is a member today: a shipper
+ * company's MyTess loads (`loads.shipper_company_id`, posted by any member at the time), how many completed, the
+ * ratings its side (the poster) received on them and its pay speed; a carrier company's trips (`loads.
+ * carrier_company_id`, awarded to its bids), completed, and the ratings its drivers received on them. The badge is
+ * the company's (its first owner's that shows). A member who leaves takes nothing away, and one who joins brings no
+ * earlier history. A fixed number of queries for any number of companies; the profile, the board and the bids all
+ * read it, so they show the same figures.
  */
-const readShipperTrust = async (db: TReader, ids: number[], now: number) => {
-  const out = new Map<number, TBoardShipper>();
-  if (!ids.length) return out;
-  const accounts = await accountsWithCompanies(db, ids);
-  const companyIds = [...new Set(accounts.filter((a) => a.companyKind === "shipper").map((a) => a.companyId!))];
-  const [owners, posted, paySpeed] = await Promise.all([
+export const companyFigures = async (db: TReader, companyIds: number[], now = Date.now()) => {
+  const out = new Map<number, TCompanyFigures>();
+  if (!companyIds.length) return out;
+  const rows = await db.select().from(companies).where(inArray(companies.id, companyIds));
+  const shipperIds = rows.filter((c) => c.kind === "shipper").map((c) => c.id);
+  const carrierIds = rows.filter((c) => c.kind !== "shipper").map((c) => c.id);
+  const history = async (ids: number[], isShipper: boolean) => {
+    if (!ids.length) return { loads: [], rated: [] };
+    const by = isShipper ? loads.shipperCompanyId : loads.carrierCompanyId;
+    // The company's side of a rating: the poster rated (a shipper company), or the trip's driver (a carrier company).
+    const ratee = isShipper ? loads.shipperId : loads.assignedDriverId;
+    const [posted, rated] = await Promise.all([
+      db
+        .select({ id: by, posted: count(), completed: COMPLETED })
+        .from(loads)
+        .where(and(inArray(by, ids), eq(loads.sourceType, "mytess")))
+        .groupBy(by),
+      db
+        .select({ id: by, n: count(), sum: sql<number>`coalesce(sum(${ratings.score}), 0)`.mapWith(Number) })
+        .from(ratings)
+        .innerJoin(loads, eq(loads.id, ratings.loadId))
+        .where(and(inArray(by, ids), eq(ratings.rateeId, ratee)))
+        .groupBy(by),
+    ]);
+    return { loads: posted, rated };
+  };
+  const [owners, ofShippers, ofCarriers, paySpeed] = await Promise.all([
     ownersOf(db, companyIds),
+    history(shipperIds, true),
+    history(carrierIds, false),
+    paySpeedBy(db, "company", shipperIds),
+  ]);
+  const badges = await badgesFor(db, [...owners.values()].flat(), now);
+  const loadsOf = new Map([...ofShippers.loads, ...ofCarriers.loads].map((r) => [Number(r.id), r]));
+  const ratedOf = new Map([...ofShippers.rated, ...ofCarriers.rated].map((r) => [Number(r.id), r]));
+  for (const company of rows) {
+    const l = loadsOf.get(company.id);
+    const r = ratedOf.get(company.id);
+    const n = Number(r?.n ?? 0);
+    out.set(company.id, {
+      company,
+      owners: owners.get(company.id) ?? [],
+      verified: companyBadge(owners.get(company.id), badges),
+      rating: ratingOf(r?.sum ?? 0, n),
+      ratings: n,
+      completed: l?.completed ?? 0,
+      loadsPosted: company.kind === "shipper" ? Number(l?.posted ?? 0) : 0,
+      paysInHours: paySpeed.get(company.id) ?? null,
+    });
+  }
+  return out;
+};
+
+/** Whose signals a MyTess load shows: the shipper company it was posted for, else the account that posted it. */
+export type TPoster = { shipperId: number | null; shipperCompanyId: number | null };
+const posterKey = (p: TPoster) =>
+  p.shipperCompanyId != null ? `c${p.shipperCompanyId}` : p.shipperId != null ? `u${p.shipperId}` : null;
+
+/**
+ * Who posted each load, as drivers see it (ZBoardShipper), keyed by posterKey. A load posted for a shipper company
+ * shows the company with the figures of its public profile (companyFigures); a load posted alone shows the person:
+ * first name and last initial, the account's rating, loads posted and completed, own badge and pay speed.
+ */
+const readShipperTrust = async (db: TReader, keys: string[], now: number) => {
+  const out = new Map<string, TBoardShipper>();
+  if (!keys.length) return out;
+  const ids = keys.filter((k) => k.startsWith("u")).map((k) => Number(k.slice(1)));
+  const companyIds = keys.filter((k) => k.startsWith("c")).map((k) => Number(k.slice(1)));
+  const [accounts, posted, paySpeed, badges, figures] = await Promise.all([
+    ids.length
+      ? db
+          .select({
+            id: users.id,
+            firstName: users.firstName,
+            lastName: users.lastName,
+            ratingSum: users.ratingSum,
+            totalRatings: users.totalRatings,
+          })
+          .from(users)
+          .where(inArray(users.id, ids))
+      : [],
     loadsPostedBy(db, ids),
     paySpeedOf(db, ids),
+    badgesFor(db, ids, now),
+    companyFigures(db, companyIds, now),
   ]);
-  const badges = await badgesFor(db, [...ids, ...[...owners.values()].flat()], now);
   for (const a of accounts) {
-    const company = a.companyKind === "shipper" ? { id: a.companyId!, name: a.companyName! } : null;
-    out.set(a.id, {
-      name: company?.name ?? shortName(a.firstName, a.lastName),
-      companyId: company?.id ?? null,
+    out.set(`u${a.id}`, {
+      kind: "person",
+      name: shortName(a.firstName, a.lastName),
+      companyId: null,
       rating: ratingOf(a.ratingSum, a.totalRatings),
       ratings: a.totalRatings,
-      loadsPosted: posted.get(a.id) ?? 0,
-      verified: shown(badges.get(a.id)) ?? (company ? companyBadge(owners.get(company.id), badges) : null),
+      loadsPosted: posted.get(a.id)?.posted ?? 0,
+      completed: posted.get(a.id)?.completed ?? 0,
+      verified: shown(badges.get(a.id)),
       paysInHours: paySpeed.get(a.id) ?? null,
+    });
+  }
+  for (const [id, f] of figures) {
+    out.set(`c${id}`, {
+      kind: "company",
+      name: f.company.name,
+      companyId: id,
+      rating: f.rating,
+      ratings: f.ratings,
+      loadsPosted: f.loadsPosted,
+      completed: f.completed,
+      verified: f.verified,
+      paysInHours: f.paysInHours,
     });
   }
   return out;
@@ -182,18 +274,18 @@ const readShipperTrust = async (db: TReader, ids: number[], now: number) => {
 
 /**
  * Each board page and load shows its shippers' signals, and they change far less often than they are read: they are
- * kept per database handle for as long as the database's trust version (db.q.trustVersion, bumped by triggers on
- * every write to what they are read from, whichever process writes) and the day in Addis Ababa (a badge lapses by the
- * day) stay the same. The version is read before the signals, so what is kept under a version is at least as new as
- * it. At most TRUST_CACHE_SHIPPERS are kept; reads inside a transaction (a handle without `q`) are never kept.
+ * kept per database handle, per poster (a company or an account), for as long as the database's trust version
+ * (db.q.trustVersion, bumped by triggers on every write to what they are read from, whichever process writes) and the
+ * day in Addis Ababa (a badge lapses by the day) stay the same. The version is read before the signals, so what is
+ * kept under a version is at least as new as it. At most TRUST_CACHE_SHIPPERS are kept; reads inside a transaction
+ * (a handle without `q`) are never kept.
  */
 export const TRUST_CACHE_SHIPPERS = 10_000;
 
-type TTrustCache = { version: number; day: string; entries: Map<number, TBoardShipper> };
+type TTrustCache = { version: number; day: string; entries: Map<string, TBoardShipper> };
 const trustCaches = new WeakMap<object, TTrustCache>();
 
-export const shipperTrust = async (db: TReader, shipperIds: (number | null)[], now = Date.now()) => {
-  const ids = [...new Set(shipperIds.filter((id): id is number => id != null))];
+const keptShipperTrust = async (db: TReader, ids: string[], now: number) => {
   const q = (db as Partial<Pick<TDb, "q">>).q;
   if (!ids.length || !q) return readShipperTrust(db, ids, now);
   const version = await q.trustVersion();
@@ -214,7 +306,7 @@ export const shipperTrust = async (db: TReader, shipperIds: (number | null)[], n
     if (entries.size <= TRUST_CACHE_SHIPPERS) break;
     entries.delete(id);
   }
-  const out = new Map<number, TBoardShipper>();
+  const out = new Map<string, TBoardShipper>();
   for (const id of ids) {
     const signals = entries.get(id) ?? read.get(id);
     if (signals) out.set(id, signals);
@@ -223,9 +315,22 @@ export const shipperTrust = async (db: TReader, shipperIds: (number | null)[], n
 };
 
 /**
- * Who stands behind each bid, as the shipper weighs it (ZBidCarrier): the company the bid was made for (an owner's or
- * dispatcher's bid; null for a driver's own) and its badge (the company's owner's, else the bidder's own), the
- * bidder's rating and completed trips. Keyed by bid id.
+ * The shipper's signals of each MyTess load of a page, read once for the page: answers the signals of any of them
+ * (null for a load with no poster).
+ */
+export const shipperTrust = async (db: TReader, posters: TPoster[], now = Date.now()) => {
+  const keys = [...new Set(posters.map(posterKey).filter((k): k is string => k != null))];
+  const signals = await keptShipperTrust(db, keys, now);
+  return (p: TPoster) => {
+    const key = posterKey(p);
+    return key == null ? null : (signals.get(key) ?? null);
+  };
+};
+
+/**
+ * Who stands behind each bid, as the shipper weighs it (ZBidCarrier), keyed by bid id: a bid made for a carrier
+ * company (an owner's or dispatcher's) shows the company with the figures of its profile (companyFigures: rating,
+ * completed trips, badge); a driver's own bid (or one whose company is gone) the driver's own badge, rating and trips.
  */
 export const carrierTrust = async (
   db: TReader,
@@ -236,24 +341,40 @@ export const carrierTrust = async (
   if (!bidList.length) return out;
   const companyIds = [...new Set(bidList.map((b) => b.companyId).filter((id): id is number => id != null))];
   const bidderIds = [...new Set(bidList.map((b) => b.driverId))];
-  const [accounts, named, owners] = await Promise.all([
-    accountsWithCompanies(db, bidderIds),
-    companyIds.length
-      ? db.select({ id: companies.id, name: companies.name }).from(companies).where(inArray(companies.id, companyIds))
-      : [],
-    ownersOf(db, companyIds),
+  const [accounts, figures, badges] = await Promise.all([
+    db
+      .select({
+        id: users.id,
+        ratingSum: users.ratingSum,
+        totalRatings: users.totalRatings,
+        totalTrips: users.totalTrips,
+      })
+      .from(users)
+      .where(inArray(users.id, bidderIds)),
+    companyFigures(db, companyIds, now),
+    badgesFor(db, bidderIds, now),
   ]);
-  const badges = await badgesFor(db, [...bidderIds, ...[...owners.values()].flat()], now);
   const accountOf = new Map(accounts.map((a) => [a.id, a]));
-  const nameOf = new Map(named.map((c) => [c.id, c.name]));
   for (const b of bidList) {
+    const f = b.companyId != null ? figures.get(b.companyId) : undefined;
+    if (f) {
+      out.set(b.id, {
+        kind: "company",
+        companyId: f.company.id,
+        companyName: f.company.name,
+        verified: f.verified,
+        rating: f.rating,
+        ratings: f.ratings,
+        trips: f.completed,
+      });
+      continue;
+    }
     const a = accountOf.get(b.driverId);
-    const companyName = b.companyId != null ? (nameOf.get(b.companyId) ?? null) : null;
     out.set(b.id, {
-      companyId: companyName != null ? b.companyId : null,
-      companyName,
-      verified:
-        (companyName != null ? companyBadge(owners.get(b.companyId!), badges) : null) ?? shown(badges.get(b.driverId)),
+      kind: "person",
+      companyId: null,
+      companyName: null,
+      verified: shown(badges.get(b.driverId)),
       rating: a ? ratingOf(a.ratingSum, a.totalRatings) : null,
       ratings: a?.totalRatings ?? 0,
       trips: a?.totalTrips ?? 0,
@@ -263,55 +384,30 @@ export const carrierTrust = async (
 };
 
 /**
- * A company's public profile, for anyone: its name, kind, country, badge, and its own history, credited to the
- * company rather than summed over whoever is a member today: a shipper company's loads (`loads.shipper_company_id`,
- * posted by any member at the time) and the ratings its side received on them; a carrier company's trips
- * (`loads.carrier_company_id`, awarded to its bids) and the ratings its drivers received on them. A member who leaves
- * takes nothing away, and one who joins brings no earlier history. Trips are completed loads. Two grouped queries,
- * with how many members it has and since when it exists. 404 for an unknown id.
+ * A company's public profile, for anyone: its name, kind, country, badge, and its own history (companyFigures: the
+ * same figures its loads on the board and its bids show), with how many members it has and since when it exists. 404
+ * for an unknown id.
  */
 export const companyProfile = async (db: TReader, id: number, now = Date.now()): Promise<TCompanyProfile> => {
-  const [company] = await db.select().from(companies).where(eq(companies.id, id));
-  if (!company) throw new AppError("NOT_FOUND", COMPANY_NOT_FOUND);
-  const members = await db
-    .select({ userId: companyMembers.userId, role: companyMembers.role })
-    .from(companyMembers)
-    .where(eq(companyMembers.companyId, id))
-    .orderBy(companyMembers.createdAt, companyMembers.userId);
-  const owners = members.filter((m) => m.role === "owner").map((m) => m.userId);
-  const isShipper = company.kind === "shipper";
-  const ofCompany = isShipper ? eq(loads.shipperCompanyId, id) : eq(loads.carrierCompanyId, id);
-  // The company's side of a rating: the poster rated (a shipper company), or the trip's driver (a carrier company).
-  const ratee = isShipper ? loads.shipperId : loads.assignedDriverId;
-  const [badges, [history], [rated]] = await Promise.all([
-    badgesFor(db, owners, now),
-    db
-      .select({
-        posted: count(),
-        completed: sql<number>`coalesce(sum(case when ${loads.status} = 'completed' then 1 else 0 end), 0)`.mapWith(
-          Number,
-        ),
-      })
-      .from(loads)
-      .where(and(ofCompany, eq(loads.sourceType, "mytess"))),
-    db
-      .select({ n: count(), sum: sql<number>`coalesce(sum(${ratings.score}), 0)`.mapWith(Number) })
-      .from(ratings)
-      .innerJoin(loads, eq(loads.id, ratings.loadId))
-      .where(and(ofCompany, eq(ratings.rateeId, ratee))),
+  const [f, [members]] = await Promise.all([
+    companyFigures(db, [id], now),
+    db.select({ n: count() }).from(companyMembers).where(eq(companyMembers.companyId, id)),
   ]);
-  const n = Number(rated?.n ?? 0);
+  const figures = f.get(id);
+  if (!figures) throw new AppError("NOT_FOUND", COMPANY_NOT_FOUND);
+  const { company } = figures;
   return {
     id: company.id,
     name: company.name,
     kind: company.kind,
     country: company.country,
-    verified: companyBadge(owners, badges),
-    rating: ratingOf(rated?.sum ?? 0, n),
-    ratings: n,
-    trips: history?.completed ?? 0,
-    loadsPosted: isShipper ? Number(history?.posted ?? 0) : 0,
-    members: members.length,
+    verified: figures.verified,
+    rating: figures.rating,
+    ratings: figures.ratings,
+    trips: figures.completed,
+    loadsPosted: figures.loadsPosted,
+    paysInHours: figures.paysInHours,
+    members: Number(members?.n ?? 0),
     since: new Date(company.createdAt).toISOString(),
   };
 };

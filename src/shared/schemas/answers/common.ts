@@ -380,6 +380,8 @@ export const ZLoad = z.object({
   distance: z.number().nullable(),
   source: ZLoadSource,
   shipperId: z.number().nullable(),
+  /** The shipper company the load was posted for (its public profile), null when its shipper posted alone. */
+  shipperCompanyId: z.number().nullable(),
   assignedDriverId: z.number().nullable(),
   createdAt: z.string(),
 });
@@ -403,23 +405,34 @@ export const ZMessagingSettings = z.object({
 });
 export type TMessagingSettings = z.infer<typeof ZMessagingSettings>;
 /**
- * A MyTess load's shipper as drivers weigh it: the company's name when the shipper posts as a member of one (else first
- * name and last initial), the account's average rating (null: none yet) and count, loads posted, the Verified badge
- * (null: never verified, or its insurance lapsed) and the median hours from delivery to the release of the money over
- * the last 20 paid loads (null with fewer than 3). Nothing that reaches the person (email, phone) is in it.
+ * A MyTess load's shipper as drivers weigh it. A load posted for a shipper company (`kind` "company") shows the
+ * company, with the figures of its public profile (`companyId` links it): its name, the rating its side received on
+ * its loads and how many, its loads posted and completed, its pay speed, its badge (its owner's). A load posted alone
+ * (`kind` "person") shows the person: first name and last initial, the account's rating and count, the loads they
+ * posted and completed, their own badge and pay speed; `companyId` null. Verified null: never verified, or its
+ * insurance lapsed. Pay speed: the median hours from delivery to the release of the money over the last 20 paid loads
+ * (null with fewer than 3). Nothing that reaches a person (email, phone) is in it.
  */
 export const ZBoardShipper = z.object({
+  kind: z.enum(["company", "person"]),
   name: z.string(),
   companyId: z.number().nullable(),
   rating: z.number().nullable(),
   ratings: z.number(),
   loadsPosted: z.number(),
+  completed: z.number(),
   verified: ZVerifiedBadge.nullable(),
   paysInHours: z.number().nullable(),
 });
 export type TBoardShipper = z.infer<typeof ZBoardShipper>;
-/** A bid's carrier: the company the bid was made for (null: the driver's own), the badge, the bidder's rating and trips. */
+/**
+ * A bid's carrier. A bid made for a carrier company (an owner's or dispatcher's; `kind` "company") shows the company:
+ * its name and id (its profile), its badge, and the figures of its profile (the rating its drivers received on its
+ * trips and how many, its completed trips). A driver's own bid (`kind` "person"): no company, the driver's own badge,
+ * rating and completed trips.
+ */
 export const ZBidCarrier = z.object({
+  kind: z.enum(["company", "person"]),
   companyId: z.number().nullable(),
   companyName: z.string().nullable(),
   verified: ZVerifiedBadge.nullable(),

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { ZVerifiedBadge } from "./verification";
 
 /**
- * A company's public profile: what anyone may see before dealing with it. Figures are its members' (ratings, trips,
- * loads posted), the badge its owners'. No member is named and nothing reaches a person (email, phone).
+ * A company's public profile: what anyone may see before dealing with it. Figures are credited to the company (the
+ * ratings its side received on its loads, its trips completed, loads posted, a shipper company's pay speed: median
+ * hours from delivery to release over its newest 20 paid loads, null with fewer than 3), the badge its owners'. No member is named and nothing reaches a person (email, phone).
  */
 export const ZCompanyProfile = z.object({
   id: z.number(),
@@ -15,6 +16,7 @@ export const ZCompanyProfile = z.object({
   ratings: z.number(),
   trips: z.number(),
   loadsPosted: z.number(),
+  paysInHours: z.number().nullable(),
   members: z.number(),
   since: z.string(),
 });

@@ -6,7 +6,7 @@ import type { TBoardLoadItem, TPublicLoad } from "../../lib/api-types";
 import { usePreferences } from "../../lib/preferences";
 import { cn } from "../../lib/utils";
 import { Amount } from "../money/amount";
-import { TrustName, VerifiedMark } from "../trust/trust";
+import { CompanyMark, TrustName, VerifiedMark } from "../trust/trust";
 import { rowLinkProps, SortableHead, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/table";
 import { DistanceBadge, InvitedBadge, LoadStatusBadge, SourceBadge } from "./badges";
 import { EquipmentLabel } from "./equipment-label";
@@ -295,6 +295,7 @@ export function ShipperWithRating({ shipper }: { shipper: NonNullable<TTableLoad
         });
   return (
     <span className="inline-flex min-w-0 items-center gap-1" title={`${shipper.name} · ${label}`}>
+      {shipper.kind === "company" && <CompanyMark kind="shipper" />}
       <TrustName name={shipper.name} companyId={shipper.companyId} className="truncate" />
       <VerifiedMark badge={shipper.verified} />
       {rating != null && (

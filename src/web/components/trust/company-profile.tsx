@@ -1,6 +1,7 @@
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
+import { Clock } from "lucide-react";
 import { useOnline } from "../../lib/online";
 import { usePreferences } from "../../lib/preferences";
 import { errorInfo, trpc } from "../../lib/trpc";
@@ -8,13 +9,14 @@ import { Badge } from "../ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
 import { LoadError } from "../ui/load-error";
 import { VerifiedBadge } from "../verification/verified-badge";
-import { RatingFigure } from "./trust";
+import { RatingFigure, usePaysIn } from "./trust";
 
 /** A company's public profile: who it is, its badge and its members' record. Anyone may open it. */
 export function CompanyProfile({ id }: { id: number }) {
   const { t } = useLingui();
   const online = useOnline();
   const { formatDate, formatNumber } = usePreferences();
+  const paysIn = usePaysIn();
   const q = useQuery(
     trpc.trust.company.queryOptions({ id }, { retry: (count, err) => errorInfo(err).status === 0 && count < 2 }),
   );
@@ -52,6 +54,7 @@ export function CompanyProfile({ id }: { id: number }) {
       />
     );
   const c = q.data;
+  const pays = paysIn(c.paysInHours);
   const kind =
     c.kind === "carrier"
       ? t({
@@ -100,6 +103,19 @@ export function CompanyProfile({ id }: { id: number }) {
               {formatNumber(c.kind === "carrier" ? c.trips : c.loadsPosted)}
             </dd>
           </div>
+          {c.kind === "shipper" && (
+            <div>
+              <dt className="text-muted-foreground">
+                {t({
+                  message: "Completed loads",
+                  comment: "Company profile: label of how many of a shipper company's loads were completed",
+                })}
+              </dt>
+              <dd className="font-semibold" data-testid="company-completed">
+                {formatNumber(c.trips)}
+              </dd>
+            </div>
+          )}
           <div>
             <dt className="text-muted-foreground">
               {t({ message: "Members", comment: "Company profile: label of how many people belong to the company" })}
@@ -113,6 +129,19 @@ export function CompanyProfile({ id }: { id: number }) {
             <dd className="font-semibold">{formatDate(c.since, { dateStyle: "medium" })}</dd>
           </div>
         </dl>
+        {pays && (
+          <p className="flex items-center gap-1 text-muted-foreground" data-testid="company-pays-in">
+            <Clock className="size-3.5" aria-hidden />
+            <span
+              title={t({
+                message: "Median time from delivery to payment over their last 20 paid loads",
+                comment: "Tooltip of a shipper's 'Pays in ~2 days' on the load page",
+              })}
+            >
+              {pays}
+            </span>
+          </p>
+        )}
       </CardContent>
     </Card>
   );

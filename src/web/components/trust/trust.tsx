@@ -37,6 +37,24 @@ export function TrustName({
   );
 }
 
+/**
+ * A building before a name that is a company's (a load posted for a shipper company, a bid made for a carrier company),
+ * so it is not taken for a person; what it means is its tooltip and its screen-reader text.
+ */
+export function CompanyMark({ kind }: { kind: "shipper" | "carrier" }) {
+  const { t } = useLingui();
+  const label =
+    kind === "shipper"
+      ? t({ message: "Shipper company", comment: "Company profile: a business that posts loads" })
+      : t({ message: "Carrier company", comment: "Bid row: label of the company the driver bid for" });
+  return (
+    <span className="inline-flex shrink-0 text-muted-foreground" title={label} data-testid="company-mark">
+      <Building2 className="size-3.5" aria-hidden />
+      <span className="sr-only">{label}</span>
+    </span>
+  );
+}
+
 /** The Verified badge as one icon, for dense rows: what was verified is its tooltip and its screen-reader text. */
 export function VerifiedMark({ badge }: { badge: TVerifiedBadge | null }) {
   const { t } = useLingui();
@@ -108,7 +126,10 @@ function Figure({ children, testId }: { children: ReactNode; testId?: string }) 
   );
 }
 
-/** The load page's block about who posted the load: name (the company's profile), badge, rating, loads, pay speed. */
+/**
+ * The load page's block about who posted the load: the company it was posted for (its profile, with the company's
+ * figures) or the person; badge, rating, loads posted and completed, pay speed.
+ */
 export function ShipperTrustCard({ shipper }: { shipper: TBoardShipper }) {
   const { t } = useLingui();
   const paysIn = usePaysIn();
@@ -121,7 +142,8 @@ export function ShipperTrustCard({ shipper }: { shipper: TBoardShipper }) {
         </CardTitle>
       </CardHeader>
       <CardContent className="grid gap-2 text-sm">
-        <div className="flex flex-wrap items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2" data-testid="shipper-name" data-kind={shipper.kind}>
+          {shipper.kind === "company" && <CompanyMark kind="shipper" />}
           <TrustName name={shipper.name} companyId={shipper.companyId} className="font-semibold" />
           <VerifiedBadge badge={shipper.verified} />
         </div>
@@ -129,6 +151,12 @@ export function ShipperTrustCard({ shipper }: { shipper: TBoardShipper }) {
           <RatingFigure figures={shipper} />
           <Figure testId="loads-posted">
             {plural(shipper.loadsPosted, { one: "# load posted", other: "# loads posted" })}
+          </Figure>
+          <Figure testId="loads-completed">
+            {t({
+              message: plural(shipper.completed, { one: "# completed", other: "# completed" }),
+              comment: "Load page, Shipper block: how many of the shipper's (or its company's) loads were completed",
+            })}
           </Figure>
           {pays && (
             <Figure testId="pays-in">
@@ -149,19 +177,29 @@ export function ShipperTrustCard({ shipper }: { shipper: TBoardShipper }) {
   );
 }
 
-/** A bid's carrier on the shipper's bid list: the company it bid for (its profile) and the badge. */
+/**
+ * A bid's carrier on the shipper's bid list: the company it was made for (its profile) with the company's rating and
+ * completed trips, and the badge; a driver's own bid shows only the driver's badge (their figures are the bid's).
+ */
 export function CarrierTrustLine({ carrier }: { carrier: TBidCarrier }) {
   const { t } = useLingui();
-  if (carrier.companyName == null && !carrier.verified) return null;
-  const company = t({ message: "Carrier company", comment: "Bid row: label of the company the driver bid for" });
+  if (carrier.kind !== "company" && !carrier.verified) return null;
   return (
-    <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="carrier-trust">
-      {carrier.companyName != null && (
-        <span className="inline-flex items-center gap-1" title={company}>
-          <Building2 className="size-3.5 text-muted-foreground" aria-hidden />
-          <span className="sr-only">{company}: </span>
-          <TrustName name={carrier.companyName} companyId={carrier.companyId} className="font-medium" />
-        </span>
+    <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="carrier-trust" data-kind={carrier.kind}>
+      {carrier.kind === "company" && carrier.companyName != null && (
+        <>
+          <span className="inline-flex items-center gap-1">
+            <CompanyMark kind="carrier" />
+            <TrustName name={carrier.companyName} companyId={carrier.companyId} className="font-medium" />
+          </span>
+          <RatingFigure figures={carrier} />
+          <Figure testId="carrier-trips">
+            {t({
+              message: plural(carrier.trips, { one: "# trip completed", other: "# trips completed" }),
+              comment: "Bid row: how many trips the carrier company the driver bid for has completed",
+            })}
+          </Figure>
+        </>
       )}
       <VerifiedBadge badge={carrier.verified} />
     </div>
