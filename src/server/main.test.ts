@@ -41,36 +41,42 @@ const boot = async (
   name = `main-${concurrency}`,
   shared: TScratchDb | null = null,
   extraEnv: Record<string, string> = {},
-) => {
-  const port = freePort();
+): Promise<{ proc: ReturnType<typeof Bun.spawn>; port: number; db: TScratchDb }> => {
   const db = shared ?? (await emptyDatabase(name));
   // Demo mode starts from its launcher, which starts the emulators and then the server.
   const entry = extraEnv.MYTESS_DEMO
     ? join(import.meta.dir, "..", "demo", "main.ts")
     : join(import.meta.dir, "main.ts");
-  const proc = Bun.spawn(["bun", entry, ...args], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      ...db.env,
-      WEB_CONCURRENCY: String(concurrency),
-      LOG_LEVEL: "silent",
-      WEB_DIST: dir,
-      ...extraEnv,
-    },
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  procs.push(proc);
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { proc, port, db };
-    } catch {}
-    await Bun.sleep(100);
+  // The port found free may be taken by another process before the server listens (other suites share the machine):
+  // a server that stops saying so is started again on another port.
+  for (let attempt = 1; ; attempt++) {
+    const port = freePort();
+    const proc = Bun.spawn(["bun", entry, ...args], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        ...db.env,
+        WEB_CONCURRENCY: String(concurrency),
+        LOG_LEVEL: "silent",
+        WEB_DIST: dir,
+        ...extraEnv,
+      },
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    procs.push(proc);
+    for (let i = 0; i < 300 && proc.exitCode === null; i++) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { proc, port, db };
+      } catch {}
+      await Bun.sleep(100);
+    }
+    proc.kill();
+    const stderr = await new Response(proc.stderr).text();
+    if (attempt < 3 && stderr.includes(`port ${port} in use`)) continue;
+    throw new Error(`server did not start: ${stderr}`);
   }
-  proc.kill();
-  throw new Error(`server did not start: ${await new Response(proc.stderr).text()}`);
 };
 
 test.each([1, 2])(
