@@ -1,0 +1,6 @@
+/**
+ * On a phone (below `sm`), every field and button inside gets a finger's 44 px of height; wider screens keep the
+ * compact sizes. For a page's form card (sign-in, password reset): `<CardContent className={TOUCH_FORM}>`.
+ */
+export const TOUCH_FORM =
+  "max-sm:[&_input:not([type=radio]):not([type=checkbox])]:h-11 max-sm:[&_button]:min-h-11 max-sm:[&_a]:min-h-11";
