@@ -37,7 +37,10 @@ const expectFitsAPhone = async (page: Page, where: string) => {
       for (const el of root.querySelectorAll<HTMLElement>(
         'a[href], button, input:not([type="radio"]):not([type="checkbox"]):not([type="hidden"]), select, textarea, label:has(input[type="radio"])',
       )) {
-        const r = el.getBoundingClientRect();
+        // A switch is tapped by its label beside it (which toggles it).
+        const target =
+          el.getAttribute("role") === "switch" ? (document.querySelector(`label[for="${el.id}"]`) ?? el) : el;
+        const r = target.getBoundingClientRect();
         if (!r.width || !r.height || getComputedStyle(el).visibility === "hidden") continue;
         if (el.tagName === "A" && el.closest("p")) continue;
         if (r.height < 44)
