@@ -166,3 +166,23 @@ test("a driver without email signs up by SMS code, sets a password by SMS and si
   await expectFitsAPhone(page, "the refused code");
   await api.dispose();
 });
+
+test("in Amharic the sign-in page's phone form is translated and names the number the code went to", async ({
+  page,
+  baseURL,
+}) => {
+  const national = `09${String(Date.now() + 7).slice(-8)}`;
+  const phone = `+251${national.slice(1)}`;
+  await page.addInitScript(() => localStorage.setItem("i18nextLng", "am"));
+  await page.goto("/signin?mode=register");
+  await page.getByRole("button", { name: "ስልክ ቁጥር ይጠቀሙ" }).click(); // "Use phone number"
+  await page.locator("#reg-phone").fill(national);
+  await page.locator("form button[type=submit]").click();
+  const status = page.getByRole("status").filter({ hasText: phone });
+  await expect(status).toBeVisible();
+  await expect(status).not.toContainText("{");
+  await expect(status).not.toContainText("We sent");
+  const api = await request.newContext({ baseURL });
+  expect(await nextCode(api, phone, 0)).toMatch(/^\d{6}$/);
+  await api.dispose();
+});
