@@ -17,6 +17,8 @@ const SHELL = [
   "<rootDir>/src/web/routes/__root.tsx",
   "<rootDir>/src/web/routes/landing.tsx",
   "<rootDir>/src/web/routes/signin.tsx",
+  // The sign-in page's phone option (a code by SMS): shown before any signed-in screen has loaded the app catalog.
+  "<rootDir>/src/web/components/account/phone-sign-in-form.tsx",
   "<rootDir>/src/web/routes/promotion.tsx",
   "<rootDir>/src/web/routes/subscribe.tsx",
   "<rootDir>/src/web/routes/contact.tsx",

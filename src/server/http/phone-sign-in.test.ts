@@ -9,8 +9,9 @@ import { bindJobs, runWorker } from "../jobs/worker";
 import { logger } from "../logger";
 import { EMAIL_LINKS_PER_WINDOW } from "../modules/accounts/email-verification";
 import { ACCOUNTS_JOBS } from "../modules/accounts/jobs";
-import { PHONE_START_PER_ADDRESS } from "../modules/accounts/phone-sign-in";
+import { PHONE_START_PER_ADDRESS, startPhoneSignIn } from "../modules/accounts/phone-sign-in";
 import { LOGIN_LIMITS } from "../modules/accounts/rate-limit";
+import { housekeeping } from "../modules/platform/housekeeping";
 import { createClient, createTestApp, registerUser, type TTestApp } from "../testing";
 
 setDefaultTimeout(60_000);
@@ -190,11 +191,48 @@ describe("POST /api/auth/phone/start and /verify", () => {
     expect(Number(tooMany.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
-  test("a number gets at most 5 codes an hour, whoever asks", async () => {
-    for (let i = 0; i < 7; i++)
+  test("a number gets at most 5 codes an hour, whoever asks: the 6th ask is told how long to wait", async () => {
+    for (let i = 0; i < 5; i++)
       expect((await createClient(t, `10.0.3.${i + 1}`).post("/api/auth/phone/start", { phone: ET })).status).toBe(202);
-    expect(await worker().runOnce()).toBe(7);
+    for (const ip of ["10.0.3.6", "10.0.3.7"]) {
+      const refused = await createClient(t, ip).post("/api/auth/phone/start", { phone: "0911 23 45 67" });
+      expect(refused.status).toBe(429);
+      expect(refused.json.message).toBe("This number has had 5 codes in the last hour. Try again in 60 minutes.");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3500);
+    }
+    // In the page's language, like every error.
+    const am = await createClient(t, "10.0.3.8").post(
+      "/api/auth/phone/start",
+      { phone: ET },
+      { "Accept-Language": "am" },
+    );
+    expect(am.status).toBe(429);
+    expect(am.json.message).not.toContain("This number");
+    expect(await worker().runOnce()).toBe(5);
     expect(await count("phone_codes WHERE phone = ?", ET)).toBe(5);
+    // Another number is not held back; the refused asks enqueued nothing.
+    expect((await createClient(t, "10.0.3.9").post("/api/auth/phone/start", { phone: ET2 })).status).toBe(202);
+    expect(await worker().runOnce()).toBe(1);
+
+    // The same answer for a number that has an account: it says nothing about accounts.
+    const d = createClient(t, "10.0.3.10");
+    const { code } = await codeFor(d, "+251933333333");
+    expect((await d.post("/api/auth/phone/verify", { phone: "+251933333333", code, ...newDriver })).status).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await d.post("/api/auth/phone/start", { phone: "+251933333333" })).status).toBe(202);
+    const held = await createClient(t, "10.0.3.11").post("/api/auth/phone/start", { phone: "+251933333333" });
+    expect(held.status).toBe(429);
+    expect(held.json.message).toBe("This number has had 5 codes in the last hour. Try again in 60 minutes.");
+
+    // An hour after the first ask the number may ask again; housekeeping keeps the asks' rows that long.
+    const hour = 60 * 60_000;
+    // Half an hour on, housekeeping clears the 15-minute rows (the addresses' asks) but keeps the number's.
+    expect((await housekeeping(t.db, Date.now() + 30 * 60_000)).attempts).toBeGreaterThan(0);
+    expect(await count("login_failures WHERE key LIKE ?", `hour:%${ET}`)).toBe(5);
+    expect(await count("login_failures WHERE key NOT LIKE ?", "hour:%")).toBe(0);
+    await startPhoneSignIn(t.db, ET, "10.0.3.12", "en", Date.now() + hour + 1000);
+    await housekeeping(t.db, Date.now() + 2 * hour + 1000);
+    expect(await count("login_failures WHERE key LIKE ?", "hour:%")).toBe(0);
   });
 
   test("bad input: 400 naming the field, nothing sent", async () => {
@@ -286,5 +324,146 @@ describe("POST /api/user/email and /api/auth/email/verify", () => {
     for (let i = 0; i < EMAIL_LINKS_PER_WINDOW; i++)
       expect((await c.post("/api/user/email", { email: `a${i}@example.com` })).status).toBe(202);
     expect((await c.post("/api/user/email", { email: "late@example.com" })).status).toBe(429);
+  });
+});
+
+describe("POST /api/auth/login with a phone number and a password", () => {
+  /** A phone-only driver signed up by code; the client that did it. */
+  const phoneDriver = async (ip: string, phone = ET) => {
+    const c = createClient(t, ip);
+    const { code } = await codeFor(c, phone);
+    const made = await c.post("/api/auth/phone/verify", { phone, code, ...newDriver });
+    expect(made.status).toBe(200);
+    return { c, id: made.json.user.id as number };
+  };
+  /** Sets the account's password with "Forgot password?" by SMS. */
+  const resetBySms = async (phone: string, password: string) => {
+    const before = (await inbox(phone)).length;
+    const anon = createClient(t, "10.0.7.250");
+    expect((await anon.post("/api/auth/password/forgot", { phone })).status).toBe(202);
+    expect(await worker().runOnce()).toBe(1);
+    const code = codeIn((await inbox(phone))[before]);
+    const reset = await anon.post("/api/auth/password/reset", { phone, code, password });
+    expect(reset.status).toBe(200);
+    return reset.json.user.id as number;
+  };
+  const INVALID = "Invalid phone number or password";
+
+  test("a phone-only account has no password until a reset by SMS sets one; then the number and password sign in", async () => {
+    const { id } = await phoneDriver("10.0.7.1");
+    // No password yet: nothing opens it, and the answer is the one an unknown number gets.
+    const none = await createClient(t, "10.0.7.2").post("/api/auth/login", { phone: ET, password: "any-password-1" });
+    expect(none.status).toBe(401);
+    expect(none.json.message).toBe(INVALID);
+    expect(none.headers.get("set-cookie")).toBeNull();
+
+    expect(await resetBySms(ET, "kebede-truck-2026")).toBe(id);
+    // The number as people write it in Ethiopia, or in E.164.
+    for (const [ip, written] of [
+      ["10.0.7.3", "0911 23 45 67"],
+      ["10.0.7.4", "+251911234567"],
+    ] as const) {
+      const c = createClient(t, ip);
+      const res = await c.post("/api/auth/login", { phone: written, password: "kebede-truck-2026" });
+      expect(res.status).toBe(200);
+      expect(res.json.user).toMatchObject({ id, email: null, phone: ET, userType: "driver" });
+      expect((await c.get("/api/auth/user")).json.user.id).toBe(id);
+    }
+    // A wrong password and an unknown number: the same 401, no cookie.
+    for (const body of [
+      { phone: ET, password: "wrong-password" },
+      { phone: "+251977777777", password: "kebede-truck-2026" },
+    ]) {
+      const res = await createClient(t, "10.0.7.5").post("/api/auth/login", body);
+      expect(res.status).toBe(401);
+      expect(res.json.message).toBe(INVALID);
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+    // In the page's language.
+    const am = await createClient(t, "10.0.7.6").post(
+      "/api/auth/login",
+      { phone: ET, password: "wrong-password" },
+      { "Accept-Language": "am" },
+    );
+    expect(am.status).toBe(401);
+    expect(am.json.message).not.toBe(INVALID);
+  });
+
+  test("another account: a password opens only the account whose number it is", async () => {
+    const a = await phoneDriver("10.0.8.1", ET);
+    await resetBySms(ET, "password-of-abebe");
+    // An email account that confirmed another number.
+    const bc = createClient(t, "10.0.8.2");
+    const b = await registerUser(bc, "shipper");
+    const before = (await inbox(ET2)).length;
+    expect((await bc.post("/api/user/phone", { phone: ET2 })).status).toBe(202);
+    await worker().runOnce();
+    expect(
+      (await bc.post("/api/user/phone/verify", { phone: ET2, code: codeIn((await inbox(ET2))[before]) })).status,
+    ).toBe(200);
+    const login = (ip: string, phone: string, password: string) =>
+      createClient(t, ip).post("/api/auth/login", { phone, password });
+    expect((await login("10.0.8.3", ET, "correct-horse-battery")).status).toBe(401);
+    expect((await login("10.0.8.4", ET2, "password-of-abebe")).status).toBe(401);
+    const asB = await login("10.0.8.5", ET2, "correct-horse-battery");
+    expect(asB.status).toBe(200);
+    expect(asB.json.user).toMatchObject({ id: b.id, email: b.email, phone: ET2 });
+    const asA = await login("10.0.8.6", ET, "password-of-abebe");
+    expect(asA.json.user.id).toBe(a.id);
+    // B's email still signs B in; it never reaches A.
+    expect(
+      (await createClient(t, "10.0.8.7").post("/api/auth/login", { email: b.email, password: "correct-horse-battery" }))
+        .json.user.id,
+    ).toBe(b.id);
+  });
+
+  test("throttled like email: one address is locked out of a number after 5 failures, also for codes; the owner elsewhere is not", async () => {
+    await phoneDriver("10.0.9.1");
+    await resetBySms(ET, "right-password-1");
+    const attacker = createClient(t, "10.0.9.9");
+    for (let i = 0; i < LOGIN_LIMITS.maxPerAccountAddress; i++)
+      expect((await attacker.post("/api/auth/login", { phone: ET, password: `bad-${i}-password` })).status).toBe(401);
+    const blocked = await attacker.post("/api/auth/login", { phone: "0911234567", password: "right-password-1" });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(blocked.headers.get("set-cookie")).toBeNull();
+    // The number's keys are the code sign-in's too: that address gets no code tries either.
+    expect((await attacker.post("/api/auth/phone/verify", { phone: ET, code: "123456" })).status).toBe(429);
+    const owner = await createClient(t, "10.0.9.2").post("/api/auth/login", {
+      phone: ET,
+      password: "right-password-1",
+    });
+    expect(owner.status).toBe(200);
+
+    // Many numbers from one address: refused past the per-address allowance, for every number.
+    const sprayer = createClient(t, "10.0.9.10");
+    for (let i = 0; i < LOGIN_LIMITS.maxPerAddress; i++)
+      expect(
+        (
+          await sprayer.post("/api/auth/login", {
+            phone: `+2519120000${String(i).padStart(2, "0")}`,
+            password: "password1",
+          })
+        ).status,
+      ).toBe(401);
+    expect((await sprayer.post("/api/auth/login", { phone: ET, password: "right-password-1" })).status).toBe(429);
+  }, 60_000);
+
+  test("bad input: 400 naming the field, nobody signed in", async () => {
+    const c = createClient(t, "10.0.10.1");
+    for (const [body, path] of [
+      [{ password: "password1" }, "email"],
+      [{ phone: "12345", password: "password1" }, "phone"],
+      [{ phone: 911234567, password: "password1" }, "phone"],
+      [{ phone: ET }, "password"],
+      [{ phone: ET, password: "" }, "password"],
+      [{ phone: ET, email: "a@example.com", password: "password1" }, "phone"],
+    ] as const) {
+      const res = await c.post("/api/auth/login", body);
+      expect(res.status).toBe(400);
+      expect(res.json.issues.map((i: { path: string }) => i.path)).toEqual([path]);
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+    expect(await count("login_failures")).toBe(0);
   });
 });

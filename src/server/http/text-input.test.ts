@@ -212,7 +212,10 @@ const SAMPLES: Record<string, TSample> = {
       userType: "driver",
     },
   },
-  "POST /api/auth/login": { who: "anonymous", body: { email: "nobody@example.com", password: "not-the-password" } },
+  "POST /api/auth/login": {
+    who: "anonymous",
+    body: { email: "nobody@example.com", phone: "+251911234567", password: "not-the-password" },
+  },
   "POST /api/subscription/checkout": { who: "shipper", body: { currency: "USD", period: "month" } },
   "POST /api/subscription/confirm": { who: "shipper", body: { txRef: "tx-123" } },
   "PUT /api/user/language": { who: "driver", body: { language: "en" } },

@@ -106,10 +106,19 @@ export const ZConfirmPhoneInput = z.object({ phone: ZPhone, code: ZSmsCode });
 /** An answer that says the request was taken (202): the SMS or mail follows from a job. */
 export const ZAccepted = z.object({ ok: z.literal(true) });
 
-export const ZLoginInput = z.object({
-  email: zText({ error: "email is required" }).trim().toLowerCase().min(1, "email is required"),
-  password: zText({ error: "password is required" }).min(1, "password is required"),
-});
+/** Signing in with a password: the account's email, or its phone number (a driver who signed up by SMS). */
+export const ZLoginInput = z
+  .object({
+    email: zText({ error: "email is required" }).trim().toLowerCase().min(1, "email is required").optional(),
+    phone: ZPhone.optional(),
+    password: zText({ error: "password is required" }).min(1, "password is required"),
+  })
+  .superRefine((v, ctx) => {
+    if (v.email === undefined && v.phone === undefined)
+      ctx.addIssue({ code: "custom", path: ["email"], message: "email or phone is required" });
+    if (v.email !== undefined && v.phone !== undefined)
+      ctx.addIssue({ code: "custom", path: ["phone"], message: "give email or phone, not both" });
+  });
 export type TLoginInput = z.infer<typeof ZLoginInput>;
 
 export const ZUpdateLanguageInput = z.object({

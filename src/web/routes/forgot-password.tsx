@@ -6,6 +6,7 @@ import { normalizePhone } from "../../shared/phone";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { FieldError, TextField } from "../components/ui/input";
+import { TOUCH_FORM } from "../components/ui/touch";
 import { loadAppMessages } from "../lib/i18n";
 import { errorInfo, trpc } from "../lib/trpc";
 
@@ -80,7 +81,7 @@ function ForgotPasswordPage() {
             )}
           </CardDescription>
         </CardHeader>
-        <CardContent>
+        <CardContent className={TOUCH_FORM}>
           {mode === "phone" ? (
             <form className="grid gap-4" onSubmit={submitPhone} noValidate>
               <TextField

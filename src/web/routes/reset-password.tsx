@@ -6,6 +6,7 @@ import { PASSWORD_MIN_LENGTH } from "../../shared/constants";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { FieldError, TextField } from "../components/ui/input";
+import { TOUCH_FORM } from "../components/ui/touch";
 import { loadAppMessages } from "../lib/i18n";
 import { errorInfo, trpc } from "../lib/trpc";
 
@@ -81,7 +82,7 @@ function ResetPasswordPage() {
             <Trans>Choosing a new password signs you out on every other device.</Trans>
           </CardDescription>
         </CardHeader>
-        <CardContent>
+        <CardContent className={TOUCH_FORM}>
           {byCode ? (
             <p className="mb-4 text-sm" role="status">
               <Trans>If an account uses {phone}, a 6-digit code is on its way by SMS. It works for 30 minutes.</Trans>

@@ -3,12 +3,14 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, Link, redirect } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { PASSWORD_MIN_LENGTH, type TUserType } from "../../shared/constants";
+import { normalizePhone } from "../../shared/phone";
 import { safeReturnTo } from "../../shared/return-to";
 import { PhoneSignInForm } from "../components/account/phone-sign-in-form";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { FieldError, TextField } from "../components/ui/input";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
+import { TOUCH_FORM } from "../components/ui/touch";
 import { errorInfo, trpc } from "../lib/trpc";
 
 // Hand-written so that the route table, which every page loads, does not pull in a schema library.
@@ -51,9 +53,9 @@ function SignInPage() {
             <Trans>Sign in or create a free account. New accounts get 6 months of premium access free.</Trans>
           </CardDescription>
         </CardHeader>
-        <CardContent>
+        <CardContent className={TOUCH_FORM}>
           <Tabs value={tab} onValueChange={(v) => setTab(v as typeof tab)}>
-            <TabsList fullWidth>
+            <TabsList fullWidth className="max-sm:h-auto">
               <TabsTrigger value="signin">
                 <Trans comment="Sign-in page tab and button: sign in to an existing account">Sign in</Trans>
               </TabsTrigger>
@@ -128,29 +130,43 @@ function SignInForm({ onDone }: { onDone: () => Promise<void> }) {
   const [errors, setErrors] = useState<TErrors>({});
   const serverErrors = useServerErrorText();
   const login = useMutation(
-    trpc.auth.login.mutationOptions({ onSuccess: onDone, onError: (e) => setErrors(serverErrors(e)) }),
+    trpc.auth.login.mutationOptions({
+      onSuccess: onDone,
+      onError: (e, sent) => {
+        const out = serverErrors(e);
+        if (sent.phone !== undefined && errorInfo(e).status === 401) out.form = t`Invalid phone number or password`;
+        setErrors(out);
+      },
+    }),
   );
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    const email = String(f.get("email") ?? "").trim();
+    const login_ = String(f.get("email") ?? "").trim();
     const password = String(f.get("password") ?? "");
+    // An address with "@" is an email; anything else must be a phone number (drivers who signed up by SMS).
+    const phone = login_.includes("@") ? null : normalizePhone(login_);
     const next: TErrors = {};
-    if (!email) next.email = t`Enter your email`;
+    if (!login_) next.email = t`Enter your email or phone number`;
+    else if (!login_.includes("@") && !phone)
+      next.email = t`Enter an email address, or a phone number such as 0911 23 45 67`;
     if (!password) next.password = t`Enter your password`;
     setErrors(next);
-    if (Object.keys(next).length === 0) login.mutate({ email, password });
+    if (Object.keys(next).length > 0) return;
+    login.mutate(phone ? { phone, password } : { email: login_, password });
   };
   return (
     <form className="mt-4 grid gap-4" onSubmit={submit} noValidate>
       <TextField
         id="signin-email"
-        label=<Trans comment="Label of the email field (sign in, sign up); also a button on a load to email its poster">
-          Email
+        label=<Trans comment="Label of the sign-in field that takes the account's email address or its phone number">
+          Email or phone number
         </Trans>
         name="email"
-        type="email"
-        autoComplete="email"
+        type="text"
+        inputMode="email"
+        autoCapitalize="none"
+        autoComplete="username"
         error={errors.email}
       />
       <TextField
@@ -262,7 +278,7 @@ function RegisterForm({ initialType, onDone }: { initialType?: TUserType; onDone
       </div>
       <TextField
         id="reg-email"
-        label=<Trans>Email</Trans>
+        label=<Trans comment="Label of the email field when signing up">Email</Trans>
         name="email"
         type="email"
         autoComplete="email"

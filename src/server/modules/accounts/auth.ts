@@ -6,7 +6,7 @@ import { AppError } from "../../errors";
 import { enqueueEmailLink } from "./email-verification";
 import { hashPassword, verifyPassword } from "./password";
 import { purgeOldLoginFailures, releaseLoginAttempt, reserveLoginAttempt } from "./rate-limit";
-import { createUser, EMAIL_TAKEN, findUserByEmail } from "./users";
+import { createUser, EMAIL_TAKEN, findUserByEmail, findUserByPhone } from "./users";
 
 export const registerUser = async (
   db: TDb,
@@ -24,18 +24,29 @@ export const registerUser = async (
   });
 };
 
+/**
+ * POST /api/auth/login {email | phone, password}: the same throttling for both (the sign-in keys are the email or the
+ * number, shared with signing in by SMS code), and the same answer for an unknown account as for a wrong password.
+ */
 export const authenticate = async (db: TDb, input: TLoginInput, ip: string) => {
-  const reservation = await reserveLoginAttempt(db, input.email, ip);
-  const user = await findUserByEmail(db, input.email);
+  const login = input.phone ?? input.email!;
+  const reservation = await reserveLoginAttempt(db, login, ip);
+  const user =
+    input.phone !== undefined ? await findUserByPhone(db, input.phone) : await findUserByEmail(db, input.email!);
   const ok = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !ok) {
     await purgeOldLoginFailures(db);
     throw new AppError(
       "UNAUTHORIZED",
-      /*i18n*/ {
-        id: "error.auth.invalidCredentials",
-        message: "Invalid email or password",
-      },
+      input.phone !== undefined
+        ? /*i18n*/ {
+            id: "error.auth.invalidPhoneCredentials",
+            message: "Invalid phone number or password",
+          }
+        : /*i18n*/ {
+            id: "error.auth.invalidCredentials",
+            message: "Invalid email or password",
+          },
     );
   }
   await releaseLoginAttempt(db, reservation);

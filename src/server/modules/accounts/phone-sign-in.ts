@@ -10,13 +10,22 @@ import type { TDisplayCurrency, TLanguage, TUserType } from "../../../shared/con
 import type { TUnits } from "../../../shared/units";
 import { AppError } from "../../errors";
 import type { TSecretBox } from "../../secrets";
-import { codeInvalid, enqueuePhoneCode, takeCode, tryCode } from "./phone-codes";
-import { LOGIN_LIMITS, purgeOldLoginFailures, releaseLoginAttempt, reserveLoginAttempt } from "./rate-limit";
+import { CODES_PER_NUMBER_PER_HOUR, codeInvalid, enqueuePhoneCode, takeCode, tryCode } from "./phone-codes";
+import {
+  HOURLY_KEY_PREFIX,
+  LOGIN_LIMITS,
+  purgeOldLoginFailures,
+  releaseLoginAttempt,
+  reserveLoginAttempt,
+} from "./rate-limit";
 import { trialEnd } from "./users";
 
 /** Sign-in codes one client address may ask for in 15 minutes, whichever numbers it asks for (each SMS costs). */
 export const PHONE_START_PER_ADDRESS = 10;
 const START_WINDOW_MS = LOGIN_LIMITS.windowMs;
+const HOUR_MS = 60 * 60_000;
+/** The row kept per sign-in code asked for a number (kept an hour: see HOURLY_KEY_PREFIX). */
+const signInCodeKeyOf = (phone: string) => `${HOURLY_KEY_PREFIX}signin-code:${phone}`;
 
 /**
  * POST /api/auth/phone/start {phone}: counts the request against the client address (under its lock), then enqueues
@@ -43,7 +52,33 @@ export const startPhoneSignIn = async (db: TDb, phone: string, ip: string, langu
         { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) },
       );
     }
-    await tx.insert(loginFailures).values({ key, at: now });
+    // The number's hourly allowance, counted here (not only by the job, which sends nothing past it) so that the 6th
+    // ask is told to wait rather than promised an SMS. It counts asks for the number whether or not an account has it,
+    // so the answer says nothing about accounts.
+    const numberKey = signInCodeKeyOf(phone);
+    await db.q.lockKeys(tx, [numberKey]);
+    const forNumber = await tx
+      .select({ at: loginFailures.at })
+      .from(loginFailures)
+      .where(and(eq(loginFailures.key, numberKey), gte(loginFailures.at, now - HOUR_MS)))
+      .orderBy(loginFailures.at);
+    if (forNumber.length >= CODES_PER_NUMBER_PER_HOUR) {
+      const retryAfterMs = forNumber[forNumber.length - CODES_PER_NUMBER_PER_HOUR]!.at + HOUR_MS - now;
+      throw new AppError(
+        "TOO_MANY_REQUESTS",
+        /*i18n*/ {
+          id: "error.auth.tooManyCodesForNumber",
+          message:
+            "This number has had 5 codes in the last hour. Try again in {minutes, plural, one {# minute} other {# minutes}}.",
+          values: { minutes: Math.max(1, Math.ceil(retryAfterMs / 60_000)) },
+        },
+        { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) },
+      );
+    }
+    await tx.insert(loginFailures).values([
+      { key, at: now },
+      { key: numberKey, at: now },
+    ]);
     await enqueuePhoneCode(tx, { phone, purpose: "signin", language }, now);
   });
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, lt, max, min } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, lt, max, min, notLike, or } from "drizzle-orm";
 import { first, type TDb } from "../../../../db/client";
 import { loginFailures } from "../../../../db/tables";
 import { AppError } from "../../errors";
@@ -19,6 +19,20 @@ export const LOGIN_LIMITS = {
   accountBackoffAfter: 10,
   accountBackoffMs: 30 * 1000,
 };
+
+/**
+ * Rows of `login_failures` whose key starts with this are counted over an hour (a number's sign-in codes), so they are
+ * kept an hour rather than the sign-in window.
+ */
+export const HOURLY_KEY_PREFIX = "hour:";
+const HOUR_MS = 60 * 60_000;
+
+/** The rows past use: older than the window, or than an hour for the hourly keys. */
+export const expiredAttempts = (now: number) =>
+  or(
+    lt(loginFailures.at, now - HOUR_MS),
+    and(lt(loginFailures.at, now - LOGIN_LIMITS.windowMs), notLike(loginFailures.key, `${HOURLY_KEY_PREFIX}%`)),
+  );
 
 const normal = (email: string) => email.trim().toLowerCase();
 const keysOf = (email: string, ip: string) =>
@@ -102,7 +116,7 @@ export const purgeOldLoginFailures = async (db: TDb, now = Date.now()) => {
   const old = await db
     .select({ id: loginFailures.id })
     .from(loginFailures)
-    .where(lt(loginFailures.at, now - LOGIN_LIMITS.windowMs))
+    .where(expiredAttempts(now))
     .orderBy(asc(loginFailures.id))
     .limit(100);
   if (old.length)

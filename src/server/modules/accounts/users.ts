@@ -63,6 +63,10 @@ export const createUser = async (db: TDb | TTx, p: TCreateUserParams): Promise<U
 export const findUserByEmail = async (db: TDb, email: string) =>
   first(await db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1));
 
+/** The account whose number is `phone` (E.164, as ZPhone gives it). */
+export const findUserByPhone = async (db: TDb, phone: string) =>
+  first(await db.select().from(users).where(eq(users.phone, phone)).limit(1));
+
 export const findUserById = async (db: TDb, id: number) =>
   first(await db.select().from(users).where(eq(users.id, id)).limit(1));
 

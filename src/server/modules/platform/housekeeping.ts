@@ -9,7 +9,7 @@ import {
   sessions,
 } from "../../../../db/tables";
 import { IDEMPOTENCY_TTL_MS } from "../../../shared/constants";
-import { LOGIN_LIMITS } from "../accounts/rate-limit";
+import { expiredAttempts } from "../accounts/rate-limit";
 import { pruneChatRecords } from "../notifications/inbound-updates";
 import { pruneOldTracks } from "../tracking/prune";
 import { pruneExpiredTrucks } from "../trucks/trucks";
@@ -23,12 +23,7 @@ import { pruneExpiredTrucks } from "../trucks/trucks";
  */
 export const housekeeping = async (db: TDb, now = Date.now()) => ({
   sessions: (await db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.idHash })).length,
-  attempts: (
-    await db
-      .delete(loginFailures)
-      .where(lt(loginFailures.at, now - LOGIN_LIMITS.windowMs))
-      .returning({ id: loginFailures.id })
-  ).length,
+  attempts: (await db.delete(loginFailures).where(expiredAttempts(now)).returning({ id: loginFailures.id })).length,
   answers: (
     await db
       .delete(idempotencyKeys)

@@ -209,7 +209,7 @@ export function Header() {
   return (
     <header className="sticky top-0 z-40 border-b bg-white/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4">
-        <Link to="/" className="flex items-center gap-2 font-bold text-brand" aria-label="MyTess">
+        <Link to="/" className="flex min-h-11 items-center gap-2 font-bold text-brand" aria-label="MyTess">
           <Truck className="size-6" />
           <span className="text-lg">MyTess</span>
         </Link>
@@ -229,7 +229,7 @@ export function Header() {
             </Suspense>
           ) : (
             <>
-              <Button asChild variant="ghost" size="sm">
+              <Button asChild variant="ghost" size="sm" className="max-sm:h-11">
                 <a href={loginHref(undefined, undefined, "signin")}>
                   <Trans>Log in</Trans>
                 </a>
@@ -246,7 +246,7 @@ export function Header() {
           <Button
             variant="ghost"
             size="icon"
-            className="xl:hidden"
+            className="max-sm:size-11 xl:hidden"
             aria-label={
               open
                 ? t({

@@ -38,7 +38,13 @@ export function NotificationBell() {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="relative" aria-label={label} data-testid="notification-bell">
+        <Button
+          variant="ghost"
+          size="icon"
+          className="relative max-sm:size-11"
+          aria-label={label}
+          data-testid="notification-bell"
+        >
           <Bell className="size-5" />
           {unread > 0 && (
             <span

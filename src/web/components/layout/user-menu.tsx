@@ -25,7 +25,7 @@ export function UserMenu({ user }: { user: TPublicUser }) {
         <Button
           variant="ghost"
           size="icon"
-          className="rounded-full bg-teal-100 text-teal-900"
+          className="rounded-full bg-teal-100 text-teal-900 max-sm:size-11"
           aria-label={t({
             message: `Account menu: ${userInitials}`,
             comment:

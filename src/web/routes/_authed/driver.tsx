@@ -28,6 +28,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/ca
 import { Label } from "../../components/ui/input";
 import { LoadError } from "../../components/ui/load-error";
 import { Switch } from "../../components/ui/switch";
+import { TOUCH_FORM } from "../../components/ui/touch";
 import type { TRouterOutputs } from "../../lib/api-types";
 import { currentPosition } from "../../lib/geolocation";
 import { useOfflineQueue } from "../../lib/offline-queue";
@@ -216,7 +217,7 @@ function DriverHome() {
 
   const s = stats.data;
   return (
-    <div className="grid gap-6">
+    <div className={`grid gap-6 ${TOUCH_FORM}`}>
       <PageHeader
         title={<Trans>Driver Dashboard</Trans>}
         description={<Trans>Find loads near you, bid and run your trips.</Trans>}
@@ -315,13 +316,13 @@ function DriverHome() {
             )}
           </div>
           {s && (
-            <div className="flex items-center gap-2 text-sm">
+            <div className="flex min-h-11 items-center gap-2 text-sm">
               <Switch
                 id="available-switch"
                 checked={s.isAvailable}
                 onCheckedChange={(v) => availability.mutate({ isAvailable: v })}
               />
-              <Label htmlFor="available-switch">
+              <Label htmlFor="available-switch" className="flex min-h-11 cursor-pointer items-center">
                 <Trans>Available for loads</Trans>
               </Label>
             </div>
