@@ -152,9 +152,9 @@ describe("editing a posted load", () => {
 
     const stranger = await newUser("shipper");
     const other = await newUser("shipper");
-    expect(
-      (await other.c.post("/api/companies", { kind: "shipper", name: "Other Co", country: "ET" })).status,
-    ).toBe(201);
+    expect((await other.c.post("/api/companies", { kind: "shipper", name: "Other Co", country: "ET" })).status).toBe(
+      201,
+    );
     for (const c of [stranger.c, other.c]) {
       const r = await c.patch(`/api/loads/${loadId}`, { weight: 1 });
       expect(r.status).toBe(404);

@@ -11,8 +11,8 @@ import { actsAsShipper } from "../companies/work";
 import { enqueueNotify } from "../notifications/notify";
 import { pickupCountryCode } from "../places/country";
 import { recordTripEvent } from "../trips/events";
-import { checkLoadDates } from "./loads";
 import { LOAD_NOT_FOUND, LOAD_STATUS_WORD } from "./errors";
+import { checkLoadDates } from "./loads";
 
 type TEditable = keyof TCreateLoadInput;
 
@@ -66,14 +66,12 @@ export const updateLoad = (db: TDb, user: User, loadId: number, patch: TUpdateLo
   db.transaction(async (tx) => {
     await db.q.lockKeys(tx, [`load:${loadId}`]);
     const [load] = await tx.select().from(loads).where(eq(loads.id, loadId));
-    if (!load || load.sourceType !== "mytess" || !(await actsAsShipper(tx, load, user)))
+    if (load?.sourceType !== "mytess" || !(await actsAsShipper(tx, load, user)))
       throw new AppError("NOT_FOUND", LOAD_NOT_FOUND);
     if (load.status !== "posted") throw notPosted(load);
 
     const before = asInput(load);
-    const changed = (Object.keys(patch) as TEditable[]).filter(
-      (k) => patch[k] !== undefined && patch[k] !== before[k],
-    );
+    const changed = (Object.keys(patch) as TEditable[]).filter((k) => patch[k] !== undefined && patch[k] !== before[k]);
     if (!changed.length) return load;
     const after: TCreateLoadInput = { ...before };
     for (const k of changed) (after as Record<TEditable, unknown>)[k] = patch[k];

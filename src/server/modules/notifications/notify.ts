@@ -215,7 +215,8 @@ export const renderNotification = (
         }),
         body: i18n._({
           id: "notify.loadUpdated.body",
-          comment: "{fields} lists what changed, already translated and joined (weight, pickup date); your bid is unchanged",
+          comment:
+            "{fields} lists what changed, already translated and joined (weight, pickup date); your bid is unchanged",
           message: "The shipper changed {load}: {fields}. Your bid is still pending; check the load before the award.",
           values: v,
         }),
@@ -358,17 +359,68 @@ const LOAD_FIELD_PART: Record<string, string> = {
 
 /** The parts' names, lower-case, as they are listed in the middle of a sentence. */
 const LOAD_FIELD_NAME: Record<string, () => string> = {
-  title: () => i18n._({ id: "notify.loadField.title", comment: "A load's name, in a list of what changed", message: "title" }),
-  description: () => i18n._({ id: "notify.loadField.description", comment: "In a list of what changed on a load", message: "description" }),
-  equipment: () => i18n._({ id: "notify.loadField.equipment", comment: "The trailer type the load needs, in a list of what changed", message: "equipment type" }),
-  pickupPlace: () => i18n._({ id: "notify.loadField.pickupPlace", comment: "Where the load is collected, in a list of what changed", message: "pickup location" }),
-  deliveryPlace: () => i18n._({ id: "notify.loadField.deliveryPlace", comment: "Where the load is delivered, in a list of what changed", message: "delivery location" }),
-  pickupDate: () => i18n._({ id: "notify.loadField.pickupDate", comment: "When the load is collected, in a list of what changed", message: "pickup date" }),
-  deliveryDate: () => i18n._({ id: "notify.loadField.deliveryDate", comment: "When the load is due at delivery, in a list of what changed", message: "delivery date" }),
-  weight: () => i18n._({ id: "notify.loadField.weight", comment: "The load's weight, in a list of what changed", message: "weight" }),
-  budget: () => i18n._({ id: "notify.loadField.budget", comment: "The price the shipper offers, in a list of what changed", message: "budget" }),
-  loadSize: () => i18n._({ id: "notify.loadField.loadSize", comment: "Full or partial truckload, in a list of what changed", message: "load size" }),
-  instructions: () => i18n._({ id: "notify.loadField.instructions", comment: "The shipper's special instructions, in a list of what changed", message: "special instructions" }),
+  title: () =>
+    i18n._({ id: "notify.loadField.title", comment: "A load's name, in a list of what changed", message: "title" }),
+  description: () =>
+    i18n._({
+      id: "notify.loadField.description",
+      comment: "In a list of what changed on a load",
+      message: "description",
+    }),
+  equipment: () =>
+    i18n._({
+      id: "notify.loadField.equipment",
+      comment: "The trailer type the load needs, in a list of what changed",
+      message: "equipment type",
+    }),
+  pickupPlace: () =>
+    i18n._({
+      id: "notify.loadField.pickupPlace",
+      comment: "Where the load is collected, in a list of what changed",
+      message: "pickup location",
+    }),
+  deliveryPlace: () =>
+    i18n._({
+      id: "notify.loadField.deliveryPlace",
+      comment: "Where the load is delivered, in a list of what changed",
+      message: "delivery location",
+    }),
+  pickupDate: () =>
+    i18n._({
+      id: "notify.loadField.pickupDate",
+      comment: "When the load is collected, in a list of what changed",
+      message: "pickup date",
+    }),
+  deliveryDate: () =>
+    i18n._({
+      id: "notify.loadField.deliveryDate",
+      comment: "When the load is due at delivery, in a list of what changed",
+      message: "delivery date",
+    }),
+  weight: () =>
+    i18n._({
+      id: "notify.loadField.weight",
+      comment: "The load's weight, in a list of what changed",
+      message: "weight",
+    }),
+  budget: () =>
+    i18n._({
+      id: "notify.loadField.budget",
+      comment: "The price the shipper offers, in a list of what changed",
+      message: "budget",
+    }),
+  loadSize: () =>
+    i18n._({
+      id: "notify.loadField.loadSize",
+      comment: "Full or partial truckload, in a list of what changed",
+      message: "load size",
+    }),
+  instructions: () =>
+    i18n._({
+      id: "notify.loadField.instructions",
+      comment: "The shipper's special instructions, in a list of what changed",
+      message: "special instructions",
+    }),
 };
 
 /** The number format of amounts in each language, as the bots write them (birr as "ብር" in Amharic). */
