@@ -73,7 +73,7 @@ describe("editing a posted load", () => {
     // Derived values follow: the trip's miles are Addis Ababa to Dire Dawa now (about 214 miles, not 50).
     expect(edited.json.tripMiles).toBeGreaterThan(200);
     const [row] = await t.rows<{ budget_minor: number; weight_lbs: number }>(
-      "SELECT budget_minor, weight_lbs FROM loads WHERE id = ?",
+      "SELECT CAST(budget_minor AS INTEGER) AS budget_minor, weight_lbs FROM loads WHERE id = ?",
       loadId,
     );
     expect(row).toEqual({ budget_minor: 150000, weight_lbs: 32000 });

@@ -419,12 +419,14 @@ export function PostLoadDialog({
               id="load-pickup-date"
               label=<Trans>Pickup date and time</Trans>
               name="pickupDate"
+              defaultValue={initial?.pickupDate}
               error={errors.pickupDate}
             />
             <DateTimeField
               id="load-delivery-date"
               label=<Trans>Delivery date and time</Trans>
               name="deliveryDate"
+              defaultValue={initial?.deliveryDate}
               error={errors.deliveryDate}
             />
             <TextField
