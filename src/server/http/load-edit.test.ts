@@ -145,10 +145,19 @@ describe("editing a posted load", () => {
   });
 
   test("a staff member edits the owner's load; a stranger, a bidder and another company get 404", async () => {
-    const { staff, loadId, d1 } = await posted();
+    const { owner, staff, loadId, d1, d2, b2 } = await posted();
+    // A declined bid's driver is not told: only pending bids are.
+    expect((await owner.c.post(`/api/bids/${b2}/reject`)).status).toBe(200);
     const ok = await staff.c.patch(`/api/loads/${loadId}`, { weight: 12345, specialInstructions: "Gate 3" });
     expect(ok.status).toBe(200);
     expect(ok.json).toMatchObject({ weight: 12345, specialInstructions: "Gate 3" });
+    const told = await editNotices(d1.id, loadId);
+    expect(told.map((n) => n.body)).toEqual([
+      "The shipper changed Cement, 40 t: weight, special instructions. Your bid is still pending; check the load before the award.",
+    ]);
+    expect((await editNotices(d2.id, loadId)).length).toBe(0);
+    const [event] = await t.rows<{ actor_id: number }>("SELECT actor_id FROM trip_events WHERE load_id = ?", loadId);
+    expect(event!.actor_id).toBe(staff.id);
 
     const stranger = await newUser("shipper");
     const other = await newUser("shipper");
@@ -180,6 +189,31 @@ describe("editing a posted load", () => {
     const second = (await owner.c.post("/api/loads", loadInput())).json.id as number;
     expect((await owner.c.post(`/api/loads/${second}/cancel`, {})).status).toBe(200);
     expect((await owner.c.patch(`/api/loads/${second}`, { title: "Again" })).status).toBe(409);
+  });
+
+  test("an edit and an award at the same moment take turns: never an edit of an awarded load", async () => {
+    const { owner, staff, loadId, b1 } = await posted();
+    const [edit, award] = await Promise.all([
+      staff.c.patch(`/api/loads/${loadId}`, { weight: 22222 }),
+      owner.c.post(`/api/bids/${b1}/accept`),
+    ]);
+    expect(award.status).toBe(200);
+    expect([200, 409]).toContain(edit.status);
+    const kinds = (
+      await t.rows<{ kind: string }>("SELECT kind FROM trip_events WHERE load_id = ? ORDER BY id", loadId)
+    ).map((e) => e.kind);
+    const [row] = await t.rows<{ weight_lbs: number; status: string }>(
+      "SELECT weight_lbs, status FROM loads WHERE id = ?",
+      loadId,
+    );
+    expect(row!.status).toBe("assigned");
+    if (edit.status === 200) {
+      expect(kinds).toEqual(["edited", "awarded"]);
+      expect(row!.weight_lbs).toBe(22222);
+    } else {
+      expect(kinds).toEqual(["awarded"]);
+      expect(row!.weight_lbs).toBe(40000);
+    }
   });
 
   test("bad input names the field and writes nothing", async () => {
