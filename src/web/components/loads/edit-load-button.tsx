@@ -7,29 +7,13 @@ import { toast } from "../../lib/toast";
 import { errorInfo, trpc } from "../../lib/trpc";
 import { useUnauthorizedRedirect } from "../../lib/unauthorized";
 import { Button } from "../ui/button";
+import { changedFields } from "./load-patch";
 import { PostLoadDialog, type TPostLoadInitial } from "./post-load-dialog";
 
 /** The posted load as the edit form starts from it (the fields of posting, as the load page has them). */
 type TEditable = Omit<TPostLoadInitial, "equipmentType" | "budgetCurrency"> & {
   equipmentType: string;
   budgetCurrency: string;
-};
-
-const minute = (iso: string | null | undefined) => (iso ? Math.floor(Date.parse(iso) / 60_000) : null);
-
-/**
- * Only what the form changed: a date the picker shows to the minute counts as changed when its minute moved, so an
- * untouched date is never sent (and never told to the bidders as changed).
- */
-export const changedFields = (initial: TPostLoadInitial, next: TCreateLoadForm) => {
-  const patch: Partial<TCreateLoadForm> = {};
-  for (const k of Object.keys(next) as (keyof TCreateLoadForm)[]) {
-    const [was, now] = [initial[k] ?? null, next[k] ?? null];
-    const same =
-      k === "pickupDate" || k === "deliveryDate" ? minute(was as string) === minute(now as string) : was === now;
-    if (!same) (patch as Record<string, unknown>)[k] = next[k];
-  }
-  return patch;
 };
 
 /** "Edit load" on a posted load's page, for its shipper side: the post form pre-filled, saving only what changed. */
