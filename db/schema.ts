@@ -379,6 +379,7 @@ export const tripEvents = sqliteTable(
         "pod_accepted",
         "disputed",
         "completed",
+        "edited",
       ],
     }).notNull(),
     actorId: integer().references(() => users.id, { onDelete: "set null" }),

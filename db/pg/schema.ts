@@ -385,6 +385,7 @@ export const tripEvents = pgTable(
         "pod_accepted",
         "disputed",
         "completed",
+        "edited",
       ],
     }).notNull(),
     actorId: integer().references(() => users.id, { onDelete: "set null" }),

@@ -150,6 +150,7 @@ export const createClient = (t: TTestApp, ip = "10.0.0.1") => {
     get: (path: string, headers?: Record<string, string>) => call("GET", path, undefined, headers),
     post: (path: string, body?: unknown, headers?: Record<string, string>) => call("POST", path, body ?? {}, headers),
     put: (path: string, body?: unknown, headers?: Record<string, string>) => call("PUT", path, body ?? {}, headers),
+    patch: (path: string, body?: unknown, headers?: Record<string, string>) => call("PATCH", path, body ?? {}, headers),
     del: (path: string, body?: unknown, headers?: Record<string, string>) => call("DELETE", path, body, headers),
     /** The cookie header this client sends; assigning replaces the jar (to replay a stolen cookie). */
     get cookie() {

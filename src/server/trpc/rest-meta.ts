@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { API_SCOPES } from "../../shared/api-scopes";
 
-export const REST_METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
+export const REST_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 /**
  * Who may call a route: a token scope (cookie sessions and tokens holding that scope), `public` (anyone, signed in or

@@ -70,6 +70,33 @@ export const ZCreateLoadInput = z.object({
 export type TCreateLoadInput = z.infer<typeof ZCreateLoadInput>;
 export type TCreateLoadForm = z.input<typeof ZCreateLoadInput>;
 
+/** The fields a posted load's edit may change: those of posting, each optional, without posting's defaults. */
+export const LOAD_EDIT_FIELDS = Object.keys(ZCreateLoadInput.shape) as (keyof TCreateLoadInput)[];
+
+const LOAD_PATCH_SHAPE = {
+  ...ZCreateLoadInput.partial().shape,
+  budgetCurrency: ZMoneyCurrency.optional(),
+  loadSize: z.enum(["full", "partial"], { error: "loadSize must be one of full, partial" }).optional(),
+};
+
+/**
+ * PATCH /api/loads/:id: any of posting's fields with posting's checks; a field left out stays as it is, an optional
+ * text field sent empty or null is cleared. An unknown field is refused by name, and so is an empty patch. `extra`
+ * is what the door adds (the load's id from the path).
+ */
+export const loadPatchSchema = <S extends z.ZodRawShape>(extra: S) =>
+  z
+    .strictObject(
+      { ...extra, ...LOAD_PATCH_SHAPE },
+      { error: (i) => (i.code === "unrecognized_keys" ? `Unknown field: ${i.keys.join(", ")}` : undefined) },
+    )
+    .refine(
+      (v) => Object.entries(v).some(([k, x]) => k in LOAD_PATCH_SHAPE && x !== undefined),
+      `Give at least one field to change: ${LOAD_EDIT_FIELDS.join(", ")}`,
+    );
+export const ZUpdateLoadInput = loadPatchSchema({});
+export type TUpdateLoadInput = z.infer<typeof ZUpdateLoadInput>;
+
 const emptyToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
 const queryNumber = (field: string) =>
   z.preprocess(

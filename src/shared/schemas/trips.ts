@@ -10,6 +10,8 @@ export const TRIP_EVENT_KINDS = [
   "pod_accepted",
   "disputed",
   "completed",
+  // The shipper edited the load while it was posted: detail { fields, before, after }.
+  "edited",
 ] as const;
 export type TTripEventKind = (typeof TRIP_EVENT_KINDS)[number];
 

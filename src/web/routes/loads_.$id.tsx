@@ -8,6 +8,7 @@ import { AssignDriverCard } from "../components/companies/assign-driver-card";
 import { StaleNotice } from "../components/layout/stale-notice";
 import { LoadStatusBadge } from "../components/loads/badges";
 import { BudgetAmount } from "../components/loads/budget-amount";
+import { EditLoadButton } from "../components/loads/edit-load-button";
 import { EquipmentLabel } from "../components/loads/equipment-label";
 import { LoadCard, shareContentFor } from "../components/loads/load-card";
 import { PlaceName } from "../components/loads/place-name";
@@ -157,7 +158,10 @@ function FullLoad({ loadId, isDriver }: { loadId: number; isDriver: boolean }) {
             <Trans>Open on the load board</Trans>
           </Link>
         </Button>
-        <LoadStatusBadge status={l.status} />
+        <div className="flex items-center gap-2">
+          {l.isMine && l.status === "posted" && l.source.type === "mytess" && <EditLoadButton load={l} />}
+          <LoadStatusBadge status={l.status} />
+        </div>
       </div>
       {isDriver && !l.isAssignedToMe && <TruckInvitationNotice load={l} />}
       <LoadCard

@@ -20,7 +20,7 @@ type TDoc = ReturnType<typeof buildOpenApiDocument> & { components: { schemas: R
 type TOp = Record<string, unknown> & { security: Record<string, string[]>[]; responses: Record<string, unknown> };
 
 const ROOT = join(import.meta.dir, "..", "..", "..", "..");
-const METHODS = ["get", "post", "put", "delete"] as const;
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 const fetchDoc = async () => {
   const res = await createClient(t, "10.91.0.1").get("/api/openapi.json");

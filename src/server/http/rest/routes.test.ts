@@ -88,6 +88,7 @@ GET /api/verification
 GET /api/verification/submissions
 GET /api/webhook-endpoints
 GET /api/webhook-endpoints/:id/deliveries
+PATCH /api/loads/:id
 POST /api/auth/email/verify
 POST /api/auth/login
 POST /api/auth/password/forgot
@@ -191,6 +192,11 @@ describe("REST routes from the procedures' metadata", () => {
     expect(REST_ROUTES.map((r) => `${r.method} ${r.path}`).sort()).toEqual(PATHS);
     const byPath = new Map(REST_ROUTES.map((r) => [`${r.method} ${r.path}`, r]));
     expect(byPath.get("GET /api/loads")).toMatchObject({ procedure: "loads.search", scope: "loads:read", status: 200 });
+    expect(byPath.get("PATCH /api/loads/:id")).toMatchObject({
+      procedure: "loads.update",
+      scope: "loads:write",
+      status: 200,
+    });
     expect(byPath.get("POST /api/loads/:id/bids")).toMatchObject({ procedure: "bids.place", status: 201 });
     expect(byPath.get("GET /api/shipping/track/:first/:trackingNumber")?.procedure).toBe("shipping.track");
     for (const r of REST_ROUTES) expect(r.summary.length).toBeGreaterThan(3);

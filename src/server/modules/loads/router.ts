@@ -9,7 +9,7 @@ import {
   ZLoadsPreviewAnswer,
   ZLoadsStatsAnswer,
 } from "../../../shared/schemas/answers/loads";
-import { LOAD_STATUSES, ZCreateLoadInput, ZLoadSearchInput } from "../../../shared/schemas/loads";
+import { LOAD_STATUSES, loadPatchSchema, ZCreateLoadInput, ZLoadSearchInput } from "../../../shared/schemas/loads";
 import { zText } from "../../../shared/schemas/text";
 import {
   authedProcedure,
@@ -29,6 +29,7 @@ import { ratingsOf, trackOf } from "../trips/trip";
 import { invitedLoadIds } from "../trucks/invitations";
 import { shipperTrust } from "../trust/trust";
 import { getLoadAlerts, saveLoadAlerts } from "./alerts";
+import { updateLoad } from "./edit";
 import { createLoad, getVisibleLoad, publicPreview } from "./loads";
 import { loadPoints } from "./search";
 import { toPublicLoad } from "./serialize";
@@ -43,6 +44,23 @@ export const loadsRouter = {
     .input(ZCreateLoadInput)
     .output(ZLoad)
     .mutation(async ({ ctx, input }) => toPublicLoad(await createLoad(ctx.db, ctx.actor, input))),
+
+  /** Edits a posted load: posting's fields, each optional; its shipper side only, while it is posted (loads/edit.ts). */
+  update: shipperProcedure
+    .meta(
+      rest("PATCH", "/api/loads/:id", {
+        summary: "Edit a posted load",
+        tags: ["Loads"],
+        scope: "loads:write",
+        params: { id: "loadId" },
+      }),
+    )
+    .input(loadPatchSchema(ZLoadId.shape))
+    .output(ZLoad)
+    .mutation(async ({ ctx, input }) => {
+      const { loadId, ...patch } = input;
+      return toPublicLoad(await updateLoad(ctx.db, ctx.actor, loadId, patch));
+    }),
 
   /** The board: MyTess loads, the caller's synced board loads, and live results of the caller's other boards. */
   // The hottest read: its answer is built field by field in ZBoardPage's shape, so tRPC does not parse it again on each

@@ -15,6 +15,8 @@ export const NOTIFY_EVENTS = [
   "load_delivered",
   "load_completed",
   "load_cancelled",
+  // The shipper edited a posted load the recipient has a pending bid on (the fields changed travel with it).
+  "load_updated",
   "message_received",
   "load_nearby",
   // A new load matched one of the recipient's saved searches.
@@ -81,6 +83,8 @@ export const ZNotifyPayload = z.object({
   distance: z.number().nonnegative().optional(),
   /** saved_search_match: the name of the (first) saved search the load matched. */
   searchName: z.string().max(200).optional(),
+  /** load_updated: the fields the shipper changed, as the API names them (weight, pickupDate, …). */
+  fields: z.array(z.string().max(40)).max(40).optional(),
   /** load_delayed: whole hours between the delivery date and the ETA. */
   hoursLate: z.number().int().nonnegative().optional(),
   /** Web push: subscriptions that already have it, so a retried job does not send twice. */

@@ -64,6 +64,7 @@ export const TYPE_OF: Record<TNotifyEvent, TPushType> = {
   load_delivered: "loadUpdates",
   load_completed: "loadUpdates",
   load_cancelled: "loadUpdates",
+  load_updated: "loadUpdates",
   message_received: "loadUpdates",
   load_nearby: "loadUpdates",
   saved_search_match: "loadUpdates",
@@ -100,6 +101,7 @@ type TEvent = {
   bidId?: number | null;
   messageId?: number | null;
   hoursLate?: number;
+  fields?: string[];
   ref?: string | number;
 };
 
@@ -116,6 +118,7 @@ export const renderNotification = (
     hours?: number;
     amount?: string;
     search?: string;
+    fields?: string;
   },
 ): { title: string; body: string } => {
   i18n.activate(locale);
@@ -202,6 +205,21 @@ export const renderNotification = (
           message: "Load cancelled",
         }),
         body: i18n._({ id: "notify.loadCancelled.body", message: "{load} was cancelled by the shipper.", values: v }),
+      };
+    case "load_updated":
+      return {
+        title: i18n._({
+          id: "notify.loadUpdated.title",
+          comment: "Notification title to a driver who bid: the shipper changed details of the load (weight, dates, …)",
+          message: "Load details changed",
+        }),
+        body: i18n._({
+          id: "notify.loadUpdated.body",
+          comment:
+            "{fields} lists what changed, already translated and joined (weight, pickup date); your bid is unchanged",
+          message: "The shipper changed {load}: {fields}. Your bid is still pending; check the load before the award.",
+          values: v,
+        }),
       };
     case "load_nearby":
       return {
@@ -300,6 +318,109 @@ export const renderNotification = (
         }),
       };
   }
+};
+
+/** What a load edit changed, in `locale`'s words: one name per part of the load, in the form's order, joined. */
+const changedFieldsText = (fields: string[], locale: TLanguage) => {
+  i18n.activate(locale);
+  const names: string[] = [];
+  for (const f of fields) {
+    const name = LOAD_FIELD_NAME[LOAD_FIELD_PART[f] ?? ""]?.();
+    if (name && !names.includes(name)) names.push(name);
+  }
+  return new Intl.ListFormat(locale === "en" ? "en" : locale, { type: "conjunction", style: "narrow" }).format(names);
+};
+
+/** Posting's fields by the part of the load the driver reads them as (the places' parts are one place). */
+const LOAD_FIELD_PART: Record<string, string> = {
+  title: "title",
+  description: "description",
+  equipmentType: "equipment",
+  pickupAddress: "pickupPlace",
+  pickupCity: "pickupPlace",
+  pickupState: "pickupPlace",
+  pickupCountry: "pickupPlace",
+  pickupLatitude: "pickupPlace",
+  pickupLongitude: "pickupPlace",
+  deliveryAddress: "deliveryPlace",
+  deliveryCity: "deliveryPlace",
+  deliveryState: "deliveryPlace",
+  deliveryCountry: "deliveryPlace",
+  deliveryLatitude: "deliveryPlace",
+  deliveryLongitude: "deliveryPlace",
+  pickupDate: "pickupDate",
+  deliveryDate: "deliveryDate",
+  weight: "weight",
+  budgetAmount: "budget",
+  budgetCurrency: "budget",
+  loadSize: "loadSize",
+  specialInstructions: "instructions",
+};
+
+/** The parts' names, lower-case, as they are listed in the middle of a sentence. */
+const LOAD_FIELD_NAME: Record<string, () => string> = {
+  title: () =>
+    i18n._({ id: "notify.loadField.title", comment: "A load's name, in a list of what changed", message: "title" }),
+  description: () =>
+    i18n._({
+      id: "notify.loadField.description",
+      comment: "In a list of what changed on a load",
+      message: "description",
+    }),
+  equipment: () =>
+    i18n._({
+      id: "notify.loadField.equipment",
+      comment: "The trailer type the load needs, in a list of what changed",
+      message: "equipment type",
+    }),
+  pickupPlace: () =>
+    i18n._({
+      id: "notify.loadField.pickupPlace",
+      comment: "Where the load is collected, in a list of what changed",
+      message: "pickup location",
+    }),
+  deliveryPlace: () =>
+    i18n._({
+      id: "notify.loadField.deliveryPlace",
+      comment: "Where the load is delivered, in a list of what changed",
+      message: "delivery location",
+    }),
+  pickupDate: () =>
+    i18n._({
+      id: "notify.loadField.pickupDate",
+      comment: "When the load is collected, in a list of what changed",
+      message: "pickup date",
+    }),
+  deliveryDate: () =>
+    i18n._({
+      id: "notify.loadField.deliveryDate",
+      comment: "When the load is due at delivery, in a list of what changed",
+      message: "delivery date",
+    }),
+  weight: () =>
+    i18n._({
+      id: "notify.loadField.weight",
+      comment: "The load's weight, in a list of what changed",
+      message: "weight",
+    }),
+  budget: () =>
+    i18n._({
+      id: "notify.loadField.budget",
+      comment: "The price the shipper offers, in a list of what changed",
+      message: "budget",
+    }),
+  loadSize: () =>
+    i18n._({
+      id: "notify.loadField.loadSize",
+      comment: "Full or partial truckload, in a list of what changed",
+      message: "load size",
+    }),
+  instructions: () =>
+    i18n._({
+      id: "notify.loadField.instructions",
+      comment: "The shipper's special instructions, in a list of what changed",
+      message: "special instructions",
+    }),
 };
 
 /** The number format of amounts in each language, as the bots write them (birr as "ብር" in Amharic). */
@@ -664,6 +785,7 @@ const compose = async (db: Pick<TDb, "select">, p: TNotifyPayload, locale: TLang
       ? formatMoney(fromMinor(p.offer.amountMinor, p.offer.currency), p.offer.currency, MONEY_LOCALE[locale])
       : undefined,
     search: p.searchName ?? "",
+    fields: p.event === "load_updated" ? changedFieldsText(p.fields ?? [], locale) : undefined,
   });
   return { ...text, path: `/loads/${p.loadId}` };
 };
@@ -731,6 +853,7 @@ export const enqueueNotify = async (
       messageId: e.messageId ?? null,
       ...(e.offer ? { offer: e.offer } : {}),
       ...(e.hoursLate != null ? { hoursLate: e.hoursLate } : {}),
+      ...(e.fields ? { fields: e.fields } : {}),
     };
     await fanOut(tx, payload, `notify:${e.event}:${e.loadId}:${e.ref ?? ""}:${userId}`, now);
   }

@@ -180,6 +180,7 @@ export function PostLoadDialog({
   onSubmitLoad,
   trigger,
   description,
+  mode = "post",
 }: {
   initial?: TPostLoadInitial;
   initialErrors?: TErrors;
@@ -189,6 +190,8 @@ export function PostLoadDialog({
   /** Replaces the "Post New Load" button; null for none (the default when `open` is given). */
   trigger?: ReactNode;
   description?: ReactNode;
+  /** "edit": the same form for a posted load's changes (its own title and button; a pickup left as it was may be past). */
+  mode?: "post" | "edit";
 } = {}) {
   const { t } = useLingui();
   const equipmentLabel = useEquipmentLabel();
@@ -295,8 +298,13 @@ export function PostLoadDialog({
     }
     const pickupDate = Date.parse(str("pickupDate"));
     const deliveryDate = Date.parse(str("deliveryDate"));
+    // An edit keeps a pickup left as it was (to the minute the picker shows) even when it has passed.
+    const keptPickup =
+      mode === "edit" &&
+      initial?.pickupDate != null &&
+      Math.floor(pickupDate / 60_000) === Math.floor(Date.parse(initial.pickupDate) / 60_000);
     if (Number.isNaN(pickupDate)) next.pickupDate = required;
-    else if (pickupDate < Date.now() - 5 * 60_000) next.pickupDate = t`Pickup cannot be in the past`;
+    else if (!keptPickup && pickupDate < Date.now() - 5 * 60_000) next.pickupDate = t`Pickup cannot be in the past`;
     if (Number.isNaN(deliveryDate)) next.deliveryDate = required;
     else if (!Number.isNaN(pickupDate) && deliveryDate <= pickupDate)
       next.deliveryDate = t`Delivery must be after pickup`;
@@ -357,7 +365,11 @@ export function PostLoadDialog({
       <DialogContent closeLabel={t`Close`} width="xl">
         <DialogHeader>
           <DialogTitle>
-            <Trans>Post New Load</Trans>
+            {mode === "edit" ? (
+              <Trans comment="Title of the form that changes a posted load's details">Edit load</Trans>
+            ) : (
+              <Trans>Post New Load</Trans>
+            )}
           </DialogTitle>
           <DialogDescription>
             {description ?? <Trans>Drivers near the pickup will see it and bid.</Trans>}
@@ -407,12 +419,14 @@ export function PostLoadDialog({
               id="load-pickup-date"
               label=<Trans>Pickup date and time</Trans>
               name="pickupDate"
+              defaultValue={initial?.pickupDate}
               error={errors.pickupDate}
             />
             <DateTimeField
               id="load-delivery-date"
               label=<Trans>Delivery date and time</Trans>
               name="deliveryDate"
+              defaultValue={initial?.deliveryDate}
               error={errors.deliveryDate}
             />
             <TextField
@@ -473,8 +487,14 @@ export function PostLoadDialog({
           </div>
           {contactNeeded ? <ContactNeeded message={contactNeeded} /> : null}
           <DialogFooter>
-            <Button type="submit" disabled={pending}>
-              {pending ? (
+            <Button type="submit" disabled={pending} className="min-h-11 sm:min-h-9" data-testid="post-load-submit">
+              {mode === "edit" ? (
+                pending ? (
+                  <Trans comment="Save button of the edit-load form while the changes are being saved">Saving...</Trans>
+                ) : (
+                  <Trans comment="Submit button of the edit-load form">Save changes</Trans>
+                )
+              ) : pending ? (
                 <Trans comment="Post Load button while the load is being published">Posting...</Trans>
               ) : (
                 <Trans comment="Header link for shippers and the post-load form's submit button: publish a new load for drivers to bid on">

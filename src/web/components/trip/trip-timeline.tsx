@@ -80,6 +80,17 @@ export function TripTimeline({ loadId }: { loadId: number }) {
           text: t({ message: "Delivery disputed", comment: "Trip timeline step: the shipper disputed the delivery" }),
           note: detail.reason,
         };
+      case "edited": {
+        const name = who(e.actor);
+        return {
+          key,
+          at: e.at,
+          text: t({
+            message: `Load details edited by ${name}`,
+            comment: "Trip timeline step: the shipper (named) changed the load's details while it was posted",
+          }),
+        };
+      }
       default:
         return {
           key,

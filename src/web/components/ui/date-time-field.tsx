@@ -20,6 +20,15 @@ type TDateTimeFieldProps = {
   label: React.ReactNode;
   error?: React.ReactNode;
   className?: string;
+  /** The instant the field starts from (ISO), shown in the reader's calendar and time zone; empty when absent. */
+  defaultValue?: string | null;
+};
+
+/** An instant as the browser's own date-time picker takes it (local time), or "" for none. */
+const toLocalInput = (iso: string | null | undefined) => {
+  const d = new Date(iso ?? "");
+  if (Number.isNaN(d.getTime())) return "";
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
 
 /**
@@ -28,7 +37,7 @@ type TDateTimeFieldProps = {
  * receives the same local "YYYY-MM-DDTHH:MM" value under `name`, so what is stored is the same instant (UTC).
  */
 export function DateTimeField(props: TDateTimeFieldProps) {
-  const { id, name, label, error, className } = props;
+  const { id, name, label, error, className, defaultValue } = props;
   const { calendar } = usePreferences();
   if (calendar !== "ethiopic")
     return (
@@ -38,6 +47,7 @@ export function DateTimeField(props: TDateTimeFieldProps) {
           id={id}
           name={name}
           type="datetime-local"
+          defaultValue={toLocalInput(defaultValue) || undefined}
           aria-invalid={!!error}
           aria-describedby={error ? `${id}-error` : undefined}
         />
@@ -47,14 +57,21 @@ export function DateTimeField(props: TDateTimeFieldProps) {
   return <EthiopicDateTime {...props} />;
 }
 
-function EthiopicDateTime({ id, name, label, error, className }: TDateTimeFieldProps) {
+function EthiopicDateTime({ id, name, label, error, className, defaultValue }: TDateTimeFieldProps) {
   const { t } = useLingui();
   const { language } = usePreferences();
   const today = useMemo(() => gregorianToEthiopic(localParts(new Date())), []);
-  const [year, setYear] = useState(today.year);
-  const [month, setMonth] = useState(0);
-  const [day, setDay] = useState(0);
-  const [time, setTime] = useState("09:00");
+  // A starting instant is shown as its Ethiopian date and local clock time; without one, today's year and 09:00.
+  const start = useMemo(() => {
+    const local = toLocalInput(defaultValue);
+    if (!local) return null;
+    const d = new Date(defaultValue as string);
+    return { ...gregorianToEthiopic(localParts(d)), time: local.slice(11) };
+  }, [defaultValue]);
+  const [year, setYear] = useState(start?.year ?? today.year);
+  const [month, setMonth] = useState(start?.month ?? 0);
+  const [day, setDay] = useState(start?.day ?? 0);
+  const [time, setTime] = useState(start?.time ?? "09:00");
   const days = month ? daysInEthiopicMonth(year, month) : 30;
   const g = month && day && day <= days ? ethiopicToGregorian({ year, month, day }) : null;
   const value = g && /^\d\d:\d\d$/.test(time) ? `${g.year}-${pad(g.month)}-${pad(g.day)}T${time}` : "";
@@ -98,7 +115,7 @@ function EthiopicDateTime({ id, name, label, error, className }: TDateTimeFieldP
           value={year}
           onChange={(e) => setYear(Number(e.target.value))}
         >
-          {[today.year, today.year + 1].map((y) => (
+          {[...new Set([start?.year ?? today.year, today.year, today.year + 1])].sort().map((y) => (
             <option key={y} value={y}>
               {y}
             </option>
