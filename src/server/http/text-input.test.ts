@@ -229,6 +229,7 @@ const SAMPLES: Record<string, TSample> = {
   "GET /api/loads/stats": { who: "driver", query: searchQuery },
   "GET /api/loads/points": { who: "driver", query: searchQuery },
   "POST /api/loads": { who: "shipper", body: fullLoad() },
+  "PATCH /api/loads/:id": { who: "shipper", params: { id: "LOAD" }, body: fullLoad() },
   "POST /api/loads/:id/cancel": { who: "shipper", params: { id: "LOAD" }, body: { reason: "Customer postponed" } },
   "POST /api/loads/:id/delivery": {
     who: "driver",
@@ -562,6 +563,7 @@ describe("every REST route that takes text", () => {
           const client = clients[sample.who];
           if (route.method === "GET") return client.get(url);
           if (route.method === "DELETE") return client.del(url, r.body);
+          if (route.method === "PATCH") return client.patch(url, r.body);
           return route.method === "PUT" ? client.put(url, r.body) : client.post(url, r.body);
         };
         // Each string of the request in turn, wherever it travels (path, query, body), and each record's keys.
