@@ -286,8 +286,10 @@ test("My Loads pages, filters by status and searches", async ({ page }) => {
   await expect(rows).toHaveCount(20);
   await expect(page.getByTestId("my-loads-paging")).toContainText("Page 1 of");
   await page.getByLabel("Status").selectOption("completed");
-  await expect(rows.first()).toBeVisible();
-  for (const status of await rows.getByTestId("load-status").allTextContents()) expect(status).toBe("Completed");
+  // The list before the filter stays shown until the filtered page arrives: wait for it, then every row is Completed.
+  await expect
+    .poll(async () => [...new Set(await rows.getByTestId("load-status").allTextContents())])
+    .toEqual(["Completed"]);
   await page.getByLabel("Search").fill("no such load anywhere");
   await expect(page.getByTestId("no-matching-loads")).toHaveText("None of your loads match.");
 });
