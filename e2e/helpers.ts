@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
 
 let n = 0;
@@ -186,4 +186,26 @@ export const expectReceipt = async (page: Page, row: Locator, loadTitle: string)
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()["content-type"]).toBe("application/pdf");
   expect((await pdf.body()).subarray(0, 5).toString()).toBe("%PDF-");
+};
+
+type TSms = { to: string; body: string; provider: string };
+/**
+ * The newest 6-digit code the SMS Sandbox delivered to `phone` once more than `seen` messages reached it, read from
+ * demo mode's inbox (`/api/dev/sms`); the Ethiopian number goes through AfroMessage.
+ */
+export const nextSmsCode = async (api: APIRequestContext, phone: string, seen: number) => {
+  let code = "";
+  await expect
+    .poll(
+      async () => {
+        const inbox = (await (await api.get("/api/dev/sms")).json()) as { messages: TSms[] };
+        const mine = inbox.messages.filter((m) => m.to === phone);
+        if (mine.length <= seen) return null;
+        code = /\b(\d{6})\b/.exec(mine[0]!.body)?.[1] ?? "";
+        return mine[0]!.provider;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe("afromessage");
+  return code;
 };

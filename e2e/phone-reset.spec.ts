@@ -1,28 +1,9 @@
-import { type APIRequestContext, expect, request, test } from "@playwright/test";
-import { uniqueEmail } from "./helpers";
+import { expect, request, test } from "@playwright/test";
+import { nextSmsCode, uniqueEmail } from "./helpers";
 
 // A driver adds a phone number in Settings with the code the SMS Sandbox delivered (demo mode's /dev/sms inbox), then,
 // signed out on a phone, resets the password with a code sent by SMS; the session they had elsewhere ends.
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
-
-type TSms = { to: string; body: string; provider: string };
-/** The newest code sent to `phone` after `seen` messages, read from demo mode's SMS inbox over HTTP. */
-const nextCode = async (api: APIRequestContext, phone: string, seen: number) => {
-  let code = "";
-  await expect
-    .poll(
-      async () => {
-        const inbox = (await (await api.get("/api/dev/sms")).json()) as { messages: TSms[] };
-        const mine = inbox.messages.filter((m) => m.to === phone);
-        if (mine.length <= seen) return null;
-        code = /\b(\d{6})\b/.exec(mine[0]!.body)?.[1] ?? "";
-        return mine[0]!.provider;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe("afromessage");
-  return code;
-};
 
 test("a driver confirms a phone number and resets the password by SMS", async ({ page, baseURL, browser }) => {
   const email = uniqueEmail("sms.driver");
@@ -43,7 +24,7 @@ test("a driver confirms a phone number and resets the password by SMS", async ({
   await card.getByLabel("Phone number").fill(national);
   await card.getByRole("button", { name: "Send code" }).click();
   await expect(card.getByText(`We sent a 6-digit code by SMS to ${phone}`)).toBeVisible();
-  const first = await nextCode(api, phone, 0);
+  const first = await nextSmsCode(api, phone, 0);
   await card.getByLabel("Code from the SMS").fill(first === "000000" ? "111111" : "000000");
   await card.getByRole("button", { name: "Confirm number" }).click();
   await expect(card.getByText("This code is wrong, used or expired.")).toBeVisible();
@@ -61,7 +42,7 @@ test("a driver confirms a phone number and resets the password by SMS", async ({
   await phonePage.getByRole("button", { name: "Send code" }).click();
   await expect(phonePage.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
   await expect(phonePage.getByText(`If an account uses ${phone}, a 6-digit code is on its way by SMS.`)).toBeVisible();
-  const code = await nextCode(api, phone, 1);
+  const code = await nextSmsCode(api, phone, 1);
   await phonePage.getByLabel("Code from the SMS").fill(code);
   await phonePage.getByLabel("New password", { exact: true }).fill("new-password-456");
   await phonePage.getByLabel("Repeat the new password").fill("new-password-456");

@@ -1,28 +1,11 @@
-import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
+import { expect, type Page, request, test } from "@playwright/test";
+import { nextSmsCode } from "./helpers";
 
 // A driver with no email, on a cheap phone: signs up with the code the SMS Sandbox delivered (demo mode's /api/dev/sms
 // inbox), signs out, sets a password with "Forgot password?" and a code by SMS (the account had none), then signs in
 // with the phone number and that password. Wrong codes and passwords say so; a 6th code in an hour is refused.
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
-type TSms = { to: string; body: string; provider: string };
-/** The newest code sent to `phone` once more than `seen` messages reached it. */
-const nextCode = async (api: APIRequestContext, phone: string, seen: number) => {
-  let code = "";
-  await expect
-    .poll(
-      async () => {
-        const inbox = (await (await api.get("/api/dev/sms")).json()) as { messages: TSms[] };
-        const mine = inbox.messages.filter((m) => m.to === phone);
-        if (mine.length <= seen) return null;
-        code = /\b(\d{6})\b/.exec(mine[0]!.body)?.[1] ?? "";
-        return mine[0]!.provider;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe("afromessage");
-  return code;
-};
 const wrongCode = (code: string) => (code === "000000" ? "111111" : "000000");
 
 /**
@@ -84,7 +67,7 @@ test("a driver without email signs up by SMS code, sets a password by SMS and si
   await page.getByLabel("Phone number").fill(national);
   await page.getByRole("button", { name: "Send code" }).click();
   await expect(page.getByText(`We sent a 6-digit code by SMS to ${phone}. It works for 30 minutes.`)).toBeVisible();
-  const code = await nextCode(api, phone, 0);
+  const code = await nextSmsCode(api, phone, 0);
   expect(code).toMatch(/^\d{6}$/);
 
   // The name and role beside the code; a wrong code is the code field's error, and nothing is made.
@@ -119,7 +102,7 @@ test("a driver without email signs up by SMS code, sets a password by SMS and si
   await page.getByRole("button", { name: "Send code" }).click();
   await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
   await expect(page.getByText(`If an account uses ${phone}, a 6-digit code is on its way by SMS.`)).toBeVisible();
-  const resetCode = await nextCode(api, phone, 1);
+  const resetCode = await nextSmsCode(api, phone, 1);
   await expectFitsAPhone(page, "the new password page");
   await page.getByLabel("Code from the SMS").fill(wrongCode(resetCode));
   await page.getByLabel("New password", { exact: true }).fill("kebede-truck-2026");
@@ -183,6 +166,6 @@ test("in Amharic the sign-in page's phone form is translated and names the numbe
   await expect(status).not.toContainText("{");
   await expect(status).not.toContainText("We sent");
   const api = await request.newContext({ baseURL });
-  expect(await nextCode(api, phone, 0)).toMatch(/^\d{6}$/);
+  expect(await nextSmsCode(api, phone, 0)).toMatch(/^\d{6}$/);
   await api.dispose();
 });
